@@ -1,0 +1,66 @@
+#ifndef CFFMPEG_SHIM_H
+#define CFFMPEG_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/log.h>
+#include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/// AVERROR(e) is a function-like macro: Swift imports no macros with arguments.
+static inline int CFFmpeg_AVERROR(int e) { return AVERROR(e); }
+
+/// AVERROR_EOF is built with FFERRTAG, a macro expression Swift cannot evaluate.
+static inline int CFFmpeg_AVERROR_EOF(void) { return AVERROR_EOF; }
+
+/// AVERROR_INVALIDDATA is a macro expression too.
+static inline int CFFmpeg_AVERROR_INVALIDDATA(void) { return AVERROR_INVALIDDATA; }
+
+/// AVERROR(EAGAIN), named because every send/receive loop tests it.
+static inline int CFFmpeg_AVERROR_EAGAIN(void) { return AVERROR(EAGAIN); }
+
+/// AV_NOPTS_VALUE is a cast expression Swift does not import.
+static inline int64_t CFFmpeg_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
+
+/// AV_TIME_BASE_Q is a compound literal.
+static inline AVRational CFFmpeg_TIME_BASE_Q(void) { return (AVRational){1, AV_TIME_BASE}; }
+
+/// av_err2str is a macro around a compound-literal buffer; write into the caller's buffer instead.
+static inline void CFFmpeg_err2str(int code, char *buffer, size_t size) {
+    av_make_error_string(buffer, size, code);
+}
+
+/// AV_CHANNEL_LAYOUT_STEREO is a compound literal.
+static inline AVChannelLayout CFFmpeg_CHANNEL_LAYOUT_STEREO(void) {
+    AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;
+    return layout;
+}
+
+/// AV_CHANNEL_LAYOUT_MONO is a compound literal.
+static inline AVChannelLayout CFFmpeg_CHANNEL_LAYOUT_MONO(void) {
+    AVChannelLayout layout = AV_CHANNEL_LAYOUT_MONO;
+    return layout;
+}
+
+/// av_log_set_callback needs a C function pointer; this one drops everything below the set level quietly.
+static inline void CFFmpeg_quiet_log_callback(void *avcl, int level, const char *fmt, va_list vl) {
+    (void)avcl; (void)level; (void)fmt; (void)vl;
+}
+
+/// Silence libav's own stderr logging; Reel reports errors itself with the failing call named.
+static inline void CFFmpeg_silence_logging(void) { av_log_set_callback(CFFmpeg_quiet_log_callback); }
+
+/// AVFrame.data and linesize are fixed C arrays, imported as tuples; these index them.
+static inline uint8_t *CFFmpeg_frame_plane(const AVFrame *frame, int plane) { return frame->data[plane]; }
+static inline int CFFmpeg_frame_linesize(const AVFrame *frame, int plane) { return frame->linesize[plane]; }
+
+#endif

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `reel` command: one binary for ingest, transcode, images, the feed and the simulator.
+@main
+struct Reel: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reel",
+        abstract: "Short-video media pipeline and feed service.",
+        subcommands: []
+    )
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Reel needs, skipping those already present.
+# Usage: scripts/install-deps.sh [build|test|bench]   (each level includes the ones before it)
+set -euo pipefail
+level=${1:-build}
+pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
+      libwebp-dev libsqlite3-dev libheif-dev libturbojpeg0-dev)
+if [ "$level" = test ] || [ "$level" = bench ]; then
+  pkgs+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+fi
+if [ "$level" = bench ]; then
+  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine time python3-pip)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
