@@ -21,15 +21,19 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(libavPackages)]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .target(name: "LibAV", dependencies: ["CFFmpeg"], swiftSettings: upcoming),
+        .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
+        .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "MediaModel",
+                "Ingest", "MediaModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming
         ),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -63,4 +63,23 @@ static inline void CFFmpeg_silence_logging(void) { av_log_set_callback(CFFmpeg_q
 static inline uint8_t *CFFmpeg_frame_plane(const AVFrame *frame, int plane) { return frame->data[plane]; }
 static inline int CFFmpeg_frame_linesize(const AVFrame *frame, int plane) { return frame->linesize[plane]; }
 
+/// Denies every nested open (HLS segments, DASH BaseURLs, mov drefs): an upload is one file and nothing else.
+static int CFFmpeg_deny_io_open(struct AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
+                                AVDictionary **options) {
+    (void)s; (void)pb; (void)url; (void)flags; (void)options;
+    return AVERROR(EPERM);
+}
+
+/// io_open is a C function-pointer field; Swift cannot assign a C function to it directly.
+static inline void CFFmpeg_forbid_nested_opens(AVFormatContext *ctx) { ctx->io_open = CFFmpeg_deny_io_open; }
+
+/// The display matrix side data is an int32_t[9] behind a uint8_t pointer.
+static inline double CFFmpeg_stream_rotation(const AVStream *st, int *found) {
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (!data || size < 9 * sizeof(int32_t)) { *found = 0; return 0; }
+    *found = 1;
+    return av_display_rotation_get((const int32_t *)data);
+}
+
 #endif

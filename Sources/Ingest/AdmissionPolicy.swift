@@ -1,0 +1,49 @@
+public import MediaModel
+internal import LibAV
+
+/// The one admission policy used by `reel check`, `transcode`, `compress`, `webp` and the worker.
+public struct AdmissionPolicy: Sendable {
+    public var limits: AdmissionLimits
+
+    /// Audio decoders allowed while probing uploaded videos.
+    static let audioCodecs = ["aac", "mp3", "mp3float", "opus", "libopus", "vorbis", "flac", "alac", "ac3", "eac3",
+                              "pcm_s16le", "pcm_s16be", "pcm_s24le", "pcm_f32le"]
+    /// Image decoders, matched to the formats Reel sniffs.
+    static let imageCodecs = ["mjpeg", "png", "webp", "gif", "bmp", "tiff"]
+    static let videoDemuxers = ["mp4": "mov", "mov": "mov", "matroska": "matroska", "webm": "matroska"]
+
+    public init(limits: AdmissionLimits = .default) { self.limits = limits }
+
+    /// Checks a file against every limit; returns what was learnt, or throws the first rule it breaks.
+    /// - Throws: `Rejection` naming the reason code, the limit and the actual value.
+    public func check(path: String) throws(Rejection) -> AdmittedUpload {
+        let file = try UploadFile(path: path)
+        return try inspect(file, enforcing: true)
+    }
+
+    /// Reports a file's facts for `reel probe`, with the same safe opening but without enforcing the product limits.
+    public func probe(path: String) throws(Rejection) -> MediaInfo {
+        let file = try UploadFile(path: path)
+        return try inspect(file, enforcing: false).info
+    }
+
+    func inspect(_ file: UploadFile, enforcing: Bool) throws(Rejection) -> AdmittedUpload {
+        let head = try file.read(count: 4096)
+        let format = SniffedFormat.sniff(head)
+        switch format {
+        case let .forbidden(name):
+            throw Rejection(.forbiddenFormat, "\(name) files are never opened (they can reference other files or URLs)",
+                            path: file.path)
+        case let .unsupported(name):
+            throw Rejection(.unsupportedFormat, "\(name) is not an accepted upload format", path: file.path)
+        case .unknown:
+            throw Rejection(.unsupportedFormat, "the content is not a recognised video or image format", path: file.path)
+        default:
+            break
+        }
+        if format.isVideo {
+            return try VideoInspector(policy: self, file: file, format: format, enforcing: enforcing).run()
+        }
+        return try ImageInspector(policy: self, file: file, format: format, enforcing: enforcing).run()
+    }
+}

@@ -1,0 +1,198 @@
+extension ImageHeader {
+    static func readPNG(_ b: [UInt8]) -> ImageHeader? {
+        guard b.count >= 33, b.ascii(12, 4) == "IHDR", let width = b.bigEndian32(16), let height = b.bigEndian32(20) else {
+            return nil
+        }
+        let colorType = b[25]
+        var header = ImageHeader(
+            width: width, height: height, orientation: 1, hasAlpha: colorType == 4 || colorType == 6, isComplete: false
+        )
+        var at = 8
+        var frames = 0
+        while let length = b.bigEndian32(at) {
+            let type = b.ascii(at + 4, 4)
+            let dataStart = at + 8
+            guard dataStart + length + 4 <= b.count else { break }
+            switch type {
+            case "tRNS": header.hasAlpha = true
+            case "eXIf": header.orientation = TIFFDirectory(b[dataStart..<dataStart + length])?.orientation ?? 1
+            case "fcTL": frames += 1
+            case "IEND": header.isComplete = true
+            default: break
+            }
+            if header.isComplete { break }
+            at = dataStart + length + 4
+        }
+        header.frameCount = max(1, frames)
+        return header
+    }
+
+    static func readJPEG(_ b: [UInt8]) -> ImageHeader? {
+        var header = ImageHeader(width: 0, height: 0, orientation: 1, hasAlpha: false, isComplete: false)
+        var at = 2
+        var sawFrame = false
+        var sawExif = false
+        while at < b.count {
+            guard b[at] == 0xFF else { return sawFrame ? header : nil }
+            while at < b.count && b[at] == 0xFF { at += 1 }
+            guard at < b.count else { break }
+            let marker = b[at]
+            at += 1
+            if marker == 0xD9 {
+                header.isComplete = true
+                break
+            }
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 || marker == 0xD8 { continue }
+            guard let length = b.bigEndian16(at), length >= 2, at + length <= b.count else { break }
+            let segment = at + 2
+            switch marker {
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+                guard let height = b.bigEndian16(segment + 1), let width = b.bigEndian16(segment + 3) else { return nil }
+                if !sawFrame {
+                    header.width = width
+                    header.height = height
+                    header.isCMYK = segment + 5 < b.count && b[segment + 5] == 4
+                }
+                sawFrame = true
+            case 0xE1 where !sawExif && b.ascii(segment, 6) == "Exif\0\0":
+                sawExif = true
+                header.orientation = TIFFDirectory(b[(segment + 6)..<(at + length)])?.orientation ?? 1
+            default: break
+            }
+            at += length
+            if marker == 0xDA {
+                // Entropy-coded data runs until a marker that is neither stuffing (FF00) nor a restart (FFD0–D7).
+                while at + 1 < b.count {
+                    if b[at] == 0xFF && b[at + 1] != 0 && !(0xD0...0xD7).contains(b[at + 1]) && b[at + 1] != 0xFF { break }
+                    at += 1
+                }
+                if at + 1 >= b.count { break }
+            }
+        }
+        return sawFrame ? header : nil
+    }
+
+    static func readGIF(_ b: [UInt8]) -> ImageHeader? {
+        guard let width = b.littleEndian16(6), let height = b.littleEndian16(8), b.count >= 13 else { return nil }
+        var header = ImageHeader(width: width, height: height, orientation: 1, hasAlpha: false, isComplete: false)
+        var at = 13
+        if b[10] & 0x80 != 0 { at += 3 * (1 << (Int(b[10] & 0x07) + 1)) }
+        func skipSubBlocks(_ position: inout Int) -> Bool {
+            while position < b.count {
+                let size = Int(b[position])
+                position += 1
+                if size == 0 { return true }
+                position += size
+            }
+            return false
+        }
+        var frames = 0
+        while at < b.count {
+            switch b[at] {
+            case 0x3B:
+                header.isComplete = true
+                header.frameCount = max(1, frames)
+                return header
+            case 0x21:
+                if at + 5 < b.count && b[at + 1] == 0xF9 && b[at + 3] & 0x01 != 0 { header.hasAlpha = true }
+                at += 2
+                guard skipSubBlocks(&at) else { return header }
+            case 0x2C:
+                guard at + 10 <= b.count else { return header }
+                frames += 1
+                let packed = b[at + 9]
+                at += 10
+                if packed & 0x80 != 0 { at += 3 * (1 << (Int(packed & 0x07) + 1)) }
+                at += 1
+                guard skipSubBlocks(&at) else { return header }
+            default:
+                return header
+            }
+        }
+        return header
+    }
+
+    static func readWebP(_ b: [UInt8]) -> ImageHeader? {
+        guard b.count >= 30, let riffSize = b.littleEndian32(4) else { return nil }
+        var header = ImageHeader(width: 0, height: 0, orientation: 1, hasAlpha: false, isComplete: riffSize + 8 <= b.count)
+        var at = 12
+        var found = false
+        while at + 8 <= b.count, let size = b.littleEndian32(at + 4) {
+            let type = b.ascii(at, 4)
+            let data = at + 8
+            switch type {
+            case "VP8X" where data + 10 <= b.count:
+                header.hasAlpha = b[data] & 0x10 != 0
+                header.width = (b[data + 4..<data + 7].reversed().reduce(0) { $0 << 8 | Int($1) }) + 1
+                header.height = (b[data + 7..<data + 10].reversed().reduce(0) { $0 << 8 | Int($1) }) + 1
+                found = true
+            case "VP8 " where !found && data + 10 <= b.count:
+                guard let w = b.littleEndian16(data + 6), let h = b.littleEndian16(data + 8) else { return nil }
+                header.width = w & 0x3FFF
+                header.height = h & 0x3FFF
+                found = true
+            case "VP8L" where !found && data + 5 <= b.count:
+                guard b[data] == 0x2F, let bits = b.littleEndian32(data + 1) else { return nil }
+                header.width = (bits & 0x3FFF) + 1
+                header.height = ((bits >> 14) & 0x3FFF) + 1
+                header.hasAlpha = (bits >> 28) & 1 != 0
+                found = true
+            case "EXIF" where data + size <= b.count:
+                header.orientation = TIFFDirectory(b[data..<data + size])?.orientation ?? 1
+            case "ANIM":
+                header.frameCount = 2
+            default: break
+            }
+            at = data + size + (size & 1)
+        }
+        return found ? header : nil
+    }
+
+    static func readBMP(_ b: [UInt8]) -> ImageHeader? {
+        guard let fileSize = b.littleEndian32(2), let width = b.littleEndian32(18), let rawHeight = b.littleEndian32(22),
+              let bitCount = b.littleEndian16(28)
+        else { return nil }
+        let height = rawHeight > Int(Int32.max) ? (1 << 32) - rawHeight : rawHeight
+        guard width > 0, width <= Int(Int32.max), height > 0 else { return nil }
+        return ImageHeader(width: width, height: height, orientation: 1, hasAlpha: bitCount == 32, isComplete: fileSize <= b.count)
+    }
+
+    static func readTIFF(_ b: [UInt8]) -> ImageHeader? {
+        guard let directory = TIFFDirectory(b[...]), let width = directory.first(TIFFDirectory.imageWidth),
+              let height = directory.first(TIFFDirectory.imageHeight)
+        else { return nil }
+        var end = 0
+        for (offsetsTag, countsTag) in [(TIFFDirectory.stripOffsets, TIFFDirectory.stripByteCounts),
+                                        (TIFFDirectory.tileOffsets, TIFFDirectory.tileByteCounts)] {
+            guard let offsets = directory.values[offsetsTag], let counts = directory.values[countsTag] else { continue }
+            for (offset, count) in zip(offsets, counts) { end = max(end, Int(offset) + Int(count)) }
+        }
+        return ImageHeader(
+            width: Int(width), height: Int(height), orientation: directory.orientation,
+            hasAlpha: directory.values[TIFFDirectory.extraSamples] != nil, isComplete: end > 0 && end <= b.count
+        )
+    }
+
+    /// HEIF keeps sizes in `ispe` properties; the largest one bounds every image in the file.
+    static func readHEIF(_ b: [UInt8]) -> ImageHeader? {
+        var width = 0, height = 0
+        var at = 0
+        let needle = Array("ispe".utf8)
+        while at + 16 <= b.count {
+            if b[at] == needle[0] && Array(b[at..<at + 4]) == needle,
+               let w = b.bigEndian32(at + 8), let h = b.bigEndian32(at + 12), w * h > width * height {
+                width = w
+                height = h
+            }
+            at += 1
+        }
+        guard width > 0, height > 0, let boxSize = b.bigEndian32(0) else { return nil }
+        // Top-level boxes must all fit in the file.
+        var box = 0, complete = boxSize >= 8
+        while complete, box < b.count, let size = b.bigEndian32(box) {
+            if size < 8 { complete = size == 0; break }
+            box += size
+        }
+        return ImageHeader(width: width, height: height, orientation: 1, hasAlpha: false, isComplete: complete && box <= b.count)
+    }
+}
