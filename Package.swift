@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
+        .target(name: "MediaFixtures", dependencies: ["LibAV"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
         .executableTarget(
             name: "ReelCLI",
@@ -33,7 +34,7 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,7 +43,8 @@ extension ImageHeader {
                 break
             }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 || marker == 0xD8 { continue }
-            guard let length = b.bigEndian16(at), length >= 2, at + length <= b.count else { break }
+            // A segment running past the end is a cut file, even before the frame header.
+            guard let length = b.bigEndian16(at), length >= 2, at + length <= b.count else { return header }
             let segment = at + 2
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
@@ -69,7 +70,7 @@ extension ImageHeader {
                 if at + 1 >= b.count { break }
             }
         }
-        return sawFrame ? header : nil
+        return sawFrame || !header.isComplete ? header : nil
     }
 
     static func readGIF(_ b: [UInt8]) -> ImageHeader? {

@@ -26,6 +26,9 @@ struct ImageInspector {
         guard var header = ImageHeader.read(format, from: bytes) else {
             throw reject(.probeFailed, "the \(format.name) header is malformed")
         }
+        if !header.isComplete && (enforcing || header.width == 0) {
+            throw reject(.truncated, "the \(format.name) data ends before the image does (\(file.size) bytes)")
+        }
         guard header.width > 0, header.height > 0 else {
             throw reject(.probeFailed, "the header declares an invalid size \(header.width)x\(header.height)")
         }
@@ -36,9 +39,6 @@ struct ImageInspector {
         }
         if enforcing && pixels > limits.maxPixels {
             throw reject(.pixelCountExceedsLimit, "the header declares \(header.width)x\(header.height) = \(pixels) pixels; the limit is \(limits.maxPixels)")
-        }
-        if enforcing && !header.isComplete {
-            throw reject(.truncated, "the \(format.name) data ends before the image does (\(file.size) bytes)")
         }
         var pixelFormat: String? = nil
         if isSafeToDecode, let demuxer = format.demuxer {

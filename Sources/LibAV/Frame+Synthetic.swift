@@ -1,0 +1,84 @@
+internal import CFFmpeg
+
+/// Generated pictures and sounds, for test media and sample clips (the pattern loop of FFmpeg's encode_video.c).
+extension Frame {
+    /// An audio frame with its own buffers in the given sample format (a libav `AVSampleFormat` value).
+    package convenience init(sampleCount: Int, sampleFormatRaw: Int32, channels: Int, sampleRate: Int) throws(AVError) {
+        try self.init()
+        pointer.pointee.nb_samples = Int32(sampleCount)
+        pointer.pointee.format = sampleFormatRaw
+        pointer.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_default(&pointer.pointee.ch_layout, Int32(channels))
+        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
+    }
+
+    /// Fills a YUV 4:2:0 picture (8- or 10-bit) with a moving gradient and checkerboard, so encoders have real work.
+    /// `brightness` scales luma (0 gives a black frame).
+    package func fillTestPattern(index: Int, brightness: Double = 1) throws(AVError) {
+        try makeWritable()
+        let deep = pixelFormat.bitDepth > 8
+        let maxValue = deep ? 1023 : 255
+        for plane in 0..<3 {
+            let w = plane == 0 ? width : (width + 1) / 2
+            let h = plane == 0 ? height : (height + 1) / 2
+            let base = CFFmpeg_frame_plane(pointer, Int32(plane))!
+            let stride = linesize(plane)
+            for y in 0..<h {
+                let row = base + y * stride
+                for x in 0..<w {
+                    var value: Int
+                    if plane == 0 {
+                        let checker = ((x / 32 + y / 32 + index / 4) & 1) * 48
+                        value = Int(Double(((x + y * 2 + index * 4) & 0xFF) / 2 + 40 + checker) * brightness)
+                    } else if plane == 1 {
+                        value = 128 + ((x + index) & 0x3F) - 32
+                    } else {
+                        value = 128 + ((y + index * 2) & 0x3F) - 32
+                    }
+                    if deep {
+                        let sample = UInt16(min(maxValue, value * 4))
+                        row.advanced(by: x * 2).withMemoryRebound(to: UInt16.self, capacity: 1) { $0.pointee = sample.littleEndian }
+                    } else {
+                        row[x] = UInt8(clamping: min(maxValue, value))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fills a planar-float audio frame with a sine tone starting at sample `start`.
+    package func fillSine(frequency: Double, start: Int) throws(AVError) {
+        try makeWritable()
+        guard pointer.pointee.format == AV_SAMPLE_FMT_FLTP.rawValue else {
+            throw AVError(function: "fillSine", message: "needs planar float samples")
+        }
+        for channel in 0..<channelCount {
+            let plane = CFFmpeg_frame_plane(pointer, Int32(channel))!
+            plane.withMemoryRebound(to: Float.self, capacity: sampleCount) { samples in
+                for i in 0..<sampleCount {
+                    let t = Double(start + i) / Double(sampleRate)
+                    samples[i] = Float(0.3 * sin(2 * Double.pi * frequency * t * Double(channel + 1)))
+                }
+            }
+        }
+    }
+}
+
+extension Frame {
+    /// Fills a packed RGBA picture with a gradient; with `alpha`, transparency falls from left to right.
+    package func fillRGBAPattern(alpha: Bool) throws(AVError) {
+        try makeWritable()
+        guard pixelFormat == .rgba else { throw AVError(function: "fillRGBAPattern", message: "needs rgba") }
+        let base = CFFmpeg_frame_plane(pointer, 0)!
+        let stride = linesize(0)
+        for y in 0..<height {
+            let row = base + y * stride
+            for x in 0..<width {
+                row[x * 4] = UInt8((x * 255) / max(1, width - 1))
+                row[x * 4 + 1] = UInt8((y * 255) / max(1, height - 1))
+                row[x * 4 + 2] = UInt8(((x / 8 + y / 8) & 1) * 200)
+                row[x * 4 + 3] = alpha ? UInt8(255 - (x * 255) / max(1, width - 1)) : 255
+            }
+        }
+    }
+}

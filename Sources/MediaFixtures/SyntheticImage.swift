@@ -1,0 +1,51 @@
+internal import LibAV
+
+/// Generated still images encoded with Reel's own LibAV (PNG and JPEG), plus EXIF splicing for orientation tests.
+public enum SyntheticImage {
+    /// A PNG of a gradient; `alpha` makes it translucent.
+    public static func png(width: Int, height: Int, alpha: Bool) throws -> [UInt8] {
+        try encode(codec: "png", width: width, height: height, format: .rgba) { try $0.fillRGBAPattern(alpha: alpha) }
+    }
+
+    /// A baseline JPEG of the test pattern.
+    public static func jpeg(width: Int, height: Int) throws -> [UInt8] {
+        try encode(codec: "mjpeg", width: width, height: height, format: .yuvj420p) { try $0.fillTestPattern(index: 0) }
+    }
+
+    /// Inserts an EXIF APP1 segment with the given orientation right after the JPEG's SOI marker.
+    public static func jpeg(_ jpeg: [UInt8], exifOrientation: Int) -> [UInt8] {
+        // Little-endian TIFF with one IFD entry: tag 274 (Orientation), SHORT, count 1.
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]
+        tiff += [0x01, 0x00, 0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00]
+        tiff += [UInt8(exifOrientation), 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        return Array(jpeg[0..<2]) + segment + Array(jpeg[2...])
+    }
+
+    private static func encode(
+        codec: String, width: Int, height: Int, format: PixelFormat, fill: (Frame) throws -> Void
+    ) throws -> [UInt8] {
+        do {
+            let encoder = try Encoder(EncoderSettings(
+                codec: codec, kind: .video(width: width, height: height, pixelFormat: format, frameRate: Rational(1, 1)),
+                timeBase: Rational(1, 1), globalHeader: false
+            ))
+            let frame = try Frame(width: width, height: height, pixelFormat: format)
+            try fill(frame)
+            frame.pts = 0
+            _ = try encoder.send(frame)
+            _ = try encoder.send(nil)
+            let packet = try Packet()
+            var bytes: [UInt8] = []
+            while try encoder.receive(into: packet) == .output {
+                bytes += packet.bytes
+                packet.unref()
+            }
+            return bytes
+        } catch let error as AVError {
+            throw SyntheticMediaError(path: "<\(codec) in memory>", message: error.description)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+internal import LibAV
+
+/// A generated phone-style clip written with Reel's own LibAV, for tests, benchmarks and sample media.
+public struct SyntheticVideo: Sendable {
+    public var width: Int
+    public var height: Int
+    /// Frames per second as a fraction (30/1, 30000/1001, 60/1).
+    public var frameRate: (Int, Int)
+    public var seconds: Double
+    /// "libx264" or "libx265".
+    public var codec: String = "libx264"
+    /// Ten-bit 4:2:0 when true (HEVC phone HDR-style input).
+    public var tenBit: Bool = false
+    /// Clockwise display rotation written as a display matrix.
+    public var rotation: Int = 0
+    /// Adds a mono or stereo AAC track at this sample rate.
+    public var audio: (sampleRate: Int, channels: Int)? = (48_000, 2)
+    /// False writes an audio-only file.
+    public var includeVideo: Bool = true
+    /// "mp4" or "matroska".
+    public var container: String = "mp4"
+    /// Alternates frame durations so the stream has a variable frame rate around `frameRate`.
+    public var variableFrameRate: Bool = false
+    /// Frames before this index are black, to test poster selection.
+    public var blackLeadInFrames: Int = 0
+    /// x264/x265 CRF: higher is smaller.
+    public var quality: Int = 28
+    public var preset: String = "ultrafast"
+
+    public init(width: Int, height: Int, frameRate: (Int, Int) = (30, 1), seconds: Double) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.seconds = seconds
+    }
+
+    /// Encodes the clip to `path`.
+    /// - Throws: `SyntheticMediaError` naming the libav call that failed.
+    public func write(to path: String) throws {
+        do {
+            try encode(to: path)
+        } catch {
+            throw SyntheticMediaError(path: path, message: error.description)
+        }
+    }
+
+    private func encode(to path: String) throws(AVError) {
+        let output = try OutputContext(path: path, format: container == "mp4" ? "mp4" : "matroska")
+        let fps = Rational(Int32(frameRate.0), Int32(frameRate.1))
+        let videoTimeBase = variableFrameRate ? Rational(1, 90_000) : fps.inverted
+        var videoOptions: [(String, String)] = [("preset", preset), ("crf", String(quality))]
+        if codec == "libx265" { videoOptions.append(("x265-params", "log-level=none")) }
+        let video = try Encoder(EncoderSettings(
+            codec: codec,
+            kind: .video(width: width, height: height, pixelFormat: tenBit ? .yuv420p10 : .yuv420p, frameRate: fps),
+            timeBase: videoTimeBase, gopSize: Int(fps.doubleValue * 2), threads: 2, color: .bt709, options: videoOptions
+        ))
+        let videoStream = includeVideo ? try output.addStream(for: video) : -1
+        if rotation != 0, includeVideo { try output.setRotation(streamIndex: videoStream, degrees: rotation) }
+        var audioEncoder: Encoder? = nil
+        var audioStream = -1
+        if let audio {
+            let encoder = try Encoder(EncoderSettings(
+                codec: "aac", kind: .audio(sampleRate: audio.sampleRate, channels: audio.channels),
+                timeBase: Rational(1, Int32(audio.sampleRate)), bitRate: 96_000
+            ))
+            audioStream = try output.addStream(for: encoder)
+            audioEncoder = encoder
+        }
+        try output.writeHeader(options: container == "mp4" ? [("movflags", "+faststart")] : [])
+
+        let frameCount = Int((seconds * fps.doubleValue).rounded())
+        let picture = try Frame(width: width, height: height, pixelFormat: tenBit ? .yuv420p10 : .yuv420p)
+        picture.colorDescription = .bt709
+        let packet = try Packet()
+        var audioSamples = 0
+        var pts: Int64 = 0
+        for index in 0..<frameCount {
+            try picture.fillTestPattern(index: index, brightness: index < blackLeadInFrames ? 0 : 1)
+            picture.pts = pts
+            let nominal = fps.inverted.rescale(1, to: videoTimeBase)
+            pts += variableFrameRate ? (index % 3 == 0 ? nominal * 3 / 2 : nominal * 3 / 4) : nominal
+            if includeVideo { try send(picture, to: video, stream: videoStream, output: output, packet: packet) }
+            if let audioEncoder {
+                let videoTime = Double(index + 1) / fps.doubleValue
+                while Double(audioSamples) / Double(audioEncoder.sampleRate) < videoTime {
+                    let frame = try Frame(
+                        sampleCount: audioEncoder.frameSize, sampleFormatRaw: audioEncoder.sampleFormatRaw,
+                        channels: audio!.channels, sampleRate: audioEncoder.sampleRate
+                    )
+                    try frame.fillSine(frequency: 440, start: audioSamples)
+                    frame.pts = Int64(audioSamples)
+                    audioSamples += audioEncoder.frameSize
+                    try send(frame, to: audioEncoder, stream: audioStream, output: output, packet: packet)
+                }
+            }
+        }
+        if includeVideo { try send(nil, to: video, stream: videoStream, output: output, packet: packet) }
+        if let audioEncoder { try send(nil, to: audioEncoder, stream: audioStream, output: output, packet: packet) }
+        try output.writeTrailer()
+    }
+
+    private func send(_ frame: Frame?, to encoder: Encoder, stream: Int, output: OutputContext, packet: Packet) throws(AVError) {
+        _ = try encoder.send(frame)
+        while try encoder.receive(into: packet) == .output {
+            packet.streamIndex = stream
+            packet.rescale(from: encoder.timeBase, to: output.timeBase(ofStream: stream))
+            try output.write(packet)
+        }
+    }
+}
+
+/// A fixture that could not be generated.
+public struct SyntheticMediaError: Error, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "generating \(path): \(message)" }
+}
