@@ -34,6 +34,8 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        .testTarget(name: "LibAVTests", dependencies: ["LibAV"], swiftSettings: upcoming),
+        .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
