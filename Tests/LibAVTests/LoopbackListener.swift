@@ -1,0 +1,62 @@
+import Glibc
+
+/// A TCP listener on 127.0.0.1 that counts the connections made to it, to prove nothing was contacted.
+final class LoopbackListener {
+    let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        guard descriptor >= 0 else { throw ListenerError(call: "socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else { throw ListenerError(call: "bind/listen") }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { throw ListenerError(call: "getsockname") }
+        port = UInt16(bigEndian: address.sin_port)
+        _ = fcntl(self.descriptor, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Accepts everything queued (completed handshakes stay queued even if the client hung up) and counts it.
+    func acceptedConnections() -> Int {
+        var count = 0
+        while true {
+            let client = accept(descriptor, nil, nil)
+            if client < 0 { return count }
+            close(client)
+            count += 1
+        }
+    }
+}
+
+struct ListenerError: Error { let call: String }
+
+/// Watches one file with inotify and reports whether anything opened or read it.
+final class OpenWatcher {
+    let descriptor: Int32
+
+    init(path: String) throws {
+        descriptor = inotify_init1(Int32(IN_NONBLOCK))
+        guard descriptor >= 0, inotify_add_watch(descriptor, path, UInt32(IN_OPEN | IN_ACCESS)) >= 0 else {
+            throw ListenerError(call: "inotify")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    var wasOpened: Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        return read(descriptor, &buffer, buffer.count) > 0
+    }
+}
