@@ -66,18 +66,21 @@ extension Frame {
 
 extension Frame {
     /// Fills a packed RGBA picture with a gradient; with `alpha`, transparency falls from left to right.
+    /// Fills an `rgba` or `rgb24` frame with a gradient and checkerboard; `alpha` ramps transparency left to right.
     package func fillRGBAPattern(alpha: Bool) throws(AVError) {
         try makeWritable()
-        guard pixelFormat == .rgba else { throw AVError(function: "fillRGBAPattern", message: "needs rgba") }
+        let channels = pixelFormat == .rgba ? 4 : pixelFormat == .rgb24 ? 3 : 0
+        guard channels > 0 else { throw AVError(function: "fillRGBAPattern", message: "needs rgba or rgb24, got \(pixelFormat)") }
+        guard channels == 4 || !alpha else { throw AVError(function: "fillRGBAPattern", message: "rgb24 has no alpha channel") }
         let base = CFFmpeg_frame_plane(pointer, 0)!
         let stride = linesize(0)
         for y in 0..<height {
             let row = base + y * stride
             for x in 0..<width {
-                row[x * 4] = UInt8((x * 255) / max(1, width - 1))
-                row[x * 4 + 1] = UInt8((y * 255) / max(1, height - 1))
-                row[x * 4 + 2] = UInt8(((x / 8 + y / 8) & 1) * 200)
-                row[x * 4 + 3] = alpha ? UInt8(255 - (x * 255) / max(1, width - 1)) : 255
+                row[x * channels] = UInt8((x * 255) / max(1, width - 1))
+                row[x * channels + 1] = UInt8((y * 255) / max(1, height - 1))
+                row[x * channels + 2] = UInt8(((x / 8 + y / 8) & 1) * 200)
+                if channels == 4 { row[x * 4 + 3] = alpha ? UInt8(255 - (x * 255) / max(1, width - 1)) : 255 }
             }
         }
     }

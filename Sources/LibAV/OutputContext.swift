@@ -59,7 +59,7 @@ package final class OutputContext: @unchecked Sendable {
             "av_stream_new_side_data"
         )
         raw.withMemoryRebound(to: Int32.self, capacity: 9) { matrix in
-            av_display_rotation_set(matrix, Double(-degrees))
+            av_display_rotation_set(matrix, Double(degrees))
         }
     }
 

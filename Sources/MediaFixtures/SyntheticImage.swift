@@ -2,9 +2,9 @@ internal import LibAV
 
 /// Generated still images encoded with Reel's own LibAV (PNG and JPEG), plus EXIF splicing for orientation tests.
 public enum SyntheticImage {
-    /// A PNG of a gradient; `alpha` makes it translucent.
+    /// A PNG of a gradient: RGBA with a translucent ramp when `alpha`, otherwise RGB with no alpha channel.
     public static func png(width: Int, height: Int, alpha: Bool) throws -> [UInt8] {
-        try encode(codec: "png", width: width, height: height, format: .rgba) { try $0.fillRGBAPattern(alpha: alpha) }
+        try encode(codec: "png", width: width, height: height, format: alpha ? .rgba : .rgb24) { try $0.fillRGBAPattern(alpha: alpha) }
     }
 
     /// A baseline JPEG of the test pattern.
