@@ -36,6 +36,7 @@ let package = Package(
         ),
         .testTarget(name: "LibAVTests", dependencies: ["LibAV"], swiftSettings: upcoming),
         .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
