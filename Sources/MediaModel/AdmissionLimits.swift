@@ -30,7 +30,7 @@ public struct AdmissionLimits: Codable, Sendable, Equatable {
             self.codecs = codecs
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case maxBytes = "max_bytes"
             case maxDurationSeconds = "max_duration_seconds"
             case durationToleranceSeconds = "duration_tolerance_seconds"
@@ -57,7 +57,7 @@ public struct AdmissionLimits: Codable, Sendable, Equatable {
             self.formats = formats
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case maxBytes = "max_bytes"
             case maxSide = "max_side"
             case maxPixels = "max_pixels"

@@ -87,3 +87,21 @@ import Testing
         #expect(table.stdout.contains("320x180"))
     }
 }
+
+extension CheckCommandTests {
+    @Test func unreadableLimitsFileIsAUsageError() throws {
+        let limits = try write("limits.json", Array("{not json".utf8))
+        let clip = try write("clip.png", try SyntheticImage.png(width: 4, height: 4, alpha: false))
+        let result = try ReelProcess.run(["check", clip, "--limits", limits])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(limits))
+    }
+
+    @Test func operatorLimitsAreApplied() throws {
+        let limits = try write("limits.json", Array(#"{"image": {"max_bytes": 10}}"#.utf8))
+        let clip = try write("clip.png", try SyntheticImage.png(width: 4, height: 4, alpha: false))
+        let result = try ReelProcess.run(["check", clip, "--limits", limits, "--json"])
+        #expect(result.status == 65)
+        #expect(result.json["reason"] as? String == "too_large")
+    }
+}

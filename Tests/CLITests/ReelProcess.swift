@@ -28,32 +28,42 @@ struct ReelProcess {
         return root.appendingPathComponent(".build/debug/reel").path
     }
 
+    /// Spawns with posix_spawn rather than Foundation's Process, which reaps children on its own thread and
+    /// would race `wait4` for the exit status and rusage.
     static func run(_ arguments: [String]) throws -> Result {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("reel-out-\(UUID().uuidString)")
-        let err = FileManager.default.temporaryDirectory.appendingPathComponent("reel-err-\(UUID().uuidString)")
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("reel-run-\(UUID().uuidString)").path
+        let out = base + ".out", err = base + ".err"
         defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
+            try? FileManager.default.removeItem(atPath: out)
+            try? FileManager.default.removeItem(atPath: err)
         }
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        // wait4 reaps the child itself so its rusage is ours to read; Foundation then sees it as gone.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnError(path: executable, code: spawned) }
         var status: Int32 = 0
         var usage = rusage()
         var reaped: pid_t
-        repeat { reaped = wait4(process.processIdentifier, &status, 0, &usage) } while reaped == -1 && errno == EINTR
+        repeat { reaped = wait4(pid, &status, 0, &usage) } while reaped == -1 && errno == EINTR
+        guard reaped == pid else { throw SpawnError(path: executable, code: errno) }
         let exit: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Result(
             status: exit,
-            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "",
+            stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
             maxResidentKilobytes: Int(usage.ru_maxrss)
         )
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let path: String
+        let code: Int32
+        var description: String { "could not run \(path): \(String(cString: strerror(code)))" }
     }
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# `make demo`: the main job on SampleMedia/. Today that is admission and probing; the worker and the feed join later.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reel=${1:-.build/release/reel}
+[ -x "$reel" ] || { echo "demo: $reel is not built (run make release)" >&2; exit 1; }
+
+echo "== reel check: every sample against Presets/limits.json"
+status=0
+for file in SampleMedia/*; do
+    if "$reel" check "$file"; then :; else status=$?; fi
+done
+
+for file in SampleMedia/*; do
+    echo
+    echo "== reel probe $file"
+    "$reel" probe "$file"
+done
+
+echo
+echo "== a hostile upload: an HLS playlist named .mp4 that points at /etc/passwd"
+hostile=$(mktemp -d)
+trap 'rm -rf "$hostile"' EXIT
+printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n/etc/passwd\n#EXT-X-ENDLIST\n' > "$hostile/clip.mp4"
+"$reel" check --json "$hostile/clip.mp4" || echo "(exit $? : refused, as it should be)"
+exit $status
