@@ -21,15 +21,20 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(libavPackages)]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .target(name: "LibTurboJPEG", dependencies: ["CTurboJPEG"], swiftSettings: upcoming),
+        .target(name: "LibHeif", dependencies: ["CHeif"], swiftSettings: upcoming),
         .target(name: "LibAV", dependencies: ["CFFmpeg"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
         .target(name: "MediaFixtures", dependencies: ["LibAV"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
+        .target(name: "ChatImages", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "MediaModel"], swiftSettings: upcoming),
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel",
+                "Ingest", "MediaModel", "ChatImages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming

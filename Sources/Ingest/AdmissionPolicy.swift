@@ -27,7 +27,7 @@ public struct AdmissionPolicy: Sendable {
         return try inspect(file, enforcing: false).info
     }
 
-    func inspect(_ file: UploadFile, enforcing: Bool) throws(Rejection) -> AdmittedUpload {
+    func inspect(_ file: UploadFile, enforcing: Bool, verifyingImageDecode: Bool = true) throws(Rejection) -> AdmittedUpload {
         let head = try file.read(count: 4096)
         let format = SniffedFormat.sniff(head)
         switch format {
@@ -44,6 +44,8 @@ public struct AdmissionPolicy: Sendable {
         if format.isVideo {
             return try VideoInspector(policy: self, file: file, format: format, enforcing: enforcing).run()
         }
-        return try ImageInspector(policy: self, file: file, format: format, enforcing: enforcing).run()
+        var inspector = ImageInspector(policy: self, file: file, format: format, enforcing: enforcing)
+        inspector.verifyingDecode = verifyingImageDecode
+        return try inspector.run()
     }
 }

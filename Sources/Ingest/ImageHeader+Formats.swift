@@ -32,6 +32,10 @@ extension ImageHeader {
         var at = 2
         var sawFrame = false
         var sawExif = false
+        var iccChunks: [Int: ArraySlice<UInt8>] = [:]
+        defer {
+            if !iccChunks.isEmpty { header.iccProfile = iccChunks.keys.sorted().flatMap { Array(iccChunks[$0]!) } }
+        }
         while at < b.count {
             guard b[at] == 0xFF else { return sawFrame ? header : nil }
             while at < b.count && b[at] == 0xFF { at += 1 }
@@ -58,6 +62,10 @@ extension ImageHeader {
             case 0xE1 where !sawExif && b.ascii(segment, 6) == "Exif\0\0":
                 sawExif = true
                 header.orientation = TIFFDirectory(b[(segment + 6)..<(at + length)])?.orientation ?? 1
+            case 0xEE where b.ascii(segment, 5) == "Adobe":
+                header.hasAdobeMarker = true
+            case 0xE2 where length > 16 && b.ascii(segment, 12) == "ICC_PROFILE\0":
+                iccChunks[Int(b[segment + 12])] = b[(segment + 14)..<(at + length)]
             default: break
             }
             at += length
@@ -175,25 +183,59 @@ extension ImageHeader {
     }
 
     /// HEIF keeps sizes in `ispe` properties; the largest one bounds every image in the file.
+    /// HEIF: walks the ISO-BMFF boxes (never scans raw bytes, so pixel data cannot fake a size). The picture's
+    /// size is the largest `ispe` property in meta/iprp/ipco (the primary grid; thumbnails and tiles are smaller).
     static func readHEIF(_ b: [UInt8]) -> ImageHeader? {
-        var width = 0, height = 0
-        var at = 0
-        let needle = Array("ispe".utf8)
-        while at + 16 <= b.count {
-            if b[at] == needle[0] && Array(b[at..<at + 4]) == needle,
-               let w = b.bigEndian32(at + 8), let h = b.bigEndian32(at + 12), w * h > width * height {
-                width = w
-                height = h
+        var header = ImageHeader(width: 0, height: 0, orientation: 1, hasAlpha: false, isComplete: false)
+        var end = 0
+        var complete = true
+        for box in isoBoxes(b, from: 0, to: b.count) {
+            if box.end > b.count { complete = false }
+            end = box.end
+            guard box.type == "meta", box.end <= b.count else { continue }
+            for child in isoBoxes(b, from: box.payload + 4, to: box.end) where child.type == "iprp" {
+                for container in isoBoxes(b, from: child.payload, to: child.end) where container.type == "ipco" {
+                    for property in isoBoxes(b, from: container.payload, to: container.end) {
+                        switch property.type {
+                        case "ispe":
+                            if let w = b.bigEndian32(property.payload + 4), let h = b.bigEndian32(property.payload + 8),
+                               w * h > header.width * header.height {
+                                header.width = w
+                                header.height = h
+                            }
+                        case "auxC":
+                            if b.ascii(property.payload + 4, property.end - property.payload - 4).contains("alpha") { header.hasAlpha = true }
+                        default: break
+                        }
+                    }
+                }
             }
-            at += 1
         }
-        guard width > 0, height > 0, let boxSize = b.bigEndian32(0) else { return nil }
-        // Top-level boxes must all fit in the file.
-        var box = 0, complete = boxSize >= 8
-        while complete, box < b.count, let size = b.bigEndian32(box) {
-            if size < 8 { complete = size == 0; break }
-            box += size
+        guard header.width > 0, header.height > 0 else { return complete && end > 0 ? nil : header }
+        header.isComplete = complete && end <= b.count
+        return header
+    }
+
+    /// The boxes laid out between `from` and `to`: type, payload start and end (which may run past the data).
+    static func isoBoxes(_ b: [UInt8], from: Int, to: Int) -> [(type: String, payload: Int, end: Int)] {
+        var boxes: [(type: String, payload: Int, end: Int)] = []
+        var at = from
+        while at + 8 <= min(to, b.count) {
+            guard let size32 = b.bigEndian32(at) else { break }
+            let type = b.ascii(at + 4, 4)
+            var payload = at + 8
+            var size = size32
+            if size32 == 1 {
+                guard let high = b.bigEndian32(at + 8), let low = b.bigEndian32(at + 12) else { break }
+                size = high << 32 | low
+                payload = at + 16
+            } else if size32 == 0 {
+                size = to - at
+            }
+            guard size >= payload - at else { break }
+            boxes.append((type, payload, at + size))
+            at += size
         }
-        return ImageHeader(width: width, height: height, orientation: 1, hasAlpha: false, isComplete: complete && box <= b.count)
+        return boxes
     }
 }

@@ -9,6 +9,10 @@ public struct ImageHeader: Sendable, Equatable {
     public var isComplete: Bool
     /// JPEG only: the picture is CMYK or YCCK (4 components).
     public var isCMYK: Bool = false
+    /// JPEG only: an Adobe APP14 segment is present, so CMYK samples are stored inverted (Photoshop's convention).
+    public var hasAdobeMarker: Bool = false
+    /// JPEG only: the ICC profile reassembled from its APP2 chunks.
+    public var iccProfile: [UInt8]?
     public var frameCount: Int = 1
 
     /// Reads the header of `bytes` as `format`; nil when the header itself is malformed.

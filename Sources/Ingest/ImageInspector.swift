@@ -7,6 +7,8 @@ struct ImageInspector {
     let file: UploadFile
     let format: SniffedFormat
     let enforcing: Bool
+    /// False when the caller decodes the whole picture next and reports failures itself (the WebP converter).
+    var verifyingDecode = true
 
     private var limits: AdmissionLimits.Image { policy.limits.image }
 
@@ -41,7 +43,7 @@ struct ImageInspector {
             throw reject(.pixelCountExceedsLimit, "the header declares \(header.width)x\(header.height) = \(pixels) pixels; the limit is \(limits.maxPixels)")
         }
         var pixelFormat: String? = nil
-        if isSafeToDecode, let demuxer = format.demuxer {
+        if verifyingDecode, isSafeToDecode, let demuxer = format.demuxer {
             let decoded = try decodeFirstFrame(demuxer: demuxer)
             if decoded.width != header.width || decoded.height != header.height {
                 throw reject(.decodeError, "the header says \(header.width)x\(header.height) but the picture decodes to \(decoded.width)x\(decoded.height)")
@@ -67,28 +69,10 @@ struct ImageInspector {
         )
         do {
             let input = try InputContext(path: file.libavPath, policy: inputPolicy)
-            guard let stream = input.bestStream(.video) else { throw reject(.decodeError, "no picture in the file") }
-            let decoder = try input.makeDecoder(streamIndex: stream, threads: 1, maxPixels: limits.maxPixels,
-                                                codecWhitelist: AdmissionPolicy.imageCodecs)
-            let packet = try Packet()
-            let frame = try Frame()
-            var draining = false
-            while true {
-                if !draining {
-                    if try input.read(into: packet) == .endOfStream {
-                        draining = true
-                        _ = try decoder.send(nil)
-                    } else {
-                        defer { packet.unref() }
-                        if packet.streamIndex == stream { _ = try decoder.send(packet) }
-                    }
-                }
-                switch try decoder.receive(into: frame) {
-                case .output: return (frame.width, frame.height, frame.pixelFormat)
-                case .endOfStream: throw reject(.decodeError, "the picture produced no frame")
-                case .needsInput: continue
-                }
+            guard let frame = try input.decodeFirstPicture(maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.imageCodecs) else {
+                throw reject(.decodeError, "the picture produced no frame")
             }
+            return (frame.width, frame.height, frame.pixelFormat)
         } catch let error as AVError {
             throw reject(.decodeError, "the picture does not decode (\(error.function): \(error.message))")
         } catch let rejection as Rejection {

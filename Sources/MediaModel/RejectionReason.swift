@@ -16,6 +16,10 @@ public enum RejectionReason: String, Codable, Sendable, CaseIterable {
     case frameRateExceedsLimit = "frame_rate_exceeds_limit"
     case tooManyStreams = "too_many_streams"
     case unreadable
+    /// Reel's side failed after the upload passed admission: the encoder refused, or the output could not be written.
+    /// Retryable, unlike the codes above.
+    case encodeFailed = "encode_failed"
+    case outputFailed = "output_failed"
 }
 
 /// An upload refused by the admission policy: the code, a sentence naming the limit and the actual value, and the file.

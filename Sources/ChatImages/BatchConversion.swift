@@ -1,0 +1,71 @@
+public import Foundation
+public import MediaModel
+
+/// A directory of images converted in parallel, one file per core at a time. A failing file never stops the batch.
+public struct BatchConversion: Sendable {
+    public struct Outcome: Sendable {
+        public var converted: [ChatImageResult] = []
+        public var failed: [Rejection] = []
+    }
+
+    public let converter: ChatImageConverter
+    public let quality: ImageQuality
+    public let workers: Int
+
+    public init(converter: ChatImageConverter, quality: ImageQuality, workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.converter = converter
+        self.quality = quality
+        self.workers = max(1, workers)
+    }
+
+    /// The regular, visible files of `directory`, sorted by name, each with the output name it gets.
+    /// Two sources with one stem (a.jpg, a.png) get distinct outputs (a.webp, a.png.webp).
+    public static func plan(directory: String, output: String) throws -> [(source: String, output: String)] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }.sorted()
+        var taken = Set<String>()
+        return names.map { name in
+            let stem = (name as NSString).deletingPathExtension
+            var target = (stem.isEmpty ? name : stem) + ".webp"
+            if taken.contains(target) { target = name + ".webp" }
+            taken.insert(target)
+            return ((directory as NSString).appendingPathComponent(name), (output as NSString).appendingPathComponent(target))
+        }
+    }
+
+    /// Runs the plan; `progress` is called after each file with (done, total), from any thread.
+    public func run(_ plan: [(source: String, output: String)], progress: @Sendable (Int, Int) -> Void = { _, _ in }) -> Outcome {
+        let lock = NSLock()
+        nonisolated(unsafe) var outcome = Outcome()
+        nonisolated(unsafe) var next = 0
+        nonisolated(unsafe) var done = 0
+        let converter = self.converter, quality = self.quality
+        DispatchQueue.concurrentPerform(iterations: min(workers, max(plan.count, 1))) { _ in
+            while true {
+                let index: Int? = lock.withLock {
+                    defer { next += 1 }
+                    return next < plan.count ? next : nil
+                }
+                guard let index else { return }
+                let item = plan[index]
+                let converted: Result<ChatImageResult, Rejection>
+                do throws(Rejection) {
+                    converted = .success(try converter.convert(item.source, to: item.output, quality: quality))
+                } catch {
+                    converted = .failure(error)
+                }
+                let count: Int = lock.withLock {
+                    switch converted {
+                    case let .success(result): outcome.converted.append(result)
+                    case let .failure(rejection): outcome.failed.append(rejection)
+                    }
+                    done += 1
+                    return done
+                }
+                progress(count, plan.count)
+            }
+        }
+        outcome.converted.sort { $0.source < $1.source }
+        outcome.failed.sort { $0.path < $1.path }
+        return outcome
+    }
+}

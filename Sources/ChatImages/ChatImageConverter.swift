@@ -1,0 +1,69 @@
+public import Foundation
+public import Ingest
+internal import LibAV
+internal import LibWebP
+public import MediaModel
+
+/// Any admitted image → an upright, resized, metadata-free lossy WebP. Output is always re-encoded from decoded
+/// pixels, so nothing from the source file (EXIF, GPS, XMP, appended data) can reach it.
+public struct ChatImageConverter: Sendable {
+    public var policy: AdmissionPolicy
+    public var presets: ImagePresets
+
+    public init(policy: AdmissionPolicy = AdmissionPolicy(), presets: ImagePresets = .default) {
+        self.policy = policy
+        self.presets = presets
+    }
+
+    /// Converts `source` and returns the WebP bytes with a description of them.
+    /// - Throws: `Rejection` with admission's reason codes, or `encode_failed` when libwebp refuses.
+    public func convert(_ source: String, quality: ImageQuality) throws(Rejection) -> (webp: [UInt8], result: ChatImageResult) {
+        let image = try policy.admitImage(path: source)
+        let (picture, orientation) = try PictureDecoding.decode(image)
+        let preset = presets.preset(quality)
+        let swaps = Orientation.swapsSides(orientation)
+        let upright = TargetSize.fitting(width: swaps ? picture.height : picture.width,
+                                         height: swaps ? picture.width : picture.height, maxSide: preset.maxSide)
+        var pixels = picture.rgba
+        let keepsAlpha = picture.hasAlphaChannel && !AlphaPixels.isOpaque(pixels)
+        let stored = swaps ? (upright.height, upright.width) : (upright.width, upright.height)
+        if stored != (picture.width, picture.height) {
+            if keepsAlpha { AlphaPixels.premultiply(&pixels) }
+            do {
+                pixels = try Scaler.resizeRGBA(pixels, width: picture.width, height: picture.height, toWidth: stored.0, toHeight: stored.1)
+            } catch {
+                throw Rejection(.decodeError, "resizing failed (\(error.function): \(error.message))", path: source)
+            }
+            if keepsAlpha { AlphaPixels.unpremultiply(&pixels) }
+        }
+        let oriented = Orientation.apply(orientation, to: pixels, width: stored.0, height: stored.1)
+        let webp: [UInt8]
+        do {
+            let webpPicture = try WebPPicture(rgba: oriented.pixels, width: oriented.width, height: oriented.height,
+                                              stride: oriented.width * 4, hasAlpha: keepsAlpha)
+            let settings = WebPEncoderSettings(quality: Float(preset.quality), method: presets.method)
+            webp = try WebPEncoder(settings: settings).encode(webpPicture)
+        } catch {
+            throw Rejection(.encodeFailed, "WebP encoding failed (\(error.function): \(error.message))", path: source)
+        }
+        let result = ChatImageResult(
+            source: source, output: "", sourceFormat: image.upload.format.name, sourceWidth: picture.width,
+            sourceHeight: picture.height, orientation: orientation, width: oriented.width, height: oriented.height,
+            hasAlpha: keepsAlpha, bytes: webp.count, quality: quality
+        )
+        return (webp, result)
+    }
+
+    /// Converts `source` into the file `output`, written beside it under a temporary name, synced and renamed,
+    /// so a reader never sees half a file and a failure leaves nothing behind.
+    public func convert(_ source: String, to output: String, quality: ImageQuality) throws(Rejection) -> ChatImageResult {
+        var (webp, result) = try convert(source, quality: quality)
+        do {
+            try AtomicFile.write(webp, to: output)
+        } catch {
+            throw Rejection(.outputFailed, "cannot write \(output): \(error)", path: source)
+        }
+        result.output = output
+        return result
+    }
+}

@@ -1,0 +1,4 @@
+/// The design's three chat-image presets.
+public enum ImageQuality: String, Codable, Sendable, CaseIterable {
+    case low, medium, high
+}

@@ -1,0 +1,65 @@
+internal import LibAV
+public import MediaModel
+
+/// An image upload that passed every header check and is still open, so the converter decodes the very bytes
+/// that were checked. Its decode failures are reported with the same reason codes as admission's.
+public final class AdmittedImage: @unchecked Sendable {
+    public let upload: AdmittedUpload
+    /// The whole file, read once through the checked descriptor.
+    public let bytes: [UInt8]
+    let file: UploadFile
+    public let limits: AdmissionLimits.Image
+
+    init(upload: AdmittedUpload, file: UploadFile, limits: AdmissionLimits.Image) throws(Rejection) {
+        self.upload = upload
+        self.file = file
+        self.limits = limits
+        self.bytes = try file.read(count: Int(file.size))
+    }
+
+    public var path: String { file.path }
+    public var header: ImageHeader { upload.imageHeader! }
+
+    /// Decodes the first picture with libav's hardened opening (whitelisted demuxer and decoders, `max_pixels`)
+    /// into tightly packed RGBA. For PNG, GIF, WebP, BMP and TIFF.
+    public func decodeWithLibAV() throws(Rejection) -> DecodedPicture {
+        guard let demuxer = upload.format.demuxer else {
+            throw Rejection(.unsupportedFormat, "\(upload.format.name) is not decoded with libav", path: path)
+        }
+        let policy = InputPolicy(format: demuxer, formatWhitelist: [demuxer], codecWhitelist: AdmissionPolicy.imageCodecs,
+                                 maxStreams: 1, maxPixels: limits.maxPixels)
+        do {
+            let input = try InputContext(path: file.libavPath, policy: policy)
+            guard let frame = try input.decodeFirstPicture(maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.imageCodecs) else {
+                throw Rejection(.decodeError, "the picture produced no frame", path: path)
+            }
+            guard frame.width == header.width, frame.height == header.height else {
+                throw Rejection(.decodeError, "the header says \(header.width)x\(header.height) but the picture decodes to \(frame.width)x\(frame.height)", path: path)
+            }
+            return DecodedPicture(
+                width: frame.width, height: frame.height, rgba: try frame.packedRGBA(),
+                hasAlphaChannel: header.hasAlpha || frame.pixelFormat.hasAlpha, iccProfile: frame.iccProfile
+            )
+        } catch let error as AVError {
+            throw Rejection(.decodeError, "the picture does not decode (\(error.function): \(error.message))", path: path)
+        } catch let rejection as Rejection {
+            throw rejection
+        } catch {
+            throw Rejection(.decodeError, "the picture does not decode (\(error))", path: path)
+        }
+    }
+}
+
+extension AdmissionPolicy {
+    /// Admission for the image converter: every check but the trial decode, which the full decode replaces.
+    public func admitImage(path: String) throws(Rejection) -> AdmittedImage {
+        let file = try UploadFile(path: path)
+        let head = try file.read(count: 4096)
+        let format = SniffedFormat.sniff(head)
+        guard !format.isVideo else {
+            throw Rejection(.unsupportedFormat, "\(format.name) is a video, not a chat image", path: path)
+        }
+        let upload = try inspect(file, enforcing: true, verifyingImageDecode: false)
+        return try AdmittedImage(upload: upload, file: file, limits: limits.image)
+    }
+}

@@ -1,0 +1,80 @@
+public import ArgumentParser
+import ChatImages
+import Foundation
+import Ingest
+import MediaModel
+
+extension Reel {
+    /// `reel webp INPUT --output OUT`: chat images to WebP, one file or a whole directory in parallel.
+    struct Webp: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert a chat image (or a directory of them) to WebP: upright, resized, metadata stripped.",
+            discussion: "Exit 0 when every file converted, 65 when a file was rejected or failed (the summary lists each)."
+        )
+
+        @Argument(help: "An image file, or a directory of images.") var input: String
+        @Option(name: .long, help: "Output .webp file, or a directory when INPUT is a directory.") var output: String
+        @Option(name: .long, help: "low (1024 px, q30), medium (1024 px, q60) or high (2048 px, q80).") var quality: ImageQuality = .high
+        @Option(name: .long, help: "Image presets JSON (default: Presets/images.json when present).") var presets: String?
+        @OptionGroup var limits: LimitsOption
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        struct Summary: Encodable {
+            let converted: [ChatImageResult]
+            let failed: [Rejection]
+        }
+
+        func loadPresets() throws -> ImagePresets {
+            let path = presets ?? (FileManager.default.fileExists(atPath: "Presets/images.json") ? "Presets/images.json" : nil)
+            guard let path else { return .default }
+            do { return try ImagePresets.load(from: path) } catch { throw ValidationError("image presets \(path): \(error)") }
+        }
+
+        func run() async throws {
+            let converter = ChatImageConverter(policy: AdmissionPolicy(limits: try limits.load()), presets: try loadPresets())
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+                try convertOne(converter)
+                return
+            }
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            let plan = try BatchConversion.plan(directory: input, output: output)
+            let showsProgress = !json && isatty(2) != 0
+            let started = Date()
+            let outcome = BatchConversion(converter: converter, quality: quality).run(plan) { done, total in
+                guard showsProgress else { return }
+                let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
+                FileHandle.standardError.write(Data(String(format: "\r%d/%d images, %.1f/s ", done, total, rate).utf8))
+            }
+            if showsProgress { printError("") }
+            if json {
+                JSONOutput.print(Summary(converted: outcome.converted, failed: outcome.failed))
+            } else {
+                let bytes = outcome.converted.reduce(0) { $0 + $1.bytes }
+                print("converted \(outcome.converted.count) of \(plan.count) images to \(output) (\(bytes) bytes)")
+                for failure in outcome.failed { printError("failed: \(failure.path): \(failure.reason.rawValue): \(failure.message)") }
+            }
+            if !outcome.failed.isEmpty { throw ExitCode(65) }
+        }
+
+        private func convertOne(_ converter: ChatImageConverter) throws {
+            do {
+                let result = try converter.convert(input, to: output, quality: quality)
+                if json {
+                    JSONOutput.print(result)
+                } else {
+                    print("\(input) (\(result.sourceFormat) \(result.sourceWidth)x\(result.sourceHeight)) -> \(output) (\(result.width)x\(result.height), \(result.bytes) bytes)")
+                }
+            } catch {
+                if json {
+                    JSONOutput.print(Check.Refused(reason: error.reason.rawValue, message: error.message, path: error.path))
+                } else {
+                    printError("rejected: \(error.path): \(error.reason.rawValue): \(error.message)")
+                }
+                throw ExitCode(65)
+            }
+        }
+    }
+}
+
+extension ImageQuality: ExpressibleByArgument {}
