@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
-        .target(name: "MediaFixtures", dependencies: ["LibAV"], swiftSettings: upcoming),
+        .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
         .target(name: "ChatImages", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "MediaModel"], swiftSettings: upcoming),
         .executableTarget(
@@ -42,6 +42,7 @@ let package = Package(
         .testTarget(name: "LibAVTests", dependencies: ["LibAV"], swiftSettings: upcoming),
         .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
         .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures"], swiftSettings: upcoming),
+        .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

@@ -36,11 +36,11 @@ struct ImageInspector {
         }
         let pixels = header.width * header.height
         let isSafeToDecode = max(header.width, header.height) <= limits.maxSide && pixels <= limits.maxPixels
-        if enforcing && max(header.width, header.height) > limits.maxSide {
-            throw reject(.dimensionsExceedLimit, "the header declares \(header.width)x\(header.height); the longest side may be at most \(limits.maxSide)")
-        }
         if enforcing && pixels > limits.maxPixels {
             throw reject(.pixelCountExceedsLimit, "the header declares \(header.width)x\(header.height) = \(pixels) pixels; the limit is \(limits.maxPixels)")
+        }
+        if enforcing && max(header.width, header.height) > limits.maxSide {
+            throw reject(.dimensionsExceedLimit, "the header declares \(header.width)x\(header.height); the longest side may be at most \(limits.maxSide)")
         }
         var pixelFormat: String? = nil
         if verifyingDecode, isSafeToDecode, let demuxer = format.demuxer {

@@ -85,3 +85,30 @@ extension Frame {
         }
     }
 }
+
+extension Frame {
+    /// A `pal8` copy of an `rgba` frame: its distinct colours become the palette (alpha included, so PNG writes
+    /// tRNS and GIF a transparent index). Fails when there are more than 256 colours; fixtures stay simple.
+    package func palettized() throws(AVError) -> Frame {
+        guard pixelFormat == .rgba else { throw AVError(function: "palettized", message: "needs rgba, got \(pixelFormat)") }
+        let output = try Frame(width: width, height: height, pixelFormat: .pal8)
+        let source = CFFmpeg_frame_plane(pointer, 0)!
+        let indices = CFFmpeg_frame_plane(output.pointer, 0)!
+        let palette = UnsafeMutableRawPointer(CFFmpeg_frame_plane(output.pointer, 1)!).assumingMemoryBound(to: UInt32.self)
+        var colours: [UInt32: UInt8] = [:]
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = source + y * linesize(0) + x * 4
+                // libav palettes are native-endian ARGB words.
+                let argb = UInt32(p[3]) << 24 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+                if colours[argb] == nil {
+                    guard colours.count < 256 else { throw AVError(function: "palettized", message: "more than 256 colours") }
+                    colours[argb] = UInt8(colours.count)
+                    palette[colours.count - 1] = argb
+                }
+                indices[y * output.linesize(0) + x] = colours[argb]!
+            }
+        }
+        return output
+    }
+}

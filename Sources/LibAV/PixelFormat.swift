@@ -41,6 +41,7 @@ package struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
     package static let yuvj420p = PixelFormat(AV_PIX_FMT_YUVJ420P)
     package static let rgba = PixelFormat(AV_PIX_FMT_RGBA)
     package static let rgb24 = PixelFormat(AV_PIX_FMT_RGB24)
+    package static let bgr24 = PixelFormat(AV_PIX_FMT_BGR24)
     package static let gbrap = PixelFormat(AV_PIX_FMT_GBRAP)
     package static let gray = PixelFormat(AV_PIX_FMT_GRAY8)
     package static let pal8 = PixelFormat(AV_PIX_FMT_PAL8)

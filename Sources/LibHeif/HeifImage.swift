@@ -6,10 +6,10 @@ package final class HeifImage {
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
-    /// Wraps tightly packed RGBA or RGB pixels for encoding.
+    /// Copies tightly packed RGBA for encoding; without `hasAlpha` the alpha bytes are dropped (RGB image).
     package init(pixels: [UInt8], width: Int, height: Int, hasAlpha: Bool) throws(HeifError) {
         let channels = hasAlpha ? 4 : 3
-        guard pixels.count >= width * height * channels else {
+        guard pixels.count >= width * height * 4 else {
             throw HeifError(function: "heif_image_create", message: "\(pixels.count) bytes is too few for \(width)x\(height)")
         }
         var image: OpaquePointer?
@@ -24,7 +24,11 @@ package final class HeifImage {
         }
         pixels.withUnsafeBufferPointer { source in
             for y in 0..<height {
-                (plane + y * Int(stride)).update(from: source.baseAddress! + y * width * channels, count: width * channels)
+                let row = plane + y * Int(stride)
+                let input = source.baseAddress! + y * width * 4
+                for x in 0..<width {
+                    for c in 0..<channels { row[x * channels + c] = input[x * 4 + c] }
+                }
             }
         }
     }

@@ -24,6 +24,24 @@ public enum SyntheticImage {
         return Array(jpeg[0..<2]) + segment + Array(jpeg[2...])
     }
 
+    /// Encodes one prepared frame with a still-image encoder.
+    static func encodeStill(codec: String, frame: Frame) throws(AVError) -> [UInt8] {
+        let encoder = try Encoder(EncoderSettings(
+            codec: codec, kind: .video(width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat, frameRate: Rational(1, 1)),
+            timeBase: Rational(1, 1), globalHeader: false
+        ))
+        frame.pts = 0
+        _ = try encoder.send(frame)
+        _ = try encoder.send(nil)
+        let packet = try Packet()
+        var bytes: [UInt8] = []
+        while try encoder.receive(into: packet) == .output {
+            bytes += packet.bytes
+            packet.unref()
+        }
+        return bytes
+    }
+
     private static func encode(
         codec: String, width: Int, height: Int, format: PixelFormat, fill: (Frame) throws -> Void
     ) throws -> [UInt8] {
