@@ -6,10 +6,10 @@ level=${1:-build}
 pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
       libwebp-dev libsqlite3-dev libheif-dev libturbojpeg0-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
-  pkgs+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+  pkgs+=(time gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
-  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine time python3-pip)
+  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -28,7 +28,7 @@ import Testing
 
     @Test func pngBombIsRefusedWithoutAllocatingItsPixels() throws {
         let path = try write("bomb.png", pngBomb(width: 16000, height: 16000))
-        let result = try ReelProcess.run(["check", path, "--json"])
+        let result = try ReelProcess.run(["check", path, "--json"], measuringPeakMemory: true)
         #expect(result.status == 65)
         #expect(result.json["accepted"] as? Bool == false)
         #expect(result.json["reason"] as? String == "pixel_count_exceeds_limit")

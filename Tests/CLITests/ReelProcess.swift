@@ -9,7 +9,7 @@ struct ReelProcess {
         let status: Int32
         let stdout: String
         let stderr: String
-        /// The child's peak resident set, from `wait4`'s rusage (kilobytes on Linux).
+        /// reel's own peak resident set in kilobytes, measured by GNU time (0 unless asked for).
         let maxResidentKilobytes: Int
 
         var json: [String: Any] {
@@ -29,36 +29,47 @@ struct ReelProcess {
     }
 
     /// Spawns with posix_spawn rather than Foundation's Process, which reaps children on its own thread and
-    /// would race `wait4` for the exit status and rusage.
-    static func run(_ arguments: [String]) throws -> Result {
+    /// would race `waitpid` for the exit status.
+    /// - Parameter measuringPeakMemory: runs reel under `/usr/bin/time`. Linux carries a process's peak RSS across
+    ///   `execve`, so a child spawned straight from this (large) test process would report the test's own peak;
+    ///   GNU time is small and forks reel itself, so its figure is reel's alone.
+    static func run(_ arguments: [String], measuringPeakMemory: Bool = false) throws -> Result {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("reel-run-\(UUID().uuidString)").path
-        let out = base + ".out", err = base + ".err"
+        let out = base + ".out", err = base + ".err", peak = base + ".peak"
         defer {
-            try? FileManager.default.removeItem(atPath: out)
-            try? FileManager.default.removeItem(atPath: err)
+            for file in [out, err, peak] { try? FileManager.default.removeItem(atPath: file) }
+        }
+        let command = measuringPeakMemory ? ["/usr/bin/time", "-f", "%M", "-o", peak, executable] : [executable]
+        guard FileManager.default.isExecutableFile(atPath: command[0]) else {
+            throw SpawnError(path: command[0], code: ENOENT)
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw SpawnError(path: executable, code: spawned) }
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnError(path: command[0], code: spawned) }
         var status: Int32 = 0
-        var usage = rusage()
         var reaped: pid_t
-        repeat { reaped = wait4(pid, &status, 0, &usage) } while reaped == -1 && errno == EINTR
+        repeat { reaped = waitpid(pid, &status, 0) } while reaped == -1 && errno == EINTR
         guard reaped == pid else { throw SpawnError(path: executable, code: errno) }
         let exit: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Result(
             status: exit,
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
-            maxResidentKilobytes: Int(usage.ru_maxrss)
+            maxResidentKilobytes: measuringPeakMemory ? Self.lastNumber(in: peak) : 0
         )
+    }
+
+    /// GNU time writes "Command exited with non-zero status N" before the figure when reel fails.
+    static func lastNumber(in path: String) -> Int {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isNewline).last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 
     struct SpawnError: Error, CustomStringConvertible {
