@@ -7,11 +7,11 @@ reel=${1:-.build/release/reel}
 
 echo "== reel check: every sample against Presets/limits.json"
 status=0
-for file in SampleMedia/*; do
+for file in SampleMedia/*.{mp4,jpg,png,heic}; do
     if "$reel" check "$file"; then :; else status=$?; fi
 done
 
-for file in SampleMedia/*; do
+for file in SampleMedia/*.{mp4,jpg,png,heic}; do
     echo
     echo "== reel probe $file"
     "$reel" probe "$file"

@@ -57,3 +57,6 @@ ff -f lavfi -i "testsrc2=size=800x800:rate=1" -frames:v 1 \
    "$out/sticker-alpha-800x800.png"
 
 du -ch "$out"/* | tail -1
+
+# The two real phone photos (photo-jolla-phone.jpg, photo-iphone11-gps.heic) are unmodified copies from the
+# exif-samples collection, credited in SampleMedia/CREDITS.md; they are not generated.

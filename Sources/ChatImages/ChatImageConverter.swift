@@ -5,7 +5,8 @@ internal import LibWebP
 public import MediaModel
 
 /// Any admitted image → an upright, resized, metadata-free lossy WebP. Output is always re-encoded from decoded
-/// pixels, so nothing from the source file (EXIF, GPS, XMP, appended data) can reach it.
+/// pixels, so nothing from the source file (EXIF, GPS, XMP, appended data) can reach it. The one exception is
+/// deliberate: a non-sRGB ICC profile is carried over so wide-gamut colours stay right.
 public struct ChatImageConverter: Sendable {
     public var policy: AdmissionPolicy
     public var presets: ImagePresets
@@ -19,18 +20,28 @@ public struct ChatImageConverter: Sendable {
     /// - Throws: `Rejection` with admission's reason codes, or `encode_failed` when libwebp refuses.
     public func convert(_ source: String, quality: ImageQuality) throws(Rejection) -> (webp: [UInt8], result: ChatImageResult) {
         let image = try policy.admitImage(path: source)
-        let (picture, orientation) = try PictureDecoding.decode(image)
         let preset = presets.preset(quality)
+        // Plan the size from the header, so the decoder can already scale towards it.
+        let header = image.header
+        let headerSwaps = image.upload.format != .heif && Orientation.swapsSides(header.orientation)
+        let planned = TargetSize.fitting(width: headerSwaps ? header.height : header.width,
+                                         height: headerSwaps ? header.width : header.height, maxSide: preset.maxSide)
+        let (picture, orientation) = try PictureDecoding.decode(
+            image, atLeast: headerSwaps ? (planned.height, planned.width) : (planned.width, planned.height)
+        )
+        // JPEG may arrive pre-scaled, so the plan from its header stands; HEIF arrives already rotated by libheif,
+        // so its size comes from the decoded picture.
         let swaps = Orientation.swapsSides(orientation)
-        let upright = TargetSize.fitting(width: swaps ? picture.height : picture.width,
-                                         height: swaps ? picture.width : picture.height, maxSide: preset.maxSide)
+        let upright = image.upload.format == .heif
+            ? TargetSize.fitting(width: picture.width, height: picture.height, maxSide: preset.maxSide)
+            : planned
         var pixels = picture.rgba
         let keepsAlpha = picture.hasAlphaChannel && !AlphaPixels.isOpaque(pixels)
         let stored = swaps ? (upright.height, upright.width) : (upright.width, upright.height)
         if stored != (picture.width, picture.height) {
             if keepsAlpha { AlphaPixels.premultiply(&pixels) }
             do {
-                pixels = try Scaler.resizeRGBA(pixels, width: picture.width, height: picture.height, toWidth: stored.0, toHeight: stored.1)
+                pixels = try Scaler.resizeRGBA(pixels, width: picture.width, height: picture.height, toWidth: stored.0, toHeight: stored.1, hasAlpha: keepsAlpha)
             } catch {
                 throw Rejection(.decodeError, "resizing failed (\(error.function): \(error.message))", path: source)
             }
@@ -42,7 +53,7 @@ public struct ChatImageConverter: Sendable {
             let webpPicture = try WebPPicture(rgba: oriented.pixels, width: oriented.width, height: oriented.height,
                                               stride: oriented.width * 4, hasAlpha: keepsAlpha)
             let settings = WebPEncoderSettings(quality: Float(preset.quality), method: presets.method)
-            webp = try WebPEncoder(settings: settings).encode(webpPicture)
+            webp = try WebPEncoder(settings: settings).encode(webpPicture, iccProfile: ColorProfile.profileToKeep(picture.iccProfile))
         } catch {
             throw Rejection(.encodeFailed, "WebP encoding failed (\(error.function): \(error.message))", path: source)
         }

@@ -33,11 +33,14 @@ extension ImageHeader {
         var sawFrame = false
         var sawExif = false
         var iccChunks: [Int: ArraySlice<UInt8>] = [:]
-        defer {
-            if !iccChunks.isEmpty { header.iccProfile = iccChunks.keys.sorted().flatMap { Array(iccChunks[$0]!) } }
+        // Every exit carries the ICC chunks gathered so far (a defer would run after the return value is taken).
+        func finish(_ result: ImageHeader?) -> ImageHeader? {
+            guard var result, !iccChunks.isEmpty else { return result }
+            result.iccProfile = iccChunks.keys.sorted().flatMap { Array(iccChunks[$0]!) }
+            return result
         }
         while at < b.count {
-            guard b[at] == 0xFF else { return sawFrame ? header : nil }
+            guard b[at] == 0xFF else { return finish(sawFrame ? header : nil) }
             while at < b.count && b[at] == 0xFF { at += 1 }
             guard at < b.count else { break }
             let marker = b[at]
@@ -48,7 +51,7 @@ extension ImageHeader {
             }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 || marker == 0xD8 { continue }
             // A segment running past the end is a cut file, even before the frame header.
-            guard let length = b.bigEndian16(at), length >= 2, at + length <= b.count else { return header }
+            guard let length = b.bigEndian16(at), length >= 2, at + length <= b.count else { return finish(header) }
             let segment = at + 2
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
@@ -78,7 +81,7 @@ extension ImageHeader {
                 if at + 1 >= b.count { break }
             }
         }
-        return sawFrame || !header.isComplete ? header : nil
+        return finish(sawFrame || !header.isComplete ? header : nil)
     }
 
     static func readGIF(_ b: [UInt8]) -> ImageHeader? {

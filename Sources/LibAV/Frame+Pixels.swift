@@ -31,13 +31,13 @@ extension Frame {
         }
         let stride = source.linesize(0)
         let plane = CFFmpeg_frame_plane(source.pointer, 0)!
-        var output = [UInt8](repeating: 0, count: width * height * 4)
-        output.withUnsafeMutableBufferPointer { target in
+        let width = self.width, height = self.height
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { target, count in
             for y in 0..<height {
-                (target.baseAddress! + y * width * 4).update(from: plane + y * stride, count: width * 4)
+                (target.baseAddress! + y * width * 4).initialize(from: plane + y * stride, count: width * 4)
             }
+            count = width * height * 4
         }
-        return output
     }
 
     /// The ICC profile the decoder attached (PNG iCCP, JPEG APP2, WebP ICCP), if any.

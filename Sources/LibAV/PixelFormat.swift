@@ -43,6 +43,7 @@ package struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
     package static let rgb24 = PixelFormat(AV_PIX_FMT_RGB24)
     package static let bgr24 = PixelFormat(AV_PIX_FMT_BGR24)
     package static let gbrap = PixelFormat(AV_PIX_FMT_GBRAP)
+    package static let gbrp = PixelFormat(AV_PIX_FMT_GBRP)
     package static let gray = PixelFormat(AV_PIX_FMT_GRAY8)
     package static let pal8 = PixelFormat(AV_PIX_FMT_PAL8)
     package static let rgba64 = PixelFormat(AV_PIX_FMT_RGBA64BE)

@@ -48,22 +48,43 @@ package final class JPEGDecompressor {
         return Header(width: Int(width), height: Int(height), colorspace: space)
     }
 
-    /// Decodes the whole picture at full size. Warnings (truncation, corrupt data) stop the decode and are thrown,
-    /// so a half-grey picture is never returned; progressive scans are capped against scan-count bombs.
-    package func decode(_ data: [UInt8], as format: OutputFormat) throws(TurboJPEGError) -> (pixels: [UInt8], width: Int, height: Int) {
+    /// Decodes the whole picture. Warnings (truncation, corrupt data) stop the decode and are thrown, so a
+    /// half-grey picture is never returned; progressive scans are capped against scan-count bombs.
+    ///
+    /// With `atLeast`, the IDCT itself scales down (by n/8) to the smallest size still covering it: a cheap,
+    /// properly filtered first step before the final resize, which skips most of the full-size work.
+    package func decode(
+        _ data: [UInt8], as format: OutputFormat, atLeast minimum: (width: Int, height: Int)? = nil
+    ) throws(TurboJPEGError) -> (pixels: [UInt8], width: Int, height: Int) {
         let header = try header(of: data)
-        let stride = header.width * 4
-        var pixels = [UInt8](repeating: 0, count: stride * header.height)
+        var width = header.width, height = header.height
+        if let minimum { (width, height) = Self.scaledSize(width: width, height: height, covering: minimum) }
+        let stride = width * 4
+        let pixelCount = stride * height
+        var pixels = [UInt8](unsafeUninitializedCapacity: pixelCount) { _, count in count = pixelCount }
         let pixelFormat = format == .rgba ? TJPF_RGBA : TJPF_CMYK
         let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
         let result = data.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
                 tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                              Int32(header.width), Int32(stride), Int32(header.height), Int32(pixelFormat.rawValue), Int32(flags))
+                              Int32(width), Int32(stride), Int32(height), Int32(pixelFormat.rawValue), Int32(flags))
             }
         }
         guard result == 0 else { throw error("tjDecompress2") }
-        return (pixels, header.width, header.height)
+        return (pixels, width, height)
+    }
+
+    /// The smallest libjpeg-turbo scaling (n/8, never above 1) whose output still covers `minimum` in both sides.
+    static func scaledSize(width: Int, height: Int, covering minimum: (width: Int, height: Int)) -> (Int, Int) {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count) else { return (width, height) }
+        var best = (width, height)
+        for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num <= factor.denom {
+            let w = (width * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+            let h = (height * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+            if w >= minimum.width, h >= minimum.height, w * h < best.0 * best.1 { best = (w, h) }
+        }
+        return best
     }
 
     private func error(_ function: String) -> TurboJPEGError {

@@ -8,9 +8,10 @@ package struct WebPEncoder: Sendable {
         self.settings = settings
     }
 
-    package func encode(_ picture: WebPPicture) throws(WebPError) -> [UInt8] {
+    /// Encodes `picture`; an `iccProfile` is attached as the only chunk besides the image.
+    package func encode(_ picture: WebPPicture, iccProfile: [UInt8]? = nil) throws(WebPError) -> [UInt8] {
         var config = WebPConfig()
-        guard CWebP_ConfigPreset(&config, WEBP_PRESET_PHOTO, settings.quality) != 0 else {
+        guard CWebP_ConfigPreset(&config, WEBP_PRESET_DEFAULT, settings.quality) != 0 else {
             throw WebPError(function: "WebPConfigPreset", message: "libwebp version mismatch")
         }
         config.method = Int32(settings.method)
@@ -32,6 +33,7 @@ package struct WebPEncoder: Sendable {
         guard ok != 0 else {
             throw WebPError(function: "WebPEncode", message: WebPPicture.describe(picture.raw.error_code))
         }
-        return writer.bytes
+        guard let iccProfile, !iccProfile.isEmpty else { return writer.bytes }
+        return try WebPMux.attach(iccProfile: iccProfile, to: writer.bytes)
     }
 }

@@ -15,7 +15,8 @@ package final class WebPPicture {
         guard stride >= width * 4, rgba.count >= stride * (height - 1) + width * 4 else {
             throw WebPError(function: "WebPPictureImportRGBA", message: "buffer of \(rgba.count) bytes is too small for \(width)x\(height)")
         }
-        raw.use_argb = 1
+        // YUV import: lossy WebP is YUV, so converting once here avoids an ARGB copy and a second pass.
+        raw.use_argb = 0
         raw.width = Int32(width)
         raw.height = Int32(height)
         let ok = rgba.withUnsafeBufferPointer { buffer -> Int32 in

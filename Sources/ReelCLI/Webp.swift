@@ -16,6 +16,7 @@ extension Reel {
         @Option(name: .long, help: "Output .webp file, or a directory when INPUT is a directory.") var output: String
         @Option(name: .long, help: "low (1024 px, q30), medium (1024 px, q60) or high (2048 px, q80).") var quality: ImageQuality = .high
         @Option(name: .long, help: "Image presets JSON (default: Presets/images.json when present).") var presets: String?
+        @Option(name: .long, help: "Files converted at once in a directory batch (default: one per core).") var jobs: Int?
         @OptionGroup var limits: LimitsOption
         @Flag(name: .long, help: "Print JSON.") var json = false
 
@@ -30,6 +31,10 @@ extension Reel {
             do { return try ImagePresets.load(from: path) } catch { throw ValidationError("image presets \(path): \(error)") }
         }
 
+        func validate() throws {
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        }
+
         func run() async throws {
             let converter = ChatImageConverter(policy: AdmissionPolicy(limits: try limits.load()), presets: try loadPresets())
             var isDirectory: ObjCBool = false
@@ -41,7 +46,7 @@ extension Reel {
             let plan = try BatchConversion.plan(directory: input, output: output)
             let showsProgress = !json && isatty(2) != 0
             let started = Date()
-            let outcome = BatchConversion(converter: converter, quality: quality).run(plan) { done, total in
+            let outcome = BatchConversion(converter: converter, quality: quality, workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount).run(plan) { done, total in
                 guard showsProgress else { return }
                 let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
                 FileHandle.standardError.write(Data(String(format: "\r%d/%d images, %.1f/s ", done, total, rate).utf8))

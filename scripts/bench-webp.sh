@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Chat images: `reel webp` against `cwebp -resize` and `vipsthumbnail` on the same photos in one run, at the high
+# preset (longest side 2048, quality 80, method 4). Prints CPU seconds, bytes and SSIM-Y per image (SSIM from
+# ../shared/anchors/webp_quality.sh against the EXIF-oriented, Lanczos-resized source), the ratios, and the
+# directory-batch speed-up of two workers over one.
+# Photos: PHOTOS=dir (default: the photos in SampleMedia/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reel=$(realpath "${1:-.build/release/reel}")
+anchors=$(realpath ../shared/anchors)
+photos=${PHOTOS:-SampleMedia}
+for tool in cwebp vipsthumbnail /usr/bin/time python3; do
+    command -v "$tool" >/dev/null || { echo "bench-webp: $tool missing (make deps-bench)" >&2; exit 1; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/set"
+for f in "$photos"/*; do
+    case "${f,,}" in *.jpg|*.jpeg|*.png|*.heic|*.heif|*.webp|*.tif|*.tiff) cp "$f" "$work/set/";; esac
+done
+
+cpu() { # prints user+sys CPU seconds of a command
+    /usr/bin/time -f "%U %S" -o "$work/t" "$@" >/dev/null 2>&1 || { echo "nan"; return; }
+    awk '{printf "%.3f", $1 + $2}' "$work/t"
+}
+quality() { # prints "ssim bytes" of OUT against SRC
+    "$anchors/webp_quality.sh" "$1" "$2" --no-ffmpeg 2>/dev/null \
+        | awk -F'[= ]' '/^ssim_y=/{s=$2} /out_bytes=/{for(i=1;i<=NF;i++) if($i=="out_bytes") b=$(i+1)} END{printf "%s %s\n", s, b}'
+}
+
+printf '| photo | reel CPU s | cwebp CPU s | vips CPU s | reel SSIM / KB | cwebp SSIM / KB | vips SSIM / KB |\n|---|---|---|---|---|---|---|\n'
+: > "$work/rows"
+for src in "$work/set"/*; do
+    name=$(basename "$src")
+    r_cpu=$(cpu "$reel" webp "$src" --output "$work/$name.reel.webp" --quality high)
+    read -r w h orient < <("$reel" webp "$src" --output "$work/$name.reel.webp" --quality high --json \
+        | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["width"], d["height"], d["orientation"])')
+    # cwebp ignores EXIF orientation, so it resizes the stored (unrotated) picture to the same size.
+    if [ "$orient" -ge 5 ]; then cw=$h; ch=$w; else cw=$w; ch=$h; fi
+    c_cpu=$(cpu cwebp -quiet -q 80 -m 4 -resize "$cw" "$ch" "$src" -o "$work/$name.cwebp.webp")
+    v_cpu=$(cpu vipsthumbnail "$src" -s 2048 -o "$work/$name.vips.webp[Q=80,strip]")
+    read -r r_ssim r_bytes < <(quality "$src" "$work/$name.reel.webp")
+    c_ssim=n/a; c_bytes=0
+    [ -s "$work/$name.cwebp.webp" ] && read -r c_ssim c_bytes < <(quality "$src" "$work/$name.cwebp.webp")
+    v_ssim=n/a; v_bytes=0
+    [ -s "$work/$name.vips.webp" ] && read -r v_ssim v_bytes < <(quality "$src" "$work/$name.vips.webp")
+    printf '| %s | %s | %s | %s | %s / %d | %s / %d | %s / %d |\n' "$name" "$r_cpu" "$c_cpu" "$v_cpu" \
+        "$r_ssim" $((r_bytes / 1000)) "$c_ssim" $((c_bytes / 1000)) "$v_ssim" $((v_bytes / 1000))
+    echo "$name $r_cpu $c_cpu $r_ssim $c_ssim $r_bytes $c_bytes" >> "$work/rows"
+done
+
+python3 - "$work/rows" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+both = [r for r in rows if r[2] != "nan" and r[4] != "n/a"]
+if both:
+    rc = sum(float(r[1]) for r in both); cc = sum(float(r[2]) for r in both)
+    rb = sum(int(r[5]) for r in both); cb = sum(int(r[6]) for r in both)
+    better = sum(1 for r in both if float(r[3]) >= float(r[4]))
+    print(f"\nOn the {len(both)} photos cwebp reads: CPU reel/cwebp = {rc / cc:.2f}, bytes reel/cwebp = {rb / cb:.2f}, "
+          f"reel SSIM >= cwebp on {better}/{len(both)}")
+PY
+
+# Directory batch: one worker against two, wall-clock, same files.
+for i in 1 2 3; do cp "$work/set"/* "$work/set/" 2>/dev/null || true; done
+mkdir -p "$work/batch"
+n=0; for f in "$work/set"/*; do for k in 1 2 3; do cp "$f" "$work/batch/$k-$(basename "$f")"; n=$((n + 1)); done; done
+t1=$( { /usr/bin/time -f "%e" "$reel" webp "$work/batch" --output "$work/out1" --jobs 1 >/dev/null; } 2>&1 | tail -1)
+t2=$( { /usr/bin/time -f "%e" "$reel" webp "$work/batch" --output "$work/out2" --jobs 2 >/dev/null; } 2>&1 | tail -1)
+python3 -c "print(f'Batch of $n images: 1 worker {float(\"$t1\"):.2f} s, 2 workers {float(\"$t2\"):.2f} s, speed-up {float(\"$t1\") / float(\"$t2\"):.2f}x')"
