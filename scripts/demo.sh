@@ -18,6 +18,15 @@ for file in SampleMedia/*.{mp4,jpg,png,heic}; do
 done
 
 echo
+echo "== reel webp: the sample photos as chat images (high preset)"
+chat=$(mktemp -d)
+mkdir -p "$chat/in"
+cp SampleMedia/*.{jpg,png,heic} "$chat/in/"
+"$reel" webp "$chat/in" --output "$chat/out" --quality high
+ls -l "$chat/out"
+rm -rf "$chat"
+
+echo
 echo "== a hostile upload: an HLS playlist named .mp4 that points at /etc/passwd"
 hostile=$(mktemp -d)
 trap 'rm -rf "$hostile"' EXIT
