@@ -1,5 +1,5 @@
 public import MediaModel
-public import Foundation
+internal import Foundation
 
 extension AdmissionLimits {
     /// Reads limits from a JSON file shaped like `Presets/limits.json`.

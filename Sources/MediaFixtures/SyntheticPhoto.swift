@@ -114,7 +114,7 @@ public struct SyntheticPhoto: Sendable {
             let converter = try Scaler(inputWidth: width, inputHeight: height, inputFormat: .rgba,
                                        outputWidth: width, outputHeight: height, outputFormat: pixelFormat, filter: .bicubic)
             return try SyntheticImage.encodeStill(codec: codec, frame: try converter.scale(source))
-        } catch let error as AVError {
+        } catch {
             throw SyntheticMediaError(path: "<\(codec) in memory>", message: error.description)
         }
     }
