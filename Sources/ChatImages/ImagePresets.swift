@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// `Presets/images.json`: per-quality longest side and libwebp quality, plus the encoder method.
 public struct ImagePresets: Codable, Sendable, Equatable {
