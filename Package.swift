@@ -30,11 +30,12 @@ let package = Package(
         .target(name: "MediaModel", swiftSettings: upcoming),
         .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
+        .target(name: "Transcode", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel"], swiftSettings: upcoming),
         .target(name: "ChatImages", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "MediaModel"], swiftSettings: upcoming),
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages",
+                "Ingest", "MediaModel", "ChatImages", "Transcode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming
@@ -43,6 +44,7 @@ let package = Package(
         .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
         .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

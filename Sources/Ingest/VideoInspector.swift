@@ -67,7 +67,7 @@ struct VideoInspector {
         return AdmittedUpload(info: info, format: format, imageHeader: nil)
     }
 
-    private func inputPolicy() -> InputPolicy {
+    func inputPolicy() -> InputPolicy {
         let demuxers = Set(limits.containers.compactMap { AdmissionPolicy.videoDemuxers[$0] })
         return InputPolicy(
             format: format.demuxer!, formatWhitelist: demuxers.isEmpty ? [format.demuxer!] : demuxers.sorted(),
@@ -76,7 +76,7 @@ struct VideoInspector {
         )
     }
 
-    private func open() throws(Rejection) -> InputContext {
+    func open() throws(Rejection) -> InputContext {
         let policy = inputPolicy()
         guard policy.formatWhitelist.contains(policy.format) else {
             throw reject(.unsupportedFormat, "the \(format.name) container is not accepted (accepted: \(limits.containers.joined(separator: ", ")))")

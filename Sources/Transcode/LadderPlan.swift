@@ -1,0 +1,26 @@
+/// What the transcoder will make of one source: the rungs with their exact sizes, and the output frame rate.
+public struct LadderPlan: Sendable, Equatable {
+    public struct Rung: Sendable, Equatable {
+        public var id: String
+        public var width: Int
+        public var height: Int
+        public var crf: Int
+        public var maxBitrateKbps: Int
+        public var bufferKbits: Int
+        public var audioBitrateKbps: Int
+    }
+
+    public var rungs: [Rung]
+    /// Output frames per second as a fraction (30/1, 30000/1001, 25/1).
+    public var frameRate: (numerator: Int, denominator: Int)
+    /// Frames between IDRs, the same on every rung.
+    public var keyframeInterval: Int
+    /// Clockwise rotation to apply to decoded pictures.
+    public var rotation: Int
+
+    public var frameRateValue: Double { Double(frameRate.numerator) / Double(frameRate.denominator) }
+
+    public static func == (a: LadderPlan, b: LadderPlan) -> Bool {
+        a.rungs == b.rungs && a.frameRate == b.frameRate && a.keyframeInterval == b.keyframeInterval && a.rotation == b.rotation
+    }
+}

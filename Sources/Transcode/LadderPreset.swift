@@ -1,0 +1,91 @@
+internal import Foundation
+
+/// `Presets/ladder.json`: the rungs and the encoding rules shared by all of them.
+public struct LadderPreset: Codable, Sendable, Equatable {
+    public struct Rung: Codable, Sendable, Equatable {
+        public var id: String
+        public var shortSide: Int
+        public var crf: Int
+        public var maxBitrateKbps: Int
+        public var bufferKbits: Int
+        public var audioBitrateKbps: Int
+
+        public init(id: String, shortSide: Int, crf: Int, maxBitrateKbps: Int, bufferKbits: Int, audioBitrateKbps: Int) {
+            self.id = id
+            self.shortSide = shortSide
+            self.crf = crf
+            self.maxBitrateKbps = maxBitrateKbps
+            self.bufferKbits = bufferKbits
+            self.audioBitrateKbps = audioBitrateKbps
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, crf
+            case shortSide = "short_side"
+            case maxBitrateKbps = "max_bitrate_kbps"
+            case bufferKbits = "buffer_kbits"
+            case audioBitrateKbps = "audio_bitrate_kbps"
+        }
+    }
+
+    public struct Audio: Codable, Sendable, Equatable {
+        public var sampleRate: Int
+        public var channels: Int
+        enum CodingKeys: String, CodingKey {
+            case sampleRate = "sample_rate"
+            case channels
+        }
+    }
+
+    public struct Poster: Codable, Sendable, Equatable {
+        public var searchSeconds: Double
+        public var rung: String
+        enum CodingKeys: String, CodingKey {
+            case searchSeconds = "search_seconds"
+            case rung
+        }
+    }
+
+    public var segmentSeconds: Double
+    public var keyframeIntervalSeconds: Double
+    public var maxFrameRate: Double
+    public var x264Preset: String
+    public var audio: Audio
+    public var rungs: [Rung]
+    public var poster: Poster
+
+    enum CodingKeys: String, CodingKey {
+        case segmentSeconds = "segment_seconds"
+        case keyframeIntervalSeconds = "keyframe_interval_seconds"
+        case maxFrameRate = "max_frame_rate"
+        case x264Preset = "x264_preset"
+        case audio, rungs, poster
+    }
+
+    /// The product design: 360p/720p/1080p capped at 1.5/3/6 Mbps, 4 s segments, an IDR every 2 s, ≤ 30 fps.
+    public static let `default` = LadderPreset(
+        segmentSeconds: 4, keyframeIntervalSeconds: 2, maxFrameRate: 30, x264Preset: "veryfast",
+        audio: Audio(sampleRate: 48_000, channels: 2),
+        rungs: [
+            Rung(id: "360p", shortSide: 360, crf: 21, maxBitrateKbps: 1500, bufferKbits: 3000, audioBitrateKbps: 64),
+            Rung(id: "720p", shortSide: 720, crf: 21, maxBitrateKbps: 3000, bufferKbits: 6000, audioBitrateKbps: 96),
+            Rung(id: "1080p", shortSide: 1080, crf: 21, maxBitrateKbps: 6000, bufferKbits: 12000, audioBitrateKbps: 128),
+        ],
+        poster: Poster(searchSeconds: 3, rung: "720p")
+    )
+
+    public static func load(from path: String) throws -> LadderPreset {
+        let preset = try JSONDecoder().decode(LadderPreset.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        guard !preset.rungs.isEmpty, preset.segmentSeconds > 0, preset.keyframeIntervalSeconds > 0,
+              preset.segmentSeconds.truncatingRemainder(dividingBy: preset.keyframeIntervalSeconds) == 0 else {
+            throw LadderPresetError(path: path, message: "needs rungs, and segment_seconds a multiple of keyframe_interval_seconds")
+        }
+        return preset
+    }
+}
+
+public struct LadderPresetError: Error, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { "\(path): \(message)" }
+}
