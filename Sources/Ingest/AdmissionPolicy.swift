@@ -6,7 +6,7 @@ public struct AdmissionPolicy: Sendable {
     public var limits: AdmissionLimits
 
     /// Audio decoders allowed while probing uploaded videos.
-    static let audioCodecs = ["aac", "mp3", "mp3float", "opus", "libopus", "vorbis", "flac", "alac", "ac3", "eac3",
+    public static let audioCodecs = ["aac", "mp3", "mp3float", "opus", "libopus", "vorbis", "flac", "alac", "ac3", "eac3",
                               "pcm_s16le", "pcm_s16be", "pcm_s24le", "pcm_f32le"]
     /// Image decoders, matched to the formats Reel sniffs.
     static let imageCodecs = ["mjpeg", "png", "webp", "gif", "bmp", "tiff"]

@@ -3,7 +3,7 @@ internal import CFFmpeg
 /// Owns one `AVAudioFifo`: regroups resampled audio into the fixed-size frames AAC needs (1024 samples).
 package final class AudioFIFO: @unchecked Sendable {
     let fifo: OpaquePointer
-    let formatRaw: Int32
+    package let formatRaw: Int32
     let channels: Int
     let sampleRate: Int
 

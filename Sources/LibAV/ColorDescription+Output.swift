@@ -1,0 +1,35 @@
+internal import CFFmpeg
+
+extension ColorDescription {
+    /// BT.601 (SMPTE 170M) limited range, the usual tags of SD video.
+    package static let bt601 = ColorDescription(
+        range: AVCOL_RANGE_MPEG.rawValue, primaries: AVCOL_PRI_SMPTE170M.rawValue,
+        transfer: AVCOL_TRC_SMPTE170M.rawValue, space: AVCOL_SPC_SMPTE170M.rawValue
+    )
+
+    /// The tags an 8-bit SDR output should carry: the source's when it states them (always limited range,
+    /// which is what is encoded), otherwise the usual guess by size (BT.709 from 720 lines up, else BT.601).
+    package func forOutput(shortSide: Int) -> ColorDescription {
+        let fallback = shortSide >= 720 ? ColorDescription.bt709 : .bt601
+        return ColorDescription(
+            range: AVCOL_RANGE_MPEG.rawValue,
+            primaries: primaries == AVCOL_PRI_UNSPECIFIED.rawValue || primaries == AVCOL_PRI_RESERVED0.rawValue ? fallback.primaries : primaries,
+            transfer: transfer == AVCOL_TRC_UNSPECIFIED.rawValue || transfer == AVCOL_TRC_RESERVED0.rawValue ? fallback.transfer : transfer,
+            space: space == AVCOL_SPC_UNSPECIFIED.rawValue || space == AVCOL_SPC_RGB.rawValue ? fallback.space : space
+        )
+    }
+}
+
+extension InputContext {
+    /// The colour tags the container/bitstream headers declare for a stream.
+    package func colorDescription(ofStream index: Int) -> ColorDescription {
+        let parameters = pointer.pointee.streams[index]!.pointee.codecpar.pointee
+        return ColorDescription(range: parameters.color_range.rawValue, primaries: parameters.color_primaries.rawValue,
+                                transfer: parameters.color_trc.rawValue, space: parameters.color_space.rawValue)
+    }
+
+    /// Whether the stream's first picture will arrive in a format `Frame.rotated` handles without conversion.
+    package func pixelFormat(ofStream index: Int) -> PixelFormat {
+        PixelFormat(rawValue: pointer.pointee.streams[index]!.pointee.codecpar.pointee.format)
+    }
+}

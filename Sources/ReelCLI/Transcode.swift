@@ -1,0 +1,100 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Ingest
+import MediaModel
+import Transcode
+
+extension Reel {
+    /// `reel transcode FILE --output DIR`: the HLS ladder with posters, written atomically.
+    struct TranscodeCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "transcode",
+            abstract: "Transcode a video to a 360p/720p/1080p H.264/AAC HLS ladder with a master playlist and posters.",
+            discussion: "Exit 0 on success, 65 when the upload is rejected, 70 when transcoding fails, 130 when interrupted. DIR appears only when complete."
+        )
+
+        @Argument(help: "The uploaded video.") var file: String
+        @Option(name: .long, help: "Output directory (must not exist, or be empty).") var output: String
+        @Option(name: .long, help: "Ladder preset JSON (default: Presets/ladder.json when present).") var ladder: String?
+        @OptionGroup var limits: LimitsOption
+        @Flag(name: .long, help: "Print JSON progress events and a JSON summary.") var json = false
+
+        struct Event: Encodable {
+            let event: String
+            let percent: Double
+            let seconds: Double
+            let speed: Double
+        }
+
+        struct Failure: Encodable {
+            let accepted: Bool
+            let reason: String
+            let message: String
+            let path: String
+        }
+
+        func run() async throws {
+            let path = ladder ?? (FileManager.default.fileExists(atPath: "Presets/ladder.json") ? "Presets/ladder.json" : nil)
+            let preset: LadderPreset
+            do { preset = try path.map { try LadderPreset.load(from: $0) } ?? .default } catch { throw ValidationError("ladder preset: \(error)") }
+            let transcoder = LadderTranscoder(policy: AdmissionPolicy(limits: try limits.load()), preset: preset)
+            let interrupt = Interrupt()
+            let json = self.json
+            let tty = isatty(2) != 0
+            do {
+                let summary = try transcoder.run(source: file, output: output, progress: { progress in
+                    if json {
+                        JSONOutput.print(Event(event: "progress", percent: (progress.percent * 10).rounded() / 10,
+                                               seconds: progress.seconds, speed: (progress.speed * 100).rounded() / 100))
+                    } else if tty {
+                        FileHandle.standardError.write(Data(String(format: "\r%5.1f%%  %.2fx  ETA %.0fs ", progress.percent, progress.speed, progress.etaSeconds).utf8))
+                    }
+                }, isCancelled: { interrupt.isSet })
+                if tty && !json { printError("") }
+                if json {
+                    JSONOutput.print(summary)
+                } else {
+                    print("\(file) -> \(output)/master.m3u8 in \(String(format: "%.1f", summary.elapsedSeconds)) s")
+                    for r in summary.renditions {
+                        print(String(format: "  %-6@ %5dx%-5d %4d kb/s avg, %4d kb/s peak, %2d segments, %@",
+                                     r.id, r.width, r.height, r.averageBandwidth / 1000, r.bandwidth / 1000, r.segments, r.codecs))
+                    }
+                    print("  poster at \(String(format: "%.2f", summary.posterTimeSeconds)) s: poster.jpg, poster.webp")
+                }
+            } catch {
+                if tty && !json { printError("") }
+                if json {
+                    JSONOutput.print(Failure(accepted: false, reason: error.code, message: error.message, path: error.path))
+                } else {
+                    printError("\(error.code): \(error.path): \(error.message)")
+                }
+                switch error.kind {
+                case .rejected: throw ExitCode(65)
+                case .cancelled: throw ExitCode(130)
+                case .failed: throw ExitCode(70)
+                }
+            }
+        }
+    }
+}
+
+/// SIGINT/SIGTERM set a flag the pipeline polls, so it can stop and remove its staging directory.
+final class Interrupt: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.set() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func set() { lock.withLock { flag = true } }
+    var isSet: Bool { lock.withLock { flag } }
+}

@@ -1,0 +1,220 @@
+internal import Foundation
+internal import LibAV
+internal import LibTurboJPEG
+internal import LibWebP
+internal import Ingest
+public import MediaModel
+
+/// One transcode in progress: the demuxer, the two decoders, the constant-frame-rate clock and the rungs.
+final class LadderSession: @unchecked Sendable {
+    let input: InputContext
+    let videoIndex: Int
+    let audioIndex: Int?
+    let plan: LadderPlan
+    let videoDecoder: Decoder
+    let audioDecoder: Decoder?
+    let rungs: [RungOutput]
+    let poster: PosterPicker
+    let posterRung: Int
+    let preset: LadderPreset
+    private let videoTimeBase: Rational
+    private let fps: Rational
+    private var resampler: Resampler?
+    private let fifo: AudioFIFO?
+    private var audioSamples: Int64 = 0
+    // Constant-frame-rate clock: output slot n is shown at n / fps; each decoded picture covers the slots from
+    // its own until the next picture's (duplicating for gaps, dropping when two land on one slot).
+    private var firstTimestamp: Int64?
+    private var lastTimestamp: Int64 = 0
+    private var nextSlot: Int64 = 0
+    private var pending: (picture: Frame, slot: Int64)?
+
+    init(input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
+         directory: String, limits: AdmissionLimits.Video, threads: Int) throws {
+        self.input = input
+        self.videoIndex = videoIndex
+        self.audioIndex = audioIndex
+        self.plan = plan
+        self.preset = preset
+        videoTimeBase = input.timeBase(ofStream: videoIndex)
+        fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
+        videoDecoder = try input.makeDecoder(streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
+        audioDecoder = try audioIndex.map { (index) throws(AVError) in
+            try input.makeDecoder(streamIndex: index, threads: 1, maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.audioCodecs)
+        }
+        let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
+        let color = input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide)
+        var outputs: [RungOutput] = []
+        for rung in plan.rungs {
+            let folder = directory + "/" + rung.id
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            outputs.append(try RungOutput(rung: rung, plan: plan, preset: preset, directory: folder, color: color,
+                                          hasAudio: audioIndex != nil, threads: threads))
+        }
+        rungs = outputs
+        fifo = audioIndex == nil ? nil : try AudioFIFO(formatRaw: outputs[0].audio!.sampleFormatRaw, channels: preset.audio.channels,
+                                                        sampleRate: preset.audio.sampleRate)
+        posterRung = plan.rungs.lastIndex { $0.id == preset.poster.rung }
+            ?? plan.rungs.lastIndex { min($0.width, $0.height) <= 720 } ?? 0
+        poster = PosterPicker(searchSeconds: preset.poster.searchSeconds, frameRate: plan.frameRateValue)
+    }
+
+    /// Demuxes and decodes everything once, feeding every rung; then flushes all encoders and muxers.
+    func run(duration: Double, isCancelled: () -> Bool, progress: (Double) -> Void) throws {
+        let packet = try Packet()
+        let frame = try Frame()
+        var lastReport = -1.0
+        while try input.read(into: packet) == .output {
+            defer { packet.unref() }
+            if isCancelled() { throw TranscodeError(.cancelled, path: "") }
+            if packet.streamIndex == videoIndex {
+                _ = try videoDecoder.send(packet)
+                try drainVideo(frame)
+            } else if packet.streamIndex == audioIndex, let audioDecoder {
+                _ = try audioDecoder.send(packet)
+                try drainAudio(audioDecoder, frame)
+            }
+            let seconds = Double(nextSlot) / fps.doubleValue
+            if seconds - lastReport >= 0.5 {
+                progress(seconds)
+                lastReport = seconds
+            }
+        }
+        _ = try videoDecoder.send(nil)
+        try drainVideo(frame)
+        if let audioDecoder {
+            _ = try audioDecoder.send(nil)
+            try drainAudio(audioDecoder, frame)
+        }
+        try flushVideo()
+        try flushAudio()
+        for rung in rungs { try rung.finish() }
+        progress(Double(nextSlot) / fps.doubleValue)
+    }
+
+    private func drainVideo(_ frame: Frame) throws {
+        while try videoDecoder.receive(into: frame) == .output {
+            var timestamp = frame.bestEffortTimestamp
+            let picture = try upright(frame)
+            frame.unref()
+            if timestamp == noTimestamp { timestamp = lastTimestamp + 1 }
+            let first = firstTimestamp ?? timestamp
+            firstTimestamp = first
+            lastTimestamp = timestamp
+            let slot = slotOf(timestamp - first)
+            if let pending {
+                while nextSlot < slot {
+                    try emit(pending.picture, slot: nextSlot)
+                    nextSlot += 1
+                }
+            }
+            pending = (picture, max(slot, nextSlot))
+        }
+    }
+
+    /// The output slot nearest to a source time offset, in exact integer arithmetic.
+    private func slotOf(_ offset: Int64) -> Int64 {
+        let numerator = offset * Int64(videoTimeBase.numerator) * Int64(fps.numerator)
+        let denominator = Int64(videoTimeBase.denominator) * Int64(fps.denominator)
+        guard denominator > 0 else { return 0 }
+        return numerator >= 0 ? (2 * numerator + denominator) / (2 * denominator) : 0
+    }
+
+    /// The last picture covers the slots up to the end of its own display time (one source frame).
+    private func flushVideo() throws {
+        guard let pending, let first = firstTimestamp else { return }
+        let sourceFrame = Int64((1 / max(input.streams[videoIndex].averageFrameRate.doubleValue, 1)) / videoTimeBase.doubleValue)
+        let end = max(pending.slot + 1, slotOf(lastTimestamp - first + max(sourceFrame, 1)))
+        while nextSlot < end {
+            try emit(pending.picture, slot: nextSlot)
+            nextSlot += 1
+        }
+        self.pending = nil
+    }
+
+    /// Rotation is applied once per decoded picture, before any rung scales it.
+    private func upright(_ frame: Frame) throws(AVError) -> Frame {
+        guard plan.rotation != 0 else { return try frame.makeReference() }
+        var source = frame
+        if frame.pixelFormat != .yuv420p {
+            let converter = try Scaler(inputWidth: frame.width, inputHeight: frame.height, inputFormat: frame.pixelFormat,
+                                       outputWidth: frame.width, outputHeight: frame.height, outputFormat: .yuv420p, filter: .lanczos)
+            source = try converter.scale(frame)
+            source.colorDescription = frame.colorDescription
+        }
+        let rotated = try source.rotated(clockwise: plan.rotation)
+        return rotated
+    }
+
+    /// Hands one picture to every rung at once; each rung scales and encodes on its own thread.
+    private func emit(_ picture: Frame, slot: Int64) throws {
+        let lock = NSLock()
+        nonisolated(unsafe) var failure: (any Error)?
+        let rungs = self.rungs, poster = self.poster, posterRung = self.posterRung, keyint = plan.keyframeInterval
+        DispatchQueue.concurrentPerform(iterations: rungs.count) { index in
+            do {
+                try rungs[index].encodeVideo(picture, slot: slot, keyframeInterval: keyint)
+                if index == posterRung, !poster.isSettled {
+                    try poster.consider(try rungs[index].picture(from: picture), slot: slot)
+                }
+            } catch {
+                lock.withLock { if failure == nil { failure = error } }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func drainAudio(_ decoder: Decoder, _ frame: Frame) throws {
+        guard let fifo else { return }
+        while try decoder.receive(into: frame) == .output {
+            if resampler == nil {
+                resampler = try Resampler(from: frame, outputRate: preset.audio.sampleRate, outputChannels: preset.audio.channels,
+                                          outputFormatRaw: fifo.formatRaw)
+            }
+            try fifo.write(try resampler!.convert(frame))
+            frame.unref()
+            try encodeAudio(minimum: 1024)
+        }
+    }
+
+    private func flushAudio() throws {
+        guard let fifo else { return }
+        if let resampler { try fifo.write(try resampler.convert(nil)) }
+        try encodeAudio(minimum: 1024)
+        try encodeAudio(minimum: 1)
+    }
+
+    /// Sends whole 1024-sample AAC frames to every rung (the last one may be shorter).
+    private func encodeAudio(minimum: Int) throws {
+        guard let fifo else { return }
+        while fifo.count >= minimum, fifo.count > 0 {
+            let chunk = try fifo.read(1024)
+            chunk.pts = audioSamples
+            audioSamples += Int64(chunk.sampleCount)
+            for rung in rungs { try rung.encodeAudio(chunk) }
+        }
+    }
+
+    func renditions() throws -> [TranscodeSummary.Rendition] {
+        try rungs.map { rung in
+            let measured = try MasterPlaylist.measure(playlist: rung.directory + "/index.m3u8")
+            return TranscodeSummary.Rendition(
+                id: rung.rung.id, width: rung.rung.width, height: rung.rung.height, playlist: rung.rung.id + "/index.m3u8",
+                bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average, codecs: rung.codecs,
+                segments: measured.segments, frames: rung.framesEncoded
+            )
+        }
+    }
+
+    /// Writes the chosen poster as JPEG and WebP at the poster rung's size; returns its time in seconds.
+    func writePosters(jpeg: String, webp: String) throws -> Double {
+        guard let chosen = poster.chosen else { throw TranscodeError(.failed(call: "poster", message: "no picture decoded", retryable: false), path: "") }
+        let rgba = try chosen.frame.packedRGBA()
+        let (width, height) = (chosen.frame.width, chosen.frame.height)
+        let jpegBytes = try JPEGCompressor().compress(rgba, width: width, height: height, input: .rgba, quality: 85)
+        try Data(jpegBytes).write(to: URL(fileURLWithPath: jpeg))
+        let picture = try WebPPicture(rgba: rgba, width: width, height: height, stride: width * 4, hasAlpha: false)
+        try Data(try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(picture)).write(to: URL(fileURLWithPath: webp))
+        return Double(chosen.slot) / fps.doubleValue
+    }
+}

@@ -1,0 +1,45 @@
+internal import Foundation
+
+/// The master playlist, written after encoding from what the segments really weigh: BANDWIDTH is the measured
+/// peak segment bitrate (never an estimate made before encoding), AVERAGE-BANDWIDTH the measured average.
+enum MasterPlaylist {
+    struct Measured {
+        var segments: Int
+        var bytes: Int
+        var peak: Int
+        var average: Int
+    }
+
+    /// Reads a VOD media playlist's EXTINF durations and sizes its segment files.
+    static func measure(playlist: String) throws -> Measured {
+        let directory = (playlist as NSString).deletingLastPathComponent
+        let text = try String(contentsOfFile: playlist, encoding: .utf8)
+        var duration: Double?
+        var peak = 0.0, totalBytes = 0, totalSeconds = 0.0, count = 0
+        for line in text.split(whereSeparator: \.isNewline).map(String.init) {
+            if line.hasPrefix("#EXTINF:") {
+                duration = Double(line.dropFirst(8).split(separator: ",").first ?? "")
+            } else if !line.hasPrefix("#"), !line.isEmpty, let seconds = duration, seconds > 0 {
+                let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + line)
+                let size = (attributes[.size] as? Int) ?? 0
+                peak = max(peak, Double(size * 8) / seconds)
+                totalBytes += size
+                totalSeconds += seconds
+                count += 1
+                duration = nil
+            }
+        }
+        let average = totalSeconds > 0 ? Double(totalBytes * 8) / totalSeconds : 0
+        return Measured(segments: count, bytes: totalBytes, peak: Int(peak.rounded(.up)), average: Int(average.rounded()))
+    }
+
+    static func text(_ renditions: [TranscodeSummary.Rendition], frameRate: Double) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        for r in renditions {
+            lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(r.bandwidth),AVERAGE-BANDWIDTH=\(r.averageBandwidth),"
+                + "CODECS=\"\(r.codecs)\",RESOLUTION=\(r.width)x\(r.height),FRAME-RATE=\(String(format: "%.3f", frameRate))")
+            lines.append(r.playlist)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,110 @@
+internal import Foundation
+internal import LibAV
+
+/// One rung of the ladder: its scaler, H.264 and AAC encoders and HLS muxer. Only one thread touches it at a time.
+final class RungOutput: @unchecked Sendable {
+    let rung: LadderPlan.Rung
+    let directory: String
+    let video: Encoder
+    let audio: Encoder?
+    let muxer: OutputContext
+    let videoStream: Int
+    let audioStream: Int?
+    private var scaler: Scaler?
+    private var scalerInput: (Int, Int, PixelFormat)?
+    private let packet: Packet
+    /// The last picture scaled for this rung and the source frame it came from, reused for duplicated slots.
+    private var lastScaled: (source: ObjectIdentifier, frame: Frame)?
+    private(set) var framesEncoded = 0
+
+    init(rung: LadderPlan.Rung, plan: LadderPlan, preset: LadderPreset, directory: String, color: ColorDescription,
+         hasAudio: Bool, threads: Int) throws(AVError) {
+        self.rung = rung
+        self.directory = directory
+        let fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
+        let keyint = String(plan.keyframeInterval)
+        video = try Encoder(EncoderSettings(
+            codec: "libx264",
+            kind: .video(width: rung.width, height: rung.height, pixelFormat: .yuv420p, frameRate: fps),
+            timeBase: fps.inverted, maxRate: Int64(rung.maxBitrateKbps) * 1000, bufferSize: Int64(rung.bufferKbits) * 1000,
+            gopSize: plan.keyframeInterval, threads: threads, globalHeader: true, color: color,
+            options: [("preset", preset.x264Preset), ("profile", "high"), ("crf", String(rung.crf)),
+                      // Fixed, closed GOPs with no scene-cut keyframes: IDRs land on the same frames on every rung.
+                      ("x264-params", "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0"),
+                      ("forced-idr", "1")]
+        ))
+        audio = hasAudio ? try Encoder(EncoderSettings(
+            codec: "aac", kind: .audio(sampleRate: preset.audio.sampleRate, channels: preset.audio.channels),
+            timeBase: Rational(1, Int32(preset.audio.sampleRate)), bitRate: Int64(rung.audioBitrateKbps) * 1000,
+            globalHeader: true, options: [("profile", "aac_low")]
+        )) : nil
+        let muxer = try OutputContext(path: directory + "/index.m3u8", format: "hls")
+        videoStream = try muxer.addStream(for: video)
+        if let audio { audioStream = try muxer.addStream(for: audio) } else { audioStream = nil }
+        self.muxer = muxer
+        try muxer.writeHeader(options: [
+            ("hls_time", String(preset.segmentSeconds)), ("hls_segment_type", "fmp4"), ("hls_playlist_type", "vod"),
+            ("hls_flags", "independent_segments"), ("hls_fmp4_init_filename", "init.mp4"),
+            ("hls_segment_filename", directory + "/seg_%03d.m4s"),
+        ])
+        packet = try Packet()
+    }
+
+    /// Scales `source` (upright, any format) to this rung, reusing the last result when the slot repeats a picture.
+    func picture(from source: Frame) throws(AVError) -> Frame {
+        let id = ObjectIdentifier(source)
+        if let lastScaled, lastScaled.source == id { return lastScaled.frame }
+        let input = (source.width, source.height, source.pixelFormat)
+        if scaler == nil || scalerInput! != input {
+            scaler = try Scaler(inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,
+                                outputWidth: rung.width, outputHeight: rung.height, outputFormat: .yuv420p, filter: .lanczos)
+            scalerInput = input
+        }
+        let scaled = try scaler!.scale(source)
+        scaled.colorDescription = source.colorDescription
+        lastScaled = (id, scaled)
+        return scaled
+    }
+
+    /// Encodes the picture for output slot `index`; an IDR every keyframe interval.
+    func encodeVideo(_ source: Frame, slot index: Int64, keyframeInterval: Int) throws(AVError) {
+        let frame = try picture(from: source)
+        frame.pts = index
+        frame.forceKeyframe(index % Int64(keyframeInterval) == 0)
+        _ = try video.send(frame)
+        framesEncoded += 1
+        try drain(video, stream: videoStream)
+    }
+
+    func encodeAudio(_ frame: Frame?) throws(AVError) {
+        guard let audio, let audioStream else { return }
+        _ = try audio.send(frame)
+        try drain(audio, stream: audioStream)
+    }
+
+    func finish() throws(AVError) {
+        _ = try video.send(nil)
+        try drain(video, stream: videoStream)
+        try encodeAudio(nil)
+        try muxer.writeTrailer()
+    }
+
+    private func drain(_ encoder: Encoder, stream: Int) throws(AVError) {
+        while try encoder.receive(into: packet) == .output {
+            packet.streamIndex = stream
+            if packet.duration == 0, encoder === video { packet.duration = 1 }
+            packet.rescale(from: encoder.timeBase, to: muxer.timeBase(ofStream: stream))
+            try muxer.write(packet)
+        }
+    }
+
+    /// RFC 6381 codec strings from what the encoders really wrote: avc1.PPCCLL from the avcC, mp4a.40.2 for AAC-LC.
+    var codecs: String {
+        let avcC = video.extradata
+        var list = avcC.count >= 4 && avcC[0] == 1
+            ? [String(format: "avc1.%02x%02x%02x", avcC[1], avcC[2], avcC[3])]
+            : ["avc1.640028"]
+        if audio != nil { list.append("mp4a.40.2") }
+        return list.joined(separator: ",")
+    }
+}

@@ -1,0 +1,56 @@
+/// What `reel transcode` produced, measured after encoding; the JSON summary and the catalog's rendition rows.
+public struct TranscodeSummary: Codable, Sendable {
+    public struct Rendition: Codable, Sendable {
+        public var id: String
+        public var width: Int
+        public var height: Int
+        public var playlist: String
+        public var bytes: Int
+        /// Peak and average segment bitrate in bit/s, as declared in the master playlist.
+        public var bandwidth: Int
+        public var averageBandwidth: Int
+        public var codecs: String
+        public var segments: Int
+        public var frames: Int
+
+        enum CodingKeys: String, CodingKey {
+            case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames
+            case averageBandwidth = "average_bandwidth"
+        }
+    }
+
+    public var source: String
+    public var output: String
+    public var durationSeconds: Double
+    public var frameRate: Double
+    public var renditions: [Rendition]
+    public var posterJPEG: String
+    public var posterWebP: String
+    public var posterTimeSeconds: Double
+    public var elapsedSeconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case source, output, renditions
+        case durationSeconds = "duration_seconds"
+        case frameRate = "frame_rate"
+        case posterJPEG = "poster_jpeg"
+        case posterWebP = "poster_webp"
+        case posterTimeSeconds = "poster_time_seconds"
+        case elapsedSeconds = "elapsed_seconds"
+    }
+}
+
+/// A progress report: how far into the source the encode is, and how fast.
+public struct TranscodeProgress: Codable, Sendable {
+    public var seconds: Double
+    public var durationSeconds: Double
+    public var speed: Double
+
+    public var percent: Double { durationSeconds > 0 ? min(100, 100 * seconds / durationSeconds) : 0 }
+    public var etaSeconds: Double { speed > 0 ? max(0, (durationSeconds - seconds) / speed) : 0 }
+
+    enum CodingKeys: String, CodingKey {
+        case seconds, speed
+        case durationSeconds = "duration_seconds"
+    }
+}
