@@ -200,7 +200,7 @@ final class LadderSession: @unchecked Sendable {
             let measured = try MasterPlaylist.measure(playlist: rung.directory + "/index.m3u8")
             return TranscodeSummary.Rendition(
                 id: rung.rung.id, width: rung.rung.width, height: rung.rung.height, playlist: rung.rung.id + "/index.m3u8",
-                bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average, codecs: rung.codecs,
+                bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average, codecs: try MasterPlaylist.codecs(initSegment: rung.directory + "/init.mp4"),
                 segments: measured.segments, frames: rung.framesEncoded
             )
         }

@@ -97,14 +97,4 @@ final class RungOutput: @unchecked Sendable {
             try muxer.write(packet)
         }
     }
-
-    /// RFC 6381 codec strings from what the encoders really wrote: avc1.PPCCLL from the avcC, mp4a.40.2 for AAC-LC.
-    var codecs: String {
-        let avcC = video.extradata
-        var list = avcC.count >= 4 && avcC[0] == 1
-            ? [String(format: "avc1.%02x%02x%02x", avcC[1], avcC[2], avcC[3])]
-            : ["avc1.640028"]
-        if audio != nil { list.append("mp4a.40.2") }
-        return list.joined(separator: ",")
-    }
 }
