@@ -75,11 +75,16 @@ public struct LadderPlanner: Sendable {
         return (rate, rate * 2)
     }
 
-    /// ≤ max is kept, too fast is halved when that fits (60 → 30), otherwise capped; VFR uses the real base rate.
+    /// ≤ max is kept, too fast is halved when that fits (60 → 30), otherwise capped. VFR (average and base
+    /// rate disagree) becomes the common rate at or just above its average: a phone's low-light 30 fps clip
+    /// averaging 27 fps plays at 30, every frame kept at its own time.
     func outputFrameRate(average: Double, real: Double) -> (numerator: Int, denominator: Int) {
         let limit = preset.maxFrameRate
         let isConstant = average > 0 && real > 0 && abs(average - real) / real < 0.02
-        let source = isConstant ? average : (real > 0 ? real : (average > 0 ? average : limit))
+        var source = isConstant ? average : (average > 0 ? average : (real > 0 ? real : limit))
+        if !isConstant, source <= limit + 0.5 {
+            source = [24.0, 25, 30, limit].filter { $0 <= limit }.first { $0 >= source - 0.5 } ?? limit
+        }
         let rate: Double = source <= limit + 0.5 ? source : (source / 2 <= limit + 0.5 ? source / 2 : limit)
         return Self.fraction(rate)
     }

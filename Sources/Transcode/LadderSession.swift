@@ -112,12 +112,13 @@ final class LadderSession: @unchecked Sendable {
         }
     }
 
-    /// The output slot nearest to a source time offset, in exact integer arithmetic.
+    /// The output slot nearest to a source time offset, in exact integer arithmetic; a tie goes to the earlier slot
+    /// (so 60 → 30 keeps every second frame and a clip's last frame does not spill into an extra slot).
     private func slotOf(_ offset: Int64) -> Int64 {
         let numerator = offset * Int64(videoTimeBase.numerator) * Int64(fps.numerator)
         let denominator = Int64(videoTimeBase.denominator) * Int64(fps.denominator)
         guard denominator > 0 else { return 0 }
-        return numerator >= 0 ? (2 * numerator + denominator) / (2 * denominator) : 0
+        return numerator >= 0 ? (2 * numerator + denominator - 1) / (2 * denominator) : 0
     }
 
     /// The last picture covers the slots up to the end of its own display time (one source frame).

@@ -64,8 +64,12 @@ import Testing
         #expect(plan(1080, 1920, fps: 24).frameRate == (24, 1))
         #expect(plan(1080, 1920, fps: 120).frameRate == (30, 1))
         #expect(plan(1080, 1920, fps: 50).frameRate == (25, 1))
-        // VFR: the average disagrees with the real base rate, which wins.
-        #expect(plan(1080, 1920, fps: 27.3, real: 30).frameRate == (30, 1))
+        // VFR (average and base rate disagree): the common rate at or just above the average.
+        #expect(plan(1080, 1920, fps: 27.3, real: 90).frameRate == (30, 1))
+        #expect(plan(1080, 1920, fps: 24.9, real: 20).frameRate == (25, 1))
+        #expect(plan(1080, 1920, fps: 23.6, real: 90).frameRate == (24, 1))
+        #expect(plan(1080, 1920, fps: 12, real: 90).frameRate == (24, 1))
+        #expect(plan(1080, 1920, fps: 58, real: 120).frameRate == (29, 1))
         #expect(plan(1080, 1920, fps: 30).keyframeInterval == 60)
         #expect(plan(1080, 1920, fps: 25).keyframeInterval == 50)
     }
