@@ -31,6 +31,10 @@ public struct LadderPreset: Codable, Sendable, Equatable {
     public struct Audio: Codable, Sendable, Equatable {
         public var sampleRate: Int
         public var channels: Int
+        public init(sampleRate: Int, channels: Int) {
+            self.sampleRate = sampleRate
+            self.channels = channels
+        }
         enum CodingKeys: String, CodingKey {
             case sampleRate = "sample_rate"
             case channels
@@ -40,6 +44,10 @@ public struct LadderPreset: Codable, Sendable, Equatable {
     public struct Poster: Codable, Sendable, Equatable {
         public var searchSeconds: Double
         public var rung: String
+        public init(searchSeconds: Double, rung: String) {
+            self.searchSeconds = searchSeconds
+            self.rung = rung
+        }
         enum CodingKeys: String, CodingKey {
             case searchSeconds = "search_seconds"
             case rung
@@ -53,6 +61,17 @@ public struct LadderPreset: Codable, Sendable, Equatable {
     public var audio: Audio
     public var rungs: [Rung]
     public var poster: Poster
+
+    public init(segmentSeconds: Double, keyframeIntervalSeconds: Double, maxFrameRate: Double, x264Preset: String,
+                audio: Audio, rungs: [Rung], poster: Poster) {
+        self.segmentSeconds = segmentSeconds
+        self.keyframeIntervalSeconds = keyframeIntervalSeconds
+        self.maxFrameRate = maxFrameRate
+        self.x264Preset = x264Preset
+        self.audio = audio
+        self.rungs = rungs
+        self.poster = poster
+    }
 
     enum CodingKeys: String, CodingKey {
         case segmentSeconds = "segment_seconds"

@@ -29,8 +29,9 @@ final class LadderSession: @unchecked Sendable {
     private var nextSlot: Int64 = 0
     private var pending: (picture: Frame, slot: Int64)?
 
+    /// `destinations` gives each rung of `plan` its output, in order.
     init(input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
-         directory: String, limits: AdmissionLimits.Video, threads: Int) throws {
+         destinations: [RungOutput.Destination], limits: AdmissionLimits.Video, threads: Int) throws {
         self.input = input
         self.videoIndex = videoIndex
         self.audioIndex = audioIndex
@@ -45,10 +46,11 @@ final class LadderSession: @unchecked Sendable {
         let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
         let color = input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide)
         var outputs: [RungOutput] = []
-        for rung in plan.rungs {
-            let folder = directory + "/" + rung.id
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-            outputs.append(try RungOutput(rung: rung, plan: plan, preset: preset, directory: folder, color: color,
+        for (rung, destination) in zip(plan.rungs, destinations) {
+            if case let .hls(folder) = destination {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            }
+            outputs.append(try RungOutput(rung: rung, plan: plan, preset: preset, destination: destination, color: color,
                                           hasAudio: audioIndex != nil, threads: threads))
         }
         rungs = outputs

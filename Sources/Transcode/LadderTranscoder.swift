@@ -67,7 +67,8 @@ public struct LadderTranscoder: Sendable {
         do {
             let session = try LadderSession(
                 input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
-                directory: directory, limits: admitted.limits, threads: encoderThreads
+                destinations: plan.rungs.map { .hls(directory: directory + "/" + $0.id) },
+                limits: admitted.limits, threads: encoderThreads
             )
             let started = Date()
             try session.run(duration: duration, isCancelled: isCancelled) { seconds in

@@ -17,10 +17,19 @@ final class RungOutput: @unchecked Sendable {
     private var lastScaled: (source: ObjectIdentifier, frame: Frame)?
     private(set) var framesEncoded = 0
 
-    init(rung: LadderPlan.Rung, plan: LadderPlan, preset: LadderPreset, directory: String, color: ColorDescription,
+    /// Where a rung goes: an HLS folder (fMP4 segments) or one progressive MP4 with its index up front.
+    enum Destination {
+        case hls(directory: String)
+        case mp4(path: String)
+    }
+
+    init(rung: LadderPlan.Rung, plan: LadderPlan, preset: LadderPreset, destination: Destination, color: ColorDescription,
          hasAudio: Bool, threads: Int) throws(AVError) {
         self.rung = rung
-        self.directory = directory
+        switch destination {
+        case let .hls(directory): self.directory = directory
+        case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
+        }
         let fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
         let keyint = String(plan.keyframeInterval)
         video = try Encoder(EncoderSettings(
@@ -38,15 +47,24 @@ final class RungOutput: @unchecked Sendable {
             timeBase: Rational(1, Int32(preset.audio.sampleRate)), bitRate: Int64(rung.audioBitrateKbps) * 1000,
             globalHeader: true, options: [("profile", "aac_low")]
         )) : nil
-        let muxer = try OutputContext(path: directory + "/index.m3u8", format: "hls")
+        let muxer: OutputContext
+        let options: [(String, String)]
+        switch destination {
+        case let .hls(directory):
+            muxer = try OutputContext(path: directory + "/index.m3u8", format: "hls")
+            options = [
+                ("hls_time", String(preset.segmentSeconds)), ("hls_segment_type", "fmp4"), ("hls_playlist_type", "vod"),
+                ("hls_flags", "independent_segments"), ("hls_fmp4_init_filename", "init.mp4"),
+                ("hls_segment_filename", directory + "/seg_%03d.m4s"),
+            ]
+        case let .mp4(path):
+            muxer = try OutputContext(path: path, format: "mp4")
+            options = [("movflags", "+faststart")]
+        }
         videoStream = try muxer.addStream(for: video)
         if let audio { audioStream = try muxer.addStream(for: audio) } else { audioStream = nil }
         self.muxer = muxer
-        try muxer.writeHeader(options: [
-            ("hls_time", String(preset.segmentSeconds)), ("hls_segment_type", "fmp4"), ("hls_playlist_type", "vod"),
-            ("hls_flags", "independent_segments"), ("hls_fmp4_init_filename", "init.mp4"),
-            ("hls_segment_filename", directory + "/seg_%03d.m4s"),
-        ])
+        try muxer.writeHeader(options: options)
         packet = try Packet()
     }
 

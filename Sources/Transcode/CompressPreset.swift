@@ -1,0 +1,66 @@
+internal import Foundation
+
+/// `Presets/compress.json`: the design's client-side compression tiers.
+public struct CompressPreset: Codable, Sendable, Equatable {
+    public enum Quality: String, Codable, Sendable, CaseIterable { case low, medium, high }
+
+    public struct Tier: Codable, Sendable, Equatable {
+        public var shortSide: Int
+        public var bitrateKbps: Int
+        public var bufferKbits: Int
+        public var audioBitrateKbps: Int
+        enum CodingKeys: String, CodingKey {
+            case shortSide = "short_side"
+            case bitrateKbps = "bitrate_kbps"
+            case bufferKbits = "buffer_kbits"
+            case audioBitrateKbps = "audio_bitrate_kbps"
+        }
+    }
+
+    public var frameRate: Double
+    public var keyframeIntervalSeconds: Double
+    public var x264Preset: String
+    /// Capped CRF: quality-driven below the tier's bitrate, never above it.
+    public var crf: Int
+    /// Files below this size that already fit the tier are only remuxed (MB = 10^6 bytes).
+    public var remuxBelowBytes: Int64
+    public var audio: LadderPreset.Audio
+    public var presets: [String: Tier]
+
+    enum CodingKeys: String, CodingKey {
+        case frameRate = "frame_rate"
+        case keyframeIntervalSeconds = "keyframe_interval_seconds"
+        case x264Preset = "x264_preset"
+        case crf
+        case remuxBelowBytes = "remux_below_bytes"
+        case audio, presets
+    }
+
+    public static let `default` = CompressPreset(
+        frameRate: 30, keyframeIntervalSeconds: 2, x264Preset: "veryfast", crf: 21, remuxBelowBytes: 10_000_000,
+        audio: .init(sampleRate: 48_000, channels: 2),
+        presets: [
+            "low": Tier(shortSide: 540, bitrateKbps: 1500, bufferKbits: 3000, audioBitrateKbps: 96),
+            "medium": Tier(shortSide: 720, bitrateKbps: 3000, bufferKbits: 6000, audioBitrateKbps: 128),
+            "high": Tier(shortSide: 1080, bitrateKbps: 6000, bufferKbits: 12000, audioBitrateKbps: 128),
+        ]
+    )
+
+    public func tier(_ quality: Quality) -> Tier { presets[quality.rawValue] ?? Self.default.presets[quality.rawValue]! }
+
+    public static func load(from path: String) throws -> CompressPreset {
+        try JSONDecoder().decode(CompressPreset.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// The tier as a one-rung ladder, so compression runs through the same planner and pipeline as HLS.
+    func ladder(_ quality: Quality) -> LadderPreset {
+        let tier = tier(quality)
+        return LadderPreset(
+            segmentSeconds: keyframeIntervalSeconds * 2, keyframeIntervalSeconds: keyframeIntervalSeconds, maxFrameRate: frameRate,
+            x264Preset: x264Preset, audio: audio,
+            rungs: [.init(id: "\(tier.shortSide)p", shortSide: tier.shortSide, crf: crf, maxBitrateKbps: tier.bitrateKbps,
+                          bufferKbits: tier.bufferKbits, audioBitrateKbps: tier.audioBitrateKbps)],
+            poster: .init(searchSeconds: 0, rung: "\(tier.shortSide)p")
+        )
+    }
+}

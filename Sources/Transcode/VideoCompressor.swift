@@ -1,0 +1,101 @@
+internal import Foundation
+public import Ingest
+internal import LibAV
+public import MediaModel
+
+/// `reel compress`: one progressive MP4 (moov first) at the design's tiers, through the ladder's pipeline.
+/// Small files that already fit the tier are only remuxed; anything over the upload limit is `too_large`.
+public struct VideoCompressor: Sendable {
+    public var policy: AdmissionPolicy
+    public var preset: CompressPreset
+    public var encoderThreads: Int
+
+    public init(policy: AdmissionPolicy = AdmissionPolicy(), preset: CompressPreset = .default, encoderThreads: Int = 2) {
+        self.policy = policy
+        self.preset = preset
+        self.encoderThreads = encoderThreads
+    }
+
+    public func run(
+        source: String, output: String, quality: CompressPreset.Quality,
+        progress: @Sendable (TranscodeProgress) -> Void = { _ in }, isCancelled: @Sendable () -> Bool = { false }
+    ) throws(TranscodeError) -> CompressSummary {
+        let started = Date()
+        let admitted: AdmittedVideo
+        do { admitted = try policy.admitVideo(path: source) } catch { throw TranscodeError(.rejected(error), path: source) }
+        let info = admitted.info
+        guard let video = info.video else {
+            throw TranscodeError(.rejected(Rejection(.noVideoStream, "no video stream", path: source)), path: source)
+        }
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw TranscodeError(.failed(call: "output", message: "\(output) already exists", retryable: false), path: source)
+        }
+        let tier = preset.tier(quality)
+        let url = URL(fileURLWithPath: output).standardizedFileURL
+        let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent
+            + ".tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).mp4"
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let fits = info.fileSize < preset.remuxBelowBytes && video.codec == "h264" && video.bitDepth == 8
+            && min(video.displayWidth, video.displayHeight) <= tier.shortSide
+            && video.averageFrameRate <= preset.frameRate + 0.5
+            && (info.bitRate ?? Int64.max) <= Int64(tier.bitrateKbps + tier.audioBitrateKbps) * 1100
+            && (info.audio == nil || info.audio?.codec == "aac")
+        var summary = CompressSummary(
+            source: source, output: output, mode: fits ? .remux : .transcode, sourceBytes: info.fileSize, bytes: 0,
+            width: video.displayWidth, height: video.displayHeight, frameRate: video.averageFrameRate,
+            durationSeconds: info.durationSeconds ?? 0, elapsedSeconds: 0
+        )
+        do {
+            let input = try admitted.openInput()
+            if fits {
+                try Remuxer.remux(input, to: temporary, rotation: video.rotation, isCancelled: isCancelled)
+            } else {
+                let (width, height, rate) = try transcode(input, admitted: admitted, to: temporary, quality: quality,
+                                                          progress: progress, isCancelled: isCancelled, started: started)
+                (summary.width, summary.height, summary.frameRate) = (width, height, rate)
+            }
+            let fd = open(temporary, O_RDONLY)
+            if fd >= 0 { fsync(fd); close(fd) }
+            guard rename(temporary, url.path) == 0 else {
+                throw TranscodeError(.failed(call: "rename", message: "\(output): \(String(cString: strerror(errno)))", retryable: false), path: source)
+            }
+        } catch let error as TranscodeError {
+            throw TranscodeError(error.kind, path: source)
+        } catch let error as Rejection {
+            throw TranscodeError(.rejected(error), path: source)
+        } catch let error as AVError {
+            throw TranscodeError(.failed(call: error.function, message: error.message, retryable: false), path: source)
+        } catch {
+            throw TranscodeError(.failed(call: "write", message: "\(error)", retryable: true), path: source)
+        }
+        summary.bytes = Int64((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0)
+        summary.elapsedSeconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    private func transcode(
+        _ input: InputContext, admitted: AdmittedVideo, to path: String, quality: CompressPreset.Quality,
+        progress: @Sendable (TranscodeProgress) -> Void, isCancelled: @Sendable () -> Bool, started: Date
+    ) throws -> (Int, Int, Double) {
+        guard let videoIndex = input.bestStream(.video) else { throw Rejection(.noVideoStream, "no video stream", path: admitted.path) }
+        let audioIndex = input.bestStream(.audio)
+        input.discardAll(except: Set([videoIndex] + (audioIndex.map { [$0] } ?? [])))
+        let stream = input.streams[videoIndex]
+        let ladder = preset.ladder(quality)
+        let plan = LadderPlanner(preset: ladder).plan(.init(
+            width: stream.width, height: stream.height, rotation: stream.rotation,
+            averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
+        ))
+        let top = LadderPlan(rungs: [plan.rungs.last!], frameRate: plan.frameRate, keyframeInterval: plan.keyframeInterval, rotation: plan.rotation)
+        let session = try LadderSession(
+            input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: top, preset: ladder,
+            destinations: [.mp4(path: path)], limits: admitted.limits, threads: encoderThreads
+        )
+        let duration = admitted.info.durationSeconds ?? 0
+        try session.run(duration: duration, isCancelled: isCancelled) { seconds in
+            let elapsed = Date().timeIntervalSince(started)
+            progress(TranscodeProgress(seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
+        }
+        return (top.rungs[0].width, top.rungs[0].height, top.frameRateValue)
+    }
+}
