@@ -114,20 +114,21 @@ final class LadderSession: @unchecked Sendable {
         }
     }
 
-    /// The output slot nearest to a source time offset, in exact integer arithmetic; a tie goes to the earlier slot
-    /// (so 60 → 30 keeps every second frame and a clip's last frame does not spill into an extra slot).
+    /// The output slot nearest to a source time offset, in exact integer arithmetic; a tie goes to the later slot,
+    /// as in ffmpeg's fps filter, so 60 → 30 keeps frames 0, 2, 4, ... (the later picture of a slot wins).
     private func slotOf(_ offset: Int64) -> Int64 {
         let numerator = offset * Int64(videoTimeBase.numerator) * Int64(fps.numerator)
         let denominator = Int64(videoTimeBase.denominator) * Int64(fps.denominator)
         guard denominator > 0 else { return 0 }
-        return numerator >= 0 ? (2 * numerator + denominator - 1) / (2 * denominator) : 0
+        return numerator >= 0 ? (2 * numerator + denominator) / (2 * denominator) : 0
     }
 
-    /// The last picture covers the slots up to the end of its own display time (one source frame).
+    /// The last picture covers the slots up to the end of the clip (its last frame's time plus one source frame);
+    /// a last picture that rounds past the end is dropped, as a 61st frame in a 2 s clip at 30 fps would be.
     private func flushVideo() throws {
         guard let pending, let first = firstTimestamp else { return }
         let sourceFrame = Int64((1 / max(input.streams[videoIndex].averageFrameRate.doubleValue, 1)) / videoTimeBase.doubleValue)
-        let end = max(pending.slot + 1, slotOf(lastTimestamp - first + max(sourceFrame, 1)))
+        let end = max(nextSlot == 0 ? 1 : 0, slotOf(lastTimestamp - first + max(sourceFrame, 1)))
         while nextSlot < end {
             try emit(pending.picture, slot: nextSlot)
             nextSlot += 1
