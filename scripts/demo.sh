@@ -18,6 +18,14 @@ for file in SampleMedia/*.{mp4,jpg,png,heic}; do
 done
 
 echo
+echo "== reel transcode: the vertical sample to an HLS ladder, then reel compress to one MP4"
+out=$(mktemp -d)
+"$reel" transcode SampleMedia/vertical-1080x1920-16s.mp4 --output "$out/ladder"
+cat "$out/ladder/master.m3u8"
+"$reel" compress SampleMedia/vertical-1080x1920-16s.mp4 --output "$out/compressed.mp4" --quality medium
+rm -rf "$out"
+
+echo
 echo "== reel webp: the sample photos as chat images (high preset)"
 chat=$(mktemp -d)
 mkdir -p "$chat/in"

@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func sixtyFramesPerSecondBecomeThirty() throws {
-        let (summary, output) = try transcode(SyntheticVideo(width: 480, height: 270, frameRate: (60, 1), seconds: 2), name: "sixty.mp4")
+        let (summary, output) = try transcode(SyntheticVideo(width: 270, height: 480, frameRate: (60, 1), seconds: 2), name: "sixty-vertical.mp4")
         #expect(summary.frameRate == 30)
         let readings = try checkLadder(summary, at: output, keyframeSeconds: 1)
         #expect(readings["270p"]?.decodedFrames == 60)
