@@ -46,22 +46,9 @@ public enum SyntheticImage {
         codec: String, width: Int, height: Int, format: PixelFormat, fill: (Frame) throws -> Void
     ) throws -> [UInt8] {
         do {
-            let encoder = try Encoder(EncoderSettings(
-                codec: codec, kind: .video(width: width, height: height, pixelFormat: format, frameRate: Rational(1, 1)),
-                timeBase: Rational(1, 1), globalHeader: false
-            ))
             let frame = try Frame(width: width, height: height, pixelFormat: format)
             try fill(frame)
-            frame.pts = 0
-            _ = try encoder.send(frame)
-            _ = try encoder.send(nil)
-            let packet = try Packet()
-            var bytes: [UInt8] = []
-            while try encoder.receive(into: packet) == .output {
-                bytes += packet.bytes
-                packet.unref()
-            }
-            return bytes
+            return try encodeStill(codec: codec, frame: frame)
         } catch let error as AVError {
             throw SyntheticMediaError(path: "<\(codec) in memory>", message: error.description)
         }
