@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "reel", targets: ["ReelCLI"]),
+        .library(name: "PrefetchSim", targets: ["PrefetchSim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +29,7 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
+        .target(name: "PrefetchSim", swiftSettings: upcoming),
         .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
         .target(name: "Transcode", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel"], swiftSettings: upcoming),
@@ -35,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "PrefetchSimTests", dependencies: ["PrefetchSim"], swiftSettings: upcoming),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,46 @@
+/// A bandwidth trace: row i's bandwidth applies from time[i-1] to time[i]; the trace loops at its end.
+public struct NetworkTrace: Sendable, Equatable {
+    public let name: String
+    public let times: [Double]
+    public let mbps: [Double]
+
+    public init(name: String, times: [Double], mbps: [Double]) {
+        precondition(times.count == mbps.count && times.count >= 2, "a trace needs at least two rows")
+        self.name = name
+        self.times = times
+        self.mbps = mbps
+    }
+
+    /// Where a sequential download stands on the trace: the row whose interval holds `time`, and the loop offset.
+    public struct Clock: Sendable, Equatable {
+        public var time: Double
+        var row: Int
+        var offset: Double
+    }
+
+    public var start: Clock { Clock(time: times[0], row: 1, offset: 0) }
+
+    /// Seconds to move `bytes` at `efficiency` × the trace's bandwidth from `clock`, integrated piecewise.
+    public func transfer(bytes: Double, efficiency: Double, from clock: inout Clock) -> Double {
+        let begin = clock.time
+        var remaining = bytes
+        while remaining > 0 {
+            let end = times[clock.row] + clock.offset
+            let rate = mbps[clock.row] * 1_000_000 / 8 * efficiency
+            let capacity = (end - clock.time) * rate
+            if rate > 0, remaining <= capacity {
+                clock.time += remaining / rate
+                remaining = 0
+            } else {
+                remaining -= max(0, capacity)
+                clock.time = end
+                clock.row += 1
+                if clock.row == times.count {
+                    clock.row = 1
+                    clock.offset += times[times.count - 1] - times[0]
+                }
+            }
+        }
+        return clock.time - begin
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PrefetchSim
+import Testing
+
+/// `--mode mmgc` against the challenge simulator's own results (`../shared/data/prefetch`, never committed).
+@Suite struct MMGCCalibrationTests {
+    static let data: String? = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.deletingLastPathComponent().appendingPathComponent("shared/data/prefetch").path
+        return FileManager.default.fileExists(atPath: path + "/reference_results.tsv") ? path : nil
+    }()
+
+    struct Row { let policy, set: String; let score, bytes, wasted: Double }
+
+    static func reference(_ data: String) throws -> [Row] {
+        let text = try String(contentsOfFile: data + "/reference_results.tsv", encoding: .utf8)
+        return text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
+            let f = line.split(separator: "\t").map(String.init)
+            guard f.count >= 7, f[2] == "sample0", let score = Double(f[3]), let bytes = Double(f[5]), let wasted = Double(f[6]) else { return nil }
+            return Row(policy: f[0], set: f[1], score: score, bytes: bytes, wasted: wasted)
+        }
+    }
+
+    static func traces(_ data: String, _ set: String) throws -> [NetworkTrace] {
+        set == "hsdpa"
+            ? try MMGCData.traces(in: data + "/traces/pensieve_hsdpa_norway_test")
+            : try MMGCData.traces(in: data + "/mmgc2022/network_traces/" + set)
+    }
+
+    @Test(.enabled(if: data != nil, "needs ../shared/data/prefetch"))
+    func fixedWindowPoliciesMatchTheChallengeSimulator() throws {
+        let data = try #require(Self.data)
+        let catalog = try MMGCData.catalog(at: data + "/mmgc2022/short_video_size", retention: data + "/mmgc2022/user_ret")
+        let rows = try Self.reference(data).filter { FixedWindowPolicy.named($0.policy) != nil }
+        #expect(rows.count == 25)
+        for row in rows {
+            let result = MMGCRunner(catalog: catalog, traces: try Self.traces(data, row.set)).run(FixedWindowPolicy.named(row.policy)!).average
+            #expect(abs(result.bytesDownloaded - row.bytes) <= row.bytes * 0.001, "\(row.policy) \(row.set) bytes \(result.bytesDownloaded) vs \(row.bytes)")
+            #expect(abs(result.wastedBytes - row.wasted) <= max(row.wasted * 0.001, 1), "\(row.policy) \(row.set) wasted \(result.wastedBytes) vs \(row.wasted)")
+            #expect(abs(result.score - row.score) <= 0.01, "\(row.policy) \(row.set) score \(result.score) vs \(row.score)")
+        }
+    }
+}
