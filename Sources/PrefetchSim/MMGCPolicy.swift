@@ -8,6 +8,14 @@ public struct MMGCView: Sendable {
     /// The last (up to 5) throughput samples in kbps: bytes·8 / delay including the RTT.
     public let throughputKbps: [Double]
 
+    public init(videos: [ShortVideo], playing: Int, positionMilliseconds: Int, downloaded: [Int], throughputKbps: [Double]) {
+        self.videos = videos
+        self.playing = playing
+        self.positionMilliseconds = positionMilliseconds
+        self.downloaded = downloaded
+        self.throughputKbps = throughputKbps
+    }
+
     public var queue: Range<Int> { playing..<min(videos.count, playing + 5) }
 
     public func bufferMilliseconds(_ video: Int) -> Int {

@@ -27,7 +27,8 @@ public struct MMGCResult: Codable, Sendable, Equatable {
         case chunksDownloaded = "chunks_downloaded"
     }
 
-    static func average(_ results: [MMGCResult]) -> MMGCResult {
+    /// The mean of each figure, as the reference table reports a trace set.
+    public static func averaged(_ results: [MMGCResult]) -> MMGCResult {
         guard !results.isEmpty else { return .zero }
         let n = Double(results.count)
         func mean(_ key: (MMGCResult) -> Double) -> Double { results.reduce(0) { $0 + key($1) } / n }

@@ -20,6 +20,6 @@ public struct MMGCRunner: Sendable {
         let results = traces.map { trace in
             MMGCSession(videos: sessionVideos, watch: watch, trace: trace).run(policy, lastChunkBitrate: &carried)
         }
-        return (MMGCResult.average(results), results)
+        return (MMGCResult.averaged(results), results)
     }
 }

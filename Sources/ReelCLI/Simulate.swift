@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import PrefetchSim
+
+extension Reel {
+    /// `reel simulate`: prefetch policies on real bandwidth traces and chunk sizes, in the challenge's terms.
+    struct Simulate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Simulate feed-scroll prefetch policies on bandwidth traces (ACM MM'22 challenge semantics).",
+            discussion: "Policies: \(PolicyCatalog.names.joined(separator: ", ")). Only --mode mmgc exists so far."
+        )
+
+        @Option(name: .long, help: "A trace file or a directory of traces.") var network: String
+        @Option(name: .long, help: "Catalog directory: <video>/video_size_{0,1,2}.") var catalog: String
+        @Option(name: .long, help: "Retention curves directory (needed by A2, aware and sampled users).") var retention: String?
+        @Option(name: .long, help: "Policy name.") var policy: String = "window"
+        @Option(name: .long, help: "sample0 (the challenge's default user) or a number of seeded users.") var users: String = "sample0"
+        @Option(name: .long, help: "Seed for sampled users.") var seed: UInt64 = 1
+        @Option(name: .long, help: "Simulation semantics.") var mode: String = "mmgc"
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func validate() throws {
+            guard mode == "mmgc" else { throw ValidationError("--mode \(mode) is not available; only mmgc (the challenge's semantics) is built") }
+            guard PolicyCatalog.policy(named: policy) != nil else {
+                throw ValidationError("unknown policy \(policy) (known: \(PolicyCatalog.names.joined(separator: ", ")))")
+            }
+            guard users == "sample0" || (Int(users) ?? 0) > 0 else { throw ValidationError("--users takes sample0 or a positive number") }
+        }
+
+        struct Report: Encodable {
+            let policy: String
+            let traces: Int
+            let users: String
+            let result: MMGCResult
+            let stallRatio: Double
+            let wasteRatio: Double
+            let chunkEventsPerSecond: Double
+
+            enum CodingKeys: String, CodingKey {
+                case policy, traces, users, result
+                case stallRatio = "stall_ratio"
+                case wasteRatio = "waste_ratio"
+                case chunkEventsPerSecond = "chunk_events_per_second"
+            }
+        }
+
+        func run() async throws {
+            let traces: [NetworkTrace]
+            let videos: [ShortVideo]
+            do {
+                traces = try MMGCData.network(at: network)
+                videos = try MMGCData.catalog(at: catalog, retention: retention)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+            let chosen = PolicyCatalog.policy(named: policy)!
+            let runner = MMGCRunner(catalog: videos, traces: traces)
+            let started = Date()
+            let result: MMGCResult
+            if users == "sample0" {
+                result = runner.run(chosen).average
+            } else {
+                let people = UserSampler(videos: runner.sessionVideos).users(Int(users)!, seed: seed)
+                result = MMGCResult.averaged(people.map { runner.run(chosen, watch: $0).average })
+            }
+            let elapsed = max(Date().timeIntervalSince(started), 1e-9)
+            let sessions = Double(traces.count) * Double(users == "sample0" ? 1 : Int(users)!)
+            let report = Report(policy: policy, traces: traces.count, users: users, result: result, stallRatio: result.stallRatio,
+                                wasteRatio: result.wasteRatio, chunkEventsPerSecond: result.chunksDownloaded * sessions / elapsed)
+            if json {
+                JSONOutput.print(report)
+            } else {
+                print(String(format: "%@ on %d traces, users %@: score %.4f, QoE %.4f, downloaded %.0f B, wasted %.0f B (%.1f%%), rebuffer %.0f ms of %.0f ms (%.1f%%)",
+                             policy, traces.count, users, result.score, result.qoe, result.bytesDownloaded, result.wastedBytes,
+                             100 * result.wasteRatio, result.rebufferMilliseconds, result.watchMilliseconds, 100 * result.stallRatio))
+            }
+        }
+    }
+}
