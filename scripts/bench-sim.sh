@@ -42,6 +42,11 @@ print(f\"| $set | $policy | {100 * d['stall_ratio']:.1f} | {100 * d['waste_ratio
 import json
 r = json.load(open('/tmp/.reel-bench-ref.json'))['$baseline|$set|sample0']
 print(f\"| $set | $baseline (reference) | {100 * float(r['rebuffer_ms']) / float(r['watch_ms']):.1f} | {100 * float(r['wasted_bytes']) / float(r['bytes_downloaded']):.1f} | {float(r['score']):.3f} |\")"
+        run "$set" "$baseline" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+r = json.load(open('/tmp/.reel-bench-ref.json'))['$baseline|$set|sample0']
+print(f\"| $set | $baseline (Reel's, from the description) | {100 * d['stall_ratio']:.1f} | {100 * d['waste_ratio']:.1f} | {d['result']['score']:.3f} (Δ {d['result']['score'] - float(r['score']):+.2f}) |\")"
     done
 done
 echo

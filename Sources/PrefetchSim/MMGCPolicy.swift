@@ -8,6 +8,9 @@ public struct MMGCView: Sendable {
     /// The last (up to 5) throughput samples in kbps: bytes·8 / delay including the RTT.
     public let throughputKbps: [Double]
 
+    /// The rung of each chunk downloaded so far, per session video (baselines look at their own history).
+    public var rungs: [[Int]] = []
+
     public init(videos: [ShortVideo], playing: Int, positionMilliseconds: Int, downloaded: [Int], throughputKbps: [Double]) {
         self.videos = videos
         self.playing = playing
@@ -30,10 +33,11 @@ public enum MMGCDecision: Sendable, Equatable {
     case sleep(milliseconds: Int)
 }
 
-/// A policy for `--mode mmgc`: called before every step of the challenge's sequential downloader.
+/// A policy for `--mode mmgc`: called before every step of the challenge's sequential downloader. A policy may
+/// keep state between steps; each session starts from the value it was given.
 public protocol MMGCPolicy: Sendable {
     var name: String { get }
-    func decide(_ view: MMGCView) -> MMGCDecision
+    mutating func decide(_ view: MMGCView) -> MMGCDecision
 }
 
 /// The challenge's three rungs, in kbps.

@@ -20,6 +20,7 @@ public struct MMGCSession: Sendable {
     /// Runs the session. `lastChunkBitrate` is the challenge's module-level list that survives between runs
     /// (−1 = unset): pass the same array through consecutive traces to reproduce its carry-over.
     public func run(_ policy: some MMGCPolicy, lastChunkBitrate: inout [Double]) -> MMGCResult {
+        var policy = policy
         let count = videos.count
         var clock = trace.start
         var playing = 0, position = 0
@@ -56,8 +57,9 @@ public struct MMGCSession: Sendable {
         }
 
         while playing < count {
-            let view = MMGCView(videos: videos, playing: playing, positionMilliseconds: position,
+            var view = MMGCView(videos: videos, playing: playing, positionMilliseconds: position,
                                 downloaded: chunks.map(\.count), throughputKbps: samples)
+            view.rungs = chunks
             switch policy.decide(view) {
             case let .sleep(milliseconds):
                 // A sleep moves playback only; the trace clock stands still.
