@@ -18,6 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(libavPackages)]),
@@ -47,7 +48,11 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
-        .testTarget(name: "PrefetchSimTests", dependencies: ["PrefetchSim"], swiftSettings: upcoming),
+        .testTarget(
+            name: "PrefetchSimTests",
+            dependencies: ["PrefetchSim", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

@@ -20,6 +20,17 @@ public struct NetworkTrace: Sendable, Equatable {
 
     public var start: Clock { Clock(time: times[0], row: 1, offset: 0) }
 
+    /// The clock `seconds` after the trace's start (looping), for clients whose downloads follow wall time.
+    public func clock(at seconds: Double) -> Clock {
+        let span = times[times.count - 1] - times[0]
+        let loops = span > 0 ? (seconds / span).rounded(.down) : 0
+        let offset = loops * span
+        let time = times[0] + seconds
+        var row = 1
+        while row < times.count - 1, times[row] + offset <= time { row += 1 }
+        return Clock(time: time, row: row, offset: offset)
+    }
+
     /// Seconds to move `bytes` at `efficiency` × the trace's bandwidth from `clock`, integrated piecewise.
     public func transfer(bytes: Double, efficiency: Double, from clock: inout Clock) -> Double {
         let begin = clock.time
