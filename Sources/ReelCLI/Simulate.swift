@@ -7,7 +7,7 @@ extension Reel {
     struct Simulate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Simulate feed-scroll prefetch policies on bandwidth traces (ACM MM'22 challenge semantics).",
-            discussion: "Policies: \(PolicyCatalog.names.joined(separator: ", ")). Only --mode mmgc exists so far."
+            discussion: "Modes: client (the phone client: player pool, prefetch window, paging; policies none, next1, window, window:K, aware) and mmgc (the challenge's exact semantics; also W0 W1 W2 W4 A2 no_save fixed_preload)."
         )
 
         @Option(name: .long, help: "A trace file or a directory of traces.") var network: String
@@ -16,14 +16,19 @@ extension Reel {
         @Option(name: .long, help: "Policy name.") var policy: String = "window"
         @Option(name: .long, help: "sample0 (the challenge's default user) or a number of seeded users.") var users: String = "sample0"
         @Option(name: .long, help: "Seed for sampled users.") var seed: UInt64 = 1
-        @Option(name: .long, help: "Simulation semantics.") var mode: String = "mmgc"
+        @Option(name: .long, help: "client (the phone client model) or mmgc (the challenge's semantics).") var mode: String = "client"
+        @Option(name: .long, help: "Players in the pool (client mode, 3–5).") var players: Int = 3
         @Flag(name: .long, help: "Print JSON.") var json = false
 
         func validate() throws {
-            guard mode == "mmgc" else { throw ValidationError("--mode \(mode) is not available; only mmgc (the challenge's semantics) is built") }
-            guard PolicyCatalog.policy(named: policy) != nil else {
+            guard mode == "mmgc" || mode == "client" else { throw ValidationError("--mode takes client or mmgc, not \(mode)") }
+            if mode == "mmgc", PolicyCatalog.policy(named: policy) == nil {
                 throw ValidationError("unknown policy \(policy) (known: \(PolicyCatalog.names.joined(separator: ", ")))")
             }
+            if mode == "client", ClientRun.configuration(policy: policy, base: ClientConfiguration(), traceMeanMbps: 10) == nil {
+                throw ValidationError("unknown client policy \(policy) (known: none, next1, window, window:K, aware)")
+            }
+            guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
             guard users == "sample0" || (Int(users) ?? 0) > 0 else { throw ValidationError("--users takes sample0 or a positive number") }
         }
 
@@ -53,6 +58,10 @@ extension Reel {
             } catch {
                 throw ValidationError("\(error)")
             }
+            if mode == "client" {
+                try runClient(traces: traces, videos: videos)
+                return
+            }
             let chosen = PolicyCatalog.policy(named: policy)!
             let runner = MMGCRunner(catalog: videos, traces: traces)
             let started = Date()
@@ -73,6 +82,28 @@ extension Reel {
                 print(String(format: "%@ on %d traces, users %@: score %.4f, QoE %.4f, downloaded %.0f B, wasted %.0f B (%.1f%%), rebuffer %.0f ms of %.0f ms (%.1f%%)",
                              policy, traces.count, users, result.score, result.qoe, result.bytesDownloaded, result.wastedBytes,
                              100 * result.wasteRatio, result.rebufferMilliseconds, result.watchMilliseconds, 100 * result.stallRatio))
+            }
+        }
+
+        private func runClient(traces: [NetworkTrace], videos: [ShortVideo]) throws {
+            let session = (0..<7).map { videos[$0 % videos.count] }
+            let people = users == "sample0" ? [MMGCRunner.sample0] : UserSampler(videos: session).users(Int(users)!, seed: seed)
+            var base = ClientConfiguration()
+            base.players = players
+            let started = Date()
+            guard var summary = ClientRun.run(catalog: session, traces: traces, users: people, policy: policy, base: base) else {
+                throw ValidationError("unknown client policy \(policy)")
+            }
+            summary.chunkEventsPerSecond = Double(summary.chunksDownloaded) / max(Date().timeIntervalSince(started), 1e-9)
+            if json {
+                JSONOutput.print(summary)
+            } else {
+                print("\(policy) (client model, \(players) players) on \(summary.sessions) sessions: startup p50 \(summary.startupP50Milliseconds) ms, "
+                    + "p95 \(summary.startupP95Milliseconds) ms; \(summary.stallCount) stalls, \(summary.stallMilliseconds) ms; "
+                    + String(format: "stall ratio %.1f%%; ", 100 * summary.stallRatio)
+                    + "downloaded \(summary.bytesDownloaded) B, wasted \(summary.bytesWasted) B "
+                    + String(format: "(%.1f%%); prefetch hit rate %.1f%%; ", 100 * summary.wasteRatio, 100 * summary.prefetchHitRate)
+                    + "\(summary.playersCreated) players; peak buffer \(summary.peakBufferedBytes) B; \(summary.pageRequests) page requests")
             }
         }
     }

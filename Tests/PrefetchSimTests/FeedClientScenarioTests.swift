@@ -97,3 +97,22 @@ import Testing
         #expect(simulate(script, mbps: 3).log != simulate(script, mbps: 30).log)
     }
 }
+
+extension FeedClientScenarioTests {
+    @Test func clientRunMapsPoliciesToWindowsAndSumsSessions() throws {
+        let base = ClientConfiguration()
+        #expect(ClientRun.configuration(policy: "none", base: base, traceMeanMbps: 5).map { [$0.ahead, $0.behind] } == [0, 0])
+        #expect(ClientRun.configuration(policy: "window", base: base, traceMeanMbps: 5).map { [$0.ahead, $0.behind] } == [2, 1])
+        #expect(ClientRun.configuration(policy: "window:4", base: base, traceMeanMbps: 5).map { [$0.ahead, $0.behind] } == [4, 1])
+        #expect(ClientRun.configuration(policy: "aware", base: base, traceMeanMbps: 1).map { [$0.ahead, $0.behind] } == [1, 1])
+        #expect(ClientRun.configuration(policy: "bogus", base: base, traceMeanMbps: 5) == nil)
+        let users = [[3000, 2000, 8000, 500, 4000], [8000, 8000, 1000, 1000, 1000]]
+        let none = try #require(ClientRun.run(catalog: Self.catalog, traces: [Self.flat(2)], users: users, policy: "none"))
+        let window = try #require(ClientRun.run(catalog: Self.catalog, traces: [Self.flat(2)], users: users, policy: "window"))
+        #expect(none.sessions == 2 && window.sessions == 2)
+        #expect(none.prefetchHitRate == 0)
+        #expect(window.prefetchHitRate > 0.5)
+        #expect(window.startupP50Milliseconds <= none.startupP50Milliseconds)
+        #expect(window.playersCreated <= 3)
+    }
+}

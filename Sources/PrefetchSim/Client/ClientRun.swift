@@ -1,0 +1,100 @@
+/// Runs the client model the way `reel simulate` does: each user scrolls the feed watching each video for the
+/// time drawn from its retention curve, on each trace; figures are summed over all sessions.
+public struct ClientRun: Sendable {
+    public struct Summary: Codable, Sendable {
+        public var sessions: Int
+        public var startupP50Milliseconds: Int
+        public var startupP95Milliseconds: Int
+        public var stallCount: Int
+        public var stallMilliseconds: Int
+        public var stallRatio: Double
+        public var watchMilliseconds: Int
+        public var bytesDownloaded: Int
+        public var bytesWasted: Int
+        public var wasteRatio: Double
+        public var prefetchHitRate: Double
+        public var playersCreated: Int
+        public var peakBufferedBytes: Int
+        public var pageRequests: Int
+        public var chunksDownloaded: Int = 0
+        public var chunkEventsPerSecond: Double = 0
+
+        enum CodingKeys: String, CodingKey {
+            case sessions
+            case startupP50Milliseconds = "startup_p50_ms"
+            case startupP95Milliseconds = "startup_p95_ms"
+            case stallCount = "stall_count"
+            case stallMilliseconds = "stall_ms"
+            case stallRatio = "stall_ratio"
+            case watchMilliseconds = "watch_ms"
+            case bytesDownloaded = "bytes_downloaded"
+            case bytesWasted = "wasted_bytes"
+            case wasteRatio = "waste_ratio"
+            case prefetchHitRate = "prefetch_hit_rate"
+            case playersCreated = "players_created"
+            case peakBufferedBytes = "peak_buffered_bytes"
+            case pageRequests = "page_requests"
+            case chunksDownloaded = "chunks_downloaded"
+            case chunkEventsPerSecond = "chunk_events_per_second"
+        }
+    }
+
+    /// Window settings for the policy names `none`, `next1`, `window`, `window:K` and `aware` (window 2/1 that
+    /// shrinks to next 1 on 3G-class links and prefetches 2 s instead of 3 s per neighbour).
+    public static func configuration(policy: String, base: ClientConfiguration, traceMeanMbps: Double) -> ClientConfiguration? {
+        var configuration = base
+        switch policy {
+        case "none": (configuration.ahead, configuration.behind) = (0, 0)
+        case "next1": (configuration.ahead, configuration.behind) = (1, 0)
+        case "window": (configuration.ahead, configuration.behind) = (2, 1)
+        case "aware":
+            let slow = traceMeanMbps < 1.5
+            (configuration.ahead, configuration.behind) = slow ? (1, 1) : (2, 1)
+            configuration.neighbourBufferMilliseconds = slow ? 1000 : 2000
+        default:
+            guard policy.hasPrefix("window:"), let k = Int(policy.dropFirst(7)), (0...4).contains(k) else { return nil }
+            (configuration.ahead, configuration.behind) = (k, 1)
+        }
+        return configuration
+    }
+
+    public static func run(catalog: [ShortVideo], traces: [NetworkTrace], users: [[Int]], policy: String,
+                           base: ClientConfiguration = ClientConfiguration()) -> Summary? {
+        var startups: [Int] = []
+        var summary = Summary(sessions: 0, startupP50Milliseconds: 0, startupP95Milliseconds: 0, stallCount: 0, stallMilliseconds: 0,
+                              stallRatio: 0, watchMilliseconds: 0, bytesDownloaded: 0, bytesWasted: 0, wasteRatio: 0,
+                              prefetchHitRate: 0, playersCreated: 0, peakBufferedBytes: 0, pageRequests: 0)
+        var hits = 0, swipes = 0, waitedOrStalled = 0
+        for trace in traces {
+            let mean = trace.mbps.dropFirst().reduce(0, +) / Double(max(1, trace.mbps.count - 1))
+            guard var configuration = configuration(policy: policy, base: base, traceMeanMbps: mean) else { return nil }
+            for watch in users {
+                configuration.feedLength = watch.count
+                let script = watch.flatMap { [ScrollStep.watch(milliseconds: max(1, $0)), .swipe] }
+                let report = FeedClientSimulator(catalog: catalog, network: trace, configuration: configuration).run(script)
+                summary.sessions += 1
+                startups += report.startupDelays
+                summary.stallCount += report.stallCount
+                summary.stallMilliseconds += report.stallMilliseconds
+                summary.watchMilliseconds += report.watchMilliseconds
+                summary.bytesDownloaded += report.bytesDownloaded
+                summary.bytesWasted += report.bytesWasted
+                summary.playersCreated = max(summary.playersCreated, report.playersCreated)
+                summary.peakBufferedBytes = max(summary.peakBufferedBytes, report.peakBufferedBytes)
+                summary.pageRequests += report.pageRequests
+                summary.chunksDownloaded += report.events.reduce(0) { if case .downloadFinished = $1.kind { $0 + 1 } else { $0 } }
+                hits += report.prefetchHits
+                swipes += report.forwardSwipes
+                waitedOrStalled += report.startupDelays.reduce(0, +) + report.stallMilliseconds
+            }
+        }
+        let sorted = startups.sorted()
+        func percentile(_ p: Double) -> Int { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))] }
+        summary.startupP50Milliseconds = percentile(0.5)
+        summary.startupP95Milliseconds = percentile(0.95)
+        summary.stallRatio = summary.watchMilliseconds > 0 ? Double(waitedOrStalled) / Double(summary.watchMilliseconds) : 0
+        summary.wasteRatio = summary.bytesDownloaded > 0 ? Double(summary.bytesWasted) / Double(summary.bytesDownloaded) : 0
+        summary.prefetchHitRate = swipes > 0 ? Double(hits) / Double(swipes) : 0
+        return summary
+    }
+}
