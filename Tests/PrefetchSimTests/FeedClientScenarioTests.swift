@@ -107,8 +107,8 @@ extension FeedClientScenarioTests {
         #expect(ClientRun.configuration(policy: "aware", base: base, traceMeanMbps: 1).map { [$0.ahead, $0.behind] } == [1, 1])
         #expect(ClientRun.configuration(policy: "bogus", base: base, traceMeanMbps: 5) == nil)
         let users = [[3000, 2000, 8000, 500, 4000], [8000, 8000, 1000, 1000, 1000]]
-        let none = try #require(ClientRun.run(catalog: Self.catalog, traces: [Self.flat(2)], users: users, policy: "none"))
-        let window = try #require(ClientRun.run(catalog: Self.catalog, traces: [Self.flat(2)], users: users, policy: "window"))
+        let none = try #require(ClientRun.run(catalog: Self.catalog, traces: [Self.flat(8)], users: users, policy: "none"))
+        let window = try #require(ClientRun.run(catalog: Self.catalog, traces: [Self.flat(8)], users: users, policy: "window"))
         #expect(none.sessions == 2 && window.sessions == 2)
         #expect(none.prefetchHitRate == 0)
         #expect(window.prefetchHitRate > 0.5)

@@ -213,9 +213,12 @@ struct ClientState {
         peakBuffered = max(peakBuffered, bufferedBytes)
     }
 
-    /// A prefetch for an item that left the window stops; what arrived of it is downloaded and wasted.
+    /// A prefetch for an item that left the window stops, and so does a neighbour's prefetch while the current
+    /// item has nothing to play (startup comes first); what arrived of it is downloaded and wasted.
     mutating func cancelIfOutsideWindow() {
-        guard let active = download, !window.contains(active.item) else { return }
+        guard let active = download else { return }
+        let starving = active.item != current && (items[current]?.chunks.isEmpty ?? true)
+        guard !window.contains(active.item) || starving else { return }
         let elapsed = max(0, now - active.start - config.requestRTTMilliseconds)
         let span = max(1, active.end - active.start - config.requestRTTMilliseconds)
         let received = min(active.bytes, active.bytes * elapsed / span)
