@@ -10,7 +10,7 @@ data=$(realpath ../shared/data/prefetch)
 [ -f "$data/reference_results.tsv" ] || { echo "bench-sim: $data is missing" >&2; exit 1; }
 catalog=(--catalog "$data/mmgc2022/short_video_size" --retention "$data/mmgc2022/user_ret")
 net() { if [ "$1" = hsdpa ]; then echo "$data/traces/pensieve_hsdpa_norway_test"; else echo "$data/mmgc2022/network_traces/$1"; fi; }
-run() { "$reel" simulate --network "$(net "$1")" "${catalog[@]}" --policy "$2" --json "${@:3}"; }
+run() { "$reel" simulate --mode mmgc --network "$(net "$1")" "${catalog[@]}" --policy "$2" --json "${@:3}"; }
 python3 - "$data/reference_results.tsv" <<'PY' > /tmp/.reel-bench-ref.json
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
@@ -62,6 +62,18 @@ import json
 for p in ['W2', 'A2', 'no_save', 'fixed_preload']:
     r = json.load(open('/tmp/.reel-bench-ref.json'))[p + '|medium|samples50']
     print(f\"  {p} (reference): stall {100 * float(r['rebuffer_ms']) / float(r['watch_ms']):.1f} %, waste {100 * float(r['wasted_bytes']) / float(r['bytes_downloaded']):.1f} %, Score {float(r['score']):.3f}\")"
+echo
+echo "Client model (player pool of 3, window next 2 / previous 1, ~3 s per neighbour), 50 seeded users per trace:"
+echo "| set | policy | startup p50 / p95 ms | stall % | waste % | prefetch hit % | players |"
+echo "|---|---|---|---|---|---|---|"
+for set in high medium low mixed hsdpa; do
+    for policy in none next1 window aware; do
+        "$reel" simulate --network "$(net "$set")" "${catalog[@]}" --policy "$policy" --users 50 --seed 7 --json --mode client | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+print(f\"| $set | $policy | {d['startup_p50_ms']} / {d['startup_p95_ms']} | {100 * d['stall_ratio']:.1f} | {100 * d['waste_ratio']:.1f} | {100 * d['prefetch_hit_rate']:.1f} | {d['players_created']} |\")"
+    done
+done
 echo
 run medium aware --users 500 --seed 7 | python3 -c "
 import json, sys

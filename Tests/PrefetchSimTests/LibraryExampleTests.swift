@@ -17,3 +17,22 @@ import Testing
         #expect(window.rebufferMilliseconds < none.rebufferMilliseconds)
     }
 }
+
+extension LibraryExampleTests {
+    /// The scripted-scroll example from the README.
+    @Test func scriptedScrollOnAThreeGLink() {
+        let videos = (0..<5).map { i in
+            ShortVideo(name: "v\(i)", chunkBytes: [60_000, 150_000, 230_000].map { [Int](repeating: $0, count: 10) },
+                       retention: (0...10).map { 1 - Double($0) * 0.05 })
+        }
+        let trace = NetworkTrace(name: "3G", times: (0...300).map(Double.init), mbps: [Double](repeating: 1.5, count: 301))
+        var configuration = ClientConfiguration()
+        configuration.networkClass = .cellular3G
+        let report = FeedClientSimulator(catalog: videos, network: trace, configuration: configuration)
+            .run([.watch(milliseconds: 3000), .swipe, .watch(milliseconds: 2000), .swipeBack, .waitForPage, .memoryWarning])
+        #expect(report.playersCreated <= 3)
+        #expect(!report.prefetched(1).isEmpty)
+        #expect(report.prefetched(1).allSatisfy { $0.rung == 0 })   // which chunks of item 1, when, at which rung
+        #expect(report.prefetchHitRate == 1)
+    }
+}
