@@ -1,7 +1,7 @@
 /// Seeded users: watch times drawn from each video's retention curve, reproducible from the seed.
 public struct UserSampler: Sendable {
     /// SplitMix64: small, fast and the same on every platform, so a seed always gives the same users.
-    struct Generator: RandomNumberGenerator {
+    struct Generator: RandomNumberGenerator, Sendable {
         var state: UInt64
         mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15

@@ -18,6 +18,8 @@ extension Reel {
         @Option(name: .long, help: "Seed for sampled users.") var seed: UInt64 = 1
         @Option(name: .long, help: "client (the phone client model) or mmgc (the challenge's semantics).") var mode: String = "client"
         @Option(name: .long, help: "Players in the pool (client mode, 3–5).") var players: Int = 3
+        @Option(name: .long, help: "Chance that a user swipes back after a video (client mode, 0–1).") var backSwipes: Double = 0
+        @Option(name: .long, help: "Milliseconds of scroll gesture between videos (client mode).") var scrollPause: Int = 0
         @Flag(name: .long, help: "Print JSON.") var json = false
 
         func validate() throws {
@@ -29,6 +31,8 @@ extension Reel {
                 throw ValidationError("unknown client policy \(policy) (known: none, next1, window, window:K, aware)")
             }
             guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
+            guard (0...1).contains(backSwipes) else { throw ValidationError("--back-swipes takes a probability 0...1") }
+            guard scrollPause >= 0 else { throw ValidationError("--scroll-pause takes milliseconds ≥ 0") }
             guard users == "sample0" || (Int(users) ?? 0) > 0 else { throw ValidationError("--users takes sample0 or a positive number") }
         }
 
@@ -91,7 +95,8 @@ extension Reel {
             var base = ClientConfiguration()
             base.players = players
             let started = Date()
-            guard var summary = ClientRun.run(catalog: session, traces: traces, users: people, policy: policy, base: base) else {
+            guard var summary = ClientRun.run(catalog: session, traces: traces, users: people, policy: policy, base: base,
+                                                 backSwipeProbability: backSwipes, pauseMilliseconds: scrollPause, seed: seed) else {
                 throw ValidationError("unknown client policy \(policy)")
             }
             summary.chunkEventsPerSecond = Double(summary.chunksDownloaded) / max(Date().timeIntervalSince(started), 1e-9)

@@ -56,3 +56,23 @@ import Testing
         }
     }
 }
+
+extension FeedClientPropertyTests {
+    @Test func onlyTheCurrentItemEverPlays() async {
+        await propertyCheck(count: 150, input: Self.steps, Gen.double(in: 0.3...40), Gen.int(in: 3...5)) { script, mbps, players in
+            let report = run(script, mbps: mbps, players: players)
+            var current = 0
+            var states: [Int: (item: Int?, state: PlayerState)] = [:]
+            for event in report.events {
+                switch event.kind {
+                case let .swiped(_, to): current = to
+                case let .playerState(player, item, state):
+                    states[player] = (item, state)
+                    if state == .playing { #expect(item == current, "player \(player) plays item \(String(describing: item)) while \(current) is current") }
+                default: break
+                }
+                #expect(states.values.filter { $0.state == .playing }.count <= 1)
+            }
+        }
+    }
+}

@@ -116,3 +116,28 @@ extension FeedClientScenarioTests {
         #expect(window.playersCreated <= 3)
     }
 }
+
+extension FeedClientScenarioTests {
+    @Test func playersMoveThroughTheirStates() {
+        let report = simulate([.watch(milliseconds: 4000), .swipe, .watch(milliseconds: 500)])
+        let states = report.events.compactMap { event -> (Int, Int?, PlayerState)? in
+            if case let .playerState(player, item, state) = event.kind { return (player, item, state) }
+            return nil
+        }
+        // Item 0 loads, plays, and is paused once the user moves to item 1, which then plays.
+        #expect(states.contains { $0.1 == 0 && $0.2 == .loading })
+        #expect(states.contains { $0.1 == 0 && $0.2 == .playing })
+        #expect(states.contains { $0.1 == 0 && $0.2 == .paused })
+        #expect(states.contains { $0.1 == 1 && $0.2 == .ready })
+        #expect(states.last { $0.1 == 1 }?.2 == .playing)
+    }
+
+    @Test func backSwipesInTheUserModelAreSeeded() {
+        let watch = [3000, 2000, 4000, 1000, 5000]
+        let a = ClientRun.script(watch: watch, backSwipeProbability: 0.5, pauseMilliseconds: 200, seed: 3)
+        #expect(a == ClientRun.script(watch: watch, backSwipeProbability: 0.5, pauseMilliseconds: 200, seed: 3))
+        #expect(a.filter { $0 == .swipeBack }.count >= 1)
+        #expect(ClientRun.script(watch: watch, backSwipeProbability: 0, pauseMilliseconds: 0, seed: 3).filter { $0 == .swipeBack }.isEmpty)
+        #expect(a.contains(.watch(milliseconds: 200)))
+    }
+}

@@ -1,3 +1,8 @@
+/// What a player is doing. Only the current item's player ever plays; a video that ends loops.
+public enum PlayerState: String, Sendable, Equatable {
+    case idle, loading, ready, playing, paused, buffering
+}
+
 /// One line of the simulator's event log. Same inputs → the same log, byte for byte.
 public struct ClientEvent: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
@@ -14,6 +19,8 @@ public struct ClientEvent: Sendable, Equatable, CustomStringConvertible {
         case pageLoaded(page: Int, items: Int)
         case buffersDropped(items: [Int], bytes: Int)
         case lowBattery(Bool)
+        case playerState(player: Int, item: Int?, state: PlayerState)
+        case looped(item: Int)
     }
 
     public let time: Int

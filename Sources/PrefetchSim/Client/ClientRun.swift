@@ -58,8 +58,25 @@ public struct ClientRun: Sendable {
         return configuration
     }
 
+    /// Each user's scroll: watch, swipe; with `backSwipeProbability` (seeded) they go back to the previous video
+    /// for a second before moving on, and `pauseMilliseconds` is the scroll gesture between videos.
+    public static func script(watch: [Int], backSwipeProbability: Double, pauseMilliseconds: Int, seed: UInt64) -> [ScrollStep] {
+        var generator = UserSampler.Generator(state: seed)
+        var steps: [ScrollStep] = []
+        for (index, milliseconds) in watch.enumerated() {
+            steps.append(.watch(milliseconds: max(1, milliseconds)))
+            if index > 0, backSwipeProbability > 0, Double.random(in: 0..<1, using: &generator) < backSwipeProbability {
+                steps += [.swipeBack, .watch(milliseconds: 1000), .swipe]
+            }
+            steps.append(.swipe)
+            if pauseMilliseconds > 0 { steps.append(.watch(milliseconds: pauseMilliseconds)) }
+        }
+        return steps
+    }
+
     public static func run(catalog: [ShortVideo], traces: [NetworkTrace], users: [[Int]], policy: String,
-                           base: ClientConfiguration = ClientConfiguration()) -> Summary? {
+                           base: ClientConfiguration = ClientConfiguration(), backSwipeProbability: Double = 0,
+                           pauseMilliseconds: Int = 0, seed: UInt64 = 1) -> Summary? {
         var startups: [Int] = []
         var summary = Summary(sessions: 0, startupP50Milliseconds: 0, startupP95Milliseconds: 0, stallCount: 0, stallMilliseconds: 0,
                               stallRatio: 0, watchMilliseconds: 0, bytesDownloaded: 0, bytesWasted: 0, wasteRatio: 0,
@@ -68,9 +85,10 @@ public struct ClientRun: Sendable {
         for trace in traces {
             let mean = trace.mbps.dropFirst().reduce(0, +) / Double(max(1, trace.mbps.count - 1))
             guard var configuration = configuration(policy: policy, base: base, traceMeanMbps: mean) else { return nil }
-            for watch in users {
+            for (number, watch) in users.enumerated() {
                 configuration.feedLength = watch.count
-                let script = watch.flatMap { [ScrollStep.watch(milliseconds: max(1, $0)), .swipe] }
+                let script = Self.script(watch: watch, backSwipeProbability: backSwipeProbability,
+                                         pauseMilliseconds: pauseMilliseconds, seed: seed &+ UInt64(number))
                 let report = FeedClientSimulator(catalog: catalog, network: trace, configuration: configuration).run(script)
                 summary.sessions += 1
                 startups += report.startupDelays

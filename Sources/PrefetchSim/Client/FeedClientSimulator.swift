@@ -47,6 +47,7 @@ struct ClientState {
     var download: Download?
     var samples: [Double] = []
     var players: [Int?] = []             // item each player holds
+    var playerStates: [PlayerState] = []  // last logged state of each player
     var events: [ClientEvent] = []
     var stallStart: Int?
     var startupDelays: [Int] = []
@@ -60,6 +61,7 @@ struct ClientState {
         loaded = min(configuration.pageSize, configuration.feedLength)
         items[0] = Item(arrived: 0)
         assignPlayers()
+        updatePlayerStates()
     }
 
     func video(_ item: Int) -> ShortVideo { catalog[item % catalog.count] }
@@ -105,6 +107,7 @@ struct ClientState {
         requestPageIfNeeded()
         cancelIfOutsideWindow()
         assignPlayers()
+        updatePlayerStates()
     }
 
     // MARK: Clock
@@ -120,6 +123,32 @@ struct ClientState {
             now = next
             if let finished = download, finished.end == now { finish(finished) }
             if let page = pageInFlight, page.done == now { loadPage(page.page) }
+            updatePlayerStates()
+        }
+    }
+
+    /// The state each player is in now; a change is logged.
+    func playerState(_ player: Int) -> PlayerState {
+        guard let index = players[player] else { return .idle }
+        let item = items[index] ?? Item()
+        if index == current {
+            if !item.started { return item.chunks.isEmpty ? .loading : .ready }
+            return stallStart != nil || bufferedAhead(index) == 0 ? .buffering : .playing
+        }
+        if item.chunks.isEmpty { return .loading }
+        return item.furthest > 0 ? .paused : .ready
+    }
+
+    mutating func updatePlayerStates() {
+        for player in players.indices {
+            let state = playerState(player)
+            if player >= playerStates.count {
+                playerStates.append(state)
+                events.append(log(.playerState(player: player, item: players[player], state: state)))
+            } else if playerStates[player] != state {
+                playerStates[player] = state
+                events.append(log(.playerState(player: player, item: players[player], state: state)))
+            }
         }
     }
 
@@ -150,7 +179,10 @@ struct ClientState {
             item.furthest = max(item.furthest, item.position)
             watchTime += step
             t += step
-            if item.position >= duration { item.position = 0 }   // a video that ends loops
+            if item.position >= duration {
+                item.position = 0   // a video that ends loops
+                events.append(ClientEvent(time: t, kind: .looped(item: current)))
+            }
         }
         items[current] = item
     }
