@@ -23,7 +23,7 @@ for set in high medium low mixed hsdpa; do
         run "$set" "$policy" | python3 -c "
 import json, sys
 ref = json.load(open('/tmp/.reel-bench-ref.json'))['$policy|$set|sample0']
-r = json.load(sys.stdin)['result']
+r = json.load(sys.stdin)
 print(f\"| $set | $policy | {r['score']:.4f} | {float(ref['score']):.4f} | {r['bytes_downloaded'] / float(ref['bytes_downloaded']):.5f} |\")"
     done
 done
@@ -35,7 +35,7 @@ for set in high medium low mixed hsdpa; do
         run "$set" "$policy" | python3 -c "
 import json, sys
 d = json.load(sys.stdin)
-print(f\"| $set | $policy | {100 * d['stall_ratio']:.1f} | {100 * d['waste_ratio']:.1f} | {d['result']['score']:.3f} |\")"
+print(f\"| $set | $policy | {100 * d['stall_ratio']:.1f} | {100 * d['waste_ratio']:.1f} | {d['score']:.3f} |\")"
     done
     for baseline in no_save fixed_preload; do
         python3 -c "
@@ -46,7 +46,7 @@ print(f\"| $set | $baseline (reference) | {100 * float(r['rebuffer_ms']) / float
 import json, sys
 d = json.load(sys.stdin)
 r = json.load(open('/tmp/.reel-bench-ref.json'))['$baseline|$set|sample0']
-print(f\"| $set | $baseline (Reel's, from the description) | {100 * d['stall_ratio']:.1f} | {100 * d['waste_ratio']:.1f} | {d['result']['score']:.3f} (Δ {d['result']['score'] - float(r['score']):+.2f}) |\")"
+print(f\"| $set | $baseline (Reel's, from the description) | {100 * d['stall_ratio']:.1f} | {100 * d['waste_ratio']:.1f} | {d['score']:.3f} (Δ {d['score'] - float(r['score']):+.2f}) |\")"
     done
 done
 echo
@@ -55,7 +55,7 @@ for policy in window aware; do
     run medium "$policy" --users 50 --seed 7 | python3 -c "
 import json, sys
 d = json.load(sys.stdin)
-print(f\"  $policy: stall {100 * d['stall_ratio']:.1f} %, waste {100 * d['waste_ratio']:.1f} %, Score {d['result']['score']:.3f}\")"
+print(f\"  $policy: stall {100 * d['stall_ratio']:.1f} %, waste {100 * d['waste_ratio']:.1f} %, Score {d['score']:.3f}\")"
 done
 python3 -c "
 import json
@@ -78,5 +78,9 @@ echo
 run medium aware --users 500 --seed 7 | python3 -c "
 import json, sys
 d = json.load(sys.stdin)
-print(f\"Speed: {d['chunk_events_per_second'] / 1e6:.2f} M simulated chunk events per second on one core (medium set, 500 users)\")"
+print(f\"Speed, mmgc mode: {d['chunk_events_per_second'] / 1e6:.2f} M simulated chunk events per second on one core (medium set, 500 users)\")"
+"$reel" simulate --mode client --network "$(net medium)" "${catalog[@]}" --policy window --users 200 --seed 7 --json | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+print(f\"Speed, client mode: {d['chunk_events_per_second'] / 1e6:.2f} M simulated chunk events per second on one core (medium set, 200 users)\")"
 rm -f /tmp/.reel-bench-ref.json

@@ -25,6 +25,7 @@ public struct MMGCSession: Sendable {
         var clock = trace.start
         var playing = 0, position = 0
         var chunks = [[Int]](repeating: [], count: count)       // rung of each downloaded chunk
+        var counts = [Int](repeating: 0, count: count)          // chunks.map(\.count), kept up to date
         var left = [Bool](repeating: false, count: count)
         var samples: [Double] = []
         var qoe = 0.0, bytes = 0.0, wasted = 0.0, rebuffer = 0.0, downloadedChunks = 0
@@ -58,7 +59,7 @@ public struct MMGCSession: Sendable {
 
         while playing < count {
             var view = MMGCView(videos: videos, playing: playing, positionMilliseconds: position,
-                                downloaded: chunks.map(\.count), throughputKbps: samples)
+                                downloaded: counts, throughputKbps: samples)
             view.rungs = chunks
             switch policy.decide(view) {
             case let .sleep(milliseconds):
@@ -91,6 +92,7 @@ public struct MMGCSession: Sendable {
                 }
                 if index == lastWatched { lastChunkBitrate[video] = quality }
                 chunks[video].append(rung)
+                counts[video] += 1
                 bytes += Double(size)
                 downloadedChunks += 1
                 // A chunk for a video left during this step is wasted twice, as in the challenge's code.

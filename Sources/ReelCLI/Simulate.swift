@@ -36,6 +36,8 @@ extension Reel {
             guard users == "sample0" || (Int(users) ?? 0) > 0 else { throw ValidationError("--users takes sample0 or a positive number") }
         }
 
+        /// The challenge's figures at the top level (score, qoe, bytes_downloaded, wasted_bytes, rebuffer_ms,
+        /// watch_ms, download_watch_ratio, chunks_downloaded), then Reel's own.
         struct Report: Encodable {
             let policy: String
             let traces: Int
@@ -50,6 +52,17 @@ extension Reel {
                 case stallRatio = "stall_ratio"
                 case wasteRatio = "waste_ratio"
                 case chunkEventsPerSecond = "chunk_events_per_second"
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                try result.encode(to: encoder)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(policy, forKey: .policy)
+                try container.encode(traces, forKey: .traces)
+                try container.encode(users, forKey: .users)
+                try container.encode(stallRatio, forKey: .stallRatio)
+                try container.encode(wasteRatio, forKey: .wasteRatio)
+                try container.encode(chunkEventsPerSecond, forKey: .chunkEventsPerSecond)
             }
         }
 

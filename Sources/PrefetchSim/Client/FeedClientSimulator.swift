@@ -40,7 +40,7 @@ struct ClientState {
     let network: NetworkTrace
     var config: ClientConfiguration
     var now = 0
-    var items: [Int: Item] = [:]
+    var items: [Item]
     var current = 0
     var loaded: Int
     var pageInFlight: (page: Int, done: Int)?
@@ -59,7 +59,8 @@ struct ClientState {
         self.network = network
         self.config = configuration
         loaded = min(configuration.pageSize, configuration.feedLength)
-        items[0] = Item(arrived: 0)
+        items = [Item](repeating: Item(), count: max(1, configuration.feedLength))
+        items[0].arrived = 0
         assignPlayers()
         updatePlayerStates()
     }
@@ -96,11 +97,11 @@ struct ClientState {
         endStall()
         if target > current {
             forwardSwipes += 1
-            if !(items[target]?.chunks.isEmpty ?? true) { hits += 1 }
+            if !items[target].chunks.isEmpty { hits += 1 }
         }
         events.append(log(.swiped(from: current, to: target)))
         current = target
-        var item = items[target] ?? Item()
+        var item = items[target]
         item.arrived = now
         item.started = false
         items[target] = item
@@ -130,7 +131,7 @@ struct ClientState {
     /// The state each player is in now; a change is logged.
     func playerState(_ player: Int) -> PlayerState {
         guard let index = players[player] else { return .idle }
-        let item = items[index] ?? Item()
+        let item = items[index]
         if index == current {
             if !item.started { return item.chunks.isEmpty ? .loading : .ready }
             return stallStart != nil || bufferedAhead(index) == 0 ? .buffering : .playing
@@ -153,7 +154,7 @@ struct ClientState {
     }
 
     mutating func play(until time: Int) {
-        var item = items[current] ?? Item()
+        var item = items[current]
         var t = now
         let duration = video(current).durationMilliseconds
         while t < time {
@@ -198,7 +199,7 @@ struct ClientState {
     // MARK: Prefetch scheduling
 
     func bufferedAhead(_ index: Int) -> Int {
-        let item = items[index] ?? Item()
+        let item = items[index]
         return max(0, min(item.chunks.count * 1000, video(index).durationMilliseconds) - item.position)
     }
 
@@ -206,7 +207,7 @@ struct ClientState {
     /// ~3 s; then the current item up to 10 s.
     func nextTarget() -> Int? {
         func wants(_ index: Int, _ limit: Int) -> Bool {
-            (items[index]?.chunks.count ?? 0) < video(index).chunkCount && bufferedAhead(index) < limit
+            items[index].chunks.count < video(index).chunkCount && bufferedAhead(index) < limit
         }
         if wants(current, config.neighbourBufferMilliseconds) { return current }
         let neighbours = window.filter { $0 > current } + window.filter { $0 < current }.reversed()
@@ -223,7 +224,7 @@ struct ClientState {
 
     mutating func startDownload() {
         guard let target = nextTarget() else { return }
-        let chunk = items[target]?.chunks.count ?? 0
+        let chunk = items[target].chunks.count
         let rung = self.rung
         let bytes = video(target).chunkBytes[rung][chunk]
         var clock = network.clock(at: Double(now) / 1000)
@@ -235,9 +236,7 @@ struct ClientState {
 
     mutating func finish(_ finished: Download) {
         download = nil
-        var item = items[finished.item] ?? Item()
-        item.chunks.append(finished.rung)
-        items[finished.item] = item
+        items[finished.item].chunks.append(finished.rung)
         downloaded += finished.bytes
         samples.append(Double(finished.bytes * 8) / Double(max(1, finished.end - finished.start)))
         if samples.count > 5 { samples.removeFirst() }
@@ -249,7 +248,7 @@ struct ClientState {
     /// item has nothing to play (startup comes first); what arrived of it is downloaded and wasted.
     mutating func cancelIfOutsideWindow() {
         guard let active = download else { return }
-        let starving = active.item != current && (items[current]?.chunks.isEmpty ?? true)
+        let starving = active.item != current && items[current].chunks.isEmpty
         guard !window.contains(active.item) || starving else { return }
         let elapsed = max(0, now - active.start - config.requestRTTMilliseconds)
         let span = max(1, active.end - active.start - config.requestRTTMilliseconds)
@@ -263,7 +262,7 @@ struct ClientState {
     mutating func dropBuffers() {
         let keep = (current - config.memoryKeepRadius)...(current + config.memoryKeepRadius)
         var dropped: [Int] = [], bytes = 0
-        for (index, item) in items.sorted(by: { $0.key < $1.key }) where !keep.contains(index) && !item.chunks.isEmpty {
+        for (index, item) in items.enumerated() where !keep.contains(index) && !item.chunks.isEmpty {
             let played = playedChunks(index)
             let sizes = item.chunks.enumerated().map { video(index).chunkBytes[$0.element][$0.offset] }
             let unplayed = sizes.dropFirst(played).reduce(0, +)
@@ -321,22 +320,29 @@ struct ClientState {
 
     /// Chunks whose start playback reached, for an item.
     func playedChunks(_ index: Int) -> Int {
-        guard let item = items[index] else { return 0 }
+        let item = items[index]
         let reached = item.started || item.furthest > 0 ? (item.furthest + 999) / 1000 : 0
         return min(item.chunks.count, max(reached, item.started ? 1 : 0))
     }
 
+    /// Unplayed bytes held across all items (plain loops: this runs after every chunk).
     var bufferedBytes: Int {
-        items.reduce(0) { total, entry in
-            let (index, item) = entry
-            return total + item.chunks.enumerated().filter { $0.offset >= playedChunks(index) }
-                .reduce(0) { $0 + video(index).chunkBytes[$1.element][$1.offset] }
+        var total = 0
+        for index in items.indices where !items[index].chunks.isEmpty {
+            let sizes = video(index).chunkBytes
+            let chunks = items[index].chunks
+            var chunk = playedChunks(index)
+            while chunk < chunks.count {
+                total += sizes[chunks[chunk]][chunk]
+                chunk += 1
+            }
         }
+        return total
     }
 
     func report() -> ClientReport {
         var played = 0, wasted = cancelledBytes, still = 0
-        for (index, item) in items {
+        for (index, item) in items.enumerated() {
             wasted += item.dropped
             played += item.droppedPlayed
             for (chunk, rung) in item.chunks.enumerated() {
