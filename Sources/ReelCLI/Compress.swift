@@ -29,7 +29,7 @@ extension Reel {
             do {
                 let summary = try compressor.run(source: file, output: output, quality: quality, progress: { progress in
                     if tty {
-                        FileHandle.standardError.write(Data(String(format: "\r%5.1f%%  %.2fx  ETA %.0fs ", progress.percent, progress.speed, progress.etaSeconds).utf8))
+                        TranscodeReporting.progressLine(progress)
                     }
                 }, isCancelled: { interrupt.isSet })
                 if tty { printError("") }
@@ -42,16 +42,7 @@ extension Reel {
                 }
             } catch {
                 if tty { printError("") }
-                if json {
-                    JSONOutput.print(TranscodeCommand.Failure(accepted: false, reason: error.code, message: error.message, path: error.path))
-                } else {
-                    printError("\(error.code): \(error.path): \(error.message)")
-                }
-                switch error.kind {
-                case .rejected: throw ExitCode(65)
-                case .cancelled: throw ExitCode(130)
-                case .failed: throw ExitCode(70)
-                }
+                throw TranscodeReporting.exitCode(for: error, json: json)
             }
         }
     }

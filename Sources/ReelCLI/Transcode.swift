@@ -48,7 +48,7 @@ extension Reel {
                         JSONOutput.print(Event(event: "progress", percent: (progress.percent * 10).rounded() / 10,
                                                seconds: progress.seconds, speed: (progress.speed * 100).rounded() / 100))
                     } else if tty {
-                        FileHandle.standardError.write(Data(String(format: "\r%5.1f%%  %.2fx  ETA %.0fs ", progress.percent, progress.speed, progress.etaSeconds).utf8))
+                        TranscodeReporting.progressLine(progress)
                     }
                 }, isCancelled: { interrupt.isSet })
                 if tty && !json { printError("") }
@@ -64,16 +64,7 @@ extension Reel {
                 }
             } catch {
                 if tty && !json { printError("") }
-                if json {
-                    JSONOutput.print(Failure(accepted: false, reason: error.code, message: error.message, path: error.path))
-                } else {
-                    printError("\(error.code): \(error.path): \(error.message)")
-                }
-                switch error.kind {
-                case .rejected: throw ExitCode(65)
-                case .cancelled: throw ExitCode(130)
-                case .failed: throw ExitCode(70)
-                }
+                throw TranscodeReporting.exitCode(for: error, json: json)
             }
         }
     }
