@@ -41,3 +41,29 @@ import Testing
         }
     }
 }
+
+extension MMGCCalibrationTests {
+    /// The targets for Reel's own policy, on the challenge's data.
+    @Test(.enabled(if: data != nil, "needs ../shared/data/prefetch"))
+    func awareBeatsBothBaselinesEverywhereAndMeetsTheMediumTargets() throws {
+        let data = try #require(Self.data)
+        let catalog = try MMGCData.catalog(at: data + "/mmgc2022/short_video_size", retention: data + "/mmgc2022/user_ret")
+        let text = try String(contentsOfFile: data + "/reference_results.tsv", encoding: .utf8)
+        let rows = text.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t").map(String.init) }
+        func reference(_ policy: String, _ set: String) -> Double? {
+            rows.first { $0.count > 3 && $0[0] == policy && $0[1] == set && $0[2] == "sample0" }.flatMap { Double($0[3]) }
+        }
+        for set in ["high", "medium", "low", "mixed", "hsdpa"] {
+            let runner = MMGCRunner(catalog: catalog, traces: try Self.traces(data, set))
+            let aware = runner.run(AwarePolicy()).average.score
+            let a2 = runner.run(try #require(FixedWindowPolicy.named("A2"))).average.score
+            #expect(aware > (try #require(reference("no_save", set))), "\(set)")
+            #expect(aware > (try #require(reference("fixed_preload", set))), "\(set)")
+            #expect(aware >= a2 - 1e-9, "\(set): aware \(aware) < A2 \(a2)")
+        }
+        let medium = MMGCRunner(catalog: catalog, traces: try Self.traces(data, "medium"))
+        let users = UserSampler(videos: medium.sessionVideos).users(50, seed: 7)
+        let result = MMGCResult.averaged(users.map { medium.run(AwarePolicy(), watch: $0).average })
+        #expect(result.stallRatio <= 0.08 && result.wasteRatio <= 0.27, "stall \(result.stallRatio), waste \(result.wasteRatio)")
+    }
+}
