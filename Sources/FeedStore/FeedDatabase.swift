@@ -1,0 +1,76 @@
+public import GRDB
+
+/// The catalog's SQLite database: WAL (readers never wait for the publishing writer), a busy timeout, and
+/// versioned migrations applied at open.
+public final class FeedDatabase: Sendable {
+    public let pool: DatabasePool
+
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: catalog") { db in
+            try db.execute(sql: """
+                CREATE TABLE videos (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('processing', 'published', 'rejected', 'failed')),
+                    created_at INTEGER NOT NULL,
+                    published_at INTEGER,
+                    duration_ms INTEGER NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    content_hash TEXT NOT NULL UNIQUE,
+                    source TEXT NOT NULL DEFAULT '{}',
+                    master_path TEXT,
+                    poster_jpeg_path TEXT,
+                    poster_webp_path TEXT
+                );
+                -- The feed's only query: published videos, newest first, keyset on (published_at, id).
+                CREATE INDEX videos_feed ON videos (published_at DESC, id DESC) WHERE status = 'published';
+                CREATE TABLE renditions (
+                    video_id TEXT NOT NULL REFERENCES videos(id) ON DELETE CASCADE,
+                    rung TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    bandwidth INTEGER NOT NULL,
+                    average_bandwidth INTEGER NOT NULL,
+                    codecs TEXT NOT NULL,
+                    segments INTEGER NOT NULL,
+                    PRIMARY KEY (video_id, rung)
+                ) WITHOUT ROWID;
+                CREATE TABLE images (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    path TEXT NOT NULL,
+                    content_hash TEXT NOT NULL UNIQUE
+                );
+                CREATE TABLE jobs (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('video', 'image')),
+                    source_name BLOB NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('queued', 'processing', 'published', 'rejected', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    progress REAL NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    not_before INTEGER NOT NULL DEFAULT 0,
+                    media_id TEXT
+                );
+                CREATE INDEX jobs_queue ON jobs (state, not_before, created_at);
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,28 @@
+/// One published video as the feed serves it.
+public struct FeedVideo: Codable, Sendable, Equatable {
+    public struct Rendition: Codable, Sendable, Equatable {
+        public var rung: String
+        public var width: Int
+        public var height: Int
+        public var bandwidth: Int
+        public var averageBandwidth: Int
+        public var codecs: String
+        public var segments: Int
+    }
+
+    public var id: String
+    public var publishedAt: Int64
+    public var durationMilliseconds: Int
+    public var width: Int
+    public var height: Int
+    public var masterPath: String?
+    public var posterJPEGPath: String?
+    public var posterWebPPath: String?
+    public var renditions: [Rendition]
+}
+
+/// One page of the feed: the items and the cursor for the next page (nil at the end).
+public struct FeedPage: Sendable, Equatable {
+    public var items: [FeedVideo]
+    public var nextCursor: FeedCursor?
+}

@@ -1,0 +1,72 @@
+import FeedStore
+import Foundation
+import MediaFixtures
+import Testing
+
+@Suite struct FeedStoreTests {
+    let directory: TemporaryDirectory
+    let store: FeedStore
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+    }
+
+    @Test func pagesNewestFirstWithoutGapsOrDuplicates() throws {
+        try store.seed(count: 95)
+        var seen: [String] = []
+        var cursor: FeedCursor?
+        repeat {
+            let page = try store.page(limit: 20, after: cursor)
+            seen += page.items.map(\.id)
+            cursor = page.nextCursor
+        } while cursor != nil
+        #expect(seen.count == 95)
+        #expect(Set(seen).count == 95)
+        #expect(seen == seen.sorted(by: >))
+        let first = try store.page(limit: 1, after: nil).items[0]
+        #expect(first.id == "v000000094")
+        #expect(first.renditions.map(\.rung) == ["360p", "720p", "1080p"])
+    }
+
+    @Test func pagingWhilePublishingKeepsTheOriginalItemsExactlyOnce() throws {
+        try store.seed(count: 60)
+        var seen: [String] = []
+        var cursor: FeedCursor?
+        var publishedMore = false
+        repeat {
+            let page = try store.page(limit: 7, after: cursor)
+            seen += page.items.map(\.id)
+            cursor = page.nextCursor
+            if !publishedMore {
+                try store.seed(count: 10, startingAt: 60)   // newer videos arrive mid-scroll
+                publishedMore = true
+            }
+        } while cursor != nil
+        let original = (0..<60).map { String(format: "v%09d", $0) }
+        #expect(Set(seen) == Set(original))
+        #expect(seen.count == 60)
+    }
+
+    @Test func theFeedQuerySeeksThroughItsIndex() throws {
+        try store.seed(count: 1000)
+        let plan = try store.pagePlan().joined(separator: " | ")
+        #expect(plan.contains("USING INDEX videos_feed"), "\(plan)")
+        #expect(!plan.contains("SCAN videos "), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+    }
+
+    @Test func cursorsAreOpaqueAndRejectedWhenForged() throws {
+        let cursor = FeedCursor(publishedAt: 1_700_000_123, id: "v000000123")
+        #expect(!cursor.encoded.contains("v000000123"))
+        #expect(try FeedCursor(decoding: cursor.encoded) == cursor)
+        for bad in ["", "abc", "v000000123", "!!!!", String(repeating: "A", count: 300), Data("v2:1:x".utf8).base64EncodedString()] {
+            #expect(throws: FeedCursor.Malformed.self) { _ = try FeedCursor(decoding: bad) }
+        }
+    }
+
+    @Test func unknownOrUnpublishedVideoIsNil() throws {
+        try store.seed(count: 3)
+        #expect(try store.video(id: "v000000001")?.renditions.count == 3)
+        #expect(try store.video(id: "nope") == nil)
+    }
+}
