@@ -20,6 +20,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The default traits pull in swift-configuration, which Reel does not use: skipping it saves build time.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(libavPackages)]),
@@ -33,6 +39,18 @@ let package = Package(
         .target(name: "MediaModel", swiftSettings: upcoming),
         .target(name: "PrefetchSim", swiftSettings: upcoming),
         .target(name: "FeedStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: upcoming),
+        .target(
+            name: "FeedServer",
+            dependencies: [
+                "FeedStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: upcoming
+        ),
         .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
         .target(name: "Transcode", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel"], swiftSettings: upcoming),
@@ -40,8 +58,9 @@ let package = Package(
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
         ),
@@ -56,6 +75,15 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "FeedStoreTests", dependencies: ["FeedStore", "MediaFixtures"], swiftSettings: upcoming),
+        .testTarget(
+            name: "FeedServerTests",
+            dependencies: [
+                "FeedServer", "FeedStore", "Transcode", "MediaFixtures",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

@@ -75,3 +75,10 @@ extension FeedStore {
         try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM videos") ?? 0 }
     }
 }
+
+extension FeedStore {
+    /// One trivial read: proves the catalog opens and answers (`/healthz`).
+    public func ping() throws {
+        _ = try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM videos LIMIT 1") }
+    }
+}

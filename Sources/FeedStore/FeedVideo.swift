@@ -8,6 +8,16 @@ public struct FeedVideo: Codable, Sendable, Equatable {
         public var averageBandwidth: Int
         public var codecs: String
         public var segments: Int
+
+        public init(rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int) {
+            self.rung = rung
+            self.width = width
+            self.height = height
+            self.bandwidth = bandwidth
+            self.averageBandwidth = averageBandwidth
+            self.codecs = codecs
+            self.segments = segments
+        }
     }
 
     public var id: String

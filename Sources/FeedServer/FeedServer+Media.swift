@@ -1,0 +1,55 @@
+public import Hummingbird
+internal import Foundation
+
+extension FeedServer {
+    /// `GET /media/...`: a public library file with its MIME type, `ETag`, caching policy and byte ranges.
+    /// Anything that does not resolve to a public file inside the library is a 404, whatever the reason.
+    func media(_ request: Request, context: FeedRequestContext) async throws -> Response {
+        let path = request.uri.path
+        let prefix = "/media/"
+        guard path.hasPrefix(prefix), let resolved = library.resolve(rawPath: path.dropFirst(prefix.count)),
+              let file = MediaFile(path: resolved) else {
+            throw APIError.notFound("media file")
+        }
+        var headers: HTTPFields = [
+            .contentType: file.contentType,
+            .eTag: file.etag,
+            .cacheControl: file.cacheControl,
+            .acceptRanges: "bytes",
+            .lastModified: Self.httpDate(file.lastModified),
+        ]
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
+            let tag = $0.trimmingCharacters(in: .whitespaces)
+            return tag == file.etag || tag == "W/" + file.etag || tag == "*"
+        }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        // If-Range with a stale validator means "send it all".
+        var rangeHeader = request.headers[.range]
+        if let ifRange = request.headers[.ifRange], ifRange != file.etag { rangeHeader = nil }
+        switch ByteRangeRequest(header: rangeHeader, size: file.size) {
+        case .whole:
+            headers[.contentLength] = String(file.size)
+            let body = file.size == 0 ? ResponseBody() : try await FileIO().loadFile(path: file.path, context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        case .partial(let range):
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)"
+            headers[.contentLength] = String(range.count)
+            let body = try await FileIO().loadFile(path: file.path, range: range, context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        case .unsatisfiable:
+            throw APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
+                           message: "the range \"\((rangeHeader ?? "").prefix(64))\" is outside this \(file.size)-byte file",
+                           headers: [.contentRange: "bytes */\(file.size)"])
+        }
+    }
+
+    /// IMF-fixdate, as HTTP wants.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,105 @@
+public import FeedStore
+public import Hummingbird
+public import Logging
+public import Prometheus
+public import ServiceLifecycle
+internal import Foundation
+
+/// The HTTP face of the catalog: the JSON feed, single videos, job status, the library's media files, health
+/// and metrics. Built as a router so tests drive it without a socket.
+public struct FeedServer: Sendable {
+    public let store: FeedStore
+    public let library: MediaLibrary
+    public let rateLimit: RateLimit?
+    public let metrics: PrometheusCollectorRegistry
+    public static let defaultLimit = 10
+
+    public init(store: FeedStore, library: MediaLibrary, rateLimit: RateLimit? = nil,
+                metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.store = store
+        self.library = library
+        self.rateLimit = rateLimit
+        self.metrics = metrics
+    }
+
+    public func router() -> Router<FeedRequestContext> {
+        let router = Router(context: FeedRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(factory: PrometheusMetricsFactory(registry: metrics)))
+        router.add(middleware: JSONErrorMiddleware())
+        if let rateLimit { router.add(middleware: RateLimitMiddleware(limit: rateLimit)) }
+
+        router.get("/v1/feed") { request, _ in try self.feed(request) }
+        router.get("/v1/videos/:id") { _, context in try self.video(id: context.parameters.require("id")) }
+        router.get("/v1/jobs/:id") { _, context in try self.job(id: context.parameters.require("id")) }
+        router.get("/media/**") { request, context in try await self.media(request, context: context) }
+        router.get("/healthz") { _, _ in try self.health() }
+        router.get("/metrics") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.emitToBuffer())))
+        }
+        return router
+    }
+
+    /// An application listening on `host:port`; `services` run beside it and stop with it (the worker).
+    public func application(host: String, port: Int, services: [any Service] = [], logger: Logger,
+                            onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "reel"),
+            services: services,
+            onServerRunning: { channel in
+                await onListening(host, channel.localAddress?.port ?? port)
+            },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.
+    public func run(host: String, port: Int, services: [any Service] = [], logger: Logger,
+                    onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
+        try await application(host: host, port: port, services: services, logger: logger, onListening: onListening).runService()
+    }
+
+    // MARK: Routes
+
+    func feed(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        var limit = Self.defaultLimit
+        if let text = query["limit"] {
+            guard let value = Int(text) else {
+                throw APIError(.badRequest, code: "invalid_limit", message: "limit must be a whole number from 1 to \(FeedStore.maximumLimit), not \"\(text.prefix(64))\"")
+            }
+            guard (1...FeedStore.maximumLimit).contains(value) else {
+                throw APIError(.badRequest, code: "limit_out_of_range", message: "limit must be from 1 to \(FeedStore.maximumLimit); \(value) is out of range")
+            }
+            limit = value
+        }
+        var cursor: FeedCursor?
+        if let text = query["cursor"] {
+            do {
+                cursor = try FeedCursor(decoding: String(text))
+            } catch {
+                throw APIError(.badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
+            }
+        }
+        let page = try store.page(limit: limit, after: cursor)
+        return JSONBody.response(FeedPageBody(items: page.items.map(FeedItemBody.init), nextCursor: page.nextCursor?.encoded),
+                                 headers: [.cacheControl: "no-cache"])
+    }
+
+    func video(id: String) throws -> Response {
+        guard let video = try store.video(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
+        return JSONBody.response(FeedItemBody(video))
+    }
+
+    func job(id: String) throws -> Response {
+        guard let job = try store.job(id: id) else { throw APIError.notFound("job \"\(id.prefix(64))\"") }
+        return JSONBody.response(JobBody(job), headers: [.cacheControl: "no-store"])
+    }
+
+    func health() throws -> Response {
+        try store.ping()
+        return JSONBody.response(["status": "ok"], headers: [.cacheControl: "no-store"])
+    }
+}

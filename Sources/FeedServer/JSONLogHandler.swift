@@ -1,0 +1,45 @@
+public import Logging
+internal import Foundation
+internal import Synchronization
+
+/// One JSON object per line on stderr: time, level, label, message and the metadata as fields, so logs from the
+/// server and the worker can be filtered by job id, file or reason without parsing prose.
+public struct JSONLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    public var metadataProvider: Logger.MetadataProvider?
+    let label: String
+    private static let lock = Mutex(())
+
+    public init(label: String) { self.label = label }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var fields: [String: Any] = [
+            "time": Date().formatted(.iso8601.time(includingFractionalSeconds: true).year().month().day()),
+            "level": event.level.rawValue,
+            "label": label,
+            "message": "\(event.message)",
+        ]
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
+        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        for (key, value) in merged where fields[key] == nil { fields[key] = Self.plain(value) }
+        guard var data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        data.append(0x0A)
+        Self.lock.withLock { _ in FileHandle.standardError.write(data) }
+    }
+
+    static func plain(_ value: Logger.Metadata.Value) -> Any {
+        switch value {
+        case .string(let text): text
+        case .stringConvertible(let value): "\(value)"
+        case .array(let values): values.map(plain)
+        case .dictionary(let values): values.mapValues(plain)
+        }
+    }
+}

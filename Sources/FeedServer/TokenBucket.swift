@@ -1,0 +1,37 @@
+/// A token bucket: `capacity` requests at once, refilled at `ratePerSecond`. Pure, so it is tested with a fake clock.
+public struct TokenBucket: Sendable, Equatable {
+    public let capacity: Double
+    public let ratePerSecond: Double
+    private(set) var tokens: Double
+    private(set) var updated: Double
+
+    public init(capacity: Double, ratePerSecond: Double, now: Double) {
+        precondition(capacity >= 1 && ratePerSecond > 0)
+        self.capacity = capacity
+        self.ratePerSecond = ratePerSecond
+        tokens = capacity
+        updated = now
+    }
+
+    /// Takes one token if there is one. Otherwise returns the seconds until one will be there.
+    public mutating func take(now: Double) -> Double? {
+        refill(now: now)
+        if tokens >= 1 {
+            tokens -= 1
+            return nil
+        }
+        return (1 - tokens) / ratePerSecond
+    }
+
+    /// Full again: nothing is lost by forgetting this client.
+    public func isFull(now: Double) -> Bool {
+        tokens + max(0, now - updated) * ratePerSecond >= capacity
+    }
+
+    private mutating func refill(now: Double) {
+        if now > updated {
+            tokens = min(capacity, tokens + (now - updated) * ratePerSecond)
+            updated = now
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// A worker job as `GET /v1/jobs/{id}` reports it: clients poll it while an upload is processing.
+public struct FeedJob: Sendable, Equatable {
+    public enum State: String, Sendable, CaseIterable {
+        case queued, processing, published, rejected, failed
+    }
+
+    public enum Kind: String, Sendable, CaseIterable {
+        case video, image
+    }
+
+    public var id: String
+    public var kind: Kind
+    public var state: State
+    public var attempts: Int
+    public var lastError: String?
+    /// 0...1.
+    public var progress: Double
+    public var createdAt: Int64
+    public var updatedAt: Int64
+    /// The published video or image, once there is one.
+    public var mediaID: String?
+
+    public init(id: String, kind: Kind, state: State, attempts: Int, lastError: String?, progress: Double,
+                createdAt: Int64, updatedAt: Int64, mediaID: String?) {
+        self.id = id
+        self.kind = kind
+        self.state = state
+        self.attempts = attempts
+        self.lastError = lastError
+        self.progress = progress
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.mediaID = mediaID
+    }
+}

@@ -1,0 +1,34 @@
+/// A video whose files are all in place in the library, ready to become visible in the feed.
+public struct PublishedVideo: Sendable, Equatable {
+    public var id: String
+    public var createdAt: Int64
+    /// Unix milliseconds.
+    public var publishedAt: Int64
+    public var durationMilliseconds: Int
+    public var width: Int
+    public var height: Int
+    public var contentHash: String
+    /// Source facts as JSON (container, codecs, original size), for operators.
+    public var source: String
+    public var masterPath: String
+    public var posterJPEGPath: String
+    public var posterWebPPath: String
+    public var renditions: [FeedVideo.Rendition]
+
+    public init(id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
+                contentHash: String, source: String, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
+                renditions: [FeedVideo.Rendition]) {
+        self.id = id
+        self.createdAt = createdAt
+        self.publishedAt = publishedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.width = width
+        self.height = height
+        self.contentHash = contentHash
+        self.source = source
+        self.masterPath = masterPath
+        self.posterJPEGPath = posterJPEGPath
+        self.posterWebPPath = posterWebPPath
+        self.renditions = renditions
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import FeedServer
+import FeedStore
+import Foundation
+import Logging
+
+extension Reel {
+    /// `reel serve`: the JSON feed, job status and the library's media over HTTP.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the feed, job status and the library's HLS files and posters over HTTP.",
+            discussion: """
+                GET /v1/feed?limit=N&cursor=C, /v1/videos/{id}, /v1/jobs/{id}, /media/..., /healthz, /metrics.
+                SIGTERM or SIGINT lets in-flight requests finish, then exits 0.
+                """
+        )
+
+        @Option(name: .long, help: "SQLite catalog (created and migrated when missing).") var database: String
+        @Option(name: .long, help: "Library directory holding videos/ and images/.") var library: String
+        @Option(name: .long, help: "Address to bind.") var host = "127.0.0.1"
+        @Option(name: .long, help: "Port (0 picks a free one; the chosen port is printed).") var port = 8080
+        @Option(name: .long, help: "Per-client rate limit in requests per second (token bucket; off by default).")
+        var rateLimit: Double?
+        @Option(name: .long, help: "Burst size for --rate-limit (default: 2 × the rate).") var rateBurst: Double?
+        @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+            if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
+            if let rateBurst, !(rateBurst >= 1) { throw ValidationError("--rate-burst must be at least 1") }
+            guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
+        }
+
+        func run() async throws {
+            let logger = ServerLogging.logger(label: "reel.serve", level: logLevel)
+            try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+            let store = FeedStore(database: try FeedDatabase(path: database))
+            let server = FeedServer(
+                store: store, library: try MediaLibrary(root: library),
+                rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
+            )
+            try await server.run(host: host, port: port, logger: logger) { host, port in
+                // One line on stdout that scripts wait for; everything else is JSON on stderr.
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            }
+        }
+    }
+}
+
+/// swift-log bootstrapped once per process with the JSON handler.
+enum ServerLogging {
+    nonisolated(unsafe) private static var bootstrapped = false
+
+    static func logger(label: String, level: String) -> Logger {
+        if !bootstrapped {
+            bootstrapped = true
+            let parsed = Logger.Level(rawValue: level) ?? .info
+            LoggingSystem.bootstrap { label in
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = parsed
+                return handler
+            }
+        }
+        return Logger(label: label)
+    }
+}
