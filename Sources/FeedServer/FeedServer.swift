@@ -32,6 +32,10 @@ public struct FeedServer: Sendable {
         router.get("/v1/videos/:id") { _, context in try self.video(id: context.parameters.require("id")) }
         router.get("/v1/jobs/:id") { _, context in try self.job(id: context.parameters.require("id")) }
         router.get("/media/**") { request, context in try await self.media(request, context: context) }
+        router.head("/media/**") { request, context in
+            let response = try await self.media(request, context: context)
+            return Response(status: response.status, headers: response.headers)
+        }
         router.get("/healthz") { _, _ in try self.health() }
         router.get("/metrics") { _, _ in
             var headers = HTTPFields()
