@@ -206,34 +206,8 @@ enum GStreamer {
         return hasGStreamer && FileManager.default.isExecutableFile(atPath: script) ? script : nil
     }
 
-    /// Spawned with a clean signal mask and default handlers: a child of the test runner may inherit blocked
-    /// signals, and then the script's `kill` of its HTTP server never lands and its `wait` hangs.
     static func run(_ script: String, _ directory: String) throws -> (status: Int32, output: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("gst-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(script), strdup(directory), nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, script, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw TestFailure(message: "cannot run \(script): \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exit: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exit, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        let result = try ChildProcess.run([script, directory])
+        return (result.status, result.stdout + result.stderr)
     }
 }
