@@ -25,7 +25,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The anchors' quality checks (SSIM, playlist parsing) are Python; install their modules when missing.
-if [ "$level" = bench ] && ! python3 -c 'import PIL, skimage, numpy, pillow_heif, m3u8' 2>/dev/null; then
-  python3 -m pip install --quiet pillow scikit-image numpy pillow-heif m3u8
+# The anchors' quality checks (SSIM, playlist parsing) are Python, and the feed's reference server is Datasette;
+# install them when missing.
+if [ "$level" = bench ] && ! python3 -c 'import PIL, skimage, numpy, pillow_heif, m3u8, datasette' 2>/dev/null; then
+  python3 -m pip install --quiet pillow scikit-image numpy pillow-heif m3u8 datasette
 fi

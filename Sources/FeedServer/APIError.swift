@@ -42,8 +42,12 @@ enum JSONBody {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data(#"{"error":{"code":"internal","message":"the response could not be encoded"}}"#.utf8)
+        return response(bytes: data, status: status, headers: headers)
+    }
+
+    static func response(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -1,80 +1,44 @@
 internal import FeedStore
 internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// One video as the JSON API shows it. Paths in the catalog are relative to the library; URLs are under `/media/`.
-struct FeedItemBody: Encodable {
-    struct Rendition: Encodable {
-        let rung: String
-        let width: Int
-        let height: Int
-        let bandwidth: Int
-        let averageBandwidth: Int
-        let codecs: String
-        let segments: Int
-
-        enum CodingKeys: String, CodingKey {
-            case rung, width, height, bandwidth, codecs, segments
-            case averageBandwidth = "average_bandwidth"
+enum FeedItemBody {
+    static func write(_ video: FeedVideo, to json: inout JSONWriter) {
+        json.object { json in
+            json.key("id"); json.string(video.id)
+            json.key("published_at"); json.timestamp(milliseconds: video.publishedAt)
+            json.key("duration_s"); json.milliseconds(asSeconds: video.durationMilliseconds)
+            json.key("width"); json.int(video.width)
+            json.key("height"); json.int(video.height)
+            json.key("master_url"); json.mediaURL(video.masterPath)
+            json.key("poster_jpeg_url"); json.mediaURL(video.posterJPEGPath)
+            json.key("poster_webp_url"); json.mediaURL(video.posterWebPPath)
+            json.key("renditions"); json.raw(video.renditionsJSON)  // already JSON, rendered by SQLite
         }
     }
 
-    let id: String
-    let publishedAt: String
-    let durationSeconds: Double
-    let width: Int
-    let height: Int
-    let masterURL: String?
-    let posterJPEGURL: String?
-    let posterWebPURL: String?
-    let renditions: [Rendition]
-
-    enum CodingKeys: String, CodingKey {
-        case id, width, height, renditions
-        case publishedAt = "published_at"
-        case durationSeconds = "duration_s"
-        case masterURL = "master_url"
-        case posterJPEGURL = "poster_jpeg_url"
-        case posterWebPURL = "poster_webp_url"
+    static func json(_ video: FeedVideo) -> [UInt8] {
+        var json = JSONWriter(capacity: 1024)
+        write(video, to: &json)
+        return json.bytes
     }
 
-    init(_ video: FeedVideo) {
-        id = video.id
-        publishedAt = Self.timestamp(video.publishedAt)
-        durationSeconds = Double(video.durationMilliseconds) / 1000
-        width = video.width
-        height = video.height
-        masterURL = video.masterPath.map(MediaLibrary.url(forLibraryPath:))
-        posterJPEGURL = video.posterJPEGPath.map(MediaLibrary.url(forLibraryPath:))
-        posterWebPURL = video.posterWebPPath.map(MediaLibrary.url(forLibraryPath:))
-        renditions = video.renditions.map {
-            Rendition(rung: $0.rung, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
-                      averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments)
+    /// `GET /v1/feed`'s body: `{"items": [...], "next_cursor": "..." | null}`.
+    static func json(_ page: FeedPage) -> [UInt8] {
+        var json = JSONWriter(capacity: 700 * max(1, page.items.count))
+        json.object { json in
+            json.key("items")
+            json.array { json in
+                for video in page.items { write(video, to: &json) }
+            }
+            json.key("next_cursor"); json.string(page.nextCursor?.encoded)
         }
+        return json.bytes
     }
 
-    /// RFC 3339 UTC with milliseconds.
-    static func timestamp(_ milliseconds: Int64) -> String {
-        let date = Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
-        return date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true)
-            .timeSeparator(.colon).timeZone(separator: .omitted))
-    }
-}
-
-/// `GET /v1/feed`'s body.
-struct FeedPageBody: Encodable {
-    let items: [FeedItemBody]
-    let nextCursor: String?
-
-    enum CodingKeys: String, CodingKey {
-        case items
-        case nextCursor = "next_cursor"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encode(nextCursor, forKey: .nextCursor)  // null at the end, not absent
-    }
 }
 
 /// `GET /v1/jobs/{id}`'s body.

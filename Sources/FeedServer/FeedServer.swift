@@ -3,6 +3,7 @@ public import Hummingbird
 public import Logging
 public import Prometheus
 public import ServiceLifecycle
+internal import NIOPosix
 internal import Foundation
 
 /// The HTTP face of the catalog: the JSON feed, single videos, job status, the library's media files, health
@@ -46,7 +47,9 @@ public struct FeedServer: Sendable {
     }
 
     /// An application listening on `host:port`; `services` run beside it and stop with it (the worker).
-    public func application(host: String, port: Int, services: [any Service] = [], logger: Logger,
+    /// Handlers run on Swift's concurrency pool, so the socket I/O needs few event-loop threads: on 2 cores one
+    /// thread halves the p99 latency at the same throughput (measured with wrk, 16 connections).
+    public func application(host: String, port: Int, ioThreads: Int = 1, services: [any Service] = [], logger: Logger,
                             onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
@@ -55,14 +58,16 @@ public struct FeedServer: Sendable {
             onServerRunning: { channel in
                 await onListening(host, channel.localAddress?.port ?? port)
             },
+            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup(numberOfThreads: ioThreads)),
             logger: logger
         )
     }
 
     /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.
-    public func run(host: String, port: Int, services: [any Service] = [], logger: Logger,
+    public func run(host: String, port: Int, ioThreads: Int = 1, services: [any Service] = [], logger: Logger,
                     onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
-        try await application(host: host, port: port, services: services, logger: logger, onListening: onListening).runService()
+        try await application(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger,
+                              onListening: onListening).runService()
     }
 
     // MARK: Routes
@@ -88,13 +93,12 @@ public struct FeedServer: Sendable {
             }
         }
         let page = try store.page(limit: limit, after: cursor)
-        return JSONBody.response(FeedPageBody(items: page.items.map(FeedItemBody.init), nextCursor: page.nextCursor?.encoded),
-                                 headers: [.cacheControl: "no-cache"])
+        return JSONBody.response(bytes: FeedItemBody.json(page), headers: [.cacheControl: "no-cache"])
     }
 
     func video(id: String) throws -> Response {
         guard let video = try store.video(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
-        return JSONBody.response(FeedItemBody(video))
+        return JSONBody.response(bytes: FeedItemBody.json(video))
     }
 
     func job(id: String) throws -> Response {

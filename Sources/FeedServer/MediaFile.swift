@@ -1,4 +1,7 @@
 internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// What the media route needs to know about one file: its type, caching policy and validator.
 struct MediaFile: Sendable {
@@ -8,15 +11,19 @@ struct MediaFile: Sendable {
     let lastModified: Date
 
     init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        // FileManager rather than stat(2): in this module's imports `struct stat` resolves to NIO's copy.
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = (attributes[.size] as? NSNumber)?.intValue,
+              let modified = attributes[.modificationDate] as? Date else { return nil }
         self.path = path
-        size = Int(info.st_size)
-        let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        self.size = size
+        let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        let microseconds = Int64((modified.timeIntervalSince1970 * 1_000_000).rounded())
         // Published files never change in place (the worker renames whole directories in), so size, mtime and
         // inode identify the bytes.
-        etag = "\"\(String(size, radix: 16))-\(String(nanoseconds, radix: 16))-\(String(info.st_ino, radix: 16))\""
-        lastModified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+        etag = "\"\(String(size, radix: 16))-\(String(microseconds, radix: 16))-\(String(inode, radix: 16))\""
+        lastModified = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
     }
 
     var contentType: String {

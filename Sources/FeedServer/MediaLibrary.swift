@@ -1,4 +1,7 @@
 internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// Maps `/media/...` request paths onto files of the library, and refuses everything else.
 ///
@@ -17,11 +20,21 @@ public struct MediaLibrary: Sendable {
         self.root = resolved
     }
 
-    /// The URL the API gives for a library-relative path.
-    static func url(forLibraryPath path: String) -> String {
-        "/media/" + path.split(separator: "/").map { component in
-            String(component).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? ""
-        }.joined(separator: "/")
+    /// Each byte outside RFC 3986's unreserved set (and `/`) percent-encoded, by hand: a CharacterSet per call
+    /// costs more than the rest of a feed page.
+    static func appendPercentEncoded(_ path: String, to bytes: inout [UInt8]) {
+        let hex: StaticString = "0123456789ABCDEF"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                bytes.append(byte)
+            default:
+                hex.withUTF8Buffer { hex in
+                    bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                }
+            }
+        }
     }
 
     /// The canonical file for the raw (still percent-encoded) path after `/media/`, or nil when it is not a
@@ -37,8 +50,9 @@ public struct MediaLibrary: Sendable {
               resolved.hasPrefix(root + "/") else { return nil }
         let relative = resolved.dropFirst(root.count + 1)
         guard let top = relative.split(separator: "/").first, Self.publicRoots.contains(String(top)) else { return nil }
-        var info = stat()
-        guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular else {
+            return nil
+        }
         return resolved
     }
 

@@ -1,5 +1,7 @@
+internal import Foundation
+
 /// One published video as the feed serves it.
-public struct FeedVideo: Codable, Sendable, Equatable {
+public struct FeedVideo: Sendable, Equatable {
     public struct Rendition: Codable, Sendable, Equatable {
         public var rung: String
         public var width: Int
@@ -18,6 +20,11 @@ public struct FeedVideo: Codable, Sendable, Equatable {
             self.codecs = codecs
             self.segments = segments
         }
+
+        enum CodingKeys: String, CodingKey {
+            case rung, width, height, bandwidth, codecs, segments
+            case averageBandwidth = "average_bandwidth"
+        }
     }
 
     public var id: String
@@ -28,7 +35,13 @@ public struct FeedVideo: Codable, Sendable, Equatable {
     public var masterPath: String?
     public var posterJPEGPath: String?
     public var posterWebPPath: String?
-    public var renditions: [Rendition]
+    /// The renditions as a JSON array ordered by height, rendered by SQLite in the page query itself: one query
+    /// per page, and the server copies it out without decoding and re-encoding.
+    public var renditionsJSON: String
+
+    public var renditions: [Rendition] {
+        (try? JSONDecoder().decode([Rendition].self, from: Data(renditionsJSON.utf8))) ?? []
+    }
 }
 
 /// One page of the feed: the items and the cursor for the next page (nil at the end).

@@ -22,9 +22,12 @@ extension Reel {
         @Option(name: .long, help: "Per-client rate limit in requests per second (token bucket; off by default).")
         var rateLimit: Double?
         @Option(name: .long, help: "Burst size for --rate-limit (default: 2 × the rate).") var rateBurst: Double?
+        @Option(name: .long, help: "Event-loop threads for socket I/O (handlers run on Swift's concurrency pool).")
+        var ioThreads = 1
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
 
         func validate() throws {
+            guard (1...64).contains(ioThreads) else { throw ValidationError("--io-threads must be from 1 to 64") }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
             if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
             if let rateBurst, !(rateBurst >= 1) { throw ValidationError("--rate-burst must be at least 1") }
@@ -39,7 +42,7 @@ extension Reel {
                 store: store, library: try MediaLibrary(root: library),
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
             )
-            try await server.run(host: host, port: port, logger: logger) { host, port in
+            try await server.run(host: host, port: port, ioThreads: ioThreads, logger: logger) { host, port in
                 // One line on stdout that scripts wait for; everything else is JSON on stderr.
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
