@@ -20,7 +20,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var fields: [String: Any] = [
-            "time": Date().formatted(.iso8601.time(includingFractionalSeconds: true).year().month().day()),
+            "time": Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             "level": event.level.rawValue,
             "label": label,
             "message": "\(event.message)",
