@@ -11,6 +11,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/log.h>
+#include <libavutil/sha.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 #include <stdarg.h>

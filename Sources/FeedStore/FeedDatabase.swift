@@ -71,6 +71,39 @@ public final class FeedDatabase: Sendable {
                 CREATE INDEX jobs_queue ON jobs (state, not_before, created_at);
                 """)
         }
+        migrator.registerMigration("v2: worker jobs") { db in
+            // The worker claims, retries and recovers jobs: who holds one (a lock-file token), what the upload hashed
+            // to, why it ended, and a kind that is unknown until admission has looked at the bytes.
+            try db.execute(sql: """
+                CREATE TABLE jobs_v2 (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('unknown', 'video', 'image')),
+                    source_name BLOB NOT NULL,
+                    source_bytes INTEGER NOT NULL DEFAULT 0,
+                    state TEXT NOT NULL CHECK (state IN ('queued', 'processing', 'published', 'rejected', 'failed')),
+                    owner TEXT,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    reason TEXT,
+                    last_error TEXT,
+                    progress REAL NOT NULL DEFAULT 0,
+                    content_hash TEXT,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    started_at INTEGER,
+                    finished_at INTEGER,
+                    not_before INTEGER NOT NULL DEFAULT 0,
+                    media_id TEXT
+                );
+                INSERT INTO jobs_v2 (id, kind, source_name, state, attempts, last_error, progress, created_at, updated_at,
+                                     not_before, media_id)
+                    SELECT id, kind, source_name, state, attempts, last_error, progress, created_at, updated_at, not_before, media_id
+                    FROM jobs;
+                DROP TABLE jobs;
+                ALTER TABLE jobs_v2 RENAME TO jobs;
+                CREATE INDEX jobs_queue ON jobs (state, not_before, created_at);
+                CREATE INDEX jobs_owner ON jobs (owner) WHERE owner IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

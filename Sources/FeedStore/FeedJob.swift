@@ -5,13 +5,16 @@ public struct FeedJob: Sendable, Equatable {
     }
 
     public enum Kind: String, Sendable, CaseIterable {
-        case video, image
+        /// Not yet admitted: the bytes decide, never the name.
+        case unknown, video, image
     }
 
     public var id: String
     public var kind: Kind
     public var state: State
     public var attempts: Int
+    /// The machine-readable code of the last failure or rejection (`too_large`, `timeout`, `crashed`, ...).
+    public var reason: String?
     public var lastError: String?
     /// 0...1.
     public var progress: Double
@@ -19,9 +22,14 @@ public struct FeedJob: Sendable, Equatable {
     public var updatedAt: Int64
     /// The published video or image, once there is one.
     public var mediaID: String?
+    /// The upload's name as the inbox had it: raw bytes, which need not be UTF-8.
+    public var sourceName: [UInt8] = []
+    public var owner: String?
+    public var contentHash: String?
 
-    public init(id: String, kind: Kind, state: State, attempts: Int, lastError: String?, progress: Double,
+    public init(id: String, kind: Kind, state: State, attempts: Int, reason: String? = nil, lastError: String?, progress: Double,
                 createdAt: Int64, updatedAt: Int64, mediaID: String?) {
+        self.reason = reason
         self.id = id
         self.kind = kind
         self.state = state

@@ -1,4 +1,5 @@
 public import GRDB
+internal import Foundation
 
 extension FeedStore {
     /// One job by id, or nil.
@@ -11,8 +12,11 @@ extension FeedStore {
 
 extension FeedJob {
     init(row: Row) {
-        self.init(id: row["id"], kind: Kind(rawValue: row["kind"]) ?? .video, state: State(rawValue: row["state"]) ?? .queued,
-                  attempts: row["attempts"], lastError: row["last_error"], progress: row["progress"],
+        self.init(id: row["id"], kind: Kind(rawValue: row["kind"]) ?? .unknown, state: State(rawValue: row["state"]) ?? .queued,
+                  attempts: row["attempts"], reason: row["reason"], lastError: row["last_error"], progress: row["progress"],
                   createdAt: row["created_at"], updatedAt: row["updated_at"], mediaID: row["media_id"])
+        sourceName = (row["source_name"] as Data?).map { Array($0) } ?? []
+        owner = row["owner"]
+        contentHash = row["content_hash"]
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import FeedStore
 import MediaFixtures
 import Testing
+import Transcode
 
 /// `reel serve` as a process: it prints where it listens, answers, and exits 0 on SIGTERM.
 @Suite struct ServeCommandTests {
@@ -21,6 +23,39 @@ import Testing
         #expect((page["items"] as? [Any])?.count == 30)
         server.signal(SIGTERM)
         #expect(server.wait() == 0, "\(server.stderr)")
+    }
+
+    @Test func gstreamerPlaysAPublishedVideoFromTheServerToEOS() throws {
+        let directory = try TemporaryDirectory()
+        let store = FeedStore(database: try FeedDatabase(path: directory.file("c.sqlite")))
+        let source = directory.file("upload.mp4")
+        try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)
+        try FileManager.default.createDirectory(atPath: directory.file("library/videos"), withIntermediateDirectories: true)
+        let summary = try LadderTranscoder().run(source: source, output: directory.file("library/videos/live1"))
+        try store.publish(PublishedVideo(
+            id: "live1", createdAt: 1, publishedAt: 1_800_000_000_000, durationMilliseconds: Int(summary.durationSeconds * 1000),
+            width: 640, height: 360, contentHash: "live1", source: "{}", masterPath: "videos/live1/master.m3u8",
+            posterJPEGPath: "videos/live1/poster.jpg", posterWebPPath: "videos/live1/poster.webp",
+            renditions: summary.renditions.map {
+                FeedVideo.Rendition(rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
+                                    averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments)
+            }))
+        let server = try ChildProcess([ReelProcess.executable, "serve", "--database", directory.file("c.sqlite"),
+                                       "--library", directory.file("library"), "--port", "0"])
+        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        let gst = try #require(["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }, "make test installs GStreamer")
+        let play = try ChildProcess.run(
+            ["/usr/bin/timeout", "120", gst, "playbin3", "uri=\(base)/media/videos/live1/master.m3u8",
+             "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"],
+            environment: ["GST_PLUGIN_FEATURE_RANK": "hlsdemux:NONE"])
+        #expect(play.status == 0, "gst-launch: \(play.stdout) \(play.stderr)")
+        #expect(play.stdout.contains("Got EOS from element"), "\(play.stdout)")
+        #expect(!play.stdout.contains("ERROR") && !play.stderr.contains("ERROR"), "\(play.stdout) \(play.stderr)")
+        server.signal(SIGTERM)
+        #expect(server.wait() == 0)
     }
 
     @Test(arguments: [["--port", "70000"], ["--rate-limit", "0"], ["--log-level", "loud"], ["--io-threads", "0"]])

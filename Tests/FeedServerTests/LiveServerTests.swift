@@ -10,9 +10,11 @@ import MediaFixtures
 import Testing
 import Transcode
 
-/// The server on a real socket, with real clients: URLSession pages the feed, GStreamer plays a video.
+/// The server on a real socket with a real client: URLSession pages the whole feed. (GStreamer playing from a
+/// `reel serve` process is in CLITests: in this process, synchronous tests running beside it can starve the
+/// server's handlers of the concurrency pool.)
 @Suite struct LiveServerTests {
-    @Test func realClientsPageTheFeedAndPlayAVideoToTheEnd() async throws {
+    @Test func aRealHTTPClientPagesTheWholeFeed() async throws {
         let directory = try TemporaryDirectory()
         let store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         try store.seed(count: 23)
@@ -46,16 +48,6 @@ import Transcode
                 #expect(ids.count == 24 && Set(ids).count == 24)
                 #expect(ids.first == "live1")
 
-                let gst = try #require(["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first {
-                    FileManager.default.isExecutableFile(atPath: $0)
-                }, "make test installs GStreamer")
-                let play = try ChildProcess.run(
-                    ["/usr/bin/timeout", "120", gst, "playbin3", "uri=http://127.0.0.1:\(port)/media/videos/live1/master.m3u8",
-                     "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"],
-                    environment: ["GST_PLUGIN_FEATURE_RANK": "hlsdemux:NONE"])
-                #expect(play.status == 0, "gst-launch: \(play.stdout) \(play.stderr)")
-                #expect(play.stdout.contains("Got EOS from element"), "\(play.stdout)")
-                #expect(!play.stdout.contains("ERROR") && !play.stderr.contains("ERROR"), "\(play.stdout) \(play.stderr)")
             }
     }
 }
