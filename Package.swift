@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
+        .target(name: "CFileSystem"),
+        .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
         .target(name: "PrefetchSim", swiftSettings: upcoming),
         .target(name: "FeedStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: upcoming),
         .target(
@@ -53,6 +55,16 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        .target(
+            name: "Worker",
+            dependencies: [
+                "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: upcoming
+        ),
         .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
         .target(name: "Transcode", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel"], swiftSettings: upcoming),
@@ -60,9 +72,10 @@ let package = Package(
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: upcoming
         ),

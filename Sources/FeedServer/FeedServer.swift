@@ -2,6 +2,7 @@ public import FeedStore
 public import Hummingbird
 public import Logging
 public import Prometheus
+public import Metrics
 public import ServiceLifecycle
 internal import NIOPosix
 internal import Foundation
@@ -22,6 +23,9 @@ public struct FeedServer: Sendable {
         self.rateLimit = rateLimit
         self.metrics = metrics
     }
+
+    /// Metrics recorded here show on `/metrics` (the worker's, when it runs inside the server).
+    public var metricsFactory: any MetricsFactory { PrometheusMetricsFactory(registry: metrics) }
 
     public func router() -> Router<FeedRequestContext> {
         let router = Router(context: FeedRequestContext.self)

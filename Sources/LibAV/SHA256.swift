@@ -26,9 +26,11 @@ public final class SHA256 {
         return digest.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The digest of a whole file, read in 1 MiB blocks through a descriptor that was opened without following
-    /// symlinks.
-    public static func file(descriptor: Int32) throws -> String {
+    /// The digest of a whole file, read in 1 MiB blocks; a symlink is refused, not followed.
+    public static func file(path: String) throws -> String {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw AVError(function: "open", message: "\(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
         let hash = try SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {

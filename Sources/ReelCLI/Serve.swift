@@ -3,6 +3,8 @@ import FeedServer
 import FeedStore
 import Foundation
 import Logging
+import ServiceLifecycle
+import Worker
 
 extension Reel {
     /// `reel serve`: the JSON feed, job status and the library's media over HTTP.
@@ -11,7 +13,8 @@ extension Reel {
             abstract: "Serve the feed, job status and the library's HLS files and posters over HTTP.",
             discussion: """
                 GET /v1/feed?limit=N&cursor=C, /v1/videos/{id}, /v1/jobs/{id}, /media/..., /healthz, /metrics.
-                SIGTERM or SIGINT lets in-flight requests finish, then exits 0.
+                With --inbox, the worker runs in the same process and publishes into the same catalog and library.
+                SIGTERM or SIGINT lets in-flight requests (and running jobs, within --grace) finish, then exits 0.
                 """
         )
 
@@ -24,6 +27,9 @@ extension Reel {
         @Option(name: .long, help: "Burst size for --rate-limit (default: 2 × the rate).") var rateBurst: Double?
         @Option(name: .long, help: "Event-loop threads for socket I/O (handlers run on Swift's concurrency pool).")
         var ioThreads = 1
+        @Option(name: .long, help: "Also run the worker on this inbox, in this process (see reel worker).") var inbox: String?
+        @OptionGroup var worker: WorkerOptions
+        @OptionGroup var limits: LimitsOption
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
 
         func validate() throws {
@@ -42,7 +48,15 @@ extension Reel {
                 store: store, library: try MediaLibrary(root: library),
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
             )
-            try await server.run(host: host, port: port, ioThreads: ioThreads, logger: logger) { host, port in
+            var services: [any Service] = []
+            if let inbox {
+                _ = try limits.load()
+                let worker = try Worker(
+                    configuration: self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: false),
+                    store: store, logger: ServerLogging.logger(label: "reel.worker", level: logLevel), metrics: server.metricsFactory)
+                services.append(WorkerService(worker: worker))
+            }
+            try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) { host, port in
                 // One line on stdout that scripts wait for; everything else is JSON on stderr.
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }

@@ -1,0 +1,10 @@
+#ifndef CFILESYSTEM_H
+#define CFILESYSTEM_H
+
+/// renameat2(..., RENAME_NOREPLACE): glibc declares it only under _GNU_SOURCE, which Swift's Glibc module lacks.
+int CFileSystem_renameNoReplace(int fromDirectory, const char *from, int toDirectory, const char *to);
+
+/// prctl(PR_SET_PDEATHSIG, SIGKILL): prctl is variadic, and Swift imports no variadic C functions.
+int CFileSystem_dieWithParent(void);
+
+#endif

@@ -1,0 +1,111 @@
+internal import CFileSystem
+internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// Directory listing and moves by raw name, so names that are not UTF-8 (or hold newlines, `%d`, `$(...)`) are
+/// handled as the bytes they are.
+public enum Directory {
+    /// Every entry except `.` and `..`, with lstat facts (symlinks are reported, never followed).
+    public static func entries(of path: String) throws(FileSystemError) -> [DirectoryEntry] {
+        guard let directory = opendir(path) else { throw FileSystemError("opendir", path) }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var result: [DirectoryEntry] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw FileSystemError("readdir", path) }
+                break
+            }
+            let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            var info = stat()
+            let status = name.withUnsafeBufferPointer { bytes in
+                (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+                    fstatat(descriptor, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW)
+                }
+            }
+            if status != 0 {
+                if errno == ENOENT { continue }  // gone between readdir and stat
+                throw FileSystemError("fstatat", path + "/" + String(decoding: name, as: UTF8.self))
+            }
+            let kind: DirectoryEntry.Kind
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: kind = .regular
+            case S_IFDIR: kind = .directory
+            case S_IFLNK: kind = .symlink
+            case S_IFIFO: kind = .fifo
+            case S_IFSOCK: kind = .socket
+            case S_IFBLK: kind = .blockDevice
+            case S_IFCHR: kind = .characterDevice
+            default: kind = .unknown
+            }
+            let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            result.append(DirectoryEntry(name: name, kind: kind, size: Int64(info.st_size), modified: modified))
+        }
+        return result
+    }
+
+    /// Moves the entry `name` of `directory` to `destination`, atomically and without following a symlink
+    /// (the link itself moves). Fails with ENOENT when another process moved it first: that is how two workers
+    /// on one inbox decide who takes a file.
+    public static func move(entry name: [UInt8], in directory: String, to destination: String) throws(FileSystemError) {
+        let cName = name.map { CChar(bitPattern: $0) } + [0]
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileSystemError("open", directory) }
+        defer { close(descriptor) }
+        // RENAME_NOREPLACE: never overwrite an existing output.
+        let moved = cName.withUnsafeBufferPointer { CFileSystem_renameNoReplace(descriptor, $0.baseAddress!, AT_FDCWD, destination) }
+        if moved != 0 { throw FileSystemError("renameat2", destination) }
+    }
+
+    /// `rename` that refuses to replace an existing destination.
+    public static func move(_ source: String, to destination: String) throws(FileSystemError) {
+        if CFileSystem_renameNoReplace(AT_FDCWD, source, AT_FDCWD, destination) != 0 {
+            throw FileSystemError("renameat2", source + " -> " + destination)
+        }
+    }
+
+    /// Flushes a directory's entries (after a rename into it) to disk.
+    public static func sync(_ path: String) throws(FileSystemError) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileSystemError("open", path) }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0 { throw FileSystemError("fsync", path) }
+    }
+
+    /// fsyncs every file and directory under `path` (inclusive): a published output survives power loss.
+    public static func syncTree(_ path: String) throws(FileSystemError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw FileSystemError("lstat", path) }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for entry in try entries(of: path) where entry.kind == .regular || entry.kind == .directory {
+                try syncTree(path + "/" + String(decoding: entry.name, as: UTF8.self))
+            }
+            try sync(path)
+        } else if info.st_mode & S_IFMT == S_IFREG {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { throw FileSystemError("open", path) }
+            defer { close(descriptor) }
+            if fsync(descriptor) != 0 { throw FileSystemError("fsync", path) }
+        }
+    }
+
+    /// Removes `path` and everything under it; absent is fine.
+    public static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    public static func create(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+}

@@ -1,0 +1,85 @@
+internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// A child process in its own process group, its output going to files, polled without blocking.
+public final class Subprocess: @unchecked Sendable {
+    public enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    public let pid: Int32
+    private(set) public var termination: Termination?
+
+    /// Starts `arguments[0]` (an absolute path) with stdin from /dev/null.
+    public init(_ arguments: [String], environment: [String: String], stdout: String, stderr: String) throws(FileSystemError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard status == 0 else { throw FileSystemError("posix_spawn", arguments[0], code: status) }
+        self.pid = pid
+    }
+
+    /// The termination if the process has ended, without waiting.
+    public func poll() -> Termination? {
+        if let termination { return termination }
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        guard reaped == pid else { return nil }
+        termination = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+        return termination
+    }
+
+    /// SIGKILL to the whole process group (encoder threads included), then reaps it.
+    public func kill() -> Termination {
+        if let termination { return termination }
+        _ = Glibc.kill(-pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        termination = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+        return termination!
+    }
+
+    /// This executable's own path, for re-executing itself.
+    public static var currentExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    public static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGABRT: "SIGABRT"
+        case SIGILL: "SIGILL"
+        case SIGFPE: "SIGFPE"
+        case SIGKILL: "SIGKILL"
+        case SIGXCPU: "SIGXCPU"
+        case SIGTERM: "SIGTERM"
+        case SIGTRAP: "SIGTRAP"
+        default: "signal \(number)"
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Worker
+
+/// The worker's options, shared by `reel worker` and `reel serve --inbox`.
+struct WorkerOptions: ParsableArguments {
+    @Option(name: .long, help: "Jobs in parallel, each in its own process (default: 1 per 2 cores).") var jobs: Int?
+    @Option(name: .long, help: "Seconds a file's size and mtime must stay unchanged before it is taken.") var settle = 2.0
+    @Option(name: .long, help: "Seconds between inbox scans.") var pollInterval = 0.25
+    @Option(name: .long, help: "Wall-clock seconds a job may run before it is killed (reason: timeout).") var jobTimeout = 600.0
+    @Option(name: .long, help: "Address-space limit per job process, in MB.") var jobMemoryMb = 4096
+    @Option(name: .long, help: "Attempts for transient failures (with exponential backoff).") var maxAttempts = 3
+    @Option(name: .long, help: "Seconds running jobs get to finish after SIGTERM before they are re-queued.") var grace = 30.0
+    @Option(name: .long, help: "Ladder preset JSON (default: Presets/ladder.json when present).") var ladder: String?
+
+    func validate() throws {
+        if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be from 1 to 64") }
+        guard settle >= 0, pollInterval > 0, pollInterval <= 60 else { throw ValidationError("--settle must be ≥ 0 and --poll-interval in (0, 60]") }
+        guard jobTimeout >= 1 else { throw ValidationError("--job-timeout must be at least 1 s") }
+        guard jobMemoryMb >= 256 else { throw ValidationError("--job-memory-mb must be at least 256") }
+        guard (1...20).contains(maxAttempts) else { throw ValidationError("--max-attempts must be from 1 to 20") }
+        guard grace >= 0 else { throw ValidationError("--grace must be ≥ 0") }
+    }
+
+    func configuration(inbox: String, library: String, limits: String?, once: Bool) -> WorkerConfiguration {
+        var configuration = WorkerConfiguration(inbox: absolute(inbox), library: absolute(library))
+        configuration.jobs = jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+        configuration.settleSeconds = settle
+        configuration.pollInterval = pollInterval
+        configuration.jobTimeoutSeconds = jobTimeout
+        configuration.memoryLimitMegabytes = jobMemoryMb
+        configuration.maxAttempts = maxAttempts
+        configuration.graceSeconds = grace
+        configuration.once = once
+        let ladderPath = ladder ?? (FileManager.default.fileExists(atPath: "Presets/ladder.json") ? "Presets/ladder.json" : nil)
+        let limitsPath = limits ?? (FileManager.default.fileExists(atPath: "Presets/limits.json") ? "Presets/limits.json" : nil)
+        configuration.jobArguments = (ladderPath.map { ["--ladder", absolute($0)] } ?? []) + (limitsPath.map { ["--limits", absolute($0)] } ?? [])
+        return configuration
+    }
+
+    private func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

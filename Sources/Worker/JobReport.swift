@@ -1,0 +1,17 @@
+/// One finished job, as `reel worker --json` prints it (one line each) and the logs record it.
+public struct JobReport: Codable, Sendable, Equatable {
+    public var job: String
+    public var file: String
+    public var state: String
+    public var kind: String
+    public var reason: String?
+    public var message: String?
+    public var mediaID: String?
+    public var attempts: Int
+    public var seconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case job, file, state, kind, reason, message, attempts, seconds
+        case mediaID = "media_id"
+    }
+}

@@ -1,0 +1,27 @@
+/// Where everything lives in the library. Public: `videos/<id>/` and `images/<id>.webp`. Private: the uploads
+/// being processed (`.incoming/<id>`), staging (`.staging/<id>`), worker lock files (`.workers/`), published
+/// originals (`originals/<id>`), refused uploads (`rejected/<id>` + `<id>.reason.json`) and uploads that failed
+/// on Reel's side (`failed/<id>` + `<id>.reason.json`). Every name is a server-generated id.
+public struct LibraryLayout: Sendable {
+    public let root: String
+
+    public init(root: String) { self.root = root }
+
+    public var videos: String { root + "/videos" }
+    public var images: String { root + "/images" }
+    public var originals: String { root + "/originals" }
+    public var rejected: String { root + "/rejected" }
+    public var failed: String { root + "/failed" }
+    public var incoming: String { root + "/.incoming" }
+    public var staging: String { root + "/.staging" }
+    public var workers: String { root + "/.workers" }
+
+    public var allDirectories: [String] { [videos, images, originals, rejected, failed, incoming, staging, workers] }
+
+    public func video(_ id: String) -> String { videos + "/" + id }
+    public func image(_ id: String) -> String { images + "/" + id + ".webp" }
+    public func incoming(_ id: String) -> String { incoming + "/" + id }
+    public func staging(_ id: String) -> String { staging + "/" + id }
+    public func original(_ id: String) -> String { originals + "/" + id }
+    public func lock(_ owner: String) -> String { workers + "/" + owner + ".lock" }
+}

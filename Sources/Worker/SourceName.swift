@@ -1,0 +1,43 @@
+internal import Foundation
+
+/// An upload's original name: bytes from the inbox, kept only as data (for logs and the reason file), never
+/// used to build a path, URL or command.
+public struct SourceName: Sendable, Equatable {
+    public let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Printable text: the name when it is valid UTF-8 without control or bidi-override characters, otherwise with
+    /// those shown as \u{...} escapes and invalid bytes as \x.. escapes.
+    public var display: String {
+        var text = ""
+        var index = 0
+        let decodedWhole = String(validating: bytes, as: UTF8.self)
+        if let decodedWhole {
+            for scalar in decodedWhole.unicodeScalars {
+                text += Self.isUnsafe(scalar) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+            }
+            return text
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                let scalar = Unicode.Scalar(byte)
+                text += Self.isUnsafe(scalar) ? "\\u{\(String(byte, radix: 16))}" : String(scalar)
+            } else {
+                text += "\\x" + String(byte, radix: 16)
+            }
+            index += 1
+        }
+        return text
+    }
+
+    public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
+    public var base64: String { Data(bytes).base64EncodedString() }
+
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            || scalar.value == 0x200E || scalar.value == 0x200F
+    }
+}

@@ -1,0 +1,107 @@
+public import FeedStore
+public import Logging
+public import Metrics
+internal import FileSystem
+internal import Foundation
+
+/// The watch-folder worker: takes finished uploads out of the inbox, runs each in its own `reel worker-job`
+/// process under resource limits, and publishes the outputs atomically (files fsynced and renamed into place, then
+/// one catalog transaction). Crash-safe: every step leaves the upload in exactly one recoverable place.
+public final class Worker: @unchecked Sendable {
+    public let configuration: WorkerConfiguration
+    public let store: FeedStore
+    let layout: LibraryLayout
+    let logger: Logger
+    let metrics: any MetricsFactory
+    /// This process's token in the jobs table; its lock file tells other workers it is alive.
+    let owner: String
+    private let lock: FileLock
+    var tracker: StabilityTracker
+    var running: [String: RunningJob] = [:]
+    var lastRecovery = 0.0
+    let faultPoint: String?
+    /// Called for each finished job (the CLI's `--json` lines).
+    public var onFinished: (@Sendable (JobReport) -> Void)?
+
+    struct RunningJob {
+        var job: FeedJob
+        let process: Subprocess
+        let started: Double
+        var reportedProgress = 0.0
+        var lastProgressCheck = 0.0
+    }
+
+    public init(configuration: WorkerConfiguration, store: FeedStore, logger: Logger,
+                metrics: any MetricsFactory = MetricsSystem.factory) throws {
+        self.configuration = configuration
+        self.store = store
+        self.logger = logger
+        self.metrics = metrics
+        layout = LibraryLayout(root: configuration.library)
+        for directory in layout.allDirectories + [configuration.inbox] { try Directory.create(directory) }
+        owner = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        guard let lock = try FileLock(path: layout.lock(owner)) else {
+            throw FileSystemError("flock", layout.lock(owner), code: EWOULDBLOCK)
+        }
+        self.lock = lock
+        tracker = StabilityTracker(settle: configuration.settleSeconds)
+        faultPoint = ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"]
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: lock.path) }
+
+    /// Runs until `shouldStop` turns true (then stops taking work, lets running jobs finish for the grace period,
+    /// re-queues the rest and returns), or with `once`, until the inbox and the queue are empty.
+    public func run(shouldStop: @Sendable () -> Bool) throws {
+        logger.info("worker started", metadata: ["inbox": "\(configuration.inbox)", "library": "\(configuration.library)",
+                                                  "jobs": "\(configuration.jobs)", "owner": "\(owner)"])
+        try recover()
+        var stopSince: Double?
+        while true {
+            let now = Self.monotonic
+            if stopSince == nil && shouldStop() {
+                stopSince = now
+                logger.info("stopping: no new jobs are claimed", metadata: ["running": "\(running.count)"])
+            }
+            if stopSince == nil {
+                try intake()
+                if now - lastRecovery > 2 { try recover() }
+                try fillSlots()
+            }
+            try pollRunning()
+            if let stopSince {
+                if running.isEmpty { break }
+                if now - stopSince > configuration.graceSeconds {
+                    try abandonRunning()
+                    break
+                }
+            } else if configuration.once, running.isEmpty, try isIdle() {
+                break
+            }
+            Thread.sleep(forTimeInterval: configuration.pollInterval)
+        }
+        logger.info("worker stopped", metadata: ["owner": "\(owner)"])
+    }
+
+    /// Nothing left to do for `--once`: no upload waiting in the inbox and no queued job.
+    func isIdle() throws -> Bool {
+        let waiting = try Directory.entries(of: configuration.inbox).contains { !$0.isIgnored }
+        if waiting { return false }
+        return try store.jobCounts()[.queued] ?? 0 == 0
+    }
+
+    static var monotonic: Double { ProcessInfo.processInfo.systemUptime }
+    static var nowMilliseconds: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    static func newID() -> String {
+        String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20))
+    }
+
+    /// Test hook: dies by SIGKILL at a named point of publishing, to prove recovery (REEL_FAULT_INJECTION).
+    func reach(_ point: String) {
+        if faultPoint == point {
+            logger.warning("fault injection: SIGKILL", metadata: ["point": "\(point)"])
+            kill(getpid(), SIGKILL)
+        }
+    }
+}
