@@ -79,7 +79,7 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "LibAVTests", dependencies: ["LibAV"], swiftSettings: upcoming),
+        .testTarget(name: "LibAVTests", dependencies: ["LibAV", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
         .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode"], swiftSettings: upcoming),
         .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),

@@ -24,6 +24,15 @@ public enum SyntheticImage {
         return Array(jpeg[0..<2]) + segment + Array(jpeg[2...])
     }
 
+    /// A hostile PNG: its IHDR declares `width`x`height` RGBA but its IDAT is a few hundred zero bytes.
+    public static func pngBomb(width: Int, height: Int) -> [UInt8] {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { be32(data.count) + Array(type.utf8) + data + [0, 0, 0, 0] }
+        let header = be32(width) + be32(height) + [8, 6, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+            + chunk("IDAT", [UInt8](repeating: 0, count: 300)) + chunk("IEND", [])
+    }
+
     /// Encodes one prepared frame with a still-image encoder.
     static func encodeStill(codec: String, frame: Frame) throws(AVError) -> [UInt8] {
         let encoder = try Encoder(EncoderSettings(

@@ -67,6 +67,12 @@ extension Reel {
                 printError("worker-job: \(error)")
                 throw ExitCode(JobOutcome.ExitCode.retryable)
             }
+            // Fault injection for the worker's tests: a job that crashes or hangs the way a libav bug would.
+            switch ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"] {
+            case "job-crash": UnsafeMutablePointer<UInt8>(bitPattern: 8)!.pointee = 1  // a real fault, as a decoder bug makes
+            case "job-hang": while true { sleep(60) }
+            default: break
+            }
             let preset = try ladder.map { try LadderPreset.load(from: $0) } ?? .default
             let runner = JobRunner(policy: .init(limits: try limits.load()), ladder: preset)
             throw ExitCode(runner.run(source: source, staging: staging))

@@ -50,8 +50,11 @@ extension Worker {
         let arguments = [configuration.executable, "worker-job", "--source", source, "--staging", staging,
                          "--memory-mb", String(configuration.memoryLimitMegabytes),
                          "--cpu-seconds", String(Int(configuration.jobTimeoutSeconds) * max(2, cores))] + configuration.jobArguments
-        var environment = ["MALLOC_ARENA_MAX": "2", "LC_ALL": "C"]
+        // Few malloc arenas keep the address-space limit meaningful; no Swift backtracer (a crash is recorded, not
+        // symbolicated for a second while the job holds its slot).
+        var environment = ["MALLOC_ARENA_MAX": "2", "LC_ALL": "C", "SWIFT_BACKTRACE": "enable=no"]
         if let path = ProcessInfo.processInfo.environment["PATH"] { environment["PATH"] = path }
+        if let fault = faultPoint, fault.hasPrefix("job-") { environment["REEL_FAULT_INJECTION"] = fault }
         let process = try Subprocess(arguments, environment: environment, stdout: staging + "/stdout.log", stderr: staging + "/stderr.log")
         running[job.id] = RunningJob(job: claimed, process: process, started: Self.monotonic)
         Gauge(label: "reel_worker_jobs_running", factory: metrics).record(running.count)

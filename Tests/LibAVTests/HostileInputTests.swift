@@ -1,5 +1,6 @@
 import Foundation
 @testable import LibAV
+import MediaFixtures
 import Testing
 
 /// The libav layer alone must refuse nested opens, even if the sniffing in front of it were bypassed.

@@ -1,11 +1,11 @@
 import Glibc
 
 /// A TCP listener on 127.0.0.1 that counts the connections made to it, to prove nothing was contacted.
-final class LoopbackListener {
+public final class LoopbackListener {
     let descriptor: Int32
-    let port: UInt16
+    public let port: UInt16
 
-    init() throws {
+    public init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.descriptor = descriptor
         guard descriptor >= 0 else { throw ListenerError(call: "socket") }
@@ -29,7 +29,7 @@ final class LoopbackListener {
     deinit { close(descriptor) }
 
     /// Accepts everything queued (completed handshakes stay queued even if the client hung up) and counts it.
-    func acceptedConnections() -> Int {
+    public func acceptedConnections() -> Int {
         var count = 0
         while true {
             let client = accept(descriptor, nil, nil)
@@ -40,13 +40,13 @@ final class LoopbackListener {
     }
 }
 
-struct ListenerError: Error { let call: String }
+public struct ListenerError: Error { public let call: String }
 
 /// Watches one file with inotify and reports whether anything opened or read it.
-final class OpenWatcher {
+public final class OpenWatcher {
     let descriptor: Int32
 
-    init(path: String) throws {
+    public init(path: String) throws {
         descriptor = inotify_init1(Int32(IN_NONBLOCK))
         guard descriptor >= 0, inotify_add_watch(descriptor, path, UInt32(IN_OPEN | IN_ACCESS)) >= 0 else {
             throw ListenerError(call: "inotify")
@@ -55,7 +55,7 @@ final class OpenWatcher {
 
     deinit { close(descriptor) }
 
-    var wasOpened: Bool {
+    public var wasOpened: Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         return read(descriptor, &buffer, buffer.count) > 0
     }

@@ -1,0 +1,237 @@
+import FeedStore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MediaFixtures
+import Testing
+
+/// `reel worker` and `reel serve --inbox` as real processes, on generated media.
+@Suite struct WorkerCommandTests {
+    @Test func mixedUploadsBecomeAPlayableFeed() async throws {
+        let harness = try WorkerHarness()
+        let server = try ChildProcess([ReelProcess.executable, "serve", "--database", harness.database, "--library", harness.library,
+                                       "--port", "0", "--inbox", harness.inbox, "--settle", "0.3", "--poll-interval", "0.1"])
+        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on") }, "\(server.stderr)")
+        let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        try harness.dropVideo("first.mp4", width: 320, height: 180)
+        try harness.dropVideo("second.mov", width: 180, height: 320)
+        try harness.drop("sticker.png", try SyntheticImage.png(width: 300, height: 200, alpha: true))
+        try harness.drop("photo.jpg", try SyntheticImage.jpeg(width: 640, height: 480))
+        try harness.drop("notes.mp4", Array("just some text, not a video\n".utf8))
+        let jobs = try harness.waitForJobs(count: 5)
+        #expect(jobs.filter { $0.state == .published }.count == 4, "\(jobs.map { ($0.state, $0.reason) })")
+        // A byte-identical re-upload of the first video, once it is published.
+        let firstBytes = try Data(contentsOf: URL(fileURLWithPath: harness.library + "/originals/" + (jobs.first { $0.sourceName == Array("first.mp4".utf8) }?.id ?? "")))
+        try harness.drop("first again.mp4", Array(firstBytes))
+        let all = try harness.waitForJobs(count: 6)
+        let duplicate = try #require(all.first { $0.sourceName == Array("first again.mp4".utf8) })
+        #expect(duplicate.state == .published && duplicate.reason == "duplicate")
+        #expect(duplicate.mediaID == all.first { $0.sourceName == Array("first.mp4".utf8) }?.id)
+        #expect(try harness.store.videoCount() == 2)
+
+        let (data, _) = try await URLSession.shared.data(from: URL(string: base + "/v1/feed")!)
+        let items = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(items.count == 2)
+        for item in items {
+            let master = try #require(item["master_url"] as? String)
+            let (playlist, response) = try await URLSession.shared.data(from: URL(string: base + master)!)
+            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/vnd.apple.mpegurl")
+            let variant = try #require(String(decoding: playlist, as: UTF8.self).split(separator: "\n").first { !$0.hasPrefix("#") })
+            let variantURL = URL(string: base + master)!.deletingLastPathComponent().appendingPathComponent(String(variant))
+            let (media, _) = try await URLSession.shared.data(from: variantURL)
+            let segment = try #require(String(decoding: media, as: UTF8.self).split(separator: "\n").first { !$0.hasPrefix("#") })
+            let (bytes, segmentResponse) = try await URLSession.shared.data(from: variantURL.deletingLastPathComponent().appendingPathComponent(String(segment)))
+            #expect((segmentResponse as? HTTPURLResponse)?.statusCode == 200 && bytes.count > 100)
+            #expect((segmentResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "video/mp4")
+            let poster = try #require(item["poster_webp_url"] as? String)
+            let (_, posterResponse) = try await URLSession.shared.data(from: URL(string: base + poster)!)
+            #expect((posterResponse as? HTTPURLResponse)?.statusCode == 200)
+        }
+        let published = try #require(all.first { $0.state == .published && $0.kind == .video })
+        let (jobData, _) = try await URLSession.shared.data(from: URL(string: base + "/v1/jobs/" + published.id)!)
+        let job = try #require(try JSONSerialization.jsonObject(with: jobData) as? [String: Any])
+        #expect(job["state"] as? String == "published" && job["progress_percent"] as? Int == 100)
+        let text = try #require(all.first { $0.sourceName == Array("notes.mp4".utf8) })
+        #expect(text.state == .rejected && text.reason == "unsupported_format")
+        #expect(try harness.reason(text.id)["original_name"] as? String == "notes.mp4")
+        #expect(harness.entries("images").count == 2)
+        #expect(harness.entries(".staging").isEmpty && harness.entries(".incoming").isEmpty)
+        try harness.checkPublishedVideosAreComplete()
+        server.signal(SIGTERM)
+        #expect(server.wait() == 0, "\(server.stderr.suffix(2000))")
+    }
+
+    @Test func refusedUploadsLandInRejectedBesideTheirReason() throws {
+        let harness = try WorkerHarness()
+        try harness.drop("empty.mp4", [])
+        try harness.drop("playlist.mp4", Array("#EXTM3U\n#EXTINF:1,\n/etc/passwd\n#EXT-X-ENDLIST\n".utf8))
+        try harness.drop("bomb.png", SyntheticImage.pngBomb(width: 16000, height: 16000))
+        let clip = harness.directory.file("clip.mp4")
+        try SyntheticVideo(width: 320, height: 180, seconds: 1.5).write(to: clip)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: clip))
+        try harness.drop("truncated.mp4", Array(whole.prefix(whole.count / 3)))
+        try FileManager.default.createSymbolicLink(atPath: harness.inbox + "/link.mp4", withDestinationPath: clip)
+        #expect(mkfifo(harness.inbox + "/pipe.mp4", 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: harness.inbox + "/folder.mp4", withIntermediateDirectories: false)
+        let result = try harness.runOnce()
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        let expected = ["empty.mp4": "empty_file", "playlist.mp4": "forbidden_format", "bomb.png": "pixel_count_exceeds_limit",
+                        "link.mp4": "not_regular_file", "pipe.mp4": "not_regular_file", "folder.mp4": "not_regular_file"]
+        let jobs = try harness.jobs()
+        #expect(jobs.count == 7)
+        for job in jobs {
+            let name = String(decoding: job.sourceName, as: UTF8.self)
+            #expect(job.state == .rejected, "\(name)")
+            if let reason = expected[name] { #expect(job.reason == reason, "\(name): \(job.reason ?? "")") }
+            if name == "truncated.mp4" { #expect(["truncated", "decode_error", "probe_failed"].contains(job.reason ?? ""), "\(job.reason ?? "")") }
+            let file = try harness.reason(job.id)
+            #expect(file["reason"] as? String == job.reason)
+            #expect(file["original_name"] as? String == name)
+            #expect((file["message"] as? String)?.isEmpty == false)
+            #expect(harness.entries("rejected").contains(job.id), "\(name) is not in rejected/")
+        }
+        // The symlink moved as a link: its target is untouched and nothing was published.
+        #expect(FileManager.default.fileExists(atPath: clip))
+        #expect(try harness.store.videoCount() == 0)
+        #expect(harness.entries("originals").isEmpty)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: harness.inbox)) ?? []).isEmpty)
+        #expect(harness.jsonLines(result.stdout).count == 7)
+    }
+
+    @Test func hostileNamesAreDataNeverPaths() throws {
+        let harness = try WorkerHarness()
+        let names: [[UInt8]] = [
+            Array("new\nline.png".utf8), Array("rtl\u{202E}gnp.exe.png".utf8), Array("%d%n%s.png".utf8),
+            Array("$(touch pwned).png".utf8), Array("; rm -rf ~ #.png".utf8), [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x2E, 0x70, 0x6E, 0x67],
+        ]
+        for (index, name) in names.enumerated() {
+            let bytes = try SyntheticImage.png(width: 40 + index, height: 30, alpha: false)
+            let directory = open(harness.inbox, O_RDONLY | O_DIRECTORY)
+            let file = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { openat(directory, $0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+            #expect(file >= 0)
+            _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+            close(file)
+            close(directory)
+        }
+        let result = try harness.runOnce()
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        let jobs = try harness.jobs()
+        #expect(jobs.count == names.count)
+        #expect(jobs.allSatisfy { $0.state == .published }, "\(jobs.map { ($0.state, $0.reason, $0.lastError) })")
+        #expect(Set(jobs.map(\.sourceName)) == Set(names))
+        #expect(harness.entries("images").allSatisfy { $0.hasSuffix(".webp") && $0.count == 25 })
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/pwned"))
+        let reported = harness.jsonLines(result.stdout).compactMap { $0["file"] as? String }
+        #expect(reported.contains("new\\u{a}line.png") && reported.contains("rtl\\u{202e}gnp.exe.png") && reported.contains("bad\\xff\\xfe.png"),
+                "\(reported)")
+    }
+
+    @Test func aFileStillBeingWrittenIsNotTakenEarly() throws {
+        let harness = try WorkerHarness()
+        let clip = harness.directory.file("clip.mp4")
+        try SyntheticVideo(width: 320, height: 180, seconds: 1.5).write(to: clip)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let worker = try harness.startWorker(["--settle", "1.0"])
+        let target = harness.inbox + "/slow.mp4"
+        let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: target, contents: nil); return target }()))
+        let chunks = 8
+        for index in 0..<chunks {
+            let range = (bytes.count * index / chunks)..<(bytes.count * (index + 1) / chunks)
+            handle.write(bytes.subdata(in: range))
+            Thread.sleep(forTimeInterval: 0.4)
+            #expect(FileManager.default.fileExists(atPath: target), "taken after \(index + 1) of \(chunks) chunks")
+            #expect(try harness.jobs().isEmpty)
+        }
+        try handle.close()
+        let jobs = try harness.waitForJobs(count: 1)
+        #expect(jobs.first?.state == .published, "\(jobs.map { ($0.state, $0.reason, $0.lastError) })")
+        worker.signal(SIGTERM)
+        #expect(worker.wait() == 0)
+    }
+
+    @Test func twoWorkersOnOneInboxProcessEachUploadExactlyOnce() throws {
+        let harness = try WorkerHarness()
+        let first = try harness.startWorker()
+        let second = try harness.startWorker()
+        for index in 0..<10 {
+            try harness.drop("image-\(index).png", try SyntheticImage.png(width: 64 + index, height: 48, alpha: false))
+        }
+        let jobs = try harness.waitForJobs(count: 10)
+        Thread.sleep(forTimeInterval: 0.5)
+        first.signal(SIGTERM)
+        second.signal(SIGTERM)
+        #expect(first.wait() == 0 && second.wait() == 0)
+        #expect(try harness.jobs().count == 10)
+        #expect(jobs.allSatisfy { $0.state == .published && $0.attempts == 1 })
+        #expect(Set(jobs.map(\.sourceName)).count == 10)
+        #expect(harness.entries("images").count == 10 && harness.entries("originals").count == 10)
+        let reports = harness.jsonLines(first.stdout) + harness.jsonLines(second.stdout)
+        #expect(reports.count == 10)
+        #expect(Set(reports.compactMap { $0["job"] as? String }).count == 10)
+        #expect(!harness.jsonLines(first.stdout).isEmpty && !harness.jsonLines(second.stdout).isEmpty, "both workers took uploads")
+    }
+
+    @Test(arguments: ["during-transcode", "after-staging", "after-rename", "after-commit"])
+    func aKilledWorkerLosesNothingAndLeavesNothingHalfDone(point: String) throws {
+        let harness = try WorkerHarness()
+        try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 4)
+        try harness.drop("photo.png", try SyntheticImage.png(width: 200, height: 150, alpha: false))
+        if point == "during-transcode" {
+            let worker = try harness.startWorker()
+            #expect(ChildProcess.waitUntil(seconds: 60) {
+                (try? harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
+            }, "no job reported progress")
+            worker.signal(SIGKILL)
+            #expect(worker.wait() == 128 + SIGKILL)
+        } else {
+            let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
+            #expect(ChildProcess.waitUntil(seconds: 60) { worker.hasExited }, "the fault point \(point) was never reached")
+            #expect(worker.wait() == 128 + SIGKILL)
+        }
+        let restart = try harness.runOnce()
+        #expect(restart.status == 0, "\(restart.stderr.suffix(2000))")
+        let jobs = try harness.jobs()
+        #expect(jobs.count == 2)
+        #expect(jobs.allSatisfy { $0.state == .published }, "\(jobs.map { ($0.state, $0.reason, $0.lastError) })")
+        #expect(harness.entries(".staging").isEmpty)
+        #expect(harness.entries(".incoming").isEmpty)
+        #expect(harness.entries("originals").count == 2)
+        #expect(harness.entries("videos") == (try harness.store.page(limit: 50, after: nil).items.map(\.id)).sorted())
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: harness.inbox)) ?? []).isEmpty)
+        try harness.checkPublishedVideosAreComplete()
+    }
+
+    @Test func aCrashingOrHangingJobIsRecordedAndTheWorkerGoesOn() throws {
+        let harness = try WorkerHarness()
+        try harness.drop("crash.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
+        let crashed = try harness.runOnce(environment: ["REEL_FAULT_INJECTION": "job-crash"])
+        #expect(crashed.status == 0, "\(crashed.stderr.suffix(2000))")
+        try harness.drop("hang.png", try SyntheticImage.png(width: 91, height: 60, alpha: false))
+        let hung = try harness.runOnce(["--job-timeout", "2"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
+        #expect(hung.status == 0, "\(hung.stderr.suffix(2000))")
+        let jobs = try harness.jobs()
+        let crash = try #require(jobs.first { $0.sourceName == Array("crash.png".utf8) })
+        let hang = try #require(jobs.first { $0.sourceName == Array("hang.png".utf8) })
+        #expect(crash.state == .rejected && crash.reason == "crashed" && (crash.lastError ?? "").contains("SIGSEGV"))
+        #expect(hang.state == .rejected && hang.reason == "timeout")
+        #expect(try harness.reason(crash.id)["reason"] as? String == "crashed")
+        #expect(harness.entries("rejected").contains(hang.id))
+    }
+
+    @Test func sigtermRequeuesARunningJobAfterTheGracePeriod() throws {
+        let harness = try WorkerHarness()
+        try harness.dropVideo("clip.mp4", width: 640, height: 360, seconds: 4)
+        let worker = try harness.startWorker(["--grace", "0"])
+        #expect(ChildProcess.waitUntil(seconds: 60) { (try? harness.jobs().contains { $0.state == .processing }) ?? false })
+        worker.signal(SIGTERM)
+        #expect(worker.wait() == 0, "\(worker.stderr.suffix(2000))")
+        let jobs = try harness.jobs()
+        #expect(jobs.count == 1 && jobs[0].state == .queued && jobs[0].attempts == 0, "\(jobs.map { ($0.state, $0.attempts) })")
+        #expect(harness.entries(".incoming") == [jobs[0].id])
+        #expect(harness.entries(".staging").isEmpty)
+        let restart = try harness.runOnce()
+        #expect(restart.status == 0)
+        #expect(try harness.jobs().first?.state == .published)
+    }
+}

@@ -1,0 +1,102 @@
+import FeedStore
+import Foundation
+import MediaFixtures
+import Testing
+
+/// An inbox, a library and a catalog in a temporary directory, with helpers to run real `reel worker` and
+/// `reel serve --inbox` processes over them and to inspect the result.
+struct WorkerHarness {
+    let directory: TemporaryDirectory
+    var inbox: String { directory.file("inbox") }
+    var library: String { directory.file("library") }
+    var database: String { directory.file("catalog.sqlite") }
+    let store: FeedStore
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
+        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+    }
+
+    /// Fast settings for tests: files settle after 0.3 s, scans every 0.1 s.
+    func workerArguments(_ extra: [String] = []) -> [String] {
+        ["--inbox", inbox, "--library", library, "--database", database, "--settle", "0.3", "--poll-interval", "0.1"] + extra
+    }
+
+    func startWorker(_ extra: [String] = [], environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess([ReelProcess.executable, "worker", "--json"] + workerArguments(extra), environment: environment)
+    }
+
+    /// Runs `reel worker --once` to the end.
+    func runOnce(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ChildProcess.run([ReelProcess.executable, "worker", "--once", "--json"] + workerArguments(extra), environment: environment)
+    }
+
+    /// Writes a file into the inbox through a dotfile and a rename, as a careful uploader would.
+    @discardableResult
+    func drop(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let temporary = inbox + "/.uploading-" + UUID().uuidString
+        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+        let path = inbox + "/" + name
+        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return path
+    }
+
+    func dropVideo(_ name: String, width: Int = 320, height: Int = 180, seconds: Double = 1.5) throws {
+        let source = directory.file("src-" + UUID().uuidString + ".mp4")
+        try SyntheticVideo(width: width, height: height, seconds: seconds).write(to: source)
+        try drop(name, Array(try Data(contentsOf: URL(fileURLWithPath: source))))
+    }
+
+    func jobs() throws -> [FeedJob] {
+        try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
+    }
+
+    func waitForJobs(count: Int, seconds: Double = 120) throws -> [FeedJob] {
+        _ = try ChildProcess.waitUntil(seconds: seconds) {
+            let finished = try jobs().filter { [.published, .rejected, .failed].contains($0.state) }
+            return finished.count >= count
+        }
+        return try jobs()
+    }
+
+    func entries(_ relative: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: library + "/" + relative)) ?? []).sorted()
+    }
+
+    func reason(_ id: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: library + "/rejected/\(id).reason.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Every published video has its master playlist, every variant playlist, and every init and media segment
+    /// those playlists name.
+    func checkPublishedVideosAreComplete() throws {
+        for item in try store.page(limit: 50, after: nil).items {
+            let master = library + "/" + (item.masterPath ?? "")
+            let text = try String(contentsOfFile: master, encoding: .utf8)
+            let variants = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+            #expect(!variants.isEmpty, "\(item.id) has no variants")
+            for variant in variants {
+                let playlist = (master as NSString).deletingLastPathComponent + "/" + variant
+                let lines = try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n")
+                var files = lines.filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
+                for line in lines where line.hasPrefix("#EXT-X-MAP:URI=\"") {
+                    files.append(String(line.dropFirst("#EXT-X-MAP:URI=\"".count).prefix { $0 != "\"" }))
+                }
+                #expect(files.count >= 2)
+                for file in files {
+                    let path = (playlist as NSString).deletingLastPathComponent + "/" + file
+                    #expect(FileManager.default.fileExists(atPath: path), "\(item.id): \(file) is missing")
+                }
+            }
+            for poster in [item.posterJPEGPath, item.posterWebPPath] {
+                #expect(FileManager.default.fileExists(atPath: library + "/" + (poster ?? "")), "\(item.id): poster missing")
+            }
+        }
+    }
+
+    func jsonLines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}
