@@ -99,6 +99,7 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        .testTarget(name: "WorkerTests", dependencies: ["Worker", "FileSystem"], swiftSettings: upcoming),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

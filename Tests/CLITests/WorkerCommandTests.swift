@@ -235,3 +235,41 @@ import Testing
         #expect(try harness.jobs().first?.state == .published)
     }
 }
+
+/// The foundation's hostile uploads, through the worker: none crashes it, none reaches the network, none makes
+/// anything read outside the inbox.
+@Suite struct WorkerHostileInputTests {
+    @Test func hostileUploadsAreRefusedWithoutSocketsOrOutsideReads() throws {
+        let harness = try WorkerHarness()
+        let listener = try LoopbackListener()
+        let secret = harness.directory.file("secret.ts")
+        try Data(String(repeating: "SECRET", count: 500).utf8).write(to: URL(fileURLWithPath: secret))
+        let watcher = try OpenWatcher(path: secret)
+        let url = "http://127.0.0.1:\(listener.port)"
+        let files: [(String, [UInt8])] = [
+            ("hls-local.mp4", Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n\(secret)\n#EXTINF:2.0,\n../secret.ts\n#EXT-X-ENDLIST\n".utf8)),
+            ("hls-ssrf.mp4", Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"\(url)/init.mp4\"\n#EXTINF:2.0,\n\(url)/a.ts\n#EXT-X-ENDLIST\n".utf8)),
+            ("hls-bom.mov", [0xEF, 0xBB, 0xBF] + Array("#EXTM3U\n#EXTINF:1,\n\(url)/b.ts\n".utf8)),
+            ("dash.mp4", Array("<?xml version=\"1.0\"?><MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\"><BaseURL>\(url)/</BaseURL><Period><AdaptationSet><Representation id=\"1\" bandwidth=\"1\"><BaseURL>v.mp4</BaseURL></Representation></AdaptationSet></Period></MPD>".utf8)),
+            ("concat.mp4", Array("ffconcat version 1.0\nfile '\(secret)'\nfile '\(url)/c.mp4'\n".utf8)),
+            ("image.svg.png", Array("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><image xlink:href=\"\(url)/x.png\"/><image xlink:href=\"file://\(secret)\"/></svg>".utf8)),
+            ("sdp.mp4", Array("v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video \(listener.port) RTP/AVP 96\n".utf8)),
+            ("bomb.png", SyntheticImage.pngBomb(width: 16000, height: 16000)),
+            ("ftyp-garbage.mp4", [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8) + (0..<20000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }),
+        ]
+        for (name, bytes) in files { try harness.drop(name, bytes) }
+        try FileManager.default.createSymbolicLink(atPath: harness.inbox + "/secret-link.mp4", withDestinationPath: secret)
+        #expect(mkfifo(harness.inbox + "/fifo.mp4", 0o600) == 0)
+        let result = try harness.runOnce()
+        #expect(result.status == 0, "the worker did not survive: \(result.stderr.suffix(2000))")
+        let jobs = try harness.jobs()
+        #expect(jobs.count == files.count + 2)
+        for job in jobs {
+            #expect(job.state == .rejected, "\(String(decoding: job.sourceName, as: UTF8.self)) was \(job.state)")
+            #expect(job.reason != "crashed" && job.reason != "timeout", "\(String(decoding: job.sourceName, as: UTF8.self)): \(job.reason ?? "")")
+        }
+        #expect(listener.acceptedConnections() == 0, "a hostile upload reached the network")
+        #expect(!watcher.wasOpened, "a hostile upload made something read outside the inbox")
+        #expect(try harness.store.videoCount() == 0)
+    }
+}

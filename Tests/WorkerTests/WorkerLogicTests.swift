@@ -1,0 +1,79 @@
+import FileSystem
+import Testing
+import Worker
+
+@Suite struct StabilityTrackerTests {
+    @Test func aFileIsStableOnlyAfterItsFactsHoldForTheSettleTime() {
+        var tracker = StabilityTracker(settle: 2)
+        let name = Array("a.mp4".utf8)
+        let stable1 = tracker.isStable(name: name, size: 10, modified: 1, now: 0)
+        #expect(!stable1)
+        let stable2 = tracker.isStable(name: name, size: 10, modified: 1, now: 1.9)
+        #expect(!stable2)
+        let stable3 = tracker.isStable(name: name, size: 10, modified: 1, now: 2.0)
+        #expect(stable3)
+        // It grows: the clock starts again.
+        let stable4 = tracker.isStable(name: name, size: 20, modified: 1, now: 2.5)
+        #expect(!stable4)
+        let stable5 = tracker.isStable(name: name, size: 20, modified: 1, now: 4.4)
+        #expect(!stable5)
+        let stable6 = tracker.isStable(name: name, size: 20, modified: 1, now: 4.5)
+        #expect(stable6)
+        // Same size, newer mtime (rewritten in place): not stable.
+        let stable7 = tracker.isStable(name: name, size: 20, modified: 2, now: 5)
+        #expect(!stable7)
+    }
+
+    @Test func forgottenAndRemovedNamesStartOver() {
+        var tracker = StabilityTracker(settle: 1)
+        let a = Array("a".utf8), b = Array("b".utf8)
+        _ = tracker.isStable(name: a, size: 1, modified: 1, now: 0)
+        _ = tracker.isStable(name: b, size: 1, modified: 1, now: 0)
+        tracker.keepOnly([b])
+        let stable8 = tracker.isStable(name: a, size: 1, modified: 1, now: 5)
+        #expect(!stable8)
+        let stable9 = tracker.isStable(name: b, size: 1, modified: 1, now: 5)
+        #expect(stable9)
+        tracker.forget(b)
+        let stable10 = tracker.isStable(name: b, size: 1, modified: 1, now: 6)
+        #expect(!stable10)
+    }
+
+    @Test func zeroSettleTakesAFileAtOnce() {
+        var tracker = StabilityTracker(settle: 0)
+        let stable11 = tracker.isStable(name: [1], size: 1, modified: 1, now: 0)
+        #expect(stable11)
+    }
+}
+
+@Suite struct BackoffTests {
+    @Test func doublesFromTheBaseUpToTheCap() {
+        let backoff = Backoff(baseSeconds: 2, maximumSeconds: 60)
+        let delays = (0...8).map { backoff.delay(afterAttempt: $0) }
+        #expect(delays == [0, 2, 4, 8, 16, 32, 60, 60, 60])
+        #expect(backoff.delay(afterAttempt: 10_000) == 60)
+    }
+}
+
+@Suite struct SourceNameTests {
+    @Test(arguments: [
+        (Array("plain.mp4".utf8), "plain.mp4", true),
+        (Array("new\nline.mp4".utf8), "new\\u{a}line.mp4", true),
+        (Array("rtl\u{202E}4pm.exe".utf8), "rtl\\u{202e}4pm.exe", true),
+        (Array("日本 😂.jpg".utf8), "日本 😂.jpg", true),
+        ([0x61, 0xFF, 0x0A, 0x62], "a\\xff\\u{a}b", false),
+    ])
+    func displayShowsControlBidiAndInvalidBytesAsEscapes(bytes: [UInt8], display: String, valid: Bool) {
+        let name = SourceName(bytes)
+        #expect(name.display == display)
+        #expect(name.isValidUTF8 == valid)
+    }
+}
+
+@Suite struct DirectoryEntryTests {
+    @Test(arguments: [(".hidden.mp4", true), ("clip.mp4.part", true), ("clip.TMP", true), ("x.crdownload", true),
+                      ("clip.mp4", false), ("part", false), ("tmp.mp4", false)])
+    func ignoresDotfilesAndPartialDownloads(name: String, ignored: Bool) {
+        #expect(DirectoryEntry(name: Array(name.utf8), kind: .regular, size: 1, modified: 1).isIgnored == ignored)
+    }
+}
