@@ -1,43 +1,66 @@
 #!/usr/bin/env bash
-# `make demo`: the main job on SampleMedia/. Today that is admission and probing; the worker and the feed join later.
+# `make demo`: the main job end to end on the embedded default (SQLite + a local library).
+#   1. starts `reel serve --inbox` over a fresh library and catalog in .demo/;
+#   2. drops every SampleMedia/ file into the inbox (written under a dotfile name, then renamed, as an uploader would);
+#   3. waits until the worker has finished them all;
+#   4. prints the feed URL and a master playlist a player can open, and keeps serving until Ctrl-C.
+# DEMO_EXIT=1 stops the server once the URLs are printed (for checks); PORT picks the port (default: a free one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-reel=${1:-.build/release/reel}
+reel=$(realpath "${1:-.build/release/reel}")
 [ -x "$reel" ] || { echo "demo: $reel is not built (run make release)" >&2; exit 1; }
 
-echo "== reel check: every sample against Presets/limits.json"
-status=0
-for file in SampleMedia/*.{mp4,jpg,png,heic}; do
-    if "$reel" check "$file"; then :; else status=$?; fi
+demo=$PWD/.demo
+rm -rf "$demo"
+mkdir -p "$demo/inbox"
+"$reel" serve --database "$demo/catalog.sqlite" --library "$demo/library" --inbox "$demo/inbox" \
+    --host 127.0.0.1 --port "${PORT:-0}" --settle 0.5 >"$demo/serve.out" 2>"$demo/serve.log" &
+server=$!
+stop() { kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+trap stop EXIT INT TERM
+for _ in $(seq 100); do grep -q '^listening on' "$demo/serve.out" 2>/dev/null && break; sleep 0.1; done
+base=$(sed -n 's/^listening on //p' "$demo/serve.out")
+[ -n "$base" ] || { echo "demo: reel serve did not start" >&2; cat "$demo/serve.log" >&2; exit 1; }
+echo "== reel serve --inbox is up at $base (logs: .demo/serve.log)"
+
+files=(SampleMedia/*.mp4 SampleMedia/*.jpg SampleMedia/*.png SampleMedia/*.heic)
+for file in "${files[@]}"; do
+    name=$(basename "$file")
+    cp "$file" "$demo/inbox/.$name.uploading"
+    mv "$demo/inbox/.$name.uploading" "$demo/inbox/$name"
 done
+# A hostile upload too: an HLS playlist named .mp4 that points at /etc/passwd. It must end in rejected/.
+printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n/etc/passwd\n#EXT-X-ENDLIST\n' > "$demo/inbox/.hostile.uploading"
+mv "$demo/inbox/.hostile.uploading" "$demo/inbox/hostile.mp4"
+expected=$(( ${#files[@]} + 1 ))
+echo "== dropped $expected uploads into .demo/inbox; waiting for the worker"
 
-for file in SampleMedia/*.{mp4,jpg,png,heic}; do
-    echo
-    echo "== reel probe $file"
-    "$reel" probe "$file"
+finished=0
+for _ in $(seq 600); do
+    finished=$(curl -sf "$base/metrics" | awk '/^reel_worker_jobs_total/ {n += $NF} END {print n + 0}')
+    [ "$finished" -ge "$expected" ] && break
+    sleep 0.5
 done
+[ "$finished" -ge "$expected" ] || { echo "demo: only $finished of $expected uploads finished" >&2; tail -20 "$demo/serve.log" >&2; exit 1; }
 
 echo
-echo "== reel transcode: the vertical sample to an HLS ladder, then reel compress to one MP4"
-out=$(mktemp -d)
-"$reel" transcode SampleMedia/vertical-1080x1920-16s.mp4 --output "$out/ladder"
-cat "$out/ladder/master.m3u8"
-"$reel" compress SampleMedia/vertical-1080x1920-16s.mp4 --output "$out/compressed.mp4" --quality medium
-rm -rf "$out"
-
+echo "== jobs"
+grep '"job finished"' "$demo/serve.log" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    j = json.loads(line)
+    state, kind, reason, name, took = j["state"], j["kind"], j.get("reason", ""), j["file"], j["seconds"]
+    print(f"  {state:9} {kind:7} {reason:24} {name}  ({took} s)")'
 echo
-echo "== reel webp: the sample photos as chat images (high preset)"
-chat=$(mktemp -d)
-mkdir -p "$chat/in"
-cp SampleMedia/*.{jpg,png,heic} "$chat/in/"
-"$reel" webp "$chat/in" --output "$chat/out" --quality high
-ls -l "$chat/out"
-rm -rf "$chat"
-
+echo "== library: $(ls .demo/library/videos | wc -l) videos, $(ls .demo/library/images | wc -l) images, $(ls .demo/library/originals | wc -l) originals, $(ls .demo/library/rejected | grep -vc reason.json) rejected"
+master=$(curl -sf "$base/v1/feed?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["items"][0]["master_url"])')
 echo
-echo "== a hostile upload: an HLS playlist named .mp4 that points at /etc/passwd"
-hostile=$(mktemp -d)
-trap 'rm -rf "$hostile"' EXIT
-printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n/etc/passwd\n#EXT-X-ENDLIST\n' > "$hostile/clip.mp4"
-"$reel" check --json "$hostile/clip.mp4" || echo "(exit $? : refused, as it should be)"
-exit $status
+echo "Feed:            $base/v1/feed"
+echo "Master playlist: $base$master"
+echo "  (for example: ffplay '$base$master', or gst-launch-1.0 playbin3 uri=$base$master)"
+if [ "${DEMO_EXIT:-0}" = 1 ]; then
+    exit 0
+fi
+echo
+echo "Serving until Ctrl-C."
+wait "$server"
