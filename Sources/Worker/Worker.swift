@@ -57,6 +57,7 @@ public final class Worker: @unchecked Sendable {
                                                   "jobs": "\(configuration.jobs)", "owner": "\(owner)"])
         try recover()
         var stopSince: Double?
+        var lastScan = -Double.infinity
         while true {
             let now = Self.monotonic
             if stopSince == nil && shouldStop() {
@@ -64,11 +65,16 @@ public final class Worker: @unchecked Sendable {
                 logger.info("stopping: no new jobs are claimed", metadata: ["running": "\(running.count)"])
             }
             if stopSince == nil {
-                try intake()
+                if now - lastScan >= configuration.pollInterval {
+                    lastScan = now
+                    try intake()
+                }
                 if now - lastRecovery > 2 { try recover() }
                 try fillSlots()
             }
+            let before = running.count
             try pollRunning()
+            if stopSince == nil && running.count < before { try fillSlots() }  // a freed slot is refilled at once
             if let stopSince {
                 if running.isEmpty { break }
                 if now - stopSince > configuration.graceSeconds {
@@ -78,7 +84,9 @@ public final class Worker: @unchecked Sendable {
             } else if configuration.once, running.isEmpty, try isIdle() {
                 break
             }
-            Thread.sleep(forTimeInterval: configuration.pollInterval)
+            // Job processes are checked every 10 ms (a finished job frees its slot at once); the inbox is scanned
+            // every poll interval.
+            Thread.sleep(forTimeInterval: running.isEmpty ? configuration.pollInterval : min(configuration.pollInterval, 0.01))
         }
         logger.info("worker stopped", metadata: ["owner": "\(owner)"])
     }
