@@ -71,6 +71,9 @@ extension Reel {
             switch ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"] {
             case "job-crash": UnsafeMutablePointer<UInt8>(bitPattern: 8)!.pointee = 1  // a real fault, as a decoder bug makes
             case "job-hang": while true { sleep(60) }
+            case "job-transient":
+                throw ExitCode(JobRunner.record(JobOutcome(status: .failed, reason: "output_failed",
+                                                           message: "injected: No space left on device", retryable: true), staging: staging))
             default: break
             }
             let preset = try ladder.map { try LadderPreset.load(from: $0) } ?? .default

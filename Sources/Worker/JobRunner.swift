@@ -26,9 +26,13 @@ public struct JobRunner: Sendable {
 
     /// Runs the job and writes `outcome.json`; returns the exit code for the process.
     public func run(source: String, staging: String) -> Int32 {
-        let outcome = process(source: source, staging: staging)
+        Self.record(process(source: source, staging: staging), staging: staging)
+    }
+
+    /// Writes `outcome` as the job's result and returns the matching exit code.
+    public static func record(_ outcome: JobOutcome, staging: String) -> Int32 {
         do {
-            try Self.write(outcome, to: Self.outcomeFile(staging))
+            try write(outcome, to: outcomeFile(staging))
         } catch {
             FileHandle.standardError.write(Data("cannot write the outcome: \(error)\n".utf8))
             return JobOutcome.ExitCode.retryable

@@ -58,6 +58,11 @@ import Testing
         #expect(harness.entries("images").count == 2)
         #expect(harness.entries(".staging").isEmpty && harness.entries(".incoming").isEmpty)
         try harness.checkPublishedVideosAreComplete()
+        let (metrics, _) = try await URLSession.shared.data(from: URL(string: base + "/metrics")!)
+        let exposition = String(decoding: metrics, as: UTF8.self)
+        #expect(exposition.contains(#"reel_worker_jobs_total{state="published"} 5"#), "\(exposition)")
+        #expect(exposition.contains(#"reel_worker_jobs_total{state="rejected"} 1"#), "\(exposition)")
+        #expect(exposition.contains("reel_worker_job_duration_seconds_bucket"), "\(exposition)")
         server.signal(SIGTERM)
         #expect(server.wait() == 0, "\(server.stderr.suffix(2000))")
     }
@@ -217,6 +222,21 @@ import Testing
         #expect(hang.state == .rejected && hang.reason == "timeout")
         #expect(try harness.reason(crash.id)["reason"] as? String == "crashed")
         #expect(harness.entries("rejected").contains(hang.id))
+    }
+
+    @Test func transientFailuresAreRetriedWithBackoffThenFailed() throws {
+        let harness = try WorkerHarness()
+        try harness.drop("photo.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
+        let started = Date()
+        let result = try harness.runOnce(["--max-attempts", "3"], environment: ["REEL_FAULT_INJECTION": "job-transient"])
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        // Backoff 2 s after the first attempt and 4 s after the second.
+        #expect(Date().timeIntervalSince(started) >= 6)
+        let job = try #require(try harness.jobs().first)
+        #expect(job.state == .failed && job.attempts == 3 && job.reason == "output_failed", "\(job)")
+        #expect((job.lastError ?? "").contains("gave up after 3 attempts"))
+        #expect(harness.entries("failed").contains(job.id) && harness.entries("failed").contains(job.id + ".reason.json"))
+        #expect(result.stderr.components(separatedBy: "job will be retried").count - 1 == 2)
     }
 
     @Test func sigtermRequeuesARunningJobAfterTheGracePeriod() throws {
