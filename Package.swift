@@ -65,7 +65,7 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif"], swiftSettings: upcoming),
+        .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel"], swiftSettings: upcoming),
         .target(name: "Transcode", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel"], swiftSettings: upcoming),
         .target(name: "ChatImages", dependencies: ["Ingest", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "MediaModel"], swiftSettings: upcoming),

@@ -53,14 +53,24 @@ public final class Subprocess: @unchecked Sendable {
         return termination
     }
 
-    /// SIGKILL to the whole process group (encoder threads included), then reaps it.
-    public func kill() -> Termination {
+    /// Waits for the end.
+    @discardableResult
+    public func wait() -> Termination {
         if let termination { return termination }
-        _ = Glibc.kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         termination = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
         return termination!
+    }
+
+    /// Sends `signal` to the process alone.
+    public func send(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+
+    /// SIGKILL to the whole process group (encoder threads included), then reaps it.
+    public func kill() -> Termination {
+        if let termination { return termination }
+        _ = Glibc.kill(-pid, SIGKILL)
+        return wait()
     }
 
     /// This executable's own path, for re-executing itself.
