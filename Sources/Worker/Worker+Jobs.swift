@@ -101,7 +101,8 @@ extension Worker {
             let reason = signal == SIGXCPU ? "timeout" : "crashed"
             let message = signal == SIGXCPU
                 ? "processing used more than its CPU-time limit and was stopped"
-                : "the job process died with \(Subprocess.signalName(signal)) while processing this upload"
+                : "the job process died with \(Subprocess.signalName(signal)) while processing this upload "
+                    + "(its limits: \(configuration.memoryLimitMegabytes) MB of address space, \(Int(configuration.jobTimeoutSeconds)) s)"
             try refuse(job, reason: reason, message: message, seconds: seconds)
         case let .exited(code):
             guard let outcome else {
