@@ -39,6 +39,13 @@ public final class Worker: @unchecked Sendable {
         self.metrics = metrics
         layout = LibraryLayout(root: configuration.library)
         for directory in layout.allDirectories + [configuration.inbox] { try Directory.create(directory) }
+        // Taking an upload is a rename out of the inbox: atomic, and the claim between workers. That needs one file system.
+        let inboxDevice = try FileManager.default.attributesOfItem(atPath: configuration.inbox)[.systemNumber] as? NSNumber
+        let libraryDevice = try FileManager.default.attributesOfItem(atPath: layout.incoming)[.systemNumber] as? NSNumber
+        guard inboxDevice == libraryDevice else {
+            throw WorkerSetupError(description: "\(configuration.inbox) and \(configuration.library) are on different file systems; "
+                                   + "the inbox and the library must share one, because uploads are renamed (the claim), never copied")
+        }
         owner = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         guard let lock = try FileLock(path: layout.lock(owner)) else {
             throw FileSystemError("flock", layout.lock(owner), code: EWOULDBLOCK)
@@ -103,6 +110,10 @@ public final class Worker: @unchecked Sendable {
 
     static func newID() -> String {
         String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20))
+    }
+
+    public struct WorkerSetupError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Test hook: dies by SIGKILL at a named point of publishing, to prove recovery (REEL_FAULT_INJECTION).
