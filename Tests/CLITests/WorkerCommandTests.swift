@@ -137,14 +137,15 @@ import Testing
         let clip = harness.directory.file("clip.mp4")
         try SyntheticVideo(width: 320, height: 180, seconds: 1.5).write(to: clip)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
-        let worker = try harness.startWorker(["--settle", "1.0"])
+        // 2 s to settle against writes 0.3 s apart: a generous margin on a loaded machine.
+        let worker = try harness.startWorker(["--settle", "2.0"])
         let target = harness.inbox + "/slow.mp4"
         let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: target, contents: nil); return target }()))
         let chunks = 8
         for index in 0..<chunks {
             let range = (bytes.count * index / chunks)..<(bytes.count * (index + 1) / chunks)
             handle.write(bytes.subdata(in: range))
-            Thread.sleep(forTimeInterval: 0.4)
+            Thread.sleep(forTimeInterval: 0.3)
             #expect(FileManager.default.fileExists(atPath: target), "taken after \(index + 1) of \(chunks) chunks")
             #expect(try harness.jobs().isEmpty)
         }
@@ -180,7 +181,7 @@ import Testing
     @Test(arguments: ["during-transcode", "after-staging", "after-rename", "after-commit"])
     func aKilledWorkerLosesNothingAndLeavesNothingHalfDone(point: String) throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 4)
+        try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
         try harness.drop("photo.png", try SyntheticImage.png(width: 200, height: 150, alpha: false))
         if point == "during-transcode" {
             let worker = try harness.startWorker()
