@@ -41,17 +41,23 @@ import Transcode
                                     averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments)
             }))
         let server = try ChildProcess([ReelProcess.executable, "serve", "--database", directory.file("c.sqlite"),
-                                       "--library", directory.file("library"), "--port", "0"])
+                                       "--library", directory.file("library"), "--port", "0", "--log-level", "debug"])
         #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
         let gst = try #require(["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first {
             FileManager.default.isExecutableFile(atPath: $0)
         }, "make test installs GStreamer")
-        let play = try ChildProcess.run(
-            ["/usr/bin/timeout", "120", gst, "playbin3", "uri=\(base)/media/videos/live1/master.m3u8",
-             "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"],
-            environment: ["GST_PLUGIN_FEATURE_RANK": "hlsdemux:NONE"])
-        #expect(play.status == 0, "gst-launch: \(play.stdout) \(play.stderr)")
+        // GStreamer's hlsdemux2 itself sometimes gives up ("Couldn't download fragments", or aborts) when the machine
+        // is saturated by the parallel tests, against python's http.server as well; a real fault fails every attempt.
+        var play = (status: Int32(-1), stdout: "", stderr: "")
+        for _ in 1...3 {
+            play = try ChildProcess.run(
+                ["/usr/bin/timeout", "120", gst, "playbin3", "uri=\(base)/media/videos/live1/master.m3u8",
+                 "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"],
+                environment: ["GST_PLUGIN_FEATURE_RANK": "hlsdemux:NONE"])
+            if play.status == 0 { break }
+        }
+        #expect(play.status == 0, "gst-launch: \(play.stdout) \(play.stderr)\nserver: \(server.stderr.suffix(6000))")
         #expect(play.stdout.contains("Got EOS from element"), "\(play.stdout)")
         #expect(!play.stdout.contains("ERROR") && !play.stderr.contains("ERROR"), "\(play.stdout) \(play.stderr)")
         server.signal(SIGTERM)
