@@ -1,6 +1,5 @@
 public import ServiceLifecycle
 internal import Foundation
-internal import Synchronization
 
 /// The worker as a service beside the HTTP server (`reel serve --inbox`): graceful shutdown stops it claiming,
 /// lets running jobs finish within the grace period, and only then lets the server go.
@@ -28,12 +27,4 @@ public struct WorkerService: Service {
             stop.set()
         }
     }
-}
-
-/// A flag set once, from any thread.
-public final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    public init() {}
-    public var isSet: Bool { flag.load(ordering: .acquiring) }
-    public func set() { flag.store(true, ordering: .releasing) }
 }

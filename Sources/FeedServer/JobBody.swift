@@ -1,0 +1,43 @@
+internal import FeedStore
+
+/// `GET /v1/jobs/{id}`'s body.
+struct JobBody: Encodable {
+    let id: String
+    let kind: String
+    let state: String
+    let progressPercent: Int
+    let attempts: Int
+    let error: String?
+    let mediaID: String?
+    let videoURL: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, state, attempts, error
+        case progressPercent = "progress_percent"
+        case mediaID = "media_id"
+        case videoURL = "video_url"
+    }
+
+    init(_ job: FeedJob) {
+        id = job.id
+        kind = job.kind.rawValue
+        state = job.state.rawValue
+        progressPercent = job.state == .published ? 100 : Int((min(max(job.progress, 0), 1) * 100).rounded(.down))
+        attempts = job.attempts
+        error = job.lastError
+        mediaID = job.mediaID
+        videoURL = job.kind == .video && job.state == .published ? job.mediaID.map { "/v1/videos/\($0)" } : nil
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(state, forKey: .state)
+        try container.encode(progressPercent, forKey: .progressPercent)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(error, forKey: .error)
+        try container.encode(mediaID, forKey: .mediaID)
+        try container.encode(videoURL, forKey: .videoURL)
+    }
+}
