@@ -1,8 +1,4 @@
 internal import FeedStore
-internal import Foundation
-#if canImport(Glibc)
-internal import Glibc
-#endif
 
 /// One video as the JSON API shows it. Paths in the catalog are relative to the library; URLs are under `/media/`.
 enum FeedItemBody {
@@ -38,5 +34,4 @@ enum FeedItemBody {
         }
         return json.bytes
     }
-
 }

@@ -16,7 +16,7 @@ extension FeedServer {
             .eTag: file.etag,
             .cacheControl: file.cacheControl,
             .acceptRanges: "bytes",
-            .lastModified: Self.httpDate(file.lastModified),
+            .lastModified: file.lastModified,
         ]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
             let tag = $0.trimmingCharacters(in: .whitespaces)
@@ -44,12 +44,4 @@ extension FeedServer {
         }
     }
 
-    /// IMF-fixdate, as HTTP wants.
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
 }

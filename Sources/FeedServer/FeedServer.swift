@@ -30,7 +30,7 @@ public struct FeedServer: Sendable {
     public func router() -> Router<FeedRequestContext> {
         let router = Router(context: FeedRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))  // every request, with --log-level debug
-        router.add(middleware: RequestMetricsMiddleware(factory: PrometheusMetricsFactory(registry: metrics)))
+        router.add(middleware: RequestMetricsMiddleware(factory: metricsFactory))
         router.add(middleware: JSONErrorMiddleware())
         if let rateLimit { router.add(middleware: RateLimitMiddleware(limit: rateLimit)) }
 

@@ -37,8 +37,8 @@ public struct MediaLibrary: Sendable {
         }
     }
 
-    /// The canonical file for the raw (still percent-encoded) path after `/media/`, or nil when it is not a
-    /// public regular file inside the library.
+    /// The canonical path for the raw (still percent-encoded) path after `/media/`, or nil when it does not lead
+    /// inside the library's public folders. Whether it is a regular file is `MediaFile`'s check.
     public func resolve(rawPath: Substring) -> String? {
         var components: [String] = []
         for raw in rawPath.split(separator: "/", omittingEmptySubsequences: false) {
@@ -50,9 +50,6 @@ public struct MediaLibrary: Sendable {
               resolved.hasPrefix(root + "/") else { return nil }
         let relative = resolved.dropFirst(root.count + 1)
         guard let top = relative.split(separator: "/").first, Self.publicRoots.contains(String(top)) else { return nil }
-        guard (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular else {
-            return nil
-        }
         return resolved
     }
 

@@ -1,12 +1,11 @@
 public import Hummingbird
 internal import Metrics
-internal import Prometheus
 internal import Foundation
 
 /// Request counts and latency histograms per route and status, recorded into the server's own Prometheus
 /// registry (no global bootstrap, so tests and several servers in one process do not share counters).
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    let factory: PrometheusMetricsFactory
+    let factory: any MetricsFactory
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now

@@ -10,26 +10,14 @@ public struct SourceName: Sendable, Equatable {
     /// Printable text: the name when it is valid UTF-8 without control or bidi-override characters, otherwise with
     /// those shown as \u{...} escapes and invalid bytes as \x.. escapes.
     public var display: String {
-        var text = ""
-        var index = 0
-        let decodedWhole = String(validating: bytes, as: UTF8.self)
-        if let decodedWhole {
-            for scalar in decodedWhole.unicodeScalars {
-                text += Self.isUnsafe(scalar) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-            }
-            return text
+        if let text = String(validating: bytes, as: UTF8.self) {
+            return text.unicodeScalars.map { Self.isUnsafe($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x80 {
-                let scalar = Unicode.Scalar(byte)
-                text += Self.isUnsafe(scalar) ? "\\u{\(String(byte, radix: 16))}" : String(scalar)
-            } else {
-                text += "\\x" + String(byte, radix: 16)
-            }
-            index += 1
-        }
-        return text
+        return bytes.map { byte in
+            guard byte < 0x80 else { return "\\x" + String(byte, radix: 16) }
+            let scalar = Unicode.Scalar(byte)
+            return Self.isUnsafe(scalar) ? "\\u{\(String(byte, radix: 16))}" : String(scalar)
+        }.joined()
     }
 
     public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }

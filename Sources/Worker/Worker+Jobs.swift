@@ -57,7 +57,7 @@ extension Worker {
         if let fault = faultPoint, fault.hasPrefix("job-") { environment["REEL_FAULT_INJECTION"] = fault }
         let process = try Subprocess(arguments, environment: environment, stdout: staging + "/stdout.log", stderr: staging + "/stderr.log")
         running[job.id] = RunningJob(job: claimed, process: process, started: Self.monotonic)
-        Gauge(label: "reel_worker_jobs_running", factory: metrics).record(running.count)
+        recordRunning()
         logger.info("job started", metadata: ["job": "\(job.id)", "file": "\(name.display)", "attempt": "\(job.attempts)",
                                                "pid": "\(process.pid)"])
     }
@@ -65,6 +65,8 @@ extension Worker {
     /// Finished, timed-out or progressing jobs.
     func pollRunning() throws {
         let now = Self.monotonic
+        let before = running.count
+        defer { if running.count != before { recordRunning() } }
         for (id, var entry) in running {
             if let termination = entry.process.poll() {
                 running[id] = nil
@@ -83,6 +85,9 @@ extension Worker {
                 running[id] = entry
             }
         }
+    }
+
+    func recordRunning() {
         Gauge(label: "reel_worker_jobs_running", factory: metrics).record(running.count)
     }
 
