@@ -1,4 +1,5 @@
-/// Machine-readable reasons an upload is refused; the raw values are the stable codes in JSON and exit output.
+/// Machine-readable reasons an upload is refused: the upload is bad, and another attempt would end the same way.
+/// Reel's own failures are `FailureReason`s; the raw values are the stable codes in JSON and exit output.
 public enum RejectionReason: String, Codable, Sendable, CaseIterable {
     case emptyFile = "empty_file"
     case tooLarge = "too_large"
@@ -16,10 +17,6 @@ public enum RejectionReason: String, Codable, Sendable, CaseIterable {
     case frameRateExceedsLimit = "frame_rate_exceeds_limit"
     case tooManyStreams = "too_many_streams"
     case unreadable
-    /// Reel's side failed after the upload passed admission: the encoder refused, or the output could not be written.
-    /// Retryable, unlike the codes above.
-    case encodeFailed = "encode_failed"
-    case outputFailed = "output_failed"
 }
 
 /// An upload refused by the admission policy: the code, a sentence naming the limit and the actual value, and the file.
