@@ -33,17 +33,7 @@ public enum Directory {
                 if errno == ENOENT { continue }  // gone between readdir and stat
                 throw FileSystemError("fstatat", path + "/" + String(decoding: name, as: UTF8.self))
             }
-            let kind: DirectoryEntry.Kind
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: kind = .regular
-            case S_IFDIR: kind = .directory
-            case S_IFLNK: kind = .symlink
-            case S_IFIFO: kind = .fifo
-            case S_IFSOCK: kind = .socket
-            case S_IFBLK: kind = .blockDevice
-            case S_IFCHR: kind = .characterDevice
-            default: kind = .unknown
-            }
+            let kind = DirectoryEntry.Kind(mode: info.st_mode)
             let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
             result.append(DirectoryEntry(name: name, kind: kind, size: Int64(info.st_size), modified: modified))
         }
@@ -100,12 +90,29 @@ public enum Directory {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// The directory part of `path` ("." for a bare name).
+    public static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     public static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
-    public static func create(_ path: String) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    /// Creates `path` and any missing parents; an existing directory is fine.
+    public static func create(_ path: String) throws(FileSystemError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0 {
+                let code = errno
+                var info = stat()
+                guard code == EEXIST, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                    throw FileSystemError("mkdir", prefix, code: code)
+                }
+            }
+        }
     }
 }

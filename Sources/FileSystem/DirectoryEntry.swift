@@ -1,8 +1,11 @@
 /// One entry of a directory, read without following symlinks. `name` is the raw bytes the kernel returned: a
 /// name is data, and need not be UTF-8.
 public struct DirectoryEntry: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, CustomStringConvertible {
         case regular, directory, symlink, fifo, socket, blockDevice = "block_device", characterDevice = "character_device", unknown
+
+        /// Words for messages: "character device", not "character_device".
+        public var description: String { String(rawValue.map { $0 == "_" ? " " : $0 }) }
     }
 
     public let name: [UInt8]

@@ -16,13 +16,14 @@ public struct FileSystemError: Error, CustomStringConvertible, Sendable, Equatab
     }
 
     /// With the errno the failed call just left.
-    init(_ call: String, _ path: String) {
+    package init(_ call: String, _ path: String) {
         self.init(call, path, code: errno)
     }
 
     public var isNotFound: Bool { code == ENOENT }
-    public var alreadyExists: Bool { code == EEXIST || code == ENOTEMPTY }
-    /// Disk full, quota, I/O errors: worth another attempt later.
-    public var isTransient: Bool { [ENOSPC, EDQUOT, EIO, EAGAIN, EINTR, ENOMEM, EMFILE, ENFILE].contains(code) }
+    /// No space or quota left: the worker pauses until space returns instead of failing jobs.
+    public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+    /// Disk full, quota, I/O errors, a read-only remount: worth another attempt later.
+    public var isTransient: Bool { [ENOSPC, EDQUOT, EIO, EROFS, EAGAIN, EINTR, ENOMEM, EMFILE, ENFILE].contains(code) }
     public var description: String { "\(call) failed on \(path): \(String(cString: strerror(code)))" }
 }

@@ -1,17 +1,21 @@
 internal import Foundation
+internal import Synchronization
 #if canImport(Glibc)
 internal import Glibc
 #endif
 
 /// A child process in its own process group, its output going to files, polled without blocking.
-public final class Subprocess: @unchecked Sendable {
+public final class Subprocess: Sendable {
     public enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
     }
 
     public let pid: Int32
-    private(set) public var termination: Termination?
+    private let ended = Mutex<Termination?>(nil)
+
+    /// How it ended, once it has been reaped.
+    public var termination: Termination? { ended.withLock { $0 } }
 
     /// Starts `arguments[0]` (an absolute path) with stdin from /dev/null.
     public init(_ arguments: [String], environment: [String: String], stdout: String, stderr: String) throws(FileSystemError) {
@@ -45,22 +49,30 @@ public final class Subprocess: @unchecked Sendable {
 
     /// The termination if the process has ended, without waiting.
     public func poll() -> Termination? {
-        if let termination { return termination }
-        var status: Int32 = 0
-        let reaped = waitpid(pid, &status, WNOHANG)
-        guard reaped == pid else { return nil }
-        termination = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
-        return termination
+        ended.withLock { ended in
+            if let ended { return ended }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+            ended = Self.termination(status)
+            return ended
+        }
     }
 
     /// Waits for the end.
     @discardableResult
     public func wait() -> Termination {
-        if let termination { return termination }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        termination = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
-        return termination!
+        ended.withLock { ended in
+            if let ended { return ended }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let termination = Self.termination(status)
+            ended = termination
+            return termination
+        }
+    }
+
+    static func termination(_ status: Int32) -> Termination {
+        (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
     }
 
     /// Sends `signal` to the process alone.

@@ -1,6 +1,8 @@
 #ifndef CFILESYSTEM_H
 #define CFILESYSTEM_H
 
+#include <openssl/evp.h>
+
 /// renameat2(..., RENAME_NOREPLACE): glibc declares it only under _GNU_SOURCE, which Swift's Glibc module lacks.
 int CFileSystem_renameNoReplace(int fromDirectory, const char *from, int toDirectory, const char *to);
 

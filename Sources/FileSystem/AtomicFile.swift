@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// The one way Reel puts a file where others read it: written under a temporary name in the same directory, fsynced,
+/// renamed over the final name, and the directory fsynced. A reader sees the old file or the whole new one, and a
+/// failure leaves nothing behind.
+public enum AtomicFile {
+    /// Writes `bytes` to `path`. With `durable` false the two fsyncs are skipped: still atomic, not crash-proof
+    /// (progress files, files inside a staging directory that is synced as a whole before it is published).
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true) throws(FileSystemError) {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError("open", temporary) }
+        var failure: FileSystemError?
+        do throws(FileSystemError) {
+            try writeAll(bytes, to: descriptor, path: temporary)
+            if durable, fsync(descriptor) != 0 { throw FileSystemError("fsync", temporary) }
+        } catch {
+            failure = error
+        }
+        // close reports delayed write errors (NFS, quotas): a failure there is a failed write too.
+        if close(descriptor) != 0, failure == nil { failure = FileSystemError("close", temporary) }
+        if let failure {
+            _ = unlink(temporary)
+            throw failure
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = FileSystemError("rename", temporary + " -> " + path)
+            _ = unlink(temporary)
+            throw failure
+        }
+        if durable { try Directory.sync(Directory.parent(of: path)) }
+    }
+
+    static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(FileSystemError) {
+        let contiguous = Array(bytes)
+        var written = 0
+        while written < contiguous.count {
+            let count = contiguous.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError("write", path)
+            }
+            written += count
+        }
+    }
+}

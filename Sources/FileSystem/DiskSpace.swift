@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// Free space on the file system holding a path, as an unprivileged writer sees it (`f_bavail`).
+public enum DiskSpace {
+    public static func availableBytes(at path: String) throws(FileSystemError) -> Int64 {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { throw FileSystemError("statvfs", path) }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// The device number of the file system holding `path`: two paths on one device can be renamed between.
+    public static func device(of path: String) throws(FileSystemError) -> UInt64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileSystemError("stat", path) }
+        return UInt64(info.st_dev)
+    }
+}
