@@ -5,7 +5,7 @@ public import MediaModel
 public struct BatchConversion: Sendable {
     public struct Outcome: Sendable {
         public var converted: [ChatImageResult] = []
-        public var failed: [Rejection] = []
+        public var failed: [ProcessingError] = []
     }
 
     public let converter: ChatImageConverter
@@ -47,8 +47,8 @@ public struct BatchConversion: Sendable {
                 }
                 guard let index else { return }
                 let item = plan[index]
-                let converted: Result<ChatImageResult, Rejection>
-                do throws(Rejection) {
+                let converted: Result<ChatImageResult, ProcessingError>
+                do throws(ProcessingError) {
                     converted = .success(try converter.convert(item.source, to: item.output, quality: quality))
                 } catch {
                     converted = .failure(error)
@@ -56,7 +56,7 @@ public struct BatchConversion: Sendable {
                 let count: Int = lock.withLock {
                     switch converted {
                     case let .success(result): outcome.converted.append(result)
-                    case let .failure(rejection): outcome.failed.append(rejection)
+                    case let .failure(error): outcome.failed.append(error)
                     }
                     done += 1
                     return done

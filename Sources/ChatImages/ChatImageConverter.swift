@@ -1,3 +1,4 @@
+internal import FileSystem
 internal import Foundation
 public import Ingest
 internal import LibAV
@@ -17,8 +18,27 @@ public struct ChatImageConverter: Sendable {
     }
 
     /// Converts `source` and returns the WebP bytes with a description of them.
-    /// - Throws: `Rejection` with admission's reason codes, or `encode_failed` when libwebp refuses.
-    public func convert(_ source: String, quality: ImageQuality) throws(Rejection) -> (webp: [UInt8], result: ChatImageResult) {
+    /// - Throws: `.rejected` with admission's reason codes, or `.failed` with `encode_failed` when libwebp refuses.
+    public func convert(_ source: String, quality: ImageQuality) throws(ProcessingError) -> (webp: [UInt8], result: ChatImageResult) {
+        let prepared: (pixels: [UInt8], width: Int, height: Int, hasAlpha: Bool, iccProfile: [UInt8]?, result: ChatImageResult)
+        do { prepared = try prepare(source, quality: quality) } catch { throw .rejected(error) }
+        let (pixels, width, height, hasAlpha, iccProfile, result) = prepared
+        let webp: [UInt8]
+        do {
+            let webpPicture = try WebPPicture(rgba: pixels, width: width, height: height, stride: width * 4, hasAlpha: hasAlpha)
+            let settings = WebPEncoderSettings(quality: Float(presets.preset(quality).quality), method: presets.method)
+            webp = try WebPEncoder(settings: settings).encode(webpPicture, iccProfile: iccProfile)
+        } catch {
+            throw .failed(ProcessingFailure(.encodeFailed, "WebP encoding failed (\(error.function): \(error.message))", path: source))
+        }
+        var described = result
+        described.bytes = webp.count
+        return (webp, described)
+    }
+
+    /// Admits, decodes, resizes and orients the picture: everything that can only fail because of the upload.
+    private func prepare(_ source: String, quality: ImageQuality) throws(Rejection)
+        -> (pixels: [UInt8], width: Int, height: Int, hasAlpha: Bool, iccProfile: [UInt8]?, result: ChatImageResult) {
         let image = try policy.admitImage(path: source)
         let preset = presets.preset(quality)
         // Plan the size from the header, so the decoder can already scale towards it.
@@ -48,31 +68,23 @@ public struct ChatImageConverter: Sendable {
             if keepsAlpha { AlphaPixels.unpremultiply(&pixels) }
         }
         let oriented = Orientation.apply(orientation, to: pixels, width: stored.0, height: stored.1)
-        let webp: [UInt8]
-        do {
-            let webpPicture = try WebPPicture(rgba: oriented.pixels, width: oriented.width, height: oriented.height,
-                                              stride: oriented.width * 4, hasAlpha: keepsAlpha)
-            let settings = WebPEncoderSettings(quality: Float(preset.quality), method: presets.method)
-            webp = try WebPEncoder(settings: settings).encode(webpPicture, iccProfile: ColorProfile.profileToKeep(picture.iccProfile))
-        } catch {
-            throw Rejection(.encodeFailed, "WebP encoding failed (\(error.function): \(error.message))", path: source)
-        }
         let result = ChatImageResult(
             source: source, output: "", sourceFormat: image.upload.format.name, sourceWidth: picture.width,
             sourceHeight: picture.height, orientation: orientation, width: oriented.width, height: oriented.height,
-            hasAlpha: keepsAlpha, bytes: webp.count, quality: quality
+            hasAlpha: keepsAlpha, bytes: 0, quality: quality
         )
-        return (webp, result)
+        return (oriented.pixels, oriented.width, oriented.height, keepsAlpha, ColorProfile.profileToKeep(picture.iccProfile), result)
     }
 
     /// Converts `source` into the file `output`, written beside it under a temporary name, synced and renamed,
     /// so a reader never sees half a file and a failure leaves nothing behind.
-    public func convert(_ source: String, to output: String, quality: ImageQuality) throws(Rejection) -> ChatImageResult {
+    public func convert(_ source: String, to output: String, quality: ImageQuality) throws(ProcessingError) -> ChatImageResult {
         var (webp, result) = try convert(source, quality: quality)
         do {
             try AtomicFile.write(webp, to: output)
         } catch {
-            throw Rejection(.outputFailed, "cannot write \(output): \(error)", path: source)
+            throw .failed(ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, "cannot write \(output): \(error)",
+                                            path: source, retryable: error.isTransient))
         }
         result.output = output
         return result

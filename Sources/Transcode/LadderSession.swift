@@ -1,3 +1,4 @@
+internal import FileSystem
 internal import Foundation
 internal import LibAV
 internal import LibTurboJPEG
@@ -48,7 +49,7 @@ final class LadderSession: @unchecked Sendable {
         var outputs: [RungOutput] = []
         for (rung, destination) in zip(plan.rungs, destinations) {
             if case let .hls(folder) = destination {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+                try Directory.create(folder)
             }
             outputs.append(try RungOutput(rung: rung, plan: plan, preset: preset, destination: destination, color: color,
                                           hasAudio: audioIndex != nil, threads: threads))
@@ -212,13 +213,13 @@ final class LadderSession: @unchecked Sendable {
 
     /// Writes the chosen poster as JPEG and WebP at the poster rung's size; returns its time in seconds.
     func writePosters(jpeg: String, webp: String) throws -> Double {
-        guard let chosen = poster.chosen else { throw TranscodeError(.failed(call: "poster", message: "no picture decoded", retryable: false), path: "") }
+        guard let chosen = poster.chosen else { throw TranscodeError(.encodeFailed, "no picture was decoded for the poster", path: "") }
         let rgba = try chosen.frame.packedRGBA()
         let (width, height) = (chosen.frame.width, chosen.frame.height)
         let jpegBytes = try JPEGCompressor().compress(rgba, width: width, height: height, input: .rgba, quality: 85)
-        try Data(jpegBytes).write(to: URL(fileURLWithPath: jpeg))
+        try AtomicFile.write(jpegBytes, to: jpeg, durable: false)
         let picture = try WebPPicture(rgba: rgba, width: width, height: height, stride: width * 4, hasAlpha: false)
-        try Data(try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(picture)).write(to: URL(fileURLWithPath: webp))
+        try AtomicFile.write(try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(picture), to: webp, durable: false)
         return Double(chosen.slot) / fps.doubleValue
     }
 }

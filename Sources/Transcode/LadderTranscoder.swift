@@ -1,3 +1,4 @@
+internal import FileSystem
 internal import Foundation
 public import Ingest
 internal import LibAV
@@ -29,10 +30,10 @@ public struct LadderTranscoder: Sendable {
         let started = Date()
         let admitted: AdmittedVideo
         do { admitted = try policy.admitVideo(path: source) } catch { throw TranscodeError(.rejected(error), path: source) }
-        let staging = try StagingDirectory(final: output, source: source)
-        do {
+        let staging = try Self.makeStaging(final: output, source: source)
+        do throws(TranscodeError) {
             var summary = try transcode(admitted, into: staging.path, progress: progress, isCancelled: isCancelled)
-            try staging.publish()
+            do { try staging.publish(to: output) } catch { throw TranscodeError(error, path: source) }
             summary.output = output
             summary.elapsedSeconds = Date().timeIntervalSince(started)
             return summary
@@ -42,8 +43,18 @@ public struct LadderTranscoder: Sendable {
         }
     }
 
-    private func fail(_ error: AVError, _ source: String) -> TranscodeError {
-        TranscodeError(.failed(call: error.function, message: error.message, retryable: false), path: source)
+    /// The output directory must be new (or empty): a transcode never overwrites. The HLS muxer expands printf
+    /// patterns in segment names, so a '%' in the path would be misread.
+    static func makeStaging(final output: String, source: String) throws(TranscodeError) -> StagingDirectory {
+        guard !output.contains("%") else {
+            throw TranscodeError(.outputFailed, "the output path may not contain '%': \(output)", path: source, retryable: false)
+        }
+        if Directory.exists(output) {
+            guard let entries = try? Directory.entries(of: output), entries.isEmpty else {
+                throw TranscodeError(.outputFailed, "\(output) already exists and is not an empty directory", path: source, retryable: false)
+            }
+        }
+        do { return try StagingDirectory(besides: output) } catch { throw TranscodeError(error, path: source) }
     }
 
     private func transcode(
@@ -76,8 +87,8 @@ public struct LadderTranscoder: Sendable {
                 progress(TranscodeProgress(seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
             }
             let renditions = try session.renditions()
-            try MasterPlaylist.text(renditions, frameRate: plan.frameRateValue)
-                .write(toFile: directory + "/master.m3u8", atomically: false, encoding: .utf8)
+            try AtomicFile.write(Array(MasterPlaylist.text(renditions, frameRate: plan.frameRateValue).utf8),
+                                 to: directory + "/master.m3u8", durable: false)
             let posterTime = try session.writePosters(jpeg: directory + "/poster.jpg", webp: directory + "/poster.webp")
             return TranscodeSummary(
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
@@ -87,9 +98,11 @@ public struct LadderTranscoder: Sendable {
         } catch let error as TranscodeError {
             throw TranscodeError(error.kind, path: source)
         } catch let error as AVError {
-            throw fail(error, source)
+            throw TranscodeError(error, path: source)
+        } catch let error as FileSystemError {
+            throw TranscodeError(error, path: source)
         } catch {
-            throw TranscodeError(.failed(call: "write", message: "\(error)", retryable: true), path: source)
+            throw TranscodeError(.outputFailed, "\(error)", path: source)
         }
     }
 }

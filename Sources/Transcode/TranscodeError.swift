@@ -1,11 +1,11 @@
 public import MediaModel
 
-/// Why a transcode did not publish: the upload was refused (admission's reasons), or Reel's side failed.
+/// Why a transcode did not publish: the upload was refused (admission's reasons), Reel's side failed, or it was
+/// stopped on request.
 public struct TranscodeError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable {
         case rejected(Rejection)
-        /// A libav or file-system call failed; `retryable` when the cause may pass (I/O, disk full).
-        case failed(call: String, message: String, retryable: Bool)
+        case failed(ProcessingFailure)
         case cancelled
     }
 
@@ -17,20 +17,23 @@ public struct TranscodeError: Error, CustomStringConvertible, Sendable {
         self.path = path
     }
 
-    /// The machine-readable code: admission's reason, `transcode_failed`, or `cancelled`.
-    public var code: String {
-        switch kind {
-        case let .rejected(rejection): rejection.reason.rawValue
-        case .failed: "transcode_failed"
-        case .cancelled: "cancelled"
-        }
+    /// A failure of Reel's side while working on `path`.
+    init(_ reason: FailureReason, _ message: String, path: String, retryable: Bool? = nil) {
+        self.init(.failed(ProcessingFailure(reason, message, path: path, retryable: retryable)), path: path)
     }
 
-    public var message: String {
+    /// The machine-readable code: a `RejectionReason`, a `FailureReason`, or `cancelled`.
+    public var code: String { processingError.code }
+
+    public var message: String { processingError.message }
+
+    /// The shared error model's view: cancellation is a retryable failure.
+    public var processingError: ProcessingError {
         switch kind {
-        case let .rejected(rejection): rejection.message
-        case let .failed(call, message, _): "\(call) failed: \(message)"
-        case .cancelled: "interrupted before the output was complete; nothing was written"
+        case let .rejected(rejection): .rejected(rejection)
+        case let .failed(failure): .failed(failure)
+        case .cancelled:
+            .failed(ProcessingFailure(.cancelled, "interrupted before the output was complete; nothing was written", path: path))
         }
     }
 

@@ -1,3 +1,4 @@
+internal import FileSystem
 internal import Foundation
 public import Ingest
 internal import LibAV
@@ -27,14 +28,14 @@ public struct VideoCompressor: Sendable {
         guard let video = info.video else {
             throw TranscodeError(.rejected(Rejection(.noVideoStream, "no video stream", path: source)), path: source)
         }
-        guard !FileManager.default.fileExists(atPath: output) else {
-            throw TranscodeError(.failed(call: "output", message: "\(output) already exists", retryable: false), path: source)
+        guard !Directory.exists(output) else {
+            throw TranscodeError(.outputFailed, "\(output) already exists; compress never overwrites", path: source, retryable: false)
         }
         let tier = preset.tier(quality)
-        let url = URL(fileURLWithPath: output).standardizedFileURL
-        let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent
-            + ".tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).mp4"
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let staging: StagingDirectory
+        do { staging = try StagingDirectory(besides: output) } catch { throw TranscodeError(error, path: source) }
+        defer { staging.discard() }
+        let temporary = staging.path + "/output.mp4"
         let fits = info.fileSize < preset.remuxBelowBytes && video.codec == "h264" && video.bitDepth == 8
             && min(video.displayWidth, video.displayHeight) <= tier.shortSide
             && video.averageFrameRate <= preset.frameRate + 0.5
@@ -54,21 +55,19 @@ public struct VideoCompressor: Sendable {
                                                           progress: progress, isCancelled: isCancelled, started: started)
                 (summary.width, summary.height, summary.frameRate) = (width, height, rate)
             }
-            let fd = open(temporary, O_RDONLY)
-            if fd >= 0 { fsync(fd); close(fd) }
-            guard rename(temporary, url.path) == 0 else {
-                throw TranscodeError(.failed(call: "rename", message: "\(output): \(String(cString: strerror(errno)))", retryable: false), path: source)
-            }
+            try staging.publish("output.mp4", to: output)
         } catch let error as TranscodeError {
             throw TranscodeError(error.kind, path: source)
         } catch let error as Rejection {
             throw TranscodeError(.rejected(error), path: source)
         } catch let error as AVError {
-            throw TranscodeError(.failed(call: error.function, message: error.message, retryable: false), path: source)
+            throw TranscodeError(error, path: source)
+        } catch let error as FileSystemError {
+            throw TranscodeError(error, path: source)
         } catch {
-            throw TranscodeError(.failed(call: "write", message: "\(error)", retryable: true), path: source)
+            throw TranscodeError(.outputFailed, "\(error)", path: source)
         }
-        summary.bytes = Int64((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0)
+        summary.bytes = (try? ReadOnlyFile(path: output))?.size ?? 0
         summary.elapsedSeconds = Date().timeIntervalSince(started)
         return summary
     }
