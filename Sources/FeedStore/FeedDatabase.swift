@@ -5,9 +5,10 @@ public import GRDB
 public final class FeedDatabase: Sendable {
     public let pool: DatabasePool
 
-    public init(path: String) throws {
+    /// - Parameter busyTimeout: how long a writer waits for another connection's lock before `CatalogError.busy`.
+    public init(path: String, busyTimeout: Double = 5) throws {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }

@@ -1,3 +1,5 @@
+public import MediaModel
+
 /// A worker job as `GET /v1/jobs/{id}` reports it: clients poll it while an upload is processing.
 public struct FeedJob: Sendable, Equatable {
     public enum State: String, Sendable, CaseIterable {
@@ -13,8 +15,8 @@ public struct FeedJob: Sendable, Equatable {
     public var kind: Kind
     public var state: State
     public var attempts: Int
-    /// The machine-readable code of the last failure or rejection (`too_large`, `timeout`, `crashed`, ...).
-    public var reason: String?
+    /// Why the job ended, or why its last attempt failed (`too_large`, `timeout`, `crashed`, `duplicate`, ...).
+    public var reason: JobReason?
     public var lastError: String?
     /// 0...1.
     public var progress: Double
@@ -27,7 +29,7 @@ public struct FeedJob: Sendable, Equatable {
     public var owner: String?
     public var contentHash: String?
 
-    public init(id: String, kind: Kind, state: State, attempts: Int, reason: String? = nil, lastError: String?, progress: Double,
+    public init(id: String, kind: Kind, state: State, attempts: Int, reason: JobReason? = nil, lastError: String?, progress: Double,
                 createdAt: Int64, updatedAt: Int64, mediaID: String?) {
         self.reason = reason
         self.id = id

@@ -43,9 +43,3 @@ public struct FeedVideo: Sendable, Equatable {
         (try? JSONDecoder().decode([Rendition].self, from: Data(renditionsJSON.utf8))) ?? []
     }
 }
-
-/// One page of the feed: the items and the cursor for the next page (nil at the end).
-public struct FeedPage: Sendable, Equatable {
-    public var items: [FeedVideo]
-    public var nextCursor: FeedCursor?
-}

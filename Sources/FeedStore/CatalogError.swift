@@ -1,0 +1,29 @@
+/// A catalog read or write that failed, classified once here from SQLite's result codes so callers decide by case,
+/// never by message: a duplicate content hash, a busy or locked database, a full disk, or anything else.
+public struct CatalogError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// A unique constraint refused the row (the same bytes were published first).
+        case duplicate
+        /// Another connection held the lock past the busy timeout.
+        case busy
+        /// SQLite could not grow the file: the disk or quota is full.
+        case full
+        /// I/O error, read-only file system, or a database that cannot be opened.
+        case unavailable
+        case other
+    }
+
+    public let kind: Kind
+    /// SQLite's message, with the statement when there was one.
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// Busy, full and unavailable may pass; a duplicate or a broken statement will not.
+    public var isTransient: Bool { kind == .busy || kind == .full || kind == .unavailable }
+
+    public var description: String { "catalog \(kind): \(message)" }
+}

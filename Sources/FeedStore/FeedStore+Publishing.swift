@@ -1,0 +1,74 @@
+internal import GRDB
+public import MediaModel
+
+/// Making media visible. Each call is one transaction: the media row(s) and the job's `published` state together, so
+/// a reader sees all of it or none. The caller has already put every file in place.
+extension FeedStore {
+    /// A video outside any job (tests, imports).
+    public func publish(_ video: PublishedVideo) throws(CatalogError) {
+        try write { db in try Self.insert(video, db) }
+    }
+
+    public func publish(_ video: PublishedVideo, job: String, now: Int64) throws(CatalogError) {
+        try write { db in
+            try Self.insert(video, db)
+            try Self.finish(job: job, state: .published, kind: .video, mediaID: video.id, reason: nil, message: nil, now: now, db)
+        }
+    }
+
+    public func publish(_ image: PublishedImage, job: String, now: Int64) throws(CatalogError) {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO images (id, created_at, width, height, bytes, path, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [image.id, image.createdAt, image.width, image.height, image.bytes, image.path, image.contentHash])
+            try Self.finish(job: job, state: .published, kind: .image, mediaID: image.id, reason: nil, message: nil, now: now, db)
+        }
+    }
+
+    /// A byte-identical upload of something already published: the job points at the existing media.
+    public func finishDuplicate(job: String, of media: PublishedMedia, now: Int64) throws(CatalogError) {
+        try write { db in
+            try Self.finish(job: job, state: .published, kind: media.kind, mediaID: media.id, reason: .duplicate,
+                            message: "byte-identical to the already published \(media.kind.rawValue) \(media.id)", now: now, db)
+        }
+    }
+
+    /// The published video or image with these bytes, if any.
+    public func publishedMedia(contentHash: String) throws(CatalogError) -> PublishedMedia? {
+        try read { db in
+            if let id = try String.fetchOne(db, sql: "SELECT id FROM videos WHERE content_hash = ?", arguments: [contentHash]) {
+                return PublishedMedia(kind: .video, id: id)
+            }
+            if let id = try String.fetchOne(db, sql: "SELECT id FROM images WHERE content_hash = ?", arguments: [contentHash]) {
+                return PublishedMedia(kind: .image, id: id)
+            }
+            return nil
+        }
+    }
+
+    public func isPublished(mediaID: String) throws(CatalogError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM videos WHERE id = ?) OR EXISTS (SELECT 1 FROM images WHERE id = ?)",
+                              arguments: [mediaID, mediaID]) ?? false
+        }
+    }
+
+    /// The one statement pair that inserts a video: publishing and seeding both go through it.
+    static func insert(_ video: PublishedVideo, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
+                                master_path, poster_jpeg_path, poster_webp_path)
+            VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.width,
+                                     video.height, video.contentHash, video.source, video.masterPath, video.posterJPEGPath,
+                                     video.posterWebPPath])
+        let rendition = try db.cachedStatement(sql: """
+            INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for item in video.renditions {
+            try rendition.execute(arguments: [video.id, item.rung, item.width, item.height, item.bandwidth, item.averageBandwidth,
+                                              item.codecs, item.segments])
+        }
+    }
+}
