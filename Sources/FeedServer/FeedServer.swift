@@ -14,6 +14,8 @@ public struct FeedServer: Sendable {
     public let library: MediaLibrary
     public let rateLimit: RateLimit?
     public let metrics: PrometheusCollectorRegistry
+    /// Something beside the catalog that makes this server unhealthy (the worker paused on a full disk), or nil.
+    public var healthProblem: @Sendable () -> HealthProblem? = { nil }
     public static let defaultLimit = 10
 
     public init(store: FeedStore, library: MediaLibrary, rateLimit: RateLimit? = nil,
@@ -112,6 +114,9 @@ public struct FeedServer: Sendable {
     }
 
     func health() throws -> Response {
+        if let problem = healthProblem() {
+            throw APIError(.serviceUnavailable, code: problem.code, message: problem.message)
+        }
         try store.ping()
         return JSONBody.response(["status": "ok"], headers: [.cacheControl: "no-store"])
     }

@@ -1,5 +1,6 @@
 public import Hummingbird
 internal import Logging
+internal import FeedStore
 
 /// Every error leaves the server in the API's JSON shape: unknown routes and methods too, and an unexpected
 /// failure becomes a logged 500 that says nothing of the internals.
@@ -9,6 +10,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as CatalogError where error.isTransient {
+            context.logger.error("catalog unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            throw APIError(.serviceUnavailable, code: "database_unavailable", message: "the catalog cannot answer right now; try again shortly",
+                           headers: [.retryAfter: "1"])
         } catch let error as HTTPError {
             let code: String
             switch error.status {

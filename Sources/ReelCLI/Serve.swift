@@ -3,6 +3,7 @@ import FeedServer
 import FeedStore
 import Foundation
 import Logging
+import Transcode
 import ServiceLifecycle
 import Worker
 
@@ -44,17 +45,22 @@ extension Reel {
             let logger = ServerLogging.logger(label: "reel.serve", level: logLevel)
             try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
             let store = FeedStore(database: try FeedDatabase(path: database))
-            let server = FeedServer(
+            var server = FeedServer(
                 store: store, library: try MediaLibrary(root: library),
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
             )
             var services: [any Service] = []
             if let inbox {
                 _ = try limits.load()
+                if let ladder = worker.ladder { _ = try LadderPreset.load(from: ladder) }
                 let worker = try Worker(
                     configuration: self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: false),
                     store: store, logger: ServerLogging.logger(label: "reel.worker", level: logLevel), metrics: server.metricsFactory)
-                services.append(WorkerService(worker: worker))
+                services.append(worker)
+                let status = worker.status
+                server.healthProblem = {
+                    status.diskFull.map { .diskFull(path: $0.path, availableBytes: $0.availableBytes, requiredBytes: $0.requiredBytes) }
+                }
             }
             try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) { host, port in
                 // One line on stdout that scripts wait for; everything else is JSON on stderr.

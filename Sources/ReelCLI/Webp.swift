@@ -22,7 +22,7 @@ extension Reel {
 
         struct Summary: Encodable {
             let converted: [ChatImageResult]
-            let failed: [Rejection]
+            let failed: [ProcessingError]
         }
 
         func loadPresets() throws -> ImagePresets {
@@ -57,7 +57,7 @@ extension Reel {
             } else {
                 let bytes = outcome.converted.reduce(0) { $0 + $1.bytes }
                 print("converted \(outcome.converted.count) of \(plan.count) images to \(output) (\(bytes) bytes)")
-                for failure in outcome.failed { printError("failed: \(failure.path): \(failure.reason.rawValue): \(failure.message)") }
+                for failure in outcome.failed { printError("failed: \(failure.path): \(failure.code): \(failure.message)") }
             }
             if !outcome.failed.isEmpty { throw ExitCode(65) }
         }
@@ -71,12 +71,14 @@ extension Reel {
                     print("\(input) (\(result.sourceFormat) \(result.sourceWidth)x\(result.sourceHeight)) -> \(output) (\(result.width)x\(result.height), \(result.bytes) bytes)")
                 }
             } catch {
+                let isRejection = if case .rejected = error { true } else { false }
                 if json {
-                    JSONOutput.print(Check.Refused(reason: error.reason.rawValue, message: error.message, path: error.path))
+                    JSONOutput.print(Check.Refused(reason: error.code, message: error.message, path: error.path))
                 } else {
-                    printError("rejected: \(error.path): \(error.reason.rawValue): \(error.message)")
+                    printError("\(isRejection ? "rejected" : "failed"): \(error.path): \(error.code): \(error.message)")
                 }
-                throw ExitCode(65)
+                // 65 (EX_DATAERR): the image is bad; 70 (EX_SOFTWARE): Reel failed.
+                throw ExitCode(isRejection ? 65 : 70)
             }
         }
     }

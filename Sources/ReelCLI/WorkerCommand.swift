@@ -4,6 +4,8 @@ import FileSystem
 import Ingest
 import Foundation
 import Logging
+import ServiceLifecycle
+import UnixSignals
 import Transcode
 import Worker
 
@@ -32,53 +34,33 @@ extension Reel {
 
         func run() async throws {
             _ = try limits.load()  // a bad limits file is a usage error here, not in every job
+            if let ladder = worker.ladder { _ = try LadderPreset.load(from: ladder) }
             let logger = ServerLogging.logger(label: "reel.worker", level: logLevel)
             let store = FeedStore(database: try FeedDatabase(path: database))
-            let worker = try Worker(configuration: self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: once),
-                                    store: store, logger: logger)
+            var onFinished: (@Sendable (JobReport) -> Void)?
             if json {
-                worker.onFinished = { report in
-                    FileHandle.standardOutput.write(Data((JSONOutput.string(report) + "\n").utf8))
-                }
+                onFinished = { report in FileHandle.standardOutput.write(Data((JSONOutput.string(report) + "\n").utf8)) }
             }
-            let interrupt = Interrupt()
-            try worker.run(shouldStop: { interrupt.isSet })
+            let worker = try Worker(
+                configuration: self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: once),
+                store: store, logger: logger, onFinished: onFinished)
+            // SIGTERM and SIGINT shut the worker down gracefully; with --once it ends the group when it is done.
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
         }
     }
 
     /// `reel worker-job`: one job, run by the worker in a child process. Not for people.
     struct WorkerJob: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "worker-job", abstract: "Run one worker job (internal).",
+        static let configuration = CommandConfiguration(commandName: JobInvocation.subcommand, abstract: "Run one worker job (internal).",
                                                         shouldDisplay: false)
 
-        @Option(name: .long) var source: String
-        @Option(name: .long) var staging: String
-        @Option(name: .long) var memoryMb: Int
-        @Option(name: .long) var cpuSeconds: Int
-        @Option(name: .long) var ladder: String?
-        @OptionGroup var limits: LimitsOption
+        @Option(name: .long, help: "The job, as the worker encodes it.") var invocation: String
 
         func run() throws {
-            // Limits before the upload is opened: nothing the file makes libav do can exceed them.
-            ResourceLimits.dieWithParent()
-            do {
-                try ResourceLimits.apply(addressSpace: memoryMb << 20, cpuSeconds: cpuSeconds)
-            } catch {
-                printError("worker-job: \(error)")
-                throw ExitCode(JobOutcome.ExitCode.retryable)
-            }
-            // Fault injection for the worker's tests: a job that crashes or hangs the way a libav bug would.
-            switch ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"] {
-            case "job-crash": UnsafeMutablePointer<UInt8>(bitPattern: 8)!.pointee = 1  // a real fault, as a decoder bug makes
-            case "job-hang": while true { sleep(60) }
-            case "job-transient":
-                throw ExitCode(JobRunner.record(JobOutcome(status: .failed, reason: "output_failed",
-                                                           message: "injected: No space left on device", retryable: true), staging: staging))
-            default: break
-            }
-            let preset = try ladder.map { try LadderPreset.load(from: $0) } ?? .default
-            let runner = JobRunner(policy: .init(limits: try limits.load()), ladder: preset)
-            throw ExitCode(runner.run(source: source, staging: staging))
+            throw ExitCode(JobRunner.main(try JobInvocation(argument: invocation)))
         }
     }
 }

@@ -12,6 +12,8 @@ struct WorkerOptions: ParsableArguments {
     @Option(name: .long, help: "Attempts for transient failures (with exponential backoff).") var maxAttempts = 3
     @Option(name: .long, help: "Seconds running jobs get to finish after SIGTERM before they are re-queued.") var grace = 30.0
     @Option(name: .long, help: "Ladder preset JSON (default: Presets/ladder.json when present).") var ladder: String?
+    @Option(name: .long, help: "Stop claiming uploads while the library's file system has less than this many MB free.")
+    var minFreeMb = 64
 
     func validate() throws {
         if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be from 1 to 64") }
@@ -20,9 +22,11 @@ struct WorkerOptions: ParsableArguments {
         guard jobMemoryMb >= 256 else { throw ValidationError("--job-memory-mb must be at least 256") }
         guard (1...20).contains(maxAttempts) else { throw ValidationError("--max-attempts must be from 1 to 20") }
         guard grace >= 0 else { throw ValidationError("--grace must be ≥ 0") }
+        guard minFreeMb >= 0 else { throw ValidationError("--min-free-mb must be ≥ 0") }
     }
 
     func configuration(inbox: String, library: String, limits: String?, once: Bool) -> WorkerConfiguration {
+        // The jobs run in other processes, maybe from another directory: every path they get is absolute.
         var configuration = WorkerConfiguration(inbox: absolute(inbox), library: absolute(library))
         configuration.jobs = jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
         configuration.settleSeconds = settle
@@ -32,9 +36,12 @@ struct WorkerOptions: ParsableArguments {
         configuration.maxAttempts = maxAttempts
         configuration.graceSeconds = grace
         configuration.once = once
+        configuration.minimumFreeBytes = Int64(minFreeMb) << 20
+        configuration.faults = WorkerFaults(environmentValue: ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"])
         let ladderPath = ladder ?? (FileManager.default.fileExists(atPath: "Presets/ladder.json") ? "Presets/ladder.json" : nil)
         let limitsPath = limits ?? (FileManager.default.fileExists(atPath: "Presets/limits.json") ? "Presets/limits.json" : nil)
-        configuration.jobArguments = (ladderPath.map { ["--ladder", absolute($0)] } ?? []) + (limitsPath.map { ["--limits", absolute($0)] } ?? [])
+        configuration.ladderPath = ladderPath.map(absolute)
+        configuration.limitsPath = limitsPath.map(absolute)
         return configuration
     }
 

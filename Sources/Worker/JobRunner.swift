@@ -5,7 +5,7 @@ internal import MediaModel
 internal import FileSystem
 internal import Foundation
 
-/// The job process (`reel worker-job`): admits one upload and transcodes or converts it into a staging directory,
+/// The job process (`reel worker-job`): admits one upload and transcodes or converts it into its staging directory,
 /// under resource limits it sets on itself first. It never touches the catalog; the worker publishes.
 public struct JobRunner: Sendable {
     public var policy: AdmissionPolicy
@@ -18,95 +18,95 @@ public struct JobRunner: Sendable {
         self.imageQuality = imageQuality
     }
 
-    /// Files inside `staging`: `media/` (a video's ladder) or `media.webp`, `progress` and `outcome.json`.
-    public static func mediaDirectory(_ staging: String) -> String { staging + "/media" }
-    public static func imageFile(_ staging: String) -> String { staging + "/media.webp" }
-    public static func progressFile(_ staging: String) -> String { staging + "/progress" }
-    public static func outcomeFile(_ staging: String) -> String { staging + "/outcome.json" }
-
-    /// Runs the job and writes `outcome.json`; returns the exit code for the process.
-    public func run(source: String, staging: String) -> Int32 {
-        Self.record(process(source: source, staging: staging), staging: staging)
-    }
-
-    /// Writes `outcome` as the job's result and returns the matching exit code.
-    public static func record(_ outcome: JobOutcome, staging: String) -> Int32 {
+    /// Everything the job process does, from limits to outcome; returns its exit code.
+    public static func main(_ invocation: JobInvocation) -> Int32 {
+        // Limits before the upload is opened: nothing the file makes libav do can exceed them.
+        ResourceLimits.dieWithParent()
         do {
-            try write(outcome, to: outcomeFile(staging))
+            try ResourceLimits.apply(addressSpace: invocation.memoryMegabytes << 20, cpuSeconds: invocation.cpuSeconds)
         } catch {
-            FileHandle.standardError.write(Data("cannot write the outcome: \(error)\n".utf8))
-            return JobOutcome.ExitCode.retryable
+            FileHandle.standardError.write(Data("worker-job: \(error)\n".utf8))
+            return JobInvocation.ExitCode.retryable
         }
-        switch outcome.status {
-        case .published: return JobOutcome.ExitCode.published
-        case .rejected: return JobOutcome.ExitCode.rejected
-        case .failed: return outcome.retryable ? JobOutcome.ExitCode.retryable : JobOutcome.ExitCode.failed
+        if let code = actOut(invocation) { return code }
+        let runner: JobRunner
+        do {
+            let limits = try invocation.limitsPath.map { try AdmissionLimits.load(from: $0) } ?? .default
+            let ladder = try invocation.ladderPath.map { try LadderPreset.load(from: $0) } ?? .default
+            runner = JobRunner(policy: AdmissionPolicy(limits: limits), ladder: ladder)
+        } catch {
+            let failure = ProcessingFailure(.crashed, "the job could not load its presets: \(error)", path: invocation.source, retryable: false)
+            return record(JobOutcome(error: .failed(failure)), for: invocation)
+        }
+        return record(runner.process(invocation), for: invocation)
+    }
+
+    /// Test hook: acts out the faults a libav bug or a full disk would cause. nil when there is none to act out.
+    static func actOut(_ invocation: JobInvocation) -> Int32? {
+        switch invocation.fault {
+        case "job-crash":
+            // A real fault, as a decoder bug makes.
+            UnsafeMutablePointer<UInt8>(bitPattern: 8)!.pointee = 1
+            return nil
+        case "job-hang":
+            while true { pause() }
+        case "job-transient":
+            let failure = ProcessingFailure(.outputFailed, "injected: Input/output error", path: invocation.source, retryable: true)
+            return record(JobOutcome(error: .failed(failure)), for: invocation)
+        case "job-disk-full":
+            let failure = ProcessingFailure(.diskFull, "injected: No space left on device", path: invocation.source)
+            return record(JobOutcome(error: .failed(failure)), for: invocation)
+        default:
+            return nil
         }
     }
 
-    func process(source: String, staging: String) -> JobOutcome {
+    /// Writes `outcome` atomically (the worker reads a whole outcome or none) and returns the matching exit code.
+    public static func record(_ outcome: JobOutcome, for invocation: JobInvocation) -> Int32 {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try AtomicFile.write(Array(try encoder.encode(outcome)), to: invocation.outcomeFile)
+        } catch {
+            FileHandle.standardError.write(Data("worker-job: cannot write the outcome: \(error)\n".utf8))
+            return JobInvocation.ExitCode.outcomeUnwritable
+        }
+        return outcome.exitCode
+    }
+
+    func process(_ invocation: JobInvocation) -> JobOutcome {
+        let source = invocation.source
         let admitted: AdmittedUpload
         do {
             admitted = try policy.check(path: source)
         } catch {
-            return JobOutcome(status: .rejected, reason: error.reason.rawValue, message: error.message)
+            return JobOutcome(error: .rejected(error))
         }
         var info = admitted.info
         info.path = ""  // the job's own path means nothing to anyone else
         switch admitted.info.kind {
         case .video:
-            let progressFile = Self.progressFile(staging)
+            let progressFile = invocation.progressFile
             do {
                 var summary = try LadderTranscoder(policy: policy, preset: ladder)
-                    .run(source: source, output: Self.mediaDirectory(staging), progress: { progress in
-                        try? Data(String(format: "%.4f", progress.percent / 100).utf8).write(to: URL(fileURLWithPath: progressFile))
+                    .run(source: source, output: invocation.mediaDirectory, progress: { progress in
+                        try? AtomicFile.write(Array(String(format: "%.4f", progress.percent / 100).utf8), to: progressFile, durable: false)
                     })
-                try Directory.syncTree(Self.mediaDirectory(staging))
                 summary.source = ""
                 summary.output = ""
-                return JobOutcome(status: .published, kind: .video, info: info, video: summary)
-            } catch let error as TranscodeError {
-                switch error.kind {
-                case let .rejected(rejection):
-                    return JobOutcome(status: .rejected, kind: .video, reason: rejection.reason.rawValue, message: rejection.message)
-                case let .failed(_, _, retryable):
-                    return JobOutcome(status: .failed, kind: .video, reason: error.code, message: error.message, retryable: retryable)
-                case .cancelled:
-                    return JobOutcome(status: .failed, kind: .video, reason: error.code, message: error.message, retryable: true)
-                }
+                return JobOutcome(kind: .video, info: info, video: summary)
             } catch {
-                return JobOutcome(status: .failed, kind: .video, reason: "output_failed", message: "\(error)",
-                                  retryable: (error as? FileSystemError)?.isTransient ?? true)
+                return JobOutcome(kind: .video, error: error.processingError)
             }
         case .image:
             do {
-                var result = try ChatImageConverter(policy: policy).convert(source, to: Self.imageFile(staging), quality: imageQuality)
-                try Directory.syncTree(Self.imageFile(staging))
+                var result = try ChatImageConverter(policy: policy).convert(source, to: invocation.imageFile, quality: imageQuality)
                 result.source = ""
                 result.output = ""
-                return JobOutcome(status: .published, kind: .image, info: info, image: result)
-            } catch let rejection as Rejection {
-                // Reel's side failed (the encoder, or writing): a failure, retried when it was the disk.
-                if rejection.reason == .outputFailed || rejection.reason == .encodeFailed {
-                    return JobOutcome(status: .failed, kind: .image, reason: rejection.reason.rawValue, message: rejection.message,
-                                      retryable: rejection.reason == .outputFailed)
-                }
-                return JobOutcome(status: .rejected, kind: .image, reason: rejection.reason.rawValue, message: rejection.message)
+                return JobOutcome(kind: .image, info: info, image: result)
             } catch {
-                return JobOutcome(status: .failed, kind: .image, reason: "output_failed", message: "\(error)", retryable: true)
+                return JobOutcome(kind: .image, error: error)
             }
         }
-    }
-
-    /// Written to a temporary name, fsynced and renamed: the worker reads a whole outcome or none.
-    static func write(_ outcome: JobOutcome, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(outcome)
-        let temporary = path + ".tmp"
-        try data.write(to: URL(fileURLWithPath: temporary))
-        try Directory.syncTree(temporary)
-        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        try Directory.sync((path as NSString).deletingLastPathComponent)
     }
 }

@@ -24,4 +24,8 @@ public struct LibraryLayout: Sendable {
     public func staging(_ id: String) -> String { staging + "/" + id }
     public func original(_ id: String) -> String { originals + "/" + id }
     public func lock(_ owner: String) -> String { workers + "/" + owner + ".lock" }
+    public func rejected(_ id: String) -> String { rejected + "/" + id }
+    public func failed(_ id: String) -> String { failed + "/" + id }
+    /// `<id>.reason.json` beside an upload in `rejected/` or `failed/`.
+    public func reason(_ id: String, in directory: String) -> String { directory + "/" + id + ".reason.json" }
 }

@@ -1,48 +1,65 @@
 public import FeedStore
 public import Logging
 public import Metrics
+public import ServiceLifecycle
 internal import FileSystem
 internal import Foundation
+internal import NIOCore
+internal import NIOPosix
 
-/// The watch-folder worker: takes finished uploads out of the inbox, runs each in its own `reel worker-job`
-/// process under resource limits, and publishes the outputs atomically (files fsynced and renamed into place, then
-/// one catalog transaction). Crash-safe: every step leaves the upload in exactly one recoverable place.
-public final class Worker: @unchecked Sendable {
+/// The watch-folder worker: takes finished uploads out of the inbox, runs each in its own job process under resource
+/// limits, and publishes the outputs atomically (files fsynced and renamed into place, then one catalog transaction).
+/// Crash-safe: every step leaves the upload in exactly one recoverable place. A fault in one job (a full disk, an
+/// I/O error, a busy catalog, a job that cannot start or keeps crashing) fails or retries that job; the worker goes on.
+///
+/// It is an actor on an event-loop thread of its own: its file-system and SQLite calls block, and must not hold up
+/// the concurrency pool that serves HTTP in `reel serve --inbox`.
+public actor Worker: Service {
     public let configuration: WorkerConfiguration
     public let store: FeedStore
+    /// Disk state for `/healthz`.
+    public nonisolated let status = WorkerStatus()
     let layout: LibraryLayout
     let logger: Logger
     let metrics: any MetricsFactory
     /// This process's token in the jobs table; its lock file tells other workers it is alive.
     let owner: String
     private let lock: FileLock
+    private nonisolated let executorLoop: any EventLoop
+    private let stop = StopFlag()
     var tracker: StabilityTracker
     var running: [String: RunningJob] = [:]
-    var lastRecovery = 0.0
-    let faultPoint: String?
+    var disk: DiskPressure
+    var lastRecovery = -Double.infinity
+    var lastDiskCheck = -Double.infinity
     /// Called for each finished job (the CLI's `--json` lines).
-    public var onFinished: (@Sendable (JobReport) -> Void)?
+    let onFinished: (@Sendable (JobReport) -> Void)?
 
     struct RunningJob {
         var job: FeedJob
-        let process: Subprocess
+        let invocation: JobInvocation
+        let process: any JobProcess
         let started: Double
         var reportedProgress = 0.0
         var lastProgressCheck = 0.0
     }
 
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executorLoop.executor.asUnownedSerialExecutor() }
+
+    /// - Throws: `FileSystemError` when the library cannot be laid out or locked, `WorkerSetupError` when the inbox
+    ///   and the library are on different file systems.
     public init(configuration: WorkerConfiguration, store: FeedStore, logger: Logger,
-                metrics: any MetricsFactory = MetricsSystem.factory) throws {
+                metrics: any MetricsFactory = MetricsSystem.factory,
+                onFinished: (@Sendable (JobReport) -> Void)? = nil) throws {
         self.configuration = configuration
         self.store = store
         self.logger = logger
         self.metrics = metrics
+        self.onFinished = onFinished
         layout = LibraryLayout(root: configuration.library)
         for directory in layout.allDirectories + [configuration.inbox] { try Directory.create(directory) }
         // Taking an upload is a rename out of the inbox: atomic, and the claim between workers. That needs one file system.
-        let inboxDevice = try FileManager.default.attributesOfItem(atPath: configuration.inbox)[.systemNumber] as? NSNumber
-        let libraryDevice = try FileManager.default.attributesOfItem(atPath: layout.incoming)[.systemNumber] as? NSNumber
-        guard inboxDevice == libraryDevice else {
+        guard try DiskSpace.device(of: configuration.inbox) == DiskSpace.device(of: layout.incoming) else {
             throw WorkerSetupError(description: "\(configuration.inbox) and \(configuration.library) are on different file systems; "
                                    + "the inbox and the library must share one, because uploads are renamed (the claim), never copied")
         }
@@ -52,57 +69,88 @@ public final class Worker: @unchecked Sendable {
         }
         self.lock = lock
         tracker = StabilityTracker(settle: configuration.settleSeconds)
-        faultPoint = ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"]
+        disk = DiskPressure(minimumFreeBytes: configuration.minimumFreeBytes)
+        executorLoop = MultiThreadedEventLoopGroup.singleton.next()
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: lock.path) }
+    deinit { Directory.remove(lock.path) }
 
-    /// Runs until `shouldStop` turns true (then stops taking work, lets running jobs finish for the grace period,
-    /// re-queues the rest and returns), or with `once`, until the inbox and the queue are empty.
-    public func run(shouldStop: @Sendable () -> Bool) throws {
+    /// Runs until graceful shutdown (then stops claiming, lets running jobs finish for the grace period, re-queues
+    /// the rest and returns), until cancelled (running jobs are re-queued at once), or with `once`, until the inbox
+    /// and the queue are empty.
+    public func run() async throws {
+        await withGracefulShutdownHandler {
+            await self.loop()
+        } onGracefulShutdown: { [stop] in
+            stop.set()
+        }
+    }
+
+    /// Asks the loop to stop as graceful shutdown would (for callers outside a ServiceGroup).
+    public nonisolated func requestStop() { stop.set() }
+
+    private func loop() async {
         logger.info("worker started", metadata: ["inbox": "\(configuration.inbox)", "library": "\(configuration.library)",
                                                   "jobs": "\(configuration.jobs)", "owner": "\(owner)"])
-        try recover()
         var stopSince: Double?
         var lastScan = -Double.infinity
         while true {
+            if Task.isCancelled {
+                abandonRunning()
+                break
+            }
             let now = Self.monotonic
-            if stopSince == nil && shouldStop() {
+            if stopSince == nil && stop.isSet {
                 stopSince = now
                 logger.info("stopping: no new jobs are claimed", metadata: ["running": "\(running.count)"])
             }
             if stopSince == nil {
-                if now - lastScan >= configuration.pollInterval {
-                    lastScan = now
-                    try intake()
+                if now - lastRecovery > 2 { guarded("recovery") { try recover() } }
+                checkDisk(now: now)
+                if !disk.isPaused {
+                    if now - lastScan >= configuration.pollInterval {
+                        lastScan = now
+                        guarded("inbox scan") { try intake() }
+                    }
+                    fillSlots()
                 }
-                if now - lastRecovery > 2 { try recover() }
-                try fillSlots()
             }
             let before = running.count
-            try pollRunning()
-            if stopSince == nil && running.count < before { try fillSlots() }  // a freed slot is refilled at once
+            pollRunning()
+            if stopSince == nil && running.count < before && !disk.isPaused { fillSlots() }  // a freed slot is refilled at once
             if let stopSince {
                 if running.isEmpty { break }
                 if now - stopSince > configuration.graceSeconds {
-                    try abandonRunning()
+                    abandonRunning()
                     break
                 }
-            } else if configuration.once, running.isEmpty, try isIdle() {
+            } else if configuration.once, running.isEmpty, !disk.isPaused, isIdle() {
                 break
             }
             // Job processes are checked every 10 ms (a finished job frees its slot at once); the inbox is scanned
             // every poll interval.
-            Thread.sleep(forTimeInterval: running.isEmpty ? configuration.pollInterval : min(configuration.pollInterval, 0.01))
+            let pause = running.isEmpty ? configuration.pollInterval : min(configuration.pollInterval, 0.01)
+            try? await Task.sleep(for: .milliseconds(Int(pause * 1000)))
         }
         logger.info("worker stopped", metadata: ["owner": "\(owner)"])
     }
 
+    /// Runs one phase of the loop; its failure is logged and the loop goes on (a fault is a state, not an exit).
+    func guarded(_ phase: String, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
+            logger.error("\(phase) failed; the worker goes on", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Nothing left to do for `--once`: no upload waiting in the inbox and no queued job.
-    func isIdle() throws -> Bool {
-        let waiting = try Directory.entries(of: configuration.inbox).contains { !$0.isIgnored }
-        if waiting { return false }
-        return try store.jobCounts()[.queued] ?? 0 == 0
+    func isIdle() -> Bool {
+        guard let entries = try? Directory.entries(of: configuration.inbox), !entries.contains(where: { !$0.isIgnored }) else {
+            return false
+        }
+        return ((try? store.jobCounts()[.queued]) ?? 1) == 0
     }
 
     static var monotonic: Double { ProcessInfo.processInfo.systemUptime }
@@ -116,9 +164,9 @@ public final class Worker: @unchecked Sendable {
         public let description: String
     }
 
-    /// Test hook: dies by SIGKILL at a named point of publishing, to prove recovery (REEL_FAULT_INJECTION).
+    /// Test hook: dies by SIGKILL at a named point of publishing, to prove recovery.
     func reach(_ point: String) {
-        if faultPoint == point {
+        if configuration.faults.killPoint == point {
             logger.warning("fault injection: SIGKILL", metadata: ["point": "\(point)"])
             kill(getpid(), SIGKILL)
         }

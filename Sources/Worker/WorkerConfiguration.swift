@@ -1,4 +1,4 @@
-internal import FileSystem
+public import FileSystem
 
 /// How a worker runs. The defaults suit a 2-core machine: one job at a time (a transcode already uses both cores).
 public struct WorkerConfiguration: Sendable {
@@ -13,15 +13,23 @@ public struct WorkerConfiguration: Sendable {
     public var jobTimeoutSeconds = 600.0
     /// Address-space limit per job process.
     public var memoryLimitMegabytes = 4096
+    /// Attempts before a job that keeps failing (crashing, timing out, failing to write) ends `failed`.
     public var maxAttempts = 3
     public var backoff = Backoff()
     /// After SIGTERM, running jobs get this long to finish before they are killed and re-queued.
     public var graceSeconds = 30.0
+    /// Below this much free space on the library's file system no new upload is claimed; claiming resumes once it
+    /// is free again.
+    public var minimumFreeBytes: Int64 = 64 << 20
     /// Process what is in the inbox, then return.
     public var once = false
-    /// The `reel` binary the job processes run, and arguments passed on to `reel worker-job` (--limits, --ladder).
-    public var executable = Subprocess.currentExecutable
-    public var jobArguments: [String] = []
+    /// Starts the job processes (`reel worker-job` by default; tests script jobs in-process).
+    public var launcher: any JobLauncher = ProcessJobLauncher()
+    /// Preset files passed on to every job (already validated by the caller).
+    public var ladderPath: String?
+    public var limitsPath: String?
+    /// Test hooks: a point where the worker dies by SIGKILL, job faults to act out, and file-system faults to raise.
+    public var faults = WorkerFaults()
 
     public init(inbox: String, library: String) {
         self.inbox = inbox

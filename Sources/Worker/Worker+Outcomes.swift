@@ -1,0 +1,140 @@
+internal import MediaModel
+internal import FeedStore
+internal import FileSystem
+internal import Foundation
+internal import Logging
+internal import Metrics
+
+extension Worker {
+    /// Any error of one job's processing or bookkeeping becomes that job's failure: retried with backoff while it
+    /// may pass and attempts remain, otherwise `failed`. When even that cannot be recorded (the catalog is busy),
+    /// the job stays held by this worker and recovery re-queues it; nothing here throws.
+    func handle(_ error: any Error, for job: FeedJob, seconds: Double) {
+        let failure = Self.classify(error, path: layout.incoming(job.id))
+        Directory.remove(layout.staging(job.id))
+        if failure.reason == .diskFull { noteDiskFull(failure) }
+        do {
+            try retryOrFail(job, failure, seconds: seconds)
+        } catch {
+            logger.error("cannot record a job's failure; recovery will re-queue it",
+                         metadata: ["job": "\(job.id)", "failure": "\(failure)", "error": "\(error)"])
+        }
+    }
+
+    /// Decides, in one place, what kind of failure an error is.
+    static func classify(_ error: any Error, path: String) -> ProcessingFailure {
+        switch error {
+        case let failure as ProcessingFailure:
+            return failure
+        case let error as FileSystemError:
+            return ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, error.description, path: path, retryable: error.isTransient)
+        case let error as CatalogError:
+            return ProcessingFailure(.catalogUnavailable, error.description, path: path, retryable: error.isTransient)
+        default:
+            return ProcessingFailure(.outputFailed, "\(error)", path: path, retryable: true)
+        }
+    }
+
+    /// Transient failures go back to the queue with exponential backoff until the attempts run out; a full disk
+    /// costs no attempt (the upload is not at fault) and waits for space instead.
+    func retryOrFail(_ job: FeedJob, _ failure: ProcessingFailure, seconds: Double) throws {
+        let name = SourceName(job.sourceName)
+        if failure.reason == .diskFull {
+            try store.requeue(job.id, notBefore: 0, failure: failure, refundAttempt: true, now: Self.nowMilliseconds)
+            logger.warning("job waits for disk space", metadata: ["job": "\(job.id)", "message": "\(failure.message)"])
+            return
+        }
+        if failure.retryable && job.attempts < configuration.maxAttempts {
+            let delay = configuration.backoff.delay(afterAttempt: job.attempts)
+            try store.requeue(job.id, notBefore: Self.nowMilliseconds + Int64(delay * 1000), failure: failure, now: Self.nowMilliseconds)
+            logger.warning("job will be retried", metadata: ["job": "\(job.id)", "reason": "\(failure.reason.rawValue)",
+                                                             "message": "\(failure.message)", "attempt": "\(job.attempts)",
+                                                             "retry_in_s": "\(delay)"])
+            return
+        }
+        var final = failure
+        if failure.retryable { final.message += " (gave up after \(job.attempts) attempts)" }
+        try store.finishJob(job.id, as: .failed(final), now: Self.nowMilliseconds)
+        fileVerdict(job, state: .failed, reason: .failed(final.reason), message: final.message, in: layout.failed)
+        report(id: job.id, name: name, state: .failed, kind: job.kind, reason: .failed(final.reason), message: final.message,
+               mediaID: nil, attempts: job.attempts, seconds: seconds)
+    }
+
+    /// The upload broke a rule: the verdict in the catalog first, then the reason file and the original beside it.
+    func refuse(_ job: FeedJob, _ rejection: Rejection, kind: FeedJob.Kind?, seconds: Double) throws {
+        try store.finishJob(job.id, as: .rejected(rejection), kind: kind, now: Self.nowMilliseconds)
+        Directory.remove(layout.staging(job.id))
+        fileVerdict(job, state: .rejected, reason: .rejected(rejection.reason), message: rejection.message, in: layout.rejected)
+        report(id: job.id, name: SourceName(job.sourceName), state: .rejected, kind: kind ?? job.kind, reason: .rejected(rejection.reason),
+               message: rejection.message, mediaID: nil, attempts: job.attempts, seconds: seconds)
+    }
+
+    /// `<id>.reason.json` and the original into `rejected/` or `failed/`. Best effort once the catalog has the verdict:
+    /// what cannot be written now (a full or read-only disk) is redone by recovery's sweep.
+    func fileVerdict(_ job: FeedJob, state: FeedJob.State, reason: JobReason, message: String, in directory: String) {
+        let bytes = (try? ReadOnlyFile(path: layout.incoming(job.id)))?.size ?? 0
+        do {
+            try writeReason(for: job.id, in: directory, state: state, reason: reason, message: message, name: SourceName(job.sourceName),
+                            bytes: Int(bytes), contentHash: job.contentHash)
+        } catch {
+            if let error = error as? FileSystemError, error.isDiskFull { noteDiskFull(error) }
+            logger.warning("cannot write a reason file yet; recovery will", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            return
+        }
+        moveOriginal(job.id, to: directory + "/" + job.id)
+    }
+
+    /// A write found the library's disk full: stop claiming until space returns (logged once per episode).
+    func noteDiskFull(_ cause: any Error) {
+        let available = (try? DiskSpace.availableBytes(at: layout.root)) ?? 0
+        if disk.noteFull(available: available) == .paused {
+            status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+            logger.error("the library's disk is full: no new uploads are claimed until space is freed",
+                         metadata: ["library": "\(layout.root)", "available_bytes": "\(available)", "cause": "\(cause)"])
+        }
+    }
+
+    /// Free space, measured every second (and logged only when the state changes).
+    func checkDisk(now: Double) {
+        guard now - lastDiskCheck >= 1 else { return }
+        lastDiskCheck = now
+        let available: Int64
+        do { available = try DiskSpace.availableBytes(at: layout.root) } catch {
+            logger.error("cannot measure the library's free space", metadata: ["error": "\(error)"])
+            return
+        }
+        switch disk.observe(available: available) {
+        case .paused?:
+            status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+            logger.error("the library's disk is nearly full: no new uploads are claimed until space is freed",
+                         metadata: ["library": "\(layout.root)", "available_bytes": "\(available)",
+                                    "minimum_free_bytes": "\(configuration.minimumFreeBytes)"])
+        case .resumed?:
+            status.setDiskFull(nil)
+            logger.notice("disk space is back: claiming uploads again", metadata: ["available_bytes": "\(available)"])
+        case nil:
+            if disk.isPaused {
+                status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+            }
+        }
+    }
+
+    func recordRunning() {
+        Gauge(label: "reel_worker_jobs_running", factory: metrics).record(running.count)
+    }
+
+    func report(id: String, name: SourceName, state: FeedJob.State, kind: FeedJob.Kind, reason: JobReason?, message: String?,
+                mediaID: String?, attempts: Int, seconds: Double) {
+        Counter(label: "reel_worker_jobs_total", dimensions: [("state", state.rawValue)], factory: metrics).increment()
+        Timer(label: "reel_worker_job_duration_seconds", dimensions: [("kind", kind.rawValue), ("state", state.rawValue)],
+              factory: metrics).recordNanoseconds(Int64(seconds * 1_000_000_000))
+        var metadata: Logger.Metadata = ["job": "\(id)", "file": "\(name.display)", "kind": "\(kind.rawValue)",
+                                         "state": "\(state.rawValue)", "seconds": "\(String(format: "%.2f", seconds))"]
+        if let reason { metadata["reason"] = "\(reason.code)" }
+        if let message { metadata["message"] = "\(message)" }
+        if let mediaID { metadata["media_id"] = "\(mediaID)" }
+        logger.info("job finished", metadata: metadata)
+        onFinished?(JobReport(job: id, file: name.display, state: state.rawValue, kind: kind.rawValue, reason: reason?.code,
+                              message: message, mediaID: mediaID, attempts: attempts, seconds: (seconds * 100).rounded() / 100))
+    }
+}
