@@ -10,11 +10,9 @@ public struct AwarePolicy: MMGCPolicy {
 
     public func decide(_ view: MMGCView) -> MMGCDecision {
         guard case let .download(video, rung) = gate.decide(view) else { return gate.decide(view) }
-        guard view.bufferMilliseconds(view.playing) >= 6000, !view.throughputKbps.isEmpty else {
+        guard view.bufferMilliseconds(view.playing) >= 6000, let harmonic = view.throughputKbps.harmonicMean else {
             return .download(video: video, rung: rung)
         }
-        let samples = view.throughputKbps
-        let harmonic = Double(samples.count) / samples.reduce(0) { $0 + 1 / $1 }
         let confident = MMGCRates.kbps.lastIndex { $0 <= harmonic } ?? 0
         return .download(video: video, rung: max(rung, confident))
     }

@@ -4,8 +4,7 @@ public enum MMGCRates {
 
     /// The highest rung at most 0.8 × the harmonic mean of the samples; the lowest before any sample.
     public static func rung(for samples: [Double]) -> Int {
-        guard !samples.isEmpty else { return 0 }
-        let harmonic = Double(samples.count) / samples.reduce(0) { $0 + 1 / $1 }
+        guard let harmonic = samples.harmonicMean else { return 0 }
         return kbps.lastIndex { $0 <= 0.8 * harmonic } ?? 0
     }
 }

@@ -38,9 +38,7 @@ public struct NoSavePolicy: MMGCPolicy {
     }
 
     private mutating func mpcRung(_ view: MMGCView) -> Int {
-        let samples = view.throughputKbps
-        guard !samples.isEmpty else { return 0 }
-        let harmonic = Double(samples.count) / samples.reduce(0) { $0 + 1 / $1 }
+        guard let harmonic = view.throughputKbps.harmonicMean else { return 0 }
         predictions.append(harmonic)
         let throughput = harmonic / (1 + (errors.max() ?? 0))
         let video = view.videos[view.playing]
