@@ -3,8 +3,8 @@
 /// once the playing video has 6 s buffered, a stall is unlikely, so it trusts the full harmonic-mean throughput
 /// instead of 80 % of it and fetches a better rung.
 public struct AwarePolicy: MMGCPolicy {
-    public let name = "aware"
-    private let gate = FixedWindowPolicy.named("A2")!
+    public let name = PolicyName.aware.rawValue
+    private let gate = FixedWindowPolicy.a2
 
     public init() {}
 

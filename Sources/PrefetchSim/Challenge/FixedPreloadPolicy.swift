@@ -1,7 +1,7 @@
 /// The challenge's "fixed preload" baseline, written from its description: the playing video first, then up to
 /// 4 chunks of each next video while P(chunk watched | video started) > 0.65; rung by the playing buffer.
 public struct FixedPreloadPolicy: MMGCPolicy {
-    public let name = "fixed_preload"
+    public let name = PolicyName.fixedPreload.rawValue
     public init() {}
 
     public func decide(_ view: MMGCView) -> MMGCDecision {

@@ -2,7 +2,7 @@
 /// (5 chunks ahead, throughput = harmonic mean of the last 5 over 1 + the worst recent error), then the next
 /// videos round-robin in 800 KB increments, sleeping 500 ms when nothing is left.
 public struct NoSavePolicy: MMGCPolicy {
-    public let name = "no_save"
+    public let name = PolicyName.noSave.rawValue
     private var predictions: [Double] = []
     private var errors: [Double] = []
     private var seenSamples = 0
