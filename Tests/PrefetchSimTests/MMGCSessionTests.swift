@@ -16,7 +16,7 @@ import Testing
 
     @Test func transferIntegratesTheTracePiecewiseAndSkipsRowZero() {
         let trace = NetworkTrace(name: "t", times: [0, 1, 2, 3], mbps: [999, 8, 16, 16])
-        var clock = trace.start
+        var clock = trace.challengeStart
         // 950 000 B in the first second at 0.95 × 8 Mbps, then 475 000 B at 0.95 × 16 Mbps = 0.25 s.
         #expect(abs(trace.transfer(bytes: 1_425_000, efficiency: 0.95, from: &clock) - 1.25) < 1e-9)
         #expect(abs(clock.time - 1.25) < 1e-9)
@@ -24,7 +24,7 @@ import Testing
 
     @Test func traceLoopsAtItsEnd() {
         let trace = NetworkTrace(name: "t", times: [0, 1], mbps: [0, 8])
-        var clock = trace.start
+        var clock = trace.challengeStart
         #expect(abs(trace.transfer(bytes: 2_000_000, efficiency: 1, from: &clock) - 2) < 1e-9)
     }
 
