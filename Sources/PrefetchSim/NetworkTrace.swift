@@ -1,4 +1,5 @@
-/// A bandwidth trace: row i's bandwidth applies from time[i-1] to time[i]; the trace loops at its end.
+/// A bandwidth trace: row i's bandwidth applies from time[i-1] to time[i]; the trace loops at its end, back to the
+/// clock's `restart` time.
 public struct NetworkTrace: Sendable, Equatable {
     public let name: String
     public let times: [Double]
@@ -16,11 +17,13 @@ public struct NetworkTrace: Sendable, Equatable {
         public var time: Double
         var row: Int
         var offset: Double
+        /// The trace time a wrap goes back to: time[0] in the client model, 0 in the challenge's
+        /// (`challengeStart`). Row 1 then holds from here to time[1].
+        let restart: Double
     }
 
-    public var start: Clock { Clock(time: times[0], row: 1, offset: 0) }
-
-    /// The clock `seconds` after the trace's start (looping), for clients whose downloads follow wall time.
+    /// The clock `seconds` after the trace's start, looping back to time[0], for clients whose downloads follow
+    /// wall time.
     public func clock(at seconds: Double) -> Clock {
         let span = times[times.count - 1] - times[0]
         let loops = span > 0 ? (seconds / span).rounded(.down) : 0
@@ -28,7 +31,7 @@ public struct NetworkTrace: Sendable, Equatable {
         let time = times[0] + seconds
         var row = 1
         while row < times.count - 1, times[row] + offset <= time { row += 1 }
-        return Clock(time: time, row: row, offset: offset)
+        return Clock(time: time, row: row, offset: offset, restart: times[0])
     }
 
     /// Seconds to move `bytes` at `efficiency` × the trace's bandwidth from `clock`, integrated piecewise.
@@ -48,7 +51,7 @@ public struct NetworkTrace: Sendable, Equatable {
                 clock.row += 1
                 if clock.row == times.count {
                     clock.row = 1
-                    clock.offset += times[times.count - 1] - times[0]
+                    clock.offset += times[times.count - 1] - clock.restart
                 }
             }
         }

@@ -13,7 +13,8 @@ extension Reel {
         @Option(name: .long, help: "A trace file or a directory of traces.") var network: String
         @Option(name: .long, help: "Catalog directory: <video>/video_size_{0,1,2}.") var catalog: String
         @Option(name: .long, help: "Retention curves directory (needed by A2, aware and sampled users).") var retention: String?
-        @Option(name: .long, help: "Policy name.") var policy: String = "window"
+        @Option(name: .long, help: "Policy: \(PolicyName.validNames.joined(separator: ", ")) (default: window).", transform: { try PolicyName(parsing: $0) })
+        var policy: PolicyName = .window
         @Option(name: .long, help: "sample0 (the challenge's default user) or a number of seeded users.") var users: String = "sample0"
         @Option(name: .long, help: "Seed for sampled users.") var seed: UInt64 = 1
         @Option(name: .long, help: "client (the phone client model) or mmgc (the challenge's semantics).") var mode: String = "client"
@@ -24,12 +25,7 @@ extension Reel {
 
         func validate() throws {
             guard mode == "mmgc" || mode == "client" else { throw ValidationError("--mode takes client or mmgc, not \(mode)") }
-            if mode == "mmgc", PolicyCatalog.policy(named: policy) == nil {
-                throw ValidationError("unknown policy \(policy) (known: \(PolicyCatalog.names.joined(separator: ", ")))")
-            }
-            if mode == "client", ClientRun.configuration(policy: policy, base: ClientConfiguration(), traceMeanMbps: 10) == nil {
-                throw ValidationError("unknown client policy \(policy) (known: none, next1, window, window:K, aware)")
-            }
+            if mode == "client", !policy.runsInClientMode { throw ValidationError(PolicyNameError.challengeOnly(policy).description) }
             guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
             guard (0...1).contains(backSwipes) else { throw ValidationError("--back-swipes takes a probability 0...1") }
             guard scrollPause >= 0 else { throw ValidationError("--scroll-pause takes milliseconds ≥ 0") }
@@ -79,7 +75,7 @@ extension Reel {
                 try runClient(traces: traces, videos: videos)
                 return
             }
-            let chosen = PolicyCatalog.policy(named: policy)!
+            let chosen = policy.makeMMGCPolicy()
             let runner = MMGCRunner(catalog: videos, traces: traces)
             let started = Date()
             let result: MMGCResult
@@ -91,13 +87,13 @@ extension Reel {
             }
             let elapsed = max(Date().timeIntervalSince(started), 1e-9)
             let sessions = Double(traces.count) * Double(users == "sample0" ? 1 : Int(users)!)
-            let report = Report(policy: policy, traces: traces.count, users: users, result: result, stallRatio: result.stallRatio,
+            let report = Report(policy: policy.rawValue, traces: traces.count, users: users, result: result, stallRatio: result.stallRatio,
                                 wasteRatio: result.wasteRatio, chunkEventsPerSecond: result.chunksDownloaded * sessions / elapsed)
             if json {
                 JSONOutput.print(report)
             } else {
                 print(String(format: "%@ on %d traces, users %@: score %.4f, QoE %.4f, downloaded %.0f B, wasted %.0f B (%.1f%%), rebuffer %.0f ms of %.0f ms (%.1f%%)",
-                             policy, traces.count, users, result.score, result.qoe, result.bytesDownloaded, result.wastedBytes,
+                             policy.rawValue, traces.count, users, result.score, result.qoe, result.bytesDownloaded, result.wastedBytes,
                              100 * result.wasteRatio, result.rebufferMilliseconds, result.watchMilliseconds, 100 * result.stallRatio))
             }
         }
@@ -108,10 +104,8 @@ extension Reel {
             var base = ClientConfiguration()
             base.players = players
             let started = Date()
-            guard var summary = ClientRun.run(catalog: session, traces: traces, users: people, policy: policy, base: base,
-                                                 backSwipeProbability: backSwipes, pauseMilliseconds: scrollPause, seed: seed) else {
-                throw ValidationError("unknown client policy \(policy)")
-            }
+            var summary = try ClientRun.run(catalog: session, traces: traces, users: people, policy: policy, base: base,
+                                            backSwipeProbability: backSwipes, pauseMilliseconds: scrollPause, seed: seed)
             summary.chunkEventsPerSecond = Double(summary.chunksDownloaded) / max(Date().timeIntervalSince(started), 1e-9)
             if json {
                 JSONOutput.print(summary)

@@ -101,14 +101,18 @@ import Testing
 extension FeedClientScenarioTests {
     @Test func clientRunMapsPoliciesToWindowsAndSumsSessions() throws {
         let base = ClientConfiguration()
-        #expect(ClientRun.configuration(policy: "none", base: base, traceMeanMbps: 5).map { [$0.ahead, $0.behind] } == [0, 0])
-        #expect(ClientRun.configuration(policy: "window", base: base, traceMeanMbps: 5).map { [$0.ahead, $0.behind] } == [2, 1])
-        #expect(ClientRun.configuration(policy: "window:4", base: base, traceMeanMbps: 5).map { [$0.ahead, $0.behind] } == [4, 1])
-        #expect(ClientRun.configuration(policy: "aware", base: base, traceMeanMbps: 1).map { [$0.ahead, $0.behind] } == [1, 1])
-        #expect(ClientRun.configuration(policy: "bogus", base: base, traceMeanMbps: 5) == nil)
+        func window(_ policy: PolicyName, _ mbps: Double) throws -> [Int] {
+            let configuration = try ClientRun.configuration(policy: policy, base: base, traceMeanMbps: mbps)
+            return [configuration.ahead, configuration.behind]
+        }
+        #expect(try window(.noPrefetch, 5) == [0, 0])
+        #expect(try window(.window, 5) == [2, 1])
+        #expect(try window(.windowOf(4), 5) == [4, 1])
+        #expect(try window(.aware, 1) == [1, 1])
+        #expect(throws: PolicyNameError.challengeOnly(.w2)) { try window(.w2, 5) }
         let users = [[3000, 2000, 8000, 500, 4000], [8000, 8000, 1000, 1000, 1000]]
-        let none = try #require(ClientRun.run(catalog: Self.catalog, traces: [Self.flat(8)], users: users, policy: "none"))
-        let window = try #require(ClientRun.run(catalog: Self.catalog, traces: [Self.flat(8)], users: users, policy: "window"))
+        let none = try ClientRun.run(catalog: Self.catalog, traces: [Self.flat(8)], users: users, policy: .noPrefetch)
+        let window = try ClientRun.run(catalog: Self.catalog, traces: [Self.flat(8)], users: users, policy: .window)
         #expect(none.sessions == 2 && window.sessions == 2)
         #expect(none.prefetchHitRate == 0)
         #expect(window.prefetchHitRate > 0.5)

@@ -31,10 +31,12 @@ import Testing
     func fixedWindowPoliciesMatchTheChallengeSimulator() throws {
         let data = try #require(Self.data)
         let catalog = try MMGCData.catalog(at: data + "/mmgc2022/short_video_size", retention: data + "/mmgc2022/user_ret")
-        let rows = try Self.reference(data).filter { FixedWindowPolicy.named($0.policy) != nil }
+        let fixedWindows: [PolicyName] = [.w0, .w1, .w2, .w4, .a2]
+        let rows = try Self.reference(data).filter { PolicyName(rawValue: $0.policy).map(fixedWindows.contains) ?? false }
         #expect(rows.count == 25)
         for row in rows {
-            let result = MMGCRunner(catalog: catalog, traces: try Self.traces(data, row.set)).run(FixedWindowPolicy.named(row.policy)!).average
+            let policy = try PolicyName(parsing: row.policy).makeMMGCPolicy()
+            let result = MMGCRunner(catalog: catalog, traces: try Self.traces(data, row.set)).run(policy).average
             #expect(abs(result.bytesDownloaded - row.bytes) <= row.bytes * 0.001, "\(row.policy) \(row.set) bytes \(result.bytesDownloaded) vs \(row.bytes)")
             #expect(abs(result.wastedBytes - row.wasted) <= max(row.wasted * 0.001, 1), "\(row.policy) \(row.set) wasted \(result.wastedBytes) vs \(row.wasted)")
             #expect(abs(result.score - row.score) <= 0.01, "\(row.policy) \(row.set) score \(result.score) vs \(row.score)")
@@ -56,9 +58,9 @@ extension MMGCCalibrationTests {
         for set in ["high", "medium", "low", "mixed", "hsdpa"] {
             let runner = MMGCRunner(catalog: catalog, traces: try Self.traces(data, set))
             let aware = runner.run(AwarePolicy()).average.score
-            let a2 = runner.run(try #require(FixedWindowPolicy.named("A2"))).average.score
-            #expect(aware > (try #require(reference("no_save", set))), "\(set)")
-            #expect(aware > (try #require(reference("fixed_preload", set))), "\(set)")
+            let a2 = runner.run(FixedWindowPolicy.a2).average.score
+            #expect(aware > (try #require(reference(PolicyName.noSave.rawValue, set))), "\(set)")
+            #expect(aware > (try #require(reference(PolicyName.fixedPreload.rawValue, set))), "\(set)")
             #expect(aware >= a2 - 1e-9, "\(set): aware \(aware) < A2 \(a2)")
         }
         let medium = MMGCRunner(catalog: catalog, traces: try Self.traces(data, "medium"))

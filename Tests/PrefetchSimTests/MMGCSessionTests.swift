@@ -16,7 +16,7 @@ import Testing
 
     @Test func transferIntegratesTheTracePiecewiseAndSkipsRowZero() {
         let trace = NetworkTrace(name: "t", times: [0, 1, 2, 3], mbps: [999, 8, 16, 16])
-        var clock = trace.start
+        var clock = trace.challengeStart
         // 950 000 B in the first second at 0.95 × 8 Mbps, then 475 000 B at 0.95 × 16 Mbps = 0.25 s.
         #expect(abs(trace.transfer(bytes: 1_425_000, efficiency: 0.95, from: &clock) - 1.25) < 1e-9)
         #expect(abs(clock.time - 1.25) < 1e-9)
@@ -24,7 +24,7 @@ import Testing
 
     @Test func traceLoopsAtItsEnd() {
         let trace = NetworkTrace(name: "t", times: [0, 1], mbps: [0, 8])
-        var clock = trace.start
+        var clock = trace.challengeStart
         #expect(abs(trace.transfer(bytes: 2_000_000, efficiency: 1, from: &clock) - 2) < 1e-9)
     }
 
@@ -37,9 +37,9 @@ import Testing
         #expect(MMGCRates.rung(for: [500, 5000]) == 0)
     }
 
-    @Test func fixedWindowRulesComeInOrder() throws {
+    @Test func fixedWindowRulesComeInOrder() {
         let videos = catalog(chunks: 20)
-        let w2 = try #require(FixedWindowPolicy.named("W2"))
+        let w2 = FixedWindowPolicy.w2
         func view(downloaded: [Int], position: Int = 0) -> MMGCView {
             MMGCView(videos: videos, playing: 0, positionMilliseconds: position, downloaded: downloaded, throughputKbps: [])
         }
@@ -51,14 +51,14 @@ import Testing
         #expect(w2.decide(view(downloaded: [5, 3, 3, 0, 0, 0, 0])) == .download(video: 0, rung: 0))
         // Rule 4: otherwise sleep.
         #expect(w2.decide(view(downloaded: [12, 3, 3, 0, 0, 0, 0], position: 1000)) == .sleep(milliseconds: 500))
-        #expect(try #require(FixedWindowPolicy.named("W0")).decide(view(downloaded: [3, 0, 0, 0, 0, 0, 0])) == .download(video: 0, rung: 0))
+        #expect(FixedWindowPolicy.w0.decide(view(downloaded: [3, 0, 0, 0, 0, 0, 0])) == .download(video: 0, rung: 0))
     }
 
-    @Test func fastLinkWatchingEverythingOnlyStallsAtTheStart() throws {
+    @Test func fastLinkWatchingEverythingOnlyStallsAtTheStart() {
         let videos = catalog()
         let session = MMGCSession(videos: videos, watch: [Int](repeating: 4000, count: 7), trace: constant(100))
         var carried = [Double](repeating: -1, count: 7)
-        let result = session.run(try #require(FixedWindowPolicy.named("W1")), lastChunkBitrate: &carried)
+        let result = session.run(FixedWindowPolicy.w1, lastChunkBitrate: &carried)
         #expect(result.wastedBytes == 0)
         #expect(result.chunksDownloaded == 28)
         #expect(result.watchMilliseconds == 28_000)
@@ -67,12 +67,12 @@ import Testing
         #expect(abs(result.score - (result.qoe - 0.5 * result.bytesDownloaded * 8 / 1_000_000)) < 1e-9)
     }
 
-    @Test func leavingEarlyWastesTheChunksBeyondTheWatchTime() throws {
+    @Test func leavingEarlyWastesTheChunksBeyondTheWatchTime() {
         let videos = catalog(chunks: 10)
         // The user leaves every video after 1.5 s; W0 buffers the playing video up to 10 s.
         let session = MMGCSession(videos: videos, watch: [Int](repeating: 1500, count: 7), trace: constant(100))
         var carried = [Double](repeating: -1, count: 7)
-        let result = session.run(try #require(FixedWindowPolicy.named("W0")), lastChunkBitrate: &carried)
+        let result = session.run(FixedWindowPolicy.w0, lastChunkBitrate: &carried)
         #expect(result.wastedBytes > 0)
         #expect(result.wastedBytes < result.bytesDownloaded)
     }
@@ -90,13 +90,6 @@ import Testing
         let full = sampler.users(2000, seed: 9).flatMap { $0 }.filter { $0 == 10_000 }.count
         let expected = 2000 * 7 / 5
         #expect(abs(full - expected) <= 300, "\(full) full watches, about \(expected) expected")
-    }
-
-    @Test func awarePolicyNamesResolve() {
-        for name in PolicyCatalog.names where name != "window:K" { #expect(PolicyCatalog.policy(named: name) != nil, "\(name)") }
-        #expect(PolicyCatalog.policy(named: "window:3") != nil)
-        #expect(PolicyCatalog.policy(named: "window:9") == nil)
-        #expect(PolicyCatalog.policy(named: "bogus") == nil)
     }
 }
 

@@ -39,21 +39,22 @@ public struct ClientRun: Sendable {
         }
     }
 
-    /// Window settings for the policy names `none`, `next1`, `window`, `window:K` and `aware` (window 2/1 that
+    /// Window settings for the policies `none`, `next1`, `window`, `window:K` and `aware` (window 2/1 that
     /// shrinks to next 1 on 3G-class links and prefetches 2 s instead of 3 s per neighbour).
-    public static func configuration(policy: String, base: ClientConfiguration, traceMeanMbps: Double) -> ClientConfiguration? {
+    /// - Throws: `PolicyNameError.challengeOnly` for a name the client model has no window for.
+    public static func configuration(policy: PolicyName, base: ClientConfiguration,
+                                     traceMeanMbps: Double) throws(PolicyNameError) -> ClientConfiguration {
         var configuration = base
         switch policy {
-        case "none": (configuration.ahead, configuration.behind) = (0, 0)
-        case "next1": (configuration.ahead, configuration.behind) = (1, 0)
-        case "window": (configuration.ahead, configuration.behind) = (2, 1)
-        case "aware":
+        case .noPrefetch: (configuration.ahead, configuration.behind) = (0, 0)
+        case .next1: (configuration.ahead, configuration.behind) = (1, 0)
+        case .window: (configuration.ahead, configuration.behind) = (2, 1)
+        case let .windowOf(k): (configuration.ahead, configuration.behind) = (k, 1)
+        case .aware:
             let slow = traceMeanMbps < 1.5
             (configuration.ahead, configuration.behind) = slow ? (1, 1) : (2, 1)
             configuration.neighbourBufferMilliseconds = slow ? 1000 : 2000
-        default:
-            guard policy.hasPrefix("window:"), let k = Int(policy.dropFirst(7)), (0...4).contains(k) else { return nil }
-            (configuration.ahead, configuration.behind) = (k, 1)
+        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload: throw .challengeOnly(policy)
         }
         return configuration
     }
@@ -74,9 +75,11 @@ public struct ClientRun: Sendable {
         return steps
     }
 
-    public static func run(catalog: [ShortVideo], traces: [NetworkTrace], users: [[Int]], policy: String,
+    /// Every user on every trace with `policy`'s window, summed into one summary.
+    /// - Throws: `PolicyNameError.challengeOnly` for a name the client model has no window for.
+    public static func run(catalog: [ShortVideo], traces: [NetworkTrace], users: [[Int]], policy: PolicyName,
                            base: ClientConfiguration = ClientConfiguration(), backSwipeProbability: Double = 0,
-                           pauseMilliseconds: Int = 0, seed: UInt64 = 1) -> Summary? {
+                           pauseMilliseconds: Int = 0, seed: UInt64 = 1) throws(PolicyNameError) -> Summary {
         var startups: [Int] = []
         var summary = Summary(sessions: 0, startupP50Milliseconds: 0, startupP95Milliseconds: 0, stallCount: 0, stallMilliseconds: 0,
                               stallRatio: 0, watchMilliseconds: 0, bytesDownloaded: 0, bytesWasted: 0, wasteRatio: 0,
@@ -84,7 +87,7 @@ public struct ClientRun: Sendable {
         var hits = 0, swipes = 0, waitedOrStalled = 0
         for trace in traces {
             let mean = trace.mbps.dropFirst().reduce(0, +) / Double(max(1, trace.mbps.count - 1))
-            guard var configuration = configuration(policy: policy, base: base, traceMeanMbps: mean) else { return nil }
+            var configuration = try configuration(policy: policy, base: base, traceMeanMbps: mean)
             for (number, watch) in users.enumerated() {
                 configuration.feedLength = watch.count
                 let script = Self.script(watch: watch, backSwipeProbability: backSwipeProbability,

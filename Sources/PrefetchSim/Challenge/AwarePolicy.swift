@@ -3,18 +3,16 @@
 /// once the playing video has 6 s buffered, a stall is unlikely, so it trusts the full harmonic-mean throughput
 /// instead of 80 % of it and fetches a better rung.
 public struct AwarePolicy: MMGCPolicy {
-    public let name = "aware"
-    private let gate = FixedWindowPolicy.named("A2")!
+    public let name = PolicyName.aware.rawValue
+    private let gate = FixedWindowPolicy.a2
 
     public init() {}
 
     public func decide(_ view: MMGCView) -> MMGCDecision {
         guard case let .download(video, rung) = gate.decide(view) else { return gate.decide(view) }
-        guard view.bufferMilliseconds(view.playing) >= 6000, !view.throughputKbps.isEmpty else {
+        guard view.bufferMilliseconds(view.playing) >= 6000, let harmonic = view.throughputKbps.harmonicMean else {
             return .download(video: video, rung: rung)
         }
-        let samples = view.throughputKbps
-        let harmonic = Double(samples.count) / samples.reduce(0) { $0 + 1 / $1 }
         let confident = MMGCRates.kbps.lastIndex { $0 <= harmonic } ?? 0
         return .download(video: video, rung: max(rung, confident))
     }

@@ -22,7 +22,7 @@ public struct MMGCSession: Sendable {
     public func run(_ policy: some MMGCPolicy, lastChunkBitrate: inout [Double]) -> MMGCResult {
         var policy = policy
         let count = videos.count
-        var clock = trace.start
+        var clock = trace.challengeStart
         var playing = 0, position = 0
         var chunks = [[Int]](repeating: [], count: count)       // rung of each downloaded chunk
         var counts = [Int](repeating: 0, count: count)          // chunks.map(\.count), kept up to date

@@ -10,15 +10,18 @@ public struct FixedWindowPolicy: MMGCPolicy {
     /// retention(chunk) / retention(current position) ≥ this.
     public let retentionRatio: Double?
 
-    public static func named(_ name: String) -> FixedWindowPolicy? {
-        switch name {
-        case "W0": FixedWindowPolicy(name: name, window: 0, urgentMilliseconds: 3000, sleepMilliseconds: 500, retentionRatio: nil)
-        case "W1": FixedWindowPolicy(name: name, window: 1, urgentMilliseconds: 3000, sleepMilliseconds: 500, retentionRatio: nil)
-        case "W2": FixedWindowPolicy(name: name, window: 2, urgentMilliseconds: 3000, sleepMilliseconds: 500, retentionRatio: nil)
-        case "W4": FixedWindowPolicy(name: name, window: 4, urgentMilliseconds: 3000, sleepMilliseconds: 500, retentionRatio: nil)
-        case "A2": FixedWindowPolicy(name: name, window: 2, urgentMilliseconds: 2000, sleepMilliseconds: 250, retentionRatio: 0.7)
-        default: nil
-        }
+    public static let w0 = plain(.w0, window: 0)
+    public static let w1 = plain(.w1, window: 1)
+    public static let w2 = plain(.w2, window: 2)
+    public static let w4 = plain(.w4, window: 4)
+    public static let a2 = FixedWindowPolicy(name: PolicyName.a2.rawValue, window: 2, urgentMilliseconds: 2000,
+                                             sleepMilliseconds: 250, retentionRatio: 0.7)
+
+    /// `window:K`: the plain fixed window over `k` next videos, of which W0…W4 are the reference table's instances.
+    public static func window(_ k: Int) -> FixedWindowPolicy { plain(.windowOf(k), window: k) }
+
+    private static func plain(_ name: PolicyName, window: Int) -> FixedWindowPolicy {
+        FixedWindowPolicy(name: name.rawValue, window: window, urgentMilliseconds: 3000, sleepMilliseconds: 500, retentionRatio: nil)
     }
 
     public func decide(_ view: MMGCView) -> MMGCDecision {

@@ -1,28 +1,8 @@
-/// The challenge's "fixed preload" baseline, written from its description: the playing video first, then up to
-/// 4 chunks of each next video while P(chunk watched | video started) > 0.65; rung by the playing buffer.
-public struct FixedPreloadPolicy: MMGCPolicy {
-    public let name = "fixed_preload"
-    public init() {}
-
-    public func decide(_ view: MMGCView) -> MMGCDecision {
-        let buffer = view.bufferMilliseconds(view.playing)
-        let rung = buffer < 1000 ? 0 : (buffer <= 2000 ? 1 : 2)
-        if view.hasChunkLeft(view.playing) { return .download(video: view.playing, rung: rung) }
-        for next in view.queue.dropFirst() where view.downloaded[next] < 4 && view.hasChunkLeft(next) {
-            let curve = view.videos[next]
-            if curve.retention(atSecond: view.downloaded[next]) / curve.retention(atSecond: 0) > 0.65 {
-                return .download(video: next, rung: rung)
-            }
-        }
-        return .sleep(milliseconds: 500)
-    }
-}
-
 /// The challenge's "no saving" baseline, from its description: the playing video to its end with RobustMPC
 /// (5 chunks ahead, throughput = harmonic mean of the last 5 over 1 + the worst recent error), then the next
 /// videos round-robin in 800 KB increments, sleeping 500 ms when nothing is left.
 public struct NoSavePolicy: MMGCPolicy {
-    public let name = "no_save"
+    public let name = PolicyName.noSave.rawValue
     private var predictions: [Double] = []
     private var errors: [Double] = []
     private var seenSamples = 0
@@ -58,9 +38,7 @@ public struct NoSavePolicy: MMGCPolicy {
     }
 
     private mutating func mpcRung(_ view: MMGCView) -> Int {
-        let samples = view.throughputKbps
-        guard !samples.isEmpty else { return 0 }
-        let harmonic = Double(samples.count) / samples.reduce(0) { $0 + 1 / $1 }
+        guard let harmonic = view.throughputKbps.harmonicMean else { return 0 }
         predictions.append(harmonic)
         let throughput = harmonic / (1 + (errors.max() ?? 0))
         let video = view.videos[view.playing]
