@@ -51,3 +51,15 @@ extension ProcessingError: Codable {
         }
     }
 }
+
+extension ProcessingError {
+    /// The rejection, when the upload was refused.
+    public var rejection: Rejection? {
+        if case let .rejected(rejection) = self { rejection } else { nil }
+    }
+
+    /// The failure, when Reel failed.
+    public var failure: ProcessingFailure? {
+        if case let .failed(failure) = self { failure } else { nil }
+    }
+}

@@ -1,8 +1,9 @@
-/// Decides when the worker pauses for a full disk and when it resumes. Pure: the caller passes each measurement.
+/// Decides when the worker pauses for a full disk and when it resumes. Pure: the caller passes each measurement
+/// and the time.
 ///
 /// It pauses when a write failed with ENOSPC/EDQUOT or free space dropped below the minimum. It resumes once free
-/// space is at least the minimum and, after a real ENOSPC, has grown since the pause (the job that hit the wall
-/// would otherwise be claimed again into the same wall at once).
+/// space is at least the minimum and, after a real ENOSPC, has grown since the pause (otherwise the job that hit the
+/// wall would at once be claimed into the same wall), or when `retrySeconds` have passed, to try again.
 public struct DiskPressure: Sendable, Equatable {
     public enum Transition: Sendable, Equatable {
         case paused, resumed
@@ -11,30 +12,37 @@ public struct DiskPressure: Sendable, Equatable {
     public let minimumFreeBytes: Int64
     /// How much must be freed after an ENOSPC before claiming again.
     public let regrowthBytes: Int64
+    public let retrySeconds: Double
     public private(set) var isPaused = false
     private var resumeAt: Int64 = 0
+    private var pausedAt = 0.0
 
-    public init(minimumFreeBytes: Int64, regrowthBytes: Int64 = 1 << 20) {
+    public init(minimumFreeBytes: Int64, regrowthBytes: Int64 = 1 << 20, retrySeconds: Double = 30) {
         self.minimumFreeBytes = minimumFreeBytes
         self.regrowthBytes = regrowthBytes
+        self.retrySeconds = retrySeconds
     }
 
     /// A write failed for lack of space while `available` bytes were free (measured after the job's leftovers went).
-    public mutating func noteFull(available: Int64) -> Transition? {
+    public mutating func noteFull(available: Int64, now: Double) -> Transition? {
         resumeAt = max(minimumFreeBytes, max(available, 0) + regrowthBytes)
+        pausedAt = now
         defer { isPaused = true }
         return isPaused ? nil : .paused
     }
 
     /// A measurement of free space.
-    public mutating func observe(available: Int64) -> Transition? {
+    public mutating func observe(available: Int64, now: Double) -> Transition? {
         if isPaused {
-            guard available >= max(resumeAt, minimumFreeBytes) else { return nil }
+            let regrown = available >= resumeAt
+            let retryDue = available >= minimumFreeBytes && now - pausedAt >= retrySeconds
+            guard regrown || retryDue else { return nil }
             isPaused = false
             return .resumed
         }
         guard available < minimumFreeBytes else { return nil }
         resumeAt = minimumFreeBytes
+        pausedAt = now
         isPaused = true
         return .paused
     }

@@ -87,7 +87,7 @@ extension Worker {
     /// A write found the library's disk full: stop claiming until space returns (logged once per episode).
     func noteDiskFull(_ cause: any Error) {
         let available = (try? DiskSpace.availableBytes(at: layout.root)) ?? 0
-        if disk.noteFull(available: available) == .paused {
+        if disk.noteFull(available: available, now: Self.monotonic) == .paused {
             status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
             logger.error("the library's disk is full: no new uploads are claimed until space is freed",
                          metadata: ["library": "\(layout.root)", "available_bytes": "\(available)", "cause": "\(cause)"])
@@ -103,7 +103,7 @@ extension Worker {
             logger.error("cannot measure the library's free space", metadata: ["error": "\(error)"])
             return
         }
-        switch disk.observe(available: available) {
+        switch disk.observe(available: available, now: now) {
         case .paused?:
             status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
             logger.error("the library's disk is nearly full: no new uploads are claimed until space is freed",

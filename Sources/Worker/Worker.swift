@@ -69,7 +69,7 @@ public actor Worker: Service {
         }
         self.lock = lock
         tracker = StabilityTracker(settle: configuration.settleSeconds)
-        disk = DiskPressure(minimumFreeBytes: configuration.minimumFreeBytes)
+        disk = DiskPressure(minimumFreeBytes: configuration.minimumFreeBytes, retrySeconds: configuration.diskFullRetrySeconds)
         executorLoop = MultiThreadedEventLoopGroup.singleton.next()
     }
 
@@ -125,7 +125,11 @@ public actor Worker: Service {
                     break
                 }
             } else if configuration.once, running.isEmpty, !disk.isPaused, isIdle() {
-                break
+                // Last sweeps file verdicts that could not be filed earlier (a passing fault); they may re-queue work.
+                for _ in 0..<3 where hasUnfiledUploads() || !isIdle() {
+                    guarded("recovery") { try recover() }
+                }
+                if isIdle() { break }
             }
             // Job processes are checked every 10 ms (a finished job frees its slot at once); the inbox is scanned
             // every poll interval.
@@ -150,7 +154,13 @@ public actor Worker: Service {
         guard let entries = try? Directory.entries(of: configuration.inbox), !entries.contains(where: { !$0.isIgnored }) else {
             return false
         }
-        return ((try? store.jobCounts()[.queued]) ?? 1) == 0
+        guard let counts = try? store.jobCounts() else { return false }
+        return (counts[.queued] ?? 0) == 0
+    }
+
+    /// Uploads still in `.incoming/` that no running job holds.
+    func hasUnfiledUploads() -> Bool {
+        ((try? Directory.entries(of: layout.incoming)) ?? []).contains { running[String(decoding: $0.name, as: UTF8.self)] == nil }
     }
 
     static var monotonic: Double { ProcessInfo.processInfo.systemUptime }

@@ -21,6 +21,8 @@ public struct WorkerConfiguration: Sendable {
     /// Below this much free space on the library's file system no new upload is claimed; claiming resumes once it
     /// is free again.
     public var minimumFreeBytes: Int64 = 64 << 20
+    /// After a write failed for lack of space, claiming resumes when space has been freed, or after this long.
+    public var diskFullRetrySeconds = 30.0
     /// Process what is in the inbox, then return.
     public var once = false
     /// Starts the job processes (`reel worker-job` by default; tests script jobs in-process).

@@ -1,5 +1,6 @@
 import FeedStore
 import Foundation
+import MediaModel
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -26,7 +27,7 @@ import Testing
         try harness.drop("first again.mp4", Array(firstBytes))
         let all = try harness.waitForJobs(count: 6)
         let duplicate = try #require(all.first { $0.sourceName == Array("first again.mp4".utf8) })
-        #expect(duplicate.state == .published && duplicate.reason == "duplicate")
+        #expect(duplicate.state == .published && duplicate.reason?.code == "duplicate")
         #expect(duplicate.mediaID == all.first { $0.sourceName == Array("first.mp4".utf8) }?.id)
         #expect(try harness.store.videoCount() == 2)
 
@@ -53,7 +54,7 @@ import Testing
         let job = try #require(try JSONSerialization.jsonObject(with: jobData) as? [String: Any])
         #expect(job["state"] as? String == "published" && job["progress_percent"] as? Int == 100)
         let text = try #require(all.first { $0.sourceName == Array("notes.mp4".utf8) })
-        #expect(text.state == .rejected && text.reason == "unsupported_format")
+        #expect(text.state == .rejected && text.reason?.code == "unsupported_format")
         #expect(try harness.reason(text.id)["original_name"] as? String == "notes.mp4")
         #expect(harness.entries("images").count == 2)
         #expect(harness.entries(".staging").isEmpty && harness.entries(".incoming").isEmpty)
@@ -88,10 +89,10 @@ import Testing
         for job in jobs {
             let name = String(decoding: job.sourceName, as: UTF8.self)
             #expect(job.state == .rejected, "\(name)")
-            if let reason = expected[name] { #expect(job.reason == reason, "\(name): \(job.reason ?? "")") }
-            if name == "truncated.mp4" { #expect(["truncated", "decode_error", "probe_failed"].contains(job.reason ?? ""), "\(job.reason ?? "")") }
+            if let reason = expected[name] { #expect(job.reason?.code == reason, "\(name): \(job.reason?.code ?? "")") }
+            if name == "truncated.mp4" { #expect(["truncated", "decode_error", "probe_failed"].contains(job.reason?.code ?? ""), "\(job.reason?.code ?? "")") }
             let file = try harness.reason(job.id)
-            #expect(file["reason"] as? String == job.reason)
+            #expect(file["reason"] as? String == job.reason?.code)
             #expect(file["original_name"] as? String == name)
             #expect((file["message"] as? String)?.isEmpty == false)
             #expect(harness.entries("rejected").contains(job.id), "\(name) is not in rejected/")
@@ -208,21 +209,25 @@ import Testing
         try harness.checkPublishedVideosAreComplete()
     }
 
-    @Test func aCrashingOrHangingJobIsRecordedAndTheWorkerGoesOn() throws {
+    @Test func aJobThatCrashesEveryTimeOrHangsEndsFailedAndTheWorkerGoesOn() throws {
         let harness = try WorkerHarness()
         try harness.drop("crash.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
-        let crashed = try harness.runOnce(environment: ["REEL_FAULT_INJECTION": "job-crash"])
+        let crashed = try harness.runOnce(["--max-attempts", "2"], environment: ["REEL_FAULT_INJECTION": "job-crash"])
         #expect(crashed.status == 0, "\(crashed.stderr.suffix(2000))")
         try harness.drop("hang.png", try SyntheticImage.png(width: 91, height: 60, alpha: false))
-        let hung = try harness.runOnce(["--job-timeout", "2"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
+        let hung = try harness.runOnce(["--job-timeout", "2", "--max-attempts", "1"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
         #expect(hung.status == 0, "\(hung.stderr.suffix(2000))")
         let jobs = try harness.jobs()
         let crash = try #require(jobs.first { $0.sourceName == Array("crash.png".utf8) })
         let hang = try #require(jobs.first { $0.sourceName == Array("hang.png".utf8) })
-        #expect(crash.state == .rejected && crash.reason == "crashed" && (crash.lastError ?? "").contains("SIGSEGV"))
-        #expect(hang.state == .rejected && hang.reason == "timeout")
-        #expect(try harness.reason(crash.id)["reason"] as? String == "crashed")
-        #expect(harness.entries("rejected").contains(hang.id))
+        // A crash is Reel's failure, not the upload's: retried, then failed once the attempts are spent.
+        #expect(crash.state == .failed && crash.reason?.code == "crashed" && crash.attempts == 2, "\(crash)")
+        #expect((crash.lastError ?? "").contains("SIGSEGV") && (crash.lastError ?? "").contains("gave up after 2 attempts"))
+        #expect(crashed.stderr.components(separatedBy: "job will be retried").count - 1 == 1)
+        #expect(hang.state == .failed && hang.reason?.code == "timeout", "\(hang)")
+        #expect(try harness.reason(crash.id, in: "failed")["reason"] as? String == "crashed")
+        #expect(harness.entries("failed").contains(hang.id) && harness.entries("failed").contains(crash.id))
+        #expect(harness.entries("rejected").isEmpty)
     }
 
     @Test func transientFailuresAreRetriedWithBackoffThenFailed() throws {
@@ -234,7 +239,7 @@ import Testing
         // Backoff 2 s after the first attempt and 4 s after the second.
         #expect(Date().timeIntervalSince(started) >= 6)
         let job = try #require(try harness.jobs().first)
-        #expect(job.state == .failed && job.attempts == 3 && job.reason == "output_failed", "\(job)")
+        #expect(job.state == .failed && job.attempts == 3 && job.reason?.code == "output_failed", "\(job)")
         #expect((job.lastError ?? "").contains("gave up after 3 attempts"))
         #expect(harness.entries("failed").contains(job.id) && harness.entries("failed").contains(job.id + ".reason.json"))
         #expect(result.stderr.components(separatedBy: "job will be retried").count - 1 == 2)
@@ -287,7 +292,7 @@ import Testing
         #expect(jobs.count == files.count + 2)
         for job in jobs {
             #expect(job.state == .rejected, "\(String(decoding: job.sourceName, as: UTF8.self)) was \(job.state)")
-            #expect(job.reason != "crashed" && job.reason != "timeout", "\(String(decoding: job.sourceName, as: UTF8.self)): \(job.reason ?? "")")
+            #expect(job.reason?.code != "crashed" && job.reason?.code != "timeout", "\(String(decoding: job.sourceName, as: UTF8.self)): \(job.reason?.code ?? "")")
         }
         #expect(listener.acceptedConnections() == 0, "a hostile upload reached the network")
         #expect(!watcher.wasOpened, "a hostile upload made something read outside the inbox")

@@ -64,8 +64,8 @@ struct WorkerHarness {
         ((try? FileManager.default.contentsOfDirectory(atPath: library + "/" + relative)) ?? []).sorted()
     }
 
-    func reason(_ id: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: library + "/rejected/\(id).reason.json"))
+    func reason(_ id: String, in folder: String = "rejected") throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: library + "/\(folder)/\(id).reason.json"))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

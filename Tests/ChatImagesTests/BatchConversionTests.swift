@@ -17,7 +17,7 @@ import Testing
         #expect(Set(plan.map { ($0.output as NSString).lastPathComponent }) == ["a.webp", "a.png.webp", "b.webp", "c.webp"])
         let outcome = BatchConversion(converter: ChatImageConverter(), quality: .medium, workers: 2).run(plan)
         #expect(outcome.converted.count == 3)
-        #expect(outcome.failed.map(\.reason) == [.unsupportedFormat])
+        #expect(outcome.failed.map(\.rejection?.reason) == [.unsupportedFormat])
         #expect(outcome.failed.first?.path.hasSuffix("b.png") == true)
         for result in outcome.converted { #expect(FileManager.default.fileExists(atPath: result.output)) }
         #expect(!FileManager.default.fileExists(atPath: output.file("b.webp")))

@@ -20,7 +20,7 @@ import Testing
         } catch {
             #expect(error.path == source)
             #expect(!error.message.isEmpty)
-            return error.reason
+            return error.rejection?.reason
         }
     }
 
@@ -73,7 +73,7 @@ import Testing
             _ = try ChatImageConverter().convert(link, to: directory.file("link.webp"), quality: .high)
             Issue.record("a symlink was converted")
         } catch {
-            #expect(error.reason == .notRegularFile)
+            #expect(error.rejection?.reason == .notRegularFile)
         }
     }
 
@@ -84,7 +84,7 @@ import Testing
             _ = try ChatImageConverter().convert(path, to: directory.file("clip.webp"), quality: .high)
             Issue.record("a video was converted")
         } catch {
-            #expect(error.reason == .unsupportedFormat)
+            #expect(error.rejection?.reason == .unsupportedFormat)
         }
     }
 }

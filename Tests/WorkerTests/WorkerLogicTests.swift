@@ -77,3 +77,44 @@ import Worker
         #expect(DirectoryEntry(name: Array(name.utf8), kind: .regular, size: 1, modified: 1).isIgnored == ignored)
     }
 }
+
+@Suite struct DiskPressureTests {
+    @Test func pausesBelowTheMinimumAndResumesAtIt() {
+        var disk = DiskPressure(minimumFreeBytes: 100, retrySeconds: 30)
+        #expect(disk.observe(available: 500, now: 0) == nil)
+        #expect(disk.observe(available: 99, now: 1) == .paused)
+        #expect(disk.observe(available: 50, now: 2) == nil && disk.isPaused)
+        #expect(disk.observe(available: 100, now: 3) == .resumed)
+        #expect(!disk.isPaused)
+    }
+
+    @Test func afterENOSPCItWaitsForSpaceToGrowOrForTheRetryTime() {
+        var disk = DiskPressure(minimumFreeBytes: 100, regrowthBytes: 10, retrySeconds: 30)
+        #expect(disk.noteFull(available: 1000, now: 0) == .paused)
+        #expect(disk.noteFull(available: 1000, now: 1) == nil)  // logged once per episode
+        #expect(disk.observe(available: 1005, now: 5) == nil)
+        #expect(disk.observe(available: 1010, now: 6) == .resumed)
+        #expect(disk.noteFull(available: 1000, now: 10) == .paused)
+        #expect(disk.observe(available: 1000, now: 39) == nil)
+        #expect(disk.observe(available: 1000, now: 40) == .resumed)
+    }
+
+    @Test func theRetryTimeNeverResumesBelowTheMinimum() {
+        var disk = DiskPressure(minimumFreeBytes: 100, regrowthBytes: 10, retrySeconds: 1)
+        #expect(disk.noteFull(available: 20, now: 0) == .paused)
+        #expect(disk.observe(available: 20, now: 100) == nil)
+        #expect(disk.observe(available: 99, now: 100) == nil)
+        #expect(disk.observe(available: 100, now: 100) == .resumed)
+    }
+}
+
+@Suite struct JobInvocationTests {
+    @Test func theCommandLineCarriesTheWholeInvocation() throws {
+        let invocation = JobInvocation(jobID: "abc", source: "/lib/.incoming/abc", staging: "/lib/.staging/abc", memoryMegabytes: 512,
+                                       cpuSeconds: 60, ladderPath: "/p/ladder.json", limitsPath: nil, fault: "job-crash")
+        let line = invocation.commandLine(executable: "/usr/bin/reel")
+        #expect(line.count == 4 && line[0] == "/usr/bin/reel" && line[1] == JobInvocation.subcommand && line[2] == "--invocation")
+        #expect(try JobInvocation(argument: line[3]) == invocation)
+        #expect(invocation.outcomeFile == "/lib/.staging/abc/outcome.json")
+    }
+}

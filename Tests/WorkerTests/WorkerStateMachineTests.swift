@@ -1,0 +1,213 @@
+import FeedStore
+import FileSystem
+import Foundation
+import GRDB
+import MediaFixtures
+import MediaModel
+import Testing
+import Worker
+
+/// The worker's state machine driven in-process through the `JobLauncher` seam: publishing, rejection, retries with
+/// backoff, giving up, spawn failures, crashes, duplicates, recovery and injected file-system faults.
+@Suite struct WorkerStateMachineTests {
+    @Test func publishesImagesAndVideosAndFilesTheOriginals() async throws {
+        let rig = try WorkerRig()
+        let launcher = ScriptedJobLauncher { invocation, _ in
+            (try? String(contentsOfFile: invocation.source, encoding: .utf8))?.hasPrefix("video") == true ? .publishVideo : .publishImage
+        }
+        try rig.drop("photo.png", Array("image bytes".utf8))
+        try rig.drop("clip.mp4", Array("video bytes".utf8))
+        let worker = try rig.makeWorker(rig.configuration(launcher))
+        try await rig.runUntilIdle(worker)
+        let jobs = try rig.jobs()
+        #expect(jobs.count == 2 && jobs.allSatisfy { $0.state == .published && $0.attempts == 1 }, "\(jobs)")
+        let video = try #require(jobs.first { $0.kind == .video })
+        let image = try #require(jobs.first { $0.kind == .image })
+        #expect(rig.entries("videos") == [video.id])
+        #expect(rig.entries("videos/\(video.id)") == ["360p", "master.m3u8"])
+        #expect(rig.entries("images") == [image.id + ".webp"])
+        #expect(rig.entries("originals") == [image.id, video.id].sorted())
+        #expect(rig.entries(".incoming").isEmpty && rig.entries(".staging").isEmpty)
+        #expect(try rig.store.page(limit: 10, after: nil).items.map(\.id) == [video.id])
+    }
+
+    @Test func aRejectedUploadLandsInRejectedWithItsReason() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("notes.mp4")
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .reject(.unsupportedFormat) }))
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .rejected && job.reason == .rejected(.unsupportedFormat) && job.attempts == 1)
+        #expect(rig.entries("rejected") == [job.id, job.id + ".reason.json"])
+        #expect(try rig.reason(job.id, in: "rejected")["original_name"] as? String == "notes.mp4")
+    }
+
+    @Test func transientFailuresBackOffExponentiallyThenGiveUp() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let launcher = ScriptedJobLauncher { _, _ in .fail(.outputFailed, retryable: true) }
+        let worker = try rig.makeWorker(rig.configuration(launcher) { $0.maxAttempts = 3 })
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .failed && job.attempts == 3 && job.reason == .failed(.outputFailed), "\(job)")
+        #expect((job.lastError ?? "").contains("gave up after 3 attempts"))
+        #expect(rig.entries("failed") == [job.id, job.id + ".reason.json"])
+        #expect(try rig.reason(job.id, in: "failed")["reason"] as? String == "output_failed")
+        // 0.05 s after the first failure, 0.1 s after the second: each wait at least the backoff.
+        let times = launcher.launches.map(\.at)
+        #expect(times.count == 3)
+        if times.count == 3 {
+            #expect(times[1] - times[0] >= 0.05 && times[2] - times[1] >= 0.1, "\(times)")
+        }
+    }
+
+    @Test func aRetryThatPassesPublishes() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let launcher = ScriptedJobLauncher { _, attempt in attempt == 1 ? .fail(.outputFailed, retryable: true) : .publishImage }
+        let worker = try rig.makeWorker(rig.configuration(launcher))
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .published && job.attempts == 2, "\(job)")
+    }
+
+    @Test func aJobThatCrashesEveryTimeEndsFailedAndOthersStillPublish() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("poison.png", Array("poison".utf8))
+        try rig.drop("fine.png", Array("fine".utf8))
+        let launcher = ScriptedJobLauncher { invocation, _ in
+            (try? String(contentsOfFile: invocation.source, encoding: .utf8)) == "poison" ? .crash : .publishImage
+        }
+        let worker = try rig.makeWorker(rig.configuration(launcher) { $0.maxAttempts = 3 })
+        try await rig.runUntilIdle(worker)
+        let jobs = try rig.jobs()
+        let poison = try #require(jobs.first { $0.sourceName == Array("poison.png".utf8) })
+        #expect(poison.state == .failed && poison.reason == .failed(.crashed) && poison.attempts == 3, "\(poison)")
+        #expect((poison.lastError ?? "").contains("SIGSEGV"))
+        #expect(jobs.first { $0.sourceName == Array("fine.png".utf8) }?.state == .published)
+        #expect(rig.entries("failed").contains(poison.id))
+    }
+
+    @Test func aJobProcessThatCannotStartIsRetriedThenFailed() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .refuseToStart }) { $0.maxAttempts = 2 })
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .failed && job.reason == .failed(.spawnFailed) && job.attempts == 2, "\(job)")
+        #expect(rig.entries("failed").contains(job.id))
+    }
+
+    @Test func aHungJobTimesOut() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .hang }) {
+            $0.jobTimeoutSeconds = 0.3
+            $0.maxAttempts = 1
+        })
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .failed && job.reason == .failed(.timeout), "\(job)")
+    }
+
+    @Test func aByteIdenticalReuploadIsADuplicate() async throws {
+        let rig = try WorkerRig()
+        let bytes = Array("the same bytes".utf8)
+        try rig.drop("first.png", bytes)
+        let launcher = ScriptedJobLauncher { _, _ in .publishImage }
+        try await rig.runUntilIdle(try rig.makeWorker(rig.configuration(launcher)))
+        try rig.drop("again.png", bytes)
+        try await rig.runUntilIdle(try rig.makeWorker(rig.configuration(launcher)))
+        let jobs = try rig.jobs()
+        let first = try #require(jobs.first { $0.sourceName == Array("first.png".utf8) })
+        let again = try #require(jobs.first { $0.sourceName == Array("again.png".utf8) })
+        #expect(again.state == .published && again.reason == .duplicate && again.mediaID == first.id, "\(again)")
+        #expect(launcher.launches.count == 1)
+        #expect(rig.entries("images") == [first.id + ".webp"] && rig.entries("originals") == [first.id])
+        #expect(rig.entries(".incoming").isEmpty)
+    }
+
+    @Test func twoIdenticalUploadsInParallelPublishOnce() async throws {
+        let rig = try WorkerRig()
+        let bytes = Array("twins".utf8)
+        try rig.drop("a.png", bytes)
+        try rig.drop("b.png", bytes)
+        // Both are hashed and started before either publishes; the catalog's unique hash decides.
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }) { $0.jobs = 2 })
+        try await rig.runUntilIdle(worker)
+        let jobs = try rig.jobs()
+        #expect(jobs.count == 2 && jobs.allSatisfy { $0.state == .published }, "\(jobs)")
+        #expect(jobs.filter { $0.reason == .duplicate }.count == 1)
+        #expect(Set(jobs.compactMap(\.mediaID)).count == 1)
+        #expect(rig.entries("images").count == 1 && rig.entries("originals").count == 1)
+    }
+
+    @Test func aDeadWorkersJobIsRecoveredAndPublished() async throws {
+        let rig = try WorkerRig()
+        try Directory.create(rig.library + "/.incoming")
+        try rig.drop("photo.png")
+        // A worker that took the upload, claimed its job and died: no live lock holds its token.
+        let id = "0123456789abcdef0123"
+        try rig.store.insertJob(id: id, sourceName: Array("photo.png".utf8), bytes: 10, owner: "deadbeef", now: 1)
+        try Directory.move(rig.inbox + "/photo.png", to: rig.library + "/.incoming/" + id)
+        try rig.store.release(jobID: id, now: 1)
+        _ = try rig.store.claimNextJob(owner: "deadbeef", now: 2)
+        try Directory.create(rig.library + "/.staging/" + id)
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }))
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.store.job(id: id))
+        // The dead worker's attempt is not counted against the upload.
+        #expect(job.state == .published && job.attempts == 1, "\(job)")
+        #expect(rig.entries("originals") == [id] && rig.entries(".staging").isEmpty)
+    }
+
+    @Test(arguments: [(WorkerFaults.Step.hashUpload, EIO), (.createStaging, ENOSPC), (.publishOutputs, EIO), (.publishOutputs, EROFS)])
+    func aFileSystemFaultInOneStepIsRetried(step: WorkerFaults.Step, code: Int32) async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        var configuration = rig.configuration(ScriptedJobLauncher { _, _ in .publishImage })
+        configuration.faults.raise(step, errno: code, times: 1)
+        let worker = try rig.makeWorker(configuration)
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .published, "\(step) \(code): \(job)")
+        // A full disk costs no attempt; other faults do.
+        #expect(job.attempts == (code == ENOSPC ? 1 : 2), "\(step) \(code): \(job)")
+        #expect(rig.entries("originals").count == 1 && rig.entries(".incoming").isEmpty)
+    }
+
+    @Test func aVerdictThatCannotBeFiledIsFiledLater() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("notes.mp4")
+        var configuration = rig.configuration(ScriptedJobLauncher { _, _ in .reject(.unsupportedFormat) })
+        configuration.faults.raise(.writeReason, errno: EIO, times: 1)
+        configuration.faults.raise(.moveOriginal, errno: EROFS, times: 1)
+        let worker = try rig.makeWorker(configuration)
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .rejected && job.attempts == 1)
+        // Recovery's sweep wrote the reason file and moved the original once the faults passed.
+        #expect(rig.entries("rejected") == [job.id, job.id + ".reason.json"], "\(rig.entries("rejected")) \(rig.entries(".incoming"))")
+    }
+
+    @Test func aBusyCatalogDelaysWorkButLosesNothing() async throws {
+        let rig = try WorkerRig(busyTimeout: 0.05)
+        try rig.drop("photo.png")
+        // Another connection holds the write lock for a while, as a long transaction elsewhere would.
+        let locker = try FeedDatabase(path: rig.directory.file("catalog.sqlite"))
+        let held = Task.detached {
+            try await locker.pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    Thread.sleep(forTimeInterval: 1.0)
+                    return .commit
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }))
+        try await rig.runUntilIdle(worker)
+        try await held.value
+        let jobs = try rig.jobs()
+        #expect(jobs.count == 1 && jobs.first?.state == .published, "\(jobs)")
+    }
+}
