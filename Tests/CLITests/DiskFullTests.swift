@@ -1,0 +1,82 @@
+import FeedStore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MediaFixtures
+import Testing
+
+/// `reel serve --inbox` with its library on a really full file system (a small tmpfs, mounted as root, as CI runs):
+/// the server and the worker stay up, `/healthz` says `disk_full`, nothing is failed, refused or lost, and the
+/// uploads are published by themselves once space is freed.
+@Suite(.serialized) struct DiskFullTests {
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root; the in-process fault tests cover ENOSPC otherwise"))
+    func theWorkerPausesOnAFullDiskAndPublishesOnceSpaceReturns() async throws {
+        let directory = try TemporaryDirectory()
+        let mount = directory.file("small-fs")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try ChildProcess.run(["/bin/mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", mount])
+        try #require(mounted.status == 0, "mount: \(mounted.stderr)")
+        defer { _ = try? ChildProcess.run(["/bin/umount", "-l", mount]) }
+        let inbox = mount + "/inbox", library = mount + "/library", database = directory.file("catalog.sqlite")
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        let clip = directory.file("clip.mp4")
+        try SyntheticVideo(width: 320, height: 180, seconds: 1.5).write(to: clip)
+        try Data(contentsOf: URL(fileURLWithPath: clip)).write(to: URL(fileURLWithPath: inbox + "/clip.mp4"))
+        try Data(try SyntheticImage.png(width: 120, height: 80, alpha: false)).write(to: URL(fileURLWithPath: inbox + "/photo.png"))
+        // Fill the file system to the last block.
+        let fill = try ChildProcess.run(["/bin/dd", "if=/dev/zero", "of=\(mount)/filler", "bs=1M"])
+        #expect(fill.stderr.contains("No space left on device"), "dd: \(fill.stderr)")
+
+        let server = try ChildProcess([ReelProcess.executable, "serve", "--database", database, "--library", library, "--inbox", inbox,
+                                       "--port", "0", "--settle", "0.3", "--poll-interval", "0.1", "--min-free-mb", "0"])
+        #expect(ChildProcess.waitUntil(seconds: 30) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        let store = FeedStore(database: try FeedDatabase(path: database))
+
+        // The jobs hit ENOSPC; the worker pauses and says so, and the server keeps answering.
+        var health = (status: 0, code: "")
+        let paused = try await Self.poll(seconds: 60) {
+            health = try await Self.get(base + "/healthz")
+            return health.status == 503 && health.code == "disk_full"
+        }
+        #expect(paused, "healthz: \(health)\n\(server.stderr.suffix(4000))")
+        #expect(try await Self.get(base + "/v1/feed").status == 200)
+        let whileFull = try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
+        #expect(whileFull.allSatisfy { $0.state == .queued || $0.state == .processing }, "\(whileFull)")
+        #expect(whileFull.allSatisfy { $0.attempts <= 1 }, "a full disk must not use up attempts: \(whileFull)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: library + "/failed")) ?? []).isEmpty)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: library + "/rejected")) ?? []).isEmpty)
+        #expect(server.stderr.components(separatedBy: "the library's disk is full").count - 1 == 1, "logged once")
+
+        // Space returns: both uploads are published without a restart, and health is back.
+        try FileManager.default.removeItem(atPath: mount + "/filler")
+        var jobs: [FeedJob] = []
+        let published = try await Self.poll(seconds: 120) {
+            jobs = try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
+            return jobs.count == 2 && jobs.allSatisfy { $0.state == .published }
+        }
+        #expect(published, "\(jobs)\n\(server.stderr.suffix(4000))")
+        #expect(try await Self.get(base + "/healthz").status == 200)
+        #expect(server.stderr.contains("disk space is back"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/originals").count == 2)
+        #expect(try store.page(limit: 10, after: nil).items.count == 1)
+        server.signal(SIGTERM)
+        #expect(server.wait() == 0, "\(server.stderr.suffix(2000))")
+    }
+
+    static func get(_ url: String) async throws -> (status: Int, code: String) {
+        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url)))
+        let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, ((body?["error"] as? [String: Any])?["code"] as? String) ?? "")
+    }
+
+    static func poll(seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return try await condition()
+    }
+}
