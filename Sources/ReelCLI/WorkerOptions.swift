@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import MediaModel
+import Transcode
 import Worker
 
 /// The worker's options, shared by `reel worker` and `reel serve --inbox`.
@@ -20,6 +22,7 @@ struct WorkerOptions: ParsableArguments {
         guard jobMemoryMb >= 256 else { throw ValidationError("--job-memory-mb must be at least 256") }
         guard (1...20).contains(maxAttempts) else { throw ValidationError("--max-attempts must be from 1 to 20") }
         guard grace >= 0 else { throw ValidationError("--grace must be ≥ 0") }
+        _ = try LadderPreset.load(option: ladder)  // a bad ladder file is a usage error at start, not in every job
     }
 
     func configuration(inbox: String, library: String, limits: String?, once: Bool) -> WorkerConfiguration {
@@ -32,8 +35,8 @@ struct WorkerOptions: ParsableArguments {
         configuration.maxAttempts = maxAttempts
         configuration.graceSeconds = grace
         configuration.once = once
-        let ladderPath = ladder ?? (FileManager.default.fileExists(atPath: "Presets/ladder.json") ? "Presets/ladder.json" : nil)
-        let limitsPath = limits ?? (FileManager.default.fileExists(atPath: "Presets/limits.json") ? "Presets/limits.json" : nil)
+        let ladderPath = LadderPreset.path(option: ladder)
+        let limitsPath = AdmissionLimits.path(option: limits)
         configuration.jobArguments = (ladderPath.map { ["--ladder", absolute($0)] } ?? []) + (limitsPath.map { ["--limits", absolute($0)] } ?? [])
         return configuration
     }
