@@ -34,7 +34,7 @@ static inline void CFFmpeg_err2str(int code, char *buffer, size_t size) {
     av_make_error_string(buffer, size, code);
 }
 
-/// av_log_set_callback needs a C function pointer; this one drops everything below the set level quietly.
+/// av_log_set_callback needs a C function pointer; this one drops every message, whatever its level.
 static inline void CFFmpeg_quiet_log_callback(void *avcl, int level, const char *fmt, va_list vl) {
     (void)avcl; (void)level; (void)fmt; (void)vl;
 }
