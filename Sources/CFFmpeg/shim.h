@@ -23,36 +23,18 @@ static inline int CFFmpeg_AVERROR(int e) { return AVERROR(e); }
 /// AVERROR_EOF is built with FFERRTAG, a macro expression Swift cannot evaluate.
 static inline int CFFmpeg_AVERROR_EOF(void) { return AVERROR_EOF; }
 
-/// AVERROR_INVALIDDATA is a macro expression too.
-static inline int CFFmpeg_AVERROR_INVALIDDATA(void) { return AVERROR_INVALIDDATA; }
-
 /// AVERROR(EAGAIN), named because every send/receive loop tests it.
 static inline int CFFmpeg_AVERROR_EAGAIN(void) { return AVERROR(EAGAIN); }
 
 /// AV_NOPTS_VALUE is a cast expression Swift does not import.
 static inline int64_t CFFmpeg_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 
-/// AV_TIME_BASE_Q is a compound literal.
-static inline AVRational CFFmpeg_TIME_BASE_Q(void) { return (AVRational){1, AV_TIME_BASE}; }
-
 /// av_err2str is a macro around a compound-literal buffer; write into the caller's buffer instead.
 static inline void CFFmpeg_err2str(int code, char *buffer, size_t size) {
     av_make_error_string(buffer, size, code);
 }
 
-/// AV_CHANNEL_LAYOUT_STEREO is a compound literal.
-static inline AVChannelLayout CFFmpeg_CHANNEL_LAYOUT_STEREO(void) {
-    AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;
-    return layout;
-}
-
-/// AV_CHANNEL_LAYOUT_MONO is a compound literal.
-static inline AVChannelLayout CFFmpeg_CHANNEL_LAYOUT_MONO(void) {
-    AVChannelLayout layout = AV_CHANNEL_LAYOUT_MONO;
-    return layout;
-}
-
-/// av_log_set_callback needs a C function pointer; this one drops everything below the set level quietly.
+/// av_log_set_callback needs a C function pointer; this one drops every message, whatever its level.
 static inline void CFFmpeg_quiet_log_callback(void *avcl, int level, const char *fmt, va_list vl) {
     (void)avcl; (void)level; (void)fmt; (void)vl;
 }

@@ -25,9 +25,6 @@ package struct AVError: Error, CustomStringConvertible, Sendable, Equatable {
     package var description: String { "\(function) failed: \(message) (\(code))" }
 
     package var isEndOfFile: Bool { code == CFFmpeg_AVERROR_EOF() }
-    package var isInvalidData: Bool { code == CFFmpeg_AVERROR_INVALIDDATA() }
-    package var isPermissionDenied: Bool { code == CFFmpeg_AVERROR(EPERM) || code == CFFmpeg_AVERROR(EACCES) }
-    package var isOutOfMemory: Bool { code == CFFmpeg_AVERROR(ENOMEM) }
 
     static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)

@@ -120,9 +120,6 @@ package final class InputContext: @unchecked Sendable {
         avio_closep(&io)
     }
 
-    /// The demuxer's name list, e.g. "mov,mp4,m4a,3gp,3g2,mj2".
-    package var formatName: String { String(cString: pointer.pointee.iformat.pointee.name) }
-
     /// Container duration in seconds, or nil when the container does not say.
     package var durationSeconds: Double? {
         let duration = pointer.pointee.duration
@@ -170,12 +167,6 @@ package final class InputContext: @unchecked Sendable {
         if result == CFFmpeg_AVERROR_EAGAIN() { return .needsInput }
         try check(result, "av_read_frame")
         return .output
-    }
-
-    /// Seeks to the keyframe at or before `seconds`.
-    package func seek(toSeconds seconds: Double) throws(AVError) {
-        let target = Int64(seconds * 1_000_000)
-        try check(avformat_seek_file(pointer, -1, Int64.min, target, target, 0), "avformat_seek_file")
     }
 
     package func timeBase(ofStream index: Int) -> Rational {

@@ -68,6 +68,10 @@ public struct AdmissionLimits: Codable, Sendable, Equatable {
     public var video: Video
     public var image: Image
 
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case video, image
+    }
+
     public init(video: Video, image: Image) {
         self.video = video
         self.image = image

@@ -20,10 +20,7 @@ extension Reel {
         @Flag(name: .long, help: "Print JSON.") var json = false
 
         func run() async throws {
-            let path = presets ?? (FileManager.default.fileExists(atPath: "Presets/compress.json") ? "Presets/compress.json" : nil)
-            let preset: CompressPreset
-            do { preset = try path.map { try CompressPreset.load(from: $0) } ?? .default } catch { throw ValidationError("compress presets: \(error)") }
-            let compressor = VideoCompressor(policy: AdmissionPolicy(limits: try limits.load()), preset: preset)
+            let compressor = VideoCompressor(policy: AdmissionPolicy(limits: try limits.load()), preset: try CompressPreset.load(option: presets))
             let interrupt = Interrupt()
             let tty = isatty(2) != 0 && !json
             do {

@@ -52,7 +52,6 @@ extension Reel {
             var services: [any Service] = []
             if let inbox {
                 _ = try limits.load()
-                if let ladder = worker.ladder { _ = try LadderPreset.load(from: ladder) }
                 let worker = try Worker(
                     configuration: self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: false),
                     store: store, logger: ServerLogging.logger(label: "reel.worker", level: logLevel), metrics: server.metricsFactory)

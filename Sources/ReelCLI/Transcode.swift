@@ -35,10 +35,7 @@ extension Reel {
         }
 
         func run() async throws {
-            let path = ladder ?? (FileManager.default.fileExists(atPath: "Presets/ladder.json") ? "Presets/ladder.json" : nil)
-            let preset: LadderPreset
-            do { preset = try path.map { try LadderPreset.load(from: $0) } ?? .default } catch { throw ValidationError("ladder preset: \(error)") }
-            let transcoder = LadderTranscoder(policy: AdmissionPolicy(limits: try limits.load()), preset: preset)
+            let transcoder = LadderTranscoder(policy: AdmissionPolicy(limits: try limits.load()), preset: try LadderPreset.load(option: ladder))
             let interrupt = Interrupt()
             let json = self.json
             let tty = isatty(2) != 0

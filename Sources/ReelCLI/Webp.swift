@@ -25,18 +25,12 @@ extension Reel {
             let failed: [ProcessingError]
         }
 
-        func loadPresets() throws -> ImagePresets {
-            let path = presets ?? (FileManager.default.fileExists(atPath: "Presets/images.json") ? "Presets/images.json" : nil)
-            guard let path else { return .default }
-            do { return try ImagePresets.load(from: path) } catch { throw ValidationError("image presets \(path): \(error)") }
-        }
-
         func validate() throws {
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         }
 
         func run() async throws {
-            let converter = ChatImageConverter(policy: AdmissionPolicy(limits: try limits.load()), presets: try loadPresets())
+            let converter = ChatImageConverter(policy: AdmissionPolicy(limits: try limits.load()), presets: try ImagePresets.load(option: presets))
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
                 try convertOne(converter)

@@ -34,7 +34,6 @@ extension Reel {
 
         func run() async throws {
             _ = try limits.load()  // a bad limits file is a usage error here, not in every job
-            if let ladder = worker.ladder { _ = try LadderPreset.load(from: ladder) }
             let logger = ServerLogging.logger(label: "reel.worker", level: logLevel)
             let store = FeedStore(database: try FeedDatabase(path: database))
             var onFinished: (@Sendable (JobReport) -> Void)?

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import MediaModel
+import Transcode
 import Worker
 
 /// The worker's options, shared by `reel worker` and `reel serve --inbox`.
@@ -23,6 +25,7 @@ struct WorkerOptions: ParsableArguments {
         guard (1...20).contains(maxAttempts) else { throw ValidationError("--max-attempts must be from 1 to 20") }
         guard grace >= 0 else { throw ValidationError("--grace must be ≥ 0") }
         guard minFreeMb >= 0 else { throw ValidationError("--min-free-mb must be ≥ 0") }
+        _ = try LadderPreset.load(option: ladder)  // a bad ladder file is a usage error at start, not in every job
     }
 
     func configuration(inbox: String, library: String, limits: String?, once: Bool) -> WorkerConfiguration {
@@ -38,10 +41,8 @@ struct WorkerOptions: ParsableArguments {
         configuration.once = once
         configuration.minimumFreeBytes = Int64(minFreeMb) << 20
         configuration.faults = WorkerFaults(environmentValue: ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"])
-        let ladderPath = ladder ?? (FileManager.default.fileExists(atPath: "Presets/ladder.json") ? "Presets/ladder.json" : nil)
-        let limitsPath = limits ?? (FileManager.default.fileExists(atPath: "Presets/limits.json") ? "Presets/limits.json" : nil)
-        configuration.ladderPath = ladderPath.map(absolute)
-        configuration.limitsPath = limitsPath.map(absolute)
+        configuration.ladderPath = LadderPreset.path(option: ladder).map(absolute)
+        configuration.limitsPath = AdmissionLimits.path(option: limits).map(absolute)
         return configuration
     }
 

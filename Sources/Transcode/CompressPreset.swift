@@ -1,15 +1,15 @@
-internal import Foundation
+public import MediaModel
 
-/// `Presets/compress.json`: the design's client-side compression tiers.
-public struct CompressPreset: Codable, Sendable, Equatable {
-    public enum Quality: String, Codable, Sendable, CaseIterable { case low, medium, high }
+/// `Presets/compress.json`: the design's client-side compression tiers. Read it with `PresetLoader`.
+public struct CompressPreset: PresetFile, Equatable {
+    public enum Quality: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable { case low, medium, high }
 
     public struct Tier: Codable, Sendable, Equatable {
         public var shortSide: Int
         public var bitrateKbps: Int
         public var bufferKbits: Int
         public var audioBitrateKbps: Int
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case shortSide = "short_side"
             case bitrateKbps = "bitrate_kbps"
             case bufferKbits = "buffer_kbits"
@@ -25,9 +25,9 @@ public struct CompressPreset: Codable, Sendable, Equatable {
     /// Files below this size that already fit the tier are only remuxed (MB = 10^6 bytes).
     public var remuxBelowBytes: Int64
     public var audio: LadderPreset.Audio
-    public var presets: [String: Tier]
+    public var presets: [Quality: Tier]
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case frameRate = "frame_rate"
         case keyframeIntervalSeconds = "keyframe_interval_seconds"
         case x264Preset = "x264_preset"
@@ -40,17 +40,13 @@ public struct CompressPreset: Codable, Sendable, Equatable {
         frameRate: 30, keyframeIntervalSeconds: 2, x264Preset: "veryfast", crf: 21, remuxBelowBytes: 10_000_000,
         audio: .init(sampleRate: 48_000, channels: 2),
         presets: [
-            "low": Tier(shortSide: 540, bitrateKbps: 1500, bufferKbits: 3000, audioBitrateKbps: 96),
-            "medium": Tier(shortSide: 720, bitrateKbps: 3000, bufferKbits: 6000, audioBitrateKbps: 128),
-            "high": Tier(shortSide: 1080, bitrateKbps: 6000, bufferKbits: 12000, audioBitrateKbps: 128),
+            .low: Tier(shortSide: 540, bitrateKbps: 1500, bufferKbits: 3000, audioBitrateKbps: 96),
+            .medium: Tier(shortSide: 720, bitrateKbps: 3000, bufferKbits: 6000, audioBitrateKbps: 128),
+            .high: Tier(shortSide: 1080, bitrateKbps: 6000, bufferKbits: 12000, audioBitrateKbps: 128),
         ]
     )
 
-    public func tier(_ quality: Quality) -> Tier { presets[quality.rawValue] ?? Self.default.presets[quality.rawValue]! }
-
-    public static func load(from path: String) throws -> CompressPreset {
-        try JSONDecoder().decode(CompressPreset.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-    }
+    public func tier(_ quality: Quality) -> Tier { presets[quality] ?? Self.default.presets[quality]! }
 
     /// The tier as a one-rung ladder, so compression runs through the same planner and pipeline as HLS.
     func ladder(_ quality: Quality) -> LadderPreset {

@@ -1,7 +1,7 @@
-internal import Foundation
+public import MediaModel
 
-/// `Presets/ladder.json`: the rungs and the encoding rules shared by all of them.
-public struct LadderPreset: Codable, Sendable, Equatable {
+/// `Presets/ladder.json`: the rungs and the encoding rules shared by all of them. Read it with `PresetLoader`.
+public struct LadderPreset: PresetFile, Equatable {
     public struct Rung: Codable, Sendable, Equatable {
         public var id: String
         public var shortSide: Int
@@ -19,7 +19,7 @@ public struct LadderPreset: Codable, Sendable, Equatable {
             self.audioBitrateKbps = audioBitrateKbps
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case id, crf
             case shortSide = "short_side"
             case maxBitrateKbps = "max_bitrate_kbps"
@@ -35,7 +35,7 @@ public struct LadderPreset: Codable, Sendable, Equatable {
             self.sampleRate = sampleRate
             self.channels = channels
         }
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case sampleRate = "sample_rate"
             case channels
         }
@@ -48,7 +48,7 @@ public struct LadderPreset: Codable, Sendable, Equatable {
             self.searchSeconds = searchSeconds
             self.rung = rung
         }
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case searchSeconds = "search_seconds"
             case rung
         }
@@ -73,7 +73,7 @@ public struct LadderPreset: Codable, Sendable, Equatable {
         self.poster = poster
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case segmentSeconds = "segment_seconds"
         case keyframeIntervalSeconds = "keyframe_interval_seconds"
         case maxFrameRate = "max_frame_rate"
@@ -92,19 +92,4 @@ public struct LadderPreset: Codable, Sendable, Equatable {
         ],
         poster: Poster(searchSeconds: 3, rung: "720p")
     )
-
-    public static func load(from path: String) throws -> LadderPreset {
-        let preset = try JSONDecoder().decode(LadderPreset.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        guard !preset.rungs.isEmpty, preset.segmentSeconds > 0, preset.keyframeIntervalSeconds > 0,
-              preset.segmentSeconds.truncatingRemainder(dividingBy: preset.keyframeIntervalSeconds) == 0 else {
-            throw LadderPresetError(path: path, message: "needs rungs, and segment_seconds a multiple of keyframe_interval_seconds")
-        }
-        return preset
-    }
-}
-
-public struct LadderPresetError: Error, CustomStringConvertible {
-    public let path: String
-    public let message: String
-    public var description: String { "\(path): \(message)" }
 }

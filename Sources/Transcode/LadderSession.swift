@@ -28,7 +28,8 @@ final class LadderSession: @unchecked Sendable {
     private var firstTimestamp: Int64?
     private var lastTimestamp: Int64 = 0
     private var nextSlot: Int64 = 0
-    private var pending: (picture: Frame, slot: Int64)?
+    private var pending: (picture: SourcePicture, slot: Int64)?
+    private var picturesDecoded: Int64 = 0
 
     /// `destinations` gives each rung of `plan` its output, in order.
     init(input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
@@ -98,7 +99,8 @@ final class LadderSession: @unchecked Sendable {
     private func drainVideo(_ frame: Frame) throws {
         while try videoDecoder.receive(into: frame) == .output {
             var timestamp = frame.bestEffortTimestamp
-            let picture = try upright(frame)
+            let picture = SourcePicture(frame: try upright(frame), number: picturesDecoded)
+            picturesDecoded += 1
             frame.unref()
             if timestamp == noTimestamp { timestamp = lastTimestamp + 1 }
             let first = firstTimestamp ?? timestamp
@@ -152,7 +154,7 @@ final class LadderSession: @unchecked Sendable {
     }
 
     /// Hands one picture to every rung at once; each rung scales and encodes on its own thread.
-    private func emit(_ picture: Frame, slot: Int64) throws {
+    private func emit(_ picture: SourcePicture, slot: Int64) throws {
         let lock = NSLock()
         nonisolated(unsafe) var failure: (any Error)?
         let rungs = self.rungs, poster = self.poster, posterRung = self.posterRung, keyint = plan.keyframeInterval

@@ -13,8 +13,10 @@ final class RungOutput: @unchecked Sendable {
     private var scaler: Scaler?
     private var scalerInput: (Int, Int, PixelFormat)?
     private let packet: Packet
-    /// The last picture scaled for this rung and the source frame it came from, reused for duplicated slots.
-    private var lastScaled: (source: ObjectIdentifier, frame: Frame)?
+    /// The last picture scaled for this rung and the number of the source picture it came from. The session emits
+    /// one source picture for several slots when it duplicates for a gap, and the poster asks again for the slot it
+    /// just encoded: both reuse this instead of scaling again.
+    private var lastScaled: (source: Int64, frame: Frame)?
     private(set) var framesEncoded = 0
 
     /// Where a rung goes: an HLS folder (fMP4 segments) or one progressive MP4 with its index up front.
@@ -68,24 +70,24 @@ final class RungOutput: @unchecked Sendable {
         packet = try Packet()
     }
 
-    /// Scales `source` (upright, any format) to this rung, reusing the last result when the slot repeats a picture.
-    func picture(from source: Frame) throws(AVError) -> Frame {
-        let id = ObjectIdentifier(source)
-        if let lastScaled, lastScaled.source == id { return lastScaled.frame }
-        let input = (source.width, source.height, source.pixelFormat)
+    /// Scales `source` (upright, any format) to this rung, reusing the last result when it is the same picture.
+    func picture(from source: SourcePicture) throws(AVError) -> Frame {
+        if let lastScaled, lastScaled.source == source.number { return lastScaled.frame }
+        let frame = source.frame
+        let input = (frame.width, frame.height, frame.pixelFormat)
         if scaler == nil || scalerInput! != input {
             scaler = try Scaler(inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,
                                 outputWidth: rung.width, outputHeight: rung.height, outputFormat: .yuv420p, filter: .lanczos)
             scalerInput = input
         }
-        let scaled = try scaler!.scale(source)
-        scaled.colorDescription = source.colorDescription
-        lastScaled = (id, scaled)
+        let scaled = try scaler!.scale(frame)
+        scaled.colorDescription = frame.colorDescription
+        lastScaled = (source.number, scaled)
         return scaled
     }
 
     /// Encodes the picture for output slot `index`; an IDR every keyframe interval.
-    func encodeVideo(_ source: Frame, slot index: Int64, keyframeInterval: Int) throws(AVError) {
+    func encodeVideo(_ source: SourcePicture, slot index: Int64, keyframeInterval: Int) throws(AVError) {
         let frame = try picture(from: source)
         frame.pts = index
         frame.forceKeyframe(index % Int64(keyframeInterval) == 0)

@@ -146,11 +146,4 @@ import Testing
         let found = rejection(try clip("two.mp4"), limits: limits { $0.video.maxStreams = 1 })
         #expect(found?.reason == .tooManyStreams)
     }
-
-    @Test func presetsFileMatchesBuiltInDefaults() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let loaded = try AdmissionLimits.load(from: root.appendingPathComponent("Presets/limits.json").path)
-        #expect(loaded == AdmissionLimits.default)
-    }
 }

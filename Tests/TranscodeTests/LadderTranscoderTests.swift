@@ -186,6 +186,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["clip.mp4"])
     }
 
+    /// The HLS muxer expands printf patterns in segment names, so `%` in the output path is refused up front.
+    @Test func outputPathWithAPercentIsRefusedBeforeAnythingIsWritten() throws {
+        let source = directory.file("clip.mp4")
+        try SyntheticVideo(width: 320, height: 180, seconds: 1).write(to: source)
+        let error = #expect(throws: TranscodeError.self) {
+            _ = try LadderTranscoder(preset: Self.small).run(source: source, output: directory.file("out%03d"))
+        }
+        #expect(error?.code == "transcode_failed")
+        #expect(error?.message.contains("'%'") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["clip.mp4"])
+    }
+
     @Test func existingOutputIsNeverOverwritten() throws {
         let source = directory.file("clip.mp4")
         try SyntheticVideo(width: 320, height: 180, seconds: 1.5).write(to: source)

@@ -15,9 +15,9 @@ import Testing
         frameRate: 30, keyframeIntervalSeconds: 2, x264Preset: "veryfast", crf: 23, remuxBelowBytes: 10_000_000,
         audio: .init(sampleRate: 48_000, channels: 2),
         presets: [
-            "low": .init(shortSide: 90, bitrateKbps: 300, bufferKbits: 600, audioBitrateKbps: 64),
-            "medium": .init(shortSide: 180, bitrateKbps: 600, bufferKbits: 1200, audioBitrateKbps: 96),
-            "high": .init(shortSide: 270, bitrateKbps: 900, bufferKbits: 1800, audioBitrateKbps: 128),
+            .low: .init(shortSide: 90, bitrateKbps: 300, bufferKbits: 600, audioBitrateKbps: 64),
+            .medium: .init(shortSide: 180, bitrateKbps: 600, bufferKbits: 1200, audioBitrateKbps: 96),
+            .high: .init(shortSide: 270, bitrateKbps: 900, bufferKbits: 1800, audioBitrateKbps: 128),
         ]
     )
 

@@ -1,0 +1,76 @@
+internal import Foundation
+
+/// A parsed JSON document, kept as a tree so a preset file can be laid over the defaults and then decoded strictly.
+enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Parses a JSON document.
+    /// - Throws: the `DecodingError` Foundation's parser raised, which says where the text went wrong.
+    init(parsing bytes: [UInt8]) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    /// Encodes a value with Foundation's encoder and reads the result back as a tree.
+    init(encoding value: some Encodable) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+    }
+
+    /// `override` laid over `self`: objects merge key by key, anything else in `override` replaces what is here.
+    func merging(_ override: JSONValue) -> JSONValue {
+        guard case .object(var base) = self, case .object(let top) = override else { return override }
+        for (key, value) in top {
+            base[key] = base[key].map { $0.merging(value) } ?? value
+        }
+        return .object(base)
+    }
+
+    /// The value as a message quotes it: `1.5`, `"fast"`, or its kind for lists and objects.
+    var text: String {
+        switch self {
+        case let .integer(value): "\(value)"
+        case let .number(value): "\(value)"
+        case let .string(value): "\"\(value)\""
+        case let .bool(value): "\(value)"
+        case .null, .array, .object: kind
+        }
+    }
+
+    /// What a message calls this kind of value: "a string", "an object".
+    var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .number: "a number"
+        case .string: "a string"
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+}
+
+extension JSONValue: Decodable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+public import MediaModel
+
+extension CompressPreset {
+    public static var fileName: String { "compress.json" }
+
+    public func validate(_ check: inout PresetCheck) {
+        check.positive(frameRate, at: "frame_rate")
+        check.positive(keyframeIntervalSeconds, at: "keyframe_interval_seconds")
+        check.require(LadderPreset.x264Presets.contains(x264Preset), at: "x264_preset",
+                      "must be one of \(LadderPreset.x264Presets.joined(separator: ", ")), got \"\(x264Preset)\"")
+        check.within(crf, 0...51, at: "crf")
+        check.nonNegative(remuxBelowBytes, at: "remux_below_bytes")
+        audio.validate(&check, at: "audio")
+        for quality in Quality.allCases {
+            guard let tier = presets[quality] else { continue }
+            let path = "presets.\(quality.rawValue)"
+            check.positive(tier.shortSide, at: path + ".short_side")
+            check.positive(tier.bitrateKbps, at: path + ".bitrate_kbps")
+            check.positive(tier.bufferKbits, at: path + ".buffer_kbits")
+            check.positive(tier.audioBitrateKbps, at: path + ".audio_bitrate_kbps")
+        }
+    }
+}

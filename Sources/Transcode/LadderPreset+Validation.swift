@@ -1,0 +1,42 @@
+public import MediaModel
+
+extension LadderPreset {
+    public static var fileName: String { "ladder.json" }
+
+    /// libx264's speed presets, fastest first: a misspelt one would only fail when the first encoder opens.
+    static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    public func validate(_ check: inout PresetCheck) {
+        check.positive(segmentSeconds, at: "segment_seconds")
+        check.positive(keyframeIntervalSeconds, at: "keyframe_interval_seconds")
+        if segmentSeconds > 0, keyframeIntervalSeconds > 0 {
+            check.require(segmentSeconds.truncatingRemainder(dividingBy: keyframeIntervalSeconds) == 0, at: "segment_seconds",
+                          "must be a multiple of keyframe_interval_seconds (\(keyframeIntervalSeconds)), got \(segmentSeconds)")
+        }
+        check.positive(maxFrameRate, at: "max_frame_rate")
+        check.require(Self.x264Presets.contains(x264Preset), at: "x264_preset",
+                      "must be one of \(Self.x264Presets.joined(separator: ", ")), got \"\(x264Preset)\"")
+        audio.validate(&check, at: "audio")
+        check.require(!rungs.isEmpty, at: "rungs", "needs at least one rung")
+        for (index, rung) in rungs.enumerated() {
+            let path = "rungs[\(index)]"
+            check.require(!rung.id.isEmpty, at: path + ".id", "must not be empty")
+            check.require(rungs.firstIndex { $0.id == rung.id } == index, at: path + ".id", "\"\(rung.id)\" is used by an earlier rung")
+            check.positive(rung.shortSide, at: path + ".short_side")
+            check.within(rung.crf, 0...51, at: path + ".crf")
+            check.positive(rung.maxBitrateKbps, at: path + ".max_bitrate_kbps")
+            check.positive(rung.bufferKbits, at: path + ".buffer_kbits")
+            check.positive(rung.audioBitrateKbps, at: path + ".audio_bitrate_kbps")
+        }
+        check.nonNegative(poster.searchSeconds, at: "poster.search_seconds")
+        check.require(rungs.contains { $0.id == poster.rung }, at: "poster.rung",
+                      "must be the id of a rung (\(rungs.map(\.id).joined(separator: ", "))), got \"\(poster.rung)\"")
+    }
+}
+
+extension LadderPreset.Audio {
+    func validate(_ check: inout PresetCheck, at path: String) {
+        check.positive(sampleRate, at: path + ".sample_rate")
+        check.within(channels, 1...8, at: path + ".channels")
+    }
+}
