@@ -1,3 +1,4 @@
+internal import FileSystem
 public import Logging
 internal import Foundation
 internal import Synchronization
@@ -31,7 +32,7 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in merged where fields[key] == nil { fields[key] = Self.plain(value) }
         guard var data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(0x0A)
-        Self.lock.withLock { _ in FileHandle.standardError.write(data) }
+        Self.lock.withLock { _ in StandardError.write(data) }
     }
 
     static func plain(_ value: Logger.Metadata.Value) -> Any {

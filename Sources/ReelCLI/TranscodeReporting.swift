@@ -1,3 +1,4 @@
+import FileSystem
 import ArgumentParser
 import Foundation
 import Transcode
@@ -5,7 +6,7 @@ import Transcode
 /// What `transcode` and `compress` share on the terminal: the progress line, the failure report and exit codes.
 enum TranscodeReporting {
     static func progressLine(_ progress: TranscodeProgress) {
-        FileHandle.standardError.write(Data(String(format: "\r%5.1f%%  %.2fx  ETA %.0fs ", progress.percent, progress.speed, progress.etaSeconds).utf8))
+        StandardError.write(String(format: "\r%5.1f%%  %.2fx  ETA %.0fs ", progress.percent, progress.speed, progress.etaSeconds))
     }
 
     /// Prints the failure (JSON or a line on stderr) and returns the exit code: 65 rejected, 70 failed, 130 interrupted.

@@ -1,3 +1,4 @@
+import FileSystem
 public import ArgumentParser
 import ChatImages
 import Foundation
@@ -43,7 +44,7 @@ extension Reel {
             let outcome = BatchConversion(converter: converter, quality: quality, workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount).run(plan) { done, total in
                 guard showsProgress else { return }
                 let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
-                FileHandle.standardError.write(Data(String(format: "\r%d/%d images, %.1f/s ", done, total, rate).utf8))
+                StandardError.write(String(format: "\r%d/%d images, %.1f/s ", done, total, rate))
             }
             if showsProgress { printError("") }
             if json {

@@ -25,7 +25,7 @@ public struct JobRunner: Sendable {
         do {
             try ResourceLimits.apply(addressSpace: invocation.memoryMegabytes << 20, cpuSeconds: invocation.cpuSeconds)
         } catch {
-            FileHandle.standardError.write(Data("worker-job: \(error)\n".utf8))
+            StandardError.write("worker-job: \(error)\n")
             return JobInvocation.ExitCode.retryable
         }
         if let code = actOut(invocation) { return code }
@@ -68,7 +68,7 @@ public struct JobRunner: Sendable {
             encoder.outputFormatting = [.sortedKeys]
             try AtomicFile.write(Array(try encoder.encode(outcome)), to: invocation.outcomeFile)
         } catch {
-            FileHandle.standardError.write(Data("worker-job: cannot write the outcome: \(error)\n".utf8))
+            StandardError.write("worker-job: cannot write the outcome: \(error)\n")
             return JobInvocation.ExitCode.outcomeUnwritable
         }
         return outcome.exitCode

@@ -117,6 +117,12 @@ extension Worker {
             }
             switch termination {
             case let .signalled(signal):
+                // A job cut short while the library's disk is full most likely ran into the wall: wait for space
+                // instead of spending attempts.
+                if isDiskNearlyFull() {
+                    throw ProcessingFailure(.diskFull, "the job process died with \(Subprocess.signalName(signal)) while the library's disk was full",
+                                            path: source)
+                }
                 if signal == SIGXCPU {
                     throw ProcessingFailure(.timeout, "processing used more than its CPU-time limit and was stopped", path: source)
                 }
@@ -126,7 +132,7 @@ extension Worker {
             case let .exited(code):
                 guard let bytes = try? ReadOnlyFile.contents(of: entry.invocation.outcomeFile),
                       let outcome = try? JSONDecoder().decode(JobOutcome.self, from: Data(bytes)) else {
-                    if code == JobInvocation.ExitCode.outcomeUnwritable {
+                    if code == JobInvocation.ExitCode.outcomeUnwritable || isDiskNearlyFull() {
                         throw ProcessingFailure(.diskFull, "the job could not write its outcome: \(stderrTail(of: entry))", path: source)
                     }
                     throw ProcessingFailure(.crashed, "the job process exited \(code) without an outcome: \(stderrTail(of: entry))",
@@ -137,6 +143,12 @@ extension Worker {
         } catch {
             handle(error, for: job, seconds: seconds)
         }
+    }
+
+    /// Less free space than the worker wants, and never less than 1 MiB.
+    func isDiskNearlyFull() -> Bool {
+        guard let available = try? DiskSpace.availableBytes(at: layout.root) else { return false }
+        return available < max(configuration.minimumFreeBytes, 1 << 20)
     }
 
     func stderrTail(of entry: RunningJob) -> String {
