@@ -1,5 +1,6 @@
 public import Foundation
 public import MediaModel
+internal import FileSystem
 
 /// A directory of images converted in parallel, one file per core at a time. A failing file never stops the batch.
 public struct BatchConversion: Sendable {
@@ -21,7 +22,7 @@ public struct BatchConversion: Sendable {
     /// The regular, visible files of `directory`, sorted by name, each with the output name it gets.
     /// Two sources with one stem (a.jpg, a.png) get distinct outputs (a.webp, a.png.webp).
     public static func plan(directory: String, output: String) throws -> [(source: String, output: String)] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }.sorted()
+        let names = try Directory.entries(of: directory).map { String(decoding: $0.name, as: UTF8.self) }.filter { !$0.hasPrefix(".") }.sorted()
         var taken = Set<String>()
         return names.map { name in
             let stem = (name as NSString).deletingPathExtension

@@ -96,6 +96,12 @@ public enum Directory {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// True for a directory, or a symlink to one.
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     public static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSystem
 import Foundation
 import Ingest
 import MediaModel
@@ -8,7 +9,7 @@ extension PresetFile {
     /// The path an option gives, else `Presets/<fileName>` when the working directory has one.
     static func path(option: String?) -> String? {
         let shipped = "Presets/" + fileName
-        return option ?? (FileManager.default.fileExists(atPath: shipped) ? shipped : nil)
+        return option ?? (Directory.exists(shipped) ? shipped : nil)
     }
 
     /// The preset `path(option:)` finds, or the built-in defaults when there is no file.

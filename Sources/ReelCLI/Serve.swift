@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedServer
 import FeedStore
+import FileSystem
 import Foundation
 import Logging
 import Transcode
@@ -43,7 +44,7 @@ extension Reel {
 
         func run() async throws {
             let logger = ServerLogging.logger(label: "reel.serve", level: logLevel)
-            try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+            try Directory.create(library)
             let store = FeedStore(database: try FeedDatabase(path: database))
             var server = FeedServer(
                 store: store, library: try MediaLibrary(root: library),

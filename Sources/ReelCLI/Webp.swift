@@ -32,12 +32,11 @@ extension Reel {
 
         func run() async throws {
             let converter = ChatImageConverter(policy: AdmissionPolicy(limits: try limits.load()), presets: try ImagePresets.load(option: presets))
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard Directory.isDirectory(input) else {
                 try convertOne(converter)
                 return
             }
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            try Directory.create(output)
             let plan = try BatchConversion.plan(directory: input, output: output)
             let showsProgress = !json && isatty(2) != 0
             let started = Date()

@@ -1,3 +1,4 @@
+internal import FileSystem
 internal import Foundation
 
 /// The master playlist, written after encoding from what the segments really weigh: BANDWIDTH is the measured
@@ -13,15 +14,14 @@ enum MasterPlaylist {
     /// Reads a VOD media playlist's EXTINF durations and sizes its segment files.
     static func measure(playlist: String) throws -> Measured {
         let directory = (playlist as NSString).deletingLastPathComponent
-        let text = try String(contentsOfFile: playlist, encoding: .utf8)
+        let text = String(decoding: try ReadOnlyFile.contents(of: playlist), as: UTF8.self)
         var duration: Double?
         var peak = 0.0, totalBytes = 0, totalSeconds = 0.0, count = 0
         for line in text.split(whereSeparator: \.isNewline).map(String.init) {
             if line.hasPrefix("#EXTINF:") {
                 duration = Double(line.dropFirst(8).split(separator: ",").first ?? "")
             } else if !line.hasPrefix("#"), !line.isEmpty, let seconds = duration, seconds > 0 {
-                let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + line)
-                let size = (attributes[.size] as? Int) ?? 0
+                let size = Int(try ReadOnlyFile(path: directory + "/" + line).size)
                 peak = max(peak, Double(size * 8) / seconds)
                 totalBytes += size
                 totalSeconds += seconds
@@ -36,7 +36,7 @@ enum MasterPlaylist {
     /// RFC 6381 codec strings from the init segment the player will read: avc1.PPCCLL from its avcC box,
     /// mp4a.40.2 (AAC-LC) when it has an audio sample entry.
     static func codecs(initSegment path: String) throws -> String {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let bytes = try ReadOnlyFile.contents(of: path)
         func find(_ tag: String) -> Int? {
             let needle = Array(tag.utf8)
             guard bytes.count >= needle.count else { return nil }

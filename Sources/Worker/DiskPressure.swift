@@ -7,6 +7,8 @@
 public struct DiskPressure: Sendable, Equatable {
     public enum Transition: Sendable, Equatable {
         case paused, resumed
+        /// Full again right after a timed retry: the same episode, not logged again.
+        case stillFull
     }
 
     public let minimumFreeBytes: Int64
@@ -16,6 +18,8 @@ public struct DiskPressure: Sendable, Equatable {
     public private(set) var isPaused = false
     private var resumeAt: Int64 = 0
     private var pausedAt = 0.0
+    /// The last resume was a timed retry, not space that came back.
+    private var isRetrying = false
 
     public init(minimumFreeBytes: Int64, regrowthBytes: Int64 = 1 << 20, retrySeconds: Double = 30) {
         self.minimumFreeBytes = minimumFreeBytes
@@ -28,7 +32,8 @@ public struct DiskPressure: Sendable, Equatable {
         resumeAt = max(minimumFreeBytes, max(available, 0) + regrowthBytes)
         pausedAt = now
         defer { isPaused = true }
-        return isPaused ? nil : .paused
+        if isPaused { return nil }
+        return isRetrying ? .stillFull : .paused
     }
 
     /// A measurement of free space.
@@ -38,9 +43,14 @@ public struct DiskPressure: Sendable, Equatable {
             let retryDue = available >= minimumFreeBytes && now - pausedAt >= retrySeconds
             guard regrown || retryDue else { return nil }
             isPaused = false
+            isRetrying = !regrown
             return .resumed
         }
-        guard available < minimumFreeBytes else { return nil }
+        guard available < minimumFreeBytes else {
+            if available >= resumeAt { isRetrying = false }
+            return nil
+        }
+        isRetrying = false
         resumeAt = minimumFreeBytes
         pausedAt = now
         isPaused = true

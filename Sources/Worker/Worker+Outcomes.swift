@@ -87,8 +87,11 @@ extension Worker {
     /// A write found the library's disk full: stop claiming until space returns (logged once per episode).
     func noteDiskFull(_ cause: any Error) {
         let available = (try? DiskSpace.availableBytes(at: layout.root)) ?? 0
-        if disk.noteFull(available: available, now: Self.monotonic) == .paused {
+        let transition = disk.noteFull(available: available, now: Self.monotonic)
+        if transition != nil {
             status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+        }
+        if transition == .paused {
             logger.error("the library's disk is full: no new uploads are claimed until space is freed",
                          metadata: ["library": "\(layout.root)", "available_bytes": "\(available)", "cause": "\(cause)"])
         }
@@ -111,7 +114,9 @@ extension Worker {
                                     "minimum_free_bytes": "\(configuration.minimumFreeBytes)"])
         case .resumed?:
             status.setDiskFull(nil)
-            logger.notice("disk space is back: claiming uploads again", metadata: ["available_bytes": "\(available)"])
+            logger.notice("claiming uploads again", metadata: ["available_bytes": "\(available)"])
+        case .stillFull?:
+            break
         case nil:
             if disk.isPaused {
                 status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))

@@ -193,7 +193,7 @@ import Testing
         let error = #expect(throws: TranscodeError.self) {
             _ = try LadderTranscoder(preset: Self.small).run(source: source, output: directory.file("out%03d"))
         }
-        #expect(error?.code == "transcode_failed")
+        #expect(error?.code == "output_failed")
         #expect(error?.message.contains("'%'") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["clip.mp4"])
     }

@@ -97,6 +97,10 @@ import Worker
         #expect(disk.noteFull(available: 1000, now: 10) == .paused)
         #expect(disk.observe(available: 1000, now: 39) == nil)
         #expect(disk.observe(available: 1000, now: 40) == .resumed)
+        // Full again after the timed retry: the same episode.
+        #expect(disk.noteFull(available: 1000, now: 41) == .stillFull)
+        #expect(disk.observe(available: 1010, now: 42) == .resumed)
+        #expect(disk.noteFull(available: 1000, now: 50) == .paused)
     }
 
     @Test func theRetryTimeNeverResumesBelowTheMinimum() {
