@@ -92,7 +92,11 @@ let package = Package(
             dependencies: ["PrefetchSim", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "FeedStoreTests", dependencies: ["FeedStore", "MediaFixtures"], swiftSettings: upcoming),
+        .testTarget(
+            name: "FeedStoreTests",
+            dependencies: ["FeedStore", "MediaFixtures", "MediaModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
         .testTarget(
             name: "FeedServerTests",
             dependencies: [
@@ -111,6 +115,7 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        .testTarget(name: "FileSystemTests", dependencies: ["FileSystem"], swiftSettings: upcoming),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import FileSystem
+import MediaModel
 import Testing
 import Worker
 
@@ -120,5 +121,14 @@ import Worker
         #expect(line.count == 4 && line[0] == "/usr/bin/reel" && line[1] == JobInvocation.subcommand && line[2] == "--invocation")
         #expect(try JobInvocation(argument: line[3]) == invocation)
         #expect(invocation.outcomeFile == "/lib/.staging/abc/outcome.json")
+    }
+}
+
+@Suite struct JobReasonTests {
+    @Test func everyCodeParsesBackToItsCaseAndNoCodeMeansTwoThings() {
+        let all = RejectionReason.allCases.map(JobReason.rejected) + FailureReason.allCases.map(JobReason.failed) + [.duplicate]
+        #expect(Set(all.map(\.code)).count == all.count)
+        for reason in all { #expect(JobReason(code: reason.code) == reason) }
+        #expect(JobReason(code: "no_such_reason") == nil)
     }
 }

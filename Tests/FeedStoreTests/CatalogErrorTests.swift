@@ -1,0 +1,62 @@
+import FeedStore
+import Foundation
+import GRDB
+import MediaFixtures
+import MediaModel
+import Testing
+
+/// Catalog failures arrive classified from SQLite's result codes, so the worker decides by case.
+@Suite struct CatalogErrorTests {
+    let directory: TemporaryDirectory
+    let store: FeedStore
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: 0.05))
+    }
+
+    func video(_ id: String, hash: String) -> PublishedVideo {
+        PublishedVideo(id: id, createdAt: 1, publishedAt: 2, durationMilliseconds: 1000, width: 360, height: 640, contentHash: hash,
+                       source: "{}", masterPath: "videos/\(id)/master.m3u8", posterJPEGPath: "videos/\(id)/poster.jpg",
+                       posterWebPPath: "videos/\(id)/poster.webp", renditions: [])
+    }
+
+    @Test func theSameBytesPublishedTwiceAreADuplicate() throws {
+        try store.insertJob(id: "j1", sourceName: Array("a".utf8), bytes: 1, owner: "o", now: 1)
+        try store.insertJob(id: "j2", sourceName: Array("b".utf8), bytes: 1, owner: "o", now: 1)
+        try store.publish(video("m1", hash: "same"), job: "j1", now: 3)
+        let error = #expect(throws: CatalogError.self) { try store.publish(video("m2", hash: "same"), job: "j2", now: 4) }
+        #expect(error?.kind == .duplicate)
+        #expect(error?.isTransient == false)
+        // The transaction rolled back: the second job is untouched and no second video exists.
+        #expect(try store.job(id: "j2")?.state == .queued)
+        #expect(try store.videoCount() == 1)
+        #expect(try store.publishedMedia(contentHash: "same") == PublishedMedia(kind: .video, id: "m1"))
+    }
+
+    @Test func aWriteBlockedByAnotherConnectionIsBusy() async throws {
+        let other = try DatabaseQueue(path: directory.file("catalog.sqlite"))
+        try await other.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                let error = #expect(throws: CatalogError.self) {
+                    try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1)
+                }
+                #expect(error?.kind == .busy && error?.isTransient == true, "\(String(describing: error))")
+                return .rollback
+            }
+        }
+        try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1)
+    }
+
+    @Test func jobReasonsRoundTripAsTypedCases() throws {
+        try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1)
+        try store.release(jobID: "j1", now: 1)
+        _ = try store.claimNextJob(owner: "w", now: 2)
+        try store.requeue("j1", notBefore: 0, failure: ProcessingFailure(.diskFull, "full", path: "x"), refundAttempt: true, now: 3)
+        let requeued = try #require(try store.job(id: "j1"))
+        #expect(requeued.state == .queued && requeued.attempts == 0 && requeued.reason == .failed(.diskFull))
+        _ = try store.claimNextJob(owner: "w", now: 4)
+        try store.finishJob("j1", as: .rejected(Rejection(.tooLarge, "too big", path: "x")), now: 5)
+        let finished = try #require(try store.job(id: "j1"))
+        #expect(finished.state == .rejected && finished.reason == .rejected(.tooLarge) && finished.lastError == "too big")
+    }
+}
