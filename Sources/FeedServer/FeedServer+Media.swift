@@ -4,11 +4,16 @@ internal import Foundation
 extension FeedServer {
     /// `GET /media/...`: a public library file with its MIME type, `ETag`, caching policy and byte ranges.
     /// Anything that does not resolve to a public file inside the library is a 404, whatever the reason.
+    ///
+    /// Served here rather than by Hummingbird's `FileMiddleware` over a `FileProvider` holding the policy: the
+    /// middleware decodes `%2F` before splitting the path, answers `..` with a 400, hashes its own ETag, reads
+    /// `bytes=-N` as the first N+1 bytes and sends a 416 without `Content-Range`, all of which clients would see.
+    /// What it does right is kept: `realpath` and `lstat` run on NIO's thread pool (`MediaLibrary.file(atRawPath:)`)
+    /// and the bytes are read there by Hummingbird's `FileIO`, never on the concurrency pool.
     func media(_ request: Request, context: FeedRequestContext) async throws -> Response {
         let path = request.uri.path
         let prefix = "/media/"
-        guard path.hasPrefix(prefix), let resolved = library.resolve(rawPath: path.dropFirst(prefix.count)),
-              let file = MediaFile(path: resolved) else {
+        guard path.hasPrefix(prefix), let file = try await library.file(atRawPath: path.dropFirst(prefix.count)) else {
             throw APIError.notFound("media file")
         }
         var headers: HTTPFields = [

@@ -1,3 +1,4 @@
+internal import FileSystem
 internal import Foundation
 #if canImport(Glibc)
 internal import Glibc
@@ -11,20 +12,32 @@ struct MediaFile: Sendable {
     /// IMF-fixdate, as HTTP wants.
     let lastModified: String
 
+    /// The file at `path`, or nil unless it is a regular file. `path` is canonical, so `lstat` sees the file itself;
+    /// a symlink swapped in since it was resolved is refused rather than followed.
+    /// Blocks on `lstat`: async code gets a `MediaFile` from `MediaLibrary.file(atRawPath:)`.
     init?(path: String) {
-        // FileManager rather than stat(2): in this module's imports `struct stat` resolves to NIO's copy.
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.intValue,
-              let modified = attributes[.modificationDate] as? Date else { return nil }
+        guard let status = try? FileStatus(path: path, followingSymlinks: false), status.kind == .regular else {
+            return nil
+        }
+        self.init(path: path, status: status)
+    }
+
+    init(path: String, status: FileStatus) {
         self.path = path
-        self.size = size
-        let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-        let microseconds = Int64((modified.timeIntervalSince1970 * 1_000_000).rounded())
+        size = Int(status.size)
         // Published files never change in place (the worker renames whole directories in), so size, mtime and
-        // inode identify the bytes.
-        etag = "\"\(String(size, radix: 16))-\(String(microseconds, radix: 16))-\(String(inode, radix: 16))\""
-        lastModified = Self.httpDate(secondsSince1970: Int(modified.timeIntervalSince1970.rounded(.down)))
+        // inode identify the bytes. The mtime is in microseconds, rounded to the nearest.
+        let (microseconds, nanoseconds) = Self.floorDivide(status.modified, by: 1_000)
+        let rounded = nanoseconds >= 500 ? microseconds + 1 : microseconds
+        etag = "\"\(String(size, radix: 16))-\(String(rounded, radix: 16))-\(String(status.inode, radix: 16))\""
+        lastModified = Self.httpDate(secondsSince1970: Int(Self.floorDivide(status.modified, by: 1_000_000_000).quotient))
+    }
+
+    /// Division rounding towards minus infinity (the remainder is never negative), so a time before 1970 still falls
+    /// in the right second.
+    private static func floorDivide(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
     var contentType: String {

@@ -1,7 +1,6 @@
+internal import FileSystem
 internal import Foundation
-#if canImport(Glibc)
-internal import Glibc
-#endif
+internal import NIOPosix
 
 /// Maps `/media/...` request paths onto files of the library, and refuses everything else.
 ///
@@ -11,13 +10,13 @@ internal import Glibc
 public struct MediaLibrary: Sendable {
     public static let publicRoots: Set<String> = ["videos", "images"]
     public let root: String
+    private let canonicalRoot: CanonicalPath
 
     /// `root` must exist; it is canonicalised once here.
+    /// - Throws: `FileSystemError` from `realpath` when `root` cannot be resolved.
     public init(root: String) throws {
-        guard let resolved = Self.realPath(root) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: root])
-        }
-        self.root = resolved
+        canonicalRoot = try CanonicalPath(resolving: root)
+        self.root = canonicalRoot.path
     }
 
     /// Each byte outside RFC 3986's unreserved set (and `/`) percent-encoded, by hand: a CharacterSet per call
@@ -37,30 +36,48 @@ public struct MediaLibrary: Sendable {
         }
     }
 
+    /// The public file behind the raw (still percent-encoded) path after `/media/`, or nil when there is none.
+    /// `realpath` and `lstat` block on the disk, so they run on `threadPool`, as Hummingbird's `FileMiddleware` does:
+    /// a request handler must not hold a thread of Swift's small concurrency pool while the disk answers.
+    /// - Throws: `NIOThreadPoolError.ThreadPoolInactive` when the pool has shut down.
+    func file(atRawPath rawPath: Substring, threadPool: NIOThreadPool = .singleton) async throws -> MediaFile? {
+        // The name checks touch no disk: a hostile path is refused without a trip to the pool.
+        guard let relative = Self.publicRelativePath(rawPath) else { return nil }
+        return try await threadPool.runIfActive { [self] in
+            resolve(relativePath: relative).flatMap(MediaFile.init(path:))
+        }
+    }
+
     /// The canonical path for the raw (still percent-encoded) path after `/media/`, or nil when it does not lead
     /// inside the library's public folders. Whether it is a regular file is `MediaFile`'s check.
+    /// Blocks on `realpath`: async code calls `file(atRawPath:)` instead.
     public func resolve(rawPath: Substring) -> String? {
+        Self.publicRelativePath(rawPath).flatMap(resolve(relativePath:))
+    }
+
+    /// `relativePath` (already checked by `publicRelativePath`) resolved, and kept only if it still lands in a
+    /// public folder once symlinks are followed.
+    private func resolve(relativePath: String) -> String? {
+        guard let resolved = try? CanonicalPath(resolving: root + "/" + relativePath),
+              let inside = resolved.relativePath(under: canonicalRoot),
+              let top = inside.split(separator: "/").first, Self.publicRoots.contains(String(top)) else { return nil }
+        return resolved.path
+    }
+
+    /// The percent-decoded path below the root if every component is a plain name and the first one is a public
+    /// folder; nil otherwise. Pure: no file-system call.
+    static func publicRelativePath(_ rawPath: Substring) -> String? {
         var components: [String] = []
         for raw in rawPath.split(separator: "/", omittingEmptySubsequences: false) {
-            guard let name = String(raw).removingPercentEncoding, Self.isPlainName(name) else { return nil }
+            guard let name = String(raw).removingPercentEncoding, isPlainName(name) else { return nil }
             components.append(name)
         }
-        guard components.count >= 2, Self.publicRoots.contains(components[0]) else { return nil }
-        guard let resolved = Self.realPath(root + "/" + components.joined(separator: "/")),
-              resolved.hasPrefix(root + "/") else { return nil }
-        let relative = resolved.dropFirst(root.count + 1)
-        guard let top = relative.split(separator: "/").first, Self.publicRoots.contains(String(top)) else { return nil }
-        return resolved
+        guard components.count >= 2, publicRoots.contains(components[0]) else { return nil }
+        return components.joined(separator: "/")
     }
 
     static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0") && !name.contains("\\")
             && name.utf8.count <= 255
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

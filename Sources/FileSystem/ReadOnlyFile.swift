@@ -101,18 +101,3 @@ public final class ReadOnlyFile: Sendable {
         do { return try file.read(count: Int(file.size)) } catch { throw .failed(error) }
     }
 }
-
-extension DirectoryEntry.Kind {
-    init(mode: mode_t) {
-        switch mode & S_IFMT {
-        case S_IFREG: self = .regular
-        case S_IFDIR: self = .directory
-        case S_IFLNK: self = .symlink
-        case S_IFIFO: self = .fifo
-        case S_IFSOCK: self = .socket
-        case S_IFBLK: self = .blockDevice
-        case S_IFCHR: self = .characterDevice
-        default: self = .unknown
-        }
-    }
-}

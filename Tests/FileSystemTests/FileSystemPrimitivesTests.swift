@@ -2,14 +2,7 @@ import FileSystem
 import Foundation
 import Testing
 
-/// A directory of its own per test, removed afterwards.
-final class Scratch {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "reel-fs-" + UUID().uuidString
-        try Directory.create(path)
-    }
-    deinit { Directory.remove(path) }
+extension ScratchDirectory {
     func names(_ relative: String = "") -> [String] {
         ((try? Directory.entries(of: path + "/" + relative)) ?? []).map { String(decoding: $0.name, as: UTF8.self) }.sorted()
     }
@@ -17,7 +10,7 @@ final class Scratch {
 
 @Suite struct AtomicFileTests {
     @Test func writesTheWholeFileAndLeavesNoTemporary() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         try AtomicFile.write(Array("first".utf8), to: scratch.path + "/a.json")
         try AtomicFile.write(Array("second, longer".utf8), to: scratch.path + "/a.json")
         #expect(try ReadOnlyFile.contents(of: scratch.path + "/a.json") == Array("second, longer".utf8))
@@ -25,7 +18,7 @@ final class Scratch {
     }
 
     @Test func aFailureNamesTheCallAndPathAndLeavesNothing() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         let error = #expect(throws: FileSystemError.self) {
             try AtomicFile.write([1, 2, 3], to: scratch.path + "/missing-folder/a.bin")
         }
@@ -36,7 +29,7 @@ final class Scratch {
 
 @Suite struct StagingDirectoryTests {
     @Test func publishesWholeAndNeverOverwrites() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         let final = scratch.path + "/out"
         let staging = try StagingDirectory(besides: final)
         #expect(staging.path.hasPrefix(scratch.path + "/.out.staging-"))
@@ -51,7 +44,7 @@ final class Scratch {
     }
 
     @Test func publishesOneEntryIntoAnEmptyPlace() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         let staging = try StagingDirectory(creating: scratch.path + "/job")
         try AtomicFile.write([7, 7], to: staging.path + "/media.webp", durable: false)
         try staging.publish("media.webp", to: scratch.path + "/image.webp")
@@ -62,7 +55,7 @@ final class Scratch {
 
 @Suite struct ReadOnlyFileTests {
     @Test func refusesSymlinksFIFOsAndDirectoriesByKind() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         try AtomicFile.write([1], to: scratch.path + "/real")
         try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: scratch.path + "/real")
         #expect(mkfifo(scratch.path + "/fifo", 0o600) == 0)
@@ -74,7 +67,7 @@ final class Scratch {
     }
 
     @Test func readsAtOffsetsAndStopsAtTheEnd() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         try AtomicFile.write(Array(0..<100), to: scratch.path + "/bytes")
         let file = try ReadOnlyFile(path: scratch.path + "/bytes")
         #expect(try file.read(count: 4, at: 10) == [10, 11, 12, 13])
@@ -84,7 +77,7 @@ final class Scratch {
 
 @Suite struct ContentHashTests {
     @Test func matchesKnownSHA256Digests() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         try AtomicFile.write([UInt8](), to: scratch.path + "/empty")
         try AtomicFile.write(Array("abc".utf8), to: scratch.path + "/abc")
         // FIPS 180-2 test vectors.
@@ -101,7 +94,7 @@ final class Scratch {
 
 @Suite struct DirectoryTests {
     @Test func createMakesParentsAndNamesTheFailingComponent() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         try Directory.create(scratch.path + "/a/b/c")
         try Directory.create(scratch.path + "/a/b/c")
         #expect(Directory.isDirectory(scratch.path + "/a/b/c"))
@@ -111,7 +104,7 @@ final class Scratch {
     }
 
     @Test func freeSpaceIsMeasured() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         #expect(try DiskSpace.availableBytes(at: scratch.path) > 0)
         let error = #expect(throws: FileSystemError.self) { _ = try DiskSpace.availableBytes(at: scratch.path + "/none") }
         #expect(error?.call == "statvfs" && error?.isNotFound == true)
