@@ -9,11 +9,4 @@ public enum DiskSpace {
         guard statvfs(path, &info) == 0 else { throw FileSystemError("statvfs", path) }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
-
-    /// The device number of the file system holding `path`: two paths on one device can be renamed between.
-    public static func device(of path: String) throws(FileSystemError) -> UInt64 {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw FileSystemError("stat", path) }
-        return UInt64(info.st_dev)
-    }
 }

@@ -59,7 +59,8 @@ public actor Worker: Service {
         layout = LibraryLayout(root: configuration.library)
         for directory in layout.allDirectories + [configuration.inbox] { try Directory.create(directory) }
         // Taking an upload is a rename out of the inbox: atomic, and the claim between workers. That needs one file system.
-        guard try DiskSpace.device(of: configuration.inbox) == DiskSpace.device(of: layout.incoming) else {
+        guard try FileStatus(path: configuration.inbox, followingSymlinks: true).device
+                == FileStatus(path: layout.incoming, followingSymlinks: true).device else {
             throw WorkerSetupError(description: "\(configuration.inbox) and \(configuration.library) are on different file systems; "
                                    + "the inbox and the library must share one, because uploads are renamed (the claim), never copied")
         }
