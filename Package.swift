@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem",
+                "FeedStore", "FileSystem", "MediaModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

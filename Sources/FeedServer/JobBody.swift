@@ -1,4 +1,5 @@
 internal import FeedStore
+internal import MediaModel
 
 /// `GET /v1/jobs/{id}`'s body.
 struct JobBody: Encodable {
@@ -7,12 +8,14 @@ struct JobBody: Encodable {
     let state: String
     let progressPercent: Int
     let attempts: Int
+    /// The machine-readable code (`too_large`, `disk_full`, `duplicate`, ...): what a client branches on.
+    let reason: String?
     let error: String?
     let mediaID: String?
     let videoURL: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, state, attempts, error
+        case id, kind, state, attempts, reason, error
         case progressPercent = "progress_percent"
         case mediaID = "media_id"
         case videoURL = "video_url"
@@ -24,6 +27,7 @@ struct JobBody: Encodable {
         state = job.state.rawValue
         progressPercent = job.state == .published ? 100 : Int((min(max(job.progress, 0), 1) * 100).rounded(.down))
         attempts = job.attempts
+        reason = job.reason?.code
         error = job.lastError
         mediaID = job.mediaID
         videoURL = job.kind == .video && job.state == .published ? job.mediaID.map { "/v1/videos/\($0)" } : nil
@@ -36,6 +40,7 @@ struct JobBody: Encodable {
         try container.encode(state, forKey: .state)
         try container.encode(progressPercent, forKey: .progressPercent)
         try container.encode(attempts, forKey: .attempts)
+        try container.encode(reason, forKey: .reason)
         try container.encode(error, forKey: .error)
         try container.encode(mediaID, forKey: .mediaID)
         try container.encode(videoURL, forKey: .videoURL)

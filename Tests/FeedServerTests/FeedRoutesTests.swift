@@ -132,7 +132,9 @@ import Testing
                 VALUES ('j1', 'video', X'6162', 'processing', 1, 0.427, 1, 2),
                        ('j2', 'image', X'6162', 'rejected', 1, 0, 1, 2)
                 """)
-            try db.execute(sql: "UPDATE jobs SET last_error = 'too_long: 75 s is over the 60 s limit' WHERE id = 'j2'")
+            try db.execute(sql: """
+                UPDATE jobs SET reason = 'duration_exceeds_limit', last_error = 'too_long: 75 s is over the 60 s limit' WHERE id = 'j2'
+                """)
         }
         try await app.test(.router) { client in
             let processing = try await client.json("/v1/jobs/j1")
@@ -142,6 +144,8 @@ import Testing
             let rejected = try await client.json("/v1/jobs/j2")
             #expect(rejected["state"] as? String == "rejected")
             #expect((rejected["error"] as? String)?.hasPrefix("too_long") == true)
+            #expect(rejected["reason"] as? String == "duration_exceeds_limit")
+            #expect(processing["reason"] is NSNull)
         }
     }
 
