@@ -20,6 +20,8 @@ final class FeedPageCache: Sendable {
     struct Page: Sendable {
         let generation: Int64
         let body: ByteBuffer
+        /// The page's `next_cursor`: each hit marks it issued again, so the page after a hot page stays hot.
+        var nextCursor: String? = nil
     }
 
     private struct Segments<Element: Hashable, Value> {
@@ -56,9 +58,15 @@ final class FeedPageCache: Sendable {
                 state.recentBytes = 0
                 return nil
             }
-            if let page = state.pages.recent[key] { return page }
+            if let page = state.pages.recent[key] {
+                if let next = page.nextCursor, state.issued.recent[next] == nil {
+                    Self.issue(next, in: &state, entries: segmentEntries)
+                }
+                return page
+            }
             guard let page = state.pages.older.removeValue(forKey: key) else { return nil }
             Self.insert(page, for: key, into: &state, entries: segmentEntries, bytes: segmentBytes)
+            if let next = page.nextCursor { Self.issue(next, in: &state, entries: segmentEntries) }
             return page
         }
     }
@@ -82,13 +90,16 @@ final class FeedPageCache: Sendable {
 
     /// Marks a `next_cursor` this server handed out, so the page behind it is kept when it is asked for.
     func remember(issued cursor: String) {
-        state.withLock { state in
-            if state.issued.recent.count >= segmentEntries * 4 {
-                state.issued.older = state.issued.recent
-                state.issued.recent = [:]
-            }
-            state.issued.recent[cursor] = ()
+        state.withLock { state in Self.issue(cursor, in: &state, entries: segmentEntries) }
+    }
+
+    /// Issued cursors are short strings, so four times as many are kept as pages.
+    private static func issue(_ cursor: String, in state: inout State, entries: Int) {
+        if state.issued.recent.count >= entries * 4 {
+            state.issued.older = state.issued.recent
+            state.issued.recent = [:]
         }
+        state.issued.recent[cursor] = ()
     }
 
     /// How many pages are held now, for tests.

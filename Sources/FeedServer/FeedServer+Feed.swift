@@ -26,7 +26,8 @@ extension FeedServer {
         let ifNoneMatch = request.headers[.ifNoneMatch]
 
         if let cached = pageCache.page(for: key, at: try store.generation()) {
-            return Self.feedResponse(cached.body, etag: Self.etag(generation: cached.generation, key: key), ifNoneMatch: ifNoneMatch)
+            let etag = Self.etag(generation: cached.generation, key: key)
+            return Self.feedResponse(cached.body, etag: etag, ifNoneMatch: ifNoneMatch)
         }
         var cursor: FeedCursor?
         if let text = key.cursor {
@@ -38,8 +39,11 @@ extension FeedServer {
         }
         let (page, generation) = try store.pageWithGeneration(limit: limit, after: cursor)
         let body = ByteBuffer(bytes: FeedItemBody.json(page))
-        if pageCache.isHot(key) { pageCache.store(.init(generation: generation, body: body), for: key) }
-        if let next = page.nextCursor { pageCache.remember(issued: next.encoded) }
+        let next = page.nextCursor?.encoded
+        if pageCache.isHot(key) {
+            pageCache.store(.init(generation: generation, body: body, nextCursor: next), for: key)
+        }
+        if let next { pageCache.remember(issued: next) }
         return Self.feedResponse(body, etag: Self.etag(generation: generation, key: key), ifNoneMatch: ifNoneMatch)
     }
 

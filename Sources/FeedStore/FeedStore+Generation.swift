@@ -26,7 +26,8 @@ extension FeedStore {
 
     /// A page and the generation it was read at, in one read transaction, so the two always agree.
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func pageWithGeneration(limit: Int, after cursor: FeedCursor?) throws(CatalogError) -> (page: FeedPage, generation: Int64) {
+    public func pageWithGeneration(limit: Int, after cursor: FeedCursor?)
+        throws(CatalogError) -> (page: FeedPage, generation: Int64) {
         try read { db in
             let generation = try Int64.fetchOne(db.cachedStatement(sql: Self.generationSQL)) ?? 0
             return (try Self.page(limit: limit, after: cursor, db), generation)

@@ -47,7 +47,8 @@ import Testing
                     #expect(response.headers[.cacheControl] == FeedServer.feedCacheControl)
                 }
             }
-            let other = try await client.execute(uri: "/v1/feed", method: .get, headers: [.ifNoneMatch: "\"1.10.first\""])
+            let stale = "\"1.10.first\""
+            let other = try await client.execute(uri: "/v1/feed", method: .get, headers: [.ifNoneMatch: stale])
             #expect(other.status == .ok)
             // Another limit is another page, with its own tag.
             let limited = try await client.execute(uri: "/v1/feed?limit=3", method: .get, headers: [.ifNoneMatch: etag])
@@ -65,7 +66,8 @@ import Testing
             #expect(server.pageCache.count == 1)
 
             try store.seed(count: 1, startingAt: 5)
-            let after = try await client.execute(uri: "/v1/feed", method: .get, headers: [.ifNoneMatch: first.headers[.eTag] ?? ""])
+            let old = first.headers[.eTag] ?? ""
+            let after = try await client.execute(uri: "/v1/feed", method: .get, headers: [.ifNoneMatch: old])
             #expect(after.status == .ok)
             #expect(after.headers[.eTag] != first.headers[.eTag])
             let page = try JSONSerialization.jsonObject(with: Data(after.body.readableBytesView)) as? [String: Any]
@@ -95,7 +97,8 @@ import Testing
         try store.seed(count: 5)
         try await app.test(.router) { client in
             _ = try await client.json("/v1/feed")
-            for (uri, code) in [("/v1/feed?cursor=nope", "invalid_cursor"), ("/v1/feed?limit=0", "limit_out_of_range")] {
+            let bad = [("/v1/feed?cursor=nope", "invalid_cursor"), ("/v1/feed?limit=0", "limit_out_of_range")]
+            for (uri, code) in bad {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .badRequest)
                     #expect(response.headers[.cacheControl] == "no-store")

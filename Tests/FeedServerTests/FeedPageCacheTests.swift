@@ -54,4 +54,16 @@ import Testing
         cache.remember(issued: "abc")
         #expect(cache.isHot(.init(limit: 20, cursor: "abc")))
     }
+
+    @Test func aHitOnAHotPageKeepsItsNextCursorIssued() {
+        let cache = FeedPageCache(segmentEntries: 2, segmentBytes: 1 << 20)
+        let first = FeedPageCache.Key(limit: 20, cursor: nil)
+        _ = cache.page(for: first, at: 1)
+        cache.store(.init(generation: 1, body: ByteBuffer(), nextCursor: "page2"), for: first)
+        cache.remember(issued: "page2")
+        for n in 0..<100 { cache.remember(issued: "deep\(n)") }  // a crawler's cursors push it out
+        #expect(!cache.isHot(.init(limit: 20, cursor: "page2")))
+        #expect(cache.page(for: first, at: 1) != nil)
+        #expect(cache.isHot(.init(limit: 20, cursor: "page2")))
+    }
 }
