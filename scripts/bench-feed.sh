@@ -4,6 +4,8 @@
 # 1,000,000 seeded videos; the first page and a deep page ~900,000 rows in, 20 items each.
 # Datasette gets its cheapest keyset path (its own `_next` on the primary key, no filter, no count); Reel's pages
 # are the real feed (published only, newest first, with every item's renditions).
+# nginx (one worker) serves Reel's own first-page bytes as a static file: the ceiling for a page that is cached.
+# Reel's /healthz (a catalog ping per request, JSONEncoder, a 15-byte body) is there as an uncached baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
@@ -32,26 +34,65 @@ pids+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$dport/-/versions.json" >/dev/null 2>&1 && break; sleep 0.2; done
 ds_version=$(curl -sf "http://127.0.0.1:$dport/-/versions.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["datasette"]["version"])')
 
+# The same first-page bytes as a static file behind nginx, one worker, no access log.
+nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$work/nginx/static" "$work/nginx/tmp"
+curl -sf "$reel_base/v1/feed?limit=20" -o "$work/nginx/static/first.json"
+chmod -R a+rX "$work"
+cat >"$work/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
+    uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
+    server {
+        listen 127.0.0.1:$nport;
+        location = /first.json { root $work/nginx/static; default_type application/json; }
+    }
+}
+CONF
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+pids+=($!)
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$nport/first.json" >/dev/null 2>&1 && break; sleep 0.1; done
+nginx_version=$(nginx -v 2>&1 | sed 's|.*nginx/||')
+
 # The deep page: the cursor of the item 900,000 rows into the newest-first feed, and the same depth for Datasette.
 deep_n=$((rows - 900000))
 deep_id=$(printf 'v%09d' "$deep_n")
 cursor=$(printf 'v1:%d:%s' "$(( (1700000000 + deep_n) * 1000 ))" "$deep_id" | base64 -w0 | tr '+/' '-_' | tr -d '=')
 ds="http://127.0.0.1:$dport/feed/videos.json?_size=20&_nocount=1&_nofacet=1&_nosuggest=1"
-urls=("$reel_base/v1/feed?limit=20" "$reel_base/v1/feed?limit=20&cursor=$cursor" "$ds" "$ds&_next=$(printf 'v%09d' 900000)")
+# The deep cursor is made here, not issued by the server, so Reel does not cache its page: it measures the query.
+urls=("$reel_base/v1/feed?limit=20" "$reel_base/v1/feed?limit=20&cursor=$cursor" "$ds" "$ds&_next=$(printf 'v%09d' 900000)"
+      "http://127.0.0.1:$nport/first.json" "$reel_base/healthz")
 
 out=$work/load.txt
 CONNS=16 THREADS=2 DURATION=${DURATION:-10s} "$anchor" "${urls[@]}" | tee "$out"
-python3 - "$out" "$ds_version" <<'PY'
+python3 - "$out" "$ds_version" "$nginx_version" <<'PY'
 import re, sys
 rows = [dict(re.findall(r"(\S+?)=(\S+)", line)) for line in open(sys.argv[1]) if line.startswith("conns=")]
-reel_first, reel_deep, ds_first, ds_deep = rows
+reel_first, reel_deep, ds_first, ds_deep, nginx_first, reel_health = rows
 f = lambda r, k: float(r[k])
 print()
 print(f"| page (20 items, 16 connections) | Reel req/s | Reel p99 ms | Datasette {sys.argv[2]} req/s | Datasette p99 ms | Reel / Datasette req/s |")
 print("|---|---|---|---|---|---|")
-for name, r, d in (("first", reel_first, ds_first), ("deep (~900k in)", reel_deep, ds_deep)):
+for name, r, d in (("first (cached)", reel_first, ds_first), ("deep (~900k in, uncached)", reel_deep, ds_deep)):
     print(f"| {name} | {f(r,'req/s'):.0f} | {f(r,'p99_ms'):.2f} | {f(d,'req/s'):.0f} | {f(d,'p99_ms'):.2f} | {f(r,'req/s')/f(d,'req/s'):.1f}× |")
 print()
+print(f"| the same first page (16 connections) | req/s | p99 ms | Reel / this req/s |")
+print("|---|---|---|---|")
+print(f"| Reel `/v1/feed?limit=20` | {f(reel_first,'req/s'):.0f} | {f(reel_first,'p99_ms'):.2f} | 1.00× |")
+print(f"| nginx {sys.argv[3]}, one worker, static file | {f(nginx_first,'req/s'):.0f} | {f(nginx_first,'p99_ms'):.2f} | "
+      f"{f(reel_first,'req/s')/f(nginx_first,'req/s'):.2f}× |")
+print(f"| Reel `/healthz` (a catalog ping, JSONEncoder, no cache) | {f(reel_health,'req/s'):.0f} | {f(reel_health,'p99_ms'):.2f} | "
+      f"{f(reel_first,'req/s')/f(reel_health,'req/s'):.2f}× |")
+print()
+print(f"Goals: first page ≥ 0.5× nginx: {f(reel_first,'req/s')/f(nginx_first,'req/s'):.2f}×; first page p99 ≤ 2 ms: "
+      f"{f(reel_first,'p99_ms'):.2f} ms; uncached deep page ≥ 10,000 req/s: {f(reel_deep,'req/s'):.0f}")
 print(f"Reel deep page / first page req/s: {f(reel_deep,'req/s')/f(reel_first,'req/s'):.3f}; "
       f"non-2xx: {sum(int(r['non2xx']) for r in rows)}, socket errors: {sum(int(r['sock_err']) for r in rows)}")
 PY

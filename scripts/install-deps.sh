@@ -9,7 +9,7 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
   pkgs+=(time gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
-  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip)
+  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-light)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -17,6 +17,8 @@ public struct FeedServer: Sendable {
     /// Something beside the catalog that makes this server unhealthy (the worker paused on a full disk), or nil.
     public var healthProblem: @Sendable () -> HealthProblem? = { nil }
     public static let defaultLimit = 10
+    /// Finished bodies of the hot feed pages, valid for one catalog generation.
+    let pageCache = FeedPageCache()
 
     public init(store: FeedStore, library: MediaLibrary, rateLimit: RateLimit? = nil,
                 metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -78,30 +80,6 @@ public struct FeedServer: Sendable {
     }
 
     // MARK: Routes
-
-    func feed(_ request: Request) throws -> Response {
-        let query = request.uri.queryParameters
-        var limit = Self.defaultLimit
-        if let text = query["limit"] {
-            guard let value = Int(text) else {
-                throw APIError(.badRequest, code: "invalid_limit", message: "limit must be a whole number from 1 to \(FeedStore.maximumLimit), not \"\(text.prefix(64))\"")
-            }
-            guard (1...FeedStore.maximumLimit).contains(value) else {
-                throw APIError(.badRequest, code: "limit_out_of_range", message: "limit must be from 1 to \(FeedStore.maximumLimit); \(value) is out of range")
-            }
-            limit = value
-        }
-        var cursor: FeedCursor?
-        if let text = query["cursor"] {
-            do {
-                cursor = try FeedCursor(decoding: String(text))
-            } catch {
-                throw APIError(.badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
-            }
-        }
-        let page = try store.page(limit: limit, after: cursor)
-        return JSONBody.response(bytes: FeedItemBody.json(page), headers: [.cacheControl: "no-cache"])
-    }
 
     func video(id: String) throws -> Response {
         guard let video = try store.video(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }

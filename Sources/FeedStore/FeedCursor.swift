@@ -2,7 +2,7 @@ internal import Foundation
 
 /// The feed's opaque cursor: the (published_at, id) of the last item served, base64url-encoded with a version,
 /// so clients cannot build one from a raw id and the format can change.
-public struct FeedCursor: Sendable, Equatable {
+public struct FeedCursor: Sendable, Hashable {
     public let publishedAt: Int64
     public let id: String
 

@@ -105,6 +105,27 @@ public final class FeedDatabase: Sendable {
                 CREATE INDEX jobs_owner ON jobs (owner) WHERE owner IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v3: catalog generation") { db in
+            // One row whose value changes in every transaction that changes the feed (see FeedStore+Generation).
+            // It starts at a random value so a catalog deleted and created again does not repeat old ETags.
+            // The triggers catch edits made outside FeedStore (a takedown in the sqlite3 shell); FeedStore's own
+            // inserts bump it once per transaction instead of once per row.
+            try db.execute(sql: """
+                CREATE TABLE catalog_generation (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    value INTEGER NOT NULL
+                );
+                INSERT INTO catalog_generation (id, value) VALUES (1, abs(random() % 1000000000000));
+                CREATE TRIGGER videos_update_bumps_generation AFTER UPDATE ON videos
+                    BEGIN UPDATE catalog_generation SET value = value + 1 WHERE id = 1; END;
+                CREATE TRIGGER videos_delete_bumps_generation AFTER DELETE ON videos
+                    BEGIN UPDATE catalog_generation SET value = value + 1 WHERE id = 1; END;
+                CREATE TRIGGER renditions_update_bumps_generation AFTER UPDATE ON renditions
+                    BEGIN UPDATE catalog_generation SET value = value + 1 WHERE id = 1; END;
+                CREATE TRIGGER renditions_delete_bumps_generation AFTER DELETE ON renditions
+                    BEGIN UPDATE catalog_generation SET value = value + 1 WHERE id = 1; END;
+                """)
+        }
         return migrator
     }
 }

@@ -21,13 +21,16 @@ extension FeedStore {
     /// Newest first, `limit` (1...50) items after `cursor`. Keyset pagination: a deep page costs what the first does.
     public func page(limit: Int, after cursor: FeedCursor?) throws(CatalogError) -> FeedPage {
         precondition((1...Self.maximumLimit).contains(limit), "the caller validates the limit")
-        return try read { db in
-            let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
-            let rows = try Row.fetchAll(db.cachedStatement(sql: Self.pageSQL), arguments: [start.publishedAt, start.id, limit + 1])
-            let items = rows.prefix(limit).map(Self.video(row:))
-            let next = rows.count > limit ? items.last.map { FeedCursor(publishedAt: $0.publishedAt, id: $0.id) } : nil
-            return FeedPage(items: items, nextCursor: next)
-        }
+        return try read { db in try Self.page(limit: limit, after: cursor, db) }
+    }
+
+    static func page(limit: Int, after cursor: FeedCursor?, _ db: Database) throws -> FeedPage {
+        precondition((1...Self.maximumLimit).contains(limit), "the caller validates the limit")
+        let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
+        let rows = try Row.fetchAll(db.cachedStatement(sql: Self.pageSQL), arguments: [start.publishedAt, start.id, limit + 1])
+        let items = rows.prefix(limit).map(Self.video(row:))
+        let next = rows.count > limit ? items.last.map { FeedCursor(publishedAt: $0.publishedAt, id: $0.id) } : nil
+        return FeedPage(items: items, nextCursor: next)
     }
 
     public func video(id: String) throws(CatalogError) -> FeedVideo? {

@@ -6,12 +6,16 @@ public import MediaModel
 extension FeedStore {
     /// A video outside any job (tests, imports).
     public func publish(_ video: PublishedVideo) throws(CatalogError) {
-        try write { db in try Self.insert(video, db) }
+        try write { db in
+            try Self.insert(video, db)
+            try Self.bumpGeneration(db)
+        }
     }
 
     public func publish(_ video: PublishedVideo, job: String, now: Int64) throws(CatalogError) {
         try write { db in
             try Self.insert(video, db)
+            try Self.bumpGeneration(db)
             try Self.finish(job: job, state: .published, kind: .video, mediaID: video.id, reason: nil, message: nil, now: now, db)
         }
     }
@@ -53,7 +57,8 @@ extension FeedStore {
         }
     }
 
-    /// The one statement pair that inserts a video: publishing and seeding both go through it.
+    /// The one statement pair that inserts a video: publishing and seeding both go through it. The caller bumps the
+    /// catalog generation once in the same transaction.
     static func insert(_ video: PublishedVideo, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,

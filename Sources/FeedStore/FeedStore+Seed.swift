@@ -13,6 +13,7 @@ extension FeedStore {
                 for n in first..<(first + size) {
                     try Self.insert(Self.syntheticVideo(n), db)
                 }
+                try Self.bumpGeneration(db)
             }
             done += size
         }

@@ -25,6 +25,42 @@ import Transcode
         #expect(server.wait() == 0, "\(server.stderr)")
     }
 
+    /// The cache is per process, the catalog is shared: a video published by another process (`reel db seed`,
+    /// which publishes through the same FeedStore path as the worker) is on the very next request.
+    @Test func aVideoPublishedByAnotherProcessIsOnTheNextRequest() async throws {
+        let directory = try TemporaryDirectory()
+        let catalog = directory.file("c.sqlite")
+        #expect(try ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"]).status == 0)
+        let server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog,
+                                       "--library", directory.file("library"), "--port", "0"])
+        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        // No client-side cache: the server's answer is what is under test.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let session = URLSession(configuration: configuration)
+        func firstPage() async throws -> (first: String?, etag: String?) {
+            let (data, response) = try await session.data(from: try #require(URL(string: base + "/v1/feed?limit=5")))
+            let page = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let first = (page?["items"] as? [[String: Any]])?.first?["id"] as? String
+            return (first, (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag"))
+        }
+
+        let before = try await firstPage()
+        #expect(try await firstPage().etag == before.etag)  // served from the cache
+        #expect(before.first == "v000000029")
+        for expected in ["v000000030", "v000000031"] {
+            let published = try ReelProcess.run(["db", "seed", "--database", catalog, "--count", "1"])
+            #expect(published.status == 0, "\(published.stderr)")
+            let after = try await firstPage()
+            #expect(after.first == expected)
+            #expect(after.etag != before.etag)
+        }
+        server.signal(SIGTERM)
+        #expect(server.wait() == 0, "\(server.stderr)")
+    }
+
     @Test func gstreamerPlaysAPublishedVideoFromTheServerToEOS() throws {
         let directory = try TemporaryDirectory()
         let store = FeedStore(database: try FeedDatabase(path: directory.file("c.sqlite")))

@@ -1,0 +1,62 @@
+@testable import FeedStore
+import Foundation
+import GRDB
+import MediaFixtures
+import Testing
+
+/// The catalog generation moves with every change to the feed, and only with those, on every connection.
+@Suite struct CatalogGenerationTests {
+    let directory: TemporaryDirectory
+    let store: FeedStore
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+    }
+
+    @Test func seedingAndPublishingAVideoMoveTheGeneration() throws {
+        let start = try store.generation()
+        try store.seed(count: 3)
+        let seeded = try store.generation()
+        #expect(seeded != start)
+        try store.insertJob(id: "j1", sourceName: Array("a.mp4".utf8), bytes: 1, owner: "w", now: 1)
+        try store.publish(FeedStore.syntheticVideo(7), job: "j1", now: 2)
+        #expect(try store.generation() != seeded)
+    }
+
+    @Test func jobUpdatesAndImagesLeaveTheGenerationAlone() throws {
+        try store.seed(count: 1)
+        let before = try store.generation()
+        try store.insertJob(id: "j1", sourceName: Array("a.png".utf8), bytes: 1, owner: "w", now: 1)
+        try store.setJobProgress(id: "j1", progress: 0.5, now: 2)
+        try store.publish(PublishedImage(id: "i1", createdAt: 3, width: 1, height: 1, bytes: 1, path: "images/i1.webp",
+                                         contentHash: "h"), job: "j1", now: 3)
+        #expect(try store.generation() == before)
+    }
+
+    @Test func editsOutsideFeedStoreMoveTheGenerationThroughTriggers() throws {
+        try store.seed(count: 2)
+        let before = try store.generation()
+        try store.database.pool.write { db in try db.execute(sql: "DELETE FROM videos WHERE id = 'v000000001'") }
+        let deleted = try store.generation()
+        #expect(deleted != before)
+        try store.database.pool.write { db in try db.execute(sql: "UPDATE renditions SET segments = 5") }
+        #expect(try store.generation() != deleted)
+    }
+
+    @Test func anotherConnectionPoolSeesTheNewGenerationAndVideoAtOnce() throws {
+        try store.seed(count: 5)
+        let before = try store.pageWithGeneration(limit: 10, after: nil)
+        let other = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        try other.seed(count: 1, startingAt: 5)
+        let after = try store.pageWithGeneration(limit: 10, after: nil)
+        #expect(after.generation != before.generation)
+        #expect(try store.generation() == after.generation)
+        #expect(after.page.items.first?.id == "v000000005")
+    }
+
+    @Test func aFreshCatalogDoesNotStartAtZero() throws {
+        // A random start keeps a recreated catalog from repeating the ETags of the one it replaced.
+        let other = FeedStore(database: try FeedDatabase(path: directory.file("other.sqlite")))
+        #expect(try store.generation() != other.generation())
+    }
+}
