@@ -54,28 +54,10 @@ extension FeedServer {
 
     static func feedResponse(_ body: ByteBuffer, etag: String, ifNoneMatch: String?) -> Response {
         var headers: HTTPFields = [.cacheControl: feedCacheControl, .eTag: etag]
-        if let ifNoneMatch, matches(ifNoneMatch, etag) {
+        if let ifNoneMatch, EntityTag.matches(ifNoneMatch, etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
-    }
-
-    /// RFC 9110 §13.1.2: `*`, or any listed tag equal to ours under the weak comparison (a `W/` prefix is ignored).
-    static func matches(_ ifNoneMatch: String, _ etag: String) -> Bool {
-        ifNoneMatch.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingPrefixAndSuffixSpaces
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            return tag == etag
-        }
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingPrefixAndSuffixSpaces: Substring {
-        guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }),
-              let last = lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
-        return self[first...last]
     }
 }

@@ -23,10 +23,7 @@ extension FeedServer {
             .acceptRanges: "bytes",
             .lastModified: file.lastModified,
         ]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            let tag = $0.trimmingCharacters(in: .whitespaces)
-            return tag == file.etag || tag == "W/" + file.etag || tag == "*"
-        }) {
+        if let match = request.headers[.ifNoneMatch], EntityTag.matches(match, file.etag) {
             return Response(status: .notModified, headers: headers)
         }
         // If-Range with a stale validator means "send it all".

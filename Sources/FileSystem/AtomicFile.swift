@@ -34,15 +34,36 @@ public enum AtomicFile {
     }
 
     static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(FileSystemError) {
-        let contiguous = Array(bytes)
-        var written = 0
-        while written < contiguous.count {
-            let count = contiguous.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+        // nil: not contiguous; .some(nil): written; .some(error): failed.
+        let outcome: FileSystemError?? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(FileSystemError) {
+                try writeAll(UnsafeRawBufferPointer(buffer), to: descriptor, path: path)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        switch outcome {
+        case .some(nil): return
+        case let .some(.some(error)): throw error
+        case nil:
+            var failure: FileSystemError?
+            Array(bytes).withUnsafeBytes { raw in
+                do throws(FileSystemError) { try writeAll(raw, to: descriptor, path: path) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(FileSystemError) {
+        var done = 0
+        while done < buffer.count {
+            let count = Glibc.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw FileSystemError("write", path)
             }
-            written += count
+            done += count
         }
     }
 }

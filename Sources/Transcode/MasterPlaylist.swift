@@ -21,7 +21,7 @@ enum MasterPlaylist {
             if line.hasPrefix("#EXTINF:") {
                 duration = Double(line.dropFirst(8).split(separator: ",").first ?? "")
             } else if !line.hasPrefix("#"), !line.isEmpty, let seconds = duration, seconds > 0 {
-                let size = Int(try ReadOnlyFile(path: directory + "/" + line).size)
+                let size = Int(try FileStatus(path: directory + "/" + line, followingSymlinks: false).size)
                 peak = max(peak, Double(size * 8) / seconds)
                 totalBytes += size
                 totalSeconds += seconds

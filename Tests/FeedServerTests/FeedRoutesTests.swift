@@ -9,18 +9,13 @@ import Testing
 
 /// The JSON routes, driven through the router without a socket.
 @Suite struct FeedRoutesTests {
-    let directory: TemporaryDirectory
-    let store: FeedStore
-    let server: FeedServer
+    let rig: ServerRig
+    var directory: TemporaryDirectory { rig.directory }
+    var store: FeedStore { rig.store }
+    var server: FeedServer { rig.server }
+    var app: some ApplicationProtocol { rig.app }
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
-        try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
-        server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
-    }
-
-    var app: some ApplicationProtocol { Application(router: server.router()) }
+    init() throws { rig = try ServerRig() }
 
     @Test func pagesTheWholeFeedNewestFirstWithNullCursorAtTheEnd() async throws {
         try store.seed(count: 45)
