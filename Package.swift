@@ -53,6 +53,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            resources: [
+                .embedInCode("WebClient/index.html"), .embedInCode("WebClient/app.js"), .embedInCode("WebClient/app.css"),
+                .embedInCode("WebClient/icon.svg"),
+            ],
             swiftSettings: upcoming
         ),
         .target(

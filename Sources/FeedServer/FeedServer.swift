@@ -7,7 +7,7 @@ public import ServiceLifecycle
 internal import NIOPosix
 internal import Foundation
 
-/// The HTTP face of the catalog: the JSON feed, single videos, job status, the library's media files, health
+/// The HTTP face of the catalog: the web page, the JSON feed, single videos, job status, the library's media files, health
 /// and metrics. Built as a router so tests drive it without a socket.
 public struct FeedServer: Sendable {
     public let store: FeedStore
@@ -16,6 +16,8 @@ public struct FeedServer: Sendable {
     public let metrics: PrometheusCollectorRegistry
     /// Something beside the catalog that makes this server unhealthy (the worker paused on a full disk), or nil.
     public var healthProblem: @Sendable () -> HealthProblem? = { nil }
+    /// The feed's web page at `/`.
+    public var webClient = WebClient()
     public static let defaultLimit = 10
     /// Finished bodies of the hot feed pages, valid for one catalog generation.
     let pageCache = FeedPageCache()
@@ -38,6 +40,11 @@ public struct FeedServer: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         if let rateLimit { router.add(middleware: RateLimitMiddleware(limit: rateLimit)) }
 
+        for (path, asset) in [("/", webClient.page), ("/web/app.js", webClient.script), ("/web/app.css", webClient.style),
+                              ("/web/icon.svg", webClient.icon), ("/favicon.ico", webClient.icon)] {
+            router.get(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
+            router.head(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
+        }
         router.get("/v1/feed") { request, _ in try self.feed(request) }
         router.get("/v1/videos/:id") { _, context in try self.video(id: context.parameters.require("id")) }
         router.get("/v1/jobs/:id") { _, context in try self.job(id: context.parameters.require("id")) }

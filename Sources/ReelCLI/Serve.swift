@@ -14,7 +14,7 @@ extension Reel {
         static let configuration = CommandConfiguration(
             abstract: "Serve the feed, job status and the library's HLS files and posters over HTTP.",
             discussion: """
-                GET /v1/feed?limit=N&cursor=C, /v1/videos/{id}, /v1/jobs/{id}, /media/..., /healthz, /metrics.
+                GET / is the web client (the feed in a browser); GET /v1/feed?limit=N&cursor=C, /v1/videos/{id}, /v1/jobs/{id}, /media/..., /healthz, /metrics.
                 With --inbox, the worker runs in the same process and publishes into the same catalog and library.
                 SIGTERM or SIGINT lets in-flight requests (and running jobs, within --grace) finish, then exits 0.
                 """
@@ -30,6 +30,9 @@ extension Reel {
         @Option(name: .long, help: "Event-loop threads for socket I/O (handlers run on Swift's concurrency pool).")
         var ioThreads = 1
         @Option(name: .long, help: "Also run the worker on this inbox, in this process (see reel worker).") var inbox: String?
+        @Option(name: .customLong("hls-js-url"), help: ArgumentHelp(
+            "hls.js for browsers without native HLS in the web client: an http(s) URL (.mjs is loaded as a module).",
+            valueName: "url")) var hlsJsURL: String?
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
@@ -40,6 +43,9 @@ extension Reel {
             if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
             if let rateBurst, !(rateBurst >= 1) { throw ValidationError("--rate-burst must be at least 1") }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
+            if let hlsJsURL {
+                do { _ = try HLSJSURL(hlsJsURL) } catch { throw ValidationError(error.description) }
+            }
         }
 
         func run() async throws {
@@ -50,6 +56,7 @@ extension Reel {
                 store: store, library: try MediaLibrary(root: library),
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
             )
+            server.webClient = WebClient(hlsJSURL: try hlsJsURL.map { try HLSJSURL($0) })
             var services: [any Service] = []
             if let inbox {
                 _ = try limits.load()

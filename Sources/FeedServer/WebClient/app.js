@@ -1,0 +1,557 @@
+// Reel's feed client: a vertical feed over /v1/feed, played by a fixed pool of <video> elements.
+// The model is PrefetchSim's phone client (ClientConfiguration), with the same parameter names: a pool of
+// `players` (3-5), a prefetch window of `ahead` next and `behind` previous items, each neighbour buffered to about
+// `neighbourBufferSeconds`, and the next page requested `pageTriggerDistance` items before the end.
+"use strict";
+
+(() => {
+  const params = new URLSearchParams(location.search);
+
+  function intParam(name, low, high, fallback) {
+    const text = params.get(name);
+    if (text === null) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < low || value > high) {
+      console.warn(`reel: ?${name}=${text} is not a whole number from ${low} to ${high}; using ${fallback}`);
+      return fallback;
+    }
+    return value;
+  }
+
+  const config = Object.freeze({
+    players: intParam("players", 3, 5, 3),
+    ahead: 2,
+    behind: 1,
+    neighbourBufferSeconds: 3,
+    currentBufferSeconds: 10,
+    pageSize: intParam("pageSize", 1, 50, 10),
+    pageTriggerDistance: 3,
+    retryBaseMilliseconds: 500,
+    retryAttempts: 6,
+    debug: params.get("debug") === "1",
+  });
+
+  const feedElement = document.getElementById("feed");
+  const poolElement = document.getElementById("pool");
+  const statusElement = document.getElementById("status");
+  const soundButton = document.getElementById("sound");
+  const debugElement = document.getElementById("debug");
+  const hlsJSURL = document.querySelector('meta[name="reel-hls-js-url"]').content;
+
+  const state = {
+    engine: "none",          // "native" | "hls.js" | "none"
+    items: [],               // feed items, in order
+    sections: [],            // one <section> per item
+    nextCursor: undefined,   // undefined: first page not loaded; null: the feed has no more pages
+    pageInFlight: false,
+    pageRequests: [],        // {page, current, loaded, at}
+    current: -1,
+    muted: true,
+    players: [],
+    playersCreated: 0,
+    posterShownAt: {},       // item index -> ms since navigation start
+    firstFrameAt: {},        // item index -> ms, the first frame presented while it was current
+    becameCurrentAt: {},     // item index -> ms
+    startups: [],            // ms from becoming current to the first frame, per item played
+    stalls: 0,
+    mediaBytes: 0,
+    errors: [],
+  };
+
+  // ---- the player pool: made once, at start-up ----
+
+  function makePlayer(slot) {
+    const video = document.createElement("video");
+    state.playersCreated += 1;
+    video.className = "player";
+    video.muted = true;
+    video.loop = true;
+    video.playsInline = true;
+    video.disablePictureInPicture = true;
+    video.preload = "auto";
+    video.setAttribute("aria-hidden", "true");
+    video.dataset.slot = String(slot);
+    poolElement.appendChild(video);
+    const player = { slot, video, item: null, hls: null, waiting: false, rendition: "" };
+    video.addEventListener("loadeddata", () => {
+      if (player.item !== null) video.classList.add("shown");
+    });
+    video.addEventListener("waiting", () => {
+      player.waiting = true;
+      if (player.item === state.current && state.firstFrameAt[player.item] !== undefined && !video.seeking) {
+        state.stalls += 1;
+      }
+    });
+    video.addEventListener("playing", () => { player.waiting = false; });
+    video.addEventListener("error", () => {
+      if (player.item === null || !video.error) return;
+      const message = `video ${state.items[player.item].id} cannot play: ${mediaErrorName(video.error.code)}` +
+        (video.error.message ? ` (${video.error.message})` : "");
+      recordError(message);
+      state.sections[player.item].classList.add("failed");
+      state.sections[player.item].querySelector(".note").textContent = "This video cannot play here.";
+    });
+    return player;
+  }
+
+  function mediaErrorName(code) {
+    return ["", "aborted", "network error", "decode error", "format not supported"][code] || `error ${code}`;
+  }
+
+  function recordError(message) {
+    state.errors.push(message);
+    console.error("reel: " + message);
+  }
+
+  // Native HLS where the browser has it; else hls.js, if the operator offered it. `?engine=hls.js` prefers hls.js
+  // (it keeps each neighbour's buffer to the window's few seconds, where a native player picks its own).
+  function chooseEngine(probe) {
+    const native = probe.canPlayType("application/vnd.apple.mpegurl") !== "";
+    if (native && !(params.get("engine") === "hls.js" && hlsJSURL)) return Promise.resolve("native");
+    if (!hlsJSURL) return Promise.resolve("none");
+    return loadHlsJs(hlsJSURL).then((Hls) => {
+      if (!Hls || !Hls.isSupported()) return "none";
+      window.Hls = Hls;
+      return "hls.js";
+    });
+  }
+
+  // hls.js ships both as a classic script (window.Hls) and as an ES module (default export).
+  function loadHlsJs(url) {
+    if (/\.mjs(\?|$)/.test(url)) return import(url).then((module) => module.default);
+    return new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = url;
+      script.onload = () => resolve(window.Hls);
+      script.onerror = () => reject(new Error(`hls.js did not load from ${url}`));
+      document.head.appendChild(script);
+    });
+  }
+
+  function attach(player, index) {
+    const item = state.items[index];
+    const video = player.video;
+    player.item = index;
+    player.waiting = false;
+    video.classList.remove("shown");
+    video.muted = state.muted;
+    video.preload = "auto";
+    state.sections[index].querySelector(".stage").appendChild(video);
+    video.setAttribute("aria-hidden", "false");
+    if (state.engine === "hls.js") {
+      const isCurrent = index === state.current;
+      const buffer = isCurrent ? config.currentBufferSeconds : config.neighbourBufferSeconds;
+      player.hls = new window.Hls({ maxBufferLength: buffer, maxMaxBufferLength: buffer, startLevel: -1 });
+      player.hls.on(window.Hls.Events.FRAG_LOADED, (_, data) => {
+        state.mediaBytes += data.frag.stats ? data.frag.stats.total : 0;
+      });
+      player.hls.on(window.Hls.Events.ERROR, (_, data) => {
+        if (data.fatal) recordError(`hls.js: ${data.type} ${data.details} for video ${item.id}`);
+      });
+      player.hls.loadSource(item.master_url);
+      player.hls.attachMedia(video);
+    } else {
+      video.src = item.master_url;
+    }
+    video.load();
+  }
+
+  function release(player) {
+    const video = player.video;
+    video.pause();
+    if (player.hls) {
+      player.hls.destroy();
+      player.hls = null;
+    }
+    video.removeAttribute("src");
+    video.load();  // drops the buffered media and stops any download
+    video.classList.remove("shown");
+    video.setAttribute("aria-hidden", "true");
+    poolElement.appendChild(video);
+    player.item = null;
+  }
+
+  /// Items that should hold a player: the current one first, then the nearest neighbours inside the window.
+  function wantedItems() {
+    const low = Math.max(0, state.current - config.behind);
+    const high = Math.min(state.items.length - 1, state.current + config.ahead);
+    const order = [state.current];
+    for (let distance = 1; distance <= Math.max(config.ahead, config.behind); distance += 1) {
+      order.push(state.current + distance, state.current - distance);
+    }
+    return order.filter((index) => index >= low && index <= high).slice(0, config.players);
+  }
+
+  function assignPlayers() {
+    if (state.current < 0 || state.engine === "none") return;
+    const wanted = wantedItems();
+    const free = state.players.filter((player) => player.item === null || !wanted.includes(player.item));
+    for (const index of wanted) {
+      if (state.players.some((player) => player.item === index)) continue;
+      const player = free.shift();
+      if (player.item !== null) release(player);
+      attach(player, index);
+    }
+    for (const player of state.players) {
+      if (player.item === state.current) {
+        if (player.hls) {
+          player.hls.config.maxBufferLength = config.currentBufferSeconds;
+          player.hls.config.maxMaxBufferLength = config.currentBufferSeconds;
+        }
+        playCurrent(player);
+      } else if (player.item !== null) {
+        player.video.pause();
+      }
+    }
+  }
+
+  function playCurrent(player) {
+    const video = player.video;
+    const index = player.item;
+    video.muted = state.muted;
+    const started = video.play();
+    if (started) {
+      started.catch((error) => {
+        // AbortError: the source changed before playback began, which swiping does on purpose.
+        if (error.name === "NotAllowedError" && !video.muted) {
+          setMuted(true);
+          video.play().catch(() => {});
+        } else if (error.name !== "AbortError" && error.name !== "NotAllowedError") {
+          recordError(`play() of video ${state.items[index].id}: ${error.name} ${error.message}`);
+        }
+      });
+    }
+    watchFirstFrame(player, index);
+  }
+
+  function watchFirstFrame(player, index) {
+    if (state.firstFrameAt[index] !== undefined) return;
+    const video = player.video;
+    const presented = () => {
+      if (player.item !== index || state.current !== index || state.firstFrameAt[index] !== undefined) return;
+      if (video.paused || video.currentTime <= 0) {
+        video.requestVideoFrameCallback ? video.requestVideoFrameCallback(presented) : setTimeout(presented, 50);
+        return;
+      }
+      const at = performance.now();
+      state.firstFrameAt[index] = at;
+      state.startups.push(Math.round(at - state.becameCurrentAt[index]));
+      video.classList.add("shown");
+    };
+    if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(presented);
+    else video.addEventListener("timeupdate", presented);
+  }
+
+  // ---- the feed: pages, items and the current item ----
+
+  async function fetchWithBackoff(url) {
+    let delay = config.retryBaseMilliseconds;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const response = await fetch(url, { headers: { Accept: "application/json" } });
+        if (response.ok) return await response.json();
+        const body = await response.json().catch(() => ({}));
+        const message = `${url} answered ${response.status}${body.error ? ": " + body.error.message : ""}`;
+        if (response.status < 500 && response.status !== 429) throw Object.assign(new Error(message), { final: true });
+        if (attempt >= config.retryAttempts) throw new Error(message);
+        const retryAfter = Number(response.headers.get("Retry-After"));
+        if (retryAfter > 0) delay = Math.max(delay, retryAfter * 1000);
+      } catch (error) {
+        if (error.final || attempt >= config.retryAttempts) throw error;
+      }
+      showStatus(`Feed unavailable; trying again in ${(delay / 1000).toFixed(1)} s`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay *= 2;
+    }
+  }
+
+  async function loadPage() {
+    if (state.pageInFlight || state.nextCursor === null) return;
+    state.pageInFlight = true;
+    feedElement.setAttribute("aria-busy", "true");
+    const cursor = state.nextCursor;
+    state.pageRequests.push({
+      page: state.pageRequests.length, current: state.current, loaded: state.items.length,
+      at: Math.round(performance.now()),
+    });
+    const url = `/v1/feed?limit=${config.pageSize}` + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : "");
+    try {
+      const page = await fetchWithBackoff(url);
+      state.nextCursor = page.next_cursor;
+      const first = state.items.length;
+      for (const item of page.items) addItem(item);
+      if (state.items.length === 0) waitForFirstVideos();
+      else showStatus("");
+      if (first === 0 && state.items.length > 0) setCurrent(0);
+      else assignPlayers();
+    } catch (error) {
+      recordError(`the feed did not load: ${error.message}`);
+      showStatus("The feed did not load. Reload the page to try again.");
+    } finally {
+      state.pageInFlight = false;
+      feedElement.setAttribute("aria-busy", "false");
+    }
+    requestPageIfNeeded();
+  }
+
+  // An empty feed asks again, less and less often, so a page opened before the first publish fills in by itself.
+  let emptyDelay = 1000;
+  function waitForFirstVideos() {
+    showStatus("No videos yet. Drop some into the inbox; this page shows them as they are published.");
+    state.nextCursor = undefined;
+    setTimeout(loadPage, emptyDelay);
+    emptyDelay = Math.min(emptyDelay * 2, 16000);
+  }
+
+  function requestPageIfNeeded() {
+    if (state.current >= 0 && state.current >= state.items.length - config.pageTriggerDistance) loadPage();
+  }
+
+  function addItem(item) {
+    const index = state.items.length;
+    state.items.push(item);
+    const section = document.createElement("section");
+    section.className = "item";
+    section.dataset.index = String(index);
+    section.setAttribute("aria-posinset", String(index + 1));
+    section.setAttribute("aria-setsize", "-1");
+    section.setAttribute("aria-label", `Video ${index + 1}, ${Math.round(item.duration_s)} seconds`);
+    section.tabIndex = -1;
+
+    const stage = document.createElement("div");
+    stage.className = "stage";
+    const picture = document.createElement("picture");
+    const webp = document.createElement("source");
+    webp.type = "image/webp";
+    webp.srcset = item.poster_webp_url;
+    const image = document.createElement("img");
+    image.className = "poster";
+    image.alt = "";
+    image.src = item.poster_jpeg_url;
+    image.decoding = "async";
+    image.loading = index < config.pageSize ? "eager" : "lazy";
+    image.addEventListener("load", () => {
+      if (state.posterShownAt[index] === undefined) state.posterShownAt[index] = performance.now();
+    }, { once: true });
+    picture.append(webp, image);
+    stage.appendChild(picture);
+
+    const caption = document.createElement("div");
+    caption.className = "caption";
+    const published = new Date(item.published_at);
+    caption.textContent = `${index + 1} · ${item.duration_s.toFixed(0)} s · ${published.toLocaleDateString()}`;
+    const note = document.createElement("p");
+    note.className = "note";
+    section.append(stage, caption, note);
+    feedElement.appendChild(section);
+    state.sections.push(section);
+    visibility.observe(section);
+  }
+
+  function setCurrent(index) {
+    if (index === state.current || index < 0 || index >= state.items.length) return;
+    const previous = state.sections[state.current];
+    if (previous) previous.removeAttribute("aria-current");
+    state.current = index;
+    state.sections[index].setAttribute("aria-current", "true");
+    state.becameCurrentAt[index] = performance.now();
+    assignPlayers();
+    requestPageIfNeeded();
+  }
+
+  // The item that covers most of the viewport is the current one, however the viewer got there (swipe, wheel,
+  // keys or a screen reader moving focus).
+  const visibility = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting && entry.intersectionRatio >= 0.6) setCurrent(Number(entry.target.dataset.index));
+    }
+  }, { root: feedElement, threshold: [0.6] });
+
+  function go(delta) {
+    const target = Math.max(0, Math.min(state.items.length - 1, state.current + delta));
+    const section = state.sections[target];
+    if (!section) return;
+    const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    section.scrollIntoView({ behavior: smooth ? "smooth" : "instant", block: "start" });
+    section.focus({ preventScroll: true });
+  }
+
+  function currentPlayer() {
+    return state.players.find((player) => player.item === state.current && player.item !== null);
+  }
+
+  function togglePause() {
+    const player = currentPlayer();
+    if (!player) return;
+    if (player.video.paused) playCurrent(player);
+    else player.video.pause();
+  }
+
+  function setMuted(muted) {
+    state.muted = muted;
+    for (const player of state.players) player.video.muted = muted;
+    soundButton.setAttribute("aria-pressed", String(!muted));
+    soundButton.textContent = muted ? "Sound off" : "Sound on";
+  }
+
+  function showStatus(text) {
+    statusElement.textContent = text;
+    statusElement.hidden = text === "";
+  }
+
+  // ---- input ----
+
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    switch (event.key) {
+      case "ArrowDown": case "PageDown": case "j": go(1); break;
+      case "ArrowUp": case "PageUp": case "k": go(-1); break;
+      case "Home": go(-state.current); break;
+      case " ": togglePause(); break;
+      case "m": setMuted(!state.muted); break;
+      default: return;
+    }
+    event.preventDefault();
+  });
+
+  // One wheel gesture moves one item, as a swipe does; a trackpad's many small deltas add up to one gesture.
+  const wheel = { sum: 0, idleTimer: 0, lockedUntil: 0 };
+  feedElement.addEventListener("wheel", (event) => {
+    if (event.ctrlKey) return;  // pinch-zoom
+    event.preventDefault();
+    clearTimeout(wheel.idleTimer);
+    wheel.idleTimer = setTimeout(() => { wheel.sum = 0; }, 200);
+    wheel.sum += event.deltaMode === 1 ? event.deltaY * 40 : event.deltaY;
+    if (Math.abs(wheel.sum) < 50 || performance.now() < wheel.lockedUntil) return;
+    go(Math.sign(wheel.sum));
+    wheel.sum = 0;
+    wheel.lockedUntil = performance.now() + 500;
+  }, { passive: false });
+
+  // A tap turns the sound on the first time (the design: muted until the viewer taps), then pauses and resumes.
+  feedElement.addEventListener("click", (event) => {
+    if (!event.target.closest(".stage")) return;
+    if (state.muted) setMuted(false);
+    else togglePause();
+  });
+  soundButton.addEventListener("click", () => setMuted(!state.muted));
+
+  // ---- what the overlay and the tests read ----
+
+  function bufferedAhead(video) {
+    const time = video.currentTime;
+    for (let range = 0; range < video.buffered.length; range += 1) {
+      if (video.buffered.start(range) <= time + 0.1 && video.buffered.end(range) > time) {
+        return video.buffered.end(range) - time;
+      }
+    }
+    return 0;
+  }
+
+  function playerState(player) {
+    const video = player.video;
+    if (player.item === null) return "idle";
+    if (video.error) return "error";
+    if (!video.paused && player.waiting) return "waiting";
+    if (!video.paused) return "playing";
+    return video.readyState >= 2 ? "ready" : "loading";
+  }
+
+  function rendition(player) {
+    if (player.hls && player.hls.currentLevel >= 0) {
+      const level = player.hls.levels[player.hls.currentLevel];
+      return `${level.width}x${level.height} ${Math.round(level.bitrate / 1000)} kb/s`;
+    }
+    const video = player.video;
+    return video.videoWidth ? `${video.videoWidth}x${video.videoHeight}` : "";
+  }
+
+  function snapshot() {
+    return {
+      engine: state.engine,
+      config,
+      current: state.current,
+      loaded: state.items.length,
+      ids: state.items.map((item) => item.id),
+      nextCursor: state.nextCursor === undefined ? "" : state.nextCursor,
+      players: state.players.map((player) => ({
+        slot: player.slot,
+        item: player.item,
+        id: player.item === null ? null : state.items[player.item].id,
+        state: playerState(player),
+        bufferedSeconds: player.item === null ? 0 : Number(bufferedAhead(player.video).toFixed(2)),
+        currentTime: Number(player.video.currentTime.toFixed(2)),
+        readyState: player.video.readyState,
+        rendition: player.item === null ? "" : rendition(player),
+      })),
+      videoElements: document.getElementsByTagName("video").length,
+      playersCreated: state.playersCreated,
+      pageRequests: state.pageRequests,
+      posterShownAt: state.posterShownAt,
+      firstFrameAt: state.firstFrameAt,
+      becameCurrentAt: state.becameCurrentAt,
+      startups: state.startups,
+      stalls: state.stalls,
+      mediaBytes: state.mediaBytes,
+      muted: state.muted,
+      errors: state.errors,
+    };
+  }
+
+  function median(values) {
+    if (values.length === 0) return 0;
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  }
+
+  function renderDebug() {
+    const view = snapshot();
+    const rows = view.players.map((player) =>
+      `<tr><td>${player.slot}</td><td>${player.item === null ? "–" : player.item + 1}</td>` +
+      `<td>${player.state}</td><td>${player.bufferedSeconds.toFixed(1)} s</td><td>${player.rendition}</td></tr>`);
+    debugElement.innerHTML =
+      `<table><caption>${view.engine} · ${config.players} players · window −${config.behind}/+${config.ahead}</caption>` +
+      "<thead><tr><th>player</th><th>item</th><th>state</th><th>buffered</th><th>rendition</th></tr></thead>" +
+      `<tbody>${rows.join("")}</tbody></table>` +
+      `<p>item ${view.current + 1} of ${view.loaded} · pages ${view.pageRequests.length} · stalls ${view.stalls}` +
+      ` · startup ${view.startups.length ? view.startups[view.startups.length - 1] : "–"} ms` +
+      ` (median ${median(view.startups)} ms) · fetched ${(view.mediaBytes / 1e6).toFixed(2)} MB</p>`;
+  }
+
+  // Media bytes as the browser counts them (resource timing); hls.js adds its fragments' sizes itself.
+  function countMediaBytes() {
+    if (!("PerformanceObserver" in window)) return;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (state.engine !== "hls.js" && entry.name.includes("/media/")) {
+          state.mediaBytes += entry.transferSize || entry.encodedBodySize || 0;
+        }
+      }
+    }).observe({ type: "resource", buffered: true });
+  }
+
+  // ---- start ----
+
+  async function start() {
+    for (let slot = 0; slot < config.players; slot += 1) state.players.push(makePlayer(slot));
+    setMuted(true);
+    try {
+      state.engine = await chooseEngine(state.players[0].video);
+    } catch (error) {
+      recordError(error.message);
+      state.engine = "none";
+    }
+    if (state.engine === "none") {
+      showStatus("This browser cannot play HLS. The server's operator can offer hls.js with reel serve --hls-js-url.");
+    }
+    countMediaBytes();
+    if (config.debug) {
+      debugElement.hidden = false;
+      setInterval(renderDebug, 250);
+    }
+    window.reel = { config, snapshot, go };
+    await loadPage();
+  }
+
+  start();
+})();
