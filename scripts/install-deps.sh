@@ -6,7 +6,8 @@ level=${1:-build}
 pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
       libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
-  pkgs+=(time gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+  # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests).
+  pkgs+=(time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
   pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-light)
@@ -29,4 +30,9 @@ fi
 # install them when missing.
 if [ "$level" = bench ] && ! python3 -c 'import PIL, skimage, numpy, pillow_heif, m3u8, datasette' 2>/dev/null; then
   python3 -m pip install --quiet pillow scikit-image numpy pillow-heif m3u8 datasette
+fi
+
+# hls.js for the web client's hls.js browser test, into .build/vendor (never committed).
+if [ "$level" = test ] || [ "$level" = bench ]; then
+  python3 "$(dirname "$0")/fetch-hlsjs.py"
 fi

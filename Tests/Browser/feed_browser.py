@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Drives Reel's web client (GET /) in headless Chromium and prints what happened as one JSON report.
+
+    python3 Tests/Browser/feed_browser.py --url http://127.0.0.1:PORT --out DIR [--players 3] [--page-size 5]
+
+It talks to Debian's Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe), with Python's standard
+library only. The scenario: open the page on a 360-pixel phone, wait for the first frame, swipe up by touch, move on
+with the arrow keys past the page threshold, go back one item, then open the page on a desktop and turn the wheel.
+It measures and reports; the Swift test (WebClientBrowserTests) decides. Exit 0 = report written, 2 = the harness itself failed.
+"""
+import argparse, base64, fcntl, json, os, queue, shutil, signal, subprocess, sys, tempfile, threading, time
+
+
+class BrowserError(Exception):
+    pass
+
+
+class Browser:
+    """Chromium with its DevTools pipe: it reads commands on fd 3 and writes replies and events on fd 4."""
+
+    def __init__(self, executable, profile, log_path):
+        command_read, self._write = os.pipe()
+        self._read, event_write = os.pipe()
+        # Move the child's ends out of the way, so placing them on 3 and 4 cannot close one of them.
+        child_read = fcntl.fcntl(command_read, fcntl.F_DUPFD, 30)
+        child_write = fcntl.fcntl(event_write, fcntl.F_DUPFD, 31)
+        os.close(command_read)
+        os.close(event_write)
+
+        def place_pipes():
+            os.dup2(child_read, 3)
+            os.dup2(child_write, 4)
+
+        self.log = open(log_path, "wb")
+        arguments = [executable, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+                     f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check", "--mute-audio",
+                     "--disable-dev-shm-usage", "--disable-extensions", "--disable-component-update", "--disable-sync",
+                     "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                     "--hide-scrollbars", "--password-store=basic", "about:blank"]
+        self.process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+                                        pass_fds=(3, 4), preexec_fn=place_pipes, start_new_session=True)
+        os.close(child_read)
+        os.close(child_write)
+        self._next_id = 0
+        self._lock = threading.Lock()
+        self._waiting = {}
+        self._listeners = {}
+        self._closed = False
+        threading.Thread(target=self._read_messages, daemon=True).start()
+
+    def _read_messages(self):
+        pending = b""
+        while True:
+            try:
+                chunk = os.read(self._read, 1 << 20)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            pending += chunk
+            while b"\0" in pending:
+                raw, pending = pending.split(b"\0", 1)
+                message = json.loads(raw)
+                if "id" in message:
+                    slot = self._waiting.pop(message["id"], None)
+                    if slot:
+                        slot.put(message)
+                elif message.get("method") in self._listeners:
+                    self._listeners[message["method"]](message.get("params", {}))
+        self._closed = True
+        for slot in list(self._waiting.values()):
+            slot.put({"error": {"message": "the browser closed its pipe"}})
+
+    def on(self, method, listener):
+        self._listeners[method] = listener
+
+    def send(self, method, params=None, session=None, timeout=30):
+        slot = queue.Queue(maxsize=1)
+        with self._lock:
+            if self._closed:
+                raise BrowserError(f"{method}: the browser closed its pipe")
+            self._next_id += 1
+            self._waiting[self._next_id] = slot
+            message = {"id": self._next_id, "method": method, "params": params or {}}
+            if session:
+                message["sessionId"] = session
+            data = json.dumps(message).encode() + b"\0"
+            while data:
+                data = data[os.write(self._write, data):]
+        try:
+            reply = slot.get(timeout=timeout)
+        except queue.Empty:
+            raise BrowserError(f"{method}: no answer in {timeout} s")
+        if "error" in reply:
+            raise BrowserError(f"{method}: {reply['error'].get('message')}")
+        return reply.get("result", {})
+
+    def close(self):
+        try:
+            self.send("Browser.close", timeout=5)
+        except BrowserError:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.log.close()
+
+
+class Page:
+    def __init__(self, browser):
+        self.browser = browser
+        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+
+    def send(self, method, params=None, timeout=30):
+        return self.browser.send(method, params, session=self.session, timeout=timeout)
+
+    def evaluate(self, expression, timeout=30):
+        result = self.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                "returnByValue": True}, timeout=timeout)
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            raise BrowserError("page: " + (details.get("exception", {}).get("description") or details.get("text", "")))
+        return result.get("result", {}).get("value")
+
+    def snapshot(self):
+        return self.evaluate("window.reel ? window.reel.snapshot() : null")
+
+    def wait_for(self, what, predicate, timeout):
+        """Polls the page's snapshot until predicate(snapshot) holds; returns that snapshot."""
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            last = self.snapshot()
+            if last is not None and predicate(last):
+                return last
+            time.sleep(0.05)
+        raise BrowserError(f"timed out after {timeout} s waiting for {what}; last snapshot: {json.dumps(last)[:3000]}")
+
+    def emulate(self, width, height, mobile):
+        self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                         "deviceScaleFactor": 2 if mobile else 1, "mobile": mobile})
+        self.send("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 5 if mobile else 1})
+
+    def key(self, name, code, key_code):
+        for kind in ("keyDown", "keyUp"):
+            self.send("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": code,
+                                                 "windowsVirtualKeyCode": key_code})
+
+    def swipe_up(self, x, y, distance, steps=15):
+        """A finger dragging the page up, as on a phone: touch events at about 60 Hz, then the finger lifts."""
+        self.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for step in range(1, steps + 1):
+            time.sleep(0.016)
+            self.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                                   "touchPoints": [{"x": x, "y": y - distance * step / steps}]})
+        self.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def wheel(self, x, y, delta):
+        self.send("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": delta})
+
+    def screenshot(self, path):
+        data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(data))
+        return path
+
+
+def find_chromium():
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/lib/chromium/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    raise BrowserError("chromium is not installed: scripts/install-deps.sh test installs it")
+
+
+def holder(snapshot, item):
+    """The pool player that holds `item`, or None."""
+    return next((player for player in snapshot["players"] if player["item"] == item), None)
+
+
+def run(arguments, report):
+    profile = tempfile.mkdtemp(prefix="reel-browser-")
+    browser = Browser(find_chromium(), profile, os.path.join(arguments.out, "chromium.log"))
+    requests, console = {}, []
+    max_elements = {"videos": 0, "created": 0}
+    try:
+        report["browser"] = browser.send("Browser.getVersion")["product"]
+
+        def on_request(params):
+            requests[params["requestId"]] = {"url": params["request"]["url"], "at": time.time()}
+
+        def on_response(params):
+            requests.setdefault(params["requestId"], {"url": params["response"]["url"]})["status"] = params["response"]["status"]
+
+        def on_failure(params):
+            entry = requests.setdefault(params["requestId"], {})
+            entry["failed"] = params.get("errorText")
+            entry["canceled"] = params.get("canceled", False)
+
+        def on_console(params):
+            if params.get("type") in ("error", "assert", "warning"):
+                text = " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", []))
+                console.append({"level": params["type"], "text": text[:500]})
+
+        def on_exception(params):
+            details = params.get("exceptionDetails", {})
+            console.append({"level": "exception",
+                            "text": (details.get("exception", {}).get("description") or details.get("text", ""))[:500]})
+
+        def on_log(params):
+            entry = params.get("entry", {})
+            if entry.get("level") in ("error", "warning"):
+                console.append({"level": "log-" + entry["level"], "text": entry.get("text", "")[:500],
+                                "url": entry.get("url")})
+
+        for method, listener in (("Network.requestWillBeSent", on_request), ("Network.responseReceived", on_response),
+                                 ("Network.loadingFailed", on_failure), ("Runtime.consoleAPICalled", on_console),
+                                 ("Runtime.exceptionThrown", on_exception), ("Log.entryAdded", on_log)):
+            browser.on(method, listener)
+
+        page = Page(browser)
+        for domain in ("Network", "Runtime", "Log", "Page"):
+            page.send(domain + ".enable")
+        page.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        page.emulate(360, 740, mobile=True)
+
+        def track(snapshot):
+            max_elements["videos"] = max(max_elements["videos"], snapshot["videoElements"])
+            max_elements["created"] = max(max_elements["created"], snapshot["playersCreated"])
+            return snapshot
+
+        url = f"{arguments.url}/?players={arguments.players}&pageSize={arguments.page_size}&debug=1"
+        if arguments.engine != "auto":
+            url += f"&engine={arguments.engine}"
+        started = time.time()
+        page.send("Page.navigate", {"url": url})
+        first = track(page.wait_for("the first video's first frame", lambda s: "0" in s["firstFrameAt"], 20))
+        report["engine"] = first["engine"]
+        report["firstFrameMs"] = round(first["firstFrameAt"]["0"])
+        report["posterShownMs"] = round(first["posterShownAt"]["0"]) if "0" in first["posterShownAt"] else None
+        report["wallToFirstFrameMs"] = round((time.time() - started) * 1000)
+        time.sleep(0.6)
+        report["screenshots"] = {"phone": page.screenshot(os.path.join(arguments.out, "phone.png"))}
+
+        # Before the swipe: the next item must already be buffering in a pool player.
+        track(page.wait_for("the next item to buffer", lambda s: (holder(s, 1) or {}).get("bufferedSeconds", 0) >= 1.0, 15))
+        time.sleep(1.5)  # let the neighbours settle at the buffer their engine keeps
+        ready = track(page.snapshot())
+        report["beforeSwipe"] = {"next": holder(ready, 1), "players": ready["players"]}
+        page.swipe_up(180, 600, 450)
+        swiped = track(page.wait_for("item 2 to play after the swipe", lambda s: s["current"] == 1 and "1" in s["firstFrameAt"], 15))
+        report["swipe"] = {"how": "touch", "startupMs": round(swiped["firstFrameAt"]["1"] - swiped["becameCurrentAt"]["1"])}
+        time.sleep(0.5)
+        after = track(page.snapshot())
+        report["afterSwipe"] = {"previous": holder(after, 0), "players": after["players"]}
+
+        # Arrow keys down to the page threshold and one past it.
+        page_size = arguments.page_size
+        report["pageRequestsBeforeThreshold"] = len(after["pageRequests"])
+        for target in range(2, page_size - 1):
+            page.key("ArrowDown", "ArrowDown", 40)
+            snap = track(page.wait_for(f"item {target + 1} to become current", lambda s, t=target: s["current"] == t, 15))
+            report.setdefault("steps", []).append({"current": snap["current"], "loaded": snap["loaded"],
+                                                    "pageRequests": len(snap["pageRequests"])})
+        paged = track(page.wait_for("the second page", lambda s: s["loaded"] > page_size, 15))
+        report["pageRequests"] = paged["pageRequests"]
+        report["loadedAfterPaging"] = paged["loaded"]
+
+        # And back up: the previous item was kept in the window, so it plays at once.
+        back_to = paged["current"] - 1
+        page.key("ArrowUp", "ArrowUp", 38)
+        back = track(page.wait_for("the previous item to play again", lambda s: s["current"] == back_to and
+                                   (holder(s, back_to) or {}).get("state") == "playing", 15))
+        report["back"] = {"item": back_to, "player": holder(back, back_to)}
+
+        # The same page opened on a desktop, where the mouse wheel moves between items.
+        page.emulate(1280, 800, mobile=False)
+        page.send("Page.navigate", {"url": url})
+        track(page.wait_for("the first frame on the desktop", lambda s: "0" in s["firstFrameAt"], 20))
+        page.wheel(640, 400, 120)
+        wheeled = track(page.wait_for("the wheel to move one item down", lambda s: s["current"] == 1 and "1" in s["firstFrameAt"], 15))
+        report["wheel"] = {"from": 0, "to": wheeled["current"]}
+        time.sleep(0.8)
+        report["screenshots"]["desktop"] = page.screenshot(os.path.join(arguments.out, "desktop.png"))
+        final = track(page.snapshot())
+        report["final"] = {key: final[key] for key in ("current", "loaded", "startups", "stalls", "mediaBytes",
+                                                       "errors", "engine", "playersCreated")}
+        report["layout"] = page.evaluate("""(() => {
+            const stage = document.querySelector('[aria-current="true"] .stage').getBoundingClientRect();
+            return {viewport: [innerWidth, innerHeight], stage: [stage.width, stage.height],
+                    feedRole: document.getElementById('feed').getAttribute('role'),
+                    labelledItems: document.querySelectorAll('section[aria-label]').length,
+                    items: document.querySelectorAll('section.item').length};
+        })()""")
+    finally:
+        browser.close()
+        shutil.rmtree(profile, ignore_errors=True)
+        report["maxVideoElements"] = max_elements["videos"]
+        report["playersCreated"] = max_elements["created"]
+        report["console"] = console
+        report["failedRequests"] = [entry for entry in requests.values() if (entry.get("status") or 0) >= 400
+                                    or (entry.get("failed") and not entry.get("canceled"))]
+        report["feedRequests"] = [entry["url"] for entry in requests.values() if "/v1/feed" in entry.get("url", "")]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", required=True, help="reel serve's base URL")
+    parser.add_argument("--out", required=True, help="folder for the screenshots and Chromium's log")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--page-size", type=int, default=5)
+    parser.add_argument("--engine", choices=["auto", "hls.js"], default="auto", help="?engine= for the page")
+    arguments = parser.parse_args()
+    os.makedirs(arguments.out, exist_ok=True)
+    report = {"url": arguments.url}
+    status = 0
+    try:
+        run(arguments, report)
+    except (BrowserError, OSError) as error:
+        report["harnessError"] = str(error)
+        status = 2
+    json.dump(report, sys.stdout, indent=1)
+    print()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

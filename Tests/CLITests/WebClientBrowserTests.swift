@@ -1,0 +1,170 @@
+import FeedStore
+import Foundation
+import MediaFixtures
+import Testing
+import Transcode
+
+/// The web client at `/`, in Debian's Chromium, against a real `reel serve` over a library of generated clips.
+/// `Tests/Browser/feed_browser.py` drives the page (touch swipe, arrow keys, wheel) and reports what it saw;
+/// the expectations are here. The screenshots land in `.build/web-client/`.
+@Suite(.serialized) struct WebClientBrowserTests {
+    static let pageSize = 5
+    static let videos = 12
+
+    /// Native HLS with the default pool of 3, and hls.js (served from another origin, as from a CDN) with 4.
+    @Test(arguments: [(3, "native"), (4, "hls.js")])
+    func theFeedPlaysSwipesPrefetchesAndPagesInChromium(players: Int, engine: String) throws {
+        let directory = try TemporaryDirectory()
+        try Self.makeLibrary(in: directory, videos: Self.videos)
+        var serveArguments = ["serve", "--database", directory.file("catalog.sqlite"), "--library", directory.file("library"),
+                              "--port", "0"]
+        var hlsJSServer: ChildProcess?
+        if engine == "hls.js" {
+            let vendor = Self.packageRoot.appendingPathComponent(".build/vendor")
+            try #require(FileManager.default.fileExists(atPath: vendor.appendingPathComponent("hls.mjs").path),
+                         "hls.js is missing: scripts/install-deps.sh test runs scripts/fetch-hlsjs.py")
+            let files = try ChildProcess(["/usr/bin/env", "python3", Self.browserFolder.appendingPathComponent("cors_file_server.py").path, vendor.path])
+            hlsJSServer = files
+            #expect(ChildProcess.waitUntil(seconds: 20) { files.stdout.hasPrefix("listening on ") }, "\(files.stderr)")
+            serveArguments += ["--hls-js-url", Self.listeningURL(files) + "/hls.mjs"]
+        }
+        let server = try ChildProcess([ReelProcess.executable] + serveArguments)
+        defer {
+            server.signal(SIGTERM)
+            _ = server.wait()
+            hlsJSServer?.signal(SIGTERM)
+            _ = hlsJSServer?.wait()
+        }
+        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        let base = Self.listeningURL(server)
+        let out = Self.packageRoot.appendingPathComponent(".build/web-client/\(engine)-\(players)-players").path
+        let run = try ChildProcess.run(["/usr/bin/timeout", "240", "python3", Self.driver, "--url", base, "--out", out,
+                                        "--players", String(players), "--page-size", String(Self.pageSize),
+                                        "--engine", engine == "native" ? "auto" : engine])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                                  "no report: \(run.stdout) \(run.stderr)")
+        #expect(run.status == 0 && report["harnessError"] == nil, "\(report["harnessError"] ?? run.stderr)")
+
+        // The first video plays within 2 s of opening the page, and its poster was on screen before that frame.
+        #expect(report["engine"] as? String == engine)
+        let firstFrame = try #require(report["firstFrameMs"] as? Int)
+        #expect(firstFrame < 2000, "first frame after \(firstFrame) ms")
+        let poster = try #require(report["posterShownMs"] as? Int)
+        #expect(poster < firstFrame)
+
+        // Before the swipe the next item was already buffered in a pool player; after it, that item played at once,
+        // and the previous one kept its player and its buffer.
+        let before = try #require(report["beforeSwipe"] as? [String: Any])
+        let next = try #require(before["next"] as? [String: Any])
+        #expect((next["bufferedSeconds"] as? Double ?? 0) >= 1, "\(next)")
+        #expect(next["readyState"] as? Int ?? 0 >= 3, "\(next)")
+        if engine == "hls.js" {
+            // hls.js keeps a neighbour to the window's 3 s, which is one 4 s segment here; the current item gets more.
+            #expect((next["bufferedSeconds"] as? Double ?? 99) <= 4.5, "\(next)")
+        }
+        let swipe = try #require(report["swipe"] as? [String: Any])
+        #expect(swipe["startupMs"] as? Int ?? .max < 1000, "\(swipe)")
+        let after = try #require(report["afterSwipe"] as? [String: Any])
+        let previous = try #require(after["previous"] as? [String: Any], "the previous item lost its player: \(after)")
+        #expect((previous["bufferedSeconds"] as? Double ?? 0) > 0, "\(previous)")
+        #expect(previous["state"] as? String == "ready", "\(previous)")
+        if players >= 4 {
+            // With a fourth player the window reaches two items ahead.
+            let held = (after["players"] as? [[String: Any]] ?? []).compactMap { $0["item"] as? Int }
+            #expect(Set(held) == [0, 1, 2, 3], "\(held)")
+        }
+
+        // The pool never grows: exactly `players` video elements, all made at start-up.
+        #expect(report["maxVideoElements"] as? Int == players)
+        #expect(report["playersCreated"] as? Int == players)
+
+        // The second page was asked for when the viewer reached 3 items before the end of the first, and only then.
+        let pages = try #require(report["pageRequests"] as? [[String: Any]])
+        #expect(pages.count == 2, "\(pages)")
+        #expect(pages.last?["current"] as? Int == Self.pageSize - 3, "\(pages)")
+        #expect(pages.last?["loaded"] as? Int == Self.pageSize, "\(pages)")
+        #expect(report["loadedAfterPaging"] as? Int == 2 * Self.pageSize)
+        let steps = report["steps"] as? [[String: Any]] ?? []
+        #expect(steps.allSatisfy { ($0["pageRequests"] as? Int ?? 0) == (($0["current"] as? Int ?? 0) >= Self.pageSize - 3 ? 2 : 1) },
+                "\(steps)")
+
+        // Back up: the previous item plays again from its kept buffer; the wheel moves on a desktop.
+        #expect((report["back"] as? [String: Any])?["player"] != nil)
+        let wheel = try #require(report["wheel"] as? [String: Any])
+        #expect(wheel["to"] as? Int == (wheel["from"] as? Int ?? -9) + 1)
+
+        // Nothing went wrong on the way: no console errors or exceptions, no failed requests, no player errors.
+        let console = report["console"] as? [[String: Any]] ?? []
+        #expect(console.isEmpty, "\(console)")
+        let failed = report["failedRequests"] as? [Any] ?? []
+        #expect(failed.isEmpty, "\(failed)")
+        let final = try #require(report["final"] as? [String: Any])
+        #expect((final["errors"] as? [Any])?.isEmpty == true, "\(final)")
+        #expect((final["mediaBytes"] as? Int ?? 0) > 0)
+
+        // The page fits a 360-pixel phone and a desktop, and says what it is to assistive technology.
+        let layout = try #require(report["layout"] as? [String: Any])
+        #expect(layout["feedRole"] as? String == "feed")
+        #expect(layout["labelledItems"] as? Int == layout["items"] as? Int)
+        let stage = layout["stage"] as? [Double] ?? []
+        #expect(stage.count == 2 && stage[0] < stage[1], "a vertical column on the desktop: \(stage)")
+        for name in ["phone", "desktop"] {
+            let shot = try #require((report["screenshots"] as? [String: String])?[name])
+            let size = try Self.pngSize(shot)
+            #expect(name == "phone" ? size == (720, 1480) : size == (1280, 800), "\(name): \(size)")
+        }
+    }
+
+    // MARK: Fixtures
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var browserFolder: URL { packageRoot.appendingPathComponent("Tests/Browser") }
+    static var driver: String { browserFolder.appendingPathComponent("feed_browser.py").path }
+
+    /// The URL from a child's first line, "listening on http://127.0.0.1:PORT".
+    static func listeningURL(_ child: ChildProcess) -> String {
+        child.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init) ?? ""
+    }
+
+    /// `count` vertical clips in the feed: three ladders made by the real transcoder, each published under several
+    /// ids from copies of its folder (the page cannot tell; transcoding twelve would only cost time).
+    static func makeLibrary(in directory: TemporaryDirectory, videos count: Int) throws {
+        let store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let videosFolder = directory.file("library/videos")
+        try FileManager.default.createDirectory(atPath: videosFolder, withIntermediateDirectories: true)
+        var ladders: [(folder: String, summary: TranscodeSummary)] = []
+        for clip in 0..<3 {
+            let source = directory.file("clip\(clip).mp4")
+            var video = SyntheticVideo(width: 360, height: 640, seconds: 8)
+            video.quality = 30 + clip
+            try video.write(to: source)
+            let folder = "\(videosFolder)/ladder\(clip)"
+            ladders.append((folder, try LadderTranscoder().run(source: source, output: folder)))
+        }
+        for index in 0..<count {
+            let id = String(format: "web%03d", index)
+            let (folder, summary) = ladders[index % ladders.count]
+            try FileManager.default.copyItem(atPath: folder, toPath: "\(videosFolder)/\(id)")
+            try store.publish(PublishedVideo(
+                id: id, createdAt: Int64(index), publishedAt: 1_800_000_000_000 - Int64(index) * 60_000,
+                durationMilliseconds: Int(summary.durationSeconds * 1000), width: 360, height: 640,
+                contentHash: id, source: "{}", masterPath: "videos/\(id)/master.m3u8",
+                posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
+                renditions: summary.renditions.map {
+                    FeedVideo.Rendition(rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
+                                        averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments)
+                }))
+        }
+    }
+
+    /// Width and height from a PNG's IHDR chunk.
+    static func pngSize(_ path: String) throws -> (Int, Int) {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(24))
+        guard bytes.count == 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else { return (0, 0) }
+        func be32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be32(16), be32(20))
+    }
+}
