@@ -3,7 +3,8 @@
 #   1. starts `reel serve --inbox` over a fresh library and catalog in .demo/;
 #   2. drops every SampleMedia/ file into the inbox (written under a dotfile name, then renamed, as an uploader would);
 #   3. waits until the worker has finished them all;
-#   4. prints the feed URL and a master playlist a player can open, and keeps serving until Ctrl-C.
+#   4. prints the web page's URL (the feed in a browser) first, then the JSON feed and a master playlist a player
+#      can open, and keeps serving until Ctrl-C.
 # DEMO_EXIT=1 stops the server once the URLs are printed (for checks); PORT picks the port (default: a free one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,7 @@ trap stop EXIT INT TERM
 for _ in $(seq 100); do grep -q '^listening on' "$demo/serve.out" 2>/dev/null && break; sleep 0.1; done
 base=$(sed -n 's/^listening on //p' "$demo/serve.out")
 [ -n "$base" ] || { echo "demo: reel serve did not start" >&2; cat "$demo/serve.log" >&2; exit 1; }
+echo "== Open $base/ in a browser to watch the feed (it fills in as the worker publishes)."
 echo "== reel serve --inbox is up at $base (logs: .demo/serve.log)"
 
 files=(SampleMedia/*.mp4 SampleMedia/*.jpg SampleMedia/*.png SampleMedia/*.heic)
@@ -55,6 +57,7 @@ echo
 echo "== library: $(ls .demo/library/videos | wc -l) videos, $(ls .demo/library/images | wc -l) images, $(ls .demo/library/originals | wc -l) originals, $(ls .demo/library/rejected | grep -vc reason.json) rejected"
 master=$(curl -sf "$base/v1/feed?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["items"][0]["master_url"])')
 echo
+echo "Web page:        $base/   (debug overlay: $base/?debug=1)"
 echo "Feed:            $base/v1/feed"
 echo "Master playlist: $base$master"
 echo "  (for example: ffplay '$base$master', or gst-launch-1.0 playbin3 uri=$base$master)"
