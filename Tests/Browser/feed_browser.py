@@ -158,6 +158,10 @@ class Page:
                                                    "touchPoints": [{"x": x, "y": y - distance * step / steps}]})
         self.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
+    def tap(self, x, y):
+        self.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        self.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
     def wheel(self, x, y, delta):
         self.send("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": delta})
 
@@ -230,6 +234,8 @@ def run(arguments, report):
         def track(snapshot):
             max_elements["videos"] = max(max_elements["videos"], snapshot["videoElements"])
             max_elements["created"] = max(max_elements["created"], snapshot["playersCreated"])
+            playing = sum(1 for player in snapshot["players"] if player["state"] in ("playing", "waiting"))
+            max_elements["playing"] = max(max_elements.get("playing", 0), playing)
             return snapshot
 
         url = f"{arguments.url}/?players={arguments.players}&pageSize={arguments.page_size}&debug=1"
@@ -244,6 +250,11 @@ def run(arguments, report):
         report["wallToFirstFrameMs"] = round((time.time() - started) * 1000)
         time.sleep(0.6)
         report["screenshots"] = {"phone": page.screenshot(os.path.join(arguments.out, "phone.png"))}
+        # A tap on the video turns the sound on, and it keeps playing.
+        report["mutedBeforeTap"] = first["muted"]
+        page.tap(180, 370)
+        tapped = track(page.wait_for("the tap to turn the sound on", lambda s: not s["muted"], 10))
+        report["afterTap"] = {"muted": tapped["muted"], "current": holder(tapped, 0)}
 
         # Before the swipe: the next item must already be buffering in a pool player.
         track(page.wait_for("the next item to buffer", lambda s: (holder(s, 1) or {}).get("bufferedSeconds", 0) >= 1.0, 15))
@@ -283,7 +294,9 @@ def run(arguments, report):
         page.wheel(640, 400, 120)
         wheeled = track(page.wait_for("the wheel to move one item down", lambda s: s["current"] == 1 and "1" in s["firstFrameAt"], 15))
         report["wheel"] = {"from": 0, "to": wheeled["current"]}
-        time.sleep(0.8)
+        # The current item loops at its end (the clips are 8 s long).
+        looped = track(page.wait_for("the current item to loop", lambda s: (holder(s, 1) or {}).get("loops", 0) >= 1, 20))
+        report["loop"] = holder(looped, 1)
         report["screenshots"]["desktop"] = page.screenshot(os.path.join(arguments.out, "desktop.png"))
         final = track(page.snapshot())
         report["final"] = {key: final[key] for key in ("current", "loaded", "startups", "stalls", "mediaBytes",
@@ -298,6 +311,7 @@ def run(arguments, report):
     finally:
         browser.close()
         shutil.rmtree(profile, ignore_errors=True)
+        report["maxPlaying"] = max_elements.get("playing", 0)
         report["maxVideoElements"] = max_elements["videos"]
         report["playersCreated"] = max_elements["created"]
         report["console"] = console

@@ -52,6 +52,12 @@ import Transcode
         let poster = try #require(report["posterShownMs"] as? Int)
         #expect(poster < firstFrame)
 
+        // Muted until the viewer taps; the tap turns the sound on and the video plays on.
+        #expect(report["mutedBeforeTap"] as? Bool == true)
+        let tap = try #require(report["afterTap"] as? [String: Any])
+        #expect(tap["muted"] as? Bool == false)
+        #expect((tap["current"] as? [String: Any])?["state"] as? String == "playing", "\(tap)")
+
         // Before the swipe the next item was already buffered in a pool player; after it, that item played at once,
         // and the previous one kept its player and its buffer.
         let before = try #require(report["beforeSwipe"] as? [String: Any])
@@ -73,6 +79,10 @@ import Transcode
             let held = (after["players"] as? [[String: Any]] ?? []).compactMap { $0["item"] as? Int }
             #expect(Set(held) == [0, 1, 2, 3], "\(held)")
         }
+
+        // Only the current item ever plays, and it loops at its end.
+        #expect(report["maxPlaying"] as? Int == 1)
+        #expect(((report["loop"] as? [String: Any])?["loops"] as? Int ?? 0) >= 1)
 
         // The pool never grows: exactly `players` video elements, all made at start-up.
         #expect(report["maxVideoElements"] as? Int == players)

@@ -72,7 +72,11 @@
     video.setAttribute("aria-hidden", "true");
     video.dataset.slot = String(slot);
     poolElement.appendChild(video);
-    const player = { slot, video, item: null, hls: null, waiting: false, rendition: "" };
+    const player = { slot, video, item: null, hls: null, waiting: false, loops: 0, lastTime: 0 };
+    video.addEventListener("timeupdate", () => {
+      if (video.currentTime + 1 < player.lastTime) player.loops += 1;  // back to the start: it looped
+      player.lastTime = video.currentTime;
+    });
     video.addEventListener("loadeddata", () => {
       if (player.item !== null) video.classList.add("shown");
     });
@@ -133,6 +137,8 @@
     const video = player.video;
     player.item = index;
     player.waiting = false;
+    player.loops = 0;
+    player.lastTime = 0;
     video.classList.remove("shown");
     video.muted = state.muted;
     video.preload = "auto";
@@ -482,6 +488,7 @@
         bufferedSeconds: player.item === null ? 0 : Number(bufferedAhead(player.video).toFixed(2)),
         currentTime: Number(player.video.currentTime.toFixed(2)),
         readyState: player.video.readyState,
+        loops: player.loops,
         rendition: player.item === null ? "" : rendition(player),
       })),
       videoElements: document.getElementsByTagName("video").length,
