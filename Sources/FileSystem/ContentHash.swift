@@ -3,16 +3,21 @@ internal import CFileSystem
 internal import Glibc
 #endif
 
-/// SHA-256 of a file's bytes, the key that recognises a byte-identical re-upload. OpenSSL's libcrypto does the
+/// SHA-256 of a file's bytes, the key that recognises a byte-identical re-upload; also the digests of upload
+/// chunks (tus's `Upload-Checksum`: SHA-1, which the protocol requires, and SHA-256). OpenSSL's libcrypto does the
 /// digest (hardware SHA extensions where the CPU has them); one context per object, freed in `deinit`.
 public final class ContentHash {
+    public enum Algorithm: String, Sendable, CaseIterable {
+        case sha1, sha256
+    }
+
     private let context: OpaquePointer
 
-    public init() throws(FileSystemError) {
-        guard let context = EVP_MD_CTX_new() else { throw FileSystemError("EVP_MD_CTX_new", "(sha256)", code: ENOMEM) }
+    public init(_ algorithm: Algorithm = .sha256) throws(FileSystemError) {
+        guard let context = EVP_MD_CTX_new() else { throw FileSystemError("EVP_MD_CTX_new", "(\(algorithm))", code: ENOMEM) }
         self.context = context
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            throw FileSystemError("EVP_DigestInit_ex", "(sha256)", code: EINVAL)
+        guard EVP_DigestInit_ex(context, algorithm == .sha1 ? EVP_sha1() : EVP_sha256(), nil) == 1 else {
+            throw FileSystemError("EVP_DigestInit_ex", "(\(algorithm))", code: EINVAL)
         }
     }
 
@@ -24,15 +29,21 @@ public final class ContentHash {
         _ = EVP_DigestUpdate(context, base, bytes.count)
     }
 
-    /// The digest as lowercase hex; the context is spent afterwards.
-    public func finish() -> String {
+    /// The digest's bytes; the context is spent afterwards.
+    public func finishBytes() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         _ = EVP_DigestFinal_ex(context, &digest, &length)
+        return Array(digest.prefix(Int(length)))
+    }
+
+    /// The digest as lowercase hex; the context is spent afterwards.
+    public func finish() -> String {
+        let digest = finishBytes()
         let hex: [Character] = Array("0123456789abcdef")
         var text = ""
-        text.reserveCapacity(Int(length) * 2)
-        for byte in digest.prefix(Int(length)) {
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
             text.append(hex[Int(byte >> 4)])
             text.append(hex[Int(byte & 0x0F)])
         }

@@ -3,6 +3,7 @@ public import Logging
 public import Metrics
 public import ServiceLifecycle
 internal import FileSystem
+internal import MediaModel
 internal import Foundation
 internal import NIOCore
 internal import NIOPosix

@@ -1,7 +1,8 @@
 /// Where everything lives in the library. Public: `videos/<id>/` and `images/<id>.webp`. Private: the uploads
 /// being processed (`.incoming/<id>`), staging (`.staging/<id>`), worker lock files (`.workers/`), published
 /// originals (`originals/<id>`), refused uploads (`rejected/<id>` + `<id>.reason.json`) and uploads that failed
-/// on Reel's side (`failed/<id>` + `<id>.reason.json`). Every name is a server-generated id.
+/// on Reel's side (`failed/<id>` + `<id>.reason.json`), and unfinished uploads over HTTP (`.uploads/<upload id>`).
+/// Every name is a server-generated id.
 public struct LibraryLayout: Sendable {
     public let root: String
 
@@ -15,14 +16,16 @@ public struct LibraryLayout: Sendable {
     public var incoming: String { root + "/.incoming" }
     public var staging: String { root + "/.staging" }
     public var workers: String { root + "/.workers" }
+    public var uploads: String { root + "/.uploads" }
 
-    public var allDirectories: [String] { [videos, images, originals, rejected, failed, incoming, staging, workers] }
+    public var allDirectories: [String] { [videos, images, originals, rejected, failed, incoming, staging, workers, uploads] }
 
     public func video(_ id: String) -> String { videos + "/" + id }
     public func image(_ id: String) -> String { images + "/" + id + ".webp" }
     public func incoming(_ id: String) -> String { incoming + "/" + id }
     public func staging(_ id: String) -> String { staging + "/" + id }
     public func original(_ id: String) -> String { originals + "/" + id }
+    public func upload(_ id: String) -> String { uploads + "/" + id }
     public func lock(_ owner: String) -> String { workers + "/" + owner + ".lock" }
     public func rejected(_ id: String) -> String { rejected + "/" + id }
     public func failed(_ id: String) -> String { failed + "/" + id }
