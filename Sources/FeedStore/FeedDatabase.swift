@@ -126,6 +126,34 @@ public final class FeedDatabase: Sendable {
                     BEGIN UPDATE catalog_generation SET value = value + 1 WHERE id = 1; END;
                 """)
         }
+        migrator.registerMigration("v4: upload tokens and uploads") { db in
+            // Uploads over HTTP (tus): who may upload (only a token's SHA-256 is kept), and each unfinished
+            // upload's declared length and acknowledged offset. `received` only grows after the bytes are fsynced.
+            try db.execute(sql: """
+                CREATE TABLE upload_tokens (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL UNIQUE,
+                    hash TEXT NOT NULL UNIQUE,
+                    rate_limit REAL,
+                    created_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                );
+                CREATE TABLE uploads (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    token_id TEXT NOT NULL REFERENCES upload_tokens(id),
+                    length INTEGER NOT NULL,
+                    received INTEGER NOT NULL DEFAULT 0,
+                    metadata TEXT NOT NULL,
+                    filename BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    job_id TEXT,
+                    finished_at INTEGER
+                );
+                CREATE INDEX uploads_expiry ON uploads (expires_at) WHERE finished_at IS NULL;
+                """)
+        }
         return migrator
     }
 }
