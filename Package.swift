@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel",
+                "FeedStore", "FileSystem", "MediaModel", "Ingest",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

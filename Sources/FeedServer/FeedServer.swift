@@ -5,6 +5,7 @@ public import Prometheus
 public import Metrics
 public import ServiceLifecycle
 internal import NIOPosix
+public import NIOCore
 internal import Foundation
 
 /// The HTTP face of the catalog: the web page, the JSON feed, single videos, job status, the library's media files, health
@@ -18,6 +19,12 @@ public struct FeedServer: Sendable {
     public var healthProblem: @Sendable () -> HealthProblem? = { nil }
     /// The feed's web page at `/`.
     public var webClient = WebClient()
+    /// Uploads over HTTP (`/v1/uploads`); nil serves none.
+    public var uploads: UploadDesk?
+    /// `--cors-origin`: origins whose pages may use this API (`*` for any).
+    public var corsOrigins: [String] = []
+    /// A connection that sends nothing for this long is closed, so a stalled client cannot hold a request open.
+    public var idleTimeout: TimeAmount = .seconds(30)
     public static let defaultLimit = 10
     /// Finished bodies of the hot feed pages, valid for one catalog generation.
     let pageCache = FeedPageCache()
@@ -35,6 +42,7 @@ public struct FeedServer: Sendable {
 
     public func router() -> Router<FeedRequestContext> {
         let router = Router(context: FeedRequestContext.self)
+        if !corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: corsOrigins)) }
         router.add(middleware: LogRequestsMiddleware(.debug))  // every request, with --log-level debug
         router.add(middleware: RequestMetricsMiddleware(factory: metricsFactory))
         router.add(middleware: JSONErrorMiddleware())
@@ -45,6 +53,7 @@ public struct FeedServer: Sendable {
             router.get(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
             router.head(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
         }
+        if let uploads { addUploadRoutes(to: router, desk: uploads) }
         router.get("/v1/feed") { request, _ in try self.feed(request) }
         router.get("/v1/videos/:id") { _, context in try self.video(id: context.parameters.require("id")) }
         router.get("/v1/jobs/:id") { _, context in try self.job(id: context.parameters.require("id")) }
@@ -69,6 +78,7 @@ public struct FeedServer: Sendable {
                             onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
+            server: .http1(configuration: .init(idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname(host, port: port), serverName: "reel"),
             services: services,
             onServerRunning: { channel in
@@ -95,7 +105,9 @@ public struct FeedServer: Sendable {
 
     func job(id: String) throws -> Response {
         guard let job = try store.job(id: id) else { throw APIError.notFound("job \"\(id.prefix(64))\"") }
-        return JSONBody.response(JobBody(job), headers: [.cacheControl: "no-store"])
+        var headers: HTTPFields = [.cacheControl: "no-store"]
+        if job.state == .queued || job.state == .processing { headers[.retryAfter] = "1" }  // how often to poll
+        return JSONBody.response(JobBody(job), headers: headers)
     }
 
     func health() throws -> Response {

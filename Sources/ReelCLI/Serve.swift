@@ -14,7 +14,8 @@ extension Reel {
         static let configuration = CommandConfiguration(
             abstract: "Serve the feed, job status and the library's HLS files and posters over HTTP.",
             discussion: """
-                GET / is the web client (the feed in a browser); GET /v1/feed?limit=N&cursor=C, /v1/videos/{id}, /v1/jobs/{id}, /media/..., /healthz, /metrics.
+                GET / is the web client (the feed in a browser); /v1/uploads takes uploads (tus 1.0.0, bearer tokens from
+                reel token create); GET /v1/feed?limit=N&cursor=C, /v1/videos/{id}, /v1/jobs/{id}, /media/..., /healthz, /metrics.
                 With --inbox, the worker runs in the same process and publishes into the same catalog and library.
                 SIGTERM or SIGINT lets in-flight requests (and running jobs, within --grace) finish, then exits 0.
                 """
@@ -33,6 +34,9 @@ extension Reel {
         @Option(name: .customLong("hls-js-url"), help: ArgumentHelp(
             "hls.js for browsers without native HLS in the web client: an http(s) URL (.mjs is loaded as a module).",
             valueName: "url")) var hlsJsURL: String?
+        @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+            "Let web pages on this origin use the API (feed, media, uploads); repeatable, or * for any.", valueName: "origin"))
+        var corsOrigins: [String] = []
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
@@ -43,6 +47,11 @@ extension Reel {
             if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
             if let rateBurst, !(rateBurst >= 1) { throw ValidationError("--rate-burst must be at least 1") }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
+            for origin in corsOrigins where origin != "*" {
+                guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.dropFirst(8).contains("/") else {
+                    throw ValidationError("--cors-origin \(origin) must be * or an origin such as https://app.example.com (scheme, host, optional port; no path)")
+                }
+            }
             if let hlsJsURL {
                 do { _ = try HLSJSURL(hlsJsURL) } catch { throw ValidationError(error.description) }
             }
@@ -57,7 +66,10 @@ extension Reel {
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
             )
             server.webClient = WebClient(hlsJSURL: try hlsJsURL.map { try HLSJSURL($0) })
-            var services: [any Service] = []
+            server.corsOrigins = corsOrigins
+            let uploads = try UploadDesk(store: store, configuration: UploadConfiguration(library: library, limits: try limits.load()))
+            server.uploads = uploads
+            var services: [any Service] = [UploadExpiryService(desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel))]
             if let inbox {
                 _ = try limits.load()
                 let worker = try Worker(

@@ -1,0 +1,52 @@
+public import Hummingbird
+
+/// `reel serve --cors-origin`: lets pages on the named origins (or `*`) read the feed and media and upload.
+/// Preflight requests are answered here for every route; the tus, caching and job headers are exposed.
+struct CORSMiddleware: RouterMiddleware {
+    typealias Context = FeedRequestContext
+    let origins: Set<String>
+
+    static let allowedMethods = "GET, HEAD, POST, PATCH, DELETE, OPTIONS"
+    static let allowedHeaders = "Authorization, Content-Type, Tus-Resumable, Upload-Length, Upload-Offset, Upload-Metadata, "
+        + "Upload-Checksum, Upload-Defer-Length, If-None-Match, If-Range, Range"
+    static let exposedHeaders = "Location, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, "
+        + "Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires, Reel-Job, ETag, Retry-After, Content-Range, "
+        + "Content-Length, Accept-Ranges"
+
+    init(origins: [String]) { self.origins = Set(origins) }
+
+    func allowedOrigin(_ origin: String?) -> String? {
+        guard let origin else { return nil }
+        if origins.contains("*") { return "*" }
+        return origins.contains(origin) ? origin : nil
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let allowed = allowedOrigin(request.headers[.origin])
+        if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
+            var headers: HTTPFields = [.vary: "Origin"]
+            if let allowed {
+                headers[.accessControlAllowOrigin] = allowed
+                headers[.accessControlAllowMethods] = Self.allowedMethods
+                headers[.accessControlAllowHeaders] = Self.allowedHeaders
+                headers[.accessControlMaxAge] = "600"
+            }
+            return Response(status: .noContent, headers: headers)
+        }
+        do {
+            var response = try await next(request, context)
+            decorate(&response.headers, allowed: allowed)
+            return response
+        } catch var error as APIError {
+            decorate(&error.headers, allowed: allowed)
+            throw error
+        }
+    }
+
+    func decorate(_ headers: inout HTTPFields, allowed: String?) {
+        if !origins.contains("*") { headers[.vary] = headers[.vary].map { $0 + ", Origin" } ?? "Origin" }
+        guard let allowed else { return }
+        headers[.accessControlAllowOrigin] = allowed
+        headers[.accessControlExposeHeaders] = Self.exposedHeaders
+    }
+}

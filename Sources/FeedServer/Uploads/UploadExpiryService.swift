@@ -1,0 +1,30 @@
+public import Logging
+public import ServiceLifecycle
+internal import Foundation
+
+/// Removes expired partial uploads (tus expiration) once a minute, for as long as the server runs.
+public struct UploadExpiryService: Service {
+    let desk: UploadDesk
+    let interval: Duration
+    let logger: Logger
+
+    public init(desk: UploadDesk, interval: Duration = .seconds(60), logger: Logger) {
+        self.desk = desk
+        self.interval = interval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let removed = try desk.removeExpired(now: Int64(Date().timeIntervalSince1970 * 1000))
+                    if removed > 0 { logger.info("expired uploads removed", metadata: ["count": "\(removed)"]) }
+                } catch {
+                    logger.error("cannot remove expired uploads yet", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+internal import HTTPTypes
+internal import Foundation
+
+/// tus's `Upload-Metadata`: comma-separated `key base64value` pairs (the value may be absent). Reel reads
+/// `filename` and `filetype`; other keys are kept in the header for `HEAD` and otherwise ignored.
+public struct UploadMetadata: Sendable, Equatable {
+    public var pairs: [String: [UInt8]]
+
+    public init(header: String?) throws(APIError) {
+        pairs = [:]
+        guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        for element in header.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = element.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true)
+            guard let key = parts.first, parts.count <= 2, !key.isEmpty,
+                  key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }) else {
+                throw Self.invalid("each pair is a key, a space and a base64 value: \"\(element.prefix(80))\"")
+            }
+            guard pairs[String(key)] == nil else { throw Self.invalid("the key \"\(key.prefix(40))\" appears twice") }
+            var value: [UInt8] = []
+            if parts.count == 2 {
+                guard let decoded = Data(base64Encoded: String(parts[1])) else {
+                    throw Self.invalid("the value of \"\(key.prefix(40))\" is not base64")
+                }
+                value = Array(decoded)
+            }
+            pairs[String(key)] = value
+        }
+    }
+
+    /// The client's file name, without any directory part; nil when none was given.
+    public var filename: [UInt8]? {
+        guard let name = pairs["filename"], !name.isEmpty else { return nil }
+        let base = name.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
+        return base.isEmpty || base == Array("..".utf8) || base == Array(".".utf8) ? nil : Array(base.prefix(255))
+    }
+
+    public var filetype: String? { pairs["filetype"].map { String(decoding: $0, as: UTF8.self) } }
+
+    public var declaresImage: Bool { filetype?.lowercased().hasPrefix("image/") == true }
+
+    static func invalid(_ message: String) -> APIError {
+        APIError(.badRequest, code: "invalid_metadata", message: "Upload-Metadata: \(message)")
+    }
+}

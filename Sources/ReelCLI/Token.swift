@@ -1,0 +1,113 @@
+import ArgumentParser
+import FeedServer
+import FeedStore
+import Foundation
+
+extension Reel {
+    /// `reel token`: who may upload over HTTP. A token is printed once; the catalog keeps its SHA-256 only.
+    struct Token: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create, list and revoke upload tokens (Authorization: Bearer for /v1/uploads).",
+            subcommands: [Create.self, List.self, Revoke.self]
+        )
+
+        struct Create: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Make a token and print it once.")
+            @Option(name: .long, help: "SQLite catalog (created and migrated when missing).") var database: String
+            @Option(name: .long, help: "A unique name for the token (who or what uses it).") var name: String
+            @Option(name: .long, help: "Requests per second for this token's uploads (burst 2×); no limit by default.")
+            var rateLimit: Double?
+
+            func validate() throws {
+                guard !name.isEmpty, name.count <= 100, !name.contains(where: \.isNewline) else {
+                    throw ValidationError("--name must be 1 to 100 characters on one line")
+                }
+                if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
+            }
+
+            func run() async throws {
+                let store = FeedStore(database: try FeedDatabase(path: database))
+                let (secret, hash) = try BearerToken.generate()
+                let id = String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12))
+                let token = UploadToken(id: id, name: name, hash: hash, rateLimit: rateLimit,
+                                        createdAt: Int64(Date().timeIntervalSince1970 * 1000))
+                let failure: CatalogError?
+                do {
+                    try store.createToken(token)
+                    failure = nil
+                } catch {
+                    failure = error
+                }
+                if let failure {
+                    guard failure.kind == .duplicate else { throw failure }
+                    throw ValidationError("a token named \"\(name)\" already exists in \(database) (reel token list shows them)")
+                }
+                print(secret)
+                printError("token \"\(name)\" (id \(id)) created; it is shown only this once")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List tokens (never the tokens themselves).")
+            @Option(name: .long, help: "SQLite catalog.") var database: String
+            @Flag(name: .long, help: "Print JSON.") var json = false
+
+            func run() async throws {
+                let tokens = try FeedStore(database: try FeedDatabase(path: database)).tokens()
+                if json {
+                    JSONOutput.print(tokens.map(TokenRow.init))
+                    return
+                }
+                func padded(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+                print(padded("id", 13), padded("name", 24), padded("rate limit", 11), padded("created", 21), "revoked")
+                for token in tokens {
+                    let row = TokenRow(token)
+                    print(padded(row.id, 13), padded(row.name, 24), padded(row.rateLimit.map { String(format: "%g/s", $0) } ?? "none", 11),
+                          padded(row.createdAt, 21), row.revokedAt ?? "-")
+                }
+            }
+        }
+
+        struct Revoke: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Revoke a token by name or id; its requests get 401 from then on.")
+            @Option(name: .long, help: "SQLite catalog.") var database: String
+            @Argument(help: "The token's name or id.") var token: String
+
+            func run() async throws {
+                let store = FeedStore(database: try FeedDatabase(path: database))
+                guard let revoked = try store.revokeToken(token, now: Int64(Date().timeIntervalSince1970 * 1000)) else {
+                    throw ValidationError("no token named or with id \"\(token)\" in \(database)")
+                }
+                print("revoked token \"\(revoked.name)\" (id \(revoked.id))")
+            }
+        }
+    }
+}
+
+/// One token as `reel token list` shows it.
+struct TokenRow: Encodable {
+    let id: String
+    let name: String
+    let rateLimit: Double?
+    let createdAt: String
+    let revokedAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case rateLimit = "rate_limit"
+        case createdAt = "created_at"
+        case revokedAt = "revoked_at"
+    }
+
+    init(_ token: UploadToken) {
+        id = token.id
+        name = token.name
+        rateLimit = token.rateLimit
+        createdAt = Self.iso(token.createdAt)
+        revokedAt = token.revokedAt.map(Self.iso)
+    }
+
+    static func iso(_ milliseconds: Int64) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}
