@@ -32,6 +32,11 @@ if [ "$level" = bench ] && ! python3 -c 'import PIL, skimage, numpy, pillow_heif
   python3 -m pip install --quiet pillow scikit-image numpy pillow-heif m3u8 datasette
 fi
 
+# tuspy, a tus client Reel did not write, for the upload tests (Tests/Uploads).
+if { [ "$level" = test ] || [ "$level" = bench ]; } && ! python3 -c 'import tusclient' 2>/dev/null; then
+  python3 -m pip install --quiet tuspy==1.1.0
+fi
+
 # hls.js for the web client's hls.js browser test, into .build/vendor (never committed).
 if [ "$level" = test ] || [ "$level" = bench ]; then
   python3 "$(dirname "$0")/fetch-hlsjs.py"

@@ -24,7 +24,7 @@ public struct FeedServer: Sendable {
     /// `--cors-origin`: origins whose pages may use this API (`*` for any).
     public var corsOrigins: [String] = []
     /// A connection that sends nothing for this long is closed, so a stalled client cannot hold a request open.
-    public var idleTimeout: TimeAmount = .seconds(30)
+    public var idleTimeoutSeconds = 30.0
     public static let defaultLimit = 10
     /// Finished bodies of the hot feed pages, valid for one catalog generation.
     let pageCache = FeedPageCache()
@@ -78,7 +78,7 @@ public struct FeedServer: Sendable {
                             onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: idleTimeout)),
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(idleTimeoutSeconds * 1000)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "reel"),
             services: services,
             onServerRunning: { channel in

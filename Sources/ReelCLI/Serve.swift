@@ -37,12 +37,15 @@ extension Reel {
         @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
             "Let web pages on this origin use the API (feed, media, uploads); repeatable, or * for any.", valueName: "origin"))
         var corsOrigins: [String] = []
+        @Option(name: .long, help: "Close a connection that sends nothing for this many seconds (a stalled upload frees its slot).")
+        var idleTimeout = 30.0
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
 
         func validate() throws {
             guard (1...64).contains(ioThreads) else { throw ValidationError("--io-threads must be from 1 to 64") }
+            guard idleTimeout >= 0.1 else { throw ValidationError("--idle-timeout must be at least 0.1 seconds") }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
             if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
             if let rateBurst, !(rateBurst >= 1) { throw ValidationError("--rate-burst must be at least 1") }
@@ -67,6 +70,7 @@ extension Reel {
             )
             server.webClient = WebClient(hlsJSURL: try hlsJsURL.map { try HLSJSURL($0) })
             server.corsOrigins = corsOrigins
+            server.idleTimeoutSeconds = idleTimeout
             let uploads = try UploadDesk(store: store, configuration: UploadConfiguration(library: library, limits: try limits.load()))
             server.uploads = uploads
             var services: [any Service] = [UploadExpiryService(desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel))]
