@@ -54,7 +54,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: [
-                .embedInCode("WebClient/index.html"), .embedInCode("WebClient/app.js"), .embedInCode("WebClient/app.css"),
+                .embedInCode("WebClient/index.html"), .embedInCode("WebClient/app.js"), .embedInCode("WebClient/upload.js"), .embedInCode("WebClient/app.css"),
                 .embedInCode("WebClient/icon.svg"),
             ],
             swiftSettings: upcoming

@@ -48,7 +48,7 @@ public struct FeedServer: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         if let rateLimit { router.add(middleware: RateLimitMiddleware(limit: rateLimit)) }
 
-        for (path, asset) in [("/", webClient.page), ("/web/app.js", webClient.script), ("/web/app.css", webClient.style),
+        for (path, asset) in [("/", webClient.page), ("/web/app.js", webClient.script), ("/web/upload.js", webClient.uploadScript), ("/web/app.css", webClient.style),
                               ("/web/icon.svg", webClient.icon), ("/favicon.ico", webClient.icon)] {
             router.get(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
             router.head(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }

@@ -320,6 +320,47 @@ def run(arguments, report):
         report["feedRequests"] = [entry["url"] for entry in requests.values() if "/v1/feed" in entry.get("url", "")]
 
 
+def run_upload(arguments, report):
+    """The upload form: a token and a file, sent over tus by the page itself, followed until the job is published."""
+    profile = tempfile.mkdtemp(prefix="reel-browser-")
+    browser = Browser(find_chromium(), profile, os.path.join(arguments.out, "chromium-upload.log"))
+    console, requests = [], {}
+    try:
+        browser.on("Runtime.consoleAPICalled", lambda p: console.append({"level": p.get("type"), "text": " ".join(
+            str(a.get("value", a.get("description", ""))) for a in p.get("args", []))[:500]}) if p.get("type") in ("error", "warning") else None)
+        browser.on("Runtime.exceptionThrown", lambda p: console.append({"level": "exception", "text": str(p.get("exceptionDetails", {}))[:500]}))
+        browser.on("Network.requestWillBeSent", lambda p: requests.setdefault(p["requestId"], {"method": p["request"]["method"], "url": p["request"]["url"]}))
+        browser.on("Network.responseReceived", lambda p: requests.setdefault(p["requestId"], {}).update(status=p["response"]["status"]))
+        page = Page(browser)
+        for domain in ("Network", "Runtime", "Page", "DOM"):
+            page.send(domain + ".enable")
+        page.emulate(360, 740, mobile=True)
+        page.send("Page.navigate", {"url": arguments.url + "/"})
+        page.wait_for("the page to start", lambda s: s["engine"] != "none" or s["loaded"] >= 0, 20)
+        page.evaluate("document.getElementById('upload-open').click()")
+        page.evaluate(f"document.getElementById('upload-token').value = {json.dumps(arguments.token)}")
+        document = page.send("DOM.getDocument")["root"]["nodeId"]
+        node = page.send("DOM.querySelector", {"nodeId": document, "selector": "#upload-file"})["nodeId"]
+        page.send("DOM.setFileInputFiles", {"nodeId": node, "files": [os.path.abspath(arguments.upload)]})
+        page.evaluate("document.getElementById('upload-send').click()")
+        deadline = time.time() + 180
+        state = None
+        while time.time() < deadline:
+            state = page.evaluate("window.reelUpload.state")
+            if state["phase"] in ("published", "failed"):
+                break
+            time.sleep(0.2)
+        report["upload"] = state
+        report["uploadStatusText"] = page.evaluate("document.getElementById('upload-status').textContent")
+        report["uploadDialogOpen"] = page.evaluate("document.getElementById('upload').open")
+        report["screenshots"] = {"upload": page.screenshot(os.path.join(arguments.out, "upload.png"))}
+    finally:
+        browser.close()
+        shutil.rmtree(profile, ignore_errors=True)
+        report["console"] = console
+        report["uploadRequests"] = [r for r in requests.values() if "/v1/uploads" in r.get("url", "")]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", required=True, help="reel serve's base URL")
@@ -327,12 +368,17 @@ def main():
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--page-size", type=int, default=5)
     parser.add_argument("--engine", choices=["auto", "hls.js"], default="auto", help="?engine= for the page")
+    parser.add_argument("--upload", help="instead of the feed scenario: upload this file through the page's form")
+    parser.add_argument("--token", help="the upload token for --upload")
     arguments = parser.parse_args()
     os.makedirs(arguments.out, exist_ok=True)
     report = {"url": arguments.url}
     status = 0
     try:
-        run(arguments, report)
+        if arguments.upload:
+            run_upload(arguments, report)
+        else:
+            run(arguments, report)
     except (BrowserError, OSError) as error:
         report["harnessError"] = str(error)
         status = 2

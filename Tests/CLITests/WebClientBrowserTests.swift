@@ -125,6 +125,50 @@ import Transcode
         }
     }
 
+    /// The page's upload form sends a clip over tus with plain fetch, in 2 MB PATCHes, and follows the job until
+    /// the worker (running in the server) has published it.
+    @Test func theUploadFormSendsAClipAndFollowsItsJobUntilItIsPublished() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = directory.file("catalog.sqlite")
+        let created = try ReelProcess.run(["token", "create", "--database", catalog, "--name", "browser"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
+        let server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog, "--library", directory.file("library"),
+                                       "--inbox", directory.file("inbox"), "--settle", "0.3", "--poll-interval", "0.1", "--port", "0"])
+        defer {
+            server.signal(SIGTERM)
+            _ = server.wait()
+        }
+        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        // Over 2 MB, so it goes up in more than one PATCH.
+        let clip = directory.file("holiday clip.mp4")
+        var video = SyntheticVideo(width: 720, height: 1280, seconds: 4)
+        video.quality = 16
+        try video.write(to: clip)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int)
+        #expect(size > 2_000_000, "the clip is only \(size) bytes")
+
+        let out = Self.packageRoot.appendingPathComponent(".build/web-client/upload").path
+        let run = try ChildProcess.run(["/usr/bin/timeout", "300", "python3", Self.driver, "--url", Self.listeningURL(server),
+                                        "--out", out, "--upload", clip, "--token", token])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                                  "no report: \(run.stdout) \(run.stderr)")
+        #expect(run.status == 0 && report["harnessError"] == nil, "\(report["harnessError"] ?? run.stderr)")
+        let upload = try #require(report["upload"] as? [String: Any])
+        #expect(upload["phase"] as? String == "published", "\(upload) \(report["uploadStatusText"] ?? "")")
+        #expect(upload["offset"] as? Int == size)
+        let requests = report["uploadRequests"] as? [[String: Any]] ?? []
+        #expect(requests.filter { $0["method"] as? String == "POST" }.count == 1)
+        #expect(requests.filter { $0["method"] as? String == "PATCH" }.count == (size + 1_999_999) / 2_000_000, "\(requests)")
+        let jobPath = try #require(upload["job"] as? String)
+        let store = FeedStore(database: try FeedDatabase(path: catalog))
+        let job = try #require(try store.job(id: String(jobPath.dropFirst("/v1/jobs/".count))))
+        #expect(job.state == .published)
+        #expect(job.sourceName == Array("holiday clip.mp4".utf8))
+        #expect((report["console"] as? [Any])?.isEmpty == true, "\(report["console"] ?? "")")
+    }
+
     // MARK: Fixtures
 
     static var packageRoot: URL {

@@ -7,6 +7,7 @@ internal import HTTPTypes
 public struct WebClient: Sendable {
     let page: WebAsset
     let script: WebAsset
+    let uploadScript: WebAsset
     let style: WebAsset
     let icon: WebAsset
     let contentSecurityPolicy: String
@@ -17,6 +18,7 @@ public struct WebClient: Sendable {
             .replacingOccurrences(of: "{{HLS_JS_URL}}", with: Self.attributeEscaped(hlsJSURL?.text ?? ""))
         page = WebAsset(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8")
         script = WebAsset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8")
+        uploadScript = WebAsset(bytes: PackageResources.upload_js, contentType: "text/javascript; charset=utf-8")
         style = WebAsset(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8")
         icon = WebAsset(bytes: PackageResources.icon_svg, contentType: "image/svg+xml")
         // Only this server's own code runs, plus hls.js from the one origin the operator named. MediaSource needs

@@ -409,6 +409,7 @@
 
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, button, dialog")) return;  // typing
     switch (event.key) {
       case "ArrowDown": case "PageDown": case "j": go(1); break;
       case "ArrowUp": case "PageUp": case "k": go(-1); break;
