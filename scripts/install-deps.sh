@@ -10,7 +10,7 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
   pkgs+=(time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
-  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-light)
+  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-extras)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Upload throughput on loopback: one 50 MB upload to `reel serve` over tus in 5 MB PATCHes (each fsynced and
+# committed before it is acknowledged), against curl PUTting the same file to nginx's WebDAV module, in one run.
+# Both sides are driven by curl, five times each; the table shows the median MB/s and the ratio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reel=$(realpath "${1:-.build/release/reel}")
+runs=${RUNS:-5}
+size=50000000
+chunk=5000000
+work=$(mktemp -d /tmp/reel-bench-upload.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+# 50 MB that admission accepts as far as sniffing goes: an MP4 header, then random bytes. Nothing here decodes
+# it; the job the worker would run is not part of the measurement (no --inbox).
+head -c "$size" /dev/urandom > "$work/upload.mp4"
+printf '\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2' | dd of="$work/upload.mp4" conv=notrunc status=none
+split -b "$chunk" -d -a 2 "$work/upload.mp4" "$work/chunk."
+
+db=$work/catalog.sqlite
+token=$("$reel" token create --database "$db" --name bench 2>/dev/null)
+"$reel" serve --database "$db" --library "$work/library" --port 0 --log-level warning >"$work/reel.out" 2>"$work/reel.err" &
+pids+=($!)
+for _ in $(seq 100); do grep -q '^listening on' "$work/reel.out" 2>/dev/null && break; sleep 0.1; done
+base=$(sed -n 's/^listening on //p' "$work/reel.out")
+[ -n "$base" ] || { echo "reel serve did not start" >&2; cat "$work/reel.err" >&2; exit 1; }
+
+nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$work/nginx/dav" "$work/nginx/tmp"
+chmod -R a+rwX "$work/nginx"
+cat >"$work/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_max_body_size 100m;
+    client_body_temp_path $work/nginx/tmp;
+    proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp; uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
+    server {
+        listen 127.0.0.1:$nport;
+        location /dav/ { root $work/nginx; dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw; }
+    }
+}
+CONF
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+pids+=($!)
+for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$nport/" && break; sleep 0.1; done
+
+now() { date +%s.%N; }
+reel_once() {
+    local location offset=0
+    location=$(curl -sf -D - -o /dev/null -X POST "$base/v1/uploads" -H "Authorization: Bearer $token" -H "Tus-Resumable: 1.0.0" \
+        -H "Upload-Length: $size" -H "Upload-Metadata: filename $(printf bench.mp4 | base64)" | tr -d '\r' | sed -n 's/^Location: //p')
+    for part in "$work"/chunk.*; do
+        curl -sf -o /dev/null -X PATCH "$base$location" -H "Authorization: Bearer $token" -H "Tus-Resumable: 1.0.0" \
+            -H "Upload-Offset: $offset" -H "Content-Type: application/offset+octet-stream" --data-binary @"$part"
+        offset=$((offset + $(stat -c %s "$part")))
+    done
+    [ "$offset" -eq "$size" ]
+}
+nginx_once() {
+    curl -sf -o /dev/null -T "$work/upload.mp4" "http://127.0.0.1:$nport/dav/upload-$1.mp4"
+}
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+reel_rates=() nginx_rates=()
+for run in $(seq "$runs"); do
+    start=$(now); reel_once; end=$(now)
+    reel_rates+=("$(python3 -c "print($size / ($end - $start) / 1e6)")")
+    start=$(now); nginx_once "$run"; end=$(now)
+    nginx_rates+=("$(python3 -c "print($size / ($end - $start) / 1e6)")")
+    rm -rf "$work/library/.incoming"/* "$work/nginx/dav"/*
+done
+reel=$(printf '%s\n' "${reel_rates[@]}" | median)
+ngx=$(printf '%s\n' "${nginx_rates[@]}" | median)
+echo "| server | MB/s (median of $runs) | ratio |"
+echo "|---|---|---|"
+printf '| reel serve, tus, 5 MB PATCHes, fsync + catalog commit each | %.0f | %.2f× |\n' "$reel" "$(python3 -c "print($reel / $ngx)")"
+printf '| nginx WebDAV, one curl PUT (no fsync) | %.0f | 1.00× |\n' "$ngx"
