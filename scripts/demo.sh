@@ -14,6 +14,8 @@ reel=$(realpath "${1:-.build/release/reel}")
 demo=$PWD/.demo
 rm -rf "$demo"
 mkdir -p "$demo/inbox"
+# An upload token for the page's Upload button and for tus clients (the catalog keeps only its hash).
+token=$("$reel" token create --database "$demo/catalog.sqlite" --name demo 2>/dev/null)
 "$reel" serve --database "$demo/catalog.sqlite" --library "$demo/library" --inbox "$demo/inbox" \
     --host 127.0.0.1 --port "${PORT:-0}" --settle 0.5 >"$demo/serve.out" 2>"$demo/serve.log" &
 server=$!
@@ -58,6 +60,7 @@ echo "== library: $(ls .demo/library/videos | wc -l) videos, $(ls .demo/library/
 master=$(curl -sf "$base/v1/feed?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["items"][0]["master_url"])')
 echo
 echo "Web page:        $base/   (debug overlay: $base/?debug=1)"
+echo "Upload token:    $token   (the page's Upload button, or any tus client: $base/v1/uploads)"
 echo "Feed:            $base/v1/feed"
 echo "Master playlist: $base$master"
 echo "  (for example: ffplay '$base$master', or gst-launch-1.0 playbin3 uri=$base$master)"
