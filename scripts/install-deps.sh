@@ -32,6 +32,11 @@ if [ "$level" = bench ] && ! python3 -c 'import PIL, skimage, numpy, pillow_heif
   python3 -m pip install --quiet pillow scikit-image numpy pillow-heif m3u8 datasette
 fi
 
+# schemathesis checks a running `reel serve` against its OpenAPI description (Tests/Contract, OpenAPIContractTests).
+if { [ "$level" = test ] || [ "$level" = bench ]; } && ! python3 -c 'import schemathesis, sys; sys.exit(schemathesis.__version__ != "4.32.5")' 2>/dev/null; then
+  python3 -m pip install --quiet "schemathesis==4.32.5"
+fi
+
 # hls.js for the web client's hls.js browser test, into .build/vendor (never committed).
 if [ "$level" = test ] || [ "$level" = bench ]; then
   python3 "$(dirname "$0")/fetch-hlsjs.py"
