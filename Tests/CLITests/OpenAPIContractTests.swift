@@ -11,7 +11,9 @@ import Testing
     static let runner = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Contract/run_schemathesis.sh").path
 
-    @Test func theServerAnswersAsItsOpenAPIDescriptionSays() throws {
+    /// Once as it is, and once with a rate limit low enough that most answers are the 429 every operation describes.
+    @Test(arguments: [[], ["--rate-limit", "5"]])
+    func theServerAnswersAsItsOpenAPIDescriptionSays(serveOptions: [String]) throws {
         let directory = try TemporaryDirectory()
         let catalog = directory.file("c.sqlite")
         let seeded = try ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"])
@@ -31,7 +33,7 @@ import Testing
         try Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(to: URL(fileURLWithPath: video + "/360p/seg_000.m4s"))
 
         let server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog,
-                                       "--library", directory.file("library"), "--port", "0"])
+                                       "--library", directory.file("library"), "--port", "0"] + serveOptions)
         #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
 
