@@ -60,7 +60,7 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("WebClient/index.html"), .embedInCode("WebClient/app.js"), .embedInCode("WebClient/upload.js"), .embedInCode("WebClient/app.css"),
-                .embedInCode("WebClient/icon.svg"),
+                .embedInCode("WebClient/icon.svg"), .embedInCode("OpenAPI/openapi.yaml"),
             ],
             swiftSettings: upcoming
         ),

@@ -37,6 +37,11 @@ if { [ "$level" = test ] || [ "$level" = bench ]; } && ! python3 -c 'import tusc
   python3 -m pip install --quiet tuspy==1.1.0
 fi
 
+# schemathesis checks a running `reel serve` against its OpenAPI description (Tests/Contract, OpenAPIContractTests).
+if { [ "$level" = test ] || [ "$level" = bench ]; } && ! python3 -c 'import schemathesis, sys; sys.exit(schemathesis.__version__ != "4.32.5")' 2>/dev/null; then
+  python3 -m pip install --quiet "schemathesis==4.32.5"
+fi
+
 # hls.js for the web client's hls.js browser test, into .build/vendor (never committed).
 if [ "$level" = test ] || [ "$level" = bench ]; then
   python3 "$(dirname "$0")/fetch-hlsjs.py"

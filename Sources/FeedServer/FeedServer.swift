@@ -68,6 +68,7 @@ public struct FeedServer: Sendable {
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.emitToBuffer())))
         }
+        addOpenAPIRoutes(to: router)
         return router
     }
 
