@@ -23,3 +23,11 @@ def before_call(context, case, kwargs):
     decoded = unquote(value)
     if "/" in decoded:
         case.path_parameters["path"] = EncodedPath("/".join(quote(part, safe="") for part in decoded.split("/")))
+
+
+@schemathesis.serializer("application/offset+octet-stream")
+def offset_stream(ctx, value):
+    """tus bodies are raw bytes: generated binary strings go as they are, anything else as its UTF-8 text."""
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    return str(value).encode("utf-8")
