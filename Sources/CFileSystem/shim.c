@@ -12,3 +12,7 @@ int CFileSystem_renameNoReplace(int fromDirectory, const char *from, int toDirec
 int CFileSystem_dieWithParent(void) {
     return prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
+
+int CFileSystem_startWriteback(int descriptor, long long offset, long long length) {
+    return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
+}

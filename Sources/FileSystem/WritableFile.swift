@@ -1,3 +1,4 @@
+internal import CFileSystem
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -58,8 +59,16 @@ public final class WritableFile: Sendable {
         }
     }
 
-    /// fsync: the bytes written so far survive a crash once this returns.
+    /// Starts writing `length` bytes at `offset` back to disk without waiting, so the `sync` that follows has
+    /// little left to do (sync_file_range(SYNC_FILE_RANGE_WRITE)).
+    public func startWriteback(offset: Int64, length: Int) throws(FileSystemError) {
+        guard CFileSystem_startWriteback(descriptor, offset, Int64(length)) == 0 else {
+            throw FileSystemError("sync_file_range", path)
+        }
+    }
+
+    /// fdatasync: the bytes written so far (and the size that reaches them) survive a crash once this returns.
     public func sync() throws(FileSystemError) {
-        guard fsync(descriptor) == 0 else { throw FileSystemError("fsync", path) }
+        guard fdatasync(descriptor) == 0 else { throw FileSystemError("fdatasync", path) }
     }
 }
