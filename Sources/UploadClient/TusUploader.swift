@@ -98,7 +98,7 @@ public struct TusUploader: Sendable {
                 guard let state = try await state(of: upload) else { return nil }
                 if let path = state.jobPath, state.offset >= length { return Completion(jobPath: path) }
                 throw UploadError(.failed(code: "job_unknown"),
-                                  "\(upload.absoluteString) is complete on the server but its Reel-Job answer was lost; see the server's jobs")
+                                  "\(upload.absoluteString) is complete on the server, but the answer naming its job (Reel-Job) was lost and neither HEAD nor 409 upload_finished names it; the job is on the server's job list")
             }
             try checkCancellation()
             let count = Int(min(Int64(chunkBytes), length - offset))
@@ -145,8 +145,9 @@ public struct TusUploader: Sendable {
                 guard failures <= backoff.maxAttempts else { throw giveUp(request, status: response) }
                 guard let state = try await state(of: upload) else { return nil }
                 if response.apiError?.code == "upload_finished" || state.offset >= length {
+                    // Finished, by this client's earlier request whose answer was lost (or that was interrupted).
                     offset = length
-                    if let job = state.jobPath { jobPath = job }
+                    if let job = response.header("Reel-Job") ?? state.jobPath { jobPath = job }
                 } else {
                     offset = state.offset
                 }

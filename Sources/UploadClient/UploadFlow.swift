@@ -79,7 +79,12 @@ public struct UploadFlow: Sendable {
             try checkInterrupt()
             let (upload, offset) = try await startOrResume(key: key, path: path, contentHash: contentHash, length: length,
                                                           plan: plan, quality: compressQuality, events: events)
-            completion = try await uploader.send(file: uploadPath, length: length, to: upload, from: offset) { tracker.record($0) }
+            do {
+                completion = try await uploader.send(file: uploadPath, length: length, to: upload, from: offset) { tracker.record($0) }
+            } catch let error as UploadError where error.code == "job_unknown" {
+                store.remove(key)  // the upload is complete: nothing is left to resume
+                throw error
+            }
             if completion == nil {
                 // The upload vanished on the server (expired, or the server's state was reset): start a new one.
                 store.remove(entryOnly: key)

@@ -61,6 +61,8 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
     /// Answers for `GET /v1/jobs/...`, in order (the last one repeats).
     var jobAnswers: [HTTPResponse] = []
     var masterPath = "/media/videos/v1/master.m3u8"
+    /// Names the job (`Reel-Job`) on HEAD and on `409 upload_finished` for a finished upload.
+    var namesJobWhenFinished = false
 
     private func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.method == "GET", request.url.path.hasPrefix("/v1/jobs/") {
@@ -88,12 +90,16 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
         guard var upload = uploads[id] else { return error(404, "not_found") }
         switch request.method {
         case "HEAD":
-            return HTTPResponse(status: 200, headers: [
-                "Upload-Offset": String(upload.bytes.count), "Upload-Length": String(upload.length), "Tus-Resumable": "1.0.0",
-            ])
+            var headers = ["Upload-Offset": String(upload.bytes.count), "Upload-Length": String(upload.length), "Tus-Resumable": "1.0.0"]
+            if namesJobWhenFinished, Int64(upload.bytes.count) == upload.length { headers["Reel-Job"] = "/v1/jobs/\(jobID)" }
+            return HTTPResponse(status: 200, headers: headers)
         case "PATCH":
             guard request.header("Content-Type") == "application/offset+octet-stream" else { return error(415, "invalid_content_type") }
-            if upload.bytes.count == Int(upload.length) { return error(409, "upload_finished") }
+            if upload.bytes.count == Int(upload.length) {
+                var finished = error(409, "upload_finished")
+                if namesJobWhenFinished { finished.headers["Reel-Job"] = "/v1/jobs/\(jobID)" }
+                return finished
+            }
             guard request.header("Upload-Offset") == String(upload.bytes.count) else { return error(409, "offset_mismatch") }
             if let checksum = request.header("Upload-Checksum") {
                 let expected = "sha256 " + Data(try! ByteDigest.sha256(request.body)).base64EncodedString()

@@ -59,6 +59,58 @@ import UploadClient
         #expect(sleeper.delays == [0.5])
     }
 
+    @Test func aLostAnswerToTheLastChunkFindsTheJobWhenTheServerNamesIt() async throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.write("clip.mp4", bytes(1500))
+        let tus = TusTestServer()
+        tus.namesJobWhenFinished = true
+        let uploader = makeUploader(tus, chunk: 2000)
+        let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
+        tus.inject(.dropAfterStoring, on: "PATCH")
+
+        let completion = try await uploader.send(file: path, length: 1500, to: url, from: 0)
+
+        #expect(completion?.jobPath == "/v1/jobs/job-1")
+        #expect(tus.recorded.filter { $0.method == "PATCH" }.count == 1)
+    }
+
+    @Test func aFinishedUploadWhoseJobNobodyNamesIsAFailureSayingSo() async throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.write("clip.mp4", bytes(1500))
+        let tus = TusTestServer()
+        let uploader = makeUploader(tus, chunk: 2000)
+        let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
+        tus.inject(.dropAfterStoring, on: "PATCH")
+
+        let error = await #expect(throws: UploadError.self) {
+            _ = try await uploader.send(file: path, length: 1500, to: url, from: 0)
+        }
+
+        #expect(error?.kind == .failed(code: "job_unknown"))
+        #expect(error?.message.contains(url.absoluteString) == true)
+        #expect(tus.upload("u1")?.bytes.count == 1500)
+    }
+
+    @Test func a409UploadFinishedNamingTheJobCompletesTheUpload() async throws {
+        let scratch = try TemporaryDirectory()
+        let content = bytes(1500)
+        let path = try scratch.write("clip.mp4", content)
+        let tus = TusTestServer()
+        tus.namesJobWhenFinished = true
+        let uploader = makeUploader(tus, chunk: 2000)
+        let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
+        // An interrupted earlier run's PATCH finished on the server after this run's HEAD said 0.
+        _ = try await tus.send(HTTPRequest(method: "PATCH", url: url, headers: [
+            "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
+            "Content-Type": "application/offset+octet-stream",
+        ], body: content))
+
+        let completion = try await uploader.send(file: path, length: 1500, to: url, from: 0)
+
+        #expect(completion?.jobPath == "/v1/jobs/job-1")
+        #expect(tus.upload("u1")?.bytes == content)
+    }
+
     @Test func anOffsetMismatchIsResolvedWithHead() async throws {
         let scratch = try TemporaryDirectory()
         let content = bytes(2000)
