@@ -1,6 +1,7 @@
 internal import CFileSystem
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// SHA-256 of bytes already in memory (an upload chunk's `Upload-Checksum`), through the same libcrypto as
@@ -20,7 +21,10 @@ public enum ByteDigest {
         }
         if updated == nil {
             let copy = Array(bytes)
-            guard copy.withUnsafeBytes({ raw in raw.count == 0 || EVP_DigestUpdate(context, raw.baseAddress!, raw.count) == 1 })
+            guard
+                copy.withUnsafeBytes({ raw in
+                    raw.count == 0 || EVP_DigestUpdate(context, raw.baseAddress!, raw.count) == 1
+                })
             else { throw FileSystemError("EVP_DigestUpdate", "(sha256)", code: EINVAL) }
         } else if updated != 1 {
             throw FileSystemError("EVP_DigestUpdate", "(sha256)", code: EINVAL)

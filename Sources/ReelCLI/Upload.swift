@@ -10,7 +10,8 @@ extension Reel {
     /// `reel upload FILE --server URL --token T`: the product's client flow (compress, upload over tus, poll the job).
     struct Upload: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Upload a video or image to a Reel server over tus, compressing videos first when needed, then follow its job.",
+            abstract:
+                "Upload a video or image to a Reel server over tus, compressing videos first when needed, then follow its job.",
             discussion: """
                 Videos under 10 MB that already fit the tier and images (up to 20 MB) are sent as they are; other videos \
                 up to 50 MB are compressed first. An interrupted upload resumes when the same command runs again \
@@ -22,16 +23,21 @@ extension Reel {
         @Argument(help: "The video or image to upload.") var file: String
         @Option(name: .long, help: "The server's base URL, e.g. https://reel.example.com.") var server: String
         @Option(name: .long, help: "Upload token (default: $REEL_TOKEN).") var token: String?
-        @Option(name: .long, help: "Compression tier when a video is compressed: low (540p), medium (720p) or high (1080p).")
+        @Option(
+            name: .long, help: "Compression tier when a video is compressed: low (540p), medium (720p) or high (1080p)."
+        )
         var quality: CompressPreset.Quality = .high
         @Flag(name: .long, help: "Stop once the upload is complete; do not follow the job.") var noWait = false
         @Flag(name: .long, help: "Print one JSON event per line on stdout.") var json = false
         @Option(name: .long, help: "PATCH chunk size in MB (10^6 bytes), 1...50.") var chunkMb: Int = 5
-        @Option(name: .long, help: "Compress presets JSON (default: Presets/compress.json when present).") var presets: String?
+        @Option(name: .long, help: "Compress presets JSON (default: Presets/compress.json when present).") var presets:
+            String?
         @OptionGroup var limits: LimitsOption
 
         func validate() throws {
-            guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
                 throw ValidationError("--server must be an http or https URL with a host, not \"\(server)\"")
             }
             guard (1...50).contains(chunkMb) else { throw ValidationError("--chunk-mb must be 1...50, not \(chunkMb)") }
@@ -39,7 +45,8 @@ extension Reel {
                 throw ValidationError("no upload token: pass --token or set REEL_TOKEN (reel token create makes one)")
             }
             guard ResumeStore.defaultDirectory() != nil else {
-                throw ValidationError("neither XDG_CACHE_HOME nor HOME is set, so interrupted uploads could not be resumed")
+                throw ValidationError(
+                    "neither XDG_CACHE_HOME nor HOME is set, so interrupted uploads could not be resumed")
             }
         }
 
@@ -53,8 +60,11 @@ extension Reel {
             let transport = URLSessionTransport()
             let stop = StopSignal()
             let flow = UploadFlow(
-                source: UploadSource(policy: AdmissionPolicy(limits: try limits.load()), preset: try CompressPreset.load(option: presets)),
-                uploader: TusUploader(server: serverURL, token: resolvedToken!, transport: transport, chunkBytes: chunkMb * 1_000_000),
+                source: UploadSource(
+                    policy: AdmissionPolicy(limits: try limits.load()), preset: try CompressPreset.load(option: presets)
+                ),
+                uploader: TusUploader(
+                    server: serverURL, token: resolvedToken!, transport: transport, chunkBytes: chunkMb * 1_000_000),
                 poller: JobPoller(server: serverURL, transport: transport),
                 store: ResumeStore(directory: ResumeStore.defaultDirectory()!),
                 quality: quality, waitsForJob: !noWait, isCancelled: { stop.isSet }
@@ -100,8 +110,12 @@ private final class UploadReporter: @unchecked Sendable {
             switch event {
             case let .plan(plan):
                 switch plan.action {
-                case .uploadAsIs: line("\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, sent as is")
-                case let .compress(quality): line("\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, compressing at \(quality.rawValue) first")
+                case .uploadAsIs:
+                    line("\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, sent as is")
+                case let .compress(quality):
+                    line(
+                        "\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, compressing at \(quality.rawValue) first"
+                    )
                 }
             case let .compressing(percent):
                 update(String(format: "compressing %5.1f%%", percent))

@@ -39,7 +39,8 @@ public struct JobPoller: Sendable {
     public let maxPollSeconds: Double
 
     public init(
-        server: URL, transport: any HTTPTransport, sleeper: any Sleeper = TaskSleeper(), backoff: RetryBackoff = RetryBackoff(),
+        server: URL, transport: any HTTPTransport, sleeper: any Sleeper = TaskSleeper(),
+        backoff: RetryBackoff = RetryBackoff(),
         defaultPollSeconds: Double = 1, maxPollSeconds: Double = 10
     ) {
         self.server = server
@@ -66,11 +67,13 @@ public struct JobPoller: Sendable {
             case "published":
                 return Outcome(job: job, masterURL: try await masterURL(of: job))
             case "rejected":
-                throw UploadError(.rejected(code: job.reason ?? "rejected"),
-                                  "job \(job.id) was rejected: \(job.reason ?? "rejected"): \(job.error ?? "no message")")
+                throw UploadError(
+                    .rejected(code: job.reason ?? "rejected"),
+                    "job \(job.id) was rejected: \(job.reason ?? "rejected"): \(job.error ?? "no message")")
             case "failed":
-                throw UploadError(.failed(code: job.reason ?? "failed"),
-                                  "job \(job.id) failed: \(job.reason ?? "failed"): \(job.error ?? "no message")")
+                throw UploadError(
+                    .failed(code: job.reason ?? "failed"),
+                    "job \(job.id) failed: \(job.reason ?? "failed"): \(job.error ?? "no message")")
             default:
                 let wait: Double
                 if let retryAfter = RetryBackoff.parseRetryAfter(response.header("Retry-After")) {
@@ -80,7 +83,10 @@ public struct JobPoller: Sendable {
                     quietWait = min(quietWait * 1.5, maxPollSeconds)
                 }
                 do { try await sleeper.sleep(seconds: wait) } catch {
-                    throw UploadError(.interrupted, "interrupted while waiting for job \(job.id); the upload is complete, poll \(url.absoluteString)")
+                    throw UploadError(
+                        .interrupted,
+                        "interrupted while waiting for job \(job.id); the upload is complete, poll \(url.absoluteString)"
+                    )
                 }
             }
         }
@@ -88,7 +94,8 @@ public struct JobPoller: Sendable {
 
     /// The absolute master playlist URL of a published video (`GET` its `video_url`), nil for images.
     func masterURL(of job: Job) async throws -> URL? {
-        guard let videoPath = job.videoURL, let videoURL = URL(string: videoPath, relativeTo: server)?.absoluteURL else { return nil }
+        guard let videoPath = job.videoURL, let videoURL = URL(string: videoPath, relativeTo: server)?.absoluteURL
+        else { return nil }
         struct Video: Decodable {
             var masterURL: String?
             enum CodingKeys: String, CodingKey { case masterURL = "master_url" }
@@ -113,25 +120,34 @@ public struct JobPoller: Sendable {
                 switch response.status {
                 case 200:
                     do { return (try JSONDecoder().decode(Body.self, from: Data(response.body)), response) } catch {
-                        throw UploadError(.failed(code: "protocol_error"), "GET \(url.absoluteString) answered JSON that does not parse: \(error)")
+                        throw UploadError(
+                            .failed(code: "protocol_error"),
+                            "GET \(url.absoluteString) answered JSON that does not parse: \(error)")
                     }
                 case 429, 500, 502, 503, 504:
                     retryAfter = RetryBackoff.parseRetryAfter(response.header("Retry-After"))
                     cause = "\(response.status)"
                 default:
                     let api = response.apiError
-                    throw UploadError(.failed(code: api?.code ?? "http_\(response.status)"),
-                                      "GET \(url.absoluteString) answered \(response.status)\(api.map { " \($0.code): \($0.message)" } ?? "")")
+                    throw UploadError(
+                        .failed(code: api?.code ?? "http_\(response.status)"),
+                        "GET \(url.absoluteString) answered \(response.status)\(api.map { " \($0.code): \($0.message)" } ?? "")"
+                    )
                 }
             } catch let error as UploadError {
                 throw error
             } catch {
-                if error is CancellationError { throw UploadError(.interrupted, "interrupted while polling \(url.absoluteString)") }
+                if error is CancellationError {
+                    throw UploadError(.interrupted, "interrupted while polling \(url.absoluteString)")
+                }
                 cause = "no answer (\(error))"
             }
             failures += 1
             guard failures <= backoff.maxAttempts else {
-                throw UploadError(.unavailable, "GET \(url.absoluteString) failed \(failures) times in a row (last: \(cause)); the server at \(server.absoluteString) is unavailable")
+                throw UploadError(
+                    .unavailable,
+                    "GET \(url.absoluteString) failed \(failures) times in a row (last: \(cause)); the server at \(server.absoluteString) is unavailable"
+                )
             }
             do { try await sleeper.sleep(seconds: backoff.delay(forAttempt: failures, retryAfter: retryAfter)) } catch {
                 throw UploadError(.interrupted, "interrupted while polling \(url.absoluteString)")

@@ -1,8 +1,9 @@
 internal import FileSystem
 public import Foundation
 public import Transcode
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Where `reel upload` remembers unfinished uploads between runs: one JSON entry per (file content, server, tier),
@@ -24,7 +25,9 @@ public struct ResumeStore: Sendable {
         /// The compress tier, for compressed uploads.
         public var quality: String?
 
-        public init(uploadURL: String, server: String, source: String, contentSHA256: String, length: Int64, quality: String?) {
+        public init(
+            uploadURL: String, server: String, source: String, contentSHA256: String, length: Int64, quality: String?
+        ) {
             self.uploadURL = uploadURL
             self.server = server
             self.source = source
@@ -47,7 +50,8 @@ public struct ResumeStore: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/reel/uploads`, else `$HOME/.cache/reel/uploads`; nil when neither variable is set.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String?
+    {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/reel/uploads" }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/reel/uploads" }
         return nil
@@ -55,7 +59,9 @@ public struct ResumeStore: Sendable {
 
     /// The entry's key: SHA-256 (hex) over the content hash, the server URL and the tier (nil for original bytes).
     /// - Throws: `UploadError` `.failed(digest_failed)` when libcrypto cannot make a digest.
-    public static func key(contentSHA256: String, server: URL, quality: CompressPreset.Quality?) throws(UploadError) -> String {
+    public static func key(contentSHA256: String, server: URL, quality: CompressPreset.Quality?) throws(UploadError)
+        -> String
+    {
         let text = "reel-upload-v1\n\(server.absoluteString)\n\(contentSHA256)\n\(quality?.rawValue ?? "original")"
         let digest: [UInt8]
         do { digest = try ByteDigest.sha256(Array(text.utf8)) } catch {
@@ -95,8 +101,9 @@ public struct ResumeStore: Sendable {
         } catch let error as UploadError {
             throw error
         } catch {
-            throw UploadError(.failed(code: "cache_unwritable"),
-                              "cannot remember the upload in \(directory) (set XDG_CACHE_HOME to a writable directory): \(error)")
+            throw UploadError(
+                .failed(code: "cache_unwritable"),
+                "cannot remember the upload in \(directory) (set XDG_CACHE_HOME to a writable directory): \(error)")
         }
     }
 

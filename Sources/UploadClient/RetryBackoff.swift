@@ -10,7 +10,9 @@ public struct RetryBackoff: Sendable, Equatable {
     /// A `Retry-After` longer than this is cut to it, so a misconfigured server cannot park the client for hours.
     public var maxRetryAfterSeconds: Double
 
-    public init(initialSeconds: Double = 0.5, capSeconds: Double = 16, maxAttempts: Int = 8, maxRetryAfterSeconds: Double = 300) {
+    public init(
+        initialSeconds: Double = 0.5, capSeconds: Double = 16, maxAttempts: Int = 8, maxRetryAfterSeconds: Double = 300
+    ) {
         self.initialSeconds = initialSeconds
         self.capSeconds = capSeconds
         self.maxAttempts = maxAttempts

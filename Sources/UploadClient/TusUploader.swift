@@ -46,12 +46,19 @@ public struct TusUploader: Sendable {
     ///   `.failed` for any other refusal or an answer without `Location`, `.interrupted` when cancelled.
     public func create(length: Int64, filename: String, filetype: String) async throws -> URL {
         let endpoint = server.appendingPathComponent("v1/uploads")
-        let metadata = "filename \(Data(filename.utf8).base64EncodedString()),filetype \(Data(filetype.utf8).base64EncodedString())"
-        let request = HTTPRequest(method: "POST", url: endpoint, headers: headers(["Upload-Length": String(length), "Upload-Metadata": metadata]))
+        let metadata =
+            "filename \(Data(filename.utf8).base64EncodedString()),filetype \(Data(filetype.utf8).base64EncodedString())"
+        let request = HTTPRequest(
+            method: "POST", url: endpoint,
+            headers: headers(["Upload-Length": String(length), "Upload-Metadata": metadata]))
         let response = try await sendRetrying(request)
         guard response.status == 201 else { throw refusal(response, to: request) }
-        guard let location = response.header("Location"), let url = URL(string: location, relativeTo: server)?.absoluteURL else {
-            throw UploadError(.failed(code: "protocol_error"), "POST \(endpoint.absoluteString) answered 201 without a usable Location header")
+        guard let location = response.header("Location"),
+            let url = URL(string: location, relativeTo: server)?.absoluteURL
+        else {
+            throw UploadError(
+                .failed(code: "protocol_error"),
+                "POST \(endpoint.absoluteString) answered 201 without a usable Location header")
         }
         return url
     }
@@ -65,10 +72,13 @@ public struct TusUploader: Sendable {
         switch response.status {
         case 200, 204:
             guard let offset = response.header("Upload-Offset").flatMap({ Int64($0) }), offset >= 0 else {
-                throw UploadError(.failed(code: "protocol_error"), "HEAD \(upload.absoluteString) answered without a valid Upload-Offset")
+                throw UploadError(
+                    .failed(code: "protocol_error"),
+                    "HEAD \(upload.absoluteString) answered without a valid Upload-Offset")
             }
-            return ServerState(offset: offset, length: response.header("Upload-Length").flatMap { Int64($0) },
-                               jobPath: response.header("Reel-Job"))
+            return ServerState(
+                offset: offset, length: response.header("Upload-Length").flatMap { Int64($0) },
+                jobPath: response.header("Reel-Job"))
         case 404, 410: return nil
         default: throw refusal(response, to: request)
         }
@@ -79,14 +89,17 @@ public struct TusUploader: Sendable {
     /// - Parameter progress: called with the server's offset after every acknowledged chunk and every `HEAD`.
     /// - Throws: `UploadError` as for `create`; `.failed(read_failed)` when the file cannot be read.
     public func send(
-        file path: String, length: Int64, to upload: URL, from offset: Int64, progress: @Sendable (Int64) -> Void = { _ in }
+        file path: String, length: Int64, to upload: URL, from offset: Int64,
+        progress: @Sendable (Int64) -> Void = { _ in }
     ) async throws -> Completion? {
         let file: ReadOnlyFile
         do { file = try ReadOnlyFile(path: path) } catch {
             throw UploadError(.failed(code: "read_failed"), "cannot open \(path) to upload it: \(error)")
         }
         guard file.size == length else {
-            throw UploadError(.failed(code: "file_changed"), "\(path) is \(file.size) bytes now, not the \(length) declared; start again")
+            throw UploadError(
+                .failed(code: "file_changed"),
+                "\(path) is \(file.size) bytes now, not the \(length) declared; start again")
         }
         var offset = offset
         var failures = 0
@@ -97,8 +110,10 @@ public struct TusUploader: Sendable {
                 // Complete on the server, but the answer naming the job was lost: HEAD may still name it.
                 guard let state = try await state(of: upload) else { return nil }
                 if let path = state.jobPath, state.offset >= length { return Completion(jobPath: path) }
-                throw UploadError(.failed(code: "job_unknown"),
-                                  "\(upload.absoluteString) is complete on the server, but the answer naming its job (Reel-Job) was lost and neither HEAD nor 409 upload_finished names it; the job is on the server's job list")
+                throw UploadError(
+                    .failed(code: "job_unknown"),
+                    "\(upload.absoluteString) is complete on the server, but the answer naming its job (Reel-Job) was lost and neither HEAD nor 409 upload_finished names it; the job is on the server's job list"
+                )
             }
             try checkCancellation()
             let count = Int(min(Int64(chunkBytes), length - offset))
@@ -107,13 +122,17 @@ public struct TusUploader: Sendable {
                 throw UploadError(.failed(code: "read_failed"), "cannot read \(path) at byte \(offset): \(error)")
             }
             guard chunk.count == count else {
-                throw UploadError(.failed(code: "file_changed"), "\(path) ended at byte \(offset + Int64(chunk.count)) while uploading; start again")
+                throw UploadError(
+                    .failed(code: "file_changed"),
+                    "\(path) ended at byte \(offset + Int64(chunk.count)) while uploading; start again")
             }
             let digest = try checksum(chunk)
-            let request = HTTPRequest(method: "PATCH", url: upload, headers: headers([
-                "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream",
-                "Upload-Checksum": "sha256 " + digest,
-            ]), body: chunk)
+            let request = HTTPRequest(
+                method: "PATCH", url: upload,
+                headers: headers([
+                    "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream",
+                    "Upload-Checksum": "sha256 " + digest,
+                ]), body: chunk)
             let response: HTTPResponse
             do { response = try await transport.send(request) } catch {
                 try rethrowIfCancelled(error)
@@ -126,17 +145,21 @@ public struct TusUploader: Sendable {
             }
             switch response.status {
             case 200, 204:
-                guard let next = response.header("Upload-Offset").flatMap({ Int64($0) }), next > offset, next <= length else {
-                    throw UploadError(.failed(code: "protocol_error"),
-                                      "PATCH \(upload.absoluteString) at \(offset) answered \(response.status) with Upload-Offset \(response.header("Upload-Offset") ?? "missing")")
+                guard let next = response.header("Upload-Offset").flatMap({ Int64($0) }), next > offset, next <= length
+                else {
+                    throw UploadError(
+                        .failed(code: "protocol_error"),
+                        "PATCH \(upload.absoluteString) at \(offset) answered \(response.status) with Upload-Offset \(response.header("Upload-Offset") ?? "missing")"
+                    )
                 }
                 offset = next
                 failures = 0
                 progress(offset)
                 if offset == length {
                     guard let job = response.header("Reel-Job") else {
-                        throw UploadError(.failed(code: "protocol_error"),
-                                          "the last PATCH to \(upload.absoluteString) answered without a Reel-Job header")
+                        throw UploadError(
+                            .failed(code: "protocol_error"),
+                            "the last PATCH to \(upload.absoluteString) answered without a Reel-Job header")
                     }
                     jobPath = job
                 }
@@ -159,8 +182,10 @@ public struct TusUploader: Sendable {
                 try await pause(after: failures, request: request, retryAfter: nil, cause: "checksum_mismatch")
             case 429, 500, 502, 503, 504:
                 failures += 1
-                try await pause(after: failures, request: request,
-                                retryAfter: RetryBackoff.parseRetryAfter(response.header("Retry-After")), cause: "\(response.status)")
+                try await pause(
+                    after: failures, request: request,
+                    retryAfter: RetryBackoff.parseRetryAfter(response.header("Retry-After")),
+                    cause: "\(response.status)")
                 guard let state = try await state(of: upload) else { return nil }
                 offset = state.offset
                 progress(offset)
@@ -189,8 +214,10 @@ public struct TusUploader: Sendable {
                 let response = try await transport.send(request)
                 guard [429, 500, 502, 503, 504].contains(response.status) else { return response }
                 failures += 1
-                try await pause(after: failures, request: request,
-                                retryAfter: RetryBackoff.parseRetryAfter(response.header("Retry-After")), cause: "\(response.status)")
+                try await pause(
+                    after: failures, request: request,
+                    retryAfter: RetryBackoff.parseRetryAfter(response.header("Retry-After")),
+                    cause: "\(response.status)")
             } catch let error as UploadError {
                 throw error
             } catch {
@@ -204,16 +231,22 @@ public struct TusUploader: Sendable {
     /// Waits before retry `failures`, or gives up with `.unavailable` once the attempts are spent.
     func pause(after failures: Int, request: HTTPRequest, retryAfter: Double?, cause: String) async throws {
         guard failures <= backoff.maxAttempts else {
-            throw UploadError(.unavailable,
-                              "\(request.method) \(request.url.absoluteString) failed \(failures) times in a row (last: \(cause)); the server at \(server.absoluteString) is unavailable")
+            throw UploadError(
+                .unavailable,
+                "\(request.method) \(request.url.absoluteString) failed \(failures) times in a row (last: \(cause)); the server at \(server.absoluteString) is unavailable"
+            )
         }
         do { try await sleeper.sleep(seconds: backoff.delay(forAttempt: failures, retryAfter: retryAfter)) } catch {
-            throw UploadError(.interrupted, "interrupted while waiting to retry \(request.method) \(request.url.absoluteString)")
+            throw UploadError(
+                .interrupted, "interrupted while waiting to retry \(request.method) \(request.url.absoluteString)")
         }
     }
 
     func giveUp(_ request: HTTPRequest, status response: HTTPResponse) -> UploadError {
-        UploadError(.unavailable, "\(request.method) \(request.url.absoluteString) kept answering \(response.status) \(response.apiError?.code ?? ""); gave up after \(backoff.maxAttempts) attempts")
+        UploadError(
+            .unavailable,
+            "\(request.method) \(request.url.absoluteString) kept answering \(response.status) \(response.apiError?.code ?? ""); gave up after \(backoff.maxAttempts) attempts"
+        )
     }
 
     /// The error for an answer that is not retried: the token refused, the file refused, or anything else.
@@ -222,14 +255,22 @@ public struct TusUploader: Sendable {
         let what = "\(request.method) \(request.url.absoluteString)"
         switch response.status {
         case 401, 403:
-            return UploadError(.unauthorized, "the server at \(server.absoluteString) refused the token (\(response.status) \(api?.code ?? "unauthorized")\(api.map { ": " + $0.message } ?? "")); check --token or REEL_TOKEN")
+            return UploadError(
+                .unauthorized,
+                "the server at \(server.absoluteString) refused the token (\(response.status) \(api?.code ?? "unauthorized")\(api.map { ": " + $0.message } ?? "")); check --token or REEL_TOKEN"
+            )
         case 413:
-            return UploadError(.rejected(code: api?.code ?? "too_large"), "\(what): \(api?.message ?? "the upload is over the server's size limit")")
+            return UploadError(
+                .rejected(code: api?.code ?? "too_large"),
+                "\(what): \(api?.message ?? "the upload is over the server's size limit")")
         case 422:
-            return UploadError(.rejected(code: api?.code ?? "unprocessable"), "\(what): \(api?.message ?? "the server refused the file")")
+            return UploadError(
+                .rejected(code: api?.code ?? "unprocessable"),
+                "\(what): \(api?.message ?? "the server refused the file")")
         default:
-            return UploadError(.failed(code: api?.code ?? "http_\(response.status)"),
-                               "\(what) answered \(response.status)\(api.map { " \($0.code): \($0.message)" } ?? "")")
+            return UploadError(
+                .failed(code: api?.code ?? "http_\(response.status)"),
+                "\(what) answered \(response.status)\(api.map { " \($0.code): \($0.message)" } ?? "")")
         }
     }
 
@@ -240,7 +281,9 @@ public struct TusUploader: Sendable {
     }
 
     func checkCancellation() throws {
-        if Task.isCancelled { throw UploadError(.interrupted, "interrupted; the upload can be resumed by running the same command again") }
+        if Task.isCancelled {
+            throw UploadError(.interrupted, "interrupted; the upload can be resumed by running the same command again")
+        }
     }
 
     func rethrowIfCancelled(_ error: any Error) throws {

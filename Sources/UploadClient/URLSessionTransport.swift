@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
-internal import FoundationNetworking
+    internal import FoundationNetworking
 #endif
 
 /// `HTTPTransport` over Foundation's `URLSession` (libcurl on Linux). One session per transport, no caching,
@@ -24,7 +25,8 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 
     /// - Throws: `URLError` when the request failed; `CancellationError` when the calling task was cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
@@ -34,7 +36,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     if let error {
                         let cancelled = (error as? URLError)?.code == .cancelled
-                        continuation.resume(throwing: cancelled ? CancellationError() : error)
+                        continuation.resume(throwing: cancelled ? CancellationError() : ConnectionError(error))
                         return
                     }
                     guard let http = response as? HTTPURLResponse else {
@@ -45,7 +47,8 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
                     for (name, value) in http.allHeaderFields {
                         if let name = name as? String, let value = value as? String { headers[name] = value }
                     }
-                    continuation.resume(returning: HTTPResponse(status: http.statusCode, headers: headers, body: Array(data ?? Data())))
+                    continuation.resume(
+                        returning: HTTPResponse(status: http.statusCode, headers: headers, body: Array(data ?? Data())))
                 }
                 box.set(task)
                 task.resume()
@@ -76,5 +79,18 @@ private final class TaskBox: @unchecked Sendable {
             return self.task
         }
         task?.cancel()
+    }
+}
+
+/// A request that got no answer, described in one line (libcurl's text, e.g. "Failed to connect to host port 80").
+struct ConnectionError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ error: any Error) {
+        let nsError = error as NSError
+        let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
+        let text = nsError.userInfo[NSLocalizedDescriptionKey] as? String
+            ?? underlying?.userInfo[NSLocalizedDescriptionKey] as? String
+        description = "\(nsError.domain) \(nsError.code)" + (text.map { ": " + $0 } ?? "")
     }
 }

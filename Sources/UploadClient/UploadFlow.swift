@@ -18,7 +18,8 @@ public struct UploadFlow: Sendable {
     public var isCancelled: @Sendable () -> Bool
 
     public init(
-        source: UploadSource, uploader: TusUploader, poller: JobPoller, store: ResumeStore, quality: CompressPreset.Quality,
+        source: UploadSource, uploader: TusUploader, poller: JobPoller, store: ResumeStore,
+        quality: CompressPreset.Quality,
         waitsForJob: Bool = true, now: @escaping @Sendable () -> Double = UploadFlow.monotonicSeconds,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) {
@@ -61,8 +62,9 @@ public struct UploadFlow: Sendable {
                 }
                 events(.compressing(percent: 0))
                 let isCancelled = isCancelled
-                _ = try source.compress(plan, quality: compressQuality, to: uploadPath,
-                                        progress: { events(.compressing(percent: $0)) }, isCancelled: isCancelled)
+                _ = try source.compress(
+                    plan, quality: compressQuality, to: uploadPath,
+                    progress: { events(.compressing(percent: $0)) }, isCancelled: isCancelled)
                 events(.compressing(percent: 100))
             }
         }
@@ -77,10 +79,13 @@ public struct UploadFlow: Sendable {
         var restarts = 0
         while completion == nil {
             try checkInterrupt()
-            let (upload, offset) = try await startOrResume(key: key, path: path, contentHash: contentHash, length: length,
-                                                          plan: plan, quality: compressQuality, events: events)
+            let (upload, offset) = try await startOrResume(
+                key: key, path: path, contentHash: contentHash, length: length,
+                plan: plan, quality: compressQuality, events: events)
             do {
-                completion = try await uploader.send(file: uploadPath, length: length, to: upload, from: offset) { tracker.record($0) }
+                completion = try await uploader.send(file: uploadPath, length: length, to: upload, from: offset) {
+                    tracker.record($0)
+                }
             } catch let error as UploadError where error.code == "job_unknown" {
                 store.remove(key)  // the upload is complete: nothing is left to resume
                 throw error
@@ -90,27 +95,33 @@ public struct UploadFlow: Sendable {
                 store.remove(entryOnly: key)
                 restarts += 1
                 guard restarts <= 2 else {
-                    throw UploadError(.failed(code: "upload_lost"), "\(upload.absoluteString) disappeared from the server \(restarts) times")
+                    throw UploadError(
+                        .failed(code: "upload_lost"),
+                        "\(upload.absoluteString) disappeared from the server \(restarts) times")
                 }
             }
         }
         store.remove(key)
         guard let jobURL = URL(string: completion!.jobPath, relativeTo: uploader.server)?.absoluteURL else {
-            throw UploadError(.failed(code: "protocol_error"), "the Reel-Job header \"\(completion!.jobPath)\" is not a URL")
+            throw UploadError(
+                .failed(code: "protocol_error"), "the Reel-Job header \"\(completion!.jobPath)\" is not a URL")
         }
         events(.uploaded(jobURL: jobURL.absoluteString))
         guard waitsForJob else { return Result(jobURL: jobURL, outcome: nil) }
         let outcome = try await poller.poll(jobPath: jobURL.absoluteString) { job in
             events(.job(state: job.state, progressPercent: job.progressPercent))
         }
-        events(.done(state: outcome.job.state, reason: outcome.job.reason, mediaID: outcome.job.mediaID,
-                     masterURL: outcome.masterURL?.absoluteString))
+        events(
+            .done(
+                state: outcome.job.state, reason: outcome.job.reason, mediaID: outcome.job.mediaID,
+                masterURL: outcome.masterURL?.absoluteString))
         return Result(jobURL: jobURL, outcome: outcome)
     }
 
     /// HEADs a remembered upload and continues it, or creates a new one and remembers it.
     func startOrResume(
-        key: String, path: String, contentHash: String, length: Int64, plan: UploadPlan, quality: CompressPreset.Quality?,
+        key: String, path: String, contentHash: String, length: Int64, plan: UploadPlan,
+        quality: CompressPreset.Quality?,
         events: @Sendable (UploadEvent) -> Void
     ) async throws -> (URL, Int64) {
         if let entry = store.load(key), entry.length == length, let url = URL(string: entry.uploadURL) {
@@ -121,8 +132,10 @@ public struct UploadFlow: Sendable {
             store.remove(entryOnly: key)
         }
         let url = try await uploader.create(length: length, filename: plan.filename, filetype: plan.filetype)
-        try store.save(ResumeStore.Entry(uploadURL: url.absoluteString, server: uploader.server.absoluteString, source: path,
-                                         contentSHA256: contentHash, length: length, quality: quality?.rawValue), key: key)
+        try store.save(
+            ResumeStore.Entry(
+                uploadURL: url.absoluteString, server: uploader.server.absoluteString, source: path,
+                contentSHA256: contentHash, length: length, quality: quality?.rawValue), key: key)
         events(.created(uploadURL: url.absoluteString))
         return (url, 0)
     }
@@ -158,7 +171,9 @@ final class ProgressTracker: @unchecked Sendable {
             progress.record(bytes: offset, at: now())
             return progress
         }
-        events(.progress(bytes: snapshot.bytes, total: snapshot.total, bytesPerSecond: snapshot.bytesPerSecond,
-                         etaSeconds: snapshot.etaSeconds))
+        events(
+            .progress(
+                bytes: snapshot.bytes, total: snapshot.total, bytesPerSecond: snapshot.bytesPerSecond,
+                etaSeconds: snapshot.etaSeconds))
     }
 }

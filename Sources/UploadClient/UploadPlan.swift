@@ -51,15 +51,18 @@ public struct UploadPlan: Sendable, Equatable {
         try checkSize(facts.path, format: facts.format, bytes: facts.bytes, limits: limits)
         let name = basename(facts.path)
         if facts.format.isImage {
-            return UploadPlan(path: facts.path, kind: .image, action: .uploadAsIs, sourceBytes: facts.bytes, filename: name,
-                              filetype: mimeType(facts.format, name: name))
+            return UploadPlan(
+                path: facts.path, kind: .image, action: .uploadAsIs, sourceBytes: facts.bytes, filename: name,
+                filetype: mimeType(facts.format, name: name))
         }
         if facts.bytes < compressFromBytes && facts.fitsTier {
-            return UploadPlan(path: facts.path, kind: .video, action: .uploadAsIs, sourceBytes: facts.bytes, filename: name,
-                              filetype: mimeType(facts.format, name: name))
+            return UploadPlan(
+                path: facts.path, kind: .video, action: .uploadAsIs, sourceBytes: facts.bytes, filename: name,
+                filetype: mimeType(facts.format, name: name))
         }
-        return UploadPlan(path: facts.path, kind: .video, action: .compress(quality), sourceBytes: facts.bytes,
-                          filename: stem(name) + ".mp4", filetype: "video/mp4")
+        return UploadPlan(
+            path: facts.path, kind: .video, action: .compress(quality), sourceBytes: facts.bytes,
+            filename: stem(name) + ".mp4", filetype: "video/mp4")
     }
 
     /// Refuses a file over its kind's size limit, or of a kind Reel does not take, before anything else is done.
@@ -74,8 +77,9 @@ public struct UploadPlan: Sendable, Equatable {
         } else if format.isImage {
             (limit, what) = (limits.image.maxBytes, "image")
         } else {
-            throw UploadError(.rejected(code: RejectionReason.unsupportedFormat.rawValue),
-                              "\(path): \(format.name) is neither a video nor an image Reel accepts")
+            throw UploadError(
+                .rejected(code: RejectionReason.unsupportedFormat.rawValue),
+                "\(path): \(format.name) is neither a video nor an image Reel accepts")
         }
         if bytes > limit {
             throw UploadError(

@@ -17,7 +17,9 @@ public struct UploadProgress: Sendable, Equatable {
         if bytes < self.bytes { samples.removeAll() }  // the server's offset went back (a resume): start the rate anew
         self.bytes = bytes
         samples.append((seconds, bytes))
-        while samples.count > 2, let first = samples.first, seconds - first.seconds > windowSeconds { samples.removeFirst() }
+        while samples.count > 2, let first = samples.first, seconds - first.seconds > windowSeconds {
+            samples.removeFirst()
+        }
     }
 
     /// Bytes per second over the window; nil until two samples at different times exist.

@@ -33,8 +33,9 @@ public struct UploadSource: Sendable {
         let admitted: AdmittedUpload
         do { admitted = try policy.check(path: path) } catch { throw Self.rejected(error) }
         let fits = admitted.format.isVideo && preset.fits(admitted.info, quality: quality)
-        return try UploadPlan.make(.init(path: path, format: admitted.format, bytes: admitted.info.fileSize, fitsTier: fits),
-                                   quality: quality, limits: policy.limits, compressFromBytes: preset.remuxBelowBytes)
+        return try UploadPlan.make(
+            .init(path: path, format: admitted.format, bytes: admitted.info.fileSize, fitsTier: fits),
+            quality: quality, limits: policy.limits, compressFromBytes: preset.remuxBelowBytes)
     }
 
     /// Compresses the plan's source into `output` (which must not exist), refusing a result over the video limit.
@@ -47,18 +48,23 @@ public struct UploadSource: Sendable {
         let compressor = VideoCompressor(policy: policy, preset: preset)
         let summary: CompressSummary
         do {
-            summary = try compressor.run(source: plan.path, output: output, quality: quality,
-                                         progress: { progress($0.percent) }, isCancelled: isCancelled)
+            summary = try compressor.run(
+                source: plan.path, output: output, quality: quality,
+                progress: { progress($0.percent) }, isCancelled: isCancelled)
         } catch {
             switch error.kind {
             case let .rejected(rejection): throw Self.rejected(rejection)
-            case .cancelled: throw UploadError(.interrupted, "interrupted while compressing \(plan.path); nothing was sent")
-            case .failed: throw UploadError(.failed(code: error.code), "compressing \(plan.path) failed: \(error.message)")
+            case .cancelled:
+                throw UploadError(.interrupted, "interrupted while compressing \(plan.path); nothing was sent")
+            case .failed:
+                throw UploadError(.failed(code: error.code), "compressing \(plan.path) failed: \(error.message)")
             }
         }
         if summary.bytes > policy.limits.video.maxBytes {
-            throw UploadError(.rejected(code: RejectionReason.tooLarge.rawValue),
-                              "\(plan.path) compressed at \(quality.rawValue) is still \(UploadPlan.megabytes(summary.bytes)); the video upload limit is \(UploadPlan.megabytes(policy.limits.video.maxBytes)); try --quality low")
+            throw UploadError(
+                .rejected(code: RejectionReason.tooLarge.rawValue),
+                "\(plan.path) compressed at \(quality.rawValue) is still \(UploadPlan.megabytes(summary.bytes)); the video upload limit is \(UploadPlan.megabytes(policy.limits.video.maxBytes)); try --quality low"
+            )
         }
         return summary.bytes
     }

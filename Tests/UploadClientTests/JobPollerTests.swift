@@ -5,8 +5,10 @@ import UploadClient
 @Suite struct JobPollerTests {
     let server = URL(string: "https://reel.test")!
 
-    static func job(_ state: String, percent: Int = 0, reason: String? = nil, error: String? = nil, video: String? = nil,
-                    retryAfter: String? = nil) -> ScriptedTransport.Step {
+    static func job(
+        _ state: String, percent: Int = 0, reason: String? = nil, error: String? = nil, video: String? = nil,
+        retryAfter: String? = nil
+    ) -> ScriptedTransport.Step {
         var fields = [#""id":"j1""#, #""kind":"video""#, #""state":"\#(state)""#, #""progress_percent":\#(percent)"#]
         fields.append(reason.map { #""reason":"\#($0)""# } ?? #""reason":null"#)
         fields.append(error.map { #""error":"\#($0)""# } ?? #""error":null"#)
@@ -14,7 +16,8 @@ import UploadClient
         fields.append(video.map { #""video_url":"\#($0)""# } ?? #""video_url":null"#)
         var headers = ["Content-Type": "application/json"]
         if let retryAfter { headers["Retry-After"] = retryAfter }
-        return .answer(HTTPResponse(status: 200, headers: headers, body: Array(("{" + fields.joined(separator: ",") + "}").utf8)))
+        return .answer(
+            HTTPResponse(status: 200, headers: headers, body: Array(("{" + fields.joined(separator: ",") + "}").utf8)))
     }
 
     @Test func publishedVideoGivesTheAbsoluteMasterURL() async throws {
@@ -22,7 +25,9 @@ import UploadClient
             Self.job("queued", retryAfter: "1"),
             Self.job("processing", percent: 40, retryAfter: "2"),
             Self.job("published", percent: 100, video: "/v1/videos/v1"),
-            .answer(HTTPResponse(status: 200, body: Array(#"{"id":"v1","master_url":"/media/videos/v1/master.m3u8"}"#.utf8))),
+            .answer(
+                HTTPResponse(status: 200, body: Array(#"{"id":"v1","master_url":"/media/videos/v1/master.m3u8"}"#.utf8))
+            ),
         ])
         let sleeper = RecordingSleeper()
         let poller = JobPoller(server: server, transport: transport, sleeper: sleeper)
@@ -36,7 +41,9 @@ import UploadClient
     }
 
     @Test func withoutRetryAfterTheWaitStartsAtOneSecondAndGrows() async throws {
-        let transport = ScriptedTransport([Self.job("queued"), Self.job("queued"), Self.job("queued"), Self.job("published")])
+        let transport = ScriptedTransport([
+            Self.job("queued"), Self.job("queued"), Self.job("queued"), Self.job("published"),
+        ])
         let sleeper = RecordingSleeper()
         let poller = JobPoller(server: server, transport: transport, sleeper: sleeper)
 
@@ -47,7 +54,9 @@ import UploadClient
     }
 
     @Test func rejectedJobIsExit65WithTheReason() async throws {
-        let transport = ScriptedTransport([Self.job("rejected", reason: "duration_exceeds_limit", error: "the video is 75 s; the limit is 60 s")])
+        let transport = ScriptedTransport([
+            Self.job("rejected", reason: "duration_exceeds_limit", error: "the video is 75 s; the limit is 60 s")
+        ])
         let poller = JobPoller(server: server, transport: transport, sleeper: RecordingSleeper())
 
         let error = await #expect(throws: UploadError.self) { _ = try await poller.poll(jobPath: "/v1/jobs/j1") }
@@ -58,7 +67,9 @@ import UploadClient
     }
 
     @Test func failedJobIsExit70() async throws {
-        let transport = ScriptedTransport([Self.job("failed", reason: "crashed", error: "the job process crashed 3 times")])
+        let transport = ScriptedTransport([
+            Self.job("failed", reason: "crashed", error: "the job process crashed 3 times")
+        ])
         let poller = JobPoller(server: server, transport: transport, sleeper: RecordingSleeper())
 
         let error = await #expect(throws: UploadError.self) { _ = try await poller.poll(jobPath: "/v1/jobs/j1") }
@@ -68,10 +79,13 @@ import UploadClient
     }
 
     @Test func serverErrorsAreRetriedThenReportedUnavailable() async throws {
-        let transport = ScriptedTransport([.fail, .answer(HTTPResponse(status: 503, headers: ["Retry-After": "4"])), .fail, .fail])
+        let transport = ScriptedTransport([
+            .fail, .answer(HTTPResponse(status: 503, headers: ["Retry-After": "4"])), .fail, .fail,
+        ])
         let sleeper = RecordingSleeper()
-        let poller = JobPoller(server: server, transport: transport, sleeper: sleeper,
-                               backoff: RetryBackoff(initialSeconds: 0.5, capSeconds: 8, maxAttempts: 3))
+        let poller = JobPoller(
+            server: server, transport: transport, sleeper: sleeper,
+            backoff: RetryBackoff(initialSeconds: 0.5, capSeconds: 8, maxAttempts: 3))
 
         let error = await #expect(throws: UploadError.self) { _ = try await poller.poll(jobPath: "/v1/jobs/j1") }
 

@@ -2,15 +2,17 @@ import FileSystem
 import Foundation
 import MediaFixtures
 import MediaModel
-import Transcode
 import Testing
+import Transcode
 import UploadClient
 
 @Suite struct ResumeStoreTests {
     let server = URL(string: "https://reel.test")!
 
     func entry(_ url: String = "https://reel.test/v1/uploads/u1") -> ResumeStore.Entry {
-        ResumeStore.Entry(uploadURL: url, server: "https://reel.test", source: "/in/clip.mp4", contentSHA256: "ab", length: 42, quality: nil)
+        ResumeStore.Entry(
+            uploadURL: url, server: "https://reel.test", source: "/in/clip.mp4", contentSHA256: "ab", length: 42,
+            quality: nil)
     }
 
     @Test func savesLoadsAndRemovesAnEntry() throws {
@@ -24,7 +26,10 @@ import UploadClient
         try store.save(entry("https://reel.test/v1/uploads/u2"), key: key)
         #expect(store.load(key)?.uploadURL == "https://reel.test/v1/uploads/u2")
         // Atomic writes leave no temporary files behind.
-        #expect(try Directory.entries(of: store.directory).map { String(decoding: $0.name, as: UTF8.self) } == [key + ".json"])
+        #expect(
+            try Directory.entries(of: store.directory).map { String(decoding: $0.name, as: UTF8.self) } == [
+                key + ".json"
+            ])
 
         try scratch.write("cache/reel/uploads/\(key).mp4", [1, 2, 3])
         store.remove(key)
@@ -37,9 +42,12 @@ import UploadClient
         #expect(base.count == 64)
         #expect(base == (try ResumeStore.key(contentSHA256: "ab", server: server, quality: nil)))
         #expect(base != (try ResumeStore.key(contentSHA256: "ac", server: server, quality: nil)))
-        #expect(base != (try ResumeStore.key(contentSHA256: "ab", server: URL(string: "https://other.test")!, quality: nil)))
+        #expect(
+            base != (try ResumeStore.key(contentSHA256: "ab", server: URL(string: "https://other.test")!, quality: nil))
+        )
         #expect(base != (try ResumeStore.key(contentSHA256: "ab", server: server, quality: .high)))
-        #expect((try ResumeStore.key(contentSHA256: "ab", server: server, quality: .low))
+        #expect(
+            (try ResumeStore.key(contentSHA256: "ab", server: server, quality: .low))
                 != (try ResumeStore.key(contentSHA256: "ab", server: server, quality: .high)))
     }
 
@@ -62,8 +70,12 @@ import UploadClient
     }
 
     @Test func theDirectoryFollowsXDGThenHome() {
-        #expect(ResumeStore.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]) == "/x/cache/reel/uploads")
-        #expect(ResumeStore.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.cache/reel/uploads")
+        #expect(
+            ResumeStore.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"])
+                == "/x/cache/reel/uploads")
+        #expect(
+            ResumeStore.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"])
+                == "/home/u/.cache/reel/uploads")
         #expect(ResumeStore.defaultDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.cache/reel/uploads")
         #expect(ResumeStore.defaultDirectory(environment: [:]) == nil)
     }

@@ -83,29 +83,41 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
             let id = "u\(nextID)"
             nextID += 1
             uploads[id] = Upload(length: length, metadata: request.header("Upload-Metadata") ?? "")
-            return HTTPResponse(status: 201, headers: ["Location": "/v1/uploads/\(id)", "Upload-Offset": "0", "Tus-Resumable": "1.0.0"])
+            return HTTPResponse(
+                status: 201, headers: ["Location": "/v1/uploads/\(id)", "Upload-Offset": "0", "Tus-Resumable": "1.0.0"])
         }
         guard path.hasPrefix("/v1/uploads/") else { return error(404, "not_found") }
         let id = String(path.dropFirst("/v1/uploads/".count))
         guard var upload = uploads[id] else { return error(404, "not_found") }
         switch request.method {
         case "HEAD":
-            var headers = ["Upload-Offset": String(upload.bytes.count), "Upload-Length": String(upload.length), "Tus-Resumable": "1.0.0"]
-            if namesJobWhenFinished, Int64(upload.bytes.count) == upload.length { headers["Reel-Job"] = "/v1/jobs/\(jobID)" }
+            var headers = [
+                "Upload-Offset": String(upload.bytes.count), "Upload-Length": String(upload.length),
+                "Tus-Resumable": "1.0.0",
+            ]
+            if namesJobWhenFinished, Int64(upload.bytes.count) == upload.length {
+                headers["Reel-Job"] = "/v1/jobs/\(jobID)"
+            }
             return HTTPResponse(status: 200, headers: headers)
         case "PATCH":
-            guard request.header("Content-Type") == "application/offset+octet-stream" else { return error(415, "invalid_content_type") }
+            guard request.header("Content-Type") == "application/offset+octet-stream" else {
+                return error(415, "invalid_content_type")
+            }
             if upload.bytes.count == Int(upload.length) {
                 var finished = error(409, "upload_finished")
                 if namesJobWhenFinished { finished.headers["Reel-Job"] = "/v1/jobs/\(jobID)" }
                 return finished
             }
-            guard request.header("Upload-Offset") == String(upload.bytes.count) else { return error(409, "offset_mismatch") }
+            guard request.header("Upload-Offset") == String(upload.bytes.count) else {
+                return error(409, "offset_mismatch")
+            }
             if let checksum = request.header("Upload-Checksum") {
                 let expected = "sha256 " + Data(try! ByteDigest.sha256(request.body)).base64EncodedString()
                 guard checksum == expected else { return error(460, "checksum_mismatch") }
             }
-            guard Int64(upload.bytes.count + request.body.count) <= upload.length else { return error(400, "exceeds_upload_length") }
+            guard Int64(upload.bytes.count + request.body.count) <= upload.length else {
+                return error(400, "exceeds_upload_length")
+            }
             upload.bytes += request.body
             uploads[id] = upload
             var headers = ["Upload-Offset": String(upload.bytes.count), "Tus-Resumable": "1.0.0"]
@@ -120,8 +132,11 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
         Self.error(status, code, "test server: \(code)")
     }
 
-    static func error(_ status: Int, _ code: String, _ message: String, headers: [String: String] = [:]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers, body: Array(#"{"error":{"code":"\#(code)","message":"\#(message)"}}"#.utf8))
+    static func error(_ status: Int, _ code: String, _ message: String, headers: [String: String] = [:]) -> HTTPResponse
+    {
+        HTTPResponse(
+            status: status, headers: headers,
+            body: Array(#"{"error":{"code":"\#(code)","message":"\#(message)"}}"#.utf8))
     }
 }
 

@@ -7,8 +7,10 @@ import UploadClient
 @Suite struct TusUploaderTests {
     let server = URL(string: "http://reel.test:8080")!
 
-    func makeUploader(_ transport: any HTTPTransport, sleeper: RecordingSleeper = RecordingSleeper(), chunk: Int = 1000,
-                      token: String = "secret") -> TusUploader {
+    func makeUploader(
+        _ transport: any HTTPTransport, sleeper: RecordingSleeper = RecordingSleeper(), chunk: Int = 1000,
+        token: String = "secret"
+    ) -> TusUploader {
         TusUploader(server: server, token: token, transport: transport, sleeper: sleeper, chunkBytes: chunk)
     }
 
@@ -28,7 +30,10 @@ import UploadClient
         let post = tus.recorded[0]
         #expect(post.method == "POST" && post.url.path == "/v1/uploads")
         #expect(post.header("Upload-Length") == "2500")
-        #expect(post.header("Upload-Metadata") == "filename \(Data("clip.mp4".utf8).base64EncodedString()),filetype \(Data("video/mp4".utf8).base64EncodedString())")
+        #expect(
+            post.header("Upload-Metadata")
+                == "filename \(Data("clip.mp4".utf8).base64EncodedString()),filetype \(Data("video/mp4".utf8).base64EncodedString())"
+        )
         #expect(post.header("Authorization") == "Bearer secret")
         let patches = tus.recorded.filter { $0.method == "PATCH" }
         #expect(patches.map { $0.header("Upload-Offset") } == ["0", "1000", "2000"])
@@ -36,7 +41,9 @@ import UploadClient
         for patch in patches {
             #expect(patch.header("Content-Type") == "application/offset+octet-stream")
             #expect(patch.header("Tus-Resumable") == "1.0.0")
-            #expect(patch.header("Upload-Checksum") == "sha256 " + Data(try ByteDigest.sha256(patch.body)).base64EncodedString())
+            #expect(
+                patch.header("Upload-Checksum") == "sha256 "
+                    + Data(try ByteDigest.sha256(patch.body)).base64EncodedString())
         }
     }
 
@@ -100,10 +107,13 @@ import UploadClient
         let uploader = makeUploader(tus, chunk: 2000)
         let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
         // An interrupted earlier run's PATCH finished on the server after this run's HEAD said 0.
-        _ = try await tus.send(HTTPRequest(method: "PATCH", url: url, headers: [
-            "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
-            "Content-Type": "application/offset+octet-stream",
-        ], body: content))
+        _ = try await tus.send(
+            HTTPRequest(
+                method: "PATCH", url: url,
+                headers: [
+                    "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
+                    "Content-Type": "application/offset+octet-stream",
+                ], body: content))
 
         let completion = try await uploader.send(file: path, length: 1500, to: url, from: 0)
 
@@ -119,10 +129,13 @@ import UploadClient
         let uploader = makeUploader(tus)
         let url = try await uploader.create(length: 2000, filename: "clip.mp4", filetype: "video/mp4")
         // Another client (or an earlier run) already sent the first chunk.
-        _ = try await tus.send(HTTPRequest(method: "PATCH", url: url, headers: [
-            "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
-            "Content-Type": "application/offset+octet-stream",
-        ], body: Array(content.prefix(1000))))
+        _ = try await tus.send(
+            HTTPRequest(
+                method: "PATCH", url: url,
+                headers: [
+                    "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
+                    "Content-Type": "application/offset+octet-stream",
+                ], body: Array(content.prefix(1000))))
 
         let completion = try await uploader.send(file: path, length: 2000, to: url, from: 0)
 
@@ -155,10 +168,12 @@ import UploadClient
         let tus = TusTestServer()
         let sleeper = RecordingSleeper()
         let uploader = makeUploader(tus, sleeper: sleeper)
-        tus.inject(.respond(TusTestServer.error(429, "rate_limited", "slow down", headers: ["Retry-After": "7"])), on: "POST")
+        tus.inject(
+            .respond(TusTestServer.error(429, "rate_limited", "slow down", headers: ["Retry-After": "7"])), on: "POST")
         let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
         tus.inject(.respond(TusTestServer.error(503, "busy", "busy", headers: ["Retry-After": "3"])), on: "PATCH")
-        tus.inject(.respond(TusTestServer.error(429, "rate_limited", "slow down", headers: ["Retry-After": "2"])), on: "HEAD")
+        tus.inject(
+            .respond(TusTestServer.error(429, "rate_limited", "slow down", headers: ["Retry-After": "2"])), on: "HEAD")
 
         let completion = try await uploader.send(file: path, length: 1500, to: url, from: 0)
 
@@ -170,8 +185,9 @@ import UploadClient
     @Test func retriesBackOffExponentiallyThenReportTheServerUnavailable() async throws {
         let transport = ScriptedTransport(Array(repeating: .fail, count: 5))
         let sleeper = RecordingSleeper()
-        let uploader = TusUploader(server: server, token: "secret", transport: transport, sleeper: sleeper,
-                                   backoff: RetryBackoff(initialSeconds: 0.5, capSeconds: 4, maxAttempts: 4))
+        let uploader = TusUploader(
+            server: server, token: "secret", transport: transport, sleeper: sleeper,
+            backoff: RetryBackoff(initialSeconds: 0.5, capSeconds: 4, maxAttempts: 4))
 
         let error = await #expect(throws: UploadError.self) {
             _ = try await uploader.create(length: 10, filename: "a.mp4", filetype: "video/mp4")
@@ -218,7 +234,8 @@ import UploadClient
         let tus = TusTestServer()
         let uploader = makeUploader(tus)
         let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
-        tus.inject(.respond(TusTestServer.error(422, "forbidden_format", "an HLS playlist is never opened")), on: "PATCH")
+        tus.inject(
+            .respond(TusTestServer.error(422, "forbidden_format", "an HLS playlist is never opened")), on: "PATCH")
 
         let error = await #expect(throws: UploadError.self) {
             _ = try await uploader.send(file: path, length: 1500, to: url, from: 0)
@@ -241,16 +258,22 @@ import UploadClient
         let tus = TusTestServer()
         let uploader = makeUploader(tus)
         let url = try await uploader.create(length: 2500, filename: "clip.mp4", filetype: "video/mp4")
-        _ = try await tus.send(HTTPRequest(method: "PATCH", url: url, headers: [
-            "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
-            "Content-Type": "application/offset+octet-stream",
-        ], body: Array(content.prefix(1200))))
+        _ = try await tus.send(
+            HTTPRequest(
+                method: "PATCH", url: url,
+                headers: [
+                    "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
+                    "Content-Type": "application/offset+octet-stream",
+                ], body: Array(content.prefix(1200))))
 
         let offsets = OffsetLog()
         _ = try await uploader.send(file: path, length: 2500, to: url, from: 1200) { offsets.append($0) }
 
         #expect(tus.upload("u1")?.bytes == content)
-        #expect(tus.recorded.filter { $0.method == "PATCH" }.dropFirst().map { $0.header("Upload-Offset") } == ["1200", "2200"])
+        #expect(
+            tus.recorded.filter { $0.method == "PATCH" }.dropFirst().map { $0.header("Upload-Offset") } == [
+                "1200", "2200",
+            ])
         #expect(offsets.values == [1200, 2200, 2500])
     }
 

@@ -10,8 +10,10 @@ import UploadClient
 @Suite struct UploadFlowTests {
     let server = URL(string: "http://reel.test")!
 
-    func makeFlow(_ tus: TusTestServer, store: ResumeStore, quality: CompressPreset.Quality = .medium, wait: Bool = true,
-                  chunk: Int = 64_000) -> UploadFlow {
+    func makeFlow(
+        _ tus: TusTestServer, store: ResumeStore, quality: CompressPreset.Quality = .medium, wait: Bool = true,
+        chunk: Int = 64_000
+    ) -> UploadFlow {
         let sleeper = RecordingSleeper()
         return UploadFlow(
             source: UploadSource(),
@@ -23,9 +25,12 @@ import UploadClient
 
     static func job(_ state: String, video: Bool = true) -> HTTPResponse {
         let videoURL = state == "published" && video ? #""/v1/videos/v1""# : "null"
-        return HTTPResponse(status: 200, headers: ["Retry-After": "1"], body: Array(#"""
-            {"id":"job-1","kind":"video","state":"\#(state)","progress_percent":\#(state == "published" ? 100 : 0),"reason":null,"error":null,"media_id":"v1","video_url":\#(videoURL)}
-            """#.utf8))
+        return HTTPResponse(
+            status: 200, headers: ["Retry-After": "1"],
+            body: Array(
+                #"""
+                {"id":"job-1","kind":"video","state":"\#(state)","progress_percent":\#(state == "published" ? 100 : 0),"reason":null,"error":null,"media_id":"v1","video_url":\#(videoURL)}
+                """#.utf8))
     }
 
     func entries(_ store: ResumeStore) -> [String] {
@@ -50,8 +55,11 @@ import UploadClient
         guard case let .plan(plan) = log.events.first else { Issue.record("no plan event first"); return }
         #expect(plan.action == .uploadAsIs)
         #expect(!log.events.contains { if case .compressing = $0 { true } else { false } })
-        #expect(log.events.last == .done(state: "published", reason: nil, mediaID: "v1",
-                                         masterURL: "http://reel.test/media/videos/v1/master.m3u8"))
+        #expect(
+            log.events.last
+                == .done(
+                    state: "published", reason: nil, mediaID: "v1",
+                    masterURL: "http://reel.test/media/videos/v1/master.m3u8"))
         #expect(entries(store).isEmpty)
     }
 
@@ -65,7 +73,8 @@ import UploadClient
 
         #expect(result.outcome == nil)
         #expect(tus.upload("u1")?.bytes == (try ReadOnlyFile.contents(of: source)))
-        #expect(tus.recorded[0].header("Upload-Metadata")?.contains(Data("image/jpeg".utf8).base64EncodedString()) == true)
+        #expect(
+            tus.recorded[0].header("Upload-Metadata")?.contains(Data("image/jpeg".utf8).base64EncodedString()) == true)
         #expect(!tus.recorded.contains { $0.method == "GET" })
     }
 
@@ -81,9 +90,12 @@ import UploadClient
         // First run: the second PATCH is interrupted (Ctrl-C).
         let first = makeFlow(tus, store: store, chunk: chunk)
         let interrupting = InterruptAfter(tus, patches: 1)
-        let firstFlow = UploadFlow(source: first.source, uploader: TusUploader(server: server, token: "secret", transport: interrupting,
-                                   sleeper: RecordingSleeper(), chunkBytes: chunk),
-                                   poller: first.poller, store: store, quality: .medium)
+        let firstFlow = UploadFlow(
+            source: first.source,
+            uploader: TusUploader(
+                server: server, token: "secret", transport: interrupting,
+                sleeper: RecordingSleeper(), chunkBytes: chunk),
+            poller: first.poller, store: store, quality: .medium)
         let error = await #expect(throws: UploadError.self) { _ = try await firstFlow.run(path: source) { _ in } }
         #expect(error?.kind == .interrupted)
         #expect(entries(store).count == 1)
@@ -104,9 +116,12 @@ import UploadClient
         let source = try scratch.write("photo.jpg", try SyntheticPhoto(width: 320, height: 240).jpeg())
         let tus = TusTestServer()
         let store = ResumeStore(directory: scratch.file("cache"))
-        let first = UploadFlow(source: UploadSource(), uploader: TusUploader(server: server, token: "secret",
-                               transport: InterruptAfter(tus, patches: 0), sleeper: RecordingSleeper(), chunkBytes: 10_000),
-                               poller: JobPoller(server: server, transport: tus), store: store, quality: .medium, waitsForJob: false)
+        let first = UploadFlow(
+            source: UploadSource(),
+            uploader: TusUploader(
+                server: server, token: "secret",
+                transport: InterruptAfter(tus, patches: 0), sleeper: RecordingSleeper(), chunkBytes: 10_000),
+            poller: JobPoller(server: server, transport: tus), store: store, quality: .medium, waitsForJob: false)
         await #expect(throws: UploadError.self) { _ = try await first.run(path: source) { _ in } }
         tus.forgetAllUploads()  // a server whose state was reset: HEAD answers 404
 
@@ -140,7 +155,9 @@ import UploadClient
         let info = try AdmissionPolicy().check(path: check).info
         #expect(info.video?.codec == "h264")
         #expect((info.video?.averageFrameRate ?? 0) <= 30.5)
-        #expect(tus.recorded[0].header("Upload-Metadata")?.hasPrefix("filename \(Data("fast.mp4".utf8).base64EncodedString()),") == true)
+        #expect(
+            tus.recorded[0].header("Upload-Metadata")?.hasPrefix(
+                "filename \(Data("fast.mp4".utf8).base64EncodedString()),") == true)
         #expect(entries(store).isEmpty)  // entry and compressed file are gone once uploaded
     }
 
@@ -150,15 +167,20 @@ import UploadClient
         try SyntheticVideo(width: 320, height: 180, frameRate: (60, 1), seconds: 1).write(to: source)
         let tus = TusTestServer()
         let store = ResumeStore(directory: scratch.file("cache"))
-        let first = UploadFlow(source: UploadSource(), uploader: TusUploader(server: server, token: "secret",
-                               transport: InterruptAfter(tus, patches: 1), sleeper: RecordingSleeper(), chunkBytes: 5_000),
-                               poller: JobPoller(server: server, transport: tus), store: store, quality: .low, waitsForJob: false)
+        let first = UploadFlow(
+            source: UploadSource(),
+            uploader: TusUploader(
+                server: server, token: "secret",
+                transport: InterruptAfter(tus, patches: 1), sleeper: RecordingSleeper(), chunkBytes: 5_000),
+            poller: JobPoller(server: server, transport: tus), store: store, quality: .low, waitsForJob: false)
         await #expect(throws: UploadError.self) { _ = try await first.run(path: source) { _ in } }
         #expect(entries(store).filter { $0.hasSuffix(".mp4") }.count == 1)
         #expect(entries(store).filter { $0.hasSuffix(".json") }.count == 1)
 
         let log = EventLog()
-        _ = try await makeFlow(tus, store: store, quality: .low, wait: false, chunk: 5_000).run(path: source) { log.append($0) }
+        _ = try await makeFlow(tus, store: store, quality: .low, wait: false, chunk: 5_000).run(path: source) {
+            log.append($0)
+        }
 
         #expect(!log.events.contains { if case .compressing = $0 { true } else { false } })
         #expect(log.events.contains(.resumed(uploadURL: "http://reel.test/v1/uploads/u1", offset: 5_000)))
@@ -203,9 +225,14 @@ import UploadClient
         let scratch = try TemporaryDirectory()
         let source = try scratch.write("photo.jpg", try SyntheticPhoto(width: 320, height: 240).jpeg())
         let tus = TusTestServer()
-        tus.setJobAnswers([HTTPResponse(status: 200, body: Array(#"""
-            {"id":"job-1","kind":"image","state":"rejected","progress_percent":0,"reason":"decode_error","error":"the picture does not decode","media_id":null,"video_url":null}
-            """#.utf8))])
+        tus.setJobAnswers([
+            HTTPResponse(
+                status: 200,
+                body: Array(
+                    #"""
+                    {"id":"job-1","kind":"image","state":"rejected","progress_percent":0,"reason":"decode_error","error":"the picture does not decode","media_id":null,"video_url":null}
+                    """#.utf8))
+        ])
 
         let error = await #expect(throws: UploadError.self) {
             _ = try await makeFlow(tus, store: ResumeStore(directory: scratch.file("cache"))).run(path: source) { _ in }

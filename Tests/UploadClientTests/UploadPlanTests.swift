@@ -5,8 +5,10 @@ import Transcode
 import UploadClient
 
 @Suite struct UploadPlanTests {
-    func makePlan(_ format: SniffedFormat, _ bytes: Int64, fits: Bool = false, name: String = "/in/clip.mp4",
-              quality: CompressPreset.Quality = .medium) throws(UploadError) -> UploadPlan {
+    func makePlan(
+        _ format: SniffedFormat, _ bytes: Int64, fits: Bool = false, name: String = "/in/clip.mp4",
+        quality: CompressPreset.Quality = .medium
+    ) throws(UploadError) -> UploadPlan {
         try UploadPlan.make(.init(path: name, format: format, bytes: bytes, fitsTier: fits), quality: quality)
     }
 
@@ -32,7 +34,9 @@ import UploadClient
     }
 
     @Test func aVideoOverFiftyMBIsRefusedNamingTheLimitTheFileAndItsSize() throws {
-        let error = #expect(throws: UploadError.self) { try makePlan(.mp4, 50_000_001, fits: true, name: "/in/big.mp4") }
+        let error = #expect(throws: UploadError.self) {
+            try makePlan(.mp4, 50_000_001, fits: true, name: "/in/big.mp4")
+        }
         #expect(error?.kind == .rejected(code: "too_large"))
         #expect(error?.exitCode == 65)
         #expect(error?.message.contains("/in/big.mp4") == true)
@@ -64,7 +68,8 @@ import UploadClient
         var limits = AdmissionLimits.default
         limits.video.maxBytes = 1_000
         #expect(throws: UploadError.self) {
-            try UploadPlan.make(.init(path: "a.mp4", format: .mp4, bytes: 1_001, fitsTier: true), quality: .high, limits: limits)
+            try UploadPlan.make(
+                .init(path: "a.mp4", format: .mp4, bytes: 1_001, fitsTier: true), quality: .high, limits: limits)
         }
     }
 
