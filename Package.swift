@@ -80,10 +80,12 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
         .target(name: "Transcode", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel"], swiftSettings: upcoming),
         .target(name: "ChatImages", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "MediaModel"], swiftSettings: upcoming),
+        .target(name: "UploadClient", dependencies: ["Transcode", "Ingest", "FileSystem", "MediaModel"], swiftSettings: upcoming),
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
                 "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem",
+                "UploadClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -125,6 +127,11 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "FileSystemTests", dependencies: ["FileSystem"], swiftSettings: upcoming),
+        .testTarget(
+            name: "UploadClientTests",
+            dependencies: ["UploadClient", "Transcode", "Ingest", "FileSystem", "MediaModel", "MediaFixtures"],
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

@@ -50,6 +50,15 @@ public final class ContentHash {
         return text
     }
 
+    /// The digest of bytes in memory (an upload chunk's `Upload-Checksum`).
+    public static func digest(of bytes: some Collection<UInt8>, _ algorithm: Algorithm = .sha256) throws(FileSystemError) -> [UInt8] {
+        let hash = try ContentHash(algorithm)
+        if bytes.withContiguousStorageIfAvailable({ hash.update(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(bytes).withUnsafeBytes { hash.update($0) }
+        }
+        return hash.finishBytes()
+    }
+
     /// The digest of a whole file, opened as `ReadOnlyFile` (no symlinks, regular files only).
     public static func sha256(ofFile path: String) throws(ReadOnlyFile.OpenError) -> String {
         let file = try ReadOnlyFile(path: path)

@@ -1,0 +1,228 @@
+import ArgumentParser
+import FileSystem
+import Foundation
+import Ingest
+import MediaModel
+import Transcode
+import UploadClient
+
+extension Reel {
+    /// `reel upload FILE --server URL --token T`: the product's client flow (compress, upload over tus, poll the job).
+    struct Upload: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Upload a video or image to a Reel server over tus, compressing videos first when needed, then follow its job.",
+            discussion: """
+                Videos under 10 MB that already fit the tier and images (up to 20 MB) are sent as they are; other videos \
+                up to 50 MB are compressed first. An interrupted upload resumes when the same command runs again \
+                (state in $XDG_CACHE_HOME/reel/uploads or ~/.cache/reel/uploads). Exit 0 published (or uploaded with \
+                --no-wait), 65 rejected, 69 server unavailable, 70 failed, 77 token refused, 130 interrupted.
+                """
+        )
+
+        @Argument(help: "The video or image to upload.") var file: String
+        @Option(name: .long, help: "The server's base URL, e.g. https://reel.example.com.") var server: String
+        @Option(name: .long, help: "Upload token (default: $REEL_TOKEN).") var token: String?
+        @Option(
+            name: .long, help: "Compression tier when a video is compressed: low (540p), medium (720p) or high (1080p)."
+        )
+        var quality: CompressPreset.Quality = .high
+        @Flag(name: .long, help: "Stop once the upload is complete; do not follow the job.") var noWait = false
+        @Flag(name: .long, help: "Print one JSON event per line on stdout.") var json = false
+        @Option(name: .long, help: "PATCH chunk size in MB (10^6 bytes), 1...50.") var chunkMb: Int = 5
+        @Option(name: .long, help: "Compress presets JSON (default: Presets/compress.json when present).") var presets:
+            String?
+        @OptionGroup var limits: LimitsOption
+
+        func validate() throws {
+            guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
+                throw ValidationError("--server must be an http or https URL with a host, not \"\(server)\"")
+            }
+            guard (1...50).contains(chunkMb) else { throw ValidationError("--chunk-mb must be 1...50, not \(chunkMb)") }
+            guard resolvedToken != nil else {
+                throw ValidationError("no upload token: pass --token or set REEL_TOKEN (reel token create makes one)")
+            }
+            guard ResumeStore.defaultDirectory() != nil else {
+                throw ValidationError(
+                    "neither XDG_CACHE_HOME nor HOME is set, so interrupted uploads could not be resumed")
+            }
+        }
+
+        var resolvedToken: String? {
+            let value = token ?? ProcessInfo.processInfo.environment["REEL_TOKEN"]
+            return value.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        }
+
+        func run() async throws {
+            let serverURL = URL(string: server)!  // checked in validate()
+            let transport = URLSessionTransport()
+            let stop = StopSignal()
+            let flow = UploadFlow(
+                source: UploadSource(
+                    policy: AdmissionPolicy(limits: try limits.load()), preset: try CompressPreset.load(option: presets)
+                ),
+                uploader: TusUploader(
+                    server: serverURL, token: resolvedToken!, transport: transport, chunkBytes: chunkMb * 1_000_000),
+                poller: JobPoller(server: serverURL, transport: transport),
+                store: ResumeStore(directory: ResumeStore.defaultDirectory()!),
+                quality: quality, waitsForJob: !noWait, isCancelled: { stop.isSet }
+            )
+            let reporter = UploadReporter(json: json, terminal: isatty(2) != 0 && !json)
+            let work = Task { [file] in try await flow.run(path: file) { reporter.report($0) } }
+            stop.onSignal { work.cancel() }
+            do {
+                let result = try await work.value
+                reporter.finish(result)
+            } catch let error as UploadError {
+                reporter.fail(error)
+                throw ExitCode(error.exitCode)
+            } catch is CancellationError {
+                let error = UploadError(.interrupted, "interrupted; run the same command again to resume the upload")
+                reporter.fail(error)
+                throw ExitCode(error.exitCode)
+            }
+        }
+    }
+}
+
+/// Prints `reel upload`'s events: JSON lines on stdout, or one updating line on a terminal's stderr.
+private final class UploadReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let json: Bool
+    private let terminal: Bool
+    private var lineOpen = false
+    private var lastJobLine = ""
+
+    init(json: Bool, terminal: Bool) {
+        self.json = json
+        self.terminal = terminal
+    }
+
+    func report(_ event: UploadEvent) {
+        lock.withLock {
+            if json {
+                print(JSONOutput.string(event))
+                fflush(nil)  // one event per line, even into a pipe
+                return
+            }
+            switch event {
+            case let .plan(plan):
+                switch plan.action {
+                case .uploadAsIs:
+                    line("\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, sent as is")
+                case let .compress(quality):
+                    line(
+                        "\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, compressing at \(quality.rawValue) first"
+                    )
+                }
+            case let .compressing(percent):
+                update(String(format: "compressing %5.1f%%", percent))
+            case let .compressed(_, bytes):
+                line("compressed to \(Self.megabytes(bytes)) MB")
+            case let .created(url):
+                line("upload \(url)")
+            case let .resumed(url, offset):
+                line("resuming \(url) at \(Self.megabytes(offset)) MB")
+            case let .progress(bytes, total, rate, eta):
+                let rateText = rate.map { String(format: "%.2f MB/s", $0 / 1_000_000) } ?? "-- MB/s"
+                let etaText = eta.map { String(format: "ETA %.0f s", $0) } ?? "ETA --"
+                update("\(Self.megabytes(bytes)) / \(Self.megabytes(total)) MB  \(rateText)  \(etaText)")
+            case let .uploaded(jobURL):
+                line("uploaded; job \(jobURL)")
+            case let .job(state, percent):
+                let text = "job \(state) \(percent.map { "\($0)%" } ?? "")"
+                if terminal { update(text) } else if text != lastJobLine { line(text) }
+                lastJobLine = text
+            case let .done(state, reason, _, _):
+                line("job \(state)\(reason.map { " (\($0))" } ?? "")")
+            }
+        }
+    }
+
+    func finish(_ result: UploadFlow.Result) {
+        lock.withLock {
+            endLine()
+            guard !json else { return }
+            if let master = result.outcome?.masterURL {
+                print(master.absoluteString)
+            } else if let outcome = result.outcome {
+                print(outcome.job.mediaID ?? result.jobURL.absoluteString)
+            } else {
+                print(result.jobURL.absoluteString)
+            }
+        }
+    }
+
+    func fail(_ error: UploadError) {
+        lock.withLock {
+            endLine()
+            if json {
+                struct Failure: Encodable {
+                    let event = "error"
+                    let code: String
+                    let message: String
+                    let exitCode: Int32
+                    enum CodingKeys: String, CodingKey { case event, code, message, exitCode = "exit_code" }
+                }
+                print(JSONOutput.string(Failure(code: error.code, message: error.message, exitCode: error.exitCode)))
+            }
+            printError("reel upload: \(error.code): \(error.message)")
+        }
+    }
+
+    private func update(_ text: String) {
+        guard terminal else { return }
+        StandardError.write("\r\u{1B}[K" + text)
+        lineOpen = true
+    }
+
+    private func line(_ text: String) {
+        endLine()
+        printError(text)
+    }
+
+    private func endLine() {
+        if lineOpen { StandardError.write("\n") }
+        lineOpen = false
+    }
+
+    static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_000_000) }
+}
+
+/// SIGINT/SIGTERM: sets a flag the compressor polls and cancels the network task; the resume entry stays.
+private final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    private var handler: (@Sendable () -> Void)?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.fire() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func onSignal(_ handler: @escaping @Sendable () -> Void) {
+        let fireNow = lock.withLock {
+            self.handler = handler
+            return flag
+        }
+        if fireNow { handler() }
+    }
+
+    private func fire() {
+        let handler = lock.withLock {
+            flag = true
+            return self.handler
+        }
+        handler?()
+    }
+
+    var isSet: Bool { lock.withLock { flag } }
+}
