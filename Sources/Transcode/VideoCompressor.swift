@@ -31,16 +31,11 @@ public struct VideoCompressor: Sendable {
         guard !Directory.exists(output) else {
             throw TranscodeError(.outputFailed, "\(output) already exists; compress never overwrites", path: source, retryable: false)
         }
-        let tier = preset.tier(quality)
         let staging: StagingDirectory
         do { staging = try StagingDirectory(besides: output) } catch { throw TranscodeError(error, path: source) }
         defer { staging.discard() }
         let temporary = staging.path + "/output.mp4"
-        let fits = info.fileSize < preset.remuxBelowBytes && video.codec == "h264" && video.bitDepth == 8
-            && min(video.displayWidth, video.displayHeight) <= tier.shortSide
-            && video.averageFrameRate <= preset.frameRate + 0.5
-            && (info.bitRate ?? Int64.max) <= Int64(tier.bitrateKbps + tier.audioBitrateKbps) * 1100
-            && (info.audio == nil || info.audio?.codec == "aac")
+        let fits = info.fileSize < preset.remuxBelowBytes && preset.fits(info, quality: quality)
         var summary = CompressSummary(
             source: source, output: output, mode: fits ? .remux : .transcode, sourceBytes: info.fileSize, bytes: 0,
             width: video.displayWidth, height: video.displayHeight, frameRate: video.averageFrameRate,

@@ -1,10 +1,9 @@
 public import MediaModel
-public import Transcode
 
 extension CompressPreset {
-    /// True when a video already meets the tier as `VideoCompressor` judges it for a remux: 8-bit H.264, short side
-    /// and frame rate within the tier, bitrate within 110 % of the tier's, and no audio or AAC audio. Size is the
-    /// plan's concern (`UploadPlan`), not this test's.
+    /// True when a video already meets the tier, so remuxing it is enough: 8-bit H.264, short side and frame rate
+    /// within the tier, bitrate within 110 % of the tier's, and no audio or AAC audio. `VideoCompressor` and
+    /// `reel upload`'s plan both ask this; size is each caller's own rule.
     public func fits(_ info: MediaInfo, quality: Quality) -> Bool {
         guard let video = info.video else { return false }
         let tier = tier(quality)
