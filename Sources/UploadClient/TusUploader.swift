@@ -180,7 +180,14 @@ public struct TusUploader: Sendable {
             case 460:
                 failures += 1
                 try await pause(after: failures, request: request, retryAfter: nil, cause: "checksum_mismatch")
-            case 429, 500, 502, 503, 504:
+            case 429:
+                // Refused before a byte was stored: the same chunk again once Retry-After has passed. A HEAD first
+                // would spend the very request budget the server just said was spent.
+                failures += 1
+                try await pause(
+                    after: failures, request: request,
+                    retryAfter: RetryBackoff.parseRetryAfter(response.header("Retry-After")), cause: "429")
+            case 500, 502, 503, 504:
                 failures += 1
                 try await pause(
                     after: failures, request: request,

@@ -182,6 +182,25 @@ import UploadClient
         #expect(tus.upload("u1")?.bytes.count == 1500)
     }
 
+    /// A 429 on a PATCH stored nothing: the client waits as told and sends the same chunk again, without a HEAD
+    /// that would spend the request budget the server just said was spent.
+    @Test func aRateLimitedPatchIsSentAgainAfterRetryAfterWithoutAHead() async throws {
+        let scratch = try TemporaryDirectory()
+        let path = try scratch.write("clip.mp4", bytes(1500))
+        let tus = TusTestServer()
+        let sleeper = RecordingSleeper()
+        let uploader = makeUploader(tus, sleeper: sleeper)
+        let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
+        tus.inject(.respond(TusTestServer.error(429, "rate_limited", "slow down", headers: ["Retry-After": "4"])), on: "PATCH")
+
+        let completion = try await uploader.send(file: path, length: 1500, to: url, from: 0)
+
+        #expect(completion != nil)
+        #expect(sleeper.delays == [4])
+        #expect(tus.recorded.map(\.method) == ["POST", "PATCH", "PATCH", "PATCH"])
+        #expect(tus.upload("u1")?.bytes.count == 1500)
+    }
+
     @Test func retriesBackOffExponentiallyThenReportTheServerUnavailable() async throws {
         let transport = ScriptedTransport(Array(repeating: .fail, count: 5))
         let sleeper = RecordingSleeper()
