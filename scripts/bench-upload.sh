@@ -52,31 +52,43 @@ pids+=($!)
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$nport/" && break; sleep 0.1; done
 
 now() { date +%s.%N; }
+# The PATCHes' arguments are built before the clock starts: only the two curls (creation, then the PATCHes on one
+# connection) are timed, against nginx's one curl.
+offsets=()
+offset=0
+for part in "$work"/chunk.*; do offsets+=("$offset"); offset=$((offset + $(stat -c %s "$part"))); done
 reel_once() {
-    local location offset=0 patches=()
+    local location start end patches=() index=0
+    start=$(now)
     location=$(curl -sf -D - -o /dev/null -X POST "$base/v1/uploads" -H "Authorization: Bearer $token" -H "Tus-Resumable: 1.0.0" \
         -H "Upload-Length: $size" -H "Upload-Metadata: filename $(printf bench.mp4 | base64)" | tr -d '\r' | sed -n 's/^Location: //p')
-    # One curl, one connection, ten PATCHes (--next), as a client keeps its connection.
     for part in "$work"/chunk.*; do
         [ ${#patches[@]} -eq 0 ] || patches+=(--next)
         patches+=(-sf -o /dev/null -X PATCH -H "Authorization: Bearer $token" -H "Tus-Resumable: 1.0.0"
-                  -H "Upload-Offset: $offset" -H "Content-Type: application/offset+octet-stream" --data-binary @"$part" "$base$location")
-        offset=$((offset + $(stat -c %s "$part")))
+                  -H "Upload-Offset: ${offsets[$index]}" -H "Content-Type: application/offset+octet-stream" --data-binary @"$part" "$base$location")
+        index=$((index + 1))
     done
     curl "${patches[@]}"
-    [ "$(curl -sf -I -H "Authorization: Bearer $token" -H "Tus-Resumable: 1.0.0" "$base$location" | tr -d '\r' | sed -n 's/^Upload-Offset: //p')" = "$size" ]
+    end=$(now)
+    [ "$(curl -sf -I -H "Authorization: Bearer $token" -H "Tus-Resumable: 1.0.0" "$base$location" | tr -d '\r' | sed -n 's/^Upload-Offset: //p')" = "$size" ] \
+        || { echo "reel's upload did not complete" >&2; exit 1; }
+    python3 -c "print($size / ($end - $start) / 1e6)"
 }
 nginx_once() {
+    local start end
+    start=$(now)
     curl -sf -o /dev/null -T "$work/upload.mp4" "http://127.0.0.1:$nport/dav/upload-$1.mp4"
+    end=$(now)
+    python3 -c "print($size / ($end - $start) / 1e6)"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 reel_rates=() nginx_rates=()
 for run in $(seq "$runs"); do
-    start=$(now); reel_once; end=$(now)
-    reel_rates+=("$(python3 -c "print($size / ($end - $start) / 1e6)")")
-    start=$(now); nginx_once "$run"; end=$(now)
-    nginx_rates+=("$(python3 -c "print($size / ($end - $start) / 1e6)")")
+    rate=$(reel_once) || exit 1
+    reel_rates+=("$rate")
+    rate=$(nginx_once "$run") || exit 1
+    nginx_rates+=("$rate")
     rm -rf "$work/library/.incoming"/* "$work/nginx/dav"/*
 done
 reel=$(printf '%s\n' "${reel_rates[@]}" | median)
