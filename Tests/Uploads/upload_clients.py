@@ -107,7 +107,13 @@ def slowloris(args):
     except (socket.timeout, ConnectionResetError):
         closed_after = round(time.time() - opened, 2)
     slow.close()
-    status, headers, _ = request(args.url + slow_location, "HEAD", args.token)
+    # The server finishes the cut-off PATCH (fsync, catalog) after closing the socket: ask until it has, or 30 s.
+    deadline = time.time() + 30
+    while True:
+        status, headers, _ = request(args.url + slow_location, "HEAD", args.token)
+        if headers.get("upload-offset") != "0" or time.time() > deadline:
+            break
+        time.sleep(0.1)
     return {"fast": fast, "slowClosedAfterSeconds": closed_after, "slowHead": {"status": status, "offset": headers.get("upload-offset")}}
 
 
