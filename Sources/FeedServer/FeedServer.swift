@@ -79,7 +79,7 @@ public struct FeedServer: Sendable {
                             onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
         Application(
             router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()],
+            server: .http1(configuration: .init(additionalChannelHandlers: [LargeReadsHandler(), ExpectContinueHandler()],
                                                 idleTimeout: .milliseconds(Int64(idleTimeoutSeconds * 1000)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "reel"),
             services: services,
