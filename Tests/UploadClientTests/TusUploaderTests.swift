@@ -7,6 +7,15 @@ import UploadClient
 @Suite struct TusUploaderTests {
     let server = URL(string: "http://reel.test:8080")!
 
+    /// Another client (or an earlier run) sends the upload's first bytes straight to the server.
+    func sendFirstBytes(_ bytes: [UInt8], to url: URL, on tus: TusTestServer) async throws {
+        _ = try await tus.send(HTTPRequest(
+            method: "PATCH", url: url,
+            headers: ["Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
+                      "Content-Type": "application/offset+octet-stream"],
+            body: bytes))
+    }
+
     func makeUploader(
         _ transport: any HTTPTransport, sleeper: RecordingSleeper = RecordingSleeper(), chunk: Int = 1000,
         token: String = "secret"
@@ -107,13 +116,7 @@ import UploadClient
         let uploader = makeUploader(tus, chunk: 2000)
         let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
         // An interrupted earlier run's PATCH finished on the server after this run's HEAD said 0.
-        _ = try await tus.send(
-            HTTPRequest(
-                method: "PATCH", url: url,
-                headers: [
-                    "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
-                    "Content-Type": "application/offset+octet-stream",
-                ], body: content))
+        try await sendFirstBytes(content, to: url, on: tus)
 
         let completion = try await uploader.send(file: path, length: 1500, to: url, from: 0)
 
@@ -129,13 +132,7 @@ import UploadClient
         let uploader = makeUploader(tus)
         let url = try await uploader.create(length: 2000, filename: "clip.mp4", filetype: "video/mp4")
         // Another client (or an earlier run) already sent the first chunk.
-        _ = try await tus.send(
-            HTTPRequest(
-                method: "PATCH", url: url,
-                headers: [
-                    "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
-                    "Content-Type": "application/offset+octet-stream",
-                ], body: Array(content.prefix(1000))))
+        try await sendFirstBytes(Array(content.prefix(1000)), to: url, on: tus)
 
         let completion = try await uploader.send(file: path, length: 2000, to: url, from: 0)
 
@@ -277,13 +274,7 @@ import UploadClient
         let tus = TusTestServer()
         let uploader = makeUploader(tus)
         let url = try await uploader.create(length: 2500, filename: "clip.mp4", filetype: "video/mp4")
-        _ = try await tus.send(
-            HTTPRequest(
-                method: "PATCH", url: url,
-                headers: [
-                    "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
-                    "Content-Type": "application/offset+octet-stream",
-                ], body: Array(content.prefix(1200))))
+        try await sendFirstBytes(Array(content.prefix(1200)), to: url, on: tus)
 
         let offsets = OffsetLog()
         _ = try await uploader.send(file: path, length: 2500, to: url, from: 1200) { offsets.append($0) }
