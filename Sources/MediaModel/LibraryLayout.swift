@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// Where everything lives in the library. Public: `videos/<id>/` and `images/<id>.webp`. Private: the uploads
 /// being processed (`.incoming/<id>`), staging (`.staging/<id>`), worker lock files (`.workers/`), published
 /// originals (`originals/<id>`), refused uploads (`rejected/<id>` + `<id>.reason.json`) and uploads that failed
@@ -7,6 +9,16 @@ public struct LibraryLayout: Sendable {
     public let root: String
 
     public init(root: String) { self.root = root }
+
+    /// A new id for a job, an upload or a token: 20 lowercase hex digits, safe as a file name anywhere.
+    public static func newID() -> String {
+        String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20))
+    }
+
+    /// Whether `text` is an id `newID()` could have made (so a path built from it stays where it belongs).
+    public static func isID(_ text: String) -> Bool {
+        text.utf8.count == 20 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
 
     public var videos: String { root + "/videos" }
     public var images: String { root + "/images" }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedServer
 import FeedStore
 import Foundation
+import MediaModel
 
 extension Reel {
     /// `reel token`: who may upload over HTTP. A token is printed once; the catalog keeps its SHA-256 only.
@@ -28,7 +29,7 @@ extension Reel {
             func run() async throws {
                 let store = FeedStore(database: try FeedDatabase(path: database))
                 let (secret, hash) = try BearerToken.generate()
-                let id = String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12))
+                let id = LibraryLayout.newID()
                 let token = UploadToken(id: id, name: name, hash: hash, rateLimit: rateLimit,
                                         createdAt: Int64(Date().timeIntervalSince1970 * 1000))
                 let failure: CatalogError?

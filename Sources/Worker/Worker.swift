@@ -168,9 +168,7 @@ public actor Worker: Service {
     static var monotonic: Double { ProcessInfo.processInfo.systemUptime }
     static var nowMilliseconds: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    static func newID() -> String {
-        String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20))
-    }
+    static func newID() -> String { LibraryLayout.newID() }
 
     public struct WorkerSetupError: Error, CustomStringConvertible {
         public let description: String

@@ -81,7 +81,7 @@ public final class UploadDesk: Sendable {
         let limit = metadata.declaresImage ? configuration.maximumImageBytes : configuration.maximumBytes
         guard length <= limit else { throw Self.tooLarge(name: name, length: length, limit: limit, image: metadata.declaresImage) }
         let record = UploadRecord(
-            id: Self.newID(), tokenID: token.id, length: length, metadata: metadataHeader ?? "",
+            id: LibraryLayout.newID(), tokenID: token.id, length: length, metadata: metadataHeader ?? "",
             filename: metadata.filename ?? Array("upload".utf8), createdAt: now, updatedAt: now,
             expiresAt: now + configuration.expirySeconds * 1000)
         try store.createUpload(record)
@@ -97,7 +97,7 @@ public final class UploadDesk: Sendable {
 
     /// The caller's own upload, or 404: another token's upload is as invisible as a missing one.
     func upload(id: String, token: UploadToken, now: Int64) throws -> UploadRecord {
-        guard Self.isID(id), var record = try store.upload(id: id), record.tokenID == token.id else {
+        guard LibraryLayout.isID(id), var record = try store.upload(id: id), record.tokenID == token.id else {
             throw APIError.notFound("upload \"\(id.prefix(64))\"")
         }
         if record.jobID == nil, record.expiresAt <= now {
@@ -194,7 +194,7 @@ public final class UploadDesk: Sendable {
         advanced.received = position
         advanced.expiresAt = now + configuration.expirySeconds * 1000
         if advanced.isComplete {
-            let jobID = Self.newID()
+            let jobID = LibraryLayout.newID()
             try store.assignUploadJob(id: record.id, jobID: jobID, now: now)
             try handOver(advanced, jobID: jobID, now: now)
             advanced.jobID = jobID
@@ -289,15 +289,5 @@ public final class UploadDesk: Sendable {
             removed += 1
         }
         return removed
-    }
-
-    // MARK: Ids
-
-    static func newID() -> String {
-        String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20))
-    }
-
-    static func isID(_ text: String) -> Bool {
-        text.utf8.count == 20 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }
