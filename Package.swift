@@ -43,7 +43,8 @@ let package = Package(
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
         .target(name: "PrefetchSim", swiftSettings: upcoming),
-        .target(name: "FeedStore", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: upcoming),
+        .target(name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: upcoming),
+        .target(name: "FeedStore", dependencies: ["MediaModel", "LibSQLite", "FileSystem", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: upcoming),
         .target(
             name: "FeedServer",
             dependencies: [
@@ -56,6 +57,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [

@@ -1,7 +1,8 @@
 internal import FeedStore
 internal import Hummingbird
 
-/// `GET /v1/feed`: pages of published videos, newest first.
+/// `GET /v1/feed`: pages of published videos, newest first. Plain requests are answered by `FeedFastPath` before
+/// the router; the router answers the rest (and explains every error) with the same `feedPage`.
 ///
 /// Each request reads the catalog generation (one indexed row, see `FeedStore.generation()`), so a video appears on
 /// the first request after its publish transaction commits, in every server process. Hot pages are answered from
@@ -23,11 +24,16 @@ extension FeedServer {
             limit = value
         }
         let key = FeedPageCache.Key(limit: limit, cursor: query["cursor"].map(String.init))
-        let ifNoneMatch = request.headers[.ifNoneMatch]
+        let page = try feedPage(key)
+        return Self.feedResponse(page.body, etag: Self.etag(generation: page.generation, key: key), ifNoneMatch: request.headers[.ifNoneMatch])
+    }
 
+    /// The body of the page at `key` and the catalog generation it belongs to: kept bytes while the generation
+    /// holds, otherwise a query (kept when the page is hot). The router and `FeedFastPath` both answer with this.
+    /// - Throws: `APIError` 400 `invalid_cursor`; `CatalogError` when the catalog cannot be read.
+    func feedPage(_ key: FeedPageCache.Key) throws -> (body: ByteBuffer, generation: Int64) {
         if let cached = pageCache.page(for: key, at: try store.generation()) {
-            let etag = Self.etag(generation: cached.generation, key: key)
-            return Self.feedResponse(cached.body, etag: etag, ifNoneMatch: ifNoneMatch)
+            return (cached.body, cached.generation)
         }
         var cursor: FeedCursor?
         if let text = key.cursor {
@@ -37,14 +43,14 @@ extension FeedServer {
                 throw APIError(.badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
             }
         }
-        let (page, generation) = try store.pageWithGeneration(limit: limit, after: cursor)
-        let body = ByteBuffer(bytes: FeedItemBody.json(page))
+        let (page, generation) = try store.pageWithGeneration(limit: key.limit, after: cursor)
+        let body = FeedItemBody.page(page)
         let next = page.nextCursor?.encoded
         if pageCache.isHot(key) {
             pageCache.store(.init(generation: generation, body: body, nextCursor: next), for: key)
         }
         if let next { pageCache.remember(issued: next) }
-        return Self.feedResponse(body, etag: Self.etag(generation: generation, key: key), ifNoneMatch: ifNoneMatch)
+        return (body, generation)
     }
 
     /// `"<generation>.<limit>.<cursor or first>"`: cursors are base64url, so the tag needs no escaping.

@@ -57,7 +57,7 @@ extension FeedStore {
         }
     }
 
-    /// The one statement pair that inserts a video: publishing and seeding both go through it. The caller bumps the
+    /// The statements that insert a video and its rendered feed item: publishing and seeding both go through them. The caller bumps the
     /// catalog generation once in the same transaction.
     static func insert(_ video: PublishedVideo, _ db: Database) throws {
         try db.cachedStatement(sql: """
@@ -75,5 +75,10 @@ extension FeedStore {
             try rendition.execute(arguments: [video.id, item.rung, item.width, item.height, item.bandwidth, item.averageBandwidth,
                                               item.codecs, item.segments])
         }
+        // Written last: the renditions' insert triggers clear a stored item (edits outside FeedStore go stale).
+        let item = FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
+                             width: video.width, height: video.height, masterPath: video.masterPath,
+                             posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions)
+        try db.cachedStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?").execute(arguments: [FeedItemJSON.render(item), video.id])
     }
 }

@@ -1,5 +1,3 @@
-internal import Foundation
-
 /// One published video as the feed serves it.
 public struct FeedVideo: Sendable, Equatable {
     public struct Rendition: Codable, Sendable, Equatable {
@@ -35,11 +33,19 @@ public struct FeedVideo: Sendable, Equatable {
     public var masterPath: String?
     public var posterJPEGPath: String?
     public var posterWebPPath: String?
-    /// The renditions as a JSON array ordered by height, rendered by SQLite in the page query itself: one query
-    /// per page, and the server copies it out without decoding and re-encoding.
-    public var renditionsJSON: String
+    /// Ordered by height.
+    public var renditions: [Rendition]
 
-    public var renditions: [Rendition] {
-        (try? JSONDecoder().decode([Rendition].self, from: Data(renditionsJSON.utf8))) ?? []
+    public init(id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
+                posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition]) {
+        self.id = id
+        self.publishedAt = publishedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.width = width
+        self.height = height
+        self.masterPath = masterPath
+        self.posterJPEGPath = posterJPEGPath
+        self.posterWebPPath = posterWebPPath
+        self.renditions = renditions
     }
 }

@@ -72,7 +72,8 @@ struct WorkerHarness {
     /// Every published video has its master playlist, every variant playlist, and every init and media segment
     /// those playlists name.
     func checkPublishedVideosAreComplete() throws {
-        for item in try store.page(limit: 50, after: nil).items {
+        for entry in try store.page(limit: 50, after: nil).items {
+            let item = try #require(try store.video(id: entry.id))
             let master = library + "/" + (item.masterPath ?? "")
             let text = try String(contentsOfFile: master, encoding: .utf8)
             let variants = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
