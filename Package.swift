@@ -43,12 +43,14 @@ let package = Package(
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
         .target(name: "PrefetchSim", swiftSettings: upcoming),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "LibZ", dependencies: ["CZlib"], swiftSettings: upcoming),
         .target(name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: upcoming),
         .target(name: "FeedStore", dependencies: ["MediaModel", "LibSQLite", "FileSystem", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: upcoming),
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel", "Ingest",
+                "FeedStore", "FileSystem", "MediaModel", "Ingest", "LibZ",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

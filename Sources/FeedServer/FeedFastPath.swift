@@ -48,12 +48,13 @@ struct FeedFastPath: Sendable {
               server.corsOrigins.isEmpty || request.headerFields[.origin] == nil else { return nil }
         let started = ContinuousClock.now
         if let limiter = server.rateLimiter, limiter.admit(client: client() ?? "unknown") != nil { return nil }
-        guard let page = try? server.feedPage(key) else { return nil }
+        let gzip = AcceptEncoding.acceptsGzip(request.headerFields[.acceptEncoding])
+        guard let page = try? server.feedPage(key, gzip: gzip) else { return nil }
         if logger.logLevel <= .debug {
             logger.debug("Request", metadata: ["hb.request.path": .string(path), "hb.request.method": "GET", "fast_path": "true"])
         }
-        let etag = FeedServer.etag(generation: page.generation, key: key)
-        var fields: HTTPFields = [.cacheControl: FeedServer.feedCacheControl, .eTag: etag]
+        let etag = FeedServer.etag(generation: page.generation, key: key, gzip: page.isGzip)
+        var fields = FeedServer.feedHeaders(etag: etag, gzip: page.isGzip)
         defer {
             answered.increment()
             duration.recordInterval(since: started)

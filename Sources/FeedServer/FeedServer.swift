@@ -31,6 +31,8 @@ public struct FeedServer: Sendable {
     public static let defaultLimit = 10
     /// Finished bodies of the hot feed pages, valid for one catalog generation.
     let pageCache = FeedPageCache()
+    /// gzip for feed pages and playlists.
+    let gzipEncoder = GzipEncoder()
 
     public init(store: FeedStore, library: MediaLibrary, rateLimit: RateLimit? = nil,
                 metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {

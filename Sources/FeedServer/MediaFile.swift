@@ -51,6 +51,8 @@ struct MediaFile: Sendable {
         }
     }
 
+    var isPlaylist: Bool { contentType == "application/vnd.apple.mpegurl" }
+
     /// Segments and posters are immutable once published; playlists are cached briefly.
     var cacheControl: String {
         contentType == "application/vnd.apple.mpegurl" ? "public, max-age=10" : "public, max-age=31536000, immutable"

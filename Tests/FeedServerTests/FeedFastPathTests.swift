@@ -124,6 +124,19 @@ import Testing
         }
     }
 
+    @Test func theFastPathGzipsForClientsThatAcceptIt() async throws {
+        try await withServer { port, _ in
+            let connection = try RawConnection(port: port)
+            for _ in 0..<2 {
+                let response = try await connection.offThePool("GET /v1/feed?limit=5 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate\r\n\r\n")
+                let head = response.components(separatedBy: "\r\n\r\n")[0].lowercased()
+                #expect(head.contains("content-encoding: gzip") && head.contains("vary: accept-encoding"))
+                #expect(head.contains(".5.first.gz\""))
+            }
+            #expect(try await Self.fastAnswers(port) == 2)
+        }
+    }
+
     @Test func aClientOverTheRateLimitIsRefusedEvenForAKeptPage() async throws {
         try await withServer(rateLimit: RateLimit(requestsPerSecond: 0.01, burst: 3)) { port, _ in
             var statuses: [Int] = []
@@ -176,11 +189,15 @@ final class RawConnection: @unchecked Sendable {  // used by one thread at a tim
         }
     }
 
+    /// Whether `bytes` hold one whole response: its head and as many body bytes as its Content-Length says.
     static func isComplete(_ bytes: [UInt8]) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let end = text.range(of: "\r\n\r\n") else { return false }
-        let length = text[..<end.lowerBound].split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let end = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator }) else {
+            return false
+        }
+        let head = String(decoding: bytes[..<end], as: UTF8.self)
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-        return text.utf8.distance(from: end.upperBound, to: text.endIndex) >= length
+        return bytes.count - (end + 4) >= length
     }
 }
