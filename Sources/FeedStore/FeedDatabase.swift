@@ -178,9 +178,18 @@ public final class FeedDatabase: Sendable {
             let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
             let update = try db.makeStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?")
             for id in ids {
-                guard let video = try FeedStore.video(id: id, db) else { continue }
+                guard let video = try FeedStore.video(id: id, db, hints: false) else { continue }
                 try update.execute(arguments: [FeedItemJSON.render(video), id])
             }
+        }
+        migrator.registerMigration("v6: prefetch hints") { db in
+            // Per rendition, what prefetching its start costs (PrefetchHint): NULL for videos published before.
+            // Their stored items stay right, since they have no hints to show.
+            try db.execute(sql: """
+                ALTER TABLE renditions ADD COLUMN init_bytes INTEGER;
+                ALTER TABLE renditions ADD COLUMN segment_duration_ms INTEGER;
+                ALTER TABLE renditions ADD COLUMN first_segments TEXT;
+                """)
         }
         return migrator
     }

@@ -1,3 +1,5 @@
+internal import MediaModel
+
 /// One video as the feed shows it, as a finished JSON object. It is rendered once, when the video is published, and
 /// kept in `videos.item_json`, so a page is an index seek plus a copy of stored bytes, however deep it is.
 /// Paths in the catalog are relative to the library; URLs are under `/media/`.
@@ -27,6 +29,23 @@ public enum FeedItemJSON {
                         json.key("average_bandwidth"); json.int(rendition.averageBandwidth)
                         json.key("codecs"); json.string(rendition.codecs)
                         json.key("segments"); json.int(rendition.segments)
+                        if let hint = rendition.prefetch {
+                            json.key("prefetch")
+                            json.object { json in
+                                json.key("init_bytes"); json.int(hint.initBytes)
+                                json.key("segment_duration_s"); json.milliseconds(asSeconds: hint.segmentDurationMilliseconds)
+                                json.key("first_segments")
+                                json.array { json in
+                                    for segment in hint.firstSegments {
+                                        json.object { json in
+                                            json.key("duration_s"); json.milliseconds(asSeconds: segment.durationMilliseconds)
+                                            json.key("bytes"); json.int(segment.bytes)
+                                        }
+                                    }
+                                }
+                                json.key("window_bytes"); json.int(hint.windowBytes)
+                            }
+                        }
                     }
                 }
             }

@@ -1,4 +1,6 @@
+internal import Foundation
 internal import GRDB
+internal import MediaModel
 
 extension FeedStore {
     /// Only the index's columns and the stored item: a page never renders JSON and never reads the renditions.
@@ -18,7 +20,7 @@ extension FeedStore {
         """
 
     static let renditionsSQL = """
-        SELECT rung, width, height, bandwidth, average_bandwidth, codecs, segments
+        SELECT rung, width, height, bandwidth, average_bandwidth, codecs, segments, init_bytes, segment_duration_ms, first_segments
         FROM renditions WHERE video_id = ? ORDER BY height
         """
 
@@ -48,15 +50,23 @@ extension FeedStore {
         }
     }
 
-    /// A video row and its renditions, whatever its status.
-    static func video(id: String, _ db: Database) throws -> FeedVideo? {
+    /// A video row and its renditions, whatever its status. `hints: false` reads a catalog from before migration v6
+    /// (the v5 migration renders items with it).
+    static func video(id: String, _ db: Database, hints: Bool = true) throws -> FeedVideo? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.videoSQL), arguments: [id]) else { return nil }
-        let renditions = try Row.fetchAll(db.cachedStatement(sql: Self.renditionsSQL), arguments: [id]).map {
+        let sql = hints ? Self.renditionsSQL : Self.renditionsSQL.replacingOccurrences(of: ", init_bytes, segment_duration_ms, first_segments", with: "")
+        let renditions = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map {
             FeedVideo.Rendition(rung: $0[0], width: $0[1], height: $0[2], bandwidth: $0[3], averageBandwidth: $0[4], codecs: $0[5],
-                                segments: $0[6])
+                                segments: $0[6],
+                                prefetch: hints ? Self.prefetch(initBytes: $0[7], segmentDuration: $0[8], firstSegments: $0[9]) : nil)
         }
         return FeedVideo(id: row[0], publishedAt: row[1] ?? 0, durationMilliseconds: row[2], width: row[3], height: row[4],
                          masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions)
+    }
+
+    static func prefetch(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {
+        guard let initBytes, let segmentDuration, let column = firstSegments, let segments = Self.firstSegments(column: column) else { return nil }
+        return PrefetchHint(initBytes: initBytes, segmentDurationMilliseconds: segmentDuration, firstSegments: segments)
     }
 
     /// The feed query's plan, for the test that proves it seeks through the index.

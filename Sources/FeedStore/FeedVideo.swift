@@ -1,3 +1,5 @@
+public import MediaModel
+
 /// One published video as the feed serves it.
 public struct FeedVideo: Sendable, Equatable {
     public struct Rendition: Codable, Sendable, Equatable {
@@ -8,8 +10,11 @@ public struct FeedVideo: Sendable, Equatable {
         public var averageBandwidth: Int
         public var codecs: String
         public var segments: Int
+        /// What prefetching this rendition's start costs; nil for videos published before Reel measured it.
+        public var prefetch: PrefetchHint?
 
-        public init(rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int) {
+        public init(rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int,
+                    prefetch: PrefetchHint? = nil) {
             self.rung = rung
             self.width = width
             self.height = height
@@ -17,10 +22,11 @@ public struct FeedVideo: Sendable, Equatable {
             self.averageBandwidth = averageBandwidth
             self.codecs = codecs
             self.segments = segments
+            self.prefetch = prefetch
         }
 
         enum CodingKeys: String, CodingKey {
-            case rung, width, height, bandwidth, codecs, segments
+            case rung, width, height, bandwidth, codecs, segments, prefetch
             case averageBandwidth = "average_bandwidth"
         }
     }
