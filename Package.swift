@@ -137,6 +137,8 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
+        .target(name: "HLSCheck", dependencies: ["FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )
