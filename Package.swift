@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem",
                 "UploadClient",
+                "HLSCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
