@@ -67,6 +67,8 @@ extension CheckRun {
                     + "the same segment of \(reference.file) at \(Self.seconds(referenceStarts[index])) s")
                 continue
             }
+            // IDRs inside segments are compared only when both variants were read whole.
+            guard reference.isFullyMeasured, analysis.isFullyMeasured else { continue }
             let keys = relativeKeyframes(analysis)
             let unmatched = keys.filter { key in !referenceKeys.contains { abs($0 - key) <= tolerance } }
             let missing = referenceKeys.filter { key in !keys.contains { abs($0 - key) <= tolerance } }

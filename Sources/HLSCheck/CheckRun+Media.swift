@@ -59,7 +59,11 @@ extension CheckRun {
             let location = reader.resolve(segment.uri, against: analysis.location)
             var facts = RenditionAnalysis.SegmentFacts(uri: segment.uri, bytes: 0, extinf: segment.duration)
             defer { analysis.segments.append(facts) }
-            guard let range = resolveRange(segment, location: location, playlist: analysis.file) else { continue }
+            guard let range = resolveRange(segment, location: location, playlist: analysis.file) else {
+                expected = [:]  // a gap in what was read is not a gap in the decode times
+                continue
+            }
+            facts.exists = true
             facts.bytes = range.length
             guard let map = segment.map else {
                 let head = (try? reader.read(location, offset: range.offset, count: 189)) ?? []
@@ -77,6 +81,7 @@ extension CheckRun {
                                             defaults: Dictionary(initSegment.tracks.map { ($0.id, $0.defaults) }) { a, _ in a })
             } catch {
                 report(.mediaExists, display(location), "not a readable fMP4 segment: \(error)")
+                expected = [:]
                 continue
             }
             if scan.fragments.isEmpty {

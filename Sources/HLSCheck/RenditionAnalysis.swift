@@ -3,6 +3,8 @@
 struct RenditionAnalysis {
     struct SegmentFacts {
         var uri: String
+        /// False when the resource or its range could not be read: such a segment counts in no measurement.
+        var exists = false
         var bytes: Int64
         var extinf: Double
         /// Decode time of the first sample of the main track (video when there is one), in seconds.
@@ -42,18 +44,22 @@ struct RenditionAnalysis {
     /// Per-segment bit rate (bytes × 8 / EXTINF); the init segment is not counted.
     var peak: (bitsPerSecond: Double, segment: String?) {
         var best: (Double, String?) = (0, nil)
-        for segment in segments where segment.extinf > 0 {
+        for segment in segments where segment.extinf > 0 && segment.exists {
             let rate = Double(segment.bytes * 8) / segment.extinf
             if rate > best.0 { best = (rate, segment.uri) }
         }
         return best
     }
 
-    /// Total bytes × 8 over total EXTINF.
+    /// Total bytes × 8 over total EXTINF, of the segments that could be read.
     var average: Double {
-        let seconds = segments.reduce(0) { $0 + $1.extinf }
-        return seconds > 0 ? Double(segments.reduce(0) { $0 + $1.bytes } * 8) / seconds : 0
+        let read = segments.filter(\.exists)
+        let seconds = read.reduce(0) { $0 + $1.extinf }
+        return seconds > 0 ? Double(read.reduce(0) { $0 + $1.bytes } * 8) / seconds : 0
     }
+
+    /// Whether every segment was opened and measured, so its sync samples are all known.
+    var isFullyMeasured: Bool { segments.allSatisfy { $0.duration != nil } }
 
     var allStartWithIDR: Bool { hasVideo && !segments.isEmpty && segments.allSatisfy { $0.startsWithIDR == true } }
 
