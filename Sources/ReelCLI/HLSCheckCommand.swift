@@ -18,8 +18,11 @@ extension Reel {
                 """
         )
 
-        @Argument(help: "A directory holding master.m3u8, a master playlist, or an http(s) URL of one.") var source: String
-        @Option(name: .long, help: "A rule broken on purpose (e.g. 6.1): still listed, marked waived, not a failure. Repeatable.")
+        @Argument(help: ArgumentHelp("A directory holding master.m3u8, a master playlist, or an http(s) URL of one.",
+                                     valueName: "dir-or-url"))
+        var source: String
+        @Option(name: .long, help: ArgumentHelp("A rule broken on purpose (e.g. 6.1): still listed, marked waived, not a "
+                                                + "failure. Repeatable.", valueName: "rule"))
         var waive: [String] = []
         @Flag(name: .long, help: "Print the report as JSON.") var json = false
 
