@@ -92,6 +92,7 @@ let package = Package(
             dependencies: [
                 "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem",
                 "UploadClient",
+                "HLSCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -139,6 +140,8 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
+        .target(name: "HLSCheck", dependencies: ["FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )
