@@ -4,8 +4,8 @@ import Testing
 @testable import HLSCheck
 import Transcode
 
-/// Reel does not write I-frame playlists yet, so these tests write one by hand into a real ladder: one entry per
-/// segment, the byte range running from the segment's 'moof' to the end of its first (IDR) sample.
+/// I-frame playlists written by hand into a real ladder, in place of the one Reel wrote: one entry per segment, the
+/// byte range running from the segment's 'moof' to the end of its first (IDR) sample. Reel's own must be the same.
 @Suite struct IFramePlaylistTests {
     let temporary: TemporaryDirectory
     init() throws { temporary = try TemporaryDirectory() }
@@ -26,6 +26,18 @@ import Transcode
         let report = ladder.check()
         #expect(report.passed, "\(report.summary)")
         #expect(report.findings.isEmpty, "\(report.summary)")
+    }
+
+    @Test func reelWritesTheSameEntriesAsTheyAreWorkedOutHere() throws {
+        let ladder = try Ladder.make(in: temporary)
+        for rendition in ladder.summary.renditions {
+            let entries = try iFrameEntries(ladder, rung: rendition.id)
+            let written = MediaPlaylist(Playlist(text: try ladder.text("\(rendition.id)/iframes.m3u8")))
+            #expect(written.iFramesOnly && written.hasEndList)
+            #expect(written.segments.map(\.uri) == entries.map(\.segment))
+            #expect(written.segments.map(\.byteRange) == entries.map(\.range))
+            #expect(zip(written.segments, entries).allSatisfy { abs($0.duration - $1.duration) < 0.0005 })
+        }
     }
 
     @Test func rangeThatStartsInsideTheMediaDataIsFound() throws {
@@ -92,7 +104,9 @@ import Transcode
         let peak = entries.map { Double($0.range.length * 8) / $0.duration }.max() ?? 0
         let rendition = try #require(ladder.summary.renditions.first { $0.id == rung })
         let videoCodec = rendition.codecs.split(separator: ",")[0]
-        try ladder.write("master.m3u8", try ladder.text("master.m3u8") + "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Int(peak.rounded(.up))),"
+        let master = try ladder.text("master.m3u8").split(separator: "\n").filter { !$0.contains("URI=\"\(rung)/iframes.m3u8\"") }
+            .joined(separator: "\n") + "\n"
+        try ladder.write("master.m3u8", master + "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Int(peak.rounded(.up))),"
             + "CODECS=\"\(videoCodec)\",RESOLUTION=\(rendition.width)x\(rendition.height),URI=\"\(rung)/iframes.m3u8\"\n")
     }
 }
