@@ -31,13 +31,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
     ],
     targets: [
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(libavPackages)]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libswscale", providers: [.apt(libavPackages)]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .target(name: "LibTurboJPEG", dependencies: ["CTurboJPEG"], swiftSettings: upcoming),
         .target(name: "LibHeif", dependencies: ["CHeif"], swiftSettings: upcoming),
-        .target(name: "LibAV", dependencies: ["CFFmpeg"], swiftSettings: upcoming),
+        // libavformat, libavcodec and libswresample are opened on first use (see CFFmpegLoader/loader.c), not at start.
+        .target(name: "CFFmpegLoader"),
+        .target(name: "LibAV", dependencies: ["CFFmpeg", "CFFmpegLoader"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
