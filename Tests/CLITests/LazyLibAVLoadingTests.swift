@@ -33,6 +33,22 @@ import Testing
         }
     }
 
+    @Test func imageJobLoadsNoCodecLibrary() throws {
+        let source = try directory.write("upload", try SyntheticPhoto(width: 800, height: 600).jpeg(exifOrientation: 6))
+        let staging = directory.file("staging")
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        let invocation: [String: Any] = ["jobID": "job", "source": source, "staging": staging, "memoryMegabytes": 1024, "cpuSeconds": 60]
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: invocation), as: UTF8.self)
+        let (status, stderr, loaded) = try run(["worker-job", "--invocation", json])
+        #expect(status == 0, "\(stderr.suffix(2000))")
+        let outcome = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: staging + "/outcome.json"))) as? [String: Any]
+        let image = try #require(outcome?["image"] as? [String: Any])
+        #expect(image["width"] as? Int == 600 && image["height"] as? Int == 800)
+        #expect(FileManager.default.fileExists(atPath: staging + "/media.webp"))
+        #expect(loads("libswscale", loaded), "\(loaded)")
+        #expect(!loads("libavcodec", loaded) && !loads("libavformat", loaded), "\(loaded)")
+    }
+
     @Test func videoProbeLoadsLibavformatAndLibavcodecOnFirstUse() throws {
         let clip = directory.file("clip.mp4")
         try SyntheticVideo(width: 320, height: 180, seconds: 1).write(to: clip)
