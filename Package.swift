@@ -34,12 +34,14 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libswscale", providers: [.apt(libavPackages)]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // No pkgConfig: it would link libheif at start; CLazyLoader opens it on first use. Its header is in the
+        // default include path (/usr/include/x86_64-linux-gnu on Debian), as libav's are.
+        .systemLibrary(name: "CHeif"),
         .target(name: "LibTurboJPEG", dependencies: ["CTurboJPEG"], swiftSettings: upcoming),
-        .target(name: "LibHeif", dependencies: ["CHeif"], swiftSettings: upcoming),
-        // libavformat, libavcodec and libswresample are opened on first use (see CFFmpegLoader/loader.c), not at start.
-        .target(name: "CFFmpegLoader"),
-        .target(name: "LibAV", dependencies: ["CFFmpeg", "CFFmpegLoader"], swiftSettings: upcoming),
+        .target(name: "LibHeif", dependencies: ["CHeif", "CLazyLoader"], swiftSettings: upcoming),
+        // libavformat, libavcodec, libswresample and libheif are opened on first use (CLazyLoader), not at start.
+        .target(name: "CLazyLoader"),
+        .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),

@@ -2,9 +2,10 @@ import Foundation
 import MediaFixtures
 import Testing
 
-/// libavformat, libavcodec and libswresample are opened on first use (`CFFmpegLoader`), not at start: a JPEG
-/// becomes a WebP without them, and a video still gets them. Seen from outside, in the dynamic loader's own log.
-@Suite struct LazyLibAVLoadingTests {
+/// libavformat, libavcodec, libswresample and libheif are opened on first use (`CLazyLoader`), not at start: a JPEG
+/// becomes a WebP without any of them, a HEIC loads libheif alone, and a video still gets libav. Seen from outside,
+/// in the dynamic loader's own log.
+@Suite struct LazyLibraryLoadingTests {
     let directory: TemporaryDirectory
 
     init() throws { directory = try TemporaryDirectory() }
@@ -28,7 +29,7 @@ import Testing
         #expect(status == 0, "\(stderr.suffix(2000))")
         // The log is there (libswscale resizes, linked at start) and names none of the lazily loaded libraries.
         #expect(loads("libswscale", loaded), "\(loaded)")
-        for library in ["libavcodec", "libavformat", "libswresample"] {
+        for library in ["libavcodec", "libavformat", "libswresample", "libheif", "libx265", "libde265"] {
             #expect(!loads(library, loaded), "\(library) was loaded: \(loaded)")
         }
     }
@@ -46,6 +47,15 @@ import Testing
         #expect(image["width"] as? Int == 600 && image["height"] as? Int == 800)
         #expect(FileManager.default.fileExists(atPath: staging + "/media.webp"))
         #expect(loads("libswscale", loaded), "\(loaded)")
+        #expect(!loads("libavcodec", loaded) && !loads("libavformat", loaded) && !loads("libheif", loaded), "\(loaded)")
+    }
+
+    @Test func heicLoadsLibheifAloneOnFirstUse() throws {
+        let photo = directory.file("photo.heic")
+        try SyntheticPhoto(width: 640, height: 480).writeHEIC(to: photo)
+        let (status, stderr, loaded) = try run(["webp", photo, "--output", directory.file("photo.webp")])
+        #expect(status == 0, "\(stderr.suffix(2000))")
+        #expect(loads("libheif", loaded) && stderr.contains("file=libheif.so.1 [0];  dynamically loaded"), "\(loaded)")
         #expect(!loads("libavcodec", loaded) && !loads("libavformat", loaded), "\(loaded)")
     }
 
