@@ -31,13 +31,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
     ],
     targets: [
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(libavPackages)]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libswscale", providers: [.apt(libavPackages)]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // No pkgConfig: it would link libheif at start; CLazyLoader opens it on first use. Its header is in the
+        // default include path (/usr/include/x86_64-linux-gnu on Debian), as libav's are.
+        .systemLibrary(name: "CHeif"),
         .target(name: "LibTurboJPEG", dependencies: ["CTurboJPEG"], swiftSettings: upcoming),
-        .target(name: "LibHeif", dependencies: ["CHeif"], swiftSettings: upcoming),
-        .target(name: "LibAV", dependencies: ["CFFmpeg"], swiftSettings: upcoming),
+        .target(name: "LibHeif", dependencies: ["CHeif", "CLazyLoader"], swiftSettings: upcoming),
+        // libavformat, libavcodec, libswresample and libheif are opened on first use (CLazyLoader), not at start.
+        .target(name: "CLazyLoader"),
+        .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),

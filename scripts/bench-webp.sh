@@ -3,7 +3,7 @@
 # preset (longest side 2048, quality 80, method 4). Prints CPU seconds, bytes and SSIM-Y per image (SSIM from
 # ../shared/anchors/webp_quality.sh against the EXIF-oriented, Lanczos-resized source), the ratios, and the
 # directory-batch speed-up of two workers over one.
-# Photos: PHOTOS=dir (default: the photos in SampleMedia/).
+# Photos: PHOTOS=dir (default: the photos in SampleMedia/). CPU is the median of RUNS runs (default 5) per tool and photo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
@@ -19,9 +19,20 @@ for f in "$photos"/*; do
     case "${f,,}" in *.jpg|*.jpeg|*.png|*.heic|*.heif|*.webp|*.tif|*.tiff) cp "$f" "$work/set/";; esac
 done
 
-cpu() { # prints user+sys CPU seconds of a command
-    /usr/bin/time -f "%U %S" -o "$work/t" "$@" >/dev/null 2>&1 || { echo "nan"; return; }
-    awk '{printf "%.3f", $1 + $2}' "$work/t"
+cpu() { # prints user+sys CPU seconds of a command: the median of RUNS runs (default 5), from wait4's rusage in
+          # microseconds (GNU time rounds to 10 ms, which is the whole cost of a small photo); nan if it fails
+    python3 - "${RUNS:-5}" "$@" <<'PY'
+import os, statistics, subprocess, sys
+runs, command = int(sys.argv[1]), sys.argv[2:]
+times = []
+for _ in range(runs):
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        print("nan"); sys.exit()
+    times.append(usage.ru_utime + usage.ru_stime)
+print(f"{statistics.median(times):.3f}", end="")
+PY
 }
 quality() { # prints "ssim bytes" of OUT against SRC
     "$anchors/webp_quality.sh" "$1" "$2" --no-ffmpeg 2>/dev/null \

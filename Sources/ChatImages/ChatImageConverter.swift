@@ -20,25 +20,44 @@ public struct ChatImageConverter: Sendable {
     /// Converts `source` and returns the WebP bytes with a description of them.
     /// - Throws: `.rejected` with admission's reason codes, or `.failed` with `encode_failed` when libwebp refuses.
     public func convert(_ source: String, quality: ImageQuality) throws(ProcessingError) -> (webp: [UInt8], result: ChatImageResult) {
-        let prepared: (pixels: [UInt8], width: Int, height: Int, hasAlpha: Bool, iccProfile: [UInt8]?, result: ChatImageResult)
+        let prepared: PreparedPicture
         do { prepared = try prepare(source, quality: quality) } catch { throw .rejected(error) }
-        let (pixels, width, height, hasAlpha, iccProfile, result) = prepared
         let webp: [UInt8]
         do {
-            let webpPicture = try WebPPicture(rgba: pixels, width: width, height: height, stride: width * 4, hasAlpha: hasAlpha)
+            let webpPicture = switch prepared.pixels {
+            case let .rgba(pixels, hasAlpha):
+                try WebPPicture(rgba: pixels, width: prepared.width, height: prepared.height, stride: prepared.width * 4, hasAlpha: hasAlpha)
+            case let .yuv420(planes):
+                try WebPPicture(yuv420: planes, width: prepared.width, height: prepared.height)
+            }
             let settings = WebPEncoderSettings(quality: Float(presets.preset(quality).quality), method: presets.method)
-            webp = try WebPEncoder(settings: settings).encode(webpPicture, iccProfile: iccProfile)
+            webp = try WebPEncoder(settings: settings).encode(webpPicture, iccProfile: prepared.iccProfile)
         } catch {
             throw .failed(ProcessingFailure(.encodeFailed, "WebP encoding failed (\(error.function): \(error.message))", path: source))
         }
-        var described = result
+        var described = prepared.result
         described.bytes = webp.count
         return (webp, described)
     }
 
+    /// An upright, resized picture ready for the encoder.
+    private struct PreparedPicture {
+        enum Pixels {
+            /// Packed RGBA; without alpha the encoder ignores the fourth byte.
+            case rgba([UInt8], hasAlpha: Bool)
+            /// Limited-range BT.601 Y, U and V planes, 4:2:0, tightly packed.
+            case yuv420([[UInt8]])
+        }
+
+        var pixels: Pixels
+        var width: Int
+        var height: Int
+        var iccProfile: [UInt8]?
+        var result: ChatImageResult
+    }
+
     /// Admits, decodes, resizes and orients the picture: everything that can only fail because of the upload.
-    private func prepare(_ source: String, quality: ImageQuality) throws(Rejection)
-        -> (pixels: [UInt8], width: Int, height: Int, hasAlpha: Bool, iccProfile: [UInt8]?, result: ChatImageResult) {
+    private func prepare(_ source: String, quality: ImageQuality) throws(Rejection) -> PreparedPicture {
         let image = try policy.admitImage(path: source)
         let preset = presets.preset(quality)
         // Plan the size from the header, so the decoder can already scale towards it.
@@ -55,9 +74,50 @@ public struct ChatImageConverter: Sendable {
         let upright = image.upload.format == .heif
             ? TargetSize.fitting(width: picture.width, height: picture.height, maxSide: preset.maxSide)
             : planned
+        let stored = swaps ? (upright.height, upright.width) : (upright.width, upright.height)
+        let pixels: PreparedPicture.Pixels
+        let iccProfile: [UInt8]?
+        switch picture {
+        case let .planar(planar):
+            pixels = .yuv420(try resizeAndOrient(planar, to: stored, orientation: orientation, source: source))
+            iccProfile = planar.iccProfile
+        case let .rgba(decoded):
+            let (oriented, hasAlpha) = try resizeAndOrient(decoded, to: stored, orientation: orientation, source: source)
+            pixels = .rgba(oriented, hasAlpha: hasAlpha)
+            iccProfile = decoded.iccProfile
+        }
+        let width = swaps ? stored.1 : stored.0, height = swaps ? stored.0 : stored.1
+        var hasAlpha = false
+        if case let .rgba(_, alpha) = pixels { hasAlpha = alpha }
+        let result = ChatImageResult(
+            source: source, output: "", sourceFormat: image.upload.format.name, sourceWidth: picture.width,
+            sourceHeight: picture.height, orientation: orientation, width: width, height: height,
+            hasAlpha: hasAlpha, bytes: 0, quality: quality
+        )
+        return PreparedPicture(pixels: pixels, width: width, height: height, iccProfile: ColorProfile.profileToKeep(iccProfile), result: result)
+    }
+
+    /// Planar YCbCr: one swscale pass to the stored-orientation size in limited-range 4:2:0, then each plane turned.
+    private func resizeAndOrient(_ picture: PlanarPicture, to stored: (Int, Int), orientation: Int, source: String) throws(Rejection) -> [[UInt8]] {
+        let planes: [[UInt8]]
+        do {
+            planes = try Scaler.resizeYUV(picture.planes, strides: picture.strides, width: picture.width, height: picture.height,
+                                          chromaShift: picture.chromaShift, isFullRange: picture.isFullRange,
+                                          toWidth: stored.0, toHeight: stored.1)
+        } catch {
+            throw Rejection(.decodeError, "resizing failed (\(error.function): \(error.message))", path: source)
+        }
+        let chroma = ((stored.0 + 1) / 2, (stored.1 + 1) / 2)
+        return [Orientation.apply(orientation, toPlane: planes[0], width: stored.0, height: stored.1),
+                Orientation.apply(orientation, toPlane: planes[1], width: chroma.0, height: chroma.1),
+                Orientation.apply(orientation, toPlane: planes[2], width: chroma.0, height: chroma.1)]
+    }
+
+    /// Packed RGBA: resized on planar GBR(A) (premultiplied when translucent), then turned. Returns whether alpha stays.
+    private func resizeAndOrient(_ picture: DecodedPicture, to stored: (Int, Int), orientation: Int, source: String) throws(Rejection)
+        -> (pixels: [UInt8], hasAlpha: Bool) {
         var pixels = picture.rgba
         let keepsAlpha = picture.hasAlphaChannel && !AlphaPixels.isOpaque(pixels)
-        let stored = swaps ? (upright.height, upright.width) : (upright.width, upright.height)
         if stored != (picture.width, picture.height) {
             if keepsAlpha { AlphaPixels.premultiply(&pixels) }
             do {
@@ -67,13 +127,7 @@ public struct ChatImageConverter: Sendable {
             }
             if keepsAlpha { AlphaPixels.unpremultiply(&pixels) }
         }
-        let oriented = Orientation.apply(orientation, to: pixels, width: stored.0, height: stored.1)
-        let result = ChatImageResult(
-            source: source, output: "", sourceFormat: image.upload.format.name, sourceWidth: picture.width,
-            sourceHeight: picture.height, orientation: orientation, width: oriented.width, height: oriented.height,
-            hasAlpha: keepsAlpha, bytes: 0, quality: quality
-        )
-        return (oriented.pixels, oriented.width, oriented.height, keepsAlpha, ColorProfile.profileToKeep(picture.iccProfile), result)
+        return (Orientation.apply(orientation, to: pixels, width: stored.0, height: stored.1).pixels, keepsAlpha)
     }
 
     /// Converts `source` into the file `output`, written beside it under a temporary name, synced and renamed,

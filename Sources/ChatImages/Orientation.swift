@@ -1,4 +1,4 @@
-/// EXIF orientation 1–8 applied to packed RGBA. Pure pixel moves: no filtering, no libav.
+/// EXIF orientation 1–8 applied to packed RGBA or to one plane of samples. Pure pixel moves: no filtering, no libav.
 public enum Orientation {
     /// Whether the orientation swaps width and height (the transposing ones, 5–8).
     public static func swapsSides(_ orientation: Int) -> Bool { (5...8).contains(orientation) }
@@ -6,31 +6,53 @@ public enum Orientation {
     /// Returns the picture as it should be viewed. For each output pixel (x, y) it reads the stored pixel that
     /// the EXIF transform moves there.
     public static func apply(_ orientation: Int, to pixels: [UInt8], width: Int, height: Int) -> (pixels: [UInt8], width: Int, height: Int) {
-        guard (2...8).contains(orientation) else { return (pixels, width, height) }
-        let swaps = swapsSides(orientation)
-        let outWidth = swaps ? height : width
-        let outHeight = swaps ? width : height
+        guard (2...8).contains(orientation), pixels.count >= width * height * 4 else { return (pixels, width, height) }
         var output = [UInt8](repeating: 0, count: pixels.count)
-        pixels.withUnsafeBufferPointer { sourceBuffer in
-            output.withUnsafeMutableBufferPointer { targetBuffer in
-                let source = UnsafeRawPointer(sourceBuffer.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                let target = UnsafeMutableRawPointer(targetBuffer.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                for y in 0..<outHeight {
-                    for x in 0..<outWidth {
-                        let (sx, sy): (Int, Int) = switch orientation {
-                        case 2: (width - 1 - x, y)                       // mirrored horizontally
-                        case 3: (width - 1 - x, height - 1 - y)          // rotated 180°
-                        case 4: (x, height - 1 - y)                      // mirrored vertically
-                        case 5: (y, x)                                   // transposed
-                        case 6: (y, height - 1 - x)                      // rotate 90° clockwise to view
-                        case 7: (width - 1 - y, height - 1 - x)          // transversed
-                        default: (width - 1 - y, x)                      // 8: rotate 90° counter-clockwise to view
-                        }
-                        target[y * outWidth + x] = source[sy * width + sx]
-                    }
-                }
+        pixels.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { target in
+                move(orientation, from: source.bindMemory(to: UInt32.self).baseAddress!, width: width, height: height,
+                     to: target.bindMemory(to: UInt32.self).baseAddress!)
             }
         }
-        return (output, outWidth, outHeight)
+        return (output, swapsSides(orientation) ? height : width, swapsSides(orientation) ? width : height)
+    }
+
+    /// The same for one tightly packed plane of one-byte samples (a Y, U or V plane).
+    static func apply(_ orientation: Int, toPlane plane: [UInt8], width: Int, height: Int) -> [UInt8] {
+        guard (2...8).contains(orientation), plane.count >= width * height else { return plane }
+        var output = [UInt8](repeating: 0, count: width * height)
+        plane.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                move(orientation, from: source.baseAddress!, width: width, height: height, to: target.baseAddress!)
+            }
+        }
+        return output
+    }
+
+    /// Writes the viewed picture into `target`. The stored sample for viewed (x, y) is at `origin + x * stepX + y * stepY`:
+    /// 2 mirrors horizontally, 3 rotates 180°, 4 mirrors vertically, 5 transposes, 6 needs 90° clockwise to view,
+    /// 7 transverses, 8 needs 90° counter-clockwise.
+    private static func move<Sample>(_ orientation: Int, from source: UnsafePointer<Sample>, width: Int, height: Int,
+                                     to target: UnsafeMutablePointer<Sample>) {
+        let last = (height - 1) * width
+        let (origin, stepX, stepY): (Int, Int, Int) = switch orientation {
+        case 2: (width - 1, -1, width)
+        case 3: (last + width - 1, -1, -width)
+        case 4: (last, 1, -width)
+        case 5: (0, width, 1)
+        case 6: (last, -width, 1)
+        case 7: (last + width - 1, -width, -1)
+        default: (width - 1, width, -1)  // 8
+        }
+        let outWidth = swapsSides(orientation) ? height : width
+        let outHeight = swapsSides(orientation) ? width : height
+        for y in 0..<outHeight {
+            let row = target + y * outWidth
+            var index = origin + y * stepY
+            for x in 0..<outWidth {
+                row[x] = source[index]
+                index += stepX
+            }
+        }
     }
 }

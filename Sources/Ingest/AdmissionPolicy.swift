@@ -21,6 +21,13 @@ public struct AdmissionPolicy: Sendable {
         return try inspect(file, enforcing: true)
     }
 
+    /// What the first bytes of `path` say it is, read without libav. The worker picks the image or the video
+    /// pipeline with it, so an image job never opens a codec library it does not need.
+    /// - Throws: `Rejection` with `not_regular_file`, `empty_file` or `unreadable`.
+    public func sniff(path: String) throws(Rejection) -> SniffedFormat {
+        SniffedFormat.sniff(try UploadFile(path: path).read(count: 4096))
+    }
+
     /// Reports a file's facts for `reel probe`, with the same safe opening but without enforcing the product limits.
     public func probe(path: String) throws(Rejection) -> MediaInfo {
         let file = try UploadFile(path: path)

@@ -45,6 +45,7 @@ package struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
     package static let gbrap = PixelFormat(AV_PIX_FMT_GBRAP)
     package static let gbrp = PixelFormat(AV_PIX_FMT_GBRP)
     package static let gray = PixelFormat(AV_PIX_FMT_GRAY8)
+    package static let gray16 = PixelFormat(AV_PIX_FMT_GRAY16LE)
     package static let pal8 = PixelFormat(AV_PIX_FMT_PAL8)
     package static let rgba64 = PixelFormat(AV_PIX_FMT_RGBA64BE)
 }

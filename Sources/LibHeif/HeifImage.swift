@@ -39,6 +39,28 @@ package final class HeifImage {
     package var height: Int { Int(heif_image_get_height(pointer, heif_channel_interleaved)) }
     package var hasAlpha: Bool { heif_image_get_chroma_format(pointer) == heif_chroma_interleaved_RGBA }
 
+    /// The Y, Cb and Cr planes of an 8-bit planar image (from `decodePlanar()`), copied with their row strides.
+    package func planes() throws(HeifError) -> (planes: [[UInt8]], strides: [Int], width: Int, height: Int) {
+        var planes: [[UInt8]] = [], strides: [Int] = []
+        for channel in [heif_channel_Y, heif_channel_Cb, heif_channel_Cr] {
+            guard heif_image_get_bits_per_pixel(pointer, channel) == 8 else {
+                throw HeifError(function: "heif_image_get_bits_per_pixel", message: "plane \(channel.rawValue) is not 8-bit")
+            }
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(pointer, channel, &stride) else {
+                throw HeifError(function: "heif_image_get_plane_readonly", message: "no plane \(channel.rawValue)")
+            }
+            let rows = Int(heif_image_get_height(pointer, channel)), columns = Int(heif_image_get_width(pointer, channel))
+            let count = Int(stride) * (rows - 1) + columns
+            planes.append([UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+                target.baseAddress!.initialize(from: plane, count: count)
+                initialized = count
+            })
+            strides.append(Int(stride))
+        }
+        return (planes, strides, Int(heif_image_get_width(pointer, heif_channel_Y)), Int(heif_image_get_height(pointer, heif_channel_Y)))
+    }
+
     /// The pixels as tightly packed RGBA, alpha 255 where the image has none.
     package func rgba() throws(HeifError) -> [UInt8] {
         var stride: Int32 = 0

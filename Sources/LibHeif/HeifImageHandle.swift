@@ -27,6 +27,29 @@ package final class HeifImageHandle {
         return result.code == heif_error_Ok ? bytes : nil
     }
 
+    /// Bits per sample of the coded picture's luma and chroma.
+    package var bitDepths: (luma: Int, chroma: Int) {
+        (Int(heif_image_handle_get_luma_bits_per_pixel(pointer)), Int(heif_image_handle_get_chroma_bits_per_pixel(pointer)))
+    }
+
+    /// The YCbCr matrix (ISO/IEC 23091-2 code) and range from the file's `nclx` colour box, nil when it has none.
+    /// libheif 1.15 does not read the HEVC stream's own colour description, and converts to RGB as BT.601 full range
+    /// when there is no box.
+    package var colorDescription: (matrix: Int, isFullRange: Bool)? {
+        var profile: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif_image_handle_get_nclx_color_profile(pointer, &profile).code == heif_error_Ok, let profile else { return nil }
+        defer { heif_nclx_color_profile_free(profile) }
+        return (Int(profile.pointee.matrix_coefficients.rawValue), profile.pointee.full_range_flag != 0)
+    }
+
+    /// Decodes to planar YCbCr 4:2:0 with rotation and mirroring applied, skipping libheif's conversion to RGB.
+    package func decodePlanar() throws(HeifError) -> HeifImage {
+        var image: OpaquePointer?
+        try check(heif_decode_image(pointer, &image, heif_colorspace_YCbCr, heif_chroma_420, nil), "heif_decode_image")
+        guard let image else { throw HeifError(function: "heif_decode_image", message: "no image") }
+        return HeifImage(image)
+    }
+
     /// Decodes to interleaved 8-bit RGBA (or RGB when there is no alpha), with rotation and mirroring applied.
     package func decode() throws(HeifError) -> HeifImage {
         var image: OpaquePointer?

@@ -10,7 +10,7 @@ package final class JPEGCompressor {
     }
 
     package enum Subsampling: Sendable {
-        case s444, s420, gray
+        case s444, s422, s420, gray
     }
 
     let handle: tjhandle
@@ -35,6 +35,7 @@ package final class JPEGCompressor {
         var size: UInt = 0
         let samp: TJSAMP = switch subsampling {
         case .s444: TJSAMP_444
+        case .s422: TJSAMP_422
         case .s420: TJSAMP_420
         case .gray: TJSAMP_GRAY
         }

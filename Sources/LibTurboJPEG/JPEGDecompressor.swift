@@ -11,6 +11,30 @@ package final class JPEGDecompressor {
         package let width: Int
         package let height: Int
         package let colorspace: Colorspace
+        /// Chroma subsampling as log2 factors (4:2:0 is (1, 1), 4:2:2 (1, 0)); nil for greyscale and for 4:1:1.
+        package let chromaShift: (horizontal: Int, vertical: Int)?
+        /// libjpeg-turbo's TJSAMP value, for its plane-size functions.
+        let subsampling: Int32
+
+        package static func == (a: Header, b: Header) -> Bool {
+            a.width == b.width && a.height == b.height && a.colorspace == b.colorspace
+                && a.chromaShift?.horizontal == b.chromaShift?.horizontal && a.chromaShift?.vertical == b.chromaShift?.vertical
+        }
+    }
+
+    /// Planar YCbCr as the IDCT leaves it: full-range BT.601 (JFIF), chroma not yet upsampled. The picture is
+    /// `width` by `height`; chroma covers `ceil(width / 2^horizontal)` by `ceil(height / 2^vertical)` of it. Rows
+    /// are `lumaStride` and `chromaStride` apart: libjpeg-turbo pads planes to whole MCUs, so a plane may hold a
+    /// row or column more than the picture.
+    package struct Planes: Sendable {
+        package var width: Int
+        package var height: Int
+        package var luma: [UInt8]
+        package var cb: [UInt8]
+        package var cr: [UInt8]
+        package var lumaStride: Int
+        package var chromaStride: Int
+        package var chromaShift: (horizontal: Int, vertical: Int)
     }
 
     package enum OutputFormat: Sendable {
@@ -45,7 +69,14 @@ package final class JPEGDecompressor {
         case TJCS_YCbCr: .ycbcr
         default: .unknown
         }
-        return Header(width: Int(width), height: Int(height), colorspace: space)
+        let shift: (horizontal: Int, vertical: Int)? = switch TJSAMP(rawValue: UInt32(subsampling)) {
+        case TJSAMP_444: (0, 0)
+        case TJSAMP_422: (1, 0)
+        case TJSAMP_420: (1, 1)
+        case TJSAMP_440: (0, 1)
+        default: nil
+        }
+        return Header(width: Int(width), height: Int(height), colorspace: space, chromaShift: shift, subsampling: subsampling)
     }
 
     /// Decodes the whole picture. Warnings (truncation, corrupt data) stop the decode and are thrown, so a
@@ -73,6 +104,40 @@ package final class JPEGDecompressor {
         }
         guard result == 0 else { throw error("tjDecompress2") }
         return (pixels, width, height)
+    }
+
+    /// Decodes to planar YCbCr without colour conversion or chroma upsampling, which a YUV consumer (a lossy WebP)
+    /// would only undo; nil when the JPEG is not three-component YCbCr at 4:4:4, 4:2:2, 4:2:0 or 4:4:0 (greyscale,
+    /// CMYK, RGB and 4:1:1 decode with `decode(_:as:atLeast:)`). Warnings, scan limits and the IDCT pre-scale
+    /// behave as there.
+    package func decodePlanes(_ data: [UInt8], atLeast minimum: (width: Int, height: Int)? = nil) throws(TurboJPEGError) -> Planes? {
+        let header = try header(of: data)
+        guard header.colorspace == .ycbcr, let shift = header.chromaShift else { return nil }
+        let subsampling = header.subsampling
+        var scaled = (header.width, header.height)
+        if let minimum { scaled = Self.scaledSize(width: header.width, height: header.height, covering: minimum) }
+        // Plane sizes as libjpeg-turbo writes them (padded to whole MCUs), not as the picture needs them.
+        let lumaStride = Int(tjPlaneWidth(0, Int32(scaled.0), subsampling)), lumaRows = Int(tjPlaneHeight(0, Int32(scaled.1), subsampling))
+        let chromaStride = Int(tjPlaneWidth(1, Int32(scaled.0), subsampling)), chromaRows = Int(tjPlaneHeight(1, Int32(scaled.1), subsampling))
+        guard lumaStride > 0, lumaRows > 0, chromaStride > 0, chromaRows > 0 else { throw error("tjPlaneWidth") }
+        func plane(_ count: Int) -> [UInt8] { [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count } }
+        var planes = Planes(width: scaled.0, height: scaled.1, luma: plane(lumaStride * lumaRows), cb: plane(chromaStride * chromaRows),
+                            cr: plane(chromaStride * chromaRows), lumaStride: lumaStride, chromaStride: chromaStride, chromaShift: shift)
+        var strides: [Int32] = [Int32(lumaStride), Int32(chromaStride), Int32(chromaStride)]
+        let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+        let decoded = data.withUnsafeBufferPointer { source in
+            planes.luma.withUnsafeMutableBufferPointer { y in
+                planes.cb.withUnsafeMutableBufferPointer { cb in
+                    planes.cr.withUnsafeMutableBufferPointer { cr in
+                        var targets: [UnsafeMutablePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+                        return tjDecompressToYUVPlanes(handle, source.baseAddress, UInt(source.count), &targets, Int32(scaled.0),
+                                                       &strides, Int32(scaled.1), Int32(flags))
+                    }
+                }
+            }
+        }
+        guard decoded == 0 else { throw error("tjDecompressToYUVPlanes") }
+        return planes
     }
 
     /// The smallest libjpeg-turbo scaling whose output still covers `minimum` in both sides, among 1/1 and the factors

@@ -31,6 +31,37 @@ package final class WebPPicture {
         }
     }
 
+    /// Copies limited-range BT.601 4:2:0 planes, WebP's own layout, so the encoder starts without a colour
+    /// conversion. `planes` are Y (`width` by `height`) and U, V (`ceil(width / 2)` by `ceil(height / 2)`), tightly packed.
+    package init(yuv420 planes: [[UInt8]], width: Int, height: Int) throws(WebPError) {
+        guard CWebP_PictureInit(&raw) != 0 else {
+            throw WebPError(function: "WebPPictureInit", message: "libwebp version mismatch")
+        }
+        guard width > 0, height > 0, width <= Int(WEBP_MAX_DIMENSION), height <= Int(WEBP_MAX_DIMENSION) else {
+            throw WebPError(function: "WebPPictureAlloc", message: "dimensions \(width)x\(height) are outside 1...\(WEBP_MAX_DIMENSION)")
+        }
+        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+        guard planes.count == 3, planes[0].count >= width * height,
+              planes[1].count >= chromaWidth * chromaHeight, planes[2].count >= chromaWidth * chromaHeight else {
+            throw WebPError(function: "WebPPictureAlloc", message: "the planes are too small for \(width)x\(height) 4:2:0")
+        }
+        raw.use_argb = 0
+        raw.colorspace = WEBP_YUV420
+        raw.width = Int32(width)
+        raw.height = Int32(height)
+        guard WebPPictureAlloc(&raw) != 0 else {
+            throw WebPError(function: "WebPPictureAlloc", message: Self.describe(raw.error_code))
+        }
+        let targets = [(raw.y, Int(raw.y_stride), width, height), (raw.u, Int(raw.uv_stride), chromaWidth, chromaHeight),
+                       (raw.v, Int(raw.uv_stride), chromaWidth, chromaHeight)]
+        for (plane, (target, stride, columns, rows)) in zip(planes, targets) {
+            guard let target else { throw WebPError(function: "WebPPictureAlloc", message: "no plane was allocated") }
+            plane.withUnsafeBufferPointer { source in
+                for row in 0..<rows { (target + row * stride).update(from: source.baseAddress! + row * columns, count: columns) }
+            }
+        }
+    }
+
     deinit { WebPPictureFree(&raw) }
 
     package var width: Int { Int(raw.width) }

@@ -53,8 +53,20 @@ public struct SyntheticPhoto: Sendable {
         }
     }
 
+    /// Adds deterministic noise of ±`amplitude` to every colour channel, so an encoder's quality setting shows in
+    /// the size of what it writes (flat quadrants cost a few hundred bytes at any quality).
+    public mutating func addNoise(amplitude: Int = 24, seed: UInt64 = 1) {
+        var state = seed
+        for i in rgba.indices where i % 4 != 3 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let offset = Int(state >> 33) % (2 * amplitude + 1) - amplitude
+            rgba[i] = UInt8(clamping: Int(rgba[i]) + offset)
+        }
+    }
+
     public enum JPEGFlavour: Sendable {
-        case baseline, progressive, grayscale
+        /// Baseline 4:4:4; progressive 4:2:0; `chroma422` baseline 4:2:2, as many cameras write.
+        case baseline, progressive, chroma422, grayscale
         /// Adobe-style inverted CMYK (written as YCCK with an Adobe marker, as Photoshop does).
         case adobeCMYK
     }
@@ -66,6 +78,7 @@ public struct SyntheticPhoto: Sendable {
             switch flavour {
             case .baseline: bytes = try compressor.compress(rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .s444)
             case .progressive: bytes = try compressor.compress(rgba, width: width, height: height, input: .rgba, quality: quality, progressive: true)
+            case .chroma422: bytes = try compressor.compress(rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .s422)
             case .grayscale: bytes = try compressor.compress(rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .gray)
             case .adobeCMYK: bytes = try compressor.compress(invertedCMYK(), width: width, height: height, input: .cmyk, quality: quality, subsampling: .s444)
             }

@@ -76,6 +76,13 @@ public struct JobRunner: Sendable {
 
     func process(_ invocation: JobInvocation) -> JobOutcome {
         let source = invocation.source
+        do {
+            // An image goes straight to the converter, whose admission applies every limit and whose full decode
+            // replaces the trial decode: decoding it twice cost a libav decode per photo, and loading libav itself.
+            if try policy.sniff(path: source).isImage { return convertImage(invocation) }
+        } catch {
+            return JobOutcome(error: .rejected(error))
+        }
         let admitted: AdmittedUpload
         do {
             admitted = try policy.check(path: source)
@@ -84,29 +91,29 @@ public struct JobRunner: Sendable {
         }
         var info = admitted.info
         info.path = ""  // the job's own path means nothing to anyone else
-        switch admitted.info.kind {
-        case .video:
-            let progressFile = invocation.progressFile
-            do {
-                var summary = try LadderTranscoder(policy: policy, preset: ladder)
-                    .run(source: source, output: invocation.mediaDirectory, progress: { progress in
-                        try? AtomicFile.write(Array(String(format: "%.4f", progress.percent / 100).utf8), to: progressFile, durable: false)
-                    })
-                summary.source = ""
-                summary.output = ""
-                return JobOutcome(kind: .video, info: info, video: summary)
-            } catch {
-                return JobOutcome(kind: .video, error: error.processingError)
-            }
-        case .image:
-            do {
-                var result = try ChatImageConverter(policy: policy).convert(source, to: invocation.imageFile, quality: imageQuality)
-                result.source = ""
-                result.output = ""
-                return JobOutcome(kind: .image, info: info, image: result)
-            } catch {
-                return JobOutcome(kind: .image, error: error)
-            }
+        let progressFile = invocation.progressFile
+        do {
+            var summary = try LadderTranscoder(policy: policy, preset: ladder)
+                .run(source: source, output: invocation.mediaDirectory, progress: { progress in
+                    try? AtomicFile.write(Array(String(format: "%.4f", progress.percent / 100).utf8), to: progressFile, durable: false)
+                })
+            summary.source = ""
+            summary.output = ""
+            return JobOutcome(kind: .video, info: info, video: summary)
+        } catch {
+            return JobOutcome(kind: .video, error: error.processingError)
+        }
+    }
+
+    /// An image job: admitted, decoded, resized and encoded by `ChatImageConverter`. Its facts are in `image`.
+    func convertImage(_ invocation: JobInvocation) -> JobOutcome {
+        do {
+            var result = try ChatImageConverter(policy: policy).convert(invocation.source, to: invocation.imageFile, quality: imageQuality)
+            result.source = ""
+            result.output = ""
+            return JobOutcome(kind: .image, image: result)
+        } catch {
+            return JobOutcome(kind: .image, error: error)
         }
     }
 }

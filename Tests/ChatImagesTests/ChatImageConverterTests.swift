@@ -40,7 +40,9 @@ import Testing
     }
 
     @Test func highCapsAt2048AndMediumAndLowAt1024() throws {
-        let photo = try SyntheticPhoto(width: 3000, height: 1000).jpeg()
+        var textured = SyntheticPhoto(width: 3000, height: 1000)
+        textured.addNoise()
+        let photo = try textured.jpeg()
         #expect(try convert("h.jpg", photo, quality: .high).0.width == 2048)
         let (medium, webp) = try convert("m.jpg", photo, quality: .medium)
         #expect(medium.width == 1024 && medium.height == 341)

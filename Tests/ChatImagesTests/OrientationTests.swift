@@ -40,6 +40,15 @@ import Testing
         }
     }
 
+    @Test func planesTurnExactlyAsRGBADoes() {
+        let plane: [UInt8] = Array(0..<6)
+        for orientation in 1...8 {
+            let rgba = Orientation.apply(orientation, to: stored, width: 3, height: 2)
+            let turned = Orientation.apply(orientation, toPlane: plane, width: 3, height: 2)
+            #expect(turned == stride(from: 0, to: rgba.pixels.count, by: 4).map { rgba.pixels[$0] }, "orientation \(orientation)")
+        }
+    }
+
     @Test func targetSizeCapsTheLongestSideAndNeverUpscales() {
         #expect(TargetSize.fitting(width: 4032, height: 3024, maxSide: 2048) == TargetSize(width: 2048, height: 1536))
         #expect(TargetSize.fitting(width: 3024, height: 4032, maxSide: 1024) == TargetSize(width: 768, height: 1024))
