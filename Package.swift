@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "Worker",
             dependencies: [
-                "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel",
+                "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

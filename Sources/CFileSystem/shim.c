@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "CFileSystem.h"
 
 int CFileSystem_renameNoReplace(int fromDirectory, const char *from, int toDirectory, const char *to) {
@@ -15,4 +17,12 @@ int CFileSystem_dieWithParent(void) {
 
 int CFileSystem_startWriteback(int descriptor, long long offset, long long length) {
     return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
+}
+
+int CFileSystem_pidfdOpen(int pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int CFileSystem_pipe(int descriptors[2]) {
+    return pipe2(descriptors, O_CLOEXEC);
 }

@@ -15,6 +15,12 @@ static struct CLazyLoader_Library avcodec = {"libavcodec.so." AV_STRINGIFY(LIBAV
 static struct CLazyLoader_Library avformat = {"libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), 0};
 static struct CLazyLoader_Library swresample = {"libswresample.so." AV_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR), 0};
 
+void CLazyLoader_preloadFFmpeg(void) {
+    CLazyLoader_open(&avformat);
+    CLazyLoader_open(&avcodec);
+    CLazyLoader_open(&swresample);
+}
+
 // libavcodec
 CLAZY_FUNCTION(avcodec, AVPacket *, av_packet_alloc, (void), ())
 CLAZY_VOID_FUNCTION(avcodec, av_packet_free, (AVPacket **pkt), (pkt))

@@ -8,6 +8,8 @@
 _Static_assert((LIBHEIF_NUMERIC_VERSION >> 24) == 1, "libheif 1.x has the soname libheif.so.1");
 static struct CLazyLoader_Library heif = {"libheif.so.1", 0};
 
+void CLazyLoader_preloadHeif(void) { CLazyLoader_open(&heif); }
+
 CLAZY_FUNCTION(heif, struct heif_context *, heif_context_alloc, (void), ())
 CLAZY_VOID_FUNCTION(heif, heif_context_free, (struct heif_context *context), (context))
 CLAZY_FUNCTION(heif, struct heif_error, heif_context_read_from_memory_without_copy,

@@ -16,6 +16,9 @@ struct CLazyLoader_Library {
 /// next call. Threads may race here: dlopen and dlsym are thread-safe and every racer stores the same addresses.
 void *CLazyLoader_resolve(struct CLazyLoader_Library *library, const char *name, void **slot);
 
+/// Opens `library` now, if it is not open yet. Aborts with its name and dlerror() if it cannot be opened.
+void CLazyLoader_open(struct CLazyLoader_Library *library);
+
 /// Defines `result name parameters` as a jump to the real `name` in `library`.
 #define CLAZY_FUNCTION(library, result, name, parameters, arguments)                             \
     result name parameters {                                                                     \

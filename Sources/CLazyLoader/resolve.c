@@ -4,18 +4,20 @@
 
 #include "lazy.h"
 
-void *CLazyLoader_resolve(struct CLazyLoader_Library *library, const char *name, void **slot) {
-    void *handle = __atomic_load_n(&library->handle, __ATOMIC_ACQUIRE);
+void CLazyLoader_open(struct CLazyLoader_Library *library) {
+    if (__atomic_load_n(&library->handle, __ATOMIC_ACQUIRE)) return;
+    void *handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
-        if (!handle) {
-            const char *reason = dlerror();
-            fprintf(stderr, "reel: cannot load %s (needed for %s): %s\n", library->soname, name,
-                    reason ? reason : "unknown error");
-            abort();
-        }
-        __atomic_store_n(&library->handle, handle, __ATOMIC_RELEASE);
+        const char *reason = dlerror();
+        fprintf(stderr, "reel: cannot load %s: %s\n", library->soname, reason ? reason : "unknown error");
+        abort();
     }
+    __atomic_store_n(&library->handle, handle, __ATOMIC_RELEASE);
+}
+
+void *CLazyLoader_resolve(struct CLazyLoader_Library *library, const char *name, void **slot) {
+    CLazyLoader_open(library);
+    void *handle = __atomic_load_n(&library->handle, __ATOMIC_ACQUIRE);
     dlerror();
     void *symbol = dlsym(handle, name);
     if (!symbol) {

@@ -18,13 +18,29 @@ public final class Subprocess: Sendable {
     public var termination: Termination? { ended.withLock { $0 } }
 
     /// Starts `arguments[0]` (an absolute path) with stdin from /dev/null.
-    public init(_ arguments: [String], environment: [String: String], stdout: String, stderr: String) throws(FileSystemError) {
+    public convenience init(_ arguments: [String], environment: [String: String], stdout: String, stderr: String) throws(FileSystemError) {
+        try self.init(arguments, environment: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+    }
+
+    /// Starts `arguments[0]` with stdin and stdout on the given pipe ends (a conversation with the child) and
+    /// stderr shared with this process. The descriptors stay open here; the caller closes its copies.
+    public convenience init(_ arguments: [String], environment: [String: String], stdin: Pipe.ReadEnd, stdout: Pipe.WriteEnd) throws(FileSystemError) {
+        try self.init(arguments, environment: environment) { actions in
+            posix_spawn_file_actions_adddup2(&actions, stdin.descriptor, 0)
+            posix_spawn_file_actions_adddup2(&actions, stdout.descriptor, 1)
+        }
+    }
+
+    private init(_ arguments: [String], environment: [String: String],
+                 streams: (inout posix_spawn_file_actions_t) -> Void) throws(FileSystemError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        streams(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -1,7 +1,6 @@
 import ArgumentParser
 
-/// The `reel` command: one binary for ingest, transcode, images, the feed and the simulator.
-@main
+/// The `reel` command: one binary for ingest, transcode, images, the feed and the simulator. `Entry` runs it.
 struct Reel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reel",

@@ -55,6 +55,11 @@ public struct JobInvocation: Codable, Sendable, Equatable {
         return [executable, Self.subcommand, "--invocation", json]
     }
 
+    /// The invocation as one line of JSON, as the job server reads it.
+    var requestLine: String {
+        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
     /// Parses the `--invocation` argument.
     public init(argument: String) throws {
         self = try JSONDecoder().decode(JobInvocation.self, from: Data(argument.utf8))

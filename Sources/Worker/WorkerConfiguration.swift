@@ -25,8 +25,9 @@ public struct WorkerConfiguration: Sendable {
     public var diskFullRetrySeconds = 30.0
     /// Process what is in the inbox, then return.
     public var once = false
-    /// Starts the job processes (`reel worker-job` by default; tests script jobs in-process).
-    public var launcher: any JobLauncher = ProcessJobLauncher()
+    /// Starts the job processes: forked from one pre-started `reel worker-job-server` by default
+    /// (`ForkingJobLauncher`); `ProcessJobLauncher` spawns `reel worker-job` each time; tests script jobs in-process.
+    public var launcher: any JobLauncher = ForkingJobLauncher()
     /// Preset files passed on to every job (already validated by the caller).
     public var ladderPath: String?
     public var limitsPath: String?

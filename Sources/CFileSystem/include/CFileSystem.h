@@ -11,4 +11,11 @@ int CFileSystem_startWriteback(int descriptor, long long offset, long long lengt
 /// prctl(PR_SET_PDEATHSIG, SIGKILL): prctl is variadic, and Swift imports no variadic C functions.
 int CFileSystem_dieWithParent(void);
 
+/// pipe2(fds, O_CLOEXEC): glibc declares pipe2 only under _GNU_SOURCE.
+int CFileSystem_pipe(int descriptors[2]);
+
+/// pidfd_open(pid, 0): a descriptor that polls readable once the process has ended. glibc 2.36 declares no wrapper
+/// Swift's Glibc module imports, and syscall() is variadic.
+int CFileSystem_pidfdOpen(int pid);
+
 #endif

@@ -1,0 +1,75 @@
+import FeedStore
+import Foundation
+import MediaFixtures
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Worker jobs are forked from one pre-started `reel worker-job-server` (`ForkingJobLauncher`), seen from outside
+/// through /proc: the server is single-threaded when it forks, each job leads its own process group (the worker
+/// kills the group on a timeout), nothing outlives a killed worker, and a dead server is replaced.
+@Suite struct JobServerTests {
+    /// Fields of /proc/PID/stat after the command name: state, ppid, pgrp, ...; nil once the process is gone.
+    func stat(_ pid: Int32) -> [String]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: end)...].split(separator: " ").map(String.init)
+    }
+
+    func parent(of pid: Int32) -> Int32? { stat(pid).flatMap { Int32($0[1]) } }
+    func group(of pid: Int32) -> Int32? { stat(pid).flatMap { Int32($0[2]) } }
+    /// Running or sleeping: not gone, not a zombie waiting to be reaped.
+    func isAlive(_ pid: Int32) -> Bool { stat(pid).map { $0[0] != "Z" && $0[0] != "X" } ?? false }
+
+    func threads(of pid: Int32) -> Int? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").first { $0.hasPrefix("Threads:") }.flatMap { Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The pid of the worker's latest "job started" log line.
+    func startedJob(_ worker: ChildProcess) -> Int32? {
+        worker.stderr.split(separator: "\n").compactMap { line -> Int32? in
+            guard line.contains("job started"),
+                  let fields = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return (fields["pid"] as? String).flatMap { Int32($0) }
+        }.last
+    }
+
+    @Test func jobsForkFromOneSingleThreadedServerThatDiesWithTheWorker() throws {
+        let harness = try WorkerHarness()
+        try harness.drop("hang.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
+        let worker = try harness.startWorker(["--job-timeout", "120"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
+        var job: Int32?
+        #expect(ChildProcess.waitUntil(seconds: 30) { job = startedJob(worker); return job != nil }, "\(worker.stderr.suffix(2000))")
+        let jobPID = try #require(job)
+        let server = try #require(parent(of: jobPID))
+        #expect(server != worker.pid && parent(of: server) == worker.pid)
+        let command = (try? String(contentsOfFile: "/proc/\(server)/cmdline", encoding: .utf8)) ?? ""
+        #expect(command.contains("worker-job-server"), "\(command)")
+        #expect(threads(of: server) == 1)
+        #expect(group(of: jobPID) == jobPID, "a job leads its own process group")
+
+        worker.signal(SIGKILL)
+        #expect(worker.wait() == 128 + SIGKILL)
+        #expect(ChildProcess.waitUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) }, "the server or its job outlived the worker")
+    }
+
+    @Test func aKilledServerIsReplacedAndItsJobRetried() throws {
+        let harness = try WorkerHarness()
+        try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
+        let worker = try harness.startWorker()
+        var job: Int32?
+        #expect(ChildProcess.waitUntil(seconds: 30) { job = startedJob(worker); return job != nil }, "\(worker.stderr.suffix(2000))")
+        let jobPID = try #require(job)
+        let server = try #require(parent(of: jobPID))
+        kill(server, SIGKILL)
+        let published = try #require(try harness.waitForJobs(count: 1).first)
+        // The first attempt died with its server (SIGKILL), which is retried; the second ran in a new server.
+        #expect(published.state == .published && published.attempts == 2, "\(published)")
+        let retried = try #require(startedJob(worker))
+        #expect(retried != job && !isAlive(server))
+        worker.signal(SIGTERM)
+        #expect(worker.wait() == 0, "\(worker.stderr.suffix(2000))")
+    }
+}
