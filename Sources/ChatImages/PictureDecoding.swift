@@ -1,10 +1,12 @@
 internal import Ingest
 internal import LibHeif
+internal import LibPNG
 internal import LibTurboJPEG
 internal import MediaModel
 
 /// Full decode of an admitted image in stored orientation, with the orientation still to apply. JPEG goes through
-/// libjpeg-turbo (CMYK/YCCK included), HEIF through libheif, the rest through libav.
+/// libjpeg-turbo (CMYK/YCCK included), HEIF through libheif, PNG through libpng, the rest (GIF, WebP, BMP, TIFF)
+/// through libav: the common chat images never load libav.
 ///
 /// A YCbCr JPEG or an opaque 8-bit HEIF that will be resized comes out planar: its YCbCr is resized as it is and
 /// handed to the WebP encoder, which is YCbCr too, with no RGB conversion on the way (a third less CPU on phone
@@ -18,6 +20,7 @@ enum PictureDecoding {
         case .jpeg: return (try decodeJPEG(image, atLeast: minimum, planar: resizes), image.header.orientation)
         // libheif applies the container's irot/imir, the orientation that counts for HEIF; the EXIF copy is ignored.
         case .heif: return (try decodeHEIF(image, planar: resizes), 1)
+        case .png: return (.rgba(try decodePNG(image)), image.header.orientation)
         default: return (.rgba(try image.decodeWithLibAV()), image.header.orientation)
         }
     }
@@ -49,6 +52,23 @@ enum PictureDecoding {
             let reason: RejectionReason = error.isWarning && error.message.contains("Premature end") ? .truncated : .decodeError
             throw Rejection(reason, "the JPEG does not decode (\(error.function): \(error.message))", path: image.path)
         }
+    }
+
+    private static func decodePNG(_ image: AdmittedImage) throws(Rejection) -> DecodedPicture {
+        let picture: PNGDecoder.Picture
+        do {
+            picture = try PNGDecoder.decode(image.bytes, maximumSide: image.limits.maxSide)
+        } catch {
+            let reason: RejectionReason = error.message.contains("ends early") || error.message.contains("Not enough image data")
+                ? .truncated : .decodeError
+            throw Rejection(reason, "the PNG does not decode (\(error.function): \(error.message))", path: image.path)
+        }
+        let header = image.header
+        guard picture.width == header.width, picture.height == header.height else {
+            throw Rejection(.decodeError, "the header says \(header.width)x\(header.height) but the picture decodes to \(picture.width)x\(picture.height)", path: image.path)
+        }
+        return DecodedPicture(width: picture.width, height: picture.height, rgba: picture.rgba,
+                              hasAlphaChannel: header.hasAlpha || picture.hasAlphaChannel, iccProfile: picture.iccProfile)
     }
 
     private static func decodeHEIF(_ image: AdmittedImage, planar: Bool) throws(Rejection) -> DecodedImage {

@@ -3,7 +3,7 @@ import MediaFixtures
 import Testing
 
 /// libavformat, libavcodec, libswresample and libheif are opened on first use (`CLazyLoader`), not at start: a JPEG
-/// becomes a WebP without any of them, a HEIC loads libheif alone, and a video still gets libav. Seen from outside,
+/// or a PNG becomes a WebP without any of them, a HEIC loads libheif alone, and a video still gets libav. Seen from outside,
 /// in the dynamic loader's own log.
 @Suite struct LazyLibraryLoadingTests {
     let directory: TemporaryDirectory
@@ -47,6 +47,14 @@ import Testing
         #expect(image["width"] as? Int == 600 && image["height"] as? Int == 800)
         #expect(FileManager.default.fileExists(atPath: staging + "/media.webp"))
         #expect(loads("libswscale", loaded), "\(loaded)")
+        #expect(!loads("libavcodec", loaded) && !loads("libavformat", loaded) && !loads("libheif", loaded), "\(loaded)")
+    }
+
+    @Test func pngBecomesWebPWithoutLoadingCodecLibraries() throws {
+        let photo = try directory.write("sticker.png", try SyntheticPhoto(width: 640, height: 480, alpha: true).encoded(.png))
+        let (status, stderr, loaded) = try run(["webp", photo, "--output", directory.file("sticker.webp")])
+        #expect(status == 0, "\(stderr.suffix(2000))")
+        #expect(loads("libpng16", loaded), "\(loaded)")
         #expect(!loads("libavcodec", loaded) && !loads("libavformat", loaded) && !loads("libheif", loaded), "\(loaded)")
     }
 

@@ -32,6 +32,42 @@ import Testing
         #expect(ColorProfile.profileToKeep([1, 2, 3]) == nil)
     }
 
+    /// The same profile with the header fields libpng checks before it accepts an iCCP chunk.
+    static func checkedProfile(named name: String) -> [UInt8] {
+        var bytes = profile(named: name)
+        bytes.replaceSubrange(8..<12, with: [2, 0x10, 0, 0])            // version 2.1
+        bytes.replaceSubrange(12..<24, with: Array("mntrRGB XYZ ".utf8))  // device class, colour space, PCS
+        bytes.replaceSubrange(36..<40, with: Array("acsp".utf8))
+        return bytes
+    }
+
+    /// Splices an iCCP chunk (the profile in a stored, uncompressed zlib stream) after the PNG's IHDR.
+    static func png(_ png: [UInt8], icc: [UInt8]) -> [UInt8] {
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in icc { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        let length = UInt16(icc.count)
+        let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            + icc + be32(b << 16 | a)
+        let body = Array("iCCP".utf8) + Array("P3".utf8) + [0, 0] + zlib
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return Array(png[0..<33]) + be32(UInt32(body.count - 4)) + body + be32(~crc) + Array(png[33...])
+    }
+
+    @Test func wideGamutProfileOfAPNGIsKept() throws {
+        let directory = try TemporaryDirectory()
+        let p3 = Self.checkedProfile(named: "Display P3")
+        let source = try directory.write("p3.png", Self.png(try SyntheticPhoto(width: 32, height: 24).encoded(.png), icc: p3))
+        _ = try ChatImageConverter().convert(source, to: directory.file("p3.webp"), quality: .high)
+        let kept = try WebPFile(path: directory.file("p3.webp"))
+        #expect(kept.chunkNames == ["VP8X", "ICCP", "VP8 "])
+        #expect(kept.chunk("ICCP") == p3)
+    }
+
     @Test func wideGamutProfileIsKeptAndSRGBDropped() throws {
         let directory = try TemporaryDirectory()
         let base = try SyntheticPhoto(width: 32, height: 24).jpeg()
