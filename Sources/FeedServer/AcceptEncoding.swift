@@ -7,10 +7,10 @@ enum AcceptEncoding {
         var wildcard: Double?
         for item in header.split(separator: ",") {
             let parts = item.split(separator: ";")
-            let coding = parts.first.map { trimmed($0).lowercased() } ?? ""
+            let coding = parts.first.map { $0.trimmingPrefixAndSuffixSpaces.lowercased() } ?? ""
             var quality = 1.0
             for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { trimmed($0).lowercased() }
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingPrefixAndSuffixSpaces.lowercased() }
                 if pair.count == 2, pair[0] == "q", let value = Double(pair[1]), (0...1).contains(value) { quality = value }
             }
             switch coding {
@@ -21,12 +21,5 @@ enum AcceptEncoding {
         }
         if let gzip { return gzip > 0 }
         return (wildcard ?? 0) > 0
-    }
-
-    private static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return text
     }
 }

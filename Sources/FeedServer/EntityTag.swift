@@ -12,7 +12,8 @@ enum EntityTag {
 }
 
 extension Substring {
-    fileprivate var trimmingPrefixAndSuffixSpaces: Substring {
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace around list items).
+    var trimmingPrefixAndSuffixSpaces: Substring {
         guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }),
               let last = lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
         return self[first...last]
