@@ -50,11 +50,14 @@ let package = Package(
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
         .target(name: "PrefetchSim", swiftSettings: upcoming),
-        .target(name: "FeedStore", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: upcoming),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "LibZ", dependencies: ["CZlib"], swiftSettings: upcoming),
+        .target(name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: upcoming),
+        .target(name: "FeedStore", dependencies: ["MediaModel", "LibSQLite", "FileSystem", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: upcoming),
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel", "Ingest",
+                "FeedStore", "FileSystem", "MediaModel", "Ingest", "LibZ",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -63,6 +66,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [
@@ -85,7 +91,7 @@ let package = Package(
         ),
         .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
-        .target(name: "Transcode", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel"], swiftSettings: upcoming),
+        .target(name: "Transcode", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck"], swiftSettings: upcoming),
         .target(name: "ChatImages", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "LibPNG", "MediaModel"], swiftSettings: upcoming),
         .target(name: "UploadClient", dependencies: ["Transcode", "Ingest", "FileSystem", "MediaModel"], swiftSettings: upcoming),
         .executableTarget(
@@ -93,6 +99,7 @@ let package = Package(
             dependencies: [
                 "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem",
                 "UploadClient",
+                "HLSCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -140,6 +147,8 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
+        .target(name: "HLSCheck", dependencies: ["FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@ level=${1:-build}
 # libcurl4-openssl-dev: `make release` links the Swift runtime and Foundation statically, and FoundationNetworking
 # then links libcurl by name.
 pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
-      libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev libpng-dev libcurl4-openssl-dev)
+      libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
   # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests).
   pkgs+=(time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)

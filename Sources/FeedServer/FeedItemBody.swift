@@ -1,37 +1,26 @@
 internal import FeedStore
+internal import NIOCore
 
-/// One video as the JSON API shows it. Paths in the catalog are relative to the library; URLs are under `/media/`.
+/// `GET /v1/feed`'s body, `{"items": [...], "next_cursor": "..." | null}`, assembled from the items' stored JSON
+/// (`FeedItemJSON`, rendered at publish): a page is a copy of bytes, not a render.
 enum FeedItemBody {
-    static func write(_ video: FeedVideo, to json: inout JSONWriter) {
-        json.object { json in
-            json.key("id"); json.string(video.id)
-            json.key("published_at"); json.timestamp(milliseconds: video.publishedAt)
-            json.key("duration_s"); json.milliseconds(asSeconds: video.durationMilliseconds)
-            json.key("width"); json.int(video.width)
-            json.key("height"); json.int(video.height)
-            json.key("master_url"); json.mediaURL(video.masterPath)
-            json.key("poster_jpeg_url"); json.mediaURL(video.posterJPEGPath)
-            json.key("poster_webp_url"); json.mediaURL(video.posterWebPPath)
-            json.key("renditions"); json.raw(video.renditionsJSON)  // already JSON, rendered by SQLite
+    static func page(_ page: FeedPage) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(64 + page.items.reduce(0) { $0 + $1.json.utf8.count + 1 })
+        buffer.writeStaticString("{\"items\":[")
+        for (index, item) in page.items.enumerated() {
+            if index > 0 { buffer.writeStaticString(",") }
+            buffer.writeString(item.json)
         }
-    }
-
-    static func json(_ video: FeedVideo) -> [UInt8] {
-        var json = JSONWriter(capacity: 1024)
-        write(video, to: &json)
-        return json.bytes
-    }
-
-    /// `GET /v1/feed`'s body: `{"items": [...], "next_cursor": "..." | null}`.
-    static func json(_ page: FeedPage) -> [UInt8] {
-        var json = JSONWriter(capacity: 700 * max(1, page.items.count))
-        json.object { json in
-            json.key("items")
-            json.array { json in
-                for video in page.items { write(video, to: &json) }
-            }
-            json.key("next_cursor"); json.string(page.nextCursor?.encoded)
+        buffer.writeStaticString("],\"next_cursor\":")
+        if let next = page.nextCursor {
+            // base64url: nothing to escape.
+            buffer.writeStaticString("\"")
+            buffer.writeString(next.encoded)
+            buffer.writeStaticString("\"}")
+        } else {
+            buffer.writeStaticString("null}")
         }
-        return json.bytes
+        return buffer
     }
 }

@@ -20,6 +20,8 @@ final class FeedPageCache: Sendable {
     struct Page: Sendable {
         let generation: Int64
         let body: ByteBuffer
+        /// The same body gzip-encoded (nil when zlib failed).
+        var gzipBody: ByteBuffer? = nil
         /// The page's `next_cursor`: each hit marks it issued again, so the page after a hot page stays hot.
         var nextCursor: String? = nil
     }

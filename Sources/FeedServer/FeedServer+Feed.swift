@@ -1,7 +1,8 @@
 internal import FeedStore
 internal import Hummingbird
 
-/// `GET /v1/feed`: pages of published videos, newest first.
+/// `GET /v1/feed`: pages of published videos, newest first. Plain requests are answered by `FeedFastPath` before
+/// the router; the router answers the rest (and explains every error) with the same `feedPage`.
 ///
 /// Each request reads the catalog generation (one indexed row, see `FeedStore.generation()`), so a video appears on
 /// the first request after its publish transaction commits, in every server process. Hot pages are answered from
@@ -23,11 +24,24 @@ extension FeedServer {
             limit = value
         }
         let key = FeedPageCache.Key(limit: limit, cursor: query["cursor"].map(String.init))
-        let ifNoneMatch = request.headers[.ifNoneMatch]
+        let page = try feedPage(key, gzip: AcceptEncoding.acceptsGzip(request.headers[.acceptEncoding]))
+        let etag = Self.etag(generation: page.generation, key: key, gzip: page.isGzip)
+        var headers = Self.feedHeaders(etag: etag, gzip: page.isGzip)
+        if let ifNoneMatch = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch, etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: page.body))
+    }
 
+    /// A page's body — gzip-encoded when `gzip` is asked for and zlib succeeded — and the catalog generation it
+    /// belongs to: kept bytes while the generation holds, otherwise a query (kept, with its gzip form, when the page
+    /// is hot). The router and `FeedFastPath` both answer with this.
+    /// - Throws: `APIError` 400 `invalid_cursor`; `CatalogError` when the catalog cannot be read.
+    func feedPage(_ key: FeedPageCache.Key, gzip: Bool) throws -> (body: ByteBuffer, generation: Int64, isGzip: Bool) {
         if let cached = pageCache.page(for: key, at: try store.generation()) {
-            let etag = Self.etag(generation: cached.generation, key: key)
-            return Self.feedResponse(cached.body, etag: etag, ifNoneMatch: ifNoneMatch)
+            if gzip, let encoded = cached.gzipBody { return (encoded, cached.generation, true) }
+            return (cached.body, cached.generation, false)
         }
         var cursor: FeedCursor?
         if let text = key.cursor {
@@ -37,27 +51,31 @@ extension FeedServer {
                 throw APIError(.badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
             }
         }
-        let (page, generation) = try store.pageWithGeneration(limit: limit, after: cursor)
-        let body = ByteBuffer(bytes: FeedItemBody.json(page))
+        let (page, generation) = try store.pageWithGeneration(limit: key.limit, after: cursor)
+        let body = FeedItemBody.page(page)
         let next = page.nextCursor?.encoded
+        var encoded: ByteBuffer?
         if pageCache.isHot(key) {
-            pageCache.store(.init(generation: generation, body: body, nextCursor: next), for: key)
+            encoded = gzipEncoder.encode(body)
+            pageCache.store(.init(generation: generation, body: body, gzipBody: encoded, nextCursor: next), for: key)
+        } else if gzip {
+            encoded = gzipEncoder.encode(body)
         }
         if let next { pageCache.remember(issued: next) }
-        return Self.feedResponse(body, etag: Self.etag(generation: generation, key: key), ifNoneMatch: ifNoneMatch)
+        if gzip, let encoded { return (encoded, generation, true) }
+        return (body, generation, false)
     }
 
-    /// `"<generation>.<limit>.<cursor or first>"`: cursors are base64url, so the tag needs no escaping.
-    static func etag(generation: Int64, key: FeedPageCache.Key) -> String {
-        "\"\(generation).\(key.limit).\(key.cursor ?? "first")\""
+    /// The headers every feed page carries; each encoding has its own strong ETag.
+    static func feedHeaders(etag: String, gzip: Bool) -> HTTPFields {
+        var headers: HTTPFields = [.cacheControl: feedCacheControl, .eTag: etag, .vary: "Accept-Encoding"]
+        if gzip { headers[.contentEncoding] = "gzip" }
+        return headers
     }
 
-    static func feedResponse(_ body: ByteBuffer, etag: String, ifNoneMatch: String?) -> Response {
-        var headers: HTTPFields = [.cacheControl: feedCacheControl, .eTag: etag]
-        if let ifNoneMatch, EntityTag.matches(ifNoneMatch, etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    /// `"<generation>.<limit>.<cursor or first>"`, with `.gz` for the gzip encoding: cursors are base64url, so the
+    /// tag needs no escaping.
+    static func etag(generation: Int64, key: FeedPageCache.Key, gzip: Bool = false) -> String {
+        "\"\(generation).\(key.limit).\(key.cursor ?? "first")\(gzip ? ".gz" : "")\""
     }
 }

@@ -1,5 +1,8 @@
 public import Hummingbird
 internal import Foundation
+internal import FileSystem
+internal import NIOCore
+internal import NIOPosix
 
 extension FeedServer {
     /// `GET /media/...`: a public library file with its MIME type, `ETag`, caching policy and byte ranges.
@@ -23,6 +26,13 @@ extension FeedServer {
             .acceptRanges: "bytes",
             .lastModified: file.lastModified,
         ]
+        if file.isPlaylist {
+            headers[.vary] = "Accept-Encoding"
+            if request.headers[.range] == nil, AcceptEncoding.acceptsGzip(request.headers[.acceptEncoding]),
+               let response = try await gzippedPlaylist(file, headers: headers, ifNoneMatch: request.headers[.ifNoneMatch]) {
+                return response
+            }
+        }
         if let match = request.headers[.ifNoneMatch], EntityTag.matches(match, file.etag) {
             return Response(status: .notModified, headers: headers)
         }
@@ -46,4 +56,23 @@ extension FeedServer {
         }
     }
 
+    /// A playlist gzip-encoded (Apple 10.1), with its own strong ETag; nil when it cannot be read or encoded here,
+    /// and the caller sends it as it is. Playlists are a few kilobytes: read whole on NIO's thread pool.
+    func gzippedPlaylist(_ file: MediaFile, headers: HTTPFields, ifNoneMatch: String?) async throws -> Response? {
+        let etag = String(file.etag.dropLast()) + ".gz\""
+        var headers = headers
+        headers[.eTag] = etag
+        // Accept-Ranges stays: a request with a Range gets the identity bytes (206).
+        headers[.contentEncoding] = "gzip"
+        if let ifNoneMatch, EntityTag.matches(ifNoneMatch, etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let encoder = gzipEncoder
+        guard let body = try await NIOThreadPool.singleton.runIfActive({ () -> ByteBuffer? in
+            guard let bytes = try? ReadOnlyFile.contents(of: file.path, limit: 1 << 20) else { return nil }
+            return encoder.encode(ByteBuffer(bytes: bytes))
+        }) else { return nil }
+        headers[.contentLength] = String(body.readableBytes)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
 }

@@ -93,7 +93,7 @@ extension FeedServer {
         if let job = record.jobID {
             headers[TusHeader.reelJob] = "/v1/jobs/\(job)"
         } else {
-            headers[TusHeader.expires] = MediaFile.httpDate(secondsSince1970: Int(record.expiresAt / 1000))
+            headers[TusHeader.expires] = HTTPDate.format(Int(record.expiresAt / 1000))
         }
         return headers
     }

@@ -5,8 +5,9 @@ public import Prometheus
 public import Metrics
 public import ServiceLifecycle
 internal import NIOPosix
-public import NIOCore
+internal import NIOCore
 internal import Foundation
+internal import HummingbirdCore
 
 /// The HTTP face of the catalog: the web page, the JSON feed, single videos, job status, the library's media files, health
 /// and metrics. Built as a router so tests drive it without a socket.
@@ -14,6 +15,8 @@ public struct FeedServer: Sendable {
     public let store: FeedStore
     public let library: MediaLibrary
     public let rateLimit: RateLimit?
+    /// One budget per client for the router and the feed's fast path.
+    let rateLimiter: RateLimiter?
     public let metrics: PrometheusCollectorRegistry
     /// Something beside the catalog that makes this server unhealthy (the worker paused on a full disk), or nil.
     public var healthProblem: @Sendable () -> HealthProblem? = { nil }
@@ -28,12 +31,15 @@ public struct FeedServer: Sendable {
     public static let defaultLimit = 10
     /// Finished bodies of the hot feed pages, valid for one catalog generation.
     let pageCache = FeedPageCache()
+    /// gzip for feed pages and playlists.
+    let gzipEncoder = GzipEncoder()
 
     public init(store: FeedStore, library: MediaLibrary, rateLimit: RateLimit? = nil,
                 metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.store = store
         self.library = library
         self.rateLimit = rateLimit
+        rateLimiter = rateLimit.map { RateLimiter(limit: $0) }
         self.metrics = metrics
     }
 
@@ -46,7 +52,7 @@ public struct FeedServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.debug))  // every request, with --log-level debug
         router.add(middleware: RequestMetricsMiddleware(factory: metricsFactory))
         router.add(middleware: JSONErrorMiddleware())
-        if let rateLimit { router.add(middleware: RateLimitMiddleware(limit: rateLimit)) }
+        if let rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: rateLimiter)) }
 
         for (path, asset) in [("/", webClient.page), ("/web/app.js", webClient.script), ("/web/upload.js", webClient.uploadScript), ("/web/app.css", webClient.style),
                               ("/web/icon.svg", webClient.icon), ("/favicon.ico", webClient.icon)] {
@@ -77,10 +83,14 @@ public struct FeedServer: Sendable {
     /// thread halves the p99 latency at the same throughput (measured with wrk, 16 connections).
     public func application(host: String, port: Int, ioThreads: Int = 1, services: [any Service] = [], logger: Logger,
                             onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) -> some ApplicationProtocol {
-        Application(
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [LargeReadsHandler(), ExpectContinueHandler()],
+                                               idleTimeout: .milliseconds(Int64(idleTimeoutSeconds * 1000)))
+        let fastPath = FeedFastPath(server: self, logger: logger)
+        return Application(
             router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [LargeReadsHandler(), ExpectContinueHandler()],
-                                                idleTimeout: .milliseconds(Int64(idleTimeoutSeconds * 1000)))),
+            server: HTTPServerBuilder { responder in
+                FeedHTTP1Channel(responder: responder, configuration: http1, fastPath: fastPath)
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "reel"),
             services: services,
             onServerRunning: { channel in
@@ -101,8 +111,8 @@ public struct FeedServer: Sendable {
     // MARK: Routes
 
     func video(id: String) throws -> Response {
-        guard let video = try store.video(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
-        return JSONBody.response(bytes: FeedItemBody.json(video))
+        guard let item = try store.item(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
+        return JSONBody.response(bytes: Array(item.json.utf8))
     }
 
     func job(id: String) throws -> Response {

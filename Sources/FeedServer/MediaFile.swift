@@ -30,7 +30,7 @@ struct MediaFile: Sendable {
         let (microseconds, nanoseconds) = Self.floorDivide(status.modified, by: 1_000)
         let rounded = nanoseconds >= 500 ? microseconds + 1 : microseconds
         etag = "\"\(String(size, radix: 16))-\(String(rounded, radix: 16))-\(String(status.inode, radix: 16))\""
-        lastModified = Self.httpDate(secondsSince1970: Int(Self.floorDivide(status.modified, by: 1_000_000_000).quotient))
+        lastModified = HTTPDate.format(Int(Self.floorDivide(status.modified, by: 1_000_000_000).quotient))
     }
 
     /// Division rounding towards minus infinity (the remainder is never negative), so a time before 1970 still falls
@@ -51,17 +51,7 @@ struct MediaFile: Sendable {
         }
     }
 
-    /// By hand, as the feed's timestamps are: a DateFormatter per request costs more than serving a small segment.
-    static func httpDate(secondsSince1970: Int) -> String {
-        var seconds = time_t(secondsSince1970)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-    }
+    var isPlaylist: Bool { contentType == "application/vnd.apple.mpegurl" }
 
     /// Segments and posters are immutable once published; playlists are cached briefly.
     var cacheControl: String {

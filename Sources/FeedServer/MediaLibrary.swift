@@ -19,23 +19,6 @@ public struct MediaLibrary: Sendable {
         self.root = canonicalRoot.path
     }
 
-    /// Each byte outside RFC 3986's unreserved set (and `/`) percent-encoded, by hand: a CharacterSet per call
-    /// costs more than the rest of a feed page.
-    static func appendPercentEncoded(_ path: String, to bytes: inout [UInt8]) {
-        let hex: StaticString = "0123456789ABCDEF"
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                bytes.append(byte)
-            default:
-                hex.withUTF8Buffer { hex in
-                    bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-                }
-            }
-        }
-    }
-
     /// The public file behind the raw (still percent-encoded) path after `/media/`, or nil when there is none.
     /// `realpath` and `lstat` block on the disk, so they run on `threadPool`, as Hummingbird's `FileMiddleware` does:
     /// a request handler must not hold a thread of Swift's small concurrency pool while the disk answers.

@@ -1,5 +1,3 @@
-internal import Foundation
-
 /// The feed's opaque cursor: the (published_at, id) of the last item served, base64url-encoded with a version,
 /// so clients cannot build one from a raw id and the format can change.
 public struct FeedCursor: Sendable, Hashable {
@@ -16,15 +14,10 @@ public struct FeedCursor: Sendable, Hashable {
         public var description: String { "the cursor \"\(text)\" is not one this server issued" }
     }
 
-    public var encoded: String {
-        Data("v1:\(publishedAt):\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+    public var encoded: String { Base64URL.encode("v1:\(publishedAt):\(id)".utf8) }
 
     public init(decoding text: String) throws(Malformed) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard text.count <= 256, let data = Data(base64Encoded: base64), let plain = String(data: data, encoding: .utf8) else {
+        guard text.utf8.count <= 256, let bytes = Base64URL.decode(text), let plain = String(validating: bytes, as: UTF8.self) else {
             throw Malformed(text: text)
         }
         let parts = plain.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)

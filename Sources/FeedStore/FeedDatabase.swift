@@ -4,6 +4,8 @@ public import GRDB
 /// versioned migrations applied at open.
 public final class FeedDatabase: Sendable {
     public let pool: DatabasePool
+    /// The feed's hot reads, outside GRDB (see FeedReader).
+    let feedReader: FeedReader
 
     /// - Parameter busyTimeout: how long a writer waits for another connection's lock before `CatalogError.busy`.
     public init(path: String, busyTimeout: Double = 5) throws {
@@ -14,6 +16,7 @@ public final class FeedDatabase: Sendable {
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
+        feedReader = try FeedReader(path: path)
     }
 
     static var migrator: DatabaseMigrator {
@@ -152,6 +155,40 @@ public final class FeedDatabase: Sendable {
                     finished_at INTEGER
                 );
                 CREATE INDEX uploads_expiry ON uploads (expires_at) WHERE finished_at IS NULL;
+                """)
+        }
+        migrator.registerMigration("v5: rendered feed items") { db in
+            // Each video's finished feed item (FeedItemJSON), so a page copies stored bytes instead of rendering
+            // them. The triggers clear it when an edit outside FeedStore changes what it shows; readers then render
+            // that row from its columns. FeedStore itself writes the item after the renditions.
+            try db.execute(sql: """
+                ALTER TABLE videos ADD COLUMN item_json TEXT;
+                CREATE TRIGGER videos_edit_clears_item
+                    AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path
+                    ON videos WHEN NEW.item_json IS NOT NULL
+                    BEGIN UPDATE videos SET item_json = NULL WHERE id = NEW.id; END;
+                CREATE TRIGGER renditions_insert_clears_item AFTER INSERT ON renditions
+                    BEGIN UPDATE videos SET item_json = NULL WHERE id = NEW.video_id AND item_json IS NOT NULL; END;
+                CREATE TRIGGER renditions_update_clears_item AFTER UPDATE ON renditions
+                    BEGIN UPDATE videos SET item_json = NULL WHERE id IN (OLD.video_id, NEW.video_id) AND item_json IS NOT NULL; END;
+                CREATE TRIGGER renditions_delete_clears_item AFTER DELETE ON renditions
+                    BEGIN UPDATE videos SET item_json = NULL WHERE id = OLD.video_id AND item_json IS NOT NULL; END;
+                """)
+            // Existing catalogs: render every video's item now, in id order.
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
+            let update = try db.makeStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?")
+            for id in ids {
+                guard let video = try FeedStore.video(id: id, db, hints: false) else { continue }
+                try update.execute(arguments: [FeedItemJSON.render(video), id])
+            }
+        }
+        migrator.registerMigration("v6: prefetch hints") { db in
+            // Per rendition, what prefetching its start costs (PrefetchHint): NULL for videos published before.
+            // Their stored items stay right, since they have no hints to show.
+            try db.execute(sql: """
+                ALTER TABLE renditions ADD COLUMN init_bytes INTEGER;
+                ALTER TABLE renditions ADD COLUMN segment_duration_ms INTEGER;
+                ALTER TABLE renditions ADD COLUMN first_segments TEXT;
                 """)
         }
         return migrator

@@ -1,5 +1,5 @@
 /// One page of the feed: the items and the cursor for the next page (nil at the end).
 public struct FeedPage: Sendable, Equatable {
-    public var items: [FeedVideo]
+    public var items: [FeedItem]
     public var nextCursor: FeedCursor?
 }

@@ -1,4 +1,5 @@
 internal import GRDB
+internal import LibSQLite
 
 extension FeedStore {
     /// A write transaction whose failure arrives as a `CatalogError`.
@@ -13,6 +14,15 @@ extension FeedStore {
 
     static func classify(_ error: any Error) -> CatalogError {
         if let error = error as? CatalogError { return error }
+        if let error = error as? SQLiteError {
+            let kind: CatalogError.Kind = switch error.kind {
+            case .busy: .busy
+            case .full: .full
+            case .unavailable: .unavailable
+            case .other: .other
+            }
+            return CatalogError(kind, error.description)
+        }
         guard let error = error as? DatabaseError else { return CatalogError(.other, "\(error)") }
         let message = error.description
         if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {

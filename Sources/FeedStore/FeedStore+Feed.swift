@@ -1,49 +1,72 @@
+internal import Foundation
 internal import GRDB
+internal import MediaModel
 
 extension FeedStore {
-    /// The columns of a FeedVideo, the renditions as JSON (ordered by height) among them.
-    static let videoColumns = """
-        id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
-        (SELECT json_group_array(json(rendition)) FROM (
-            SELECT json_object('rung', rung, 'width', width, 'height', height, 'bandwidth', bandwidth,
-                               'average_bandwidth', average_bandwidth, 'codecs', codecs, 'segments', segments) AS rendition
-            FROM renditions WHERE renditions.video_id = videos.id ORDER BY height)) AS renditions
-        """
-
+    /// Only the index's columns and the stored item: a page never renders JSON and never reads the renditions.
+    /// The catalog generation rides along (SQLite evaluates the uncorrelated subquery once), so one statement — one
+    /// read snapshot — gives a page and the generation it belongs to. Run by `FeedReader`.
     static let pageSQL = """
-        SELECT \(videoColumns)
+        SELECT published_at, id, item_json, (SELECT value FROM catalog_generation WHERE id = 1)
         FROM videos INDEXED BY videos_feed
         WHERE status = 'published' AND published_at IS NOT NULL AND (published_at, id) < (?, ?)
         ORDER BY published_at DESC, id DESC
         LIMIT ?
         """
 
+    static let videoSQL = """
+        SELECT id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path
+        FROM videos WHERE id = ?
+        """
+
+    static let renditionsSQL = """
+        SELECT rung, width, height, bandwidth, average_bandwidth, codecs, segments, init_bytes, segment_duration_ms, first_segments
+        FROM renditions WHERE video_id = ? ORDER BY height
+        """
+
     /// Newest first, `limit` (1...50) items after `cursor`. Keyset pagination: a deep page costs what the first does.
     public func page(limit: Int, after cursor: FeedCursor?) throws(CatalogError) -> FeedPage {
-        precondition((1...Self.maximumLimit).contains(limit), "the caller validates the limit")
-        return try read { db in try Self.page(limit: limit, after: cursor, db) }
+        try pageWithGeneration(limit: limit, after: cursor).page
     }
 
-    static func page(limit: Int, after cursor: FeedCursor?, _ db: Database) throws -> FeedPage {
-        precondition((1...Self.maximumLimit).contains(limit), "the caller validates the limit")
-        let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
-        let rows = try Row.fetchAll(db.cachedStatement(sql: Self.pageSQL), arguments: [start.publishedAt, start.id, limit + 1])
-        let items = rows.prefix(limit).map(Self.video(row:))
-        let next = rows.count > limit ? items.last.map { FeedCursor(publishedAt: $0.publishedAt, id: $0.id) } : nil
-        return FeedPage(items: items, nextCursor: next)
-    }
-
+    /// A published video with its renditions, or nil.
     public func video(id: String) throws(CatalogError) -> FeedVideo? {
         try read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.videoColumns) FROM videos WHERE id = ? AND status = 'published'"),
-                             arguments: [id]).map(Self.video(row:))
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM videos WHERE id = ? AND status = 'published'", arguments: [id]) == true else {
+                return nil
+            }
+            return try Self.video(id: id, db)
         }
     }
 
-    /// A row of `SELECT videoColumns`, read by position: decoding by column name costs more than the query.
-    private static func video(row: Row) -> FeedVideo {
-        FeedVideo(id: row[0], publishedAt: row[1], durationMilliseconds: row[2], width: row[3], height: row[4],
-                  masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditionsJSON: row[8] ?? "[]")
+    /// A published video's feed item, as the feed shows it, or nil.
+    public func item(id: String) throws(CatalogError) -> FeedItem? {
+        try read { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT published_at, item_json FROM videos WHERE id = ? AND status = 'published'
+                """), arguments: [id]) else { return nil }
+            let json: String? = row[1]
+            return FeedItem(id: id, publishedAt: row[0], json: try json ?? Self.video(id: id, db).map(FeedItemJSON.render) ?? "null")
+        }
+    }
+
+    /// A video row and its renditions, whatever its status. `hints: false` reads a catalog from before migration v6
+    /// (the v5 migration renders items with it).
+    static func video(id: String, _ db: Database, hints: Bool = true) throws -> FeedVideo? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.videoSQL), arguments: [id]) else { return nil }
+        let sql = hints ? Self.renditionsSQL : Self.renditionsSQL.replacingOccurrences(of: ", init_bytes, segment_duration_ms, first_segments", with: "")
+        let renditions = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map {
+            FeedVideo.Rendition(rung: $0[0], width: $0[1], height: $0[2], bandwidth: $0[3], averageBandwidth: $0[4], codecs: $0[5],
+                                segments: $0[6],
+                                prefetch: hints ? Self.prefetch(initBytes: $0[7], segmentDuration: $0[8], firstSegments: $0[9]) : nil)
+        }
+        return FeedVideo(id: row[0], publishedAt: row[1] ?? 0, durationMilliseconds: row[2], width: row[3], height: row[4],
+                         masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions)
+    }
+
+    static func prefetch(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {
+        guard let initBytes, let segmentDuration, let column = firstSegments, let segments = Self.firstSegments(column: column) else { return nil }
+        return PrefetchHint(initBytes: initBytes, segmentDurationMilliseconds: segmentDuration, firstSegments: segments)
     }
 
     /// The feed query's plan, for the test that proves it seeks through the index.

@@ -13,24 +13,38 @@ extension FeedStore {
     /// The current generation, as of a read that starts now.
     /// - Throws: `CatalogError` when the catalog cannot be read.
     public func generation() throws(CatalogError) -> Int64 {
-        // One statement outside an explicit transaction is its own read transaction, which starts at the latest
-        // commit; skipping BEGIN/COMMIT halves the cost of the check on every feed request.
-        do {
-            return try database.pool.unsafeRead { db in
-                try Int64.fetchOne(db.cachedStatement(sql: Self.generationSQL)) ?? 0
-            }
-        } catch {
-            throw Self.classify(error)
-        }
+        do { return try database.feedReader.generation() } catch { throw Self.classify(error) }
     }
 
-    /// A page and the generation it was read at, in one read transaction, so the two always agree.
+    /// A page and the generation it belongs to, never a page older than its generation (so a kept page is never
+    /// stale): both come from one statement, and an empty page, which carries no generation, is read again after
+    /// the generation.
     /// - Throws: `CatalogError` when the catalog cannot be read.
     public func pageWithGeneration(limit: Int, after cursor: FeedCursor?)
         throws(CatalogError) -> (page: FeedPage, generation: Int64) {
-        try read { db in
-            let generation = try Int64.fetchOne(db.cachedStatement(sql: Self.generationSQL)) ?? 0
-            return (try Self.page(limit: limit, after: cursor, db), generation)
+        precondition((1...Self.maximumLimit).contains(limit), "the caller validates the limit")
+        let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
+        let reader = database.feedReader
+        do {
+            var read = try reader.rows(count: limit + 1, before: start.publishedAt, start.id)
+            let generation: Int64
+            if let found = read.generation {
+                generation = found
+            } else {
+                generation = try reader.generation()
+                read = try reader.rows(count: limit + 1, before: start.publishedAt, start.id)
+            }
+            var items: [FeedItem] = []
+            items.reserveCapacity(read.rows.count)
+            for row in read.rows {
+                // A row whose item was cleared by an edit outside FeedStore is rendered again from its columns.
+                let json = try row.json ?? (try self.read { db in try Self.video(id: row.id, db) }).map(FeedItemJSON.render) ?? "null"
+                items.append(FeedItem(id: row.id, publishedAt: row.publishedAt, json: json))
+            }
+            let next = items.count > limit ? FeedCursor(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
+            return (FeedPage(items: Array(items.prefix(limit)), nextCursor: next), generation)
+        } catch {
+            throw Self.classify(error)
         }
     }
 

@@ -57,7 +57,7 @@ extension FeedStore {
         }
     }
 
-    /// The one statement pair that inserts a video: publishing and seeding both go through it. The caller bumps the
+    /// The statements that insert a video and its rendered feed item: publishing and seeding both go through them. The caller bumps the
     /// catalog generation once in the same transaction.
     static func insert(_ video: PublishedVideo, _ db: Database) throws {
         try db.cachedStatement(sql: """
@@ -68,12 +68,35 @@ extension FeedStore {
                                      video.height, video.contentHash, video.source, video.masterPath, video.posterJPEGPath,
                                      video.posterWebPPath])
         let rendition = try db.cachedStatement(sql: """
-            INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments,
+                                    init_bytes, segment_duration_ms, first_segments)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for item in video.renditions {
             try rendition.execute(arguments: [video.id, item.rung, item.width, item.height, item.bandwidth, item.averageBandwidth,
-                                              item.codecs, item.segments])
+                                              item.codecs, item.segments, item.prefetch?.initBytes,
+                                              item.prefetch?.segmentDurationMilliseconds,
+                                              item.prefetch.map { Self.firstSegmentsColumn($0.firstSegments) }])
         }
+        // Written last: the renditions' insert triggers clear a stored item (edits outside FeedStore go stale).
+        let item = FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
+                             width: video.width, height: video.height, masterPath: video.masterPath,
+                             posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions)
+        try db.cachedStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?").execute(arguments: [FeedItemJSON.render(item), video.id])
+    }
+
+    /// `first_segments` as stored: "duration_ms:bytes" pairs, comma-separated, in order.
+    static func firstSegmentsColumn(_ segments: [PrefetchHint.Segment]) -> String {
+        segments.map { "\($0.durationMilliseconds):\($0.bytes)" }.joined(separator: ",")
+    }
+
+    static func firstSegments(column: String) -> [PrefetchHint.Segment]? {
+        var segments: [PrefetchHint.Segment] = []
+        for pair in column.split(separator: ",") {
+            let parts = pair.split(separator: ":")
+            guard parts.count == 2, let duration = Int(parts[0]), let bytes = Int(parts[1]) else { return nil }
+            segments.append(PrefetchHint.Segment(durationMilliseconds: duration, bytes: bytes))
+        }
+        return segments.isEmpty ? nil : segments
     }
 }

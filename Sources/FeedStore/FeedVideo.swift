@@ -1,4 +1,4 @@
-internal import Foundation
+public import MediaModel
 
 /// One published video as the feed serves it.
 public struct FeedVideo: Sendable, Equatable {
@@ -10,8 +10,11 @@ public struct FeedVideo: Sendable, Equatable {
         public var averageBandwidth: Int
         public var codecs: String
         public var segments: Int
+        /// What prefetching this rendition's start costs; nil for videos published before Reel measured it.
+        public var prefetch: PrefetchHint?
 
-        public init(rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int) {
+        public init(rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int,
+                    prefetch: PrefetchHint? = nil) {
             self.rung = rung
             self.width = width
             self.height = height
@@ -19,10 +22,11 @@ public struct FeedVideo: Sendable, Equatable {
             self.averageBandwidth = averageBandwidth
             self.codecs = codecs
             self.segments = segments
+            self.prefetch = prefetch
         }
 
         enum CodingKeys: String, CodingKey {
-            case rung, width, height, bandwidth, codecs, segments
+            case rung, width, height, bandwidth, codecs, segments, prefetch
             case averageBandwidth = "average_bandwidth"
         }
     }
@@ -35,11 +39,19 @@ public struct FeedVideo: Sendable, Equatable {
     public var masterPath: String?
     public var posterJPEGPath: String?
     public var posterWebPPath: String?
-    /// The renditions as a JSON array ordered by height, rendered by SQLite in the page query itself: one query
-    /// per page, and the server copies it out without decoding and re-encoding.
-    public var renditionsJSON: String
+    /// Ordered by height.
+    public var renditions: [Rendition]
 
-    public var renditions: [Rendition] {
-        (try? JSONDecoder().decode([Rendition].self, from: Data(renditionsJSON.utf8))) ?? []
+    public init(id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
+                posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition]) {
+        self.id = id
+        self.publishedAt = publishedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.width = width
+        self.height = height
+        self.masterPath = masterPath
+        self.posterJPEGPath = posterJPEGPath
+        self.posterWebPPath = posterWebPPath
+        self.renditions = renditions
     }
 }

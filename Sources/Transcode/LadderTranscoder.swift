@@ -1,4 +1,5 @@
 internal import FileSystem
+internal import HLSCheck
 internal import Foundation
 public import Ingest
 internal import LibAV
@@ -87,9 +88,11 @@ public struct LadderTranscoder: Sendable {
                 progress(TranscodeProgress(seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
             }
             let renditions = try session.renditions()
-            try AtomicFile.write(Array(MasterPlaylist.text(renditions, frameRate: plan.frameRateValue).utf8),
+            let iFrames = try MasterPlaylist.writeIFramePlaylists(renditions, directory: directory)
+            try AtomicFile.write(Array(MasterPlaylist.text(renditions, iFrames: iFrames, frameRate: plan.frameRateValue).utf8),
                                  to: directory + "/master.m3u8", durable: false)
             let posterTime = try session.writePosters(jpeg: directory + "/poster.jpg", webp: directory + "/poster.webp")
+            try Self.checkAppleRules(directory, rungs: renditions.count, source: source)
             return TranscodeSummary(
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
                 renditions: renditions, posterJPEG: "poster.jpg", posterWebP: "poster.webp",
@@ -103,6 +106,19 @@ public struct LadderTranscoder: Sendable {
             throw TranscodeError(error, path: source)
         } catch {
             throw TranscodeError(.outputFailed, "\(error)", path: source)
+        }
+    }
+
+    /// Every ladder passes Reel's own HLS validator before anyone sees it: a MUST finding fails the transcode as a
+    /// Reel bug (never retried, never published). One rule is waived on purpose: a source too small for a second
+    /// rung gives one variant (Apple 9.9), because Reel never upscales (docs/hls.md).
+    static func checkAppleRules(_ directory: String, rungs: Int, source: String) throws {
+        let report = HLSChecker(options: .init(waivedRules: rungs < 2 ? ["9.9"] : [])).check(directory: directory)
+        guard report.passed else {
+            let broken = report.findings.filter { $0.severity == .must && !$0.waived }
+                .map { "\($0.rule) \($0.file): \($0.message)" }.joined(separator: "; ")
+            throw TranscodeError(.outputFailed, "the ladder breaks Apple's HLS authoring rules (a Reel bug): \(broken)", path: source,
+                                 retryable: false)
         }
     }
 }

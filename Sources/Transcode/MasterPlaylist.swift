@@ -1,4 +1,5 @@
 internal import FileSystem
+internal import HLSCheck
 internal import Foundation
 
 /// The master playlist, written after encoding from what the segments really weigh: BANDWIDTH is the measured
@@ -50,13 +51,36 @@ enum MasterPlaylist {
         return list.joined(separator: ",")
     }
 
-    static func text(_ renditions: [TranscodeSummary.Rendition], frameRate: Double) -> String {
+    /// One I-frame playlist beside a rung's media playlist, as the master lists it.
+    struct IFrameVariant {
+        var uri: String
+        var index: IFrameIndex
+    }
+
+    static func text(_ renditions: [TranscodeSummary.Rendition], iFrames: [IFrameVariant] = [], frameRate: Double) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
         for r in renditions {
             lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(r.bandwidth),AVERAGE-BANDWIDTH=\(r.averageBandwidth),"
                 + "CODECS=\"\(r.codecs)\",RESOLUTION=\(r.width)x\(r.height),FRAME-RATE=\(String(format: "%.3f", frameRate))")
             lines.append(r.playlist)
         }
+        for variant in iFrames {
+            let index = variant.index
+            lines.append("#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(index.peakBitRate),AVERAGE-BANDWIDTH=\(index.averageBitRate),"
+                + "CODECS=\"\(index.codec)\",RESOLUTION=\(index.width)x\(index.height),URI=\"\(variant.uri)\"")
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes `<rung>/iframes.m3u8` for each rendition (Apple 6.1: I-frame playlists MUST be provided), from the
+    /// segments as written: each entry a byte range of a segment's 'moof' and its first, IDR, picture.
+    static func writeIFramePlaylists(_ renditions: [TranscodeSummary.Rendition], directory: String) throws -> [IFrameVariant] {
+        try renditions.map { rendition in
+            let folder = (rendition.playlist as NSString).deletingLastPathComponent
+            let index = try IFrameIndex.build(mediaPlaylist: directory + "/" + rendition.playlist)
+            let uri = folder + "/iframes.m3u8"
+            try AtomicFile.write(Array(index.playlistText.utf8), to: directory + "/" + uri, durable: false)
+            return IFrameVariant(uri: uri, index: index)
+        }
     }
 }

@@ -65,8 +65,20 @@ extension Worker {
             masterPath: prefix + "master.m3u8", posterJPEGPath: prefix + summary.posterJPEG, posterWebPPath: prefix + summary.posterWebP,
             renditions: summary.renditions.map {
                 FeedVideo.Rendition(rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
-                                    averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments)
+                                    averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments,
+                                    prefetch: Self.prefetchHint(playlist: layout.video(job.id) + "/" + $0.playlist))
             })
+    }
+
+    /// The rendition's prefetch hint, measured on the published files; nil (no hint shown) when a file cannot be read.
+    static func prefetchHint(playlist path: String) -> PrefetchHint? {
+        guard let bytes = try? ReadOnlyFile.contents(of: path, limit: 1 << 20) else { return nil }
+        let folder = Directory.parent(of: path)
+        return PrefetchHint(mediaPlaylist: String(decoding: bytes, as: UTF8.self)) { uri in
+            guard !uri.contains("/"), let status = try? FileStatus(path: folder + "/" + uri, followingSymlinks: false),
+                  status.kind == .regular else { return nil }
+            return Int(status.size)
+        }
     }
 
     /// A byte-identical re-upload: recorded first, then its copy goes (the same bytes are kept under `originals/`).

@@ -72,7 +72,8 @@ struct WorkerHarness {
     /// Every published video has its master playlist, every variant playlist, and every init and media segment
     /// those playlists name.
     func checkPublishedVideosAreComplete() throws {
-        for item in try store.page(limit: 50, after: nil).items {
+        for entry in try store.page(limit: 50, after: nil).items {
+            let item = try #require(try store.video(id: entry.id))
             let master = library + "/" + (item.masterPath ?? "")
             let text = try String(contentsOfFile: master, encoding: .utf8)
             let variants = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
@@ -90,9 +91,43 @@ struct WorkerHarness {
                     #expect(FileManager.default.fileExists(atPath: path), "\(item.id): \(file) is missing")
                 }
             }
+            try checkPrefetchHints(entry: entry, master: master)
             for poster in [item.posterJPEGPath, item.posterWebPPath] {
                 #expect(FileManager.default.fileExists(atPath: library + "/" + (poster ?? "")), "\(item.id): poster missing")
             }
+        }
+    }
+
+    /// The feed item's prefetch hints are the real sizes on disk: each rendition's init segment, and the first
+    /// segments (as many as cover 3 s) with their playlist durations.
+    func checkPrefetchHints(entry: FeedItem, master: String) throws {
+        let item = try #require(try JSONSerialization.jsonObject(with: Data(entry.json.utf8)) as? [String: Any])
+        let renditions = try #require(item["renditions"] as? [[String: Any]])
+        #expect(!renditions.isEmpty)
+        let folder = (master as NSString).deletingLastPathComponent
+        for rendition in renditions {
+            let rung = try #require(rendition["rung"] as? String)
+            let hint = try #require(rendition["prefetch"] as? [String: Any], "\(entry.id) \(rung) has no prefetch hint")
+            let size = { (name: String) throws -> Int in
+                try #require(try FileManager.default.attributesOfItem(atPath: "\(folder)/\(rung)/\(name)")[.size] as? Int)
+            }
+            #expect(hint["init_bytes"] as? Int == (try size("init.mp4")))
+            let playlist = try String(contentsOfFile: "\(folder)/\(rung)/index.m3u8", encoding: .utf8).split(separator: "\n")
+            let durations = playlist.filter { $0.hasPrefix("#EXTINF:") }.map { Double($0.dropFirst(8).prefix { $0 != "," }) ?? -1 }
+            let names = playlist.filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
+            let first = try #require(hint["first_segments"] as? [[String: Any]])
+            var covered = 0.0
+            for (index, segment) in first.enumerated() {
+                #expect(segment["bytes"] as? Int == (try size(names[index])), "\(entry.id) \(rung) segment \(index)")
+                let duration = try #require(segment["duration_s"] as? Double)
+                #expect(abs(duration - durations[index]) < 0.0015)
+                covered += duration
+            }
+            // Enough to cover the 3 s window, and not one segment more.
+            #expect(covered >= 3 || first.count == names.count)
+            #expect(covered - (first.last?["duration_s"] as? Double ?? 0) < 3)
+            let window = (try size("init.mp4")) + first.compactMap { $0["bytes"] as? Int }.reduce(0, +)
+            #expect(hint["window_bytes"] as? Int == window)
         }
     }
 

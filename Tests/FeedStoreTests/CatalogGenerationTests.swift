@@ -54,6 +54,26 @@ import Testing
         #expect(after.page.items.first?.id == "v000000005")
     }
 
+    @Test func aCommitOnAnotherConnectionIsSeenThroughTheWALIndexHeader() throws {
+        #expect(store.database.feedReader.checksWALIndex)
+        try store.seed(count: 1)
+        let first = try store.generation()
+        #expect(try store.generation() == first)  // unchanged header: the kept value
+        let other = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        for round in 0..<20 {
+            try other.seed(count: 1, startingAt: 10 + round)
+            let next = try store.generation()
+            #expect(next == (try other.generation()))
+            #expect(try store.page(limit: 1, after: nil).items.first?.id == String(format: "v%09d", 10 + round))
+        }
+        // A checkpoint that restarts the WAL changes the header too, and the generation stays right.
+        let before = try store.generation()
+        try other.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        #expect(try store.generation() == before)
+        try other.seed(count: 1, startingAt: 99)
+        #expect(try store.generation() != before)
+    }
+
     @Test func aFreshCatalogDoesNotStartAtZero() throws {
         // A random start keeps a recreated catalog from repeating the ETags of the one it replaced.
         let other = FeedStore(database: try FeedDatabase(path: directory.file("other.sqlite")))

@@ -1,4 +1,4 @@
-@testable import FeedServer
+@testable import FeedStore
 import Foundation
 import Testing
 
@@ -37,13 +37,5 @@ import Testing
             json.mediaURL(nil)
         }
         #expect(String(decoding: json.bytes, as: UTF8.self) == #"["/media/videos/a%20b/%C3%BC%3F%23%25.m3u8",null]"#)
-    }
-}
-
-@Suite struct HTTPDateTests {
-    @Test(arguments: [(0, "Thu, 01 Jan 1970 00:00:00 GMT"), (1_700_000_000, "Tue, 14 Nov 2023 22:13:20 GMT"),
-                      (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT")])
-    func lastModifiedIsIMFFixdate(seconds: Int, text: String) {
-        #expect(MediaFile.httpDate(secondsSince1970: seconds) == text)
     }
 }

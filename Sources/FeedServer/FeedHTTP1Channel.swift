@@ -1,0 +1,41 @@
+internal import Hummingbird
+internal import HummingbirdCore
+internal import Logging
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOHTTPTypes
+internal import NIOHTTPTypesHTTP1
+
+/// Hummingbird's HTTP/1.1 child channel, set up as `HTTP1Channel` does, plus `FeedFastPathHandler` right after the
+/// connection-state handler. `HTTP1Channel` only takes extra handlers before that handler, where a request answered
+/// without the router would be invisible to the idle timeout and graceful shutdown.
+struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    let responder: HTTPChannelHandler.Responder
+    let configuration: HTTP1Channel.Configuration
+    let fastPath: FeedFastPath
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
+            limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
+            limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits
+            )
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandlers(configuration.additionalChannelHandlers())
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
+            try pipeline.addHandler(FeedFastPathHandler(fastPath))
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value asyncChannel: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+    }
+}

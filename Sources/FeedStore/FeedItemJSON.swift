@@ -1,0 +1,55 @@
+internal import MediaModel
+
+/// One video as the feed shows it, as a finished JSON object. It is rendered once, when the video is published, and
+/// kept in `videos.item_json`, so a page is an index seek plus a copy of stored bytes, however deep it is.
+/// Paths in the catalog are relative to the library; URLs are under `/media/`.
+///
+/// `item_json` is derived data. A catalog edit made outside FeedStore that changes what an item shows (a path, a
+/// rendition) clears it through triggers (migration v5), and readers render such a row again here.
+public enum FeedItemJSON {
+    public static func render(_ video: FeedVideo) -> String {
+        var json = JSONWriter(capacity: 1024)
+        json.object { json in
+            json.key("id"); json.string(video.id)
+            json.key("published_at"); json.timestamp(milliseconds: video.publishedAt)
+            json.key("duration_s"); json.milliseconds(asSeconds: video.durationMilliseconds)
+            json.key("width"); json.int(video.width)
+            json.key("height"); json.int(video.height)
+            json.key("master_url"); json.mediaURL(video.masterPath)
+            json.key("poster_jpeg_url"); json.mediaURL(video.posterJPEGPath)
+            json.key("poster_webp_url"); json.mediaURL(video.posterWebPPath)
+            json.key("renditions")
+            json.array { json in
+                for rendition in video.renditions.sorted(by: { $0.height < $1.height }) {
+                    json.object { json in
+                        json.key("rung"); json.string(rendition.rung)
+                        json.key("width"); json.int(rendition.width)
+                        json.key("height"); json.int(rendition.height)
+                        json.key("bandwidth"); json.int(rendition.bandwidth)
+                        json.key("average_bandwidth"); json.int(rendition.averageBandwidth)
+                        json.key("codecs"); json.string(rendition.codecs)
+                        json.key("segments"); json.int(rendition.segments)
+                        if let hint = rendition.prefetch {
+                            json.key("prefetch")
+                            json.object { json in
+                                json.key("init_bytes"); json.int(hint.initBytes)
+                                json.key("segment_duration_s"); json.milliseconds(asSeconds: hint.segmentDurationMilliseconds)
+                                json.key("first_segments")
+                                json.array { json in
+                                    for segment in hint.firstSegments {
+                                        json.object { json in
+                                            json.key("duration_s"); json.milliseconds(asSeconds: segment.durationMilliseconds)
+                                            json.key("bytes"); json.int(segment.bytes)
+                                        }
+                                    }
+                                }
+                                json.key("window_bytes"); json.int(hint.windowBytes)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import MediaFixtures
+import Testing
+import Transcode
+
+/// `reel hls-check` seen from outside: exit codes, the JSON report and the human listing, on a ladder made by
+/// Reel's own transcoder.
+@Suite struct HLSCheckCommandTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    static let preset = LadderPreset(
+        segmentSeconds: 2, keyframeIntervalSeconds: 1, maxFrameRate: 30, x264Preset: "veryfast",
+        audio: .init(sampleRate: 48_000, channels: 2),
+        rungs: [
+            .init(id: "90p", shortSide: 90, crf: 28, maxBitrateKbps: 300, bufferKbits: 600, audioBitrateKbps: 64),
+            .init(id: "180p", shortSide: 180, crf: 28, maxBitrateKbps: 600, bufferKbits: 1200, audioBitrateKbps: 96),
+        ],
+        poster: .init(searchSeconds: 1, rung: "180p")
+    )
+
+    func makeLadder() throws -> (output: String, summary: TranscodeSummary) {
+        let source = directory.file("clip.mp4")
+        try SyntheticVideo(width: 180, height: 320, seconds: 4).write(to: source)
+        let output = directory.file("ladder")
+        return (output, try LadderTranscoder(preset: Self.preset).run(source: source, output: output))
+    }
+
+    @Test func transcodedLadderPassesWithItsIFramePlaylists() throws {
+        let (output, summary) = try makeLadder()
+        let result = try ReelProcess.run(["hls-check", output, "--json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.json["passed"] as? Bool == true)
+        #expect(result.json["must_count"] as? Int == 0)
+        #expect((result.json["findings"] as? [[String: Any]])?.isEmpty == true, "\(result.stdout)")
+        let variants = try #require(result.json["variants"] as? [[String: Any]])
+        #expect(variants.map { $0["playlist"] as? String } == summary.renditions.map(\.playlist))
+        #expect(variants.map { $0["measured_codecs"] as? String } == summary.renditions.map(\.codecs))
+        #expect(variants.map { $0["bandwidth"] as? Int } == summary.renditions.map(\.bandwidth))
+    }
+
+    @Test func waivedRuleExitsZeroAndSaysSo() throws {
+        let (output, _) = try makeLadder()
+        // Without its I-frame playlists listed, a ladder breaks 6.1; waived, it passes and says so.
+        let master = try String(contentsOfFile: output + "/master.m3u8", encoding: .utf8)
+        try master.split(separator: "\n").filter { !$0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF") }.joined(separator: "\n")
+            .appending("\n").write(toFile: output + "/master.m3u8", atomically: true, encoding: .utf8)
+        #expect(try ReelProcess.run(["hls-check", output]).status == 1)
+        let json = try ReelProcess.run(["hls-check", output, "--waive", "6.1", "--json"])
+        #expect(json.status == 0, "\(json.stdout)\(json.stderr)")
+        #expect(json.json["passed"] as? Bool == true)
+        #expect((json.json["findings"] as? [[String: Any]])?.first?["waived"] as? Bool == true)
+        let human = try ReelProcess.run(["hls-check", output + "/master.m3u8", "--waive", "6.1"])
+        #expect(human.status == 0)
+        #expect(human.stdout.contains("master.m3u8\n  MUST   6.1: no EXT-X-I-FRAME-STREAM-INF"))
+        #expect(human.stdout.contains("(waived)"))
+        #expect(human.stdout.hasSuffix("PASS: 0 MUST, 0 SHOULD, 1 waived\n"))
+    }
+
+    @Test func brokenLadderListsFindingsUnderTheirFiles() throws {
+        let (output, _) = try makeLadder()
+        try FileManager.default.removeItem(atPath: output + "/180p/seg_001.m4s")
+        let result = try ReelProcess.run(["hls-check", output])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("180p/index.m3u8\n  MUST   RFC8216 3: seg_001.m4s does not exist"), "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL: "))
+    }
+
+    @Test func missingDirectoryIsAUsageError() throws {
+        let result = try ReelProcess.run(["hls-check", directory.file("nothing")])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no such directory or file"))
+    }
+
+    @Test func ladderServedOverHTTPIsCheckedLikeTheDirectory() throws {
+        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile) else { return }
+        let (output, _) = try makeLadder()
+        let port = try Self.freePort()
+        let server = try ChildProcess([python, "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", output])
+        defer { server.signal(SIGTERM); server.wait() }
+        let base = "http://127.0.0.1:\(port)/"
+        #expect(ChildProcess.waitUntil(seconds: 10) { (try? Data(contentsOf: URL(string: base + "master.m3u8")!)) != nil })
+        let overHTTP = try ReelProcess.run(["hls-check", base, "--json"])
+        let onDisk = try ReelProcess.run(["hls-check", output, "--json"])
+        #expect(overHTTP.status == 0, "\(overHTTP.stdout)\(overHTTP.stderr)")
+        #expect((overHTTP.json["findings"] as? [[String: Any]])?.isEmpty == true, "\(overHTTP.stdout)")
+        #expect(overHTTP.json["variants"] as? NSArray == onDisk.json["variants"] as? NSArray)
+    }
+
+    /// A port nothing listens on right now (bound, read, released).
+    static func freePort() throws -> UInt16 {
+        try LoopbackListener().port
+    }
+}

@@ -1,0 +1,129 @@
+@testable import FeedStore
+import Foundation
+import GRDB
+import MediaFixtures
+import Testing
+
+/// Feed items are rendered once, at publish, and stored; an edit outside FeedStore clears the stored item and the
+/// reader renders that row again, so a page never shows stale JSON.
+@Suite struct FeedItemStorageTests {
+    let directory: TemporaryDirectory
+    let store: FeedStore
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+    }
+
+    struct Item: Decodable, Equatable {
+        struct Rendition: Decodable, Equatable {
+            let rung: String
+            let width: Int
+            let height: Int
+            let bandwidth: Int
+            let average_bandwidth: Int
+            let codecs: String
+            let segments: Int
+        }
+        let id: String
+        let published_at: String
+        let duration_s: Double
+        let width: Int
+        let height: Int
+        let master_url: String?
+        let poster_jpeg_url: String?
+        let poster_webp_url: String?
+        let renditions: [Rendition]
+    }
+
+    func decode(_ json: String) throws -> Item { try JSONDecoder().decode(Item.self, from: Data(json.utf8)) }
+
+    func storedItem(_ id: String) throws -> String? {
+        try store.database.pool.read { db in try String.fetchOne(db, sql: "SELECT item_json FROM videos WHERE id = ?", arguments: [id]) }
+    }
+
+    @Test func aPublishedVideoStoresItsFinishedItem() throws {
+        try store.seed(count: 3)
+        let page = try store.page(limit: 10, after: nil)
+        #expect(page.items.map(\.id) == ["v000000002", "v000000001", "v000000000"])
+        for entry in page.items {
+            #expect(try storedItem(entry.id) == entry.json)
+            let item = try decode(entry.json)
+            let video = try #require(try store.video(id: entry.id))
+            #expect(item.id == video.id && item.width == video.width && item.height == video.height)
+            #expect(item.master_url == "/media/" + (video.masterPath ?? ""))
+            #expect(item.renditions.map(\.rung) == ["360p", "720p", "1080p"])
+            #expect(item.renditions.map(\.bandwidth) == video.renditions.map(\.bandwidth))
+            #expect(entry.json == FeedItemJSON.render(video))
+        }
+        #expect(try store.item(id: "v000000001")?.json == page.items[1].json)
+    }
+
+    @Test func aRenditionEditedOutsideFeedStoreShowsOnTheNextPage() throws {
+        try store.seed(count: 2)
+        try store.database.pool.write { db in
+            try db.execute(sql: "UPDATE renditions SET bandwidth = 123456 WHERE video_id = 'v000000001' AND rung = '720p'")
+        }
+        #expect(try storedItem("v000000001") == nil)
+        #expect(try storedItem("v000000000") != nil)
+        let page = try store.page(limit: 10, after: nil)
+        let edited = try decode(page.items[0].json)
+        #expect(edited.renditions.first { $0.rung == "720p" }?.bandwidth == 123456)
+        #expect(try decode(page.items[1].json).renditions.first { $0.rung == "720p" }?.bandwidth == 1_600_000)
+    }
+
+    @Test func aPathEditedOrARenditionDeletedOutsideFeedStoreShowsToo() throws {
+        try store.seed(count: 1)
+        try store.database.pool.write { db in
+            try db.execute(sql: "UPDATE videos SET master_path = 'videos/moved/master.m3u8' WHERE id = 'v000000000'")
+        }
+        #expect(try decode(#require(try store.item(id: "v000000000")).json).master_url == "/media/videos/moved/master.m3u8")
+        try store.database.pool.write { db in
+            try db.execute(sql: "UPDATE videos SET item_json = ? WHERE id = 'v000000000'", arguments: [FeedItemJSON.render(#require(try FeedStore.video(id: "v000000000", db)))])
+            try db.execute(sql: "DELETE FROM renditions WHERE video_id = 'v000000000' AND rung = '1080p'")
+        }
+        #expect(try decode(#require(try store.page(limit: 1, after: nil).items.first).json).renditions.map(\.rung) == ["360p", "720p"])
+    }
+
+    @Test func aStatusChangeKeepsTheItemAndTheFeedDropsTheVideo() throws {
+        try store.seed(count: 2)
+        try store.database.pool.write { db in try db.execute(sql: "UPDATE videos SET status = 'rejected' WHERE id = 'v000000001'") }
+        #expect(try storedItem("v000000001") != nil)
+        #expect(try store.page(limit: 10, after: nil).items.map(\.id) == ["v000000000"])
+        #expect(try store.item(id: "v000000001") == nil)
+    }
+
+    @Test func migratingAnOlderCatalogRendersEveryItem() throws {
+        let path = directory.file("old.sqlite")
+        do {
+            let pool = try DatabasePool(path: path)
+            try FeedDatabase.migrator.migrate(pool, upTo: "v4: upload tokens and uploads")
+            try pool.write { db in
+                for n in 0..<3 {
+                    try db.execute(sql: """
+                        INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
+                                            master_path, poster_jpeg_path, poster_webp_path)
+                        VALUES (?, 'published', ?, ?, 15500, 720, 1280, ?, '{}', ?, ?, ?)
+                        """, arguments: ["old\(n)", 1_700_000_000_000 + n, 1_700_000_000_000 + n, "hash\(n)", "videos/old\(n)/master.m3u8",
+                                         "videos/old\(n)/poster.jpg", "videos/old\(n)/poster.webp"])
+                    try db.execute(sql: """
+                        INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
+                        VALUES (?, '720p', 720, 1280, 2000000, 1800000, 'avc1.64001f,mp4a.40.2', 4)
+                        """, arguments: ["old\(n)"])
+                }
+            }
+            try pool.close()
+        }
+        let migrated = FeedStore(database: try FeedDatabase(path: path))
+        let page = try migrated.page(limit: 10, after: nil)
+        #expect(page.items.map(\.id) == ["old2", "old1", "old0"])
+        for entry in page.items {
+            let stored = try migrated.database.pool.read { db in
+                try String.fetchOne(db, sql: "SELECT item_json FROM videos WHERE id = ?", arguments: [entry.id])
+            }
+            #expect(stored == entry.json)
+            let item = try decode(entry.json)
+            #expect(item.duration_s == 15.5)
+            #expect(item.renditions.map(\.codecs) == ["avc1.64001f,mp4a.40.2"])
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Testing
+@testable import HLSCheck
+
+/// Playlist syntax the checker relies on.
+@Suite struct PlaylistTests {
+    @Test func quotedAttributeValuesKeepTheirCommas() {
+        let list = AttributeList(#"BANDWIDTH=651406,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=360x640,FRAME-RATE=30.000"#)
+        #expect(list.integer("BANDWIDTH") == 651_406)
+        #expect(list.quoted("CODECS") == "avc1.64001e,mp4a.40.2")
+        #expect(list.resolution("RESOLUTION")! == (360, 640))
+        #expect(list.decimal("FRAME-RATE") == 30)
+        #expect(list.duplicates.isEmpty)
+    }
+
+    @Test func byteRangeWithoutOffsetContinuesThePreviousRange() {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:4
+            #EXT-X-TARGETDURATION:4
+            #EXTINF:4.0,
+            #EXT-X-BYTERANGE:1000@24
+            media.mp4
+            #EXTINF:4.0,
+            #EXT-X-BYTERANGE:500
+            media.mp4
+            #EXT-X-ENDLIST
+            """
+        let media = MediaPlaylist(Playlist(text: text))
+        #expect(media.segments.map(\.byteRange) == [.init(length: 1000, offset: 24), .init(length: 500, offset: 1024)])
+        #expect(media.problems.isEmpty)
+        #expect(VersionNeed.highest(media.versionNeeds).version == 4)
+    }
+
+    @Test func masterAndMediaAreToldApart() {
+        #expect(Playlist(text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n").isMaster)
+        #expect(!Playlist(text: "#EXTM3U\n#EXTINF:1,\na.ts\n").isMaster)
+        #expect(!Playlist(text: "EXTM3U\n").hasHeader)
+    }
+}
