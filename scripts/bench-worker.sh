@@ -2,9 +2,11 @@
 # Worker throughput: `reel worker --once` with --jobs 1 and --jobs 2 on a batch of generated videos and of photos,
 # next to the single-file CLI (`reel transcode` / `reel webp`, one process per file, one after the other) on the
 # same files, in one run. Reports media seconds processed per wall second (videos) and images per second.
+# BASELINE=path/to/other/reel adds that binary's worker runs on the same files, interleaved with these (an A/B).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
+baseline=${BASELINE:+$(realpath "$BASELINE")}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
@@ -42,26 +44,40 @@ t0=$(now)
 for f in "$work"/images/*; do "$reel" webp "$f" --output "$work/cli-img/$(basename "$f").webp" >/dev/null; done
 cli_image=$(python3 -c "print($(now) - $t0)")
 
-worker_run() { # jobs kind → wall seconds
-    local dir="$work/run-$1-$2"
+worker_run() { # jobs kind [binary] → wall seconds
+    local binary=${3:-$reel}
+    local dir
+    dir=$(mktemp -d "$work/run-$1-$2-XXXX")
     mkdir -p "$dir/inbox"
     cp "$work/$2"/* "$dir/inbox/"
     local start
     start=$(now)
-    "$reel" worker --inbox "$dir/inbox" --library "$dir/library" --database "$dir/catalog.sqlite" --once --jobs "$1" \
+    "$binary" worker --inbox "$dir/inbox" --library "$dir/library" --database "$dir/catalog.sqlite" --once --jobs "$1" \
         --settle 0 --poll-interval 0.05 --log-level warning >/dev/null
     local published
     published=$(ls "$dir/library/originals" | wc -l)
     [ "$published" -eq "$(ls "$work/$2" | wc -l)" ] || { echo "bench-worker: only $published published" >&2; exit 1; }
     python3 -c "print($(now) - $start)"
 }
-w1v=$(worker_run 1 videos); w1i=$(worker_run 1 images)
-w2v=$(worker_run 2 videos); w2i=$(worker_run 2 images)
+if [ -n "$baseline" ]; then
+    b1v=$(worker_run 1 videos "$baseline"); w1v=$(worker_run 1 videos); b1i=$(worker_run 1 images "$baseline"); w1i=$(worker_run 1 images)
+    b2v=$(worker_run 2 videos "$baseline"); w2v=$(worker_run 2 videos); b2i=$(worker_run 2 images "$baseline"); w2i=$(worker_run 2 images)
+else
+    w1v=$(worker_run 1 videos); w1i=$(worker_run 1 images)
+    w2v=$(worker_run 2 videos); w2i=$(worker_run 2 images)
+fi
 
 echo "$videos videos of $seconds s (720x1280 30 fps → 360p/720p ladder), $images photos (high preset WebP):"
 echo
 echo "| run | videos wall s | media s per wall s | images wall s | images per s |"
 echo "|---|---|---|---|---|"
 printf '| CLI, one process per file | %.1f | %s | %.1f | %s |\n' "$cli_video" "$(rate $media_seconds "$cli_video")" "$cli_image" "$(rate "$images" "$cli_image")"
+if [ -n "$baseline" ]; then
+    printf '| baseline worker --jobs 1 | %.1f | %s | %.1f | %s |\n' "$b1v" "$(rate $media_seconds "$b1v")" "$b1i" "$(rate "$images" "$b1i")"
+fi
 printf '| reel worker --jobs 1 | %.1f | %s | %.1f | %s |\n' "$w1v" "$(rate $media_seconds "$w1v")" "$w1i" "$(rate "$images" "$w1i")"
+if [ -n "$baseline" ]; then
+    printf '| baseline worker --jobs 2 | %.1f | %s | %.1f | %s |\n' "$b2v" "$(rate $media_seconds "$b2v")" "$b2i" "$(rate "$images" "$b2i")"
+fi
 printf '| reel worker --jobs 2 | %.1f | %s | %.1f | %s |\n' "$w2v" "$(rate $media_seconds "$w2v")" "$w2i" "$(rate "$images" "$w2i")"
+if [ -n "$baseline" ]; then echo; echo "baseline: $baseline"; fi

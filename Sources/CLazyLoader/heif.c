@@ -47,9 +47,6 @@ CLAZY_FUNCTION(heif, int, heif_image_handle_get_chroma_bits_per_pixel, (const st
 CLAZY_FUNCTION(heif, size_t, heif_image_handle_get_raw_color_profile_size, (const struct heif_image_handle *handle), (handle))
 CLAZY_FUNCTION(heif, struct heif_error, heif_image_handle_get_raw_color_profile,
                (const struct heif_image_handle *handle, void *out_data), (handle, out_data))
-CLAZY_FUNCTION(heif, struct heif_error, heif_image_handle_get_nclx_color_profile,
-               (const struct heif_image_handle *handle, struct heif_color_profile_nclx **out_data), (handle, out_data))
-CLAZY_VOID_FUNCTION(heif, heif_nclx_color_profile_free, (struct heif_color_profile_nclx *nclx_profile), (nclx_profile))
 CLAZY_VOID_FUNCTION(heif, heif_image_handle_release, (const struct heif_image_handle *handle), (handle))
 
 CLAZY_FUNCTION(heif, struct heif_error, heif_image_create,
@@ -63,6 +60,7 @@ CLAZY_FUNCTION(heif, int, heif_image_get_height, (const struct heif_image *image
 CLAZY_FUNCTION(heif, int, heif_image_get_bits_per_pixel, (const struct heif_image *image, enum heif_channel channel),
                (image, channel))
 CLAZY_FUNCTION(heif, enum heif_chroma, heif_image_get_chroma_format, (const struct heif_image *image), (image))
+CLAZY_FUNCTION(heif, enum heif_colorspace, heif_image_get_colorspace, (const struct heif_image *image), (image))
 CLAZY_FUNCTION(heif, uint8_t *, heif_image_get_plane, (struct heif_image *image, enum heif_channel channel, int *out_stride),
                (image, channel, out_stride))
 CLAZY_FUNCTION(heif, const uint8_t *, heif_image_get_plane_readonly,

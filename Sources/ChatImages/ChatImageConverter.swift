@@ -81,6 +81,16 @@ public struct ChatImageConverter: Sendable {
         case let .planar(planar):
             pixels = .yuv420(try resizeAndOrient(planar, to: stored, orientation: orientation, source: source))
             iccProfile = planar.iccProfile
+        case let .planarRGB(planar):
+            let resized: [UInt8]
+            do {
+                resized = try Scaler.resizePlanarRGB(planar.planes, strides: planar.strides, width: planar.width, height: planar.height,
+                                                     toWidth: stored.0, toHeight: stored.1)
+            } catch {
+                throw Rejection(.decodeError, "resizing failed (\(error.function): \(error.message))", path: source)
+            }
+            pixels = .rgba(Orientation.apply(orientation, to: resized, width: stored.0, height: stored.1).pixels, hasAlpha: false)
+            iccProfile = planar.iccProfile
         case let .rgba(decoded):
             let (oriented, hasAlpha) = try resizeAndOrient(decoded, to: stored, orientation: orientation, source: source)
             pixels = .rgba(oriented, hasAlpha: hasAlpha)

@@ -8,9 +8,10 @@ internal import MediaModel
 /// libjpeg-turbo (CMYK/YCCK included), HEIF through libheif, PNG through libpng, the rest (GIF, WebP, BMP, TIFF)
 /// through libav: the common chat images never load libav.
 ///
-/// A YCbCr JPEG or an opaque 8-bit HEIF that will be resized comes out planar: its YCbCr is resized as it is and
-/// handed to the WebP encoder, which is YCbCr too, with no RGB conversion on the way (a third less CPU on phone
-/// photos). A picture kept at its size comes out as RGBA, so the encoder gets the pixels cwebp would give it.
+/// A YCbCr JPEG that will be resized comes out planar: its YCbCr is resized as it is and handed to the WebP encoder,
+/// which is YCbCr too, with no RGB conversion on the way (a third less CPU on phone photos). An opaque 8-bit HEIF
+/// that will be resized comes out as RGB planes, libheif's cheapest output. A picture kept at its size comes out as
+/// RGBA, so the encoder gets the pixels cwebp would give it.
 enum PictureDecoding {
     /// `atLeast` is the stored-orientation size the picture will be resized to; decoders that can scale for free
     /// (JPEG's IDCT) stop there instead of at full size.
@@ -78,15 +79,10 @@ enum PictureDecoding {
             guard handle.width * handle.height <= image.limits.maxPixels else {
                 throw Rejection(.pixelCountExceedsLimit, "the picture is \(handle.width)x\(handle.height) = \(handle.width * handle.height) pixels; the limit is \(image.limits.maxPixels)", path: image.path)
             }
-            // Planar when the YCbCr is what libheif's own RGB conversion would read as BT.601: no nclx box (libheif
-            // then assumes BT.601 full range) or one naming BT.601 (5, 6) or no matrix (2). Alpha, BT.709/2020
-            // matrices and deeper samples go through libheif's RGB conversion.
-            let description = handle.colorDescription
-            if planar, !handle.hasAlpha, handle.bitDepths == (8, 8), [2, 5, 6].contains(description?.matrix ?? 6) {
-                let decoded = try handle.decodePlanar().planes()
-                return .planar(PlanarPicture(width: decoded.width, height: decoded.height, planes: decoded.planes,
-                                             strides: decoded.strides, chromaShift: (1, 1),
-                                             isFullRange: description?.isFullRange ?? true, iccProfile: handle.iccProfile))
+            // A resized opaque 8-bit picture comes as RGB planes (libheif's cheapest output), resized as they are.
+            if planar, !handle.hasAlpha, handle.bitDepths == (8, 8), let decoded = try handle.decodePlanarRGB().rgbPlanes() {
+                return .planarRGB(PlanarRGBPicture(width: decoded.width, height: decoded.height, planes: decoded.planes,
+                                                   strides: decoded.strides, iccProfile: handle.iccProfile))
             }
             let decoded = try handle.decode()
             return .rgba(DecodedPicture(width: decoded.width, height: decoded.height, rgba: try decoded.rgba(),

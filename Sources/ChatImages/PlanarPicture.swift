@@ -1,7 +1,7 @@
 internal import Ingest
 
-/// A decoded picture as 8-bit planar YCbCr with the BT.601 matrix, as a JPEG's IDCT or a HEIF's HEVC decoder leaves
-/// it: nothing converted to RGB yet, chroma not yet upsampled. Lossy WebP is YCbCr too, so such a picture reaches
+/// A decoded picture as 8-bit planar YCbCr with the BT.601 matrix, as a JPEG's IDCT leaves it: nothing converted to
+/// RGB yet, chroma not yet upsampled. Lossy WebP is YCbCr too, so such a picture reaches
 /// the encoder without a round trip through RGB.
 struct PlanarPicture {
     var width: Int
@@ -16,15 +16,26 @@ struct PlanarPicture {
     var iccProfile: [UInt8]?
 }
 
-/// What a decoder produced: packed RGBA, which every format can give, or planar YCbCr where it comes for free.
+/// An opaque decoded picture as three 8-bit planes, R, G and B, each with its row stride (libheif's cheapest output).
+struct PlanarRGBPicture {
+    var width: Int
+    var height: Int
+    var planes: [[UInt8]]
+    var strides: [Int]
+    var iccProfile: [UInt8]?
+}
+
+/// What a decoder produced: packed RGBA, which every format can give, or planes where they come for free.
 enum DecodedImage {
     case rgba(DecodedPicture)
     case planar(PlanarPicture)
+    case planarRGB(PlanarRGBPicture)
 
     var width: Int {
         switch self {
         case let .rgba(picture): picture.width
         case let .planar(picture): picture.width
+        case let .planarRGB(picture): picture.width
         }
     }
 
@@ -32,6 +43,7 @@ enum DecodedImage {
         switch self {
         case let .rgba(picture): picture.height
         case let .planar(picture): picture.height
+        case let .planarRGB(picture): picture.height
         }
     }
 }

@@ -39,17 +39,17 @@ package final class HeifImage {
     package var height: Int { Int(heif_image_get_height(pointer, heif_channel_interleaved)) }
     package var hasAlpha: Bool { heif_image_get_chroma_format(pointer) == heif_chroma_interleaved_RGBA }
 
-    /// The Y, Cb and Cr planes of an 8-bit planar image (from `decodePlanar()`), copied with their row strides.
-    package func planes() throws(HeifError) -> (planes: [[UInt8]], strides: [Int], width: Int, height: Int) {
+    /// The R, G and B planes of an 8-bit planar RGB image (from `decodePlanarRGB()`), copied with their row strides;
+    /// nil when the image is something else (deeper samples).
+    package func rgbPlanes() -> (planes: [[UInt8]], strides: [Int], width: Int, height: Int)? {
+        guard heif_image_get_colorspace(pointer) == heif_colorspace_RGB, heif_image_get_chroma_format(pointer) == heif_chroma_444 else {
+            return nil
+        }
         var planes: [[UInt8]] = [], strides: [Int] = []
-        for channel in [heif_channel_Y, heif_channel_Cb, heif_channel_Cr] {
-            guard heif_image_get_bits_per_pixel(pointer, channel) == 8 else {
-                throw HeifError(function: "heif_image_get_bits_per_pixel", message: "plane \(channel.rawValue) is not 8-bit")
-            }
+        for channel in [heif_channel_R, heif_channel_G, heif_channel_B] {
+            guard heif_image_get_bits_per_pixel(pointer, channel) == 8 else { return nil }
             var stride: Int32 = 0
-            guard let plane = heif_image_get_plane_readonly(pointer, channel, &stride) else {
-                throw HeifError(function: "heif_image_get_plane_readonly", message: "no plane \(channel.rawValue)")
-            }
+            guard let plane = heif_image_get_plane_readonly(pointer, channel, &stride) else { return nil }
             let rows = Int(heif_image_get_height(pointer, channel)), columns = Int(heif_image_get_width(pointer, channel))
             let count = Int(stride) * (rows - 1) + columns
             planes.append([UInt8](unsafeUninitializedCapacity: count) { target, initialized in
@@ -58,7 +58,7 @@ package final class HeifImage {
             })
             strides.append(Int(stride))
         }
-        return (planes, strides, Int(heif_image_get_width(pointer, heif_channel_Y)), Int(heif_image_get_height(pointer, heif_channel_Y)))
+        return (planes, strides, Int(heif_image_get_width(pointer, heif_channel_R)), Int(heif_image_get_height(pointer, heif_channel_R)))
     }
 
     /// The pixels as tightly packed RGBA, alpha 255 where the image has none.
