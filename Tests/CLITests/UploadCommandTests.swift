@@ -74,7 +74,10 @@ import Testing
         #expect(master.hasPrefix(base) && master.hasSuffix("/master.m3u8"))
 
         let job = try #require(try store.jobs(state: .published).first)
-        let published = try Data(contentsOf: URL(fileURLWithPath: directory.file("library/originals/\(job.id)")))
+        // The original moves to originals/ just after the publish commits, so it may lag the job's state.
+        let originalPath = directory.file("library/originals/\(job.id)")
+        #expect(ChildProcess.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) }, "\(originalPath) never appeared")
+        let published = try Data(contentsOf: URL(fileURLWithPath: originalPath))
         #expect(published == original, "the published original is the file, byte for byte")
 
         let gst = try #require(["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first {

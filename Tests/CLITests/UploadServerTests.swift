@@ -96,7 +96,10 @@ import Testing
         let jobLine = try #require(head.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("reel-job:") }, "\(head.stdout)")
         let job = try #require(try rig.finishedJob(String(jobLine.split(separator: "/").last ?? "")))
         #expect(job.state == .published, "\(job)")
-        let original = try Data(contentsOf: URL(fileURLWithPath: rig.directory.file("library/originals/\(job.id)")))
+        // The original moves to originals/ just after the publish commits (never before), so it may lag the state.
+        let originalPath = rig.directory.file("library/originals/\(job.id)")
+        #expect(try ChildProcess.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) }, "\(originalPath) never appeared")
+        let original = try Data(contentsOf: URL(fileURLWithPath: originalPath))
         #expect(original == (try Data(contentsOf: URL(fileURLWithPath: source))), "the published original is the uploaded file, byte for byte")
     }
 

@@ -23,7 +23,10 @@ import Testing
         let jobs = try harness.waitForJobs(count: 5)
         #expect(jobs.filter { $0.state == .published }.count == 4, "\(jobs.map { ($0.state, $0.reason) })")
         // A byte-identical re-upload of the first video, once it is published.
-        let firstBytes = try Data(contentsOf: URL(fileURLWithPath: harness.library + "/originals/" + (jobs.first { $0.sourceName == Array("first.mp4".utf8) }?.id ?? "")))
+        // The original moves to originals/ just after the publish commits, so it may lag the job's state.
+        let firstOriginal = harness.library + "/originals/" + (jobs.first { $0.sourceName == Array("first.mp4".utf8) }?.id ?? "")
+        #expect(ChildProcess.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: firstOriginal) }, "\(firstOriginal) never appeared")
+        let firstBytes = try Data(contentsOf: URL(fileURLWithPath: firstOriginal))
         try harness.drop("first again.mp4", Array(firstBytes))
         let all = try harness.waitForJobs(count: 6)
         let duplicate = try #require(all.first { $0.sourceName == Array("first again.mp4".utf8) })
