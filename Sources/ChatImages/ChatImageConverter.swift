@@ -11,10 +11,14 @@ public import MediaModel
 public struct ChatImageConverter: Sendable {
     public var policy: AdmissionPolicy
     public var presets: ImagePresets
+    /// Lets libwebp split its analysis pass (and an alpha plane's encode) onto a second thread. The same bytes come
+    /// out; a worker running fewer jobs than it has cores finishes each photo sooner with it.
+    public var encoderThreads: Bool
 
-    public init(policy: AdmissionPolicy = AdmissionPolicy(), presets: ImagePresets = .default) {
+    public init(policy: AdmissionPolicy = AdmissionPolicy(), presets: ImagePresets = .default, encoderThreads: Bool = false) {
         self.policy = policy
         self.presets = presets
+        self.encoderThreads = encoderThreads
     }
 
     /// Converts `source` and returns the WebP bytes with a description of them.
@@ -30,7 +34,8 @@ public struct ChatImageConverter: Sendable {
             case let .yuv420(planes):
                 try WebPPicture(yuv420: planes, width: prepared.width, height: prepared.height)
             }
-            let settings = WebPEncoderSettings(quality: Float(presets.preset(quality).quality), method: presets.method)
+            let settings = WebPEncoderSettings(quality: Float(presets.preset(quality).quality), method: presets.method,
+                                               threads: encoderThreads)
             webp = try WebPEncoder(settings: settings).encode(webpPicture, iccProfile: prepared.iccProfile)
         } catch {
             throw .failed(ProcessingFailure(.encodeFailed, "WebP encoding failed (\(error.function): \(error.message))", path: source))

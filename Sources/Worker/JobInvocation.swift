@@ -15,9 +15,11 @@ public struct JobInvocation: Codable, Sendable, Equatable {
     public var limitsPath: String?
     /// Test hook: a `job-*` fault the job process acts out (crash, hang, transient failure, full disk).
     public var fault: String?
+    /// A core is spare (fewer jobs than cores), so an image job may give its encoder a second thread.
+    public var encoderThreads: Bool?
 
     public init(jobID: String, source: String, staging: String, memoryMegabytes: Int, cpuSeconds: Int,
-                ladderPath: String? = nil, limitsPath: String? = nil, fault: String? = nil) {
+                ladderPath: String? = nil, limitsPath: String? = nil, fault: String? = nil, encoderThreads: Bool? = nil) {
         self.jobID = jobID
         self.source = source
         self.staging = staging
@@ -26,6 +28,7 @@ public struct JobInvocation: Codable, Sendable, Equatable {
         self.ladderPath = ladderPath
         self.limitsPath = limitsPath
         self.fault = fault
+        self.encoderThreads = encoderThreads
     }
 
     /// The hidden subcommand that runs one job.

@@ -108,7 +108,8 @@ public struct JobRunner: Sendable {
     /// An image job: admitted, decoded, resized and encoded by `ChatImageConverter`. Its facts are in `image`.
     func convertImage(_ invocation: JobInvocation) -> JobOutcome {
         do {
-            var result = try ChatImageConverter(policy: policy).convert(invocation.source, to: invocation.imageFile, quality: imageQuality)
+            var result = try ChatImageConverter(policy: policy, encoderThreads: invocation.encoderThreads ?? false)
+                .convert(invocation.source, to: invocation.imageFile, quality: imageQuality)
             result.source = ""
             result.output = ""
             return JobOutcome(kind: .image, image: result)

@@ -57,7 +57,7 @@ extension Worker {
         let invocation = JobInvocation(
             jobID: job.id, source: source, staging: staging.path, memoryMegabytes: configuration.memoryLimitMegabytes,
             cpuSeconds: Int(configuration.jobTimeoutSeconds) * max(2, cores), ladderPath: configuration.ladderPath,
-            limitsPath: configuration.limitsPath, fault: configuration.faults.jobFault)
+            limitsPath: configuration.limitsPath, fault: configuration.faults.jobFault, encoderThreads: configuration.jobs < cores)
         let process: any JobProcess
         do {
             process = try configuration.launcher.launch(invocation)

@@ -148,4 +148,18 @@ import Testing
         #expect(close(webp.color(0.25, 0.25), blue, tolerance: 30))
         #expect(close(webp.color(0.75, 0.25), red, tolerance: 30))
     }
+    /// The worker gives the encoder a second thread when it has a spare core; the picture must not change with it.
+    @Test func encoderThreadsMakeTheSameBytes() throws {
+        let sources = [
+            try directory.write("big.jpg", try SyntheticPhoto(width: 2600, height: 1800).jpeg()),  // resized, YCbCr planes
+            try directory.write("alpha.png", try SyntheticImage.png(width: 900, height: 700, alpha: true)),  // RGBA with alpha
+        ]
+        for source in sources {
+            let single = try ChatImageConverter().convert(source, quality: .high)
+            let threaded = try ChatImageConverter(encoderThreads: true).convert(source, quality: .high)
+            #expect(!single.webp.isEmpty)
+            #expect(threaded.webp == single.webp, "\(source)")
+            #expect(threaded.result == single.result)
+        }
+    }
 }
