@@ -13,23 +13,19 @@ package final class Decoder: @unchecked Sendable {
         }
         context = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
         timeBase = Rational(stream.pointee.time_base)
-        do {
-            try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
-            context.pointee.pkt_timebase = stream.pointee.time_base
-            if stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
-                context.pointee.framerate = av_guess_frame_rate(nil, stream, nil)
-            }
-            var options = Options()
-            options.set("threads", String(max(1, threads)))
-            options.set("max_pixels", String(maxPixels))
-            if !codecWhitelist.isEmpty { options.set("codec_whitelist", codecWhitelist.joined(separator: ",")) }
-            _ = try options.withDictionary { (dictionary) throws(AVError) in
-                try check(avcodec_open2(context, codec, &dictionary), "avcodec_open2")
-            }
-        } catch {
-            var p: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&p)
-            throw error
+        // Every stored property is set: if anything below throws, deinit frees the context (freeing it in a catch
+        // as well was a double free).
+        try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = stream.pointee.time_base
+        if stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+            context.pointee.framerate = av_guess_frame_rate(nil, stream, nil)
+        }
+        var options = Options()
+        options.set("threads", String(max(1, threads)))
+        options.set("max_pixels", String(maxPixels))
+        if !codecWhitelist.isEmpty { options.set("codec_whitelist", codecWhitelist.joined(separator: ",")) }
+        _ = try options.withDictionary { (dictionary) throws(AVError) in
+            try check(avcodec_open2(context, codec, &dictionary), "avcodec_open2")
         }
     }
 

@@ -13,13 +13,9 @@ package final class Encoder: @unchecked Sendable {
         }
         context = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
         self.settings = settings
-        do {
-            try configure(codec: codec)
-        } catch {
-            var p: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&p)
-            throw error
-        }
+        // Every stored property is set, so if this throws, deinit frees the context: freeing it here as well
+        // was a double free (libsvtav1 refusing an option crashed in av_opt_free).
+        try configure(codec: codec)
     }
 
     private func configure(codec: UnsafePointer<AVCodec>) throws(AVError) {

@@ -15,12 +15,8 @@ package final class OutputContext: @unchecked Sendable {
         try check(avformat_alloc_output_context2(&context, nil, format, path), "avformat_alloc_output_context2(\(format))")
         pointer = try allocated(context, "avformat_alloc_output_context2")
         if pointer.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            do {
-                try check(avio_open(&pointer.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
-            } catch {
-                avformat_free_context(pointer)
-                throw error
-            }
+            // Every stored property is set, so deinit frees the context if this throws (pb stays nil).
+            try check(avio_open(&pointer.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
         }
     }
 

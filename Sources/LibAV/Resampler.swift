@@ -28,13 +28,8 @@ package final class Resampler: @unchecked Sendable {
         self.outputRate = outputRate
         self.outputChannels = outputChannels
         self.outputFormatRaw = outputFormatRaw
-        do {
-            try check(swr_init(context), "swr_init")
-        } catch {
-            var p: OpaquePointer? = context
-            swr_free(&p)
-            throw error
-        }
+        // Every stored property is set, so deinit frees the context if this throws.
+        try check(swr_init(context), "swr_init")
     }
 
     deinit {
