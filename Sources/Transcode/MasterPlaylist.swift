@@ -34,21 +34,9 @@ enum MasterPlaylist {
         return Measured(segments: count, bytes: totalBytes, peak: Int(peak.rounded(.up)), average: Int(average.rounded()))
     }
 
-    /// RFC 6381 codec strings from the init segment the player will read: avc1.PPCCLL from its avcC box,
-    /// mp4a.40.2 (AAC-LC) when it has an audio sample entry.
+    /// RFC 6381 codec strings from the init segment the player will read (avcC, hvcC, av1C, esds), in track order.
     static func codecs(initSegment path: String) throws -> String {
-        let bytes = try ReadOnlyFile.contents(of: path)
-        func find(_ tag: String) -> Int? {
-            let needle = Array(tag.utf8)
-            guard bytes.count >= needle.count else { return nil }
-            return (0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
-        }
-        var list: [String] = []
-        if let at = find("avcC"), at + 8 <= bytes.count {
-            list.append(String(format: "avc1.%02x%02x%02x", bytes[at + 5], bytes[at + 6], bytes[at + 7]))
-        }
-        if find("mp4a") != nil { list.append("mp4a.40.2") }
-        return list.joined(separator: ",")
+        try InitSegmentCodecs.codecs(of: try ReadOnlyFile.contents(of: path)).joined(separator: ",")
     }
 
     /// One I-frame playlist beside a rung's media playlist, as the master lists it.

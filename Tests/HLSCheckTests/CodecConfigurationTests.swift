@@ -62,4 +62,19 @@ import Testing
         #expect(video.configuration?.codec.hasPrefix("\(video.format!).1.6.L") == true, "\(video.configuration?.codec ?? "none")")
         #expect(video.codedWidth == 320 && video.codedHeight == 180)
     }
+    /// The public reading the ladder writes its master's CODECS from: one string per track, video then audio.
+    @Test(arguments: ["libx264", "libx265"])
+    func initSegmentCodecsListsEveryTrackInOrder(encoder: String) throws {
+        let temporary = try TemporaryDirectory()
+        var clip = SyntheticVideo(width: 320, height: 180, seconds: 0.5)
+        clip.codec = encoder
+        let path = temporary.file("clip.mp4")
+        try clip.write(to: path)
+        let codecs = try InitSegmentCodecs.codecs(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        let prefix = ["libx264": "avc1.", "libx265": "hev1."][encoder]!
+        #expect(codecs.count == 2, "\(codecs)")
+        #expect(codecs.first?.hasPrefix(prefix) == true || (encoder == "libx265" && codecs.first?.hasPrefix("hvc1.") == true), "\(codecs)")
+        #expect(codecs.last == "mp4a.40.2", "\(codecs)")
+        #expect(throws: MediaParseError.self) { try InitSegmentCodecs.codecs(of: Array("not an init segment".utf8)) }
+    }
 }
