@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libswscale", providers: [.apt(libavPackages)]),
@@ -149,6 +150,13 @@ let package = Package(
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
         .target(name: "HLSCheck", dependencies: ["FileSystem"], swiftSettings: upcoming),
         .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
+        // A throwaway PostgreSQL server (Debian's binaries, initdb as an unprivileged user) for the tests.
+        .target(name: "TestServers", dependencies: ["MediaFixtures", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: ["TestServers", .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: upcoming
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

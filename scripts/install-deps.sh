@@ -8,8 +8,9 @@ level=${1:-build}
 pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
       libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
-  # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests).
-  pkgs+=(time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+  # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests); postgresql gives the
+  # binaries the PostgreSQL tests initdb a throwaway cluster with (TestServers.PostgresTestServer), as its own user.
+  pkgs+=(postgresql time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
   pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-extras)

@@ -1,0 +1,138 @@
+import FileSystem
+import Foundation
+import MediaFixtures
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throwaway PostgreSQL server for tests: Debian's binaries, `initdb` into a temporary directory as an
+/// unprivileged user (PostgreSQL refuses to run as root), a private port and socket directory, no fsync. Each
+/// test makes its own server or its own database on one; the server is stopped and its files removed in deinit.
+public final class PostgresTestServer: @unchecked Sendable {
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The superuser `initdb` creates; it connects without a password (trust), over TCP or the socket.
+    public static let user = "reel"
+
+    public let port: Int
+    /// The address it listens on: loopback, or a namespace's veth address for multi-host tests.
+    public let host: String
+    public let dataDirectory: String
+    public let socketDirectory: String
+    private let directory: TemporaryDirectory
+    private let binaries: String
+    private let runAs: [String]
+    private var process: ChildProcess?
+
+    /// Creates the cluster and starts the server.
+    /// - Throws: `SetupError` saying what is missing or which step failed, with its output.
+    public init(host: String = "127.0.0.1") throws {
+        binaries = try Self.findBinaries()
+        directory = try TemporaryDirectory()
+        let root = directory.file("postgres")
+        dataDirectory = root + "/data"
+        socketDirectory = root + "/socket"
+        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        if getuid() == 0 {
+            // The Debian package's own unprivileged account; the cluster's files must be its.
+            guard let account = getpwnam("postgres") else {
+                throw SetupError(description: "running as root, PostgreSQL needs an unprivileged user: no 'postgres' account (apt-get install postgresql)")
+            }
+            for path in [root, socketDirectory] {
+                guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
+                    throw SetupError(description: "chown \(path) to postgres: \(String(cString: strerror(errno)))")
+                }
+            }
+            runAs = ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"]
+        } else {
+            runAs = []
+        }
+        self.host = host
+        port = try Self.freePort(host: host)
+        let initdb = try ChildProcess.run(runAs + [binaries + "/initdb", "-D", dataDirectory, "-U", Self.user, "-A", "trust",
+                                                   "-E", "UTF8", "--locale=C", "--no-sync"])
+        guard initdb.status == 0 else {
+            throw SetupError(description: "initdb -D \(dataDirectory) failed (\(initdb.status)): \(initdb.stderr)\(initdb.stdout)")
+        }
+        try start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// `postgres://reel@host:port/database`, as `--database` and `REEL_DATABASE_URL` take it.
+    public func url(database: String = "postgres") -> String {
+        "postgres://\(Self.user)@\(host):\(port)/\(database)"
+    }
+
+    /// Starts the server on the existing cluster (again, after `stop`) and waits until it accepts connections.
+    public func start() throws {
+        guard process == nil else { return }
+        let server = try ChildProcess(runAs + [
+            binaries + "/postgres", "-D", dataDirectory, "-p", String(port), "-k", socketDirectory,
+            // No fsync (the machine does not crash under a test), but every commit is written before it is
+            // acknowledged, so a killed server loses nothing a client was told is committed.
+            "-c", "listen_addresses=\(host)", "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
+        ])
+        process = server
+        let ready = ChildProcess.waitUntil(seconds: 60) {
+            server.hasExited || server.stderr.contains("database system is ready to accept connections")
+        }
+        guard ready, !server.hasExited else {
+            let log = server.stderr
+            stop()
+            throw SetupError(description: "postgres -D \(dataDirectory) -p \(port) did not start: \(log.suffix(2000))")
+        }
+    }
+
+    /// Stops the server at once (SIGQUIT: immediate shutdown, as a crash would look to clients) and waits for it.
+    public func stop() {
+        guard let server = process else { return }
+        process = nil
+        server.signal(SIGQUIT)
+        server.wait()
+    }
+
+    /// Creates a database of its own for one test.
+    public func createDatabase(_ name: String) throws {
+        let created = try ChildProcess.run(runAs + [binaries + "/createdb", "-h", socketDirectory, "-p", String(port),
+                                                    "-U", Self.user, name])
+        guard created.status == 0 else {
+            throw SetupError(description: "createdb \(name) failed (\(created.status)): \(created.stderr)")
+        }
+    }
+
+    /// The newest PostgreSQL under /usr/lib/postgresql/<version>/bin with initdb in it.
+    static func findBinaries() throws -> String {
+        let base = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).compactMap(Int.init).sorted()
+        guard let version = versions.last(where: { FileManager.default.isExecutableFile(atPath: "\(base)/\($0)/bin/initdb") }) else {
+            throw SetupError(description: "no PostgreSQL server binaries under \(base)/<version>/bin (make test installs Debian's postgresql)")
+        }
+        return "\(base)/\(version)/bin"
+    }
+
+    /// A port nobody listens on now: bound once to port 0 and released.
+    static func freePort(host: String) throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw SetupError(description: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw SetupError(description: "not an IPv4 address: \(host)") }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw SetupError(description: "bind \(host):0: \(String(cString: strerror(errno)))") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        guard named == 0 else { throw SetupError(description: "getsockname: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

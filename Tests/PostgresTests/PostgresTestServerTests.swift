@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+import TestServers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The throwaway server the PostgreSQL tests stand on: it really runs, as an unprivileged user, on its own port,
+/// keeps its data across a restart, and gives each test a database of its own.
+@Suite struct PostgresTestServerTests {
+    /// PSQLError hides its details from `description`; tests want them in the report.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func configuration(_ server: PostgresTestServer, database: String) -> PostgresClient.Configuration {
+        PostgresClient.Configuration(host: server.host, port: server.port, username: PostgresTestServer.user, password: nil,
+                                     database: database, tls: .disable)
+    }
+
+    /// Runs `body` with a client connected to `database`, then shuts the client down.
+    static func withClient<T: Sendable>(_ server: PostgresTestServer, database: String,
+                                        _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        let client = PostgresClient(configuration: configuration(server, database: database))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            do {
+                return try await body(client)
+            } catch let error as PSQLError {
+                throw Failure(description: String(reflecting: error))
+            }
+        }
+    }
+
+    @Test func aServerStartsAnswersAndRunsAsAnUnprivilegedUser() async throws {
+        let server = try PostgresTestServer()
+        let version = try await Self.withClient(server, database: "postgres") { client in
+            var version = ""
+            for try await (text) in try await client.query("SELECT version()").decode(String.self) { version = text }
+            return version
+        }
+        #expect(version.hasPrefix("PostgreSQL 15"), "\(version)")
+        let owner = try #require(FileManager.default.attributesOfItem(atPath: server.dataDirectory)[.ownerAccountID] as? Int)
+        #expect(owner != 0, "the cluster must not belong to root")
+        if getuid() == 0 { #expect(owner == Int(getpwnam("postgres")!.pointee.pw_uid)) }
+    }
+
+    @Test func eachTestGetsItsOwnDatabaseAndDataSurvivesARestart() async throws {
+        let server = try PostgresTestServer()
+        try server.createDatabase("first")
+        try server.createDatabase("second")
+        try await Self.withClient(server, database: "first") { client in
+            try await client.query("CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL)")
+            try await client.query("INSERT INTO items VALUES (1, \("one"))")
+        }
+        // The other database has no such table.
+        await #expect(throws: Failure.self) {
+            try await Self.withClient(server, database: "second") { client in
+                for try await _ in try await client.query("SELECT id FROM items").decode(Int.self) {}
+            }
+        }
+        server.stop()
+        try server.start()
+        let names = try await Self.withClient(server, database: "first") { client in
+            var names: [String] = []
+            for try await (name) in try await client.query("SELECT name FROM items ORDER BY id").decode(String.self) { names.append(name) }
+            return names
+        }
+        #expect(names == ["one"])
+    }
+
+    @Test func twoServersGetDifferentPorts() throws {
+        let first = try PostgresTestServer()
+        let second = try PostgresTestServer()
+        #expect(first.port != second.port)
+        #expect(first.url(database: "x") == "postgres://reel@127.0.0.1:\(first.port)/x")
+    }
+}
