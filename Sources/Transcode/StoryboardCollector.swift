@@ -18,6 +18,8 @@ final class StoryboardCollector: @unchecked Sendable {
     private(set) var intervalSeconds: Int
     /// Packed RGBA, one array per thumbnail, in time order.
     private var tiles: [[UInt8]] = []
+    /// The output slot each thumbnail was taken at, in the same order: what tests and logs check the timing by.
+    private(set) var slots: [Int64] = []
     /// The size of the pictures handed in (the poster rung's) and the tile size the plan gives it.
     private var geometry: (width: Int, height: Int, tileWidth: Int, tileHeight: Int)?
     private var scaler: Scaler?
@@ -32,16 +34,20 @@ final class StoryboardCollector: @unchecked Sendable {
 
     /// Keeps `picture` (upright, any size and format) for every thumbnail whose time falls on output slot `slot`.
     /// Slots must come in increasing order.
-    func consider(_ picture: Frame, slot: Int64) throws(AVError) {
+    /// - Throws: `AVError` when swscale fails; `TranscodeError` when the picture size changes mid-clip (a Reel bug:
+    ///   the poster rung's size is fixed).
+    func consider(_ picture: Frame, slot: Int64) throws {
         var thumbnail: [UInt8]?
         while slotOfThumbnail(tiles.count) <= slot {
             if tiles.count == StoryboardPlan.maxTiles {
                 tiles = stride(from: 0, to: tiles.count, by: 2).map { tiles[$0] }
+                slots = stride(from: 0, to: slots.count, by: 2).map { slots[$0] }
                 intervalSeconds *= 2
                 continue
             }
             if thumbnail == nil { thumbnail = try makeThumbnail(picture) }
             tiles.append(thumbnail!)
+            slots.append(slot)
         }
     }
 
@@ -49,11 +55,12 @@ final class StoryboardCollector: @unchecked Sendable {
         Int64(index) * Int64(intervalSeconds) * Int64(frameRate.numerator) / Int64(max(frameRate.denominator, 1))
     }
 
-    private func makeThumbnail(_ picture: Frame) throws(AVError) -> [UInt8] {
+    private func makeThumbnail(_ picture: Frame) throws -> [UInt8] {
         if geometry == nil || geometry!.width != picture.width || geometry!.height != picture.height {
             // The poster rung's size never changes within a clip; a new size would misalign the sheet.
             guard geometry == nil else {
-                throw AVError(function: "StoryboardCollector", message: "picture size changed to \(picture.width)x\(picture.height)")
+                throw TranscodeError(.encodeFailed, "the storyboard's pictures changed size to \(picture.width)x\(picture.height) "
+                                     + "(a Reel bug)", path: "", retryable: false)
             }
             let tile = StoryboardPlan.tileSize(width: picture.width, height: picture.height)
             geometry = (picture.width, picture.height, tile.width, tile.height)

@@ -1,4 +1,5 @@
 import Foundation
+import LibAV
 import LibWebP
 import MediaFixtures
 import MediaModel
@@ -166,5 +167,57 @@ import Testing
             let bottom = Self.mean(reading.sheet, x: cue.x, y: cue.y + half + 4, width: cue.width, height: half - 8)
             #expect(top.g > 200 && bottom.g < 40, "top \(top), bottom \(bottom)")
         }
+    }
+}
+
+/// The collector on its own, fed pictures slot by slot: timing on the integer clock, and the cap.
+@Suite struct StoryboardCollectorTimingTests {
+    func picture() throws -> Frame {
+        let frame = try Frame(width: 64, height: 36, pixelFormat: .yuv420p)
+        try frame.fillPlanes { plane, _, _ in plane == 0 ? 120 : 128 }
+        return frame
+    }
+
+    @Test func takesThePictureOnScreenAtEachWholeSecond() throws {
+        let collector = StoryboardCollector(expectedDuration: 3, frameRate: Rational(30000, 1001))
+        let frame = try picture()
+        for slot in Int64(0)..<90 { try collector.consider(frame, slot: slot) }
+        // 1 s is slot 29.97, 2 s slot 59.94, 3 s slot 89.91: the pictures on screen then are slots 29, 59 and 89.
+        // 90 slots last 3.003 s, so the fourth thumbnail (3 s) is there too.
+        #expect(collector.slots == [0, 29, 59, 89] && collector.intervalSeconds == 1)
+        #expect(try StoryboardPlan(durationSeconds: 90 * 1001 / 30000, width: 64, height: 36).count == 4)
+    }
+
+    @Test func aClipLongerThanItsHeaderSaidHalvesItsThumbnailsAtTheCap() throws {
+        let directory = try TemporaryDirectory()
+        // The header claimed 10 s; the clip runs 250 s at 1 fps.
+        let collector = StoryboardCollector(expectedDuration: 10, frameRate: Rational(1, 1))
+        let frame = try picture()
+        for slot in Int64(0)..<250 { try collector.consider(frame, slot: slot) }
+        #expect(collector.intervalSeconds == 4)
+        #expect(collector.slots == Array(stride(from: Int64(0), to: 250, by: 4)))
+        let storyboard = try collector.write(into: directory.path, durationSeconds: 250)
+        #expect(storyboard.count == 63 && storyboard.intervalSeconds == 4 && storyboard.columns == 10)
+        #expect(storyboard.tileWidth == 64 && storyboard.tileHeight == 36)
+        let sheet = try WebPImage(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("storyboard.webp")))))
+        #expect(sheet.width == 640 && sheet.height == 7 * 36)
+        let cues = try StoryboardCollectorTests.parse(try String(contentsOfFile: directory.file("storyboard.vtt"), encoding: .utf8))
+        #expect(cues.count == 63 && cues.last?.start == 248 && cues.last?.end == 250)
+    }
+
+    @Test func writingWithoutAPictureFails() throws {
+        let directory = try TemporaryDirectory()
+        let collector = StoryboardCollector(expectedDuration: 15, frameRate: Rational(30, 1))
+        let error = try #require(throws: TranscodeError.self) { try collector.write(into: directory.path, durationSeconds: 15) }
+        #expect(error.code == "encode_failed")
+    }
+
+    @Test func aDurationThatDisagreesWithThePicturesIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let collector = StoryboardCollector(expectedDuration: 2, frameRate: Rational(30, 1))
+        let frame = try picture()
+        for slot in Int64(0)..<60 { try collector.consider(frame, slot: slot) }
+        #expect(throws: TranscodeError.self) { try collector.write(into: directory.path, durationSeconds: 5) }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("storyboard.vtt")))
     }
 }
