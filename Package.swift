@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
         .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel"], swiftSettings: upcoming),
         .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
-        .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(
             name: "PrefetchSimTests",
             dependencies: ["PrefetchSim", .product(name: "PropertyBased", package: "swift-property-based")],

@@ -47,13 +47,15 @@ struct MediaFile: Sendable {
         case "webp": "image/webp"
         case "jpg", "jpeg": "image/jpeg"
         case "json": "application/json"
+        // Storyboard cues; WebVTT is UTF-8 by definition, said explicitly for clients that sniff otherwise.
+        case "vtt": "text/vtt; charset=utf-8"
         default: "application/octet-stream"
         }
     }
 
     var isPlaylist: Bool { contentType == "application/vnd.apple.mpegurl" }
 
-    /// Segments and posters are immutable once published; playlists are cached briefly.
+    /// Segments, posters and storyboards are immutable once published; playlists are cached briefly.
     var cacheControl: String {
         contentType == "application/vnd.apple.mpegurl" ? "public, max-age=10" : "public, max-age=31536000, immutable"
     }

@@ -178,7 +178,7 @@ public final class FeedDatabase: Sendable {
             let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
             let update = try db.makeStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?")
             for id in ids {
-                guard let video = try FeedStore.video(id: id, db, hints: false) else { continue }
+                guard let video = try FeedStore.video(id: id, db, hints: false, storyboards: false) else { continue }
                 try update.execute(arguments: [FeedItemJSON.render(video), id])
             }
         }
@@ -189,6 +189,26 @@ public final class FeedDatabase: Sendable {
                 ALTER TABLE renditions ADD COLUMN init_bytes INTEGER;
                 ALTER TABLE renditions ADD COLUMN segment_duration_ms INTEGER;
                 ALTER TABLE renditions ADD COLUMN first_segments TEXT;
+                """)
+        }
+        migrator.registerMigration("v7: storyboards") { db in
+            // Each video's scrubbing storyboard (MediaModel.Storyboard): NULL for videos published before, whose
+            // stored items stay right since they have none to show. The edit trigger now watches these columns too.
+            try db.execute(sql: """
+                ALTER TABLE videos ADD COLUMN storyboard_vtt_path TEXT;
+                ALTER TABLE videos ADD COLUMN storyboard_image_path TEXT;
+                ALTER TABLE videos ADD COLUMN storyboard_interval_s INTEGER;
+                ALTER TABLE videos ADD COLUMN storyboard_tile_width INTEGER;
+                ALTER TABLE videos ADD COLUMN storyboard_tile_height INTEGER;
+                ALTER TABLE videos ADD COLUMN storyboard_columns INTEGER;
+                ALTER TABLE videos ADD COLUMN storyboard_count INTEGER;
+                DROP TRIGGER videos_edit_clears_item;
+                CREATE TRIGGER videos_edit_clears_item
+                    AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                                    storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                                    storyboard_tile_height, storyboard_columns, storyboard_count
+                    ON videos WHEN NEW.item_json IS NOT NULL
+                    BEGIN UPDATE videos SET item_json = NULL WHERE id = NEW.id; END;
                 """)
         }
         return migrator

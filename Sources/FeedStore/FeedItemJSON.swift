@@ -18,6 +18,19 @@ public enum FeedItemJSON {
             json.key("master_url"); json.mediaURL(video.masterPath)
             json.key("poster_jpeg_url"); json.mediaURL(video.posterJPEGPath)
             json.key("poster_webp_url"); json.mediaURL(video.posterWebPPath)
+            if let storyboard = video.storyboard {
+                // Absent, not null, for videos published before storyboards: clients test for the key.
+                json.key("storyboard")
+                json.object { json in
+                    json.key("vtt_url"); json.mediaURL(storyboard.vttPath)
+                    json.key("image_url"); json.mediaURL(storyboard.imagePath)
+                    json.key("interval_s"); json.int(storyboard.intervalSeconds)
+                    json.key("tile_width"); json.int(storyboard.tileWidth)
+                    json.key("tile_height"); json.int(storyboard.tileHeight)
+                    json.key("columns"); json.int(storyboard.columns)
+                    json.key("count"); json.int(storyboard.count)
+                }
+            }
             json.key("renditions")
             json.array { json in
                 for rendition in video.renditions.sorted(by: { $0.height < $1.height }) {

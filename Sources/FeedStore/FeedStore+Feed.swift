@@ -15,6 +15,14 @@ extension FeedStore {
         """
 
     static let videoSQL = """
+        SELECT id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+               storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width, storyboard_tile_height,
+               storyboard_columns, storyboard_count
+        FROM videos WHERE id = ?
+        """
+
+    /// `videoSQL` for a catalog from before migration v7, which has no storyboard columns.
+    static let videoSQLWithoutStoryboards = """
         SELECT id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path
         FROM videos WHERE id = ?
         """
@@ -50,10 +58,11 @@ extension FeedStore {
         }
     }
 
-    /// A video row and its renditions, whatever its status. `hints: false` reads a catalog from before migration v6
-    /// (the v5 migration renders items with it).
-    static func video(id: String, _ db: Database, hints: Bool = true) throws -> FeedVideo? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.videoSQL), arguments: [id]) else { return nil }
+    /// A video row and its renditions, whatever its status. `hints: false` and `storyboards: false` read a catalog
+    /// from before migrations v6 and v7 (the v5 migration renders items with them).
+    static func video(id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true) throws -> FeedVideo? {
+        let videoSQL = storyboards ? Self.videoSQL : Self.videoSQLWithoutStoryboards
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: videoSQL), arguments: [id]) else { return nil }
         let sql = hints ? Self.renditionsSQL : Self.renditionsSQL.replacingOccurrences(of: ", init_bytes, segment_duration_ms, first_segments", with: "")
         let renditions = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map {
             FeedVideo.Rendition(rung: $0[0], width: $0[1], height: $0[2], bandwidth: $0[3], averageBandwidth: $0[4], codecs: $0[5],
@@ -61,7 +70,16 @@ extension FeedStore {
                                 prefetch: hints ? Self.prefetch(initBytes: $0[7], segmentDuration: $0[8], firstSegments: $0[9]) : nil)
         }
         return FeedVideo(id: row[0], publishedAt: row[1] ?? 0, durationMilliseconds: row[2], width: row[3], height: row[4],
-                         masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions)
+                         masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions,
+                         storyboard: storyboards ? Self.storyboard(row) : nil)
+    }
+
+    /// The storyboard columns (8 to 14 of `videoSQL`), or nil when any is NULL (published before storyboards).
+    static func storyboard(_ row: Row) -> Storyboard? {
+        guard let vtt: String = row[8], let image: String = row[9], let interval: Int = row[10], let tileWidth: Int = row[11],
+              let tileHeight: Int = row[12], let columns: Int = row[13], let count: Int = row[14] else { return nil }
+        return Storyboard(vttPath: vtt, imagePath: image, intervalSeconds: interval, tileWidth: tileWidth, tileHeight: tileHeight,
+                          columns: columns, count: count)
     }
 
     static func prefetch(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {

@@ -62,11 +62,15 @@ extension FeedStore {
     static func insert(_ video: PublishedVideo, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
-                                master_path, poster_jpeg_path, poster_webp_path)
-            VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                master_path, poster_jpeg_path, poster_webp_path, storyboard_vtt_path, storyboard_image_path,
+                                storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
+                                storyboard_count)
+            VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.width,
                                      video.height, video.contentHash, video.source, video.masterPath, video.posterJPEGPath,
-                                     video.posterWebPPath])
+                                     video.posterWebPPath, video.storyboard?.vttPath, video.storyboard?.imagePath,
+                                     video.storyboard?.intervalSeconds, video.storyboard?.tileWidth, video.storyboard?.tileHeight,
+                                     video.storyboard?.columns, video.storyboard?.count])
         let rendition = try db.cachedStatement(sql: """
             INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments,
                                     init_bytes, segment_duration_ms, first_segments)
@@ -81,7 +85,8 @@ extension FeedStore {
         // Written last: the renditions' insert triggers clear a stored item (edits outside FeedStore go stale).
         let item = FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
                              width: video.width, height: video.height, masterPath: video.masterPath,
-                             posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions)
+                             posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions,
+                             storyboard: video.storyboard)
         try db.cachedStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?").execute(arguments: [FeedItemJSON.render(item), video.id])
     }
 

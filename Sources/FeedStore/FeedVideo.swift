@@ -41,9 +41,11 @@ public struct FeedVideo: Sendable, Equatable {
     public var posterWebPPath: String?
     /// Ordered by height.
     public var renditions: [Rendition]
+    /// The scrubbing thumbnails; nil for videos published before Reel made them.
+    public var storyboard: Storyboard?
 
     public init(id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
-                posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition]) {
+                posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil) {
         self.id = id
         self.publishedAt = publishedAt
         self.durationMilliseconds = durationMilliseconds
@@ -53,5 +55,6 @@ public struct FeedVideo: Sendable, Equatable {
         self.posterJPEGPath = posterJPEGPath
         self.posterWebPPath = posterWebPPath
         self.renditions = renditions
+        self.storyboard = storyboard
     }
 }

@@ -1,3 +1,5 @@
+public import MediaModel
+
 /// A video whose files are all in place in the library, ready to become visible in the feed.
 public struct PublishedVideo: Sendable, Equatable {
     public var id: String
@@ -14,10 +16,12 @@ public struct PublishedVideo: Sendable, Equatable {
     public var posterJPEGPath: String
     public var posterWebPPath: String
     public var renditions: [FeedVideo.Rendition]
+    /// Library paths of the storyboard's files; nil when the video has none.
+    public var storyboard: Storyboard?
 
     public init(id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
                 contentHash: String, source: String, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
-                renditions: [FeedVideo.Rendition]) {
+                renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil) {
         self.id = id
         self.createdAt = createdAt
         self.publishedAt = publishedAt
@@ -30,5 +34,6 @@ public struct PublishedVideo: Sendable, Equatable {
         self.posterJPEGPath = posterJPEGPath
         self.posterWebPPath = posterWebPPath
         self.renditions = renditions
+        self.storyboard = storyboard
     }
 }

@@ -46,6 +46,24 @@ extension Frame {
         }
     }
 
+    /// Fills an 8-bit YUV 4:2:0 picture sample by sample: `value(plane, x, y)` in each plane's own coordinates
+    /// (chroma planes are half size). For pictures whose content a test checks (flat colours, halves).
+    package func fillPlanes(_ value: (_ plane: Int, _ x: Int, _ y: Int) -> UInt8) throws(AVError) {
+        guard pixelFormat == .yuv420p || pixelFormat == .yuvj420p else {
+            throw AVError(function: "fillPlanes", message: "needs 8-bit yuv420p, got \(pixelFormat)")
+        }
+        try makeWritable()
+        for plane in 0..<3 {
+            let w = plane == 0 ? width : (width + 1) / 2
+            let h = plane == 0 ? height : (height + 1) / 2
+            let base = CFFmpeg_frame_plane(pointer, Int32(plane))!
+            let stride = linesize(plane)
+            for y in 0..<h {
+                for x in 0..<w { base[y * stride + x] = value(plane, x, y) }
+            }
+        }
+    }
+
     /// Fills a planar-float audio frame with a sine tone starting at sample `start`.
     package func fillSine(frequency: Double, start: Int) throws(AVError) {
         try makeWritable()

@@ -23,9 +23,24 @@ public struct SyntheticVideo: Sendable {
     public var variableFrameRate: Bool = false
     /// Frames before this index are black, to test poster selection.
     public var blackLeadInFrames: Int = 0
+    /// What the frames show.
+    public var content: Content = .testPattern
     /// x264/x265 CRF: higher is smaller.
     public var quality: Int = 28
     public var preset: String = "ultrafast"
+
+    /// Pictures a test can recognise after transcoding (8-bit only).
+    public enum Content: Sendable {
+        /// A moving gradient and checkerboard, so encoders have real work.
+        case testPattern
+        /// One flat grey per second, `SyntheticVideo.luma(second:)`: which second a thumbnail shows, by brightness.
+        case greyPerSecond
+        /// The stored picture's left half white, the right half black: with a rotation, shows which way is up.
+        case brightLeftHalf
+    }
+
+    /// The luma of second `second` in `.greyPerSecond` clips: 40...219, neighbouring seconds at least 53 apart.
+    public static func luma(second: Int) -> UInt8 { UInt8(40 + second * 53 % 180) }
 
     public init(width: Int, height: Int, frameRate: (Int, Int) = (30, 1), seconds: Double) {
         self.width = width
@@ -76,7 +91,16 @@ public struct SyntheticVideo: Sendable {
         var audioSamples = 0
         var pts: Int64 = 0
         for index in 0..<frameCount {
-            try picture.fillTestPattern(index: index, brightness: index < blackLeadInFrames ? 0 : 1)
+            switch content {
+            case .testPattern:
+                try picture.fillTestPattern(index: index, brightness: index < blackLeadInFrames ? 0 : 1)
+            case .greyPerSecond:
+                let luma = Self.luma(second: Int(Double(index) / fps.doubleValue))
+                try picture.fillPlanes { plane, _, _ in plane == 0 ? luma : 128 }
+            case .brightLeftHalf:
+                let half = width / 2
+                try picture.fillPlanes { plane, x, _ in plane == 0 ? (x < half ? 235 : 16) : 128 }
+            }
             picture.pts = pts
             let nominal = fps.inverted.rescale(1, to: videoTimeBase)
             pts += variableFrameRate ? (index % 3 == 0 ? nominal * 3 / 2 : nominal * 3 / 4) : nominal

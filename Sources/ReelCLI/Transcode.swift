@@ -6,11 +6,11 @@ import MediaModel
 import Transcode
 
 extension Reel {
-    /// `reel transcode FILE --output DIR`: the HLS ladder with posters, written atomically.
+    /// `reel transcode FILE --output DIR`: the HLS ladder with posters and a storyboard, written atomically.
     struct TranscodeCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "transcode",
-            abstract: "Transcode a video to a 360p/720p/1080p H.264/AAC HLS ladder with a master playlist and posters.",
+            abstract: "Transcode a video to a 360p/720p/1080p H.264/AAC HLS ladder with a master playlist, posters and a storyboard.",
             discussion: "Exit 0 on success, 65 when the upload is rejected, 70 when transcoding fails, 130 when interrupted. DIR appears only when complete."
         )
 
@@ -58,6 +58,10 @@ extension Reel {
                                      r.id, r.width, r.height, r.averageBandwidth / 1000, r.bandwidth / 1000, r.segments, r.codecs))
                     }
                     print("  poster at \(String(format: "%.2f", summary.posterTimeSeconds)) s: poster.jpg, poster.webp")
+                    if let board = summary.storyboard {
+                        print("  storyboard: \(board.count) thumbnails every \(board.intervalSeconds) s, \(board.tileWidth)x\(board.tileHeight) "
+                              + "in \(board.columns) columns: \(board.imagePath), \(board.vttPath)")
+                    }
                 }
             } catch {
                 if tty && !json { printError("") }

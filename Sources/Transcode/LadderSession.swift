@@ -17,6 +17,8 @@ final class LadderSession: @unchecked Sendable {
     let rungs: [RungOutput]
     let poster: PosterPicker
     let posterRung: Int
+    /// Thumbnails for the storyboard, from the poster rung's pictures; nil when the output needs none (compress).
+    let storyboard: StoryboardCollector?
     let preset: LadderPreset
     private let videoTimeBase: Rational
     private let fps: Rational
@@ -31,9 +33,11 @@ final class LadderSession: @unchecked Sendable {
     private var pending: (picture: SourcePicture, slot: Int64)?
     private var picturesDecoded: Int64 = 0
 
-    /// `destinations` gives each rung of `plan` its output, in order.
+    /// `destinations` gives each rung of `plan` its output, in order. A `storyboardDuration` (the container's
+    /// claim, 0 when unknown) collects storyboard thumbnails as the rungs encode.
     init(input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
-         destinations: [RungOutput.Destination], limits: AdmissionLimits.Video, threads: Int) throws {
+         destinations: [RungOutput.Destination], limits: AdmissionLimits.Video, threads: Int,
+         storyboardDuration: Double? = nil) throws {
         self.input = input
         self.videoIndex = videoIndex
         self.audioIndex = audioIndex
@@ -61,7 +65,12 @@ final class LadderSession: @unchecked Sendable {
         posterRung = plan.rungs.lastIndex { $0.id == preset.poster.rung }
             ?? plan.rungs.lastIndex { min($0.width, $0.height) <= 720 } ?? 0
         poster = PosterPicker(searchSeconds: preset.poster.searchSeconds, frameRate: plan.frameRateValue)
+        let frameRate = fps
+        storyboard = storyboardDuration.map { StoryboardCollector(expectedDuration: $0, frameRate: frameRate) }
     }
+
+    /// The length of the output video: the constant-frame-rate slots emitted so far.
+    var outputSeconds: Double { Double(nextSlot) / fps.doubleValue }
 
     /// Demuxes and decodes everything once, feeding every rung; then flushes all encoders and muxers.
     func run(duration: Double, isCancelled: () -> Bool, progress: (Double) -> Void) throws {
@@ -158,11 +167,16 @@ final class LadderSession: @unchecked Sendable {
         let lock = NSLock()
         nonisolated(unsafe) var failure: (any Error)?
         let rungs = self.rungs, poster = self.poster, posterRung = self.posterRung, keyint = plan.keyframeInterval
+        let storyboard = self.storyboard
         DispatchQueue.concurrentPerform(iterations: rungs.count) { index in
             do {
                 try rungs[index].encodeVideo(picture, slot: slot, keyframeInterval: keyint)
+                // The poster and the storyboard reuse the picture this rung just scaled (RungOutput caches it).
                 if index == posterRung, !poster.isSettled {
                     try poster.consider(try rungs[index].picture(from: picture), slot: slot)
+                }
+                if index == posterRung, let storyboard {
+                    try storyboard.consider(try rungs[index].picture(from: picture), slot: slot)
                 }
             } catch {
                 lock.withLock { if failure == nil { failure = error } }
@@ -223,5 +237,12 @@ final class LadderSession: @unchecked Sendable {
         let picture = try WebPPicture(rgba: rgba, width: width, height: height, stride: width * 4, hasAlpha: false)
         try AtomicFile.write(try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(picture), to: webp, durable: false)
         return Double(chosen.slot) / fps.doubleValue
+    }
+
+    /// Writes the storyboard's sheet and WebVTT file into `directory`, timed on the output's length.
+    /// - Throws: `TranscodeError` when the session collected no storyboard or it cannot be encoded.
+    func writeStoryboard(into directory: String) throws -> Storyboard {
+        guard let storyboard else { throw TranscodeError(.encodeFailed, "this session collected no storyboard", path: "") }
+        return try storyboard.write(into: directory, durationSeconds: outputSeconds)
     }
 }

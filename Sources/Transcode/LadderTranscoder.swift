@@ -80,7 +80,7 @@ public struct LadderTranscoder: Sendable {
             let session = try LadderSession(
                 input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
                 destinations: plan.rungs.map { .hls(directory: directory + "/" + $0.id) },
-                limits: admitted.limits, threads: encoderThreads
+                limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration
             )
             let started = Date()
             try session.run(duration: duration, isCancelled: isCancelled) { seconds in
@@ -92,11 +92,12 @@ public struct LadderTranscoder: Sendable {
             try AtomicFile.write(Array(MasterPlaylist.text(renditions, iFrames: iFrames, frameRate: plan.frameRateValue).utf8),
                                  to: directory + "/master.m3u8", durable: false)
             let posterTime = try session.writePosters(jpeg: directory + "/poster.jpg", webp: directory + "/poster.webp")
+            let storyboard = try session.writeStoryboard(into: directory)
             try Self.checkAppleRules(directory, rungs: renditions.count, source: source)
             return TranscodeSummary(
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
                 renditions: renditions, posterJPEG: "poster.jpg", posterWebP: "poster.webp",
-                posterTimeSeconds: posterTime, elapsedSeconds: 0
+                posterTimeSeconds: posterTime, storyboard: storyboard, elapsedSeconds: 0
             )
         } catch let error as TranscodeError {
             throw TranscodeError(error.kind, path: source)

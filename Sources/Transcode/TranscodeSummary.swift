@@ -1,3 +1,5 @@
+public import MediaModel
+
 /// What `reel transcode` produced, measured after encoding; the JSON summary and the catalog's rendition rows.
 public struct TranscodeSummary: Codable, Sendable {
     public struct Rendition: Codable, Sendable {
@@ -27,10 +29,12 @@ public struct TranscodeSummary: Codable, Sendable {
     public var posterJPEG: String
     public var posterWebP: String
     public var posterTimeSeconds: Double
+    /// The scrubbing thumbnails, with paths relative to `output`; nil in summaries written before storyboards.
+    public var storyboard: Storyboard?
     public var elapsedSeconds: Double
 
     enum CodingKeys: String, CodingKey {
-        case source, output, renditions
+        case source, output, renditions, storyboard
         case durationSeconds = "duration_seconds"
         case frameRate = "frame_rate"
         case posterJPEG = "poster_jpeg"

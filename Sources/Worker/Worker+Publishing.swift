@@ -67,7 +67,8 @@ extension Worker {
                 FeedVideo.Rendition(rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
                                     averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments,
                                     prefetch: Self.prefetchHint(playlist: layout.video(job.id) + "/" + $0.playlist))
-            })
+            },
+            storyboard: summary.storyboard?.prefixingPaths(with: prefix))
     }
 
     /// The rendition's prefetch hint, measured on the published files; nil (no hint shown) when a file cannot be read.

@@ -31,6 +31,8 @@ import Testing
         try Data("#EXTM3U\n#EXT-X-VERSION:7\n".utf8).write(to: URL(fileURLWithPath: video + "/master.m3u8"))
         try Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0) }).write(to: URL(fileURLWithPath: video + "/poster.jpg"))
         try Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(to: URL(fileURLWithPath: video + "/360p/seg_000.m4s"))
+        try Data("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8)
+            .write(to: URL(fileURLWithPath: video + "/storyboard.vtt"))
 
         let created = try ReelProcess.run(["token", "create", "--database", catalog, "--name", "contract"])
         #expect(created.status == 0, "\(created.stderr)")

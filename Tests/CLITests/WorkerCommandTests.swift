@@ -51,6 +51,18 @@ import Testing
             let poster = try #require(item["poster_webp_url"] as? String)
             let (_, posterResponse) = try await URLSession.shared.data(from: URL(string: base + poster)!)
             #expect((posterResponse as? HTTPURLResponse)?.statusCode == 200)
+            // The storyboard: published with the ladder, linked from the item, served with its types.
+            let storyboard = try #require(item["storyboard"] as? [String: Any], "\(item)")
+            let vtt = try #require(storyboard["vtt_url"] as? String)
+            let sheet = try #require(storyboard["image_url"] as? String)
+            #expect(vtt == master.replacingOccurrences(of: "master.m3u8", with: "storyboard.vtt"))
+            #expect(sheet == master.replacingOccurrences(of: "master.m3u8", with: "storyboard.webp"))
+            let (cues, vttResponse) = try await URLSession.shared.data(from: URL(string: base + vtt)!)
+            #expect((vttResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/vtt; charset=utf-8")
+            let cueCount = String(decoding: cues, as: UTF8.self).components(separatedBy: "storyboard.webp#xywh=").count - 1
+            #expect(String(decoding: cues, as: UTF8.self).hasPrefix("WEBVTT") && cueCount == storyboard["count"] as? Int)
+            let (_, sheetResponse) = try await URLSession.shared.data(from: URL(string: base + sheet)!)
+            #expect((sheetResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "image/webp")
         }
         let published = try #require(all.first { $0.state == .published && $0.kind == .video })
         let (jobData, _) = try await URLSession.shared.data(from: URL(string: base + "/v1/jobs/" + published.id)!)

@@ -1,6 +1,7 @@
 import FeedStore
 import Foundation
 import MediaFixtures
+import MediaModel
 import Testing
 
 /// An inbox, a library and a catalog in a temporary directory, with helpers to run real `reel worker` and
@@ -94,6 +95,10 @@ struct WorkerHarness {
             try checkPrefetchHints(entry: entry, master: master)
             for poster in [item.posterJPEGPath, item.posterWebPPath] {
                 #expect(FileManager.default.fileExists(atPath: library + "/" + (poster ?? "")), "\(item.id): poster missing")
+            }
+            let storyboard = try #require(item.storyboard, "\(item.id) has no storyboard")
+            for file in [storyboard.vttPath, storyboard.imagePath] {
+                #expect(FileManager.default.fileExists(atPath: library + "/" + file), "\(item.id): \(file) missing")
             }
         }
     }

@@ -20,6 +20,9 @@ import Testing
         _ = try directory.write("library/videos/v1/360p/seg-00001.m4s", segment)
         _ = try directory.write("library/videos/v1/poster.jpg", [0xFF, 0xD8, 0xFF])
         _ = try directory.write("library/videos/v1/poster.webp", Array("RIFF".utf8))
+        _ = try directory.write("library/videos/v1/storyboard.webp", Array("RIFF storyboard".utf8))
+        _ = try directory.write("library/videos/v1/storyboard.vtt",
+                                Array("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8))
         _ = try directory.write("library/images/i1.webp", Array("RIFF".utf8))
         _ = try directory.write("library/originals/v1", Array("original upload".utf8))
         _ = try directory.write("library/rejected/r1.reason.json", Array("{}".utf8))
@@ -42,6 +45,8 @@ import Testing
         ("videos/v1/360p/seg-00001.m4s", "video/mp4", "public, max-age=31536000, immutable"),
         ("videos/v1/poster.jpg", "image/jpeg", "public, max-age=31536000, immutable"),
         ("videos/v1/poster.webp", "image/webp", "public, max-age=31536000, immutable"),
+        ("videos/v1/storyboard.webp", "image/webp", "public, max-age=31536000, immutable"),
+        ("videos/v1/storyboard.vtt", "text/vtt; charset=utf-8", "public, max-age=31536000, immutable"),
         ("images/i1.webp", "image/webp", "public, max-age=31536000, immutable"),
     ])
     func servesLibraryFilesWithTypeCachingAndValidators(path: String, type: String, cache: String) async throws {

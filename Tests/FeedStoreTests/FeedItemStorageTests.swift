@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import MediaFixtures
+import MediaModel
 import Testing
 
 /// Feed items are rendered once, at publish, and stored; an edit outside FeedStore clears the stored item and the
@@ -33,6 +34,25 @@ import Testing
         let poster_jpeg_url: String?
         let poster_webp_url: String?
         let renditions: [Rendition]
+        let storyboard: Storyboard?
+    }
+
+    struct Storyboard: Decodable, Equatable {
+        let vtt_url: String
+        let image_url: String
+        let interval_s: Int
+        let tile_width: Int
+        let tile_height: Int
+        let columns: Int
+        let count: Int
+    }
+
+    /// A seed video with the storyboard the worker would publish for a 15 s portrait clip.
+    func videoWithStoryboard(_ n: Int) -> PublishedVideo {
+        var video = FeedStore.syntheticVideo(n)
+        video.storyboard = MediaModel.Storyboard(vttPath: "videos/\(video.id)/storyboard.vtt", imagePath: "videos/\(video.id)/storyboard.webp",
+                                                 intervalSeconds: 1, tileWidth: 160, tileHeight: 284, columns: 10, count: 15)
+        return video
     }
 
     func decode(_ json: String) throws -> Item { try JSONDecoder().decode(Item.self, from: Data(json.utf8)) }
@@ -125,5 +145,62 @@ import Testing
             #expect(item.duration_s == 15.5)
             #expect(item.renditions.map(\.codecs) == ["avc1.64001f,mp4a.40.2"])
         }
+    }
+
+    @Test func aVideoWithAStoryboardShowsItAndOneWithoutOmitsTheKey() throws {
+        try store.publish(videoWithStoryboard(7))
+        try store.seed(count: 1)
+        let with = try decode(#require(try store.item(id: "v000000007")).json)
+        #expect(with.storyboard == Storyboard(vtt_url: "/media/videos/v000000007/storyboard.vtt",
+                                              image_url: "/media/videos/v000000007/storyboard.webp",
+                                              interval_s: 1, tile_width: 160, tile_height: 284, columns: 10, count: 15))
+        #expect(try store.video(id: "v000000007")?.storyboard == videoWithStoryboard(7).storyboard)
+        let without = try #require(try store.item(id: "v000000000")).json
+        #expect(!without.contains("storyboard"))
+        #expect(try decode(without).storyboard == nil)
+    }
+
+    @Test func aStoryboardEditedOutsideFeedStoreShowsOnTheNextPage() throws {
+        try store.publish(videoWithStoryboard(3))
+        try store.database.pool.write { db in
+            try db.execute(sql: "UPDATE videos SET storyboard_count = 14, storyboard_vtt_path = 'videos/x/s.vtt' WHERE id = 'v000000003'")
+        }
+        #expect(try storedItem("v000000003") == nil)
+        let item = try decode(#require(try store.page(limit: 1, after: nil).items.first).json)
+        #expect(item.storyboard?.count == 14 && item.storyboard?.vtt_url == "/media/videos/x/s.vtt")
+    }
+
+    @Test func migratingAVersion6CatalogKeepsItsItemsWithoutAStoryboard() throws {
+        let path = directory.file("v6.sqlite")
+        do {
+            let old = FeedStore(database: try FeedDatabase(path: directory.file("scratch.sqlite")))
+            let pool = try DatabasePool(path: path)
+            try FeedDatabase.migrator.migrate(pool, upTo: "v6: prefetch hints")
+            let video = FeedStore.syntheticVideo(1)
+            // The item as a v6 catalog stored it: rendered from a video without a storyboard.
+            try old.publish(video)
+            let item = FeedItemJSON.render(try #require(try old.video(id: video.id)))
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
+                                        master_path, poster_jpeg_path, poster_webp_path, item_json)
+                    VALUES (?, 'published', ?, ?, ?, 1080, 1920, 'h', '{}', ?, ?, ?, ?)
+                    """, arguments: [video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.masterPath,
+                                     video.posterJPEGPath, video.posterWebPPath, item])
+            }
+            try pool.close()
+        }
+        let migrated = FeedStore(database: try FeedDatabase(path: path))
+        let entry = try #require(try migrated.page(limit: 10, after: nil).items.first)
+        #expect(try decode(entry.json).storyboard == nil && !entry.json.contains("storyboard"))
+        #expect(try migrated.video(id: entry.id)?.storyboard == nil)
+        // The new columns are in place: a storyboard added later shows.
+        try migrated.database.pool.write { db in
+            try db.execute(sql: """
+                UPDATE videos SET storyboard_vtt_path = 'a.vtt', storyboard_image_path = 'a.webp', storyboard_interval_s = 1,
+                                  storyboard_tile_width = 160, storyboard_tile_height = 90, storyboard_columns = 2, storyboard_count = 2
+                """)
+        }
+        #expect(try decode(#require(try migrated.item(id: entry.id)).json).storyboard?.tile_height == 90)
     }
 }

@@ -64,6 +64,9 @@ final class ScriptedJobLauncher: JobLauncher {
                 try AtomicFile.write(Array("#EXTM3U\n".utf8), to: invocation.mediaDirectory + "/master.m3u8")
                 try AtomicFile.write(Array("#EXTM3U\n".utf8), to: invocation.mediaDirectory + "/360p/index.m3u8")
                 try AtomicFile.write([UInt8](repeating: 7, count: 4096), to: invocation.mediaDirectory + "/360p/segment0.m4s")
+                try AtomicFile.write(Array("RIFF....WEBPVP8 scripted".utf8), to: invocation.mediaDirectory + "/storyboard.webp")
+                try AtomicFile.write(Array("WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8),
+                                     to: invocation.mediaDirectory + "/storyboard.vtt")
             } catch {
                 return FinishedJob(termination: .exited(JobRunner.record(JobOutcome(error: .failed(
                     ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, "\(error)", path: invocation.source))), for: invocation)))
@@ -85,6 +88,8 @@ final class ScriptedJobLauncher: JobLauncher {
     static let videoJSON = """
         {"kind": "video", "video": {"source": "", "output": "", "duration_seconds": 2, "frame_rate": 30, "poster_jpeg": "poster.jpg",
          "poster_webp": "poster.webp", "poster_time_seconds": 0.5, "elapsed_seconds": 1,
+         "storyboard": {"vtt": "storyboard.vtt", "image": "storyboard.webp", "interval_seconds": 1, "tile_width": 160,
+                        "tile_height": 284, "columns": 2, "count": 2},
          "renditions": [{"id": "360p", "width": 360, "height": 640, "playlist": "360p/index.m3u8", "bytes": 4096,
                          "bandwidth": 600000, "average_bandwidth": 500000, "codecs": "avc1.64001e,mp4a.40.2", "segments": 1,
                          "frames": 60}]}}

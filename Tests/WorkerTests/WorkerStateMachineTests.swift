@@ -24,7 +24,12 @@ import Worker
         let video = try #require(jobs.first { $0.kind == .video })
         let image = try #require(jobs.first { $0.kind == .image })
         #expect(rig.entries("videos") == [video.id])
-        #expect(rig.entries("videos/\(video.id)") == ["360p", "master.m3u8"])
+        #expect(rig.entries("videos/\(video.id)") == ["360p", "master.m3u8", "storyboard.vtt", "storyboard.webp"])
+        // The storyboard is published with the ladder, and its item links it under /media/.
+        let item = try #require(try rig.store.item(id: video.id)).json
+        #expect(item.contains(#""vtt_url":"/media/videos/\#(video.id)/storyboard.vtt""#), "\(item)")
+        #expect(item.contains(#""image_url":"/media/videos/\#(video.id)/storyboard.webp""#), "\(item)")
+        #expect(try rig.store.video(id: video.id)?.storyboard?.count == 2)
         #expect(rig.entries("images") == [image.id + ".webp"])
         #expect(rig.entries("originals") == [image.id, video.id].sorted())
         #expect(rig.entries(".incoming").isEmpty && rig.entries(".staging").isEmpty)
@@ -174,6 +179,20 @@ import Worker
         // A full disk costs no attempt; other faults do.
         #expect(job.attempts == (code == ENOSPC ? 1 : 2), "\(step) \(code): \(job)")
         #expect(rig.entries("originals").count == 1 && rig.entries(".incoming").isEmpty)
+    }
+
+    @Test func aVideoPublishedOnItsRetryKeepsItsStoryboard() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("clip.mp4", Array("video bytes".utf8))
+        var configuration = rig.configuration(ScriptedJobLauncher { _, _ in .publishVideo })
+        configuration.faults.raise(.publishOutputs, errno: EIO, times: 1)
+        let worker = try rig.makeWorker(configuration)
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .published && job.attempts == 2, "\(job)")
+        #expect(rig.entries("videos/\(job.id)").contains("storyboard.vtt") && rig.entries("videos/\(job.id)").contains("storyboard.webp"))
+        #expect(try rig.store.item(id: job.id)?.json.contains("/media/videos/\(job.id)/storyboard.vtt") == true)
+        #expect(rig.entries(".staging").isEmpty && rig.entries(".incoming").isEmpty)
     }
 
     @Test func aVerdictThatCannotBeFiledIsFiledLater() async throws {
