@@ -150,11 +150,25 @@ let package = Package(
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
         .target(name: "HLSCheck", dependencies: ["FileSystem"], swiftSettings: upcoming),
         .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
+        // The catalog on PostgreSQL (issue 12): its schema and migrations so far.
+        .target(
+            name: "PostgresCatalog",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
         // A throwaway PostgreSQL server (Debian's binaries, initdb as an unprivileged user) for the tests.
         .target(name: "TestServers", dependencies: ["MediaFixtures", "FileSystem"], swiftSettings: upcoming),
         .testTarget(
             name: "PostgresTests",
-            dependencies: ["TestServers", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: [
+                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcoming
         ),
     ],

@@ -1,0 +1,161 @@
+/// The catalog's schema on PostgreSQL: the same tables, columns, constraints and triggers as the SQLite catalog
+/// (FeedDatabase's migrations v1–v7), with versioned migrations of its own. PostgreSQL catalogs start at this
+/// schema, so its first version is the SQLite catalog as it stands, not its history; later changes are appended to
+/// both engines. `PostgresSchemaTests` checks the two engines' tables and columns stay the same.
+public enum PostgresSchema {
+    public struct Migration: Sendable {
+        public let version: Int
+        public let name: String
+        /// One statement each: PostgresNIO's extended protocol runs one statement per query.
+        public let statements: [String]
+    }
+
+    public static let migrations: [Migration] = [catalog]
+
+    static let catalog = Migration(version: 1, name: "catalog (the SQLite catalog's v7)", statements: [
+        """
+        CREATE TABLE videos (
+            id text PRIMARY KEY,
+            status text NOT NULL CHECK (status IN ('processing', 'published', 'rejected', 'failed')),
+            created_at bigint NOT NULL,
+            published_at bigint,
+            duration_ms bigint NOT NULL,
+            width integer NOT NULL,
+            height integer NOT NULL,
+            content_hash text NOT NULL UNIQUE,
+            source text NOT NULL DEFAULT '{}',
+            master_path text,
+            poster_jpeg_path text,
+            poster_webp_path text,
+            item_json text,
+            storyboard_vtt_path text,
+            storyboard_image_path text,
+            storyboard_interval_s integer,
+            storyboard_tile_width integer,
+            storyboard_tile_height integer,
+            storyboard_columns integer,
+            storyboard_count integer
+        )
+        """,
+        // The feed's only query: published videos, newest first, keyset on (published_at, id).
+        "CREATE INDEX videos_feed ON videos (published_at DESC, id DESC) WHERE status = 'published'",
+        """
+        CREATE TABLE renditions (
+            video_id text NOT NULL REFERENCES videos(id) ON DELETE CASCADE,
+            rung text NOT NULL,
+            width integer NOT NULL,
+            height integer NOT NULL,
+            bandwidth bigint NOT NULL,
+            average_bandwidth bigint NOT NULL,
+            codecs text NOT NULL,
+            segments integer NOT NULL,
+            init_bytes bigint,
+            segment_duration_ms integer,
+            first_segments text,
+            PRIMARY KEY (video_id, rung)
+        )
+        """,
+        """
+        CREATE TABLE images (
+            id text PRIMARY KEY,
+            created_at bigint NOT NULL,
+            width integer NOT NULL,
+            height integer NOT NULL,
+            bytes bigint NOT NULL,
+            path text NOT NULL,
+            content_hash text NOT NULL UNIQUE
+        )
+        """,
+        """
+        CREATE TABLE jobs (
+            id text PRIMARY KEY,
+            kind text NOT NULL CHECK (kind IN ('unknown', 'video', 'image')),
+            source_name bytea NOT NULL,
+            source_bytes bigint NOT NULL DEFAULT 0,
+            state text NOT NULL CHECK (state IN ('queued', 'processing', 'published', 'rejected', 'failed')),
+            owner text,
+            attempts integer NOT NULL DEFAULT 0,
+            reason text,
+            last_error text,
+            progress double precision NOT NULL DEFAULT 0,
+            content_hash text,
+            created_at bigint NOT NULL,
+            updated_at bigint NOT NULL,
+            started_at bigint,
+            finished_at bigint,
+            not_before bigint NOT NULL DEFAULT 0,
+            media_id text
+        )
+        """,
+        "CREATE INDEX jobs_queue ON jobs (state, not_before, created_at)",
+        "CREATE INDEX jobs_owner ON jobs (owner) WHERE owner IS NOT NULL",
+        // One row whose value changes in every transaction that changes the feed; random start, as on SQLite.
+        "CREATE TABLE catalog_generation (id integer PRIMARY KEY CHECK (id = 1), value bigint NOT NULL)",
+        "INSERT INTO catalog_generation (id, value) VALUES (1, floor(random() * 1000000000000)::bigint)",
+        """
+        CREATE FUNCTION bump_catalog_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE catalog_generation SET value = value + 1 WHERE id = 1;
+            RETURN NULL;
+        END $$
+        """,
+        // Statement-level: once per edit, however many rows it touched (SQLite's row triggers bump per row).
+        "CREATE TRIGGER videos_changes_bump_generation AFTER UPDATE OR DELETE ON videos FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_generation()",
+        "CREATE TRIGGER renditions_changes_bump_generation AFTER UPDATE OR DELETE ON renditions FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_generation()",
+        """
+        CREATE TABLE upload_tokens (
+            id text PRIMARY KEY,
+            name text NOT NULL UNIQUE,
+            hash text NOT NULL UNIQUE,
+            rate_limit double precision,
+            created_at bigint NOT NULL,
+            revoked_at bigint
+        )
+        """,
+        """
+        CREATE TABLE uploads (
+            id text PRIMARY KEY,
+            token_id text NOT NULL REFERENCES upload_tokens(id),
+            length bigint NOT NULL,
+            received bigint NOT NULL DEFAULT 0,
+            metadata text NOT NULL,
+            filename bytea NOT NULL,
+            created_at bigint NOT NULL,
+            updated_at bigint NOT NULL,
+            expires_at bigint NOT NULL,
+            job_id text,
+            finished_at bigint
+        )
+        """,
+        "CREATE INDEX uploads_expiry ON uploads (expires_at) WHERE finished_at IS NULL",
+        // A stored feed item is cleared when an edit outside Reel changes what it shows; readers then render it.
+        """
+        CREATE FUNCTION clear_edited_video_item() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE videos SET item_json = NULL WHERE id = NEW.id;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER videos_edit_clears_item
+            AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                            storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                            storyboard_tile_height, storyboard_columns, storyboard_count
+            ON videos FOR EACH ROW WHEN (NEW.item_json IS NOT NULL)
+            EXECUTE FUNCTION clear_edited_video_item()
+        """,
+        """
+        CREATE FUNCTION clear_rendition_video_item() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                UPDATE videos SET item_json = NULL WHERE id = NEW.video_id AND item_json IS NOT NULL;
+            END IF;
+            IF TG_OP IN ('UPDATE', 'DELETE') THEN
+                UPDATE videos SET item_json = NULL WHERE id = OLD.video_id AND item_json IS NOT NULL;
+            END IF;
+            RETURN NULL;
+        END $$
+        """,
+        "CREATE TRIGGER renditions_edit_clears_item AFTER INSERT OR UPDATE OR DELETE ON renditions FOR EACH ROW EXECUTE FUNCTION clear_rendition_video_item()",
+    ])
+}

@@ -1,0 +1,137 @@
+import FeedStore
+import Foundation
+import GRDB
+import Logging
+import MediaFixtures
+import PostgresCatalog
+import PostgresNIO
+import Testing
+import TestServers
+
+/// The PostgreSQL catalog's schema: applied once however many processes migrate at the same moment, the same
+/// tables and columns as the SQLite catalog, and the same triggers at work.
+@Suite struct PostgresSchemaTests {
+    static let logger = Logger(label: "reel.test.postgres")
+
+    static func withClient<T: Sendable>(_ server: PostgresTestServer, database: String,
+                                        _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        let client = PostgresClient(configuration: PostgresTestServerTests.configuration(server, database: database))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            do {
+                return try await body(client)
+            } catch let error as PSQLError {
+                throw PostgresTestServerTests.Failure(description: String(reflecting: error))
+            }
+        }
+    }
+
+    static func rows<T: PostgresDecodable & Sendable>(_ client: PostgresClient, _ query: PostgresQuery, as: T.Type) async throws -> [T] {
+        var result: [T] = []
+        for try await value in try await client.query(query, logger: logger).decode(T.self) { result.append(value) }
+        return result
+    }
+
+    @Test func migratingTwiceAppliesEachVersionOnce() async throws {
+        let server = try PostgresTestServer()
+        let (first, second, versions) = try await Self.withClient(server, database: "postgres") { client in
+            let first = try await PostgresMigrator().migrate(client, logger: Self.logger)
+            let second = try await PostgresMigrator().migrate(client, logger: Self.logger)
+            let versions = try await Self.rows(client, "SELECT version FROM schema_migrations ORDER BY version", as: Int.self)
+            return (first, second, versions)
+        }
+        #expect(first == PostgresSchema.migrations.map(\.version))
+        #expect(second.isEmpty)
+        #expect(versions == PostgresSchema.migrations.map(\.version))
+    }
+
+    @Test func manyProcessesMigratingAtOnceApplyItOnce() async throws {
+        let server = try PostgresTestServer()
+        // Separate clients, as separate hosts would have, all starting together.
+        let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<4 {
+                group.addTask { try await Self.withClient(server, database: "postgres") { try await PostgresMigrator().migrate($0, logger: Self.logger) } }
+            }
+            var all: [[Int]] = []
+            for try await versions in group { all.append(versions) }
+            return all
+        }
+        #expect(applied.filter { !$0.isEmpty } == [PostgresSchema.migrations.map(\.version)], "\(applied)")
+    }
+
+    /// Column name → (SQLite type affinity, NOT NULL), per table.
+    typealias Shape = [String: [String: String]]
+
+    @Test func theTablesAndColumnsAreTheSQLiteCatalogs() async throws {
+        let directory = try TemporaryDirectory()
+        let sqlite = try FeedDatabase(path: directory.file("catalog.sqlite"))
+        let sqliteShape: Shape = try await sqlite.pool.read { db in
+            var shape: Shape = [:]
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
+                """)
+            for table in tables {
+                shape[table] = Dictionary(uniqueKeysWithValues: try db.columns(in: table).map {
+                    ($0.name, "\($0.type.uppercased()) \($0.isNotNull || $0.primaryKeyIndex > 0 ? "NOT NULL" : "NULL")")
+                })
+            }
+            return shape
+        }
+        let server = try PostgresTestServer()
+        let postgresShape: Shape = try await Self.withClient(server, database: "postgres") { client in
+            try await PostgresMigrator().migrate(client, logger: Self.logger)
+            var shape: Shape = [:]
+            let query: PostgresQuery = """
+                SELECT table_name::text, column_name::text, data_type::text, is_nullable::text FROM information_schema.columns
+                WHERE table_schema = 'public' AND table_name != 'schema_migrations'
+                """
+            for try await (table, column, type, nullable) in try await client.query(query, logger: Self.logger)
+                .decode((String, String, String, String).self) {
+                let affinity = ["bigint": "INTEGER", "integer": "INTEGER", "text": "TEXT", "bytea": "BLOB", "double precision": "REAL"][type] ?? type
+                shape[table, default: [:]][column] = "\(affinity) \(nullable == "NO" ? "NOT NULL" : "NULL")"
+            }
+            return shape
+        }
+        #expect(sqliteShape.count == 7 && sqliteShape["videos"]?.count == 20, "\(sqliteShape.keys.sorted())")
+        #expect(Set(postgresShape.keys) == Set(sqliteShape.keys))
+        for (table, columns) in sqliteShape {
+            #expect(postgresShape[table] == columns, "table \(table)")
+        }
+    }
+
+    @Test func editsBumpTheGenerationAndClearStoredItems() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withClient(server, database: "postgres") { client in
+            try await PostgresMigrator().migrate(client, logger: Self.logger)
+            try await client.query("""
+                INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, item_json)
+                VALUES ('v1', 'published', 1, 2, 15000, 720, 1280, 'h1', '{}')
+                """, logger: Self.logger)
+            let generation: PostgresQuery = "SELECT value FROM catalog_generation"
+            let item: PostgresQuery = "SELECT item_json FROM videos WHERE id = 'v1'"
+            let before = try await Self.rows(client, generation, as: Int64.self)
+
+            // A status change is not shown in the item: the generation moves, the item stays.
+            try await client.query("UPDATE videos SET status = 'published' WHERE id = 'v1'", logger: Self.logger)
+            #expect(try await Self.rows(client, generation, as: Int64.self) == before.map { $0 + 1 })
+            #expect(try await Self.rows(client, item, as: String?.self) == ["{}"])
+
+            // A size change is: the stored item is cleared, so readers render it again.
+            try await client.query("UPDATE videos SET width = 1080 WHERE id = 'v1'", logger: Self.logger)
+            #expect(try await Self.rows(client, item, as: String?.self) == [nil])
+
+            // So is a new rendition.
+            try await client.query("UPDATE videos SET item_json = '{}' WHERE id = 'v1'", logger: Self.logger)
+            try await client.query("""
+                INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
+                VALUES ('v1', '720p', 720, 1280, 3000000, 2500000, 'avc1.64001f,mp4a.40.2', 4)
+                """, logger: Self.logger)
+            #expect(try await Self.rows(client, item, as: String?.self) == [nil])
+
+            // Deleting the video takes its renditions with it.
+            try await client.query("DELETE FROM videos WHERE id = 'v1'", logger: Self.logger)
+            #expect(try await Self.rows(client, "SELECT count(*) FROM renditions", as: Int64.self) == [0])
+        }
+    }
+}
