@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "MediaModel", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
-        .target(name: "PrefetchSim", swiftSettings: upcoming),
+        .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LibZ", dependencies: ["CZlib"], swiftSettings: upcoming),
         .target(name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: upcoming),
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(
             name: "PrefetchSimTests",
-            dependencies: ["PrefetchSim", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["PrefetchSim", "MediaModel", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: upcoming
         ),
         .testTarget(
