@@ -109,7 +109,7 @@ let package = Package(
         ),
         .testTarget(name: "LibAVTests", dependencies: ["LibAV", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim"], swiftSettings: upcoming),
         .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(
