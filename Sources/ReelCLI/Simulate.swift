@@ -31,6 +31,7 @@ extension Reel {
             if feedCatalog != nil, mode != "client" {
                 throw ValidationError("--feed-catalog runs in client mode: the challenge's semantics need its 1 s chunks and three rungs")
             }
+            if feedCatalog != nil, retention != nil { throw ValidationError("--retention goes with --catalog: a Reel catalog has no retention curves") }
             if mode == "client", !policy.runsInClientMode { throw ValidationError(PolicyNameError.challengeOnly(policy).description) }
             guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
             guard (0...1).contains(backSwipes) else { throw ValidationError("--back-swipes takes a probability 0...1") }

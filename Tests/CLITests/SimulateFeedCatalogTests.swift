@@ -1,5 +1,6 @@
 import FeedStore
 import Foundation
+import MediaFixtures
 import MediaModel
 import PrefetchSim
 import Testing
@@ -42,6 +43,20 @@ import Testing
     @Test func aCatalogWithoutVideosIsAUsageError() throws {
         let harness = try WorkerHarness()
         #expect(throws: (any Error).self) { try Reel.Simulate.feedVideos(at: harness.database) }
+    }
+
+    @Test(arguments: [
+        (["--mode", "mmgc"], "--feed-catalog runs in client mode"),
+        (["--retention", "/tmp"], "--retention goes with --catalog"),
+        (["--catalog", "/tmp"], "give either --catalog or --feed-catalog"),
+    ])
+    func optionsThatDoNotFitAFeedCatalogAreUsageErrors(extra: [String], message: String) throws {
+        let harness = try WorkerHarness()
+        let trace = harness.directory.file("trace")
+        try "0 1\n1 1\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let run = try ChildProcess.run([ReelProcess.executable, "simulate", "--network", trace, "--feed-catalog", harness.database] + extra)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 
     private func size(_ path: String) throws -> Int {
