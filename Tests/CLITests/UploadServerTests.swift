@@ -96,7 +96,10 @@ import Testing
         let jobLine = try #require(head.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("reel-job:") }, "\(head.stdout)")
         let job = try #require(try rig.finishedJob(String(jobLine.split(separator: "/").last ?? "")))
         #expect(job.state == .published, "\(job)")
-        let original = try Data(contentsOf: URL(fileURLWithPath: rig.directory.file("library/originals/\(job.id)")))
+        // The worker moves the original only after the catalog commit that makes the job published: wait for it.
+        let originalPath = rig.directory.file("library/originals/\(job.id)")
+        _ = try ChildProcess.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: originalPath))
         #expect(original == (try Data(contentsOf: URL(fileURLWithPath: source))), "the published original is the uploaded file, byte for byte")
     }
 
