@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "MediaModel", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
-        .target(name: "PrefetchSim", swiftSettings: upcoming),
+        .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LibZ", dependencies: ["CZlib"], swiftSettings: upcoming),
         .target(name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: upcoming),
@@ -110,12 +110,12 @@ let package = Package(
         ),
         .testTarget(name: "LibAVTests", dependencies: ["LibAV", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim"], swiftSettings: upcoming),
         .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(
             name: "PrefetchSimTests",
-            dependencies: ["PrefetchSim", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["PrefetchSim", "MediaModel", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: upcoming
         ),
         .testTarget(

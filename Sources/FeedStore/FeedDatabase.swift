@@ -19,6 +19,15 @@ public final class FeedDatabase: Sendable {
         feedReader = try FeedReader(path: path)
     }
 
+    /// Opens an existing catalog for reading only, without migrating it: for tools that look at a library another
+    /// process owns (`reel simulate --feed-catalog`), which must never change its file or its schema.
+    public init(readOnlyPath path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        pool = try DatabasePool(path: path, configuration: configuration)
+        feedReader = try FeedReader(path: path)
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: catalog") { db in

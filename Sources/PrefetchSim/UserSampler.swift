@@ -23,7 +23,7 @@ public struct UserSampler: Sendable {
         return (0..<count).map { _ in
             videos.map { video in
                 let u = Double.random(in: 0..<1, using: &generator)
-                let n = video.chunkCount
+                let n = video.durationMilliseconds / 1000
                 var cumulative = 0.0
                 for t in 0..<n {
                     cumulative += video.retention(atSecond: t) - video.retention(atSecond: t + 1)

@@ -11,7 +11,9 @@ extension Reel {
         )
 
         @Option(name: .long, help: "A trace file or a directory of traces.") var network: String
-        @Option(name: .long, help: "Catalog directory: <video>/video_size_{0,1,2}.") var catalog: String
+        @Option(name: .long, help: "Catalog directory: <video>/video_size_{0,1,2}.") var catalog: String?
+        @Option(name: .long, help: "A Reel catalog (catalog.sqlite), read only: its published videos with their real init and first-segment sizes (client mode).")
+        var feedCatalog: String?
         @Option(name: .long, help: "Retention curves directory (needed by A2, aware and sampled users).") var retention: String?
         @Option(name: .long, help: "Policy: \(PolicyName.validNames.joined(separator: ", ")) (default: window).", transform: { try PolicyName(parsing: $0) })
         var policy: PolicyName = .window
@@ -25,6 +27,11 @@ extension Reel {
 
         func validate() throws {
             guard mode == "mmgc" || mode == "client" else { throw ValidationError("--mode takes client or mmgc, not \(mode)") }
+            guard (catalog == nil) != (feedCatalog == nil) else { throw ValidationError("give either --catalog or --feed-catalog") }
+            if feedCatalog != nil, mode != "client" {
+                throw ValidationError("--feed-catalog runs in client mode: the challenge's semantics need its 1 s chunks and three rungs")
+            }
+            if feedCatalog != nil, retention != nil { throw ValidationError("--retention goes with --catalog: a Reel catalog has no retention curves") }
             if mode == "client", !policy.runsInClientMode { throw ValidationError(PolicyNameError.challengeOnly(policy).description) }
             guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
             guard (0...1).contains(backSwipes) else { throw ValidationError("--back-swipes takes a probability 0...1") }
@@ -67,7 +74,11 @@ extension Reel {
             let videos: [ShortVideo]
             do {
                 traces = try MMGCData.network(at: network)
-                videos = try MMGCData.catalog(at: catalog, retention: retention)
+                if let feedCatalog {
+                    videos = try Self.feedVideos(at: feedCatalog).map { $0.shortVideo() }
+                } else {
+                    videos = try MMGCData.catalog(at: catalog ?? "", retention: retention)
+                }
             } catch {
                 throw ValidationError("\(error)")
             }

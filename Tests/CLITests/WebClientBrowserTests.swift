@@ -65,7 +65,7 @@ import Transcode
         #expect((next["bufferedSeconds"] as? Double ?? 0) >= 1, "\(next)")
         #expect(next["readyState"] as? Int ?? 0 >= 3, "\(next)")
         if engine == "hls.js" {
-            // hls.js keeps a neighbour to the window's 3 s, which is one 4 s segment here; the current item gets more.
+            // hls.js keeps a neighbour to the window's 3 s, which is two 2 s segments here; the current item gets more.
             #expect((next["bufferedSeconds"] as? Double ?? 99) <= 4.5, "\(next)")
         }
         let swipe = try #require(report["swipe"] as? [String: Any])

@@ -24,6 +24,8 @@ public struct FeedClientSimulator: Sendable {
 struct ClientState {
     struct Item {
         var chunks: [Int] = []          // rung of each buffered chunk (index = chunk number)
+        var paid: [Int] = []            // bytes each buffered chunk cost, with the init segment it brought
+        var inits: Set<Int> = []        // rungs whose init segment this item's player holds
         var position = 0                // ms into the video (loops at the end)
         var furthest = 0                // furthest position ever played, ms
         var arrived: Int?               // when the user arrived here (startup clock)
@@ -158,7 +160,7 @@ struct ClientState {
         var t = now
         let duration = video(current).durationMilliseconds
         while t < time {
-            let buffered = min(item.chunks.count * 1000, duration) - item.position
+            let buffered = min(video(current).end(ofChunks: item.chunks.count), duration) - item.position
             if buffered <= 0 {
                 if stallStart == nil, item.started { stallStart = t; events.append(ClientEvent(time: t, kind: .stallStarted(item: current))) }
                 break
@@ -200,7 +202,7 @@ struct ClientState {
 
     func bufferedAhead(_ index: Int) -> Int {
         let item = items[index]
-        return max(0, min(item.chunks.count * 1000, video(index).durationMilliseconds) - item.position)
+        return max(0, video(index).end(ofChunks: item.chunks.count) - item.position)
     }
 
     /// The current item first while it has under 3 s; then each neighbour (next ones, then the previous) up to
@@ -215,18 +217,22 @@ struct ClientState {
         return wants(current, config.currentBufferMilliseconds) ? current : nil
     }
 
-    /// Measured throughput picks the rung, capped by the network class; low battery drops one rung.
-    var rung: Int {
-        var rung = MMGCRates.rung(for: samples)
+    /// Measured throughput picks the rung from the video's own rates, capped by the network class; low battery drops
+    /// one rung.
+    func rung(for video: ShortVideo) -> Int {
+        var rung = video.rung(forMeasuredKbps: samples.harmonicMean)
         if let cap = config.networkClass?.rungCap { rung = samples.isEmpty ? cap : min(rung, cap) }
-        return config.lowBattery ? max(0, rung - 1) : rung
+        return min(video.rungCount - 1, config.lowBattery ? max(0, rung - 1) : rung)
     }
 
     mutating func startDownload() {
         guard let target = nextTarget() else { return }
         let chunk = items[target].chunks.count
-        let rung = self.rung
-        let bytes = video(target).chunkBytes[rung][chunk]
+        let video = video(target)
+        let rung = rung(for: video)
+        // A rung this player has not played yet costs its init segment first (hls.js keeps one per rung).
+        let initBytes = items[target].inits.contains(rung) ? 0 : video.initBytes[rung]
+        let bytes = initBytes + video.chunkBytes[rung][chunk]
         var clock = network.clock(at: Double(now) / 1000)
         let seconds = network.transfer(bytes: Double(bytes), efficiency: 1, from: &clock)
         let end = now + config.requestRTTMilliseconds + max(1, Int((seconds * 1000).rounded(.up)))
@@ -237,6 +243,8 @@ struct ClientState {
     mutating func finish(_ finished: Download) {
         download = nil
         items[finished.item].chunks.append(finished.rung)
+        items[finished.item].paid.append(finished.bytes)
+        items[finished.item].inits.insert(finished.rung)
         downloaded += finished.bytes
         samples.append(Double(finished.bytes * 8) / Double(max(1, finished.end - finished.start)))
         if samples.count > 5 { samples.removeFirst() }
@@ -264,7 +272,7 @@ struct ClientState {
         var dropped: [Int] = [], bytes = 0
         for (index, item) in items.enumerated() where !keep.contains(index) && !item.chunks.isEmpty {
             let played = playedChunks(index)
-            let sizes = item.chunks.enumerated().map { video(index).chunkBytes[$0.element][$0.offset] }
+            let sizes = item.paid
             let unplayed = sizes.dropFirst(played).reduce(0, +)
             var emptied = item
             emptied.dropped += unplayed
@@ -272,6 +280,8 @@ struct ClientState {
             emptied.furthest = 0
             emptied.started = false
             emptied.chunks = []
+            emptied.paid = []
+            emptied.inits = []
             emptied.position = 0
             items[index] = emptied
             dropped.append(index)
@@ -321,7 +331,7 @@ struct ClientState {
     /// Chunks whose start playback reached, for an item.
     func playedChunks(_ index: Int) -> Int {
         let item = items[index]
-        let reached = item.started || item.furthest > 0 ? (item.furthest + 999) / 1000 : 0
+        let reached = item.started || item.furthest > 0 ? video(index).chunks(startingBefore: item.furthest) : 0
         return min(item.chunks.count, max(reached, item.started ? 1 : 0))
     }
 
@@ -329,11 +339,10 @@ struct ClientState {
     var bufferedBytes: Int {
         var total = 0
         for index in items.indices where !items[index].chunks.isEmpty {
-            let sizes = video(index).chunkBytes
-            let chunks = items[index].chunks
+            let paid = items[index].paid
             var chunk = playedChunks(index)
-            while chunk < chunks.count {
-                total += sizes[chunks[chunk]][chunk]
+            while chunk < paid.count {
+                total += paid[chunk]
                 chunk += 1
             }
         }
@@ -345,8 +354,7 @@ struct ClientState {
         for (index, item) in items.enumerated() {
             wasted += item.dropped
             played += item.droppedPlayed
-            for (chunk, rung) in item.chunks.enumerated() {
-                let bytes = video(index).chunkBytes[rung][chunk]
+            for (chunk, bytes) in item.paid.enumerated() {
                 if chunk < playedChunks(index) { played += bytes }
                 else if index == current { still += bytes }
                 else { wasted += bytes }

@@ -1,0 +1,43 @@
+import FeedStore
+import Foundation
+import MediaFixtures
+import MediaModel
+import Testing
+
+/// The whole library as a tool that models it reads it: every published video, through a read-only connection.
+@Suite struct PublishedVideosTests {
+    static let hint = PrefetchHint(initBytes: 812, segmentDurationMilliseconds: 2000,
+                                   firstSegments: [.init(durationMilliseconds: 2000, bytes: 90_000), .init(durationMilliseconds: 2000, bytes: 80_000)])
+
+    static func video(_ id: String, publishedAt: Int64) -> PublishedVideo {
+        PublishedVideo(id: id, createdAt: 1, publishedAt: publishedAt, durationMilliseconds: 8000, width: 360, height: 640, contentHash: id,
+                       source: "{}", masterPath: "videos/\(id)/master.m3u8", posterJPEGPath: "videos/\(id)/poster.jpg",
+                       posterWebPPath: "videos/\(id)/poster.webp",
+                       renditions: [FeedVideo.Rendition(rung: "360p", width: 360, height: 640, bandwidth: 700_000, averageBandwidth: 600_000,
+                                                        codecs: "avc1.64001e,mp4a.40.2", segments: 4, prefetch: hint)])
+    }
+
+    @Test func everyPublishedVideoComesWithItsHintsNewestFirst() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("catalog.sqlite")
+        let store = FeedStore(database: try FeedDatabase(path: path))
+        try store.publish(Self.video("older", publishedAt: 2))
+        try store.publish(Self.video("newer", publishedAt: 5))
+        let reader = FeedStore(database: try FeedDatabase(readOnlyPath: path))
+        let videos = try reader.publishedVideos()
+        #expect(videos.map(\.id) == ["newer", "older"])
+        #expect(videos.allSatisfy { $0.renditions.map(\.prefetch) == [Self.hint] })
+    }
+
+    @Test func aReadOnlyCatalogRefusesWritesAndIsNeverCreated() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("catalog.sqlite")
+        _ = try FeedDatabase(path: path)
+        let reader = FeedStore(database: try FeedDatabase(readOnlyPath: path))
+        #expect(throws: CatalogError.self) { try reader.publish(Self.video("v", publishedAt: 1)) }
+        #expect(try reader.publishedVideos().isEmpty)
+        let missing = directory.file("missing.sqlite")
+        #expect(throws: (any Error).self) { try FeedDatabase(readOnlyPath: missing) }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+}
