@@ -4,9 +4,9 @@
 set -euo pipefail
 level=${1:-build}
 # libcurl4-openssl-dev: `make release` links the Swift runtime and Foundation statically, and FoundationNetworking
-# then links libcurl by name.
+# then links libcurl by name; patchelf drops that load-time entry again (libcurl is opened on first use).
 pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
-      libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev)
+      libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev patchelf)
 if [ "$level" = test ] || [ "$level" = bench ]; then
   # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests); postgresql gives the
   # binaries the PostgreSQL tests initdb a throwaway cluster with (TestServers.PostgresTestServer), as its own user.
