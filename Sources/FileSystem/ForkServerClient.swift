@@ -72,6 +72,18 @@ public final class ForkServerClient: Sendable {
         }
     }
 
+    /// Blocks until the server reports something (a child ended) or `seconds` pass, without reading the report:
+    /// a caller that polls its children waits here instead of sleeping, and sees an end at once.
+    public func waitForReport(timeout seconds: Double) {
+        let replies: Pipe.ReadEnd? = state.withLock { state in
+            // A whole report already buffered: nothing to wait for. (An end read while a start waited for its reply
+            // is already recorded; its owner sees it at its next look, within `seconds`.)
+            guard let server = state.server, !server.buffer.contains(0x0A) else { return nil }
+            return server.replies
+        }
+        _ = replies?.waitReadable(timeout: seconds)
+    }
+
     /// How `pid` ended, if it has; with `waiting`, blocks until it has.
     func termination(of pid: pid_t, waiting: Bool) -> Subprocess.Termination? {
         state.withLock { state in

@@ -29,6 +29,13 @@ public enum Pipe {
                 if errno != EINTR { throw FileSystemError("read", "pipe") }
             }
         }
+
+        /// Waits until there is something to read (or the writer has closed) or `seconds` pass; reads nothing.
+        /// Returns whether it became readable; a signal ends the wait early, as a timeout.
+        public func waitReadable(timeout seconds: Double) -> Bool {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&ready, 1, Int32(max(0, (seconds * 1000).rounded(.up)))) > 0
+        }
     }
 
     public final class WriteEnd: Sendable {

@@ -133,10 +133,13 @@ public actor Worker: Service {
                 }
                 if isIdle() { break }
             }
-            // Job processes are checked every 10 ms (a finished job frees its slot at once); the inbox is scanned
-            // every poll interval.
-            let pause = running.isEmpty ? configuration.pollInterval : min(configuration.pollInterval, 0.01)
-            try? await Task.sleep(for: .milliseconds(Int(pause * 1000)))
+            // Running jobs are looked at every 10 ms at the latest, and at once when the launcher hears one end (a
+            // finished job frees its slot at once); the inbox is scanned every poll interval.
+            if running.isEmpty {
+                try? await Task.sleep(for: .milliseconds(Int(configuration.pollInterval * 1000)))
+            } else {
+                await configuration.launcher.waitForActivity(upTo: min(configuration.pollInterval, 0.01))
+            }
         }
         logger.info("worker stopped", metadata: ["owner": "\(owner)"])
     }
