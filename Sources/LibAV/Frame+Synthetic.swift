@@ -18,6 +18,27 @@ extension Frame {
         try makeWritable()
         let deep = pixelFormat.bitDepth > 8
         let maxValue = deep ? 1023 : 255
+        forEachSample { plane, x, y, row in
+            var value: Int
+            if plane == 0 {
+                let checker = ((x / 32 + y / 32 + index / 4) & 1) * 48
+                value = Int(Double(((x + y * 2 + index * 4) & 0xFF) / 2 + 40 + checker) * brightness)
+            } else if plane == 1 {
+                value = 128 + ((x + index) & 0x3F) - 32
+            } else {
+                value = 128 + ((y + index * 2) & 0x3F) - 32
+            }
+            if deep {
+                let sample = UInt16(min(maxValue, value * 4))
+                row.advanced(by: x * 2).withMemoryRebound(to: UInt16.self, capacity: 1) { $0.pointee = sample.littleEndian }
+            } else {
+                row[x] = UInt8(clamping: min(maxValue, value))
+            }
+        }
+    }
+
+    /// Visits every sample of a 4:2:0 picture's three planes (chroma at half size) with its plane's row.
+    private func forEachSample(_ body: (_ plane: Int, _ x: Int, _ y: Int, _ row: UnsafeMutablePointer<UInt8>) -> Void) {
         for plane in 0..<3 {
             let w = plane == 0 ? width : (width + 1) / 2
             let h = plane == 0 ? height : (height + 1) / 2
@@ -25,23 +46,7 @@ extension Frame {
             let stride = linesize(plane)
             for y in 0..<h {
                 let row = base + y * stride
-                for x in 0..<w {
-                    var value: Int
-                    if plane == 0 {
-                        let checker = ((x / 32 + y / 32 + index / 4) & 1) * 48
-                        value = Int(Double(((x + y * 2 + index * 4) & 0xFF) / 2 + 40 + checker) * brightness)
-                    } else if plane == 1 {
-                        value = 128 + ((x + index) & 0x3F) - 32
-                    } else {
-                        value = 128 + ((y + index * 2) & 0x3F) - 32
-                    }
-                    if deep {
-                        let sample = UInt16(min(maxValue, value * 4))
-                        row.advanced(by: x * 2).withMemoryRebound(to: UInt16.self, capacity: 1) { $0.pointee = sample.littleEndian }
-                    } else {
-                        row[x] = UInt8(clamping: min(maxValue, value))
-                    }
-                }
+                for x in 0..<w { body(plane, x, y, row) }
             }
         }
     }
@@ -53,15 +58,7 @@ extension Frame {
             throw AVError(function: "fillPlanes", message: "needs 8-bit yuv420p, got \(pixelFormat)")
         }
         try makeWritable()
-        for plane in 0..<3 {
-            let w = plane == 0 ? width : (width + 1) / 2
-            let h = plane == 0 ? height : (height + 1) / 2
-            let base = CFFmpeg_frame_plane(pointer, Int32(plane))!
-            let stride = linesize(plane)
-            for y in 0..<h {
-                for x in 0..<w { base[y * stride + x] = value(plane, x, y) }
-            }
-        }
+        forEachSample { plane, x, y, row in row[x] = value(plane, x, y) }
     }
 
     /// Fills a planar-float audio frame with a sine tone starting at sample `start`.

@@ -30,17 +30,18 @@ import Testing
 
         let server = try ChildProcess([ReelProcess.executable, "serve", "--database", database, "--library", library, "--inbox", inbox,
                                        "--port", "0", "--settle", "0.3", "--poll-interval", "0.1", "--min-free-mb", "0"])
-        #expect(ChildProcess.waitUntil(seconds: 30) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        #expect(ChildProcess.waitUntil(seconds: 60) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
         let store = FeedStore(database: try FeedDatabase(path: database))
 
         // The jobs hit ENOSPC; the worker pauses and says so, and the server keeps answering.
         var health = (status: 0, code: "")
-        let paused = try await Self.poll(seconds: 120) {  // generous: CI machines are shared
+        var timeouts = 0
+        let paused = try await Self.poll(seconds: 120, timeouts: &timeouts) {  // generous: CI machines are shared
             health = try await Self.get(base + "/healthz")
             return health.status == 503 && health.code == "disk_full"
         }
-        #expect(paused, "healthz: \(health)\n\(server.stderr.suffix(4000))")
+        #expect(paused, "healthz: \(health), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))")
         #expect(try await Self.get(base + "/v1/feed").status == 200)
         let whileFull = try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
         #expect(whileFull.allSatisfy { $0.state == .queued || $0.state == .processing }, "\(whileFull)")
@@ -52,15 +53,15 @@ import Testing
         // Space returns: both uploads are published without a restart, and health is back.
         try FileManager.default.removeItem(atPath: mount + "/filler")
         var jobs: [FeedJob] = []
-        let published = try await Self.poll(seconds: 120) {
+        let published = try await Self.poll(seconds: 120, timeouts: &timeouts) {
             jobs = try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
             return jobs.count == 2 && jobs.allSatisfy { $0.state == .published }
         }
-        #expect(published, "\(jobs)\n\(server.stderr.suffix(4000))")
+        #expect(published, "\(jobs), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))")
         #expect(try await Self.get(base + "/healthz").status == 200)
         #expect(server.stderr.contains("claiming uploads again"))
         // Originals move to originals/ just after each publish commits, so they may lag the job states.
-        let originals = try await Self.poll(seconds: 30) {
+        let originals = try await Self.poll(seconds: 30, timeouts: &timeouts) {
             ((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? []).count == 2
         }
         #expect(originals, "originals: \((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? [])")
@@ -70,15 +71,24 @@ import Testing
     }
 
     static func get(_ url: String) async throws -> (status: Int, code: String) {
-        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url)))
+        // 20 s, not URLSession's 60: on a saturated CI machine a poll retries a slow answer instead of failing on it.
+        var request = URLRequest(url: try #require(URL(string: url)))
+        request.timeoutInterval = 20
+        let (data, response) = try await URLSession.shared.data(for: request)
         let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, ((body?["error"] as? [String: Any])?["code"] as? String) ?? "")
     }
 
-    static func poll(seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+    /// Polls `condition` every 200 ms until it holds or `seconds` pass. A request that times out counts as "not yet"
+    /// (the server is judged by what it answers, and by the final checks), and is reported in `timeouts`.
+    static func poll(seconds: Double, timeouts: inout Int, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if try await condition() { return true }
+            do {
+                if try await condition() { return true }
+            } catch let error as URLError where error.code == .timedOut {
+                timeouts += 1
+            }
             try await Task.sleep(for: .milliseconds(200))
         }
         return try await condition()

@@ -15,16 +15,7 @@ import TestServers
 
     static func withClient<T: Sendable>(_ server: PostgresTestServer, database: String,
                                         _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
-        let client = PostgresClient(configuration: PostgresTestServerTests.configuration(server, database: database))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            do {
-                return try await body(client)
-            } catch let error as PSQLError {
-                throw PostgresTestServerTests.Failure(description: String(reflecting: error))
-            }
-        }
+        try await PostgresTestServerTests.withClient(server, database: database, body)
     }
 
     static func rows<T: PostgresDecodable & Sendable>(_ client: PostgresClient, _ query: PostgresQuery, as: T.Type) async throws -> [T] {
