@@ -1,17 +1,18 @@
 import FeedStore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MediaFixtures
 import Testing
 
 /// `reel serve --inbox` with its library on a really full file system (a small tmpfs, mounted as root, as CI runs):
 /// the server and the worker stay up, `/healthz` says `disk_full`, nothing is failed, refused or lost, and the
 /// uploads are published by themselves once space is freed.
+///
+/// Synchronous on purpose, with curl for HTTP: an async test's continuations wait for a thread of Swift's
+/// cooperative pool (two here), which CLI tests blocking on their subprocesses hold for minutes; in the parallel
+/// run this test's first answer from /healthz reached it 158 s after the server was listening.
 @Suite(.serialized) struct DiskFullTests {
     @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root; the in-process fault tests cover ENOSPC otherwise"))
-    func theWorkerPausesOnAFullDiskAndPublishesOnceSpaceReturns() async throws {
+    func theWorkerPausesOnAFullDiskAndPublishesOnceSpaceReturns() throws {
         let directory = try TemporaryDirectory()
         let mount = directory.file("small-fs")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
@@ -37,12 +38,12 @@ import Testing
         // The jobs hit ENOSPC; the worker pauses and says so, and the server keeps answering.
         var health = (status: 0, code: "")
         var timeouts = 0
-        let paused = try await Self.poll(seconds: 120, timeouts: &timeouts) {  // generous: CI machines are shared
-            health = try await Self.get(base + "/healthz")
+        let paused = try Self.poll(seconds: 120, timeouts: &timeouts) {  // generous: CI machines are shared
+            health = try Self.get(base + "/healthz")
             return health.status == 503 && health.code == "disk_full"
         }
         #expect(paused, "healthz: \(health), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))")
-        #expect(try await Self.get(base + "/v1/feed").status == 200)
+        #expect(try Self.get(base + "/v1/feed").status == 200)
         let whileFull = try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
         #expect(whileFull.allSatisfy { $0.state == .queued || $0.state == .processing }, "\(whileFull)")
         #expect(whileFull.allSatisfy { $0.attempts <= 1 }, "a full disk must not use up attempts: \(whileFull)")
@@ -53,15 +54,15 @@ import Testing
         // Space returns: both uploads are published without a restart, and health is back.
         try FileManager.default.removeItem(atPath: mount + "/filler")
         var jobs: [FeedJob] = []
-        let published = try await Self.poll(seconds: 120, timeouts: &timeouts) {
+        let published = try Self.poll(seconds: 120, timeouts: &timeouts) {
             jobs = try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
             return jobs.count == 2 && jobs.allSatisfy { $0.state == .published }
         }
         #expect(published, "\(jobs), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))")
-        #expect(try await Self.get(base + "/healthz").status == 200)
+        #expect(try Self.get(base + "/healthz").status == 200)
         #expect(server.stderr.contains("claiming uploads again"))
         // Originals move to originals/ just after each publish commits, so they may lag the job states.
-        let originals = try await Self.poll(seconds: 30, timeouts: &timeouts) {
+        let originals = try Self.poll(seconds: 30, timeouts: &timeouts) {
             ((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? []).count == 2
         }
         #expect(originals, "originals: \((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? [])")
@@ -70,27 +71,30 @@ import Testing
         #expect(server.wait() == 0, "\(server.stderr.suffix(2000))")
     }
 
-    static func get(_ url: String) async throws -> (status: Int, code: String) {
-        // 20 s, not URLSession's 60: on a saturated CI machine a poll retries a slow answer instead of failing on it.
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.timeoutInterval = 20
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, ((body?["error"] as? [String: Any])?["code"] as? String) ?? "")
+    /// A request that got no answer within 20 s.
+    struct TimedOut: Error {}
+
+    /// GET with curl: the status and the JSON error code, if any.
+    static func get(_ url: String) throws -> (status: Int, code: String) {
+        let result = try ChildProcess.run(["/usr/bin/curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", url])
+        guard result.status != 28 else { throw TimedOut() }  // curl's "operation timed out"
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = Int(lines.last ?? "") ?? 0
+        let body = (try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8))) as? [String: Any]
+        return (status, ((body?["error"] as? [String: Any])?["code"] as? String) ?? "")
     }
 
-    /// Polls `condition` every 200 ms until it holds or `seconds` pass. A request that times out counts as "not yet"
+    /// Polls `condition` every 50 ms until it holds or `seconds` pass. A request that times out counts as "not yet"
     /// (the server is judged by what it answers, and by the final checks), and is reported in `timeouts`.
-    static func poll(seconds: Double, timeouts: inout Int, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            do {
-                if try await condition() { return true }
-            } catch let error as URLError where error.code == .timedOut {
-                timeouts += 1
+    static func poll(seconds: Double, timeouts: inout Int, _ condition: () throws -> Bool) throws -> Bool {
+        var count = 0
+        let held = try ChildProcess.waitUntil(seconds: seconds) {
+            do { return try condition() } catch is TimedOut {
+                count += 1
+                return false
             }
-            try await Task.sleep(for: .milliseconds(200))
         }
-        return try await condition()
+        timeouts += count
+        return held
     }
 }
