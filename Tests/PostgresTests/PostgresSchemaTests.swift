@@ -13,11 +13,6 @@ import TestServers
 @Suite struct PostgresSchemaTests {
     static let logger = Logger(label: "reel.test.postgres")
 
-    static func withClient<T: Sendable>(_ server: PostgresTestServer, database: String,
-                                        _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
-        try await PostgresTestServerTests.withClient(server, database: database, body)
-    }
-
     static func rows<T: PostgresDecodable & Sendable>(_ client: PostgresClient, _ query: PostgresQuery, as: T.Type) async throws -> [T] {
         var result: [T] = []
         for try await value in try await client.query(query, logger: logger).decode(T.self) { result.append(value) }
@@ -26,7 +21,7 @@ import TestServers
 
     @Test func migratingTwiceAppliesEachVersionOnce() async throws {
         let server = try PostgresTestServer()
-        let (first, second, versions) = try await Self.withClient(server, database: "postgres") { client in
+        let (first, second, versions) = try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             let first = try await PostgresMigrator().migrate(client, logger: Self.logger)
             let second = try await PostgresMigrator().migrate(client, logger: Self.logger)
             let versions = try await Self.rows(client, "SELECT version FROM schema_migrations ORDER BY version", as: Int.self)
@@ -42,7 +37,7 @@ import TestServers
         // Separate clients, as separate hosts would have, all starting together.
         let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<4 {
-                group.addTask { try await Self.withClient(server, database: "postgres") { try await PostgresMigrator().migrate($0, logger: Self.logger) } }
+                group.addTask { try await PostgresTestServerTests.withClient(server, database: "postgres") { try await PostgresMigrator().migrate($0, logger: Self.logger) } }
             }
             var all: [[Int]] = []
             for try await versions in group { all.append(versions) }
@@ -70,7 +65,7 @@ import TestServers
             return shape
         }
         let server = try PostgresTestServer()
-        let postgresShape: Shape = try await Self.withClient(server, database: "postgres") { client in
+        let postgresShape: Shape = try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)
             var shape: Shape = [:]
             let query: PostgresQuery = """
@@ -93,7 +88,7 @@ import TestServers
 
     @Test func editsBumpTheGenerationAndClearStoredItems() async throws {
         let server = try PostgresTestServer()
-        try await Self.withClient(server, database: "postgres") { client in
+        try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)
             try await client.query("""
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, item_json)
