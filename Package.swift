@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libswscale", providers: [.apt(libavPackages)]),
@@ -154,7 +155,9 @@ let package = Package(
         .target(
             name: "PostgresCatalog",
             dependencies: [
+                "FeedStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

@@ -98,7 +98,7 @@ struct FeedFastPath: Sendable {
             if name.elementsEqual("limit".utf8) {
                 guard limit == nil, !value.isEmpty, value.count <= 2, value.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
                 let number = value.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-                guard (1...FeedStore.maximumLimit).contains(number) else { return nil }
+                guard (1...FeedLimits.maximumPageSize).contains(number) else { return nil }
                 limit = number
             } else if name.elementsEqual("cursor".utf8) {
                 guard cursor == nil, !value.isEmpty else { return nil }

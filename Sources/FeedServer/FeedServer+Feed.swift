@@ -16,10 +16,10 @@ extension FeedServer {
         var limit = Self.defaultLimit
         if let text = query["limit"] {
             guard let value = Int(text) else {
-                throw APIError(.badRequest, code: "invalid_limit", message: "limit must be a whole number from 1 to \(FeedStore.maximumLimit), not \"\(text.prefix(64))\"")
+                throw APIError(.badRequest, code: "invalid_limit", message: "limit must be a whole number from 1 to \(FeedLimits.maximumPageSize), not \"\(text.prefix(64))\"")
             }
-            guard (1...FeedStore.maximumLimit).contains(value) else {
-                throw APIError(.badRequest, code: "limit_out_of_range", message: "limit must be from 1 to \(FeedStore.maximumLimit); \(value) is out of range")
+            guard (1...FeedLimits.maximumPageSize).contains(value) else {
+                throw APIError(.badRequest, code: "limit_out_of_range", message: "limit must be from 1 to \(FeedLimits.maximumPageSize); \(value) is out of range")
             }
             limit = value
         }

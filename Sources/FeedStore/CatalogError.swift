@@ -1,4 +1,4 @@
-/// A catalog read or write that failed, classified once here from SQLite's result codes so callers decide by case,
+/// A catalog read or write that failed, classified once here from the engine's error codes so callers decide by case,
 /// never by message: a duplicate content hash, a busy or locked database, a full disk, or anything else.
 public struct CatalogError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable, Equatable {
@@ -8,8 +8,10 @@ public struct CatalogError: Error, CustomStringConvertible, Sendable {
         case busy
         /// SQLite could not grow the file: the disk or quota is full.
         case full
-        /// I/O error, read-only file system, or a database that cannot be opened.
+        /// I/O error, read-only file system, or a database that cannot be opened or reached.
         case unavailable
+        /// A job transition named a lease that is no longer the job's: taken over after it expired, or ended.
+        case leaseLost
         case other
     }
 

@@ -187,7 +187,7 @@ public final class FeedDatabase: Sendable {
             let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
             let update = try db.makeStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?")
             for id in ids {
-                guard let video = try FeedStore.video(id: id, db, hints: false, storyboards: false) else { continue }
+                guard let video = try SQLiteFeedStore.video(id: id, db, hints: false, storyboards: false) else { continue }
                 try update.execute(arguments: [FeedItemJSON.render(video), id])
             }
         }
@@ -218,6 +218,14 @@ public final class FeedDatabase: Sendable {
                                     storyboard_tile_height, storyboard_columns, storyboard_count
                     ON videos WHEN NEW.item_json IS NOT NULL
                     BEGIN UPDATE videos SET item_json = NULL WHERE id = NEW.id; END;
+                """)
+        }
+        migrator.registerMigration("v8: job leases") { db in
+            // Workers on many hosts: each claim raises `epoch` (the fencing token every later transition proves) and
+            // holds the job until `lease_expires_at` (unix ms), renewed by a heartbeat; anyone re-queues an expired one.
+            try db.execute(sql: """
+                ALTER TABLE jobs ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE jobs ADD COLUMN lease_expires_at INTEGER;
                 """)
         }
         return migrator

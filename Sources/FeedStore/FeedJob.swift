@@ -28,6 +28,13 @@ public struct FeedJob: Sendable, Equatable {
     public var sourceName: [UInt8] = []
     public var owner: String?
     public var contentHash: String?
+    /// Raised by every claim: the fencing token a holder proves (see `JobLease`). 0 until first claimed.
+    public var epoch: Int64 = 0
+    /// When the holder's lease ends unless renewed (unix milliseconds); nil when nobody holds the job.
+    public var leaseExpiresAt: Int64?
+
+    /// The lease this job's holder proves; its owner is empty when nobody holds it (so nothing matches).
+    public var lease: JobLease { JobLease(id: id, epoch: epoch, owner: owner ?? "") }
 
     public init(id: String, kind: Kind, state: State, attempts: Int, reason: JobReason? = nil, lastError: String?, progress: Double,
                 createdAt: Int64, updatedAt: Int64, mediaID: String?) {

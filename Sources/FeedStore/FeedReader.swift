@@ -20,8 +20,8 @@ final class FeedReader: Sendable {
 
         init(path: String) throws(SQLiteError) {
             connection = try SQLiteConnection(readOnlyPath: path, busyTimeoutMilliseconds: 100)
-            generation = try connection.prepare(FeedStore.generationSQL)
-            page = try connection.prepare(FeedStore.pageSQL)
+            generation = try connection.prepare(SQLiteFeedStore.generationSQL)
+            page = try connection.prepare(SQLiteFeedStore.pageSQL)
             let mode = try connection.prepare("PRAGMA journal_mode")
             let isWAL = try mode.step() && mode.text(0) == "wal"
             walIndex = isWAL ? WALIndexHeader.map(databasePath: path) : nil

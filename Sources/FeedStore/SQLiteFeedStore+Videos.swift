@@ -1,6 +1,6 @@
 internal import GRDB
 
-extension FeedStore {
+extension SQLiteFeedStore {
     /// Every published video with its renditions and prefetch hints, newest first, in one read snapshot: what a
     /// tool that models the whole library (the prefetch simulator) starts from. The feed itself pages instead.
     public func publishedVideos() throws(CatalogError) -> [FeedVideo] {

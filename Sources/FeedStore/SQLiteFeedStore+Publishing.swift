@@ -3,7 +3,7 @@ public import MediaModel
 
 /// Making media visible. Each call is one transaction: the media row(s) and the job's `published` state together, so
 /// a reader sees all of it or none. The caller has already put every file in place.
-extension FeedStore {
+extension SQLiteFeedStore {
     /// A video outside any job (tests, imports).
     public func publish(_ video: PublishedVideo) throws(CatalogError) {
         try write { db in
@@ -12,27 +12,31 @@ extension FeedStore {
         }
     }
 
-    public func publish(_ video: PublishedVideo, job: String, now: Int64) throws(CatalogError) {
+    public func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) throws(CatalogError) {
+        // The job's row first: a lost lease refuses before the video's unique hash could (the new owner may have
+        // published the same bytes), so the caller learns the true reason.
         try write { db in
+            try Self.finish(lease, state: .published, kind: .video, mediaID: video.id, reason: nil, message: nil, now: now, db)
+            guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
             try Self.insert(video, db)
             try Self.bumpGeneration(db)
-            try Self.finish(job: job, state: .published, kind: .video, mediaID: video.id, reason: nil, message: nil, now: now, db)
         }
     }
 
-    public func publish(_ image: PublishedImage, job: String, now: Int64) throws(CatalogError) {
+    public func publish(_ image: PublishedImage, lease: JobLease, now: Int64) throws(CatalogError) {
         try write { db in
+            try Self.finish(lease, state: .published, kind: .image, mediaID: image.id, reason: nil, message: nil, now: now, db)
+            guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
             try db.execute(sql: """
                 INSERT INTO images (id, created_at, width, height, bytes, path, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [image.id, image.createdAt, image.width, image.height, image.bytes, image.path, image.contentHash])
-            try Self.finish(job: job, state: .published, kind: .image, mediaID: image.id, reason: nil, message: nil, now: now, db)
         }
     }
 
     /// A byte-identical upload of something already published: the job points at the existing media.
-    public func finishDuplicate(job: String, of media: PublishedMedia, now: Int64) throws(CatalogError) {
-        try write { db in
-            try Self.finish(job: job, state: .published, kind: media.kind, mediaID: media.id, reason: .duplicate,
+    public func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) throws(CatalogError) {
+        try fenced(lease) { db in
+            try Self.finish(lease, state: .published, kind: media.kind, mediaID: media.id, reason: .duplicate,
                             message: "byte-identical to the already published \(media.kind.rawValue) \(media.id)", now: now, db)
         }
     }

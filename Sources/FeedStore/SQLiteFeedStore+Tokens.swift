@@ -1,7 +1,7 @@
 internal import GRDB
 
 /// Upload tokens: created, listed, revoked, and looked up by hash on every upload request.
-extension FeedStore {
+extension SQLiteFeedStore {
     /// - Throws: `CatalogError` with kind `.duplicate` when the name is taken.
     public func createToken(_ token: UploadToken) throws(CatalogError) {
         try write { db in

@@ -9,7 +9,7 @@ internal import GRDB
 /// written inside the publish transaction itself, so it commits atomically with the video: a reader that starts
 /// after the commit — on any connection, in any process — sees both, and a reader that started before sees neither.
 /// Reading it is one primary-key lookup in a one-row table.
-extension FeedStore {
+extension SQLiteFeedStore {
     /// The current generation, as of a read that starts now.
     /// - Throws: `CatalogError` when the catalog cannot be read.
     public func generation() throws(CatalogError) -> Int64 {
@@ -22,7 +22,7 @@ extension FeedStore {
     /// - Throws: `CatalogError` when the catalog cannot be read.
     public func pageWithGeneration(limit: Int, after cursor: FeedCursor?)
         throws(CatalogError) -> (page: FeedPage, generation: Int64) {
-        precondition((1...Self.maximumLimit).contains(limit), "the caller validates the limit")
+        precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
         let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
         let reader = database.feedReader
         do {

@@ -1,7 +1,7 @@
 internal import GRDB
 internal import LibSQLite
 
-extension FeedStore {
+extension SQLiteFeedStore {
     /// A write transaction whose failure arrives as a `CatalogError`.
     func write<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
         do { return try database.pool.write(body) } catch { throw Self.classify(error) }

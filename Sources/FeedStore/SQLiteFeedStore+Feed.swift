@@ -2,7 +2,7 @@ internal import Foundation
 internal import GRDB
 internal import MediaModel
 
-extension FeedStore {
+extension SQLiteFeedStore {
     /// Only the index's columns and the stored item: a page never renders JSON and never reads the renditions.
     /// The catalog generation rides along (SQLite evaluates the uncorrelated subquery once), so one statement — one
     /// read snapshot — gives a page and the generation it belongs to. Run by `FeedReader`.

@@ -2,7 +2,7 @@ internal import Foundation
 internal import GRDB
 
 /// Uploads over HTTP: each one's acknowledged offset, and the hand-over of a finished upload to the job queue.
-extension FeedStore {
+extension SQLiteFeedStore {
     public func createUpload(_ upload: UploadRecord) throws(CatalogError) {
         try write { db in
             try db.execute(sql: """

@@ -1,0 +1,36 @@
+public import FeedStore
+public import PostgresNIO
+internal import NIOSSL
+
+/// A `PostgresLocation` (`--database postgres://...`) as PostgresNIO's client configuration: libpq's `sslmode`
+/// honoured (TLS off by default), a bounded pool, and timeouts short enough that a server that went away is noticed.
+public enum PostgresEndpoint {
+    /// - Parameter connections: the pool's upper bound; feed servers and workers each keep their own pool.
+    public static func configuration(_ location: PostgresLocation, connections: Int = 8) -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: tls(location.sslMode))
+        configuration.options.maximumConnections = max(1, connections)
+        configuration.options.minimumConnections = 0
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
+        return configuration
+    }
+
+    /// libpq's modes: `allow` and `prefer` try TLS and accept a server without it; `require` insists on TLS but, as in
+    /// libpq, does not check the certificate; `verify-ca` checks the chain; `verify-full` also the host name.
+    static func tls(_ mode: PostgresLocation.SSLMode) -> PostgresClient.Configuration.TLS {
+        var unverified = TLSConfiguration.makeClientConfiguration()
+        unverified.certificateVerification = .none
+        switch mode {
+        case .disable: return .disable
+        case .allow, .prefer: return .prefer(unverified)
+        case .require: return .require(unverified)
+        case .verifyCA:
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = .noHostnameVerification
+            return .require(configuration)
+        case .verifyFull: return .require(TLSConfiguration.makeClientConfiguration())
+        }
+    }
+}
