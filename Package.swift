@@ -102,6 +102,7 @@ let package = Package(
                 "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem",
                 "UploadClient",
                 "HLSCheck",
+                "PostgresCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -6,7 +6,8 @@ internal import NIOCore
 
 /// `GET /v1/feed` answered on the event loop, before Hummingbird's request path. Hummingbird's per-request work (a
 /// task, the router, four middlewares) cost more than a kept page itself; this path is a generation read and a copy,
-/// or for a page that is not kept, one index seek over stored items (`FeedServer.feedPage`).
+/// or for a page that is not kept, one index seek over stored items (`FeedServer.feedPage`). Only for an engine that
+/// reads in-process (SQLite); with PostgreSQL every request goes to the router, which awaits the round trip.
 ///
 /// It answers only what it can answer exactly as the router would (200 or 304, the same headers, metrics and debug
 /// log line). Anything else — a miss, a parameter it does not read plainly, a rate-limited client, CORS, a catalog
@@ -43,13 +44,13 @@ struct FeedFastPath: Sendable {
     /// A page that is not kept is read here, on the event loop: an index seek and about twenty stored items in WAL
     /// mode, where readers never wait for the writer. Handing it to another thread would cost more than the read.
     func answer(_ request: HTTPRequest, client: () -> String?) -> Answer? {
-        guard request.method == .get, let path = request.path, let key = Self.feedKey(path),
+        guard let feed = server.store.synchronousFeed, request.method == .get, let path = request.path, let key = Self.feedKey(path),
               !Self.asksToClose(request),
               server.corsOrigins.isEmpty || request.headerFields[.origin] == nil else { return nil }
         let started = ContinuousClock.now
         if let limiter = server.rateLimiter, limiter.admit(client: client() ?? "unknown") != nil { return nil }
         let gzip = AcceptEncoding.acceptsGzip(request.headerFields[.acceptEncoding])
-        guard let page = try? server.feedPage(key, gzip: gzip) else { return nil }
+        guard let page = try? server.feedPage(key, gzip: gzip, reading: feed) else { return nil }
         if logger.logLevel <= .debug {
             logger.debug("Request", metadata: ["hb.request.path": .string(path), "hb.request.method": "GET", "fast_path": "true"])
         }

@@ -4,14 +4,14 @@ internal import Hummingbird
 /// `GET /v1/feed`: pages of published videos, newest first. Plain requests are answered by `FeedFastPath` before
 /// the router; the router answers the rest (and explains every error) with the same `feedPage`.
 ///
-/// Each request reads the catalog generation (one indexed row, see `FeedStore.generation()`), so a video appears on
+/// Each request reads the catalog generation (one indexed row, see `FeedStore.generation()`; for PostgreSQL a round trip, for SQLite an in-process read), so a video appears on
 /// the first request after its publish transaction commits, in every server process. Hot pages are answered from
 /// `pageCache` while the generation holds. Every page carries a strong ETag (generation, limit and cursor: the
 /// bytes are a function of those three), answers `If-None-Match` with 304, and may be cached for a second by a CDN.
 extension FeedServer {
     static let feedCacheControl = "public, max-age=1, stale-while-revalidate=5"
 
-    func feed(_ request: Request) throws -> Response {
+    func feed(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         var limit = Self.defaultLimit
         if let text = query["limit"] {
@@ -24,7 +24,7 @@ extension FeedServer {
             limit = value
         }
         let key = FeedPageCache.Key(limit: limit, cursor: query["cursor"].map(String.init))
-        let page = try feedPage(key, gzip: AcceptEncoding.acceptsGzip(request.headers[.acceptEncoding]))
+        let page = try await feedPage(key, gzip: AcceptEncoding.acceptsGzip(request.headers[.acceptEncoding]))
         let etag = Self.etag(generation: page.generation, key: key, gzip: page.isGzip)
         var headers = Self.feedHeaders(etag: etag, gzip: page.isGzip)
         if let ifNoneMatch = request.headers[.ifNoneMatch], EntityTag.matches(ifNoneMatch, etag) {
@@ -34,24 +34,41 @@ extension FeedServer {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: page.body))
     }
 
+    typealias PageAnswer = (body: ByteBuffer, generation: Int64, isGzip: Bool)
+
     /// A page's body — gzip-encoded when `gzip` is asked for and zlib succeeded — and the catalog generation it
     /// belongs to: kept bytes while the generation holds, otherwise a query (kept, with its gzip form, when the page
-    /// is hot). The router and `FeedFastPath` both answer with this.
+    /// is hot). The router answers with this on every engine.
     /// - Throws: `APIError` 400 `invalid_cursor`; `CatalogError` when the catalog cannot be read.
-    func feedPage(_ key: FeedPageCache.Key, gzip: Bool) throws -> (body: ByteBuffer, generation: Int64, isGzip: Bool) {
-        if let cached = pageCache.page(for: key, at: try store.generation()) {
-            if gzip, let encoded = cached.gzipBody { return (encoded, cached.generation, true) }
-            return (cached.body, cached.generation, false)
+    func feedPage(_ key: FeedPageCache.Key, gzip: Bool) async throws -> PageAnswer {
+        if let kept = keptPage(key, gzip: gzip, generation: try await store.generation()) { return kept }
+        let (page, generation) = try await store.pageWithGeneration(limit: key.limit, after: try Self.cursor(key))
+        return answer(page, generation: generation, key: key, gzip: gzip)
+    }
+
+    /// `feedPage` without suspending, for `FeedFastPath` on the event loop: only with an engine that reads in-process.
+    func feedPage(_ key: FeedPageCache.Key, gzip: Bool, reading feed: any SynchronousFeed) throws -> PageAnswer {
+        if let kept = keptPage(key, gzip: gzip, generation: try feed.generation()) { return kept }
+        let (page, generation) = try feed.pageWithGeneration(limit: key.limit, after: try Self.cursor(key))
+        return answer(page, generation: generation, key: key, gzip: gzip)
+    }
+
+    func keptPage(_ key: FeedPageCache.Key, gzip: Bool, generation: Int64) -> PageAnswer? {
+        guard let cached = pageCache.page(for: key, at: generation) else { return nil }
+        if gzip, let encoded = cached.gzipBody { return (encoded, cached.generation, true) }
+        return (cached.body, cached.generation, false)
+    }
+
+    static func cursor(_ key: FeedPageCache.Key) throws -> FeedCursor? {
+        guard let text = key.cursor else { return nil }
+        do {
+            return try FeedCursor(decoding: text)
+        } catch {
+            throw APIError(.badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
         }
-        var cursor: FeedCursor?
-        if let text = key.cursor {
-            do {
-                cursor = try FeedCursor(decoding: text)
-            } catch {
-                throw APIError(.badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
-            }
-        }
-        let (page, generation) = try store.pageWithGeneration(limit: key.limit, after: cursor)
+    }
+
+    func answer(_ page: FeedPage, generation: Int64, key: FeedPageCache.Key, gzip: Bool) -> PageAnswer {
         let body = FeedItemBody.page(page)
         let next = page.nextCursor?.encoded
         var encoded: ByteBuffer?

@@ -11,14 +11,14 @@ extension FeedServer {
         router.on("/v1/uploads/:id", method: .options) { _, _ in self.tusOptions(desk) }
         router.post("/v1/uploads") { request, _ in
             try await Self.tus {
-                let token = try self.tusRequest(request, desk: desk)
+                let token = try await self.tusRequest(request, desk: desk)
                 return try await self.createUpload(request, token: token, desk: desk)
             }
         }
         router.head("/v1/uploads/:id") { request, context in
             try await Self.tus {
-                let token = try self.tusRequest(request, desk: desk)
-                let record = try desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now)
+                let token = try await self.tusRequest(request, desk: desk)
+                let record = try await desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now)
                 var headers = Self.offsetHeaders(record)
                 headers[TusHeader.length] = String(record.length)
                 if !record.metadata.isEmpty { headers[TusHeader.metadata] = record.metadata }
@@ -28,12 +28,12 @@ extension FeedServer {
         }
         router.patch("/v1/uploads/:id") { request, context in
             try await Self.tus {
-                let token = try self.tusRequest(request, desk: desk)
+                let token = try await self.tusRequest(request, desk: desk)
                 guard Self.isOffsetStream(request) else {
                     throw APIError(.unsupportedMediaType, code: "invalid_content_type",
                                    message: "a PATCH body must be Content-Type: \(TusHeader.offsetContentType)")
                 }
-                let record = try desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now)
+                let record = try await desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now)
                 let offset = try Self.offsetHeader(request)
                 let checksum = try UploadChecksum(header: request.headers[TusHeader.checksum])
                 let advanced = try await desk.append(to: record, offset: offset, checksum: checksum, body: request.body, now: Self.now)
@@ -42,8 +42,8 @@ extension FeedServer {
         }
         router.delete("/v1/uploads/:id") { request, context in
             try await Self.tus {
-                let token = try self.tusRequest(request, desk: desk)
-                try desk.terminate(try desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now))
+                let token = try await self.tusRequest(request, desk: desk)
+                try await desk.terminate(try await desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now))
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }
         }
@@ -60,8 +60,8 @@ extension FeedServer {
     }
 
     /// Every request but OPTIONS: a token first (401 before anything is said about uploads), then the version.
-    func tusRequest(_ request: Request, desk: UploadDesk) throws -> UploadToken {
-        let token = try desk.authenticate(request.headers[.authorization])
+    func tusRequest(_ request: Request, desk: UploadDesk) async throws -> UploadToken {
+        let token = try await desk.authenticate(request.headers[.authorization])
         guard request.headers[TusHeader.resumable] == TusHeader.protocolVersion else {
             throw APIError(.preconditionFailed, code: "unsupported_tus_version",
                            message: "send Tus-Resumable: \(TusHeader.protocolVersion); this server speaks tus \(TusHeader.protocolVersion) only",
@@ -78,7 +78,7 @@ extension FeedServer {
             throw APIError(.badRequest, code: "invalid_upload_length",
                            message: "Upload-Length must be the upload's size in bytes, not \"\((request.headers[TusHeader.length] ?? "missing").prefix(40))\"")
         }
-        var record = try desk.create(token: token, length: length, metadataHeader: request.headers[TusHeader.metadata], now: Self.now)
+        var record = try await desk.create(token: token, length: length, metadataHeader: request.headers[TusHeader.metadata], now: Self.now)
         if Self.isOffsetStream(request) {  // creation-with-upload
             record = try await desk.append(to: record, offset: 0, checksum: try UploadChecksum(header: request.headers[TusHeader.checksum]),
                                            body: request.body, now: Self.now)

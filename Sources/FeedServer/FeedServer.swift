@@ -12,7 +12,7 @@ internal import HummingbirdCore
 /// The HTTP face of the catalog: the web page, the JSON feed, single videos, job status, the library's media files, health
 /// and metrics. Built as a router so tests drive it without a socket.
 public struct FeedServer: Sendable {
-    public let store: FeedStore
+    public let store: any FeedStore
     public let library: MediaLibrary
     public let rateLimit: RateLimit?
     /// One budget per client for the router and the feed's fast path.
@@ -34,7 +34,7 @@ public struct FeedServer: Sendable {
     /// gzip for feed pages and playlists.
     let gzipEncoder = GzipEncoder()
 
-    public init(store: FeedStore, library: MediaLibrary, rateLimit: RateLimit? = nil,
+    public init(store: any FeedStore, library: MediaLibrary, rateLimit: RateLimit? = nil,
                 metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.store = store
         self.library = library
@@ -60,15 +60,15 @@ public struct FeedServer: Sendable {
             router.head(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
         }
         if let uploads { addUploadRoutes(to: router, desk: uploads) }
-        router.get("/v1/feed") { request, _ in try self.feed(request) }
-        router.get("/v1/videos/:id") { _, context in try self.video(id: context.parameters.require("id")) }
-        router.get("/v1/jobs/:id") { _, context in try self.job(id: context.parameters.require("id")) }
+        router.get("/v1/feed") { request, _ in try await self.feed(request) }
+        router.get("/v1/videos/:id") { _, context in try await self.video(id: context.parameters.require("id")) }
+        router.get("/v1/jobs/:id") { _, context in try await self.job(id: context.parameters.require("id")) }
         router.get("/media/**") { request, context in try await self.media(request, context: context) }
         router.head("/media/**") { request, context in
             let response = try await self.media(request, context: context)
             return Response(status: response.status, headers: response.headers)
         }
-        router.get("/healthz") { _, _ in try self.health() }
+        router.get("/healthz") { _, _ in try await self.health() }
         router.get("/metrics") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
@@ -110,23 +110,23 @@ public struct FeedServer: Sendable {
 
     // MARK: Routes
 
-    func video(id: String) throws -> Response {
-        guard let item = try store.item(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
+    func video(id: String) async throws -> Response {
+        guard let item = try await store.item(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
         return JSONBody.response(bytes: Array(item.json.utf8))
     }
 
-    func job(id: String) throws -> Response {
-        guard let job = try store.job(id: id) else { throw APIError.notFound("job \"\(id.prefix(64))\"") }
+    func job(id: String) async throws -> Response {
+        guard let job = try await store.job(id: id) else { throw APIError.notFound("job \"\(id.prefix(64))\"") }
         var headers: HTTPFields = [.cacheControl: "no-store"]
         if job.state == .queued || job.state == .processing { headers[.retryAfter] = "1" }  // how often to poll
         return JSONBody.response(JobBody(job), headers: headers)
     }
 
-    func health() throws -> Response {
+    func health() async throws -> Response {
         if let problem = healthProblem() {
             throw APIError(.serviceUnavailable, code: problem.code, message: problem.message)
         }
-        try store.ping()
+        try await store.ping()
         return JSONBody.response(["status": "ok"], headers: [.cacheControl: "no-store"])
     }
 }

@@ -50,7 +50,9 @@ public protocol FeedStore: Sendable {
     func jobsHeld() async throws(CatalogError) -> [FeedJob]
     func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int]
     /// Returns when a job may have become claimable (PostgreSQL: `LISTEN`), or after `seconds` at the latest.
-    func waitForQueuedJob(upTo seconds: Double) async
+    /// - Returns: true when the caller should look at the queue now; false when nothing was announced (the engine
+    ///   notifies, so there is no need to query the table).
+    func waitForQueuedJob(upTo seconds: Double) async -> Bool
 
     // MARK: Publishing
 
@@ -108,19 +110,11 @@ public enum FeedLimits {
 }
 
 extension FeedStore {
-    public func page(limit: Int, after cursor: FeedCursor?) async throws(CatalogError) -> FeedPage {
-        try await pageWithGeneration(limit: limit, after: cursor).page
-    }
-
     public func finishJob(_ lease: JobLease, as error: ProcessingError, now: Int64) async throws(CatalogError) {
         try await finishJob(lease, as: error, kind: nil, now: now)
     }
 
     public func setJobFacts(_ lease: JobLease, contentHash: String, now: Int64) async throws(CatalogError) {
         try await setJobFacts(lease, kind: nil, contentHash: contentHash, now: now)
-    }
-
-    public func seed(count: Int, startingAt start: Int = 0) async throws(CatalogError) {
-        try await seed(count: count, startingAt: start, batch: 50_000)
     }
 }

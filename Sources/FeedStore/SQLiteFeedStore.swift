@@ -8,8 +8,9 @@ public struct SQLiteFeedStore: FeedStore, SynchronousFeed {
 
     public var synchronousFeed: (any SynchronousFeed)? { self }
 
-    /// SQLite has no notifications between processes: the caller's poll interval is the wake-up.
-    public func waitForQueuedJob(upTo seconds: Double) async {
+    /// SQLite has no notifications between processes: the caller's poll interval is the wake-up, and it always looks.
+    public func waitForQueuedJob(upTo seconds: Double) async -> Bool {
         try? await Task.sleep(for: .milliseconds(Int(max(0, seconds) * 1000)))
+        return true
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedStore
 import Foundation
+import Logging
 
 extension Reel {
     /// `reel db`: catalog maintenance.
@@ -13,7 +14,7 @@ extension Reel {
         struct Seed: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Fill the catalog with N synthetic published videos.")
 
-            @Option(name: .long, help: "SQLite catalog (created and migrated when missing).") var database: String
+            @OptionGroup var database: DatabaseOption
             @Option(name: .long, help: "How many videos to add.") var count: Int
 
             func validate() throws {
@@ -21,12 +22,15 @@ extension Reel {
             }
 
             func run() async throws {
-                let store = FeedStore(database: try FeedDatabase(path: database))
-                let existing = try store.videoCount()
-                let started = Date()
-                try store.seed(count: count, startingAt: existing)
-                let seconds = Date().timeIntervalSince(started)
-                print(String(format: "seeded %ld videos (%ld in all) into %@ in %.1f s", count, existing + count, database, seconds))
+                let location = try database.location()
+                let count = count
+                let (existing, seconds) = try await CatalogOpener.with(location, connections: 1, logger: Logger(label: "reel.db")) { store in
+                    let existing = try await store.videoCount()
+                    let started = Date()
+                    try await store.seed(count: count, startingAt: existing, batch: 50_000)
+                    return (existing, Date().timeIntervalSince(started))
+                }
+                print(String(format: "seeded %ld videos (%ld in all) into %@ in %.1f s", count, existing + count, location.description, seconds))
             }
         }
     }

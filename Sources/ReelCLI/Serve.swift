@@ -21,7 +21,10 @@ extension Reel {
                 """
         )
 
-        @Option(name: .long, help: "SQLite catalog (created and migrated when missing).") var database: String
+        @OptionGroup var database: DatabaseOption
+        @Option(name: .customLong("database-read"), help: ArgumentHelp(
+            "A read replica for the feed's reads (postgres:// URL or SQLite path); uploads, jobs and publishing use --database.",
+            valueName: "path-or-url")) var databaseRead: String?
         @Option(name: .long, help: "Library directory holding videos/ and images/.") var library: String
         @Option(name: .long, help: "Address to bind.") var host = "127.0.0.1"
         @Option(name: .long, help: "Port (0 picks a free one; the chosen port is printed).") var port = 8080
@@ -58,12 +61,23 @@ extension Reel {
             if let hlsJsURL {
                 do { _ = try HLSJSURL(hlsJsURL) } catch { throw ValidationError(error.description) }
             }
+            _ = try readLocation()
+        }
+
+        func readLocation() throws -> DatabaseLocation? {
+            guard let databaseRead else { return nil }
+            do { return try DatabaseLocation.parse(databaseRead) } catch { throw ValidationError(error.description) }
         }
 
         func run() async throws {
             let logger = ServerLogging.logger(label: "reel.serve", level: logLevel)
             try Directory.create(library)
-            let store = FeedStore(database: try FeedDatabase(path: database))
+            try await CatalogOpener.with(try database.location(), reading: try readLocation(), logger: logger) { store in
+                try await serve(store, logger: logger)
+            }
+        }
+
+        func serve(_ store: any FeedStore, logger: Logger) async throws {
             var server = FeedServer(
                 store: store, library: try MediaLibrary(root: library),
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }

@@ -7,7 +7,7 @@ extension Reel.Simulate {
     /// sizes. Renditions without a hint (published before Reel measured them) are estimated from their bit rate,
     /// and a line on stderr says how many.
     static func feedVideos(at path: String) throws -> [FeedVideoModel] {
-        let models = try FeedStore(database: FeedDatabase(readOnlyPath: path)).publishedVideos().map { video in
+        let models = try SQLiteFeedStore(database: FeedDatabase(readOnlyPath: path)).publishedVideos().map { video in
             try FeedVideoModel(name: video.id, durationMilliseconds: video.durationMilliseconds, renditions: video.renditions.map {
                 FeedVideoModel.Rendition(id: $0.rung, averageBandwidth: $0.averageBandwidth, segments: $0.segments, prefetch: $0.prefetch)
             })

@@ -2,11 +2,14 @@ import ArgumentParser
 import FeedServer
 import FeedStore
 import Foundation
+import Logging
 import MediaModel
 
 extension Reel {
     /// `reel token`: who may upload over HTTP. A token is printed once; the catalog keeps its SHA-256 only.
     struct Token: AsyncParsableCommand {
+        /// Only the catalog's own messages (a migration, a lost connection) go through it, to stderr.
+        static let logger = Logger(label: "reel.token")
         static let configuration = CommandConfiguration(
             abstract: "Create, list and revoke upload tokens (Authorization: Bearer for /v1/uploads).",
             subcommands: [Create.self, List.self, Revoke.self]
@@ -14,7 +17,7 @@ extension Reel {
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Make a token and print it once.")
-            @Option(name: .long, help: "SQLite catalog (created and migrated when missing).") var database: String
+            @OptionGroup var database: DatabaseOption
             @Option(name: .long, help: "A unique name for the token (who or what uses it).") var name: String
             @Option(name: .long, help: "Requests per second for this token's uploads (burst 2×); no limit by default.")
             var rateLimit: Double?
@@ -27,21 +30,22 @@ extension Reel {
             }
 
             func run() async throws {
-                let store = FeedStore(database: try FeedDatabase(path: database))
+                let location = try database.location()
                 let (secret, hash) = try BearerToken.generate()
                 let id = LibraryLayout.newID()
                 let token = UploadToken(id: id, name: name, hash: hash, rateLimit: rateLimit,
                                         createdAt: Int64(Date().timeIntervalSince1970 * 1000))
-                let failure: CatalogError?
-                do {
-                    try store.createToken(token)
-                    failure = nil
-                } catch {
-                    failure = error
+                let failure = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) { store -> CatalogError? in
+                    do {
+                        try await store.createToken(token)
+                        return nil
+                    } catch let error as CatalogError {
+                        return error
+                    }
                 }
                 if let failure {
                     guard failure.kind == .duplicate else { throw failure }
-                    throw ValidationError("a token named \"\(name)\" already exists in \(database) (reel token list shows them)")
+                    throw ValidationError("a token named \"\(name)\" already exists in \(location) (reel token list shows them)")
                 }
                 print(secret)
                 printError("token \"\(name)\" (id \(id)) created; it is shown only this once")
@@ -50,11 +54,13 @@ extension Reel {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List tokens (never the tokens themselves).")
-            @Option(name: .long, help: "SQLite catalog.") var database: String
+            @OptionGroup var database: DatabaseOption
             @Flag(name: .long, help: "Print JSON.") var json = false
 
             func run() async throws {
-                let tokens = try FeedStore(database: try FeedDatabase(path: database)).tokens()
+                let tokens = try await CatalogOpener.with(try database.location(), connections: 1, logger: Reel.Token.logger) { store in
+                    try await store.tokens()
+                }
                 if json {
                     JSONOutput.print(tokens.map(TokenRow.init))
                     return
@@ -71,13 +77,17 @@ extension Reel {
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a token by name or id; its requests get 401 from then on.")
-            @Option(name: .long, help: "SQLite catalog.") var database: String
+            @OptionGroup var database: DatabaseOption
             @Argument(help: "The token's name or id.") var token: String
 
             func run() async throws {
-                let store = FeedStore(database: try FeedDatabase(path: database))
-                guard let revoked = try store.revokeToken(token, now: Int64(Date().timeIntervalSince1970 * 1000)) else {
-                    throw ValidationError("no token named or with id \"\(token)\" in \(database)")
+                let location = try database.location()
+                let name = token
+                let revoked = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) { store in
+                    try await store.revokeToken(name, now: Int64(Date().timeIntervalSince1970 * 1000))
+                }
+                guard let revoked else {
+                    throw ValidationError("no token named or with id \"\(token)\" in \(location)")
                 }
                 print("revoked token \"\(revoked.name)\" (id \(revoked.id))")
             }

@@ -25,7 +25,7 @@ extension Reel {
 
         @Option(name: .long, help: "Directory uploads are dropped into.") var inbox: String
         @Option(name: .long, help: "Library directory (videos/, images/, originals/, rejected/, ...).") var library: String
-        @Option(name: .long, help: "SQLite catalog (created and migrated when missing).") var database: String
+        @OptionGroup var database: DatabaseOption
         @Flag(name: .long, help: "Process what is in the inbox, then exit.") var once = false
         @Flag(name: .long, help: "Print one JSON line per finished job.") var json = false
         @OptionGroup var worker: WorkerOptions
@@ -35,19 +35,20 @@ extension Reel {
         func run() async throws {
             _ = try limits.load()  // a bad limits file is a usage error here, not in every job
             let logger = ServerLogging.logger(label: "reel.worker", level: logLevel)
-            let store = FeedStore(database: try FeedDatabase(path: database))
             var onFinished: (@Sendable (JobReport) -> Void)?
             if json {
                 onFinished = { report in FileHandle.standardOutput.write(Data((JSONOutput.string(report) + "\n").utf8)) }
             }
-            let worker = try Worker(
-                configuration: self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: once),
-                store: store, logger: logger, onFinished: onFinished)
-            // SIGTERM and SIGINT shut the worker down gracefully; with --once it ends the group when it is done.
-            let group = ServiceGroup(configuration: .init(
-                services: [.init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup)],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await group.run()
+            let configuration = self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: once)
+            // A few connections: the loop, the heartbeat and recovery, and LISTEN.
+            try await CatalogOpener.with(try database.location(), connections: 4, logger: logger) { [onFinished] store in
+                let worker = try Worker(configuration: configuration, store: store, logger: logger, onFinished: onFinished)
+                // SIGTERM and SIGINT shut the worker down gracefully; with --once it ends the group when it is done.
+                let group = ServiceGroup(configuration: .init(
+                    services: [.init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup)],
+                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                try await group.run()
+            }
         }
     }
 

@@ -16,6 +16,8 @@ struct WorkerOptions: ParsableArguments {
     @Option(name: .long, help: "Ladder preset JSON (default: Presets/ladder.json when present).") var ladder: String?
     @Option(name: .long, help: "Stop claiming uploads while the library's file system has less than this many MB free.")
     var minFreeMb = 64
+    @Option(name: .long, help: "Seconds a claimed job stays this worker's without a heartbeat; after that any worker re-queues it.")
+    var leaseSeconds = 30.0
 
     func validate() throws {
         if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be from 1 to 64") }
@@ -25,6 +27,7 @@ struct WorkerOptions: ParsableArguments {
         guard (1...20).contains(maxAttempts) else { throw ValidationError("--max-attempts must be from 1 to 20") }
         guard grace >= 0 else { throw ValidationError("--grace must be ≥ 0") }
         guard minFreeMb >= 0 else { throw ValidationError("--min-free-mb must be ≥ 0") }
+        guard (1...3600).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be from 1 to 3600") }
         _ = try LadderPreset.load(option: ladder)  // a bad ladder file is a usage error at start, not in every job
     }
 
@@ -34,6 +37,7 @@ struct WorkerOptions: ParsableArguments {
         configuration.jobs = jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
         configuration.settleSeconds = settle
         configuration.pollInterval = pollInterval
+        configuration.leaseSeconds = leaseSeconds
         configuration.jobTimeoutSeconds = jobTimeout
         configuration.memoryLimitMegabytes = jobMemoryMb
         configuration.maxAttempts = maxAttempts

@@ -8,7 +8,7 @@ extension Worker {
     /// One scan of the inbox: refuses what is not a regular file, and takes each regular file whose size and
     /// mtime have settled. Ignored names (dotfiles, .part, .tmp, .crdownload) are left alone. A failure with one
     /// upload is logged and the scan goes on with the next.
-    func intake() throws(FileSystemError) {
+    func intake() async throws(FileSystemError) {
         let entries = try Directory.entries(of: configuration.inbox).filter { !$0.isIgnored }
         tracker.keepOnly(Set(entries.map(\.name)))
         let now = Self.monotonic
@@ -17,9 +17,9 @@ extension Worker {
             let name = SourceName(entry.name)
             do {
                 if entry.kind != .regular {
-                    try refuseNotRegular(entry)
+                    try await refuseNotRegular(entry)
                 } else if tracker.isStable(name: entry.name, size: entry.size, modified: entry.modified, now: now) {
-                    try take(entry)
+                    try await take(entry)
                 }
             } catch {
                 if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
@@ -32,14 +32,16 @@ extension Worker {
     /// Moves the upload to `.incoming/<id>` under a new job. The job row comes first, so a crash at any point
     /// leaves either the file in the inbox (and the row is dropped at recovery) or the file with its job.
     /// The move is the claim: when two workers race, one rename succeeds and the other finds the name gone.
-    func take(_ entry: DirectoryEntry) throws {
+    func take(_ entry: DirectoryEntry) async throws {
         let id = Self.newID()
         let name = SourceName(entry.name)
-        try store.insertJob(id: id, sourceName: entry.name, bytes: Int(entry.size), owner: owner, now: Self.nowMilliseconds)
+        let lease = JobLease(id: id, epoch: 0, owner: owner)
+        try await store.insertJob(id: id, sourceName: entry.name, bytes: Int(entry.size), owner: owner, now: Self.nowMilliseconds,
+                                  leaseMilliseconds: leaseMilliseconds)
         do {
             try Directory.move(entry: entry.name, in: configuration.inbox, to: layout.incoming(id))
         } catch {
-            try store.deleteJob(id: id)
+            try await store.deleteJob(lease)
             tracker.forget(entry.name)
             if error.isNotFound { return }  // another worker took it
             throw error
@@ -48,27 +50,29 @@ extension Worker {
         // From here the upload is safe in the library; the rest is bookkeeping that recovery redoes if it fails.
         try Directory.sync(layout.incoming)
         try Directory.sync(configuration.inbox)
-        try store.release(jobID: id, now: Self.nowMilliseconds)
+        try await store.release(lease, now: Self.nowMilliseconds)
         logger.info("upload queued", metadata: ["job": "\(id)", "file": "\(name.display)", "bytes": "\(entry.size)"])
     }
 
     /// A symlink, FIFO, socket, device or directory is never opened: it moves (as itself, unfollowed) to
     /// `rejected/<id>`, and its reason file is written beside it.
-    func refuseNotRegular(_ entry: DirectoryEntry) throws {
+    func refuseNotRegular(_ entry: DirectoryEntry) async throws {
         let id = Self.newID()
         let name = SourceName(entry.name)
         let kind = entry.kind.rawValue.replacingOccurrences(of: "_", with: " ")
         let rejection = Rejection(.notRegularFile, "the upload is a \(kind), not a regular file; only regular files are processed",
                                   path: name.display)
-        try store.insertJob(id: id, sourceName: entry.name, bytes: 0, owner: owner, now: Self.nowMilliseconds)
+        let lease = JobLease(id: id, epoch: 0, owner: owner)
+        try await store.insertJob(id: id, sourceName: entry.name, bytes: 0, owner: owner, now: Self.nowMilliseconds,
+                                  leaseMilliseconds: leaseMilliseconds)
         do {
             try Directory.move(entry: entry.name, in: configuration.inbox, to: layout.rejected(id))
         } catch {
-            try store.deleteJob(id: id)
+            try await store.deleteJob(lease)
             if error.isNotFound { return }
             throw error
         }
-        try store.finishJob(id, as: .rejected(rejection), now: Self.nowMilliseconds)
+        try await store.finishJob(lease, as: .rejected(rejection), now: Self.nowMilliseconds)
         try Directory.sync(layout.rejected)
         try Directory.sync(configuration.inbox)
         try writeReason(for: id, in: layout.rejected, state: .rejected, reason: .rejected(rejection.reason),

@@ -6,32 +6,37 @@ internal import Logging
 
 extension Worker {
     /// Claims queued jobs while there are free slots and the disk has room, and starts a job process for each.
-    func fillSlots() {
+    func fillSlots() async {
+        lastQueueLook = Self.monotonic
         while running.count < configuration.jobs && !disk.isPaused {
             let job: FeedJob
             do {
-                guard let claimed = try store.claimNextJob(owner: owner, now: Self.nowMilliseconds) else { return }
+                guard let claimed = try await store.claimNextJob(owner: owner, now: Self.nowMilliseconds,
+                                                                 leaseMilliseconds: leaseMilliseconds) else {
+                    queueAnnounced = false
+                    return
+                }
                 job = claimed
             } catch {
                 logger.error("cannot claim a job; trying again later", metadata: ["error": "\(error)"])
                 return
             }
             do {
-                try start(job)
+                try await start(job)
             } catch {
-                handle(error, for: job, seconds: 0)
+                await handle(error, for: job, seconds: 0)
             }
         }
     }
 
     /// Hashes the upload (a byte-identical re-upload ends as a duplicate at once), prepares a fresh staging directory
     /// and launches the job process.
-    func start(_ job: FeedJob) throws {
+    func start(_ job: FeedJob) async throws {
         let source = layout.incoming(job.id)
         guard Directory.exists(source) else {
             let failure = ProcessingFailure(.uploadMissing, "the upload vanished from the library before it was processed",
                                             path: source, retryable: false)
-            try store.finishJob(job.id, as: .failed(failure), now: Self.nowMilliseconds)
+            try await store.finishJob(job.lease, as: .failed(failure), now: Self.nowMilliseconds)
             report(id: job.id, name: SourceName(job.sourceName), state: .failed, kind: job.kind, reason: .failed(.uploadMissing),
                    message: failure.message, mediaID: nil, attempts: job.attempts, seconds: 0)
             return
@@ -44,18 +49,18 @@ extension Worker {
             case .notRegularFile: throw ProcessingFailure(.uploadMissing, "\(error)", path: source, retryable: false)
             }
         }
-        if let existing = try store.publishedMedia(contentHash: hash) {
-            return try finishAsDuplicate(job, of: existing, seconds: 0)
+        if let existing = try await store.publishedMedia(contentHash: hash) {
+            return try await finishAsDuplicate(job, of: existing, seconds: 0)
         }
-        try store.setJobFacts(id: job.id, contentHash: hash, now: Self.nowMilliseconds)
+        try await store.setJobFacts(job.lease, contentHash: hash, now: Self.nowMilliseconds)
         var claimed = job
         claimed.contentHash = hash
-        try removeLeftovers(of: job.id)
-        try configuration.faults.check(.createStaging, path: layout.staging(job.id))
-        let staging = try StagingDirectory(creating: layout.staging(job.id))
+        try await removeLeftovers(of: job)
+        try configuration.faults.check(.createStaging, path: staging(of: job))
+        let workspace = try StagingDirectory(creating: staging(of: job))
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let invocation = JobInvocation(
-            jobID: job.id, source: source, staging: staging.path, memoryMegabytes: configuration.memoryLimitMegabytes,
+            jobID: job.id, source: source, staging: workspace.path, memoryMegabytes: configuration.memoryLimitMegabytes,
             cpuSeconds: Int(configuration.jobTimeoutSeconds) * max(2, cores), ladderPath: configuration.ladderPath,
             limitsPath: configuration.limitsPath, fault: configuration.faults.jobFault, encoderThreads: configuration.jobs < cores)
         let process: any JobProcess
@@ -64,41 +69,47 @@ extension Worker {
         } catch {
             throw ProcessingFailure(.spawnFailed, "the job process could not be started: \(error)", path: source)
         }
-        running[job.id] = RunningJob(job: claimed, invocation: invocation, process: process, started: Self.monotonic)
+        running[job.id] = RunningJob(job: claimed, invocation: invocation, process: process, started: Self.monotonic,
+                                     leaseRenewed: Self.monotonic)
         recordRunning()
         logger.info("job started", metadata: ["job": "\(job.id)", "file": "\(SourceName(job.sourceName).display)",
                                                "attempt": "\(job.attempts)", "pid": "\(process.pid)"])
     }
 
-    /// Staging and unpublished outputs of an attempt that died before publishing.
-    func removeLeftovers(of id: String) throws {
-        Directory.remove(layout.staging(id))
-        if try !store.isPublished(mediaID: id) {
-            Directory.remove(layout.video(id))
-            Directory.remove(layout.image(id))
+    /// This claim's staging directory: one per epoch, so a worker that lost its lease (and may still be running on
+    /// another host) never writes into or deletes the new holder's.
+    func staging(of job: FeedJob) -> String { layout.staging(job.id) + "." + String(job.epoch) }
+
+    /// Staging and unpublished outputs of an earlier attempt. Called only while this worker holds the job's lease,
+    /// so nobody else can be publishing these paths (a late holder's commit is refused, and its renames never replace).
+    func removeLeftovers(of job: FeedJob) async throws {
+        Directory.remove(staging(of: job))
+        if try await !store.isPublished(mediaID: job.id) {
+            Directory.remove(layout.video(job.id))
+            Directory.remove(layout.image(job.id))
         }
     }
 
     /// Finished, timed-out or progressing jobs. Each is handled on its own: one job's fault never stops the others.
-    func pollRunning() {
+    func pollRunning() async {
         let now = Self.monotonic
         let before = running.count
         defer { if running.count != before { recordRunning() } }
         for (id, var entry) in running {
             if let termination = entry.process.poll() {
                 running[id] = nil
-                finish(entry, termination: termination, timedOut: false)
+                await finish(entry, termination: termination, timedOut: false)
             } else if now - entry.started > configuration.jobTimeoutSeconds {
                 let termination = entry.process.kill()
                 running[id] = nil
-                finish(entry, termination: termination, timedOut: true)
+                await finish(entry, termination: termination, timedOut: true)
             } else if now - entry.lastProgressCheck >= 1 {
                 entry.lastProgressCheck = now
                 if let bytes = try? ReadOnlyFile.contents(of: entry.invocation.progressFile, limit: 64),
                    let progress = Double(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
                    progress > entry.reportedProgress {
                     entry.reportedProgress = progress
-                    try? store.setJobProgress(id: id, progress: progress, now: Self.nowMilliseconds)
+                    try? await store.setJobProgress(entry.lease, progress: progress, now: Self.nowMilliseconds)
                 }
                 running[id] = entry
             }
@@ -106,7 +117,7 @@ extension Worker {
     }
 
     /// Turns how the job process ended into the job's next state.
-    func finish(_ entry: RunningJob, termination: Subprocess.Termination, timedOut: Bool) {
+    func finish(_ entry: RunningJob, termination: Subprocess.Termination, timedOut: Bool) async {
         let job = entry.job
         let seconds = Self.monotonic - entry.started
         let source = entry.invocation.source
@@ -138,10 +149,10 @@ extension Worker {
                     throw ProcessingFailure(.crashed, "the job process exited \(code) without an outcome: \(stderrTail(of: entry))",
                                             path: source, retryable: true)
                 }
-                try conclude(job, outcome: outcome, staging: entry.invocation.staging, seconds: seconds)
+                try await conclude(job, outcome: outcome, staging: entry.invocation.staging, seconds: seconds)
             }
         } catch {
-            handle(error, for: job, seconds: seconds)
+            await handle(error, for: job, seconds: seconds)
         }
     }
 
@@ -157,12 +168,12 @@ extension Worker {
     }
 
     /// The outcome file's verdict: publish, refuse, or fail or retry.
-    func conclude(_ job: FeedJob, outcome: JobOutcome, staging: String, seconds: Double) throws {
+    func conclude(_ job: FeedJob, outcome: JobOutcome, staging: String, seconds: Double) async throws {
         switch outcome.error {
         case nil:
-            try publish(job, outcome: outcome, staging: staging, seconds: seconds)
+            try await publish(job, outcome: outcome, staging: staging, seconds: seconds)
         case let .rejected(rejection)?:
-            try refuse(job, rejection, kind: outcome.kind.map { $0 == .video ? .video : .image }, seconds: seconds)
+            try await refuse(job, rejection, kind: outcome.kind.map { $0 == .video ? .video : .image }, seconds: seconds)
         case let .failed(failure)?:
             throw failure
         }
@@ -170,12 +181,12 @@ extension Worker {
 
     /// Shutdown after the grace period, or cancellation: the job processes are killed and their jobs re-queued as
     /// they were (the attempt does not count).
-    func abandonRunning() {
+    func abandonRunning() async {
         for (id, entry) in running {
             _ = entry.process.kill()
-            Directory.remove(layout.staging(id))
+            Directory.remove(staging(of: entry.job))
             do {
-                try store.requeue(id, notBefore: 0, failure: nil, refundAttempt: true, now: Self.nowMilliseconds)
+                try await store.requeue(entry.lease, notBefore: 0, failure: nil, refundAttempt: true, now: Self.nowMilliseconds)
                 logger.warning("job re-queued at shutdown", metadata: ["job": "\(id)"])
             } catch {
                 logger.error("cannot re-queue a job at shutdown; recovery will", metadata: ["job": "\(id)", "error": "\(error)"])
@@ -183,5 +194,45 @@ extension Worker {
         }
         running.removeAll()
         recordRunning()
+    }
+}
+
+extension Worker {
+    /// The heartbeat: every third of the lease, each running job's lease is extended. A lease found taken over (or
+    /// one that could not be renewed for a whole lease period, so surely expired) ends that job here: its process is
+    /// killed and its staging removed; the job's new holder finishes it, and this worker touches none of its files.
+    func renewLeases() async {
+        let now = Self.monotonic
+        guard now - lastHeartbeat >= configuration.leaseSeconds / 3 else { return }
+        lastHeartbeat = now
+        for (id, var entry) in running {
+            let lost: String?
+            do {
+                if try await store.renewLease(entry.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds) {
+                    entry.leaseRenewed = now
+                    running[id] = entry
+                    lost = nil
+                } else {
+                    lost = "another worker holds it now"
+                }
+            } catch {
+                lost = now - entry.leaseRenewed >= configuration.leaseSeconds
+                    ? "it could not be renewed for \(Int(configuration.leaseSeconds)) s (\(error))" : nil
+                if lost == nil {
+                    logger.warning("cannot renew a job's lease; trying again", metadata: ["job": "\(id)", "error": "\(error)"])
+                }
+            }
+            if let lost { dropLostJob(entry, why: lost) }
+        }
+    }
+
+    /// A running job whose lease this worker no longer holds: it stops here without any catalog write.
+    func dropLostJob(_ entry: RunningJob, why: String) {
+        _ = entry.process.kill()
+        running[entry.job.id] = nil
+        Directory.remove(staging(of: entry.job))
+        recordRunning()
+        logger.warning("lost a job's lease; its new holder finishes it", metadata: [
+            "job": "\(entry.job.id)", "epoch": "\(entry.job.epoch)", "why": "\(why)"])
     }
 }

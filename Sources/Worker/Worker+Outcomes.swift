@@ -9,12 +9,17 @@ extension Worker {
     /// Any error of one job's processing or bookkeeping becomes that job's failure: retried with backoff while it
     /// may pass and attempts remain, otherwise `failed`. When even that cannot be recorded (the catalog is busy),
     /// the job stays held by this worker and recovery re-queues it; nothing here throws.
-    func handle(_ error: any Error, for job: FeedJob, seconds: Double) {
+    func handle(_ error: any Error, for job: FeedJob, seconds: Double) async {
+        Directory.remove(staging(of: job))
+        if let error = error as? CatalogError, error.kind == .leaseLost {
+            // Taken over (this worker's lease expired): the new holder finishes the job; nothing here is recorded.
+            logger.warning("lost a job's lease; its new holder finishes it", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            return
+        }
         let failure = Self.classify(error, path: layout.incoming(job.id))
-        Directory.remove(layout.staging(job.id))
         if failure.reason == .diskFull { noteDiskFull(failure) }
         do {
-            try retryOrFail(job, failure, seconds: seconds)
+            try await retryOrFail(job, failure, seconds: seconds)
         } catch {
             logger.error("cannot record a job's failure; recovery will re-queue it",
                          metadata: ["job": "\(job.id)", "failure": "\(failure)", "error": "\(error)"])
@@ -37,16 +42,17 @@ extension Worker {
 
     /// Transient failures go back to the queue with exponential backoff until the attempts run out; a full disk
     /// costs no attempt (the upload is not at fault) and waits for space instead.
-    func retryOrFail(_ job: FeedJob, _ failure: ProcessingFailure, seconds: Double) throws {
+    func retryOrFail(_ job: FeedJob, _ failure: ProcessingFailure, seconds: Double) async throws {
         let name = SourceName(job.sourceName)
         if failure.reason == .diskFull {
-            try store.requeue(job.id, notBefore: 0, failure: failure, refundAttempt: true, now: Self.nowMilliseconds)
+            try await store.requeue(job.lease, notBefore: 0, failure: failure, refundAttempt: true, now: Self.nowMilliseconds)
             logger.warning("job waits for disk space", metadata: ["job": "\(job.id)", "message": "\(failure.message)"])
             return
         }
         if failure.retryable && job.attempts < configuration.maxAttempts {
             let delay = configuration.backoff.delay(afterAttempt: job.attempts)
-            try store.requeue(job.id, notBefore: Self.nowMilliseconds + Int64(delay * 1000), failure: failure, now: Self.nowMilliseconds)
+            try await store.requeue(job.lease, notBefore: Self.nowMilliseconds + Int64(delay * 1000), failure: failure,
+                                    refundAttempt: false, now: Self.nowMilliseconds)
             logger.warning("job will be retried", metadata: ["job": "\(job.id)", "reason": "\(failure.reason.rawValue)",
                                                              "message": "\(failure.message)", "attempt": "\(job.attempts)",
                                                              "retry_in_s": "\(delay)"])
@@ -54,16 +60,16 @@ extension Worker {
         }
         var final = failure
         if failure.retryable { final.message += " (gave up after \(job.attempts) attempts)" }
-        try store.finishJob(job.id, as: .failed(final), now: Self.nowMilliseconds)
+        try await store.finishJob(job.lease, as: .failed(final), now: Self.nowMilliseconds)
         fileVerdict(job, state: .failed, reason: .failed(final.reason), message: final.message, in: layout.failed)
         report(id: job.id, name: name, state: .failed, kind: job.kind, reason: .failed(final.reason), message: final.message,
                mediaID: nil, attempts: job.attempts, seconds: seconds)
     }
 
     /// The upload broke a rule: the verdict in the catalog first, then the reason file and the original beside it.
-    func refuse(_ job: FeedJob, _ rejection: Rejection, kind: FeedJob.Kind?, seconds: Double) throws {
-        try store.finishJob(job.id, as: .rejected(rejection), kind: kind, now: Self.nowMilliseconds)
-        Directory.remove(layout.staging(job.id))
+    func refuse(_ job: FeedJob, _ rejection: Rejection, kind: FeedJob.Kind?, seconds: Double) async throws {
+        try await store.finishJob(job.lease, as: .rejected(rejection), kind: kind, now: Self.nowMilliseconds)
+        Directory.remove(staging(of: job))
         fileVerdict(job, state: .rejected, reason: .rejected(rejection.reason), message: rejection.message, in: layout.rejected)
         report(id: job.id, name: SourceName(job.sourceName), state: .rejected, kind: kind ?? job.kind, reason: .rejected(rejection.reason),
                message: rejection.message, mediaID: nil, attempts: job.attempts, seconds: seconds)

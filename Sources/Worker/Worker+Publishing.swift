@@ -10,41 +10,55 @@ extension Worker {
     /// The outputs go into place (renamed, then the directory fsynced), then the catalog row in one transaction,
     /// then the original to `originals/`. A reader sees the media only once all of its files are there, and the
     /// original moves only after that.
-    func publish(_ job: FeedJob, outcome: JobOutcome, staging path: String, seconds: Double) throws {
+    ///
+    /// Fencing: the lease is renewed just before the renames (a worker that lost it stops there), the renames never
+    /// replace an existing path, and the commit proves the lease. Outputs are removed after a failed commit only
+    /// while this worker still holds the lease; otherwise they may be the new holder's, and that holder (or
+    /// recovery) deals with whatever is left.
+    func publish(_ job: FeedJob, outcome: JobOutcome, staging path: String, seconds: Double) async throws {
         let staging = StagingDirectory(existing: path)
         let contentHash = job.contentHash ?? job.id
         reach("after-staging")
+        guard try await store.renewLease(job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds) else {
+            throw CatalogError(.leaseLost, "\(job.lease) was taken over before its outputs were published")
+        }
         let kind: FeedJob.Kind
         do {
             if let summary = outcome.video {
                 kind = .video
                 try configuration.faults.check(.publishOutputs, path: layout.video(job.id))
+                try await clearStaleOutput(layout.video(job.id), of: job, into: staging)
                 try staging.publish("media", to: layout.video(job.id))
                 reach("after-rename")
-                try store.publish(publishedVideo(job, summary: summary, info: outcome.info, contentHash: contentHash),
-                                  job: job.id, now: Self.nowMilliseconds)
+                try await store.publish(publishedVideo(job, summary: summary, info: outcome.info, contentHash: contentHash),
+                                        lease: job.lease, now: Self.nowMilliseconds)
             } else if let image = outcome.image {
                 kind = .image
                 try configuration.faults.check(.publishOutputs, path: layout.image(job.id))
+                try await clearStaleOutput(layout.image(job.id), of: job, into: staging)
                 try staging.publish("media.webp", to: layout.image(job.id))
                 reach("after-rename")
                 let published = PublishedImage(id: job.id, createdAt: job.createdAt, width: image.width, height: image.height,
                                                bytes: image.bytes, path: "images/\(job.id).webp", contentHash: contentHash)
-                try store.publish(published, job: job.id, now: Self.nowMilliseconds)
+                try await store.publish(published, lease: job.lease, now: Self.nowMilliseconds)
             } else {
                 throw ProcessingFailure(.crashed, "the job reported success without an output", path: layout.incoming(job.id),
                                         retryable: false)
             }
         } catch let error as CatalogError where error.kind == .duplicate {
-            // The same bytes published by a parallel job a moment ago: content_hash is unique.
+            // The same bytes published by a parallel job a moment ago: content_hash is unique. The lease was proved
+            // in the same (rolled back) transaction, so the outputs at this job's paths are this worker's.
             Directory.remove(layout.video(job.id))
             Directory.remove(layout.image(job.id))
-            guard let existing = try store.publishedMedia(contentHash: contentHash) else { throw error }
-            return try finishAsDuplicate(job, of: existing, seconds: seconds)
+            guard let existing = try await store.publishedMedia(contentHash: contentHash) else { throw error }
+            return try await finishAsDuplicate(job, of: existing, seconds: seconds)
         } catch let error as CatalogError {
-            // Not recorded: the outputs must not stay visible without their row.
-            Directory.remove(layout.video(job.id))
-            Directory.remove(layout.image(job.id))
+            // Not recorded: the outputs must not stay visible without their row, if they are still this worker's.
+            if error.kind != .leaseLost,
+               (try? await store.renewLease(job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds)) == true {
+                Directory.remove(layout.video(job.id))
+                Directory.remove(layout.image(job.id))
+            }
             throw error
         }
         reach("after-commit")
@@ -82,11 +96,25 @@ extension Worker {
         }
     }
 
+    /// An output path already taken while this worker holds the lease: a late worker's files (it lost the lease, so
+    /// its commit will be refused) or an earlier attempt's. Nothing published lives there (the job is not
+    /// published, and only the lease holder publishes), so it is moved into this attempt's staging and removed.
+    func clearStaleOutput(_ path: String, of job: FeedJob, into staging: StagingDirectory) async throws {
+        guard Directory.exists(path) else { return }
+        guard try await !store.isPublished(mediaID: job.id) else {
+            throw CatalogError(.leaseLost, "\(job.lease): \(path) is already published")
+        }
+        let aside = staging.path + "/stale-output"
+        try Directory.move(path, to: aside)
+        Directory.remove(aside)
+        logger.warning("removed a stale output before publishing", metadata: ["job": "\(job.id)", "path": "\(path)"])
+    }
+
     /// A byte-identical re-upload: recorded first, then its copy goes (the same bytes are kept under `originals/`).
-    func finishAsDuplicate(_ job: FeedJob, of existing: PublishedMedia, seconds: Double) throws {
-        try store.finishDuplicate(job: job.id, of: existing, now: Self.nowMilliseconds)
+    func finishAsDuplicate(_ job: FeedJob, of existing: PublishedMedia, seconds: Double) async throws {
+        try await store.finishDuplicate(job.lease, of: existing, now: Self.nowMilliseconds)
         Directory.remove(layout.incoming(job.id))
-        Directory.remove(layout.staging(job.id))
+        Directory.remove(staging(of: job))
         report(id: job.id, name: SourceName(job.sourceName), state: .published, kind: existing.kind, reason: .duplicate,
                message: "byte-identical to \(existing.kind.rawValue) \(existing.id)", mediaID: existing.id, attempts: job.attempts,
                seconds: seconds)

@@ -5,58 +5,75 @@ internal import FileSystem
 internal import Foundation
 
 extension Worker {
-    /// Puts back what a dead worker (killed at any moment) left behind, and what this worker could not record
-    /// (a busy catalog, a full disk). A worker is dead when its lock file can be locked. Its jobs are re-queued, its
-    /// half-published outputs and staging removed; uploads stuck between places are moved to where their job's
-    /// state says they belong. Runs at start and every two seconds.
-    func recover() throws {
+    /// Puts back what a dead worker (killed at any moment, on any host) left behind, and what this worker could not
+    /// record (a busy catalog, a full disk). Another worker's job is taken back when its lease has expired (the
+    /// holder died or lost the catalog), or at once when its lock file can be locked (a dead worker on a file system
+    /// with working locks: the fast path). Its jobs are re-queued, each under the lease it was held by, so a job taken
+    /// over in between is left alone. Uploads stuck between places are moved to where their job's state says they
+    /// belong. Runs at start and every two seconds.
+    func recover() async throws {
         lastRecovery = Self.monotonic
         var deadOwners: Set<String> = []
-        for job in try store.jobsHeld() {
+        var liveOwners: Set<String> = []
+        let now = Self.nowMilliseconds
+        for job in try await store.jobsHeld() {
             guard let holder = job.owner, Self.isToken(holder) else { continue }
             if holder == owner {
                 // Ours, but not running: an outcome that could not be recorded. The attempt counted.
-                if running[job.id] == nil { recoverSafely(job, refundAttempt: false) }
+                if running[job.id] == nil { await recoverSafely(job, refundAttempt: false) }
                 continue
             }
+            if let expiry = job.leaseExpiresAt, expiry < now {
+                logger.warning("a job's lease expired; taking it back", metadata: [
+                    "job": "\(job.id)", "owner": "\(holder)", "epoch": "\(job.epoch)", "expired_ms_ago": "\(now - expiry)"])
+                await recoverSafely(job, refundAttempt: true)
+                continue
+            }
+            if liveOwners.contains(holder) { continue }
             if !deadOwners.contains(holder) {
-                guard try FileLock(path: layout.lock(holder)) != nil else { continue }  // alive
+                guard try FileLock(path: layout.lock(holder)) != nil else {
+                    liveOwners.insert(holder)
+                    continue
+                }
                 deadOwners.insert(holder)
             }
-            recoverSafely(job, refundAttempt: true)
+            await recoverSafely(job, refundAttempt: true)
         }
         for holder in deadOwners { Directory.remove(layout.lock(holder)) }
-        try sweepIncoming()
-        try sweepStaging()
+        try await sweepIncoming()
+        try await sweepStaging()
     }
 
-    func recoverSafely(_ job: FeedJob, refundAttempt: Bool) {
+    func recoverSafely(_ job: FeedJob, refundAttempt: Bool) async {
         do {
-            try recover(job, refundAttempt: refundAttempt)
+            try await recover(job, refundAttempt: refundAttempt)
+        } catch let error as CatalogError where error.kind == .leaseLost {
+            logger.info("a job changed hands while it was being recovered; left to its holder", metadata: ["job": "\(job.id)"])
         } catch {
             logger.error("cannot recover a job yet", metadata: ["job": "\(job.id)", "error": "\(error)"])
         }
     }
 
-    func recover(_ job: FeedJob, refundAttempt: Bool) throws {
+    func recover(_ job: FeedJob, refundAttempt: Bool) async throws {
         let now = Self.nowMilliseconds
         switch job.state {
         case .queued:
             // Died (or failed) while taking the upload from the inbox.
             if Directory.exists(layout.incoming(job.id)) {
-                try store.release(jobID: job.id, now: now)
+                try await store.release(job.lease, now: now)
             } else if Directory.exists(layout.rejected(job.id)) {
                 let rejection = Rejection(.notRegularFile, "the upload is not a regular file; only regular files are processed",
                                           path: SourceName(job.sourceName).display)
-                try store.finishJob(job.id, as: .rejected(rejection), now: now)
+                try await store.finishJob(job.lease, as: .rejected(rejection), now: now)
                 try writeReason(for: job.id, in: layout.rejected, state: .rejected, reason: .rejected(.notRegularFile),
                                 message: rejection.message, name: SourceName(job.sourceName), bytes: 0, contentHash: nil)
             } else {
-                try store.deleteJob(id: job.id)  // the upload is still in the inbox and will be taken again
+                try await store.deleteJob(job.lease)  // the upload is still in the inbox and will be taken again
             }
         case .processing:
-            try removeLeftovers(of: job.id)
-            try store.requeue(job.id, notBefore: 0, failure: nil, refundAttempt: refundAttempt, now: now)
+            // Its staging is its own epoch's, and its outputs are cleared by the next holder before it publishes:
+            // the previous holder may still be running (a cut link), and nothing of a new holder's may be touched.
+            try await store.requeue(job.lease, notBefore: 0, failure: nil, refundAttempt: refundAttempt, now: now)
         case .published, .rejected, .failed:
             break
         }
@@ -66,15 +83,15 @@ extension Worker {
 
     /// Uploads in `.incoming/` whose job already ended: the worker died, or the disk refused, between the catalog
     /// commit and the move. They go where the verdict says, with their reason file.
-    func sweepIncoming() throws {
+    func sweepIncoming() async throws {
         for entry in try Directory.entries(of: layout.incoming) {
             let id = String(decoding: entry.name, as: UTF8.self)
             guard Self.isToken(id), running[id] == nil else { continue }
-            guard let job = try store.job(id: id) else {
+            guard let job = try await store.job(id: id) else {
                 // No row: never happens with rows written first, but an upload is never dropped. It gets a job.
-                try store.insertJob(id: id, sourceName: Array("(recovered)".utf8), bytes: Int(entry.size), owner: owner,
-                                    now: Self.nowMilliseconds)
-                try store.release(jobID: id, now: Self.nowMilliseconds)
+                try await store.insertJob(id: id, sourceName: Array("(recovered)".utf8), bytes: Int(entry.size), owner: owner,
+                                          now: Self.nowMilliseconds, leaseMilliseconds: leaseMilliseconds)
+                try await store.release(JobLease(id: id, epoch: 0, owner: owner), now: Self.nowMilliseconds)
                 continue
             }
             switch job.state {
@@ -94,17 +111,22 @@ extension Worker {
         }
     }
 
-    /// Staging directories nobody is working on.
-    func sweepStaging() throws {
+    /// Staging directories nobody is working on: `<job>.<epoch>`, one per claim. A claim's directory stays while its
+    /// job is processing at that epoch under a live lease; an older epoch's belongs to a holder that lost the job.
+    func sweepStaging() async throws {
+        let now = Self.nowMilliseconds
         for entry in try Directory.entries(of: layout.staging) {
-            let id = String(decoding: entry.name, as: UTF8.self)
-            if running[id] != nil { continue }
-            let job = try store.job(id: id)
-            if job?.state == .processing, let holder = job?.owner, holder != owner, Self.isToken(holder),
-               try FileLock(path: layout.lock(holder)) == nil {
-                continue  // another live worker's job
+            let name = String(decoding: entry.name, as: UTF8.self)
+            let parts = name.split(separator: ".", maxSplits: 1)
+            let id = String(parts[0])
+            let epoch = parts.count == 2 ? Int64(parts[1]) : nil
+            if let held = running[id], held.job.epoch == epoch { continue }
+            if let job = try await store.job(id: id), job.state == .processing, job.epoch == epoch, let holder = job.owner,
+               holder != owner, Self.isToken(holder) {
+                let leaseLive = job.leaseExpiresAt.map { $0 >= now } ?? true
+                if leaseLive, try FileLock(path: layout.lock(holder)) == nil { continue }  // another live worker's job
             }
-            Directory.remove(layout.staging + "/" + id)
+            Directory.remove(layout.staging + "/" + name)
         }
     }
 

@@ -17,7 +17,7 @@ internal import NIOPosix
 /// the concurrency pool that serves HTTP in `reel serve --inbox`.
 public actor Worker: Service {
     public let configuration: WorkerConfiguration
-    public let store: FeedStore
+    public let store: any FeedStore
     /// Disk state for `/healthz`.
     public nonisolated let status = WorkerStatus()
     let layout: LibraryLayout
@@ -33,6 +33,10 @@ public actor Worker: Service {
     var disk: DiskPressure
     var lastRecovery = -Double.infinity
     var lastDiskCheck = -Double.infinity
+    var lastHeartbeat = -Double.infinity
+    /// When the queue was last looked at, and whether the catalog announced a claimable job since.
+    var lastQueueLook = -Double.infinity
+    var queueAnnounced = true
     /// Called for each finished job (the CLI's `--json` lines).
     let onFinished: (@Sendable (JobReport) -> Void)?
 
@@ -43,13 +47,16 @@ public actor Worker: Service {
         let started: Double
         var reportedProgress = 0.0
         var lastProgressCheck = 0.0
+        /// When the lease was last renewed (monotonic seconds): past `leaseSeconds` it has surely expired.
+        var leaseRenewed: Double
+        var lease: JobLease { job.lease }
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executorLoop.executor.asUnownedSerialExecutor() }
 
     /// - Throws: `FileSystemError` when the library cannot be laid out or locked, `WorkerSetupError` when the inbox
     ///   and the library are on different file systems.
-    public init(configuration: WorkerConfiguration, store: FeedStore, logger: Logger,
+    public init(configuration: WorkerConfiguration, store: any FeedStore, logger: Logger,
                 metrics: any MetricsFactory = MetricsSystem.factory,
                 onFinished: (@Sendable (JobReport) -> Void)? = nil) throws {
         self.configuration = configuration
@@ -98,7 +105,7 @@ public actor Worker: Service {
         var lastScan = -Double.infinity
         while true {
             if Task.isCancelled {
-                abandonRunning()
+                await abandonRunning()
                 break
             }
             let now = Self.monotonic
@@ -107,36 +114,39 @@ public actor Worker: Service {
                 logger.info("stopping: no new jobs are claimed", metadata: ["running": "\(running.count)"])
             }
             if stopSince == nil {
-                if now - lastRecovery > 2 { guarded("recovery") { try recover() } }
+                if now - lastRecovery > 2 { await guarded("recovery") { try await recover() } }
                 checkDisk(now: now)
                 if !disk.isPaused {
                     if now - lastScan >= configuration.pollInterval {
                         lastScan = now
-                        guarded("inbox scan") { try intake() }
+                        await guarded("inbox scan") { try await intake() }
                     }
-                    fillSlots()
+                    if queueAnnounced || now - lastQueueLook >= configuration.queueSweepSeconds { await fillSlots() }
                 }
             }
             let before = running.count
-            pollRunning()
-            if stopSince == nil && running.count < before && !disk.isPaused { fillSlots() }  // a freed slot is refilled at once
+            await pollRunning()
+            if stopSince == nil && running.count < before && !disk.isPaused { await fillSlots() }  // a freed slot is refilled at once
+            await renewLeases()
             if let stopSince {
                 if running.isEmpty { break }
                 if now - stopSince > configuration.graceSeconds {
-                    abandonRunning()
+                    await abandonRunning()
                     break
                 }
-            } else if configuration.once, running.isEmpty, !disk.isPaused, isIdle() {
+            } else if configuration.once, running.isEmpty, !disk.isPaused, await isIdle() {
                 // Last sweeps file verdicts that could not be filed earlier (a passing fault); they may re-queue work.
-                for _ in 0..<3 where hasUnfiledUploads() || !isIdle() {
-                    guarded("recovery") { try recover() }
+                for _ in 0..<3 {
+                    if !hasUnfiledUploads(), await isIdle() { break }
+                    await guarded("recovery") { try await recover() }
                 }
-                if isIdle() { break }
+                if await isIdle() { break }
             }
             // Running jobs are looked at every 10 ms at the latest, and at once when the launcher hears one end (a
             // finished job frees its slot at once); the inbox is scanned every poll interval.
             if running.isEmpty {
-                try? await Task.sleep(for: .milliseconds(Int(configuration.pollInterval * 1000)))
+                // Idle: PostgreSQL's NOTIFY wakes the worker when a job is queued anywhere; SQLite just waits.
+                if await store.waitForQueuedJob(upTo: configuration.pollInterval) { queueAnnounced = true }
             } else {
                 await configuration.launcher.waitForActivity(upTo: min(configuration.pollInterval, 0.01))
             }
@@ -145,9 +155,9 @@ public actor Worker: Service {
     }
 
     /// Runs one phase of the loop; its failure is logged and the loop goes on (a fault is a state, not an exit).
-    func guarded(_ phase: String, _ body: () throws -> Void) {
+    func guarded(_ phase: String, _ body: () async throws -> Void) async {
         do {
-            try body()
+            try await body()
         } catch {
             if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
             logger.error("\(phase) failed; the worker goes on", metadata: ["error": "\(error)"])
@@ -155,11 +165,11 @@ public actor Worker: Service {
     }
 
     /// Nothing left to do for `--once`: no upload waiting in the inbox and no queued job.
-    func isIdle() -> Bool {
+    func isIdle() async -> Bool {
         guard let entries = try? Directory.entries(of: configuration.inbox), !entries.contains(where: { !$0.isIgnored }) else {
             return false
         }
-        guard let counts = try? store.jobCounts() else { return false }
+        guard let counts = try? await store.jobCounts() else { return false }
         return (counts[.queued] ?? 0) == 0
     }
 
@@ -170,6 +180,7 @@ public actor Worker: Service {
 
     static var monotonic: Double { ProcessInfo.processInfo.systemUptime }
     static var nowMilliseconds: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    var leaseMilliseconds: Int64 { Int64(configuration.leaseSeconds * 1000) }
 
     static func newID() -> String { LibraryLayout.newID() }
 

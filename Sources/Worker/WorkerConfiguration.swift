@@ -23,6 +23,12 @@ public struct WorkerConfiguration: Sendable {
     public var minimumFreeBytes: Int64 = 64 << 20
     /// After a write failed for lack of space, claiming resumes when space has been freed, or after this long.
     public var diskFullRetrySeconds = 30.0
+    /// How long a claimed job stays this worker's without a heartbeat. The worker renews it every third of this; once
+    /// it has expired any worker (on any host) re-queues the job, and this one's commit is refused (fencing).
+    public var leaseSeconds = 30.0
+    /// With a catalog that announces queued jobs (PostgreSQL's NOTIFY), the queue is still looked at this often, for
+    /// retries whose backoff has passed, which nothing announces.
+    public var queueSweepSeconds = 2.0
     /// Process what is in the inbox, then return.
     public var once = false
     /// Starts the job processes: forked from one pre-started `reel worker-job-server` by default

@@ -33,7 +33,7 @@ import Testing
                                        "--port", "0", "--settle", "0.3", "--poll-interval", "0.1", "--min-free-mb", "0"])
         #expect(ChildProcess.waitUntil(seconds: 60) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
-        let store = FeedStore(database: try FeedDatabase(path: database))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: database))
 
         // The jobs hit ENOSPC; the worker pauses and says so, and the server keeps answering.
         var health = (status: 0, code: "")

@@ -19,11 +19,11 @@ import Testing
         let seeded = try ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"])
         #expect(seeded.status == 0, "\(seeded.stderr)")
         // The jobs the description's examples name, so their 200s are checked too: one queued, one rejected.
-        let store = FeedStore(database: try FeedDatabase(path: catalog))
-        try store.insertJob(id: "45e721da56e24bb8ac2c", sourceName: Array("clip.mp4".utf8), bytes: 1_000, owner: "contract", now: 1)
-        try store.insertJob(id: "8d1f0a6b2c9e4f7a5b3c", sourceName: Array("notes.m3u8".utf8), bytes: 200, owner: "contract", now: 2)
-        try store.finishJob("8d1f0a6b2c9e4f7a5b3c", as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")),
-                            now: 3)
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
+        try store.insertJob(id: "45e721da56e24bb8ac2c", sourceName: Array("clip.mp4".utf8), bytes: 1_000, owner: "contract", now: 1, leaseMilliseconds: 60_000)
+        try store.insertJob(id: "8d1f0a6b2c9e4f7a5b3c", sourceName: Array("notes.m3u8".utf8), bytes: 200, owner: "contract", now: 2, leaseMilliseconds: 60_000)
+        try store.finishJob(JobLease(id: "8d1f0a6b2c9e4f7a5b3c", epoch: 0, owner: "contract"),
+                            as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")), kind: nil, now: 3)
 
         // The files the description's /media/ examples name, so its 200, 206, 304 and 416 answers are checked.
         let video = directory.file("library/videos/v000000029")

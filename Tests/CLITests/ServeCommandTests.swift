@@ -63,7 +63,7 @@ import Transcode
 
     @Test func gstreamerPlaysAPublishedVideoFromTheServerToEOS() throws {
         let directory = try TemporaryDirectory()
-        let store = FeedStore(database: try FeedDatabase(path: directory.file("c.sqlite")))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("c.sqlite")))
         let source = directory.file("upload.mp4")
         try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)
         try FileManager.default.createDirectory(atPath: directory.file("library/videos"), withIntermediateDirectories: true)

@@ -38,7 +38,7 @@ import Testing
         let client = try ChildProcess([ReelProcess.executable, "upload", source, "--server", base, "--token", token,
                                        "--chunk-mb", "1", "--json"],
                                       environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
-        let store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         func received() throws -> Int64 {
             let ids = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("library/.uploads"))) ?? []
             return try ids.compactMap { try store.upload(id: $0)?.received }.max() ?? 0

@@ -14,7 +14,7 @@ import Testing
         let server: ChildProcess
         let base: String
         let token: String
-        let store: FeedStore
+        let store: SQLiteFeedStore
 
         init(idleTimeout: Double = 30, extra: [String] = []) throws {
             directory = try TemporaryDirectory()
@@ -31,7 +31,7 @@ import Testing
                 throw RigError(message: "reel serve did not start: \(server.stderr)")
             }
             base = server.stdout.split(separator: "\n").first.map { String($0.split(separator: " ").last ?? "") } ?? ""
-            store = FeedStore(database: try FeedDatabase(path: catalog))
+            store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
         }
 
         deinit {

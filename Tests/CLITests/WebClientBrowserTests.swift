@@ -162,7 +162,7 @@ import Transcode
         #expect(requests.filter { $0["method"] as? String == "POST" }.count == 1)
         #expect(requests.filter { $0["method"] as? String == "PATCH" }.count == (size + 1_999_999) / 2_000_000, "\(requests)")
         let jobPath = try #require(upload["job"] as? String)
-        let store = FeedStore(database: try FeedDatabase(path: catalog))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
         let job = try #require(try store.job(id: String(jobPath.dropFirst("/v1/jobs/".count))))
         #expect(job.state == .published)
         #expect(job.sourceName == Array("holiday clip.mp4".utf8))
@@ -186,7 +186,7 @@ import Transcode
     /// `count` vertical clips in the feed: three ladders made by the real transcoder, each published under several
     /// ids from copies of its folder (the page cannot tell; transcoding twelve would only cost time).
     static func makeLibrary(in directory: TemporaryDirectory, videos count: Int) throws {
-        let store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         let videosFolder = directory.file("library/videos")
         try FileManager.default.createDirectory(atPath: videosFolder, withIntermediateDirectories: true)
         var ladders: [(folder: String, summary: TranscodeSummary)] = []

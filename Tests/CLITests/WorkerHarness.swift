@@ -11,12 +11,12 @@ struct WorkerHarness {
     var inbox: String { directory.file("inbox") }
     var library: String { directory.file("library") }
     var database: String { directory.file("catalog.sqlite") }
-    let store: FeedStore
+    let store: SQLiteFeedStore
 
     init() throws {
         directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
     }
 
     /// Fast settings for tests: files settle after 0.3 s, scans every 0.1 s.

@@ -18,11 +18,11 @@ import Testing
 /// never past the rate limit.
 @Suite struct FeedFastPathTests {
     let directory: TemporaryDirectory
-    let store: FeedStore
+    let store: SQLiteFeedStore
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         try store.seed(count: 12)
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
     }
@@ -101,7 +101,7 @@ import Testing
             _ = try await Self.get(port, "/v1/feed?limit=3")
             _ = try await Self.get(port, "/v1/feed?limit=3")
             #expect(try await Self.fastAnswers(port) == 2)
-            let other = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+            let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
             try other.seed(count: 1, startingAt: 100)
             let (data, _) = try await Self.get(port, "/v1/feed?limit=3")
             let page = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -11,7 +11,7 @@ import Testing
 @Suite struct FeedRoutesTests {
     let rig: ServerRig
     var directory: TemporaryDirectory { rig.directory }
-    var store: FeedStore { rig.store }
+    var store: SQLiteFeedStore { rig.store }
     var server: FeedServer { rig.server }
     var app: some ApplicationProtocol { rig.app }
 

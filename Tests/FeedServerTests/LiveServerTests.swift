@@ -16,7 +16,7 @@ import Transcode
 @Suite struct LiveServerTests {
     @Test func aRealHTTPClientPagesTheWholeFeed() async throws {
         let directory = try TemporaryDirectory()
-        let store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         try store.seed(count: 23)
         let source = directory.file("upload.mp4")
         try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)

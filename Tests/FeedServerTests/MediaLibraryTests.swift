@@ -31,7 +31,7 @@ import Testing
     }
 
     func get(_ uri: String) async throws -> TestResponse {
-        let server = FeedServer(store: FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"))), library: library)
+        let server = FeedServer(store: SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"))), library: library)
         return try await Application(router: server.router()).test(.router) { client in
             try await client.execute(uri: uri, method: .get)
         }

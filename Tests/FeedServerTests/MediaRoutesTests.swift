@@ -14,7 +14,7 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        let store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         _ = try directory.write("library/videos/v1/master.m3u8", Array("#EXTM3U\n".utf8))
         _ = try directory.write("library/videos/v1/360p/init.mp4", Array(repeating: 1, count: 100))
         _ = try directory.write("library/videos/v1/360p/seg-00001.m4s", segment)

@@ -7,12 +7,12 @@ import MediaFixtures
 /// A catalog, an empty library and a server over them in a temporary directory: what the route suites share.
 struct ServerRig {
     let directory: TemporaryDirectory
-    let store: FeedStore
+    let store: SQLiteFeedStore
     let server: FeedServer
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
         server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
     }

@@ -12,7 +12,7 @@ import Testing
 /// a finished upload to the job queue (the same states and files as the inbox).
 @Suite struct UploadRoutesTests {
     let directory: TemporaryDirectory
-    let store: FeedStore
+    let store: SQLiteFeedStore
     let desk: UploadDesk
     let server: FeedServer
     let token: String
@@ -21,7 +21,7 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         desk = try UploadDesk(store: store, configuration: UploadConfiguration(library: directory.file("library"), limits: .default))
         var server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
         server.uploads = desk
@@ -30,7 +30,7 @@ import Testing
         otherToken = try Self.makeToken(store, name: "other")
     }
 
-    static func makeToken(_ store: FeedStore, name: String, rateLimit: Double? = nil) throws -> String {
+    static func makeToken(_ store: SQLiteFeedStore, name: String, rateLimit: Double? = nil) throws -> String {
         let (secret, hash) = try BearerToken.generate()
         try store.createToken(UploadToken(id: name, name: name, hash: hash, rateLimit: rateLimit, createdAt: 1))
         return secret
@@ -301,7 +301,7 @@ import Testing
             let finished = try await create(client, length: bytes.count)
             _ = try await patch(client, finished, offset: 0, bytes)
             let later = Int64(Date().timeIntervalSince1970 * 1000) + 25 * 3600 * 1000
-            #expect(try desk.removeExpired(now: later) == 1)
+            #expect(try await desk.removeExpired(now: later) == 1)
             #expect(try store.upload(id: String(partial.split(separator: "/").last!)) == nil)
             #expect(try store.upload(id: String(finished.split(separator: "/").last!)) != nil)
             #expect(try Directory.entries(of: directory.file("library/.uploads")).isEmpty)

@@ -8,10 +8,10 @@ import Testing
 /// Catalog failures arrive classified from SQLite's result codes, so the worker decides by case.
 @Suite struct CatalogErrorTests {
     let directory: TemporaryDirectory
-    let store: FeedStore
+    let store: SQLiteFeedStore
     init() throws {
         directory = try TemporaryDirectory()
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: 0.05))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: 0.05))
     }
 
     func video(_ id: String, hash: String) -> PublishedVideo {
@@ -21,10 +21,10 @@ import Testing
     }
 
     @Test func theSameBytesPublishedTwiceAreADuplicate() throws {
-        try store.insertJob(id: "j1", sourceName: Array("a".utf8), bytes: 1, owner: "o", now: 1)
-        try store.insertJob(id: "j2", sourceName: Array("b".utf8), bytes: 1, owner: "o", now: 1)
-        try store.publish(video("m1", hash: "same"), job: "j1", now: 3)
-        let error = #expect(throws: CatalogError.self) { try store.publish(video("m2", hash: "same"), job: "j2", now: 4) }
+        try store.insertJob(id: "j1", sourceName: Array("a".utf8), bytes: 1, owner: "o", now: 1, leaseMilliseconds: 60_000)
+        try store.insertJob(id: "j2", sourceName: Array("b".utf8), bytes: 1, owner: "o", now: 1, leaseMilliseconds: 60_000)
+        try store.publish(video("m1", hash: "same"), lease: JobLease(id: "j1", epoch: 0, owner: "o"), now: 3)
+        let error = #expect(throws: CatalogError.self) { try store.publish(video("m2", hash: "same"), lease: JobLease(id: "j2", epoch: 0, owner: "o"), now: 4) }
         #expect(error?.kind == .duplicate)
         #expect(error?.isTransient == false)
         // The transaction rolled back: the second job is untouched and no second video exists.
@@ -38,24 +38,24 @@ import Testing
         try await other.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 let error = #expect(throws: CatalogError.self) {
-                    try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1)
+                    try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1, leaseMilliseconds: 60_000)
                 }
                 #expect(error?.kind == .busy && error?.isTransient == true, "\(String(describing: error))")
                 return .rollback
             }
         }
-        try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1)
+        try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1, leaseMilliseconds: 60_000)
     }
 
     @Test func jobReasonsRoundTripAsTypedCases() throws {
-        try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1)
-        try store.release(jobID: "j1", now: 1)
-        _ = try store.claimNextJob(owner: "w", now: 2)
-        try store.requeue("j1", notBefore: 0, failure: ProcessingFailure(.diskFull, "full", path: "x"), refundAttempt: true, now: 3)
+        try store.insertJob(id: "j1", sourceName: [1], bytes: 1, owner: "o", now: 1, leaseMilliseconds: 60_000)
+        try store.release(JobLease(id: "j1", epoch: 0, owner: "o"), now: 1)
+        _ = try store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 60_000)
+        try store.requeue(JobLease(id: "j1", epoch: 1, owner: "w"), notBefore: 0, failure: ProcessingFailure(.diskFull, "full", path: "x"), refundAttempt: true, now: 3)
         let requeued = try #require(try store.job(id: "j1"))
         #expect(requeued.state == .queued && requeued.attempts == 0 && requeued.reason == .failed(.diskFull))
-        _ = try store.claimNextJob(owner: "w", now: 4)
-        try store.finishJob("j1", as: .rejected(Rejection(.tooLarge, "too big", path: "x")), now: 5)
+        _ = try store.claimNextJob(owner: "w", now: 4, leaseMilliseconds: 60_000)
+        try store.finishJob(JobLease(id: "j1", epoch: 2, owner: "w"), as: .rejected(Rejection(.tooLarge, "too big", path: "x")), kind: nil, now: 5)
         let finished = try #require(try store.job(id: "j1"))
         #expect(finished.state == .rejected && finished.reason == .rejected(.tooLarge) && finished.lastError == "too big")
     }

@@ -7,10 +7,10 @@ import Testing
 /// The catalog generation moves with every change to the feed, and only with those, on every connection.
 @Suite struct CatalogGenerationTests {
     let directory: TemporaryDirectory
-    let store: FeedStore
+    let store: SQLiteFeedStore
     init() throws {
         directory = try TemporaryDirectory()
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
     }
 
     @Test func seedingAndPublishingAVideoMoveTheGeneration() throws {
@@ -18,18 +18,21 @@ import Testing
         try store.seed(count: 3)
         let seeded = try store.generation()
         #expect(seeded != start)
-        try store.insertJob(id: "j1", sourceName: Array("a.mp4".utf8), bytes: 1, owner: "w", now: 1)
-        try store.publish(FeedStore.syntheticVideo(7), job: "j1", now: 2)
+        try store.insertJob(id: "j1", sourceName: Array("a.mp4".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
+        try store.publish(SQLiteFeedStore.syntheticVideo(7), lease: JobLease(id: "j1", epoch: 0, owner: "w"), now: 2)
         #expect(try store.generation() != seeded)
     }
 
     @Test func jobUpdatesAndImagesLeaveTheGenerationAlone() throws {
         try store.seed(count: 1)
         let before = try store.generation()
-        try store.insertJob(id: "j1", sourceName: Array("a.png".utf8), bytes: 1, owner: "w", now: 1)
-        try store.setJobProgress(id: "j1", progress: 0.5, now: 2)
+        try store.insertJob(id: "j1", sourceName: Array("a.png".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
+        try store.release(JobLease(id: "j1", epoch: 0, owner: "w"), now: 1)
+        let claimed = try #require(try store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 60_000))
+        try store.setJobProgress(claimed.lease, progress: 0.5, now: 2)
+        #expect(try store.renewLease(claimed.lease, until: 90_000, now: 2))
         try store.publish(PublishedImage(id: "i1", createdAt: 3, width: 1, height: 1, bytes: 1, path: "images/i1.webp",
-                                         contentHash: "h"), job: "j1", now: 3)
+                                         contentHash: "h"), lease: claimed.lease, now: 3)
         #expect(try store.generation() == before)
     }
 
@@ -46,7 +49,7 @@ import Testing
     @Test func anotherConnectionPoolSeesTheNewGenerationAndVideoAtOnce() throws {
         try store.seed(count: 5)
         let before = try store.pageWithGeneration(limit: 10, after: nil)
-        let other = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         try other.seed(count: 1, startingAt: 5)
         let after = try store.pageWithGeneration(limit: 10, after: nil)
         #expect(after.generation != before.generation)
@@ -59,7 +62,7 @@ import Testing
         try store.seed(count: 1)
         let first = try store.generation()
         #expect(try store.generation() == first)  // unchanged header: the kept value
-        let other = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         for round in 0..<20 {
             try other.seed(count: 1, startingAt: 10 + round)
             let next = try store.generation()
@@ -76,7 +79,7 @@ import Testing
 
     @Test func aFreshCatalogDoesNotStartAtZero() throws {
         // A random start keeps a recreated catalog from repeating the ETags of the one it replaced.
-        let other = FeedStore(database: try FeedDatabase(path: directory.file("other.sqlite")))
+        let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("other.sqlite")))
         #expect(try store.generation() != other.generation())
     }
 }

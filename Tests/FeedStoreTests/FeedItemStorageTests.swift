@@ -9,10 +9,10 @@ import Testing
 /// reader renders that row again, so a page never shows stale JSON.
 @Suite struct FeedItemStorageTests {
     let directory: TemporaryDirectory
-    let store: FeedStore
+    let store: SQLiteFeedStore
     init() throws {
         directory = try TemporaryDirectory()
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
     }
 
     struct Item: Decodable, Equatable {
@@ -49,7 +49,7 @@ import Testing
 
     /// A seed video with the storyboard the worker would publish for a 15 s portrait clip.
     func videoWithStoryboard(_ n: Int) -> PublishedVideo {
-        var video = FeedStore.syntheticVideo(n)
+        var video = SQLiteFeedStore.syntheticVideo(n)
         video.storyboard = MediaModel.Storyboard(vttPath: "videos/\(video.id)/storyboard.vtt", imagePath: "videos/\(video.id)/storyboard.webp",
                                                  intervalSeconds: 1, tileWidth: 160, tileHeight: 284, columns: 10, count: 15)
         return video
@@ -98,7 +98,7 @@ import Testing
         }
         #expect(try decode(#require(try store.item(id: "v000000000")).json).master_url == "/media/videos/moved/master.m3u8")
         try store.database.pool.write { db in
-            try db.execute(sql: "UPDATE videos SET item_json = ? WHERE id = 'v000000000'", arguments: [FeedItemJSON.render(#require(try FeedStore.video(id: "v000000000", db)))])
+            try db.execute(sql: "UPDATE videos SET item_json = ? WHERE id = 'v000000000'", arguments: [FeedItemJSON.render(#require(try SQLiteFeedStore.video(id: "v000000000", db)))])
             try db.execute(sql: "DELETE FROM renditions WHERE video_id = 'v000000000' AND rung = '1080p'")
         }
         #expect(try decode(#require(try store.page(limit: 1, after: nil).items.first).json).renditions.map(\.rung) == ["360p", "720p"])
@@ -133,7 +133,7 @@ import Testing
             }
             try pool.close()
         }
-        let migrated = FeedStore(database: try FeedDatabase(path: path))
+        let migrated = SQLiteFeedStore(database: try FeedDatabase(path: path))
         let page = try migrated.page(limit: 10, after: nil)
         #expect(page.items.map(\.id) == ["old2", "old1", "old0"])
         for entry in page.items {
@@ -173,10 +173,10 @@ import Testing
     @Test func migratingAVersion6CatalogKeepsItsItemsWithoutAStoryboard() throws {
         let path = directory.file("v6.sqlite")
         do {
-            let old = FeedStore(database: try FeedDatabase(path: directory.file("scratch.sqlite")))
+            let old = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("scratch.sqlite")))
             let pool = try DatabasePool(path: path)
             try FeedDatabase.migrator.migrate(pool, upTo: "v6: prefetch hints")
-            let video = FeedStore.syntheticVideo(1)
+            let video = SQLiteFeedStore.syntheticVideo(1)
             // The item as a v6 catalog stored it: rendered from a video without a storyboard.
             try old.publish(video)
             let item = FeedItemJSON.render(try #require(try old.video(id: video.id)))
@@ -190,7 +190,7 @@ import Testing
             }
             try pool.close()
         }
-        let migrated = FeedStore(database: try FeedDatabase(path: path))
+        let migrated = SQLiteFeedStore(database: try FeedDatabase(path: path))
         let entry = try #require(try migrated.page(limit: 10, after: nil).items.first)
         #expect(try decode(entry.json).storyboard == nil && !entry.json.contains("storyboard"))
         #expect(try migrated.video(id: entry.id)?.storyboard == nil)

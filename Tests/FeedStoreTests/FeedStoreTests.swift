@@ -5,10 +5,10 @@ import Testing
 
 @Suite struct FeedStoreTests {
     let directory: TemporaryDirectory
-    let store: FeedStore
+    let store: SQLiteFeedStore
     init() throws {
         directory = try TemporaryDirectory()
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
     }
 
     @Test func pagesNewestFirstWithoutGapsOrDuplicates() throws {

@@ -40,7 +40,7 @@ import Testing
 
     @Test func hintsAreStoredAndShownInTheFeedItem() throws {
         let directory = try TemporaryDirectory()
-        let store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         let hint = PrefetchHint(initBytes: 812, segmentDurationMilliseconds: 4000,
                                 firstSegments: [.init(durationMilliseconds: 4000, bytes: 201_234)])
         try store.publish(PublishedVideo(

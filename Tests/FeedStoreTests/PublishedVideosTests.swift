@@ -20,10 +20,10 @@ import Testing
     @Test func everyPublishedVideoComesWithItsHintsNewestFirst() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("catalog.sqlite")
-        let store = FeedStore(database: try FeedDatabase(path: path))
+        let store = SQLiteFeedStore(database: try FeedDatabase(path: path))
         try store.publish(Self.video("older", publishedAt: 2))
         try store.publish(Self.video("newer", publishedAt: 5))
-        let reader = FeedStore(database: try FeedDatabase(readOnlyPath: path))
+        let reader = SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path))
         let videos = try reader.publishedVideos()
         #expect(videos.map(\.id) == ["newer", "older"])
         #expect(videos.allSatisfy { $0.renditions.map(\.prefetch) == [Self.hint] })
@@ -33,7 +33,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("catalog.sqlite")
         _ = try FeedDatabase(path: path)
-        let reader = FeedStore(database: try FeedDatabase(readOnlyPath: path))
+        let reader = SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path))
         #expect(throws: CatalogError.self) { try reader.publish(Self.video("v", publishedAt: 1)) }
         #expect(try reader.publishedVideos().isEmpty)
         let missing = directory.file("missing.sqlite")

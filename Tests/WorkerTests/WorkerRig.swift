@@ -13,14 +13,14 @@ struct WorkerRig {
     let root: String
     var inbox: String { root + "/inbox" }
     var library: String { root + "/library" }
-    let store: FeedStore
+    let store: SQLiteFeedStore
 
     /// `root` defaults to the temporary directory; a test on a small file system passes its mount point.
     init(root: String? = nil, busyTimeout: Double = 5) throws {
         directory = try TemporaryDirectory()
         self.root = root ?? directory.path
         try Directory.create(self.root + "/inbox")
-        store = FeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: busyTimeout))
+        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: busyTimeout))
     }
 
     func configuration(_ launcher: ScriptedJobLauncher, _ change: (inout WorkerConfiguration) -> Void = { _ in }) -> WorkerConfiguration {

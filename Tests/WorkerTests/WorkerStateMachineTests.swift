@@ -153,11 +153,13 @@ import Worker
         try rig.drop("photo.png")
         // A worker that took the upload, claimed its job and died: no live lock holds its token.
         let id = "0123456789abcdef0123"
-        try rig.store.insertJob(id: id, sourceName: Array("photo.png".utf8), bytes: 10, owner: "deadbeef", now: 1)
+        try rig.store.insertJob(id: id, sourceName: Array("photo.png".utf8), bytes: 10, owner: "deadbeef", now: 1, leaseMilliseconds: 60_000)
         try Directory.move(rig.inbox + "/photo.png", to: rig.library + "/.incoming/" + id)
-        try rig.store.release(jobID: id, now: 1)
-        _ = try rig.store.claimNextJob(owner: "deadbeef", now: 2)
-        try Directory.create(rig.library + "/.staging/" + id)
+        try rig.store.release(JobLease(id: id, epoch: 0, owner: "deadbeef"), now: 1)
+        // Its lease has not expired: the dead worker is found by its lock file alone.
+        let claimed = try #require(try rig.store.claimNextJob(owner: "deadbeef", now: Int64(Date().timeIntervalSince1970 * 1000),
+                                                              leaseMilliseconds: 600_000))
+        try Directory.create(rig.library + "/.staging/" + id + ".\(claimed.epoch)")
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }))
         try await rig.runUntilIdle(worker)
         let job = try #require(try rig.store.job(id: id))

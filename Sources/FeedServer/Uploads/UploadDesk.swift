@@ -11,7 +11,7 @@ internal import Synchronization
 /// worker takes a file from the inbox: the job row and a file in `.incoming/<job>`. Nothing here trusts a byte past
 /// the last acknowledged offset, and nothing is acknowledged before it is fsynced and recorded in the catalog.
 public final class UploadDesk: Sendable {
-    public let store: FeedStore
+    public let store: any FeedStore
     public let configuration: UploadConfiguration
     let threadPool: NIOThreadPool
     /// Uploads with a PATCH in progress in this process: a second one at the same time is refused.
@@ -23,11 +23,11 @@ public final class UploadDesk: Sendable {
     static let sniffBytes: Int64 = 512
     static let writeBatchBytes: Int64 = 1 << 20
 
-    public convenience init(store: FeedStore, configuration: UploadConfiguration) throws(FileSystemError) {
+    public convenience init(store: any FeedStore, configuration: UploadConfiguration) throws(FileSystemError) {
         try self.init(store: store, configuration: configuration, threadPool: .singleton, clock: { ProcessInfo.processInfo.systemUptime })
     }
 
-    init(store: FeedStore, configuration: UploadConfiguration, threadPool: NIOThreadPool,
+    init(store: any FeedStore, configuration: UploadConfiguration, threadPool: NIOThreadPool,
          clock: @escaping @Sendable () -> Double) throws(FileSystemError) {
         self.store = store
         self.configuration = configuration
@@ -40,11 +40,11 @@ public final class UploadDesk: Sendable {
     // MARK: Tokens
 
     /// The token in `Authorization`, or a 401.
-    func authenticate(_ authorization: String?) throws -> UploadToken {
+    func authenticate(_ authorization: String?) async throws -> UploadToken {
         guard let secret = BearerToken.fromAuthorization(authorization) else {
             throw Self.unauthorized("this request needs Authorization: Bearer <token> (reel token create makes one)")
         }
-        guard let token = try store.token(hash: try BearerToken.hash(secret)), !token.isRevoked else {
+        guard let token = try await store.token(hash: try BearerToken.hash(secret)), !token.isRevoked else {
             throw Self.unauthorized("the bearer token is unknown or revoked")
         }
         if let rate = token.rateLimit {
@@ -72,7 +72,7 @@ public final class UploadDesk: Sendable {
     // MARK: Creation
 
     /// A new upload of `length` bytes for `token`: refused at once when the declared length is over the limit.
-    func create(token: UploadToken, length: Int64, metadataHeader: String?, now: Int64) throws -> UploadRecord {
+    func create(token: UploadToken, length: Int64, metadataHeader: String?, now: Int64) async throws -> UploadRecord {
         let metadata = try UploadMetadata(header: metadataHeader)
         let name = metadata.filename.map { "\"\(String(decoding: $0, as: UTF8.self))\"" } ?? "the upload"
         guard length > 0 else {
@@ -84,7 +84,7 @@ public final class UploadDesk: Sendable {
             id: LibraryLayout.newID(), tokenID: token.id, length: length, metadata: metadataHeader ?? "",
             filename: metadata.filename ?? Array("upload".utf8), createdAt: now, updatedAt: now,
             expiresAt: now + configuration.expirySeconds * 1000)
-        try store.createUpload(record)
+        try await store.createUpload(record)
         return record
     }
 
@@ -96,17 +96,17 @@ public final class UploadDesk: Sendable {
     // MARK: Reading
 
     /// The caller's own upload, or 404: another token's upload is as invisible as a missing one.
-    func upload(id: String, token: UploadToken, now: Int64) throws -> UploadRecord {
-        guard LibraryLayout.isID(id), var record = try store.upload(id: id), record.tokenID == token.id else {
+    func upload(id: String, token: UploadToken, now: Int64) async throws -> UploadRecord {
+        guard LibraryLayout.isID(id), var record = try await store.upload(id: id), record.tokenID == token.id else {
             throw APIError.notFound("upload \"\(id.prefix(64))\"")
         }
         if record.jobID == nil, record.expiresAt <= now {
-            try? remove(record)
+            try? await remove(record)
             throw APIError.notFound("upload \"\(id.prefix(64))\" (it expired)")
         }
         if let jobID = record.jobID, record.finishedAt == nil {
-            try handOver(record, jobID: jobID, now: now)  // a crash between the two steps: finish it now
-            record = try store.upload(id: id) ?? record
+            try await handOver(record, jobID: jobID, now: now)  // a crash between the two steps: finish it now
+            record = try await store.upload(id: id) ?? record
         }
         return record
     }
@@ -185,7 +185,7 @@ public final class UploadDesk: Sendable {
         }
         try await threadPool.runIfActive { try file.sync() }
         try await sniffIfDue(record, upTo: position)
-        guard try store.advanceUpload(id: record.id, from: record.received, to: position,
+        guard try await store.advanceUpload(id: record.id, from: record.received, to: position,
                                       expiresAt: now + configuration.expirySeconds * 1000, now: now) else {
             throw APIError(.conflict, code: "offset_mismatch", message: "upload \(record.id) moved on during this PATCH; HEAD tells the offset")
         }
@@ -195,8 +195,8 @@ public final class UploadDesk: Sendable {
         advanced.expiresAt = now + configuration.expirySeconds * 1000
         if advanced.isComplete {
             let jobID = LibraryLayout.newID()
-            try store.assignUploadJob(id: record.id, jobID: jobID, now: now)
-            try handOver(advanced, jobID: jobID, now: now)
+            try await store.assignUploadJob(id: record.id, jobID: jobID, now: now)
+            try await handOver(advanced, jobID: jobID, now: now)
             advanced.jobID = jobID
             advanced.finishedAt = now
         }
@@ -244,14 +244,14 @@ public final class UploadDesk: Sendable {
             refusal = nil
         }
         if let refusal {
-            try remove(record)
+            try await remove(record)
             throw refusal
         }
     }
 
     /// The second half of a finished upload: the file moves into `.incoming/<job>` (the job id was recorded first),
     /// then the queued job and the finished upload are written in one transaction. Safe to repeat.
-    func handOver(_ record: UploadRecord, jobID: String, now: Int64) throws {
+    func handOver(_ record: UploadRecord, jobID: String, now: Int64) async throws {
         let source = configuration.layout.upload(record.id)
         let destination = configuration.layout.incoming(jobID)
         if Directory.exists(source) && !Directory.exists(destination) {
@@ -259,13 +259,13 @@ public final class UploadDesk: Sendable {
             try Directory.sync(configuration.layout.incoming)
             try Directory.sync(configuration.layout.uploads)
         }
-        try store.finishUpload(id: record.id, jobID: jobID, sourceName: record.filename, bytes: record.length, now: now)
+        try await store.finishUpload(id: record.id, jobID: jobID, sourceName: record.filename, bytes: record.length, now: now)
     }
 
     // MARK: Removal
 
     /// tus termination: the partial upload and its record are gone. A finished one is already a job.
-    func terminate(_ record: UploadRecord) throws {
+    func terminate(_ record: UploadRecord) async throws {
         if let jobID = record.jobID {
             throw APIError(.conflict, code: "upload_finished", message: "upload \(record.id) is complete and became job \(jobID); it cannot be terminated",
                            headers: [TusHeader.reelJob: "/v1/jobs/\(jobID)"])
@@ -273,19 +273,19 @@ public final class UploadDesk: Sendable {
         guard busy.withLock({ !$0.contains(record.id) }) else {
             throw APIError(.conflict, code: "upload_busy", message: "a PATCH to upload \(record.id) is in progress")
         }
-        try remove(record)
+        try await remove(record)
     }
 
-    func remove(_ record: UploadRecord) throws {
+    func remove(_ record: UploadRecord) async throws {
         Directory.remove(configuration.layout.upload(record.id))
-        try store.deleteUpload(id: record.id)
+        try await store.deleteUpload(id: record.id)
     }
 
     /// Removes every unfinished upload whose expiry has passed; returns how many.
-    public func removeExpired(now: Int64) throws -> Int {
+    public func removeExpired(now: Int64) async throws -> Int {
         var removed = 0
-        for record in try store.expiredUploads(now: now) where busy.withLock({ !$0.contains(record.id) }) {
-            try remove(record)
+        for record in try await store.expiredUploads(now: now) where busy.withLock({ !$0.contains(record.id) }) {
+            try await remove(record)
             removed += 1
         }
         return removed

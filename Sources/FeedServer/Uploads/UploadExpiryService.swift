@@ -18,7 +18,7 @@ public struct UploadExpiryService: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    let removed = try desk.removeExpired(now: Int64(Date().timeIntervalSince1970 * 1000))
+                    let removed = try await desk.removeExpired(now: Int64(Date().timeIntervalSince1970 * 1000))
                     if removed > 0 { logger.info("expired uploads removed", metadata: ["count": "\(removed)"]) }
                 } catch {
                     logger.error("cannot remove expired uploads yet", metadata: ["error": "\(error)"])

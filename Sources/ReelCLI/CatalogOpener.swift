@@ -1,0 +1,39 @@
+import FeedStore
+import Logging
+
+/// Opens the catalog `--database` names, for the length of one command. SQLite opens (and migrates) in-process;
+/// PostgreSQL needs its connection pool running while the command works, so the pool runs in a child task that ends
+/// with `body`, after the schema is migrated.
+enum CatalogOpener {
+    static func with<T: Sendable>(_ location: DatabaseLocation, connections: Int = 8, logger: Logger,
+                                  _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+        switch location {
+        case let .sqlite(path):
+            return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))
+        case let .postgres(postgres):
+            return try await withPostgres(postgres, connections: connections, migrate: true, logger: logger, body)
+        }
+    }
+
+    /// The primary for everything and, with `--database-read`, a replica for the feed's reads.
+    static func with<T: Sendable>(_ location: DatabaseLocation, reading replica: DatabaseLocation?, connections: Int = 8,
+                                  logger: Logger, _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+        try await with(location, connections: connections, logger: logger) { primary in
+            guard let replica else { return try await body(primary) }
+            return try await withReplica(replica, connections: connections, logger: logger) { reader in
+                try await body(ReplicaReadingFeedStore(primary: primary, feedReader: reader))
+            }
+        }
+    }
+
+    /// A replica is never migrated (it is read-only, and follows the primary's schema).
+    private static func withReplica<T: Sendable>(_ location: DatabaseLocation, connections: Int, logger: Logger,
+                                                 _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+        switch location {
+        case let .sqlite(path):
+            return try await body(SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path)))
+        case let .postgres(postgres):
+            return try await withPostgres(postgres, connections: connections, migrate: false, logger: logger, body)
+        }
+    }
+}
