@@ -103,6 +103,7 @@ let package = Package(
                 "UploadClient",
                 "HLSCheck",
                 "PostgresCatalog",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -157,6 +158,7 @@ let package = Package(
             name: "PostgresCatalog",
             dependencies: [
                 "FeedStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -173,6 +175,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcoming
+        ),
+        // One suite, run unchanged against SQLite and a real PostgreSQL server.
+        .testTarget(
+            name: "CatalogConformanceTests",
+            dependencies: ["FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
     ],

@@ -2,12 +2,14 @@ import ArgumentParser
 import FeedStore
 import Foundation
 import Logging
+import PostgresCatalog
+import PostgresNIO
 
 extension Reel {
     /// `reel db`: catalog maintenance.
     struct DB: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "db", abstract: "Catalog maintenance.", subcommands: [Seed.self]
+            commandName: "db", abstract: "Catalog maintenance.", subcommands: [Seed.self, Copy.self]
         )
 
         /// `reel db seed --database PATH --count N`: synthetic published videos for tests and benchmarks.
@@ -33,5 +35,68 @@ extension Reel {
                 print(String(format: "seeded %ld videos (%ld in all) into %@ in %.1f s", count, existing + count, location.description, seconds))
             }
         }
+
+        /// `reel db copy --from catalog.sqlite --to postgres://...`: moving a library's catalog to PostgreSQL.
+        struct Copy: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Copy a SQLite catalog into an empty PostgreSQL catalog (in one transaction, row counts checked).",
+                discussion: """
+                    Stop the workers and servers that write to the SQLite catalog first (the copy reads one snapshot, so
+                    anything written during it stays behind). Then start them with --database set to the same URL: the
+                    library folder is unchanged, since the catalog stores paths relative to it.
+                    """)
+
+            @Option(name: .long, help: "The SQLite catalog to copy (migrated to the current schema first).") var from: String
+            @Option(name: .long, help: ArgumentHelp("The PostgreSQL catalog: postgres://user@host[:port]/database.", valueName: "url"))
+            var to: String
+            @Option(name: .long, help: "Rows per INSERT.") var batch = 1_000
+
+            func validate() throws {
+                guard (1...50_000).contains(batch) else { throw ValidationError("--batch must be from 1 to 50000") }
+                guard case .postgres = try target() else { throw ValidationError("--to must be a postgres:// URL, not \(to)") }
+                guard FileManager.default.fileExists(atPath: from) else { throw ValidationError("--from \(from): no such SQLite catalog") }
+            }
+
+            func target() throws -> DatabaseLocation {
+                do { return try DatabaseLocation.parse(to) } catch { throw ValidationError(error.description) }
+            }
+
+            func run() async throws {
+                guard case let .postgres(location) = try target() else { return }
+                let copy = CatalogCopy(source: try FeedDatabase(path: from), batchRows: batch)
+                let client = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: 2))
+                let logger = Logger(label: "reel.db.copy")
+                let started = Date()
+                let reporter = CopyProgress()
+                let counts = try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await client.run() }
+                    defer { group.cancelAll() }
+                    do {
+                        return try await copy.run(into: client, logger: logger) { reporter.report($0) }
+                    } catch {
+                        throw ValidationError("reel db copy \(from) -> \(location): \(error)")
+                    }
+                }
+                for (table, count) in counts.sorted(by: { $0.key < $1.key }) { print("\(table)\t\(count)") }
+                printError(String(format: "copied %ld rows from %@ into %@ in %.1f s; row counts match",
+                                  counts.values.reduce(0, +), from, location.description, Date().timeIntervalSince(started)))
+            }
+        }
+    }
+}
+
+/// Progress lines on stderr: each table's start and end, and at most one line a second in between.
+final class CopyProgress: @unchecked Sendable {
+    private var lastLine = Date.distantPast
+    private var lastTable = ""
+
+    func report(_ progress: CatalogCopy.Progress) {
+        let now = Date()
+        let done = progress.copied == progress.total
+        guard done || progress.table != lastTable || now.timeIntervalSince(lastLine) >= 1 else { return }
+        lastLine = now
+        lastTable = progress.table
+        let percent = progress.total == 0 ? 100 : progress.copied * 100 / progress.total
+        printError("copy: \(progress.table) \(progress.copied)/\(progress.total) (\(percent) %)")
     }
 }

@@ -1,0 +1,88 @@
+import FeedStore
+import Foundation
+import Logging
+import MediaFixtures
+import PostgresCatalog
+import Synchronization
+import TestServers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The engines every conformance test runs against, unchanged: the same calls, the same expectations.
+enum CatalogEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with a fresh, migrated catalog of this engine: a SQLite file in its own directory, or a database of
+    /// its own on the process's PostgreSQL server.
+    func withStore<T: Sendable>(_ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+        try await withCatalog { catalog in try await catalog.withStore(body) }
+    }
+
+    /// A fresh, empty catalog that tests may open more than once (two servers, a reopening after migration).
+    func withCatalog<T: Sendable>(_ body: @Sendable (Catalog) async throws -> T) async throws -> T {
+        switch self {
+        case .sqlite:
+            let directory = try TemporaryDirectory()
+            return try await withExtendedLifetime(directory) { try await body(.sqlite(path: directory.file("catalog.sqlite"))) }
+        case .postgres:
+            return try await body(.postgres(try SharedPostgres.newDatabase()))
+        }
+    }
+}
+
+/// Where one test's catalog lives.
+enum Catalog: Sendable {
+    case sqlite(path: String)
+    case postgres(PostgresLocation)
+
+    /// Opens (and migrates) the catalog for as long as `body` runs.
+    func withStore<T: Sendable>(_ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+        switch self {
+        case let .sqlite(path):
+            return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))
+        case let .postgres(location):
+            let store = PostgresFeedStore(location: location, connections: 8, logger: Logger(label: "conformance"))
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await store.run() }
+                defer { group.cancelAll() }
+                try await store.migrate()
+                return try await body(store)
+            }
+        }
+    }
+}
+
+/// One PostgreSQL server for the test process (initdb costs a second or two), stopped when the process exits; each
+/// test gets a database of its own on it.
+enum SharedPostgres {
+    private static let state = Mutex<(server: PostgresTestServer?, next: Int)>((nil, 0))
+
+    static var server: PostgresTestServer {
+        get throws {
+            try state.withLock { state in
+                if let server = state.server { return server }
+                let server = try PostgresTestServer()
+                state.server = server
+                atexit { SharedPostgres.stop() }
+                return server
+            }
+        }
+    }
+
+    static func newDatabase() throws -> PostgresLocation {
+        let server = try server
+        let name = state.withLock { state in
+            state.next += 1
+            return "conformance_\(getpid())_\(state.next)"
+        }
+        try server.createDatabase(name)
+        return PostgresLocation(host: server.host, port: server.port, user: PostgresTestServer.user, database: name)
+    }
+
+    static func stop() {
+        state.withLock { $0.server?.stop() }
+    }
+}

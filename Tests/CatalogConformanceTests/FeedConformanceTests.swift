@@ -1,0 +1,126 @@
+import FeedStore
+import Foundation
+import MediaModel
+import Testing
+
+/// The feed on every engine: pages, cursors, paging while videos are published, the generation, items.
+@Suite struct FeedConformanceTests {
+    @Test(arguments: CatalogEngine.allCases)
+    func pagesAreNewestFirstWithoutGapsOrDuplicates(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            try await store.seed(count: 95, startingAt: 0, batch: 40)
+            #expect(try await store.videoCount() == 95)
+            var seen: [String] = []
+            var cursor: FeedCursor?
+            repeat {
+                let page = try await store.pageWithGeneration(limit: 20, after: cursor).page
+                #expect(page.items.count == (seen.count == 80 ? 15 : 20))
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil
+            #expect(seen == (0..<95).reversed().map { String(format: "v%09d", $0) })
+            let video = try #require(try await store.video(id: "v000000094"))
+            #expect(video.renditions.map(\.rung) == ["360p", "720p", "1080p"])
+            let item = try #require(try await store.item(id: "v000000094"))
+            #expect(item.json.contains(#""rung":"360p""#) && item.publishedAt == video.publishedAt)
+        }
+    }
+
+    @Test(arguments: CatalogEngine.allCases)
+    func pagingWhilePublishingShowsTheOriginalItemsExactlyOnce(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            try await store.seed(count: 60, startingAt: 0, batch: 60)
+            var seen: [String] = []
+            var cursor: FeedCursor?
+            var published = false
+            repeat {
+                let page = try await store.pageWithGeneration(limit: 7, after: cursor).page
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
+                if !published {
+                    try await store.seed(count: 10, startingAt: 60, batch: 10)  // newer videos arrive mid-scroll
+                    published = true
+                }
+            } while cursor != nil
+            #expect(seen == (0..<60).reversed().map { String(format: "v%09d", $0) })
+            // A new first page starts with what arrived.
+            #expect(try await store.pageWithGeneration(limit: 1, after: nil).page.items.first?.id == "v000000069")
+        }
+    }
+
+    @Test(arguments: CatalogEngine.allCases)
+    func aCursorFromOneServerWorksOnAnother(engine: CatalogEngine) async throws {
+        try await engine.withCatalog { catalog in
+            try await catalog.withStore { first in
+                try await first.seed(count: 30, startingAt: 0, batch: 30)
+                let page = try await first.pageWithGeneration(limit: 10, after: nil)
+                let cursor = try #require(page.page.nextCursor)
+                try await catalog.withStore { second in
+                    let here = try await first.pageWithGeneration(limit: 10, after: FeedCursor(decoding: cursor.encoded))
+                    let there = try await second.pageWithGeneration(limit: 10, after: FeedCursor(decoding: cursor.encoded))
+                    #expect(here.page.items.map(\.id) == there.page.items.map(\.id))
+                    #expect(here.page.items.map(\.json) == there.page.items.map(\.json))
+                    #expect(here.page.items.first?.id == "v000000019")
+                    #expect(here.generation == there.generation && here.generation == page.generation)
+                }
+            }
+        }
+    }
+
+    @Test(arguments: CatalogEngine.allCases)
+    func theGenerationMovesWithTheFeedOnly(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            let start = try await store.generation()
+            try await store.seed(count: 2, startingAt: 0, batch: 2)
+            let seeded = try await store.generation()
+            #expect(seeded != start)
+            #expect(try await store.pageWithGeneration(limit: 5, after: nil).generation == seeded)
+            // Queueing, claiming, progress and an image leave it alone: none of them changes the feed.
+            try await Fixtures.queue(store, "j1", now: 1)
+            let job = try #require(try await store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 60_000))
+            try await store.setJobProgress(job.lease, progress: 0.5, now: 3)
+            try await store.publish(Fixtures.image("i1", hash: "h-image"), lease: job.lease, now: 4)
+            #expect(try await store.generation() == seeded)
+            try await Fixtures.queue(store, "j2", now: 5)
+            let video = try #require(try await store.claimNextJob(owner: "w", now: 6, leaseMilliseconds: 60_000))
+            try await store.publish(Fixtures.video("m2", hash: "h-video"), lease: video.lease, now: 7)
+            #expect(try await store.generation() != seeded)
+        }
+    }
+
+    @Test(arguments: CatalogEngine.allCases)
+    func aPublishedVideoKeepsEveryColumn(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            let published = Fixtures.video("m1", hash: "h1")
+            try await store.publish(published)
+            let video = try #require(try await store.video(id: "m1"))
+            #expect(video.renditions == published.renditions)
+            #expect(video.storyboard == published.storyboard)
+            #expect(video.durationMilliseconds == 15_250 && video.width == 1080 && video.height == 1920)
+            #expect(video.masterPath == published.masterPath && video.posterWebPPath == published.posterWebPPath)
+            #expect(try await store.publishedVideos().map(\.id) == ["m1"])
+            #expect(try await store.video(id: "missing") == nil && store.item(id: "missing") == nil)
+            #expect(try await store.publishedMedia(contentHash: "h1") == PublishedMedia(kind: .video, id: "m1"))
+            #expect(try await store.isPublished(mediaID: "m1") && !store.isPublished(mediaID: "m2"))
+            try await store.ping()
+        }
+    }
+
+    /// The same video gives the same bytes on both engines: a client cannot tell which one served it.
+    @Test func bothEnginesRenderTheSameItemsAndPages() async throws {
+        var renders: [String] = []
+        for engine in CatalogEngine.allCases {
+            renders.append(try await engine.withStore { store in
+                try await store.publish(Fixtures.video("m1", hash: "h1", publishedAt: 1_700_000_000_000))
+                try await store.publish(Fixtures.video("m2", hash: "h2", publishedAt: 1_700_000_001_000))
+                let page = try await store.pageWithGeneration(limit: 1, after: nil).page
+                let next = try await store.pageWithGeneration(limit: 1, after: page.nextCursor).page
+                let item = try #require(try await store.item(id: "m1"))
+                return (page.items + next.items).map(\.json).joined(separator: "\n") + "\n" + item.json
+                    + "\n" + (page.nextCursor?.encoded ?? "")
+            })
+        }
+        #expect(renders.count == 2 && renders[0] == renders[1], "\(renders)")
+        #expect(renders[0].contains("storyboard") && renders[0].contains("prefetch"))
+    }
+}

@@ -1,0 +1,35 @@
+import FeedStore
+import MediaModel
+
+/// Media and jobs the conformance tests publish: every column a video has, so a round trip shows what an engine drops.
+enum Fixtures {
+    static func video(_ id: String, hash: String, publishedAt: Int64 = 1_700_000_000_000) -> PublishedVideo {
+        PublishedVideo(
+            id: id, createdAt: publishedAt - 5_000, publishedAt: publishedAt, durationMilliseconds: 15_250, width: 1080, height: 1920,
+            contentHash: hash, source: #"{"codec":"h264"}"#, masterPath: "videos/\(id)/master.m3u8",
+            posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
+            renditions: [
+                FeedVideo.Rendition(rung: "360p", width: 360, height: 640, bandwidth: 700_000, averageBandwidth: 600_000,
+                                    codecs: "avc1.64001e,mp4a.40.2", segments: 8,
+                                    prefetch: PrefetchHint(initBytes: 812, segmentDurationMilliseconds: 2_000,
+                                                           firstSegments: [.init(durationMilliseconds: 2_000, bytes: 150_001),
+                                                                           .init(durationMilliseconds: 1_250, bytes: 90_002)])),
+                FeedVideo.Rendition(rung: "1080p", width: 1080, height: 1920, bandwidth: 4_000_000, averageBandwidth: 3_500_000,
+                                    codecs: "avc1.640028,mp4a.40.2", segments: 8, prefetch: nil),
+            ],
+            storyboard: Storyboard(vttPath: "videos/\(id)/storyboard.vtt", imagePath: "videos/\(id)/storyboard.webp", intervalSeconds: 1,
+                                   tileWidth: 90, tileHeight: 160, columns: 10, count: 16))
+    }
+
+    static func image(_ id: String, hash: String) -> PublishedImage {
+        PublishedImage(id: id, createdAt: 1_700_000_000_000, width: 2048, height: 1536, bytes: 345_678, path: "images/\(id).webp",
+                       contentHash: hash)
+    }
+
+    /// A job as the worker makes one: inserted held by `owner` (epoch 0), then released to the queue.
+    static func queue(_ store: any FeedStore, _ id: String, now: Int64, owner: String = "intake") async throws {
+        try await store.insertJob(id: id, sourceName: Array("\(id).mp4".utf8), bytes: 1_000, owner: owner, now: now,
+                                  leaseMilliseconds: 60_000)
+        try await store.release(JobLease(id: id, epoch: 0, owner: owner), now: now)
+    }
+}
