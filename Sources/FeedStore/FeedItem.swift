@@ -4,4 +4,11 @@ public struct FeedItem: Sendable, Equatable {
     /// Unix milliseconds.
     public var publishedAt: Int64
     public var json: String
+
+    /// Public for the catalog engines outside this module (PostgresCatalog).
+    public init(id: String, publishedAt: Int64, json: String) {
+        self.id = id
+        self.publishedAt = publishedAt
+        self.json = json
+    }
 }

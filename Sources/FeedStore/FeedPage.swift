@@ -2,4 +2,10 @@
 public struct FeedPage: Sendable, Equatable {
     public var items: [FeedItem]
     public var nextCursor: FeedCursor?
+
+    /// Public for the catalog engines outside this module (PostgresCatalog).
+    public init(items: [FeedItem], nextCursor: FeedCursor?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
 }

@@ -1,6 +1,6 @@
 internal import Foundation
 internal import GRDB
-internal import MediaModel
+public import MediaModel
 
 extension SQLiteFeedStore {
     /// Only the index's columns and the stored item: a page never renders JSON and never reads the renditions.
@@ -82,7 +82,9 @@ extension SQLiteFeedStore {
                           columns: columns, count: count)
     }
 
-    static func prefetch(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {
+    /// A rendition's prefetch hint from its stored columns; nil when any is NULL (published before hints). Public for
+    /// the other engines, which store the same columns.
+    public static func prefetch(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {
         guard let initBytes, let segmentDuration, let column = firstSegments, let segments = Self.firstSegments(column: column) else { return nil }
         return PrefetchHint(initBytes: initBytes, segmentDurationMilliseconds: segmentDuration, firstSegments: segments)
     }

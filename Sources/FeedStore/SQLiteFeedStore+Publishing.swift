@@ -94,12 +94,14 @@ extension SQLiteFeedStore {
         try db.cachedStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?").execute(arguments: [FeedItemJSON.render(item), video.id])
     }
 
-    /// `first_segments` as stored: "duration_ms:bytes" pairs, comma-separated, in order.
-    static func firstSegmentsColumn(_ segments: [PrefetchHint.Segment]) -> String {
+    /// `first_segments` as stored: "duration_ms:bytes" pairs, comma-separated, in order. Public for the other
+    /// engines, which store the same column.
+    public static func firstSegmentsColumn(_ segments: [PrefetchHint.Segment]) -> String {
         segments.map { "\($0.durationMilliseconds):\($0.bytes)" }.joined(separator: ",")
     }
 
-    static func firstSegments(column: String) -> [PrefetchHint.Segment]? {
+    /// The segments a stored `first_segments` column lists; nil when it is malformed or empty.
+    public static func firstSegments(column: String) -> [PrefetchHint.Segment]? {
         var segments: [PrefetchHint.Segment] = []
         for pair in column.split(separator: ",") {
             let parts = pair.split(separator: ":")

@@ -19,7 +19,8 @@ extension SQLiteFeedStore {
         }
     }
 
-    static func syntheticVideo(_ n: Int) -> PublishedVideo {
+    /// The `n`th synthetic video `seed` inserts; public so every engine seeds the same catalog.
+    public static func syntheticVideo(_ n: Int) -> PublishedVideo {
         let id = String(format: "v%09d", n)
         let time = Int64(1_700_000_000 + n) * 1000
         return PublishedVideo(

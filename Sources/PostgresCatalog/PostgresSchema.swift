@@ -1,5 +1,5 @@
 /// The catalog's schema on PostgreSQL: the same tables, columns, constraints and triggers as the SQLite catalog
-/// (FeedDatabase's migrations v1–v7), with versioned migrations of its own. PostgreSQL catalogs start at this
+/// (FeedDatabase's migrations v1–v8), with versioned migrations of its own. PostgreSQL catalogs start at this
 /// schema, so its first version is the SQLite catalog as it stands, not its history; later changes are appended to
 /// both engines. `PostgresSchemaTests` checks the two engines' tables and columns stay the same.
 public enum PostgresSchema {
@@ -10,7 +10,7 @@ public enum PostgresSchema {
         public let statements: [String]
     }
 
-    public static let migrations: [Migration] = [catalog]
+    public static let migrations: [Migration] = [catalog, jobLeases]
 
     static let catalog = Migration(version: 1, name: "catalog (the SQLite catalog's v7)", statements: [
         """
@@ -157,5 +157,48 @@ public enum PostgresSchema {
         END $$
         """,
         "CREATE TRIGGER renditions_edit_clears_item AFTER INSERT OR UPDATE OR DELETE ON renditions FOR EACH ROW EXECUTE FUNCTION clear_rendition_video_item()",
+    ])
+
+    /// The SQLite catalog's v8 (job leases), plus what only a server has: notifications. A job that becomes claimable
+    /// wakes waiting workers (`reel_jobs`), and each new catalog generation is announced (`reel_generation`, the value
+    /// as payload). `NOTIFY` is delivered at commit, and one transaction's equal notifications arrive once.
+    /// The generation now moves once per transaction however many statements changed the feed: a row whose `xmin` is
+    /// the current transaction was already bumped by it. Video ids compare bytewise (`COLLATE "C"`), as SQLite's
+    /// BINARY does, so the feed's keyset order is the same on both engines whatever the database's locale.
+    static let jobLeases = Migration(version: 2, name: "job leases and notifications (the SQLite catalog's v8)", statements: [
+        "ALTER TABLE jobs ADD COLUMN epoch bigint NOT NULL DEFAULT 0",
+        "ALTER TABLE jobs ADD COLUMN lease_expires_at bigint",
+        """
+        CREATE FUNCTION notify_claimable_job() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('reel_jobs', '');
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER jobs_claimable_notifies AFTER INSERT OR UPDATE ON jobs
+            FOR EACH ROW WHEN (NEW.state = 'queued' AND NEW.owner IS NULL)
+            EXECUTE FUNCTION notify_claimable_job()
+        """,
+        """
+        CREATE FUNCTION notify_catalog_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('reel_generation', NEW.value::text);
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER catalog_generation_notifies AFTER UPDATE ON catalog_generation
+            FOR EACH ROW EXECUTE FUNCTION notify_catalog_generation()
+        """,
+        """
+        CREATE OR REPLACE FUNCTION bump_catalog_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE catalog_generation SET value = value + 1 WHERE id = 1 AND xmin <> pg_current_xact_id()::xid;
+            RETURN NULL;
+        END $$
+        """,
+        "ALTER TABLE videos ALTER COLUMN id TYPE text COLLATE \"C\"",
+        "ALTER TABLE renditions ALTER COLUMN video_id TYPE text COLLATE \"C\"",
     ])
 }

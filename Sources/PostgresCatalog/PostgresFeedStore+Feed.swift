@@ -1,0 +1,163 @@
+public import FeedStore
+internal import Logging
+public import MediaModel
+internal import PostgresNIO
+
+/// The feed's reads: the same statements as `SQLiteFeedStore+Feed`, and one read snapshot where SQLite has one.
+extension PostgresFeedStore {
+    /// The page and its generation in one statement, so one snapshot: the generation row always, joined to the
+    /// page's rows (none on an empty page), newest first, keyset on (published_at, id).
+    static let pageSQL = """
+        SELECT g.value AS generation, v.published_at, v.id, v.item_json
+        FROM catalog_generation g
+        LEFT JOIN LATERAL (
+            SELECT published_at, id, item_json FROM videos
+            WHERE status = 'published' AND published_at IS NOT NULL AND (published_at, id) < ($1, $2)
+            ORDER BY published_at DESC, id DESC
+            LIMIT $3
+        ) v ON true
+        WHERE g.id = 1
+        ORDER BY v.published_at DESC, v.id DESC
+        """
+
+    static let videoSQL = """
+        SELECT id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+               storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width, storyboard_tile_height,
+               storyboard_columns, storyboard_count
+        FROM videos WHERE id = $1
+        """
+
+    static let renditionsSQL = """
+        SELECT rung, width, height, bandwidth, average_bandwidth, codecs, segments, init_bytes, segment_duration_ms, first_segments
+        FROM renditions WHERE video_id = $1 ORDER BY height, rung COLLATE "C"
+        """
+
+    public func pageWithGeneration(limit: Int, after cursor: FeedCursor?) async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
+        precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
+        let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
+        let logger = self.logger
+        return try await withConnection("read a feed page after \(start.publishedAt)/\(start.id)") { connection in
+            var bindings = PostgresBindings()
+            bindings.append(start.publishedAt)
+            bindings.append(start.id)
+            bindings.append(limit + 1)
+            let rows = try await connection.rows(PostgresQuery(unsafeSQL: Self.pageSQL, binds: bindings), logger: logger)
+            let generation = try rows.first?.value("generation", as: Int64.self) ?? 0
+            var items: [FeedItem] = []
+            items.reserveCapacity(rows.count)
+            for row in rows {
+                guard let id = try row.value("id", as: String?.self) else { continue }
+                let publishedAt = try row.value("published_at", as: Int64.self)
+                // A row whose item was cleared by an edit outside Reel is rendered again from its columns.
+                let json = try await Self.itemJSON(stored: row.value("item_json"), id: id, connection, logger: logger)
+                items.append(FeedItem(id: id, publishedAt: publishedAt, json: json))
+            }
+            let next = items.count > limit ? FeedCursor(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
+            return (FeedPage(items: Array(items.prefix(limit)), nextCursor: next), generation)
+        }
+    }
+
+    public func generation() async throws(CatalogError) -> Int64 {
+        try await rows("read the catalog generation", "SELECT value FROM catalog_generation WHERE id = 1")
+            .first.map { row throws(CatalogError) in try Self.decode("read the catalog generation") { try row.value("value", as: Int64.self) } } ?? 0
+    }
+
+    public func item(id: String) async throws(CatalogError) -> FeedItem? {
+        let logger = self.logger
+        return try await snapshot("read the feed item of video \(id)") { connection in
+            guard let row = try await connection.rows("""
+                SELECT published_at, item_json FROM videos WHERE id = \(id) AND status = 'published'
+                """, logger: logger).first else { return nil }
+            let json = try await Self.itemJSON(stored: row.value("item_json"), id: id, connection, logger: logger)
+            return FeedItem(id: id, publishedAt: try row.value("published_at", as: Int64?.self) ?? 0, json: json)
+        }
+    }
+
+    public func video(id: String) async throws(CatalogError) -> FeedVideo? {
+        let logger = self.logger
+        return try await snapshot("read video \(id)") { connection in
+            guard try await connection.count("SELECT 1 FROM videos WHERE id = \(id) AND status = 'published'", logger: logger) == 1 else {
+                return nil
+            }
+            return try await Self.video(id: id, connection, logger: logger)
+        }
+    }
+
+    public func publishedVideos() async throws(CatalogError) -> [FeedVideo] {
+        let logger = self.logger
+        return try await snapshot("read every published video") { connection in
+            var videos: [FeedVideo] = []
+            for row in try await connection.rows("""
+                SELECT id FROM videos WHERE status = 'published' AND published_at IS NOT NULL
+                ORDER BY published_at DESC, id DESC
+                """, logger: logger) {
+                if let video = try await Self.video(id: try row.value("id", as: String.self), connection, logger: logger) {
+                    videos.append(video)
+                }
+            }
+            return videos
+        }
+    }
+
+    public func videoCount() async throws(CatalogError) -> Int {
+        try await rows("count the videos", "SELECT count(*) AS n FROM videos")
+            .first.map { row throws(CatalogError) in try Self.decode("count the videos") { try row.value("n", as: Int.self) } } ?? 0
+    }
+
+    /// One trivial read: proves the server answers and the catalog is there (`/healthz`).
+    public func ping() async throws(CatalogError) {
+        _ = try await rows("ping the catalog", "SELECT 1 FROM videos LIMIT 1")
+    }
+
+    /// The stored item, or (cleared by an edit outside Reel) the item rendered again from the video's columns.
+    static func itemJSON(stored: String?, id: String, _ connection: PostgresConnection, logger: Logger) async throws -> String {
+        if let stored { return stored }
+        return try await video(id: id, connection, logger: logger).map(FeedItemJSON.render) ?? "null"
+    }
+
+    /// A video row and its renditions, whatever its status, on `connection`.
+    static func video(id: String, _ connection: PostgresConnection, logger: Logger) async throws -> FeedVideo? {
+        guard let row = try await connection.rows(PostgresQuery(unsafeSQL: videoSQL, binds: binds(id)), logger: logger).first else {
+            return nil
+        }
+        var renditions: [FeedVideo.Rendition] = []
+        for rendition in try await connection.rows(PostgresQuery(unsafeSQL: renditionsSQL, binds: binds(id)), logger: logger) {
+            renditions.append(FeedVideo.Rendition(
+                rung: try rendition.value("rung"), width: try rendition.value("width"), height: try rendition.value("height"),
+                bandwidth: try rendition.value("bandwidth"), averageBandwidth: try rendition.value("average_bandwidth"),
+                codecs: try rendition.value("codecs"), segments: try rendition.value("segments"),
+                prefetch: SQLiteFeedStore.prefetch(initBytes: try rendition.value("init_bytes"),
+                                                   segmentDuration: try rendition.value("segment_duration_ms"),
+                                                   firstSegments: try rendition.value("first_segments"))))
+        }
+        return FeedVideo(id: try row.value("id"), publishedAt: try row.value("published_at", as: Int64?.self) ?? 0,
+                         durationMilliseconds: try row.value("duration_ms"), width: try row.value("width"),
+                         height: try row.value("height"), masterPath: try row.value("master_path"),
+                         posterJPEGPath: try row.value("poster_jpeg_path"), posterWebPPath: try row.value("poster_webp_path"),
+                         renditions: renditions, storyboard: try storyboard(row))
+    }
+
+    /// The storyboard columns, or nil when any is NULL (published before storyboards).
+    static func storyboard(_ row: PostgresRandomAccessRow) throws -> Storyboard? {
+        guard let vtt = try row.value("storyboard_vtt_path", as: String?.self),
+              let image = try row.value("storyboard_image_path", as: String?.self),
+              let interval = try row.value("storyboard_interval_s", as: Int?.self),
+              let tileWidth = try row.value("storyboard_tile_width", as: Int?.self),
+              let tileHeight = try row.value("storyboard_tile_height", as: Int?.self),
+              let columns = try row.value("storyboard_columns", as: Int?.self),
+              let count = try row.value("storyboard_count", as: Int?.self) else { return nil }
+        return Storyboard(vttPath: vtt, imagePath: image, intervalSeconds: interval, tileWidth: tileWidth, tileHeight: tileHeight,
+                          columns: columns, count: count)
+    }
+
+    static func binds(_ id: String) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(id)
+        return bindings
+    }
+
+    /// Decodes outside a connection's closure, as a `CatalogError` naming the operation.
+    static func decode<T>(_ operation: String, _ body: () throws -> T) throws(CatalogError) -> T {
+        do { return try body() } catch { throw classify(error, operation: operation) }
+    }
+}

@@ -1,0 +1,91 @@
+public import FeedStore
+public import Logging
+internal import PostgresNIO
+public import ServiceLifecycle
+
+/// The catalog on PostgreSQL, for feed servers and workers on many hosts. It behaves as `SQLiteFeedStore` does,
+/// statement for statement; what differs is concurrency (claims skip rows other transactions hold) and wake-ups
+/// (`LISTEN reel_jobs` instead of polling). Its concerns live in extensions: the feed, jobs, publishing, tokens,
+/// uploads and seeding.
+///
+/// It is a `Service`: nothing connects until `run()` runs, and every call waits for a pooled connection at most
+/// `leaseTimeout` before failing with `CatalogError.Kind.unavailable` (the pool itself would queue a request for a
+/// minute while the server is down). The pool reconnects by itself when the server is back.
+public final class PostgresFeedStore: FeedStore, Service {
+    /// How long a call waits for a pooled connection before it gives up as unavailable: the connect timeout and a
+    /// margin, so a server that is down fails calls quickly and a busy pool still serves them.
+    static let leaseTimeout: Duration = .seconds(5)
+    /// The pause between attempts to open the `LISTEN` connection again.
+    static let listenRetryDelay: Duration = .seconds(1)
+
+    let location: PostgresLocation
+    let logger: Logger
+    let client: PostgresClient
+    /// A pool of one: the connection that stays in `LISTEN reel_jobs`.
+    let listener: PostgresClient
+    let queuedJobs = QueuedJobSignal()
+
+    /// - Parameters:
+    ///   - connections: the pool's upper bound, besides the one `LISTEN` connection.
+    /// Does not connect: `run()` does.
+    public init(location: PostgresLocation, connections: Int = 8, logger: Logger) {
+        self.location = location
+        self.logger = logger
+        client = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: connections), backgroundLogger: logger)
+        listener = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: 1), backgroundLogger: logger)
+    }
+
+    /// Runs the connection pool and the `LISTEN` connection until the task is cancelled (or graceful shutdown).
+    public func run() async {
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.client.run() }
+                group.addTask { await self.listener.run() }
+                group.addTask { await self.listenForQueuedJobs() }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Applies `PostgresSchema`'s missing migrations (many processes may start at once: each applies once).
+    /// - Throws: `CatalogError` when the server cannot be reached or a migration fails.
+    public func migrate() async throws(CatalogError) {
+        // The ping fails fast while the server is down; the migrations themselves may take as long as they take.
+        try await ping()
+        do {
+            try await PostgresMigrator().migrate(client, logger: logger)
+        } catch {
+            throw Self.classify(error, operation: "migrate the catalog at \(location)")
+        }
+    }
+
+    /// PostgreSQL is across a network: there is no read without suspension.
+    public var synchronousFeed: (any SynchronousFeed)? { nil }
+
+    /// Returns when a `reel_jobs` notification arrives (a job became claimable), or after `seconds`. While the server
+    /// is unreachable no notification comes, so it returns after `seconds`; it never throws.
+    public func waitForQueuedJob(upTo seconds: Double) async {
+        await queuedJobs.wait(upTo: seconds)
+    }
+
+    /// Holds the `LISTEN reel_jobs` connection open, opening it again after the server went away. Each time it
+    /// starts listening it wakes the waiters too: a job may have been queued while nobody listened.
+    func listenForQueuedJobs() async {
+        while !Task.isCancelled {
+            do {
+                try await withConnection("listen for queued jobs", on: listener) { connection in
+                    try await connection.listen(on: "reel_jobs") { notifications in
+                        self.queuedJobs.wakeAll()
+                        for try await _ in notifications { self.queuedJobs.wakeAll() }
+                    }
+                }
+            } catch {
+                if !Task.isCancelled {
+                    logger.debug("catalog LISTEN connection lost, retrying", metadata: ["error": "\(error)"])
+                }
+            }
+            try? await Task.sleep(for: Self.listenRetryDelay)
+        }
+    }
+}
