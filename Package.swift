@@ -113,7 +113,8 @@ let package = Package(
         ),
         .testTarget(name: "LibAVTests", dependencies: ["LibAV", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim", "TestServers"],
+                    swiftSettings: upcoming),
         .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(

@@ -73,6 +73,12 @@ final class FeedPageCache: Sendable {
         }
     }
 
+    /// Whether a page for `key` may be kept (at whatever generation): when not, and it is not hot either, there is no
+    /// point reading the generation before the page.
+    func mayHold(_ key: Key) -> Bool {
+        state.withLock { state in state.pages.recent[key] != nil || state.pages.older[key] != nil }
+    }
+
     /// Whether a page is worth keeping: the first page, or one behind a cursor this server issued.
     func isHot(_ key: Key) -> Bool {
         guard let cursor = key.cursor else { return true }

@@ -52,7 +52,7 @@ public final class PostgresFeedStore: FeedStore, Service {
     /// - Throws: `CatalogError` when the server cannot be reached or a migration fails.
     public func migrate() async throws(CatalogError) {
         // The ping fails fast while the server is down; the migrations themselves may take as long as they take.
-        try await ping()
+        _ = try await rows("reach the server", "SELECT 1")
         do {
             try await PostgresMigrator().migrate(client, logger: logger)
         } catch {
@@ -63,9 +63,9 @@ public final class PostgresFeedStore: FeedStore, Service {
     /// PostgreSQL is across a network: there is no read without suspension.
     public var synchronousFeed: (any SynchronousFeed)? { nil }
 
-    /// Returns when a `reel_jobs` notification arrives (a job became claimable), or after `seconds`. While the server
-    /// is unreachable no notification comes, so it returns after `seconds`; it never throws.
-    public func waitForQueuedJob(upTo seconds: Double) async {
+    /// Returns true when a `reel_jobs` notification arrives (a job became claimable), false after `seconds`. While the
+    /// server is unreachable no notification comes, so it returns false after `seconds`; it never throws.
+    public func waitForQueuedJob(upTo seconds: Double) async -> Bool {
         await queuedJobs.wait(upTo: seconds)
     }
 

@@ -39,13 +39,20 @@ final class QueuedJobSignal: Sendable {
         }
     }
 
-    /// Returns at the next `wakeAll`, or after `seconds`, whichever comes first; never throws.
-    func wait(upTo seconds: Double) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.wait() }
-            group.addTask { try? await Task.sleep(for: .milliseconds(Int64(max(0, seconds) * 1000))) }
-            await group.next()
+    /// Returns at the next `wakeAll` (true), or after `seconds` (false), whichever comes first; never throws.
+    func wait(upTo seconds: Double) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.wait()
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int64(max(0, seconds) * 1000)))
+                return false
+            }
+            let first = await group.next() ?? false
             group.cancelAll()
+            return first
         }
     }
 }

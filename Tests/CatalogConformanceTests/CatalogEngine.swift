@@ -5,6 +5,7 @@ import MediaFixtures
 import PostgresCatalog
 import Synchronization
 import TestServers
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +27,9 @@ enum CatalogEngine: String, CaseIterable, CustomTestStringConvertible, Sendable 
         switch self {
         case .sqlite:
             let directory = try TemporaryDirectory()
-            return try await withExtendedLifetime(directory) { try await body(.sqlite(path: directory.file("catalog.sqlite"))) }
+            let result = try await body(.sqlite(path: directory.file("catalog.sqlite")))
+            withExtendedLifetime(directory) {}
+            return result
         case .postgres:
             return try await body(.postgres(try SharedPostgres.newDatabase()))
         }

@@ -72,7 +72,8 @@ import Testing
                 #expect(error?.description.contains("j1") == true && error?.isTransient == false)
             }
             #expect(try await store.renewLease(stale.lease, until: 9_000, now: 5_000) == false)
-            #expect(try await store.video(id: "j1") == nil && store.videoCount() == 0)
+            #expect(try await store.video(id: "j1") == nil)
+            #expect(try await store.videoCount() == 0)
             #expect(try await store.generation() == before)
             let job = try #require(try await store.job(id: "j1"))
             #expect(job.state == .processing && job.owner == "b" && job.epoch == 2 && job.leaseExpiresAt == 64_001)
@@ -156,22 +157,27 @@ import Testing
     @Test(arguments: CatalogEngine.allCases)
     func aQueuedJobWakesAWaiter(engine: CatalogEngine) async throws {
         try await engine.withStore { store in
-            let woke = Mutex(false)
+            let woke = WakeFlag()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     let announced = await store.waitForQueuedJob(upTo: 30)
-                    woke.withLock { $0 = announced }
+                    woke.value.withLock { $0 = announced }
                 }
                 // Whenever the waiter is listening, a job queued now or later reaches it within its 30 s.
                 for n in 0..<20 {
                     try await Fixtures.queue(store, "j\(n)", now: Int64(n))
-                    if woke.withLock({ $0 }) { break }
+                    if woke.value.withLock({ $0 }) { break }
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 try await group.waitForAll()
             }
-            #expect(woke.withLock { $0 })
+            #expect(woke.value.withLock { $0 })
             #expect(try await store.claimNextJob(owner: "w", now: 100, leaseMilliseconds: 1_000) != nil)
         }
     }
+}
+
+/// Whether a waiter was woken, shared between the waiting task and the test.
+final class WakeFlag: Sendable {
+    let value = Mutex(false)
 }

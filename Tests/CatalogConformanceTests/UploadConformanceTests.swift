@@ -60,10 +60,11 @@ import Testing
                 try await store.seed(count: 3, startingAt: 0, batch: 3)
                 try await Fixtures.queue(store, "j1", now: 1)
             }
-            try await catalog.withStore { store in
-                #expect(try await store.videoCount() == 3)
-                #expect(try await store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 1_000)?.epoch == 1)
+            let (videos, claimed) = try await catalog.withStore { store in
+                (try await store.videoCount(), try await store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 1_000))
             }
+            #expect(videos == 3)
+            #expect(claimed?.epoch == 1 && claimed?.id == "j1")
         }
     }
 }

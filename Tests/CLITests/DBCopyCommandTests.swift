@@ -1,0 +1,87 @@
+import Foundation
+import MediaFixtures
+import Testing
+import TestServers
+
+/// `reel db copy`: a SQLite catalog moved into PostgreSQL serves the same feed, byte for byte, from the same library.
+/// Synchronous, with curl: async tests here wait on the cooperative pool that the other CLI tests' subprocesses hold.
+@Suite struct DBCopyCommandTests {
+    @Test func aCopiedCatalogServesTheSameFeedAndARepeatedCopyIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let sqlite = directory.file("catalog.sqlite")
+        #expect(try ReelProcess.run(["db", "seed", "--database", sqlite, "--count", "2500"]).status == 0)
+        #expect(try ReelProcess.run(["token", "create", "--database", sqlite, "--name", "phone app", "--rate-limit", "3"]).status == 0)
+        let server = try PostgresTestServer()
+        try server.createDatabase("moved")
+        let url = server.url(database: "moved")
+
+        let copied = try ReelProcess.run(["db", "copy", "--from", sqlite, "--to", url, "--batch", "700"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let counts = Dictionary(uniqueKeysWithValues: copied.stdout.split(separator: "\n").compactMap { line -> (String, Int)? in
+            let parts = line.split(separator: "\t")
+            return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
+        })
+        #expect(counts == ["videos": 2500, "renditions": 7500, "upload_tokens": 1, "uploads": 0, "images": 0, "jobs": 0], "\(copied.stdout)")
+        #expect(copied.stderr.contains("copy: videos 2500/2500 (100 %)") && copied.stderr.contains("row counts match"), "\(copied.stderr)")
+        #expect(try ReelProcess.run(["token", "list", "--database", url]).stdout.contains("phone app"))
+
+        // Both catalogs, served side by side: the same pages, the same ETags (the generation carried over), and a
+        // cursor from one server works on the other.
+        let library = directory.file("library")
+        let fromSQLite = try Self.serve(sqlite, library: library)
+        let fromPostgres = try Self.serve(url, library: library)
+        defer {
+            for process in [fromSQLite.process, fromPostgres.process] { process.signal(SIGTERM); _ = process.wait() }
+        }
+        let first = try Self.get(fromSQLite.base + "/v1/feed?limit=50")
+        #expect(first.status == 200)
+        #expect(try Self.get(fromPostgres.base + "/v1/feed?limit=50") == first)
+        let cursor = try #require(try JSONSerialization.jsonObject(with: Data(first.body.utf8)) as? [String: Any])["next_cursor"] as? String
+        let deep = try Self.get(fromSQLite.base + "/v1/feed?limit=20&cursor=" + #require(cursor))
+        #expect(deep.status == 200 && deep.body.contains("v000002449"))
+        #expect(try Self.get(fromPostgres.base + "/v1/feed?limit=20&cursor=" + #require(cursor)) == deep)
+        #expect(try Self.get(fromPostgres.base + "/v1/videos/v000000007") == Self.get(fromSQLite.base + "/v1/videos/v000000007"))
+
+        let again = try ReelProcess.run(["db", "copy", "--from", sqlite, "--to", url])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("not empty") && again.stderr.contains("videos has 2500 rows"), "\(again.stderr)")
+        let notPostgres = try ReelProcess.run(["db", "copy", "--from", sqlite, "--to", directory.file("other.sqlite")])
+        #expect(notPostgres.status != 0 && notPostgres.stderr.contains("--to must be a postgres:// URL"), "\(notPostgres.stderr)")
+    }
+
+    struct Served {
+        let process: ChildProcess
+        let base: String
+    }
+
+    static func serve(_ database: String, library: String) throws -> Served {
+        let process = try ChildProcess([ReelProcess.executable, "serve", "--database", database, "--library", library, "--port", "0",
+                                        "--log-level", "warning"])
+        guard ChildProcess.waitUntil(seconds: 60, { process.stdout.hasPrefix("listening on http://") }),
+              let base = process.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init) else {
+            process.signal(SIGKILL)
+            throw ServeFailed(description: "reel serve --database \(database) did not start: \(process.stderr.suffix(2000))")
+        }
+        return Served(process: process, base: base)
+    }
+
+    struct ServeFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct Answer: Equatable {
+        let status: Int
+        let etag: String
+        let body: String
+    }
+
+    /// GET with curl: status, ETag and body.
+    static func get(_ url: String) throws -> Answer {
+        let headers = try TemporaryDirectory()
+        let result = try ChildProcess.run(["/usr/bin/curl", "-s", "--max-time", "30", "-D", headers.file("h"), "-w", "\n%{http_code}", url])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let head = (try? String(contentsOfFile: headers.file("h"), encoding: .utf8)) ?? ""
+        let etag = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) }
+        return Answer(status: Int(lines.last ?? "") ?? 0, etag: etag ?? "", body: lines.dropLast().joined(separator: "\n"))
+    }
+}
