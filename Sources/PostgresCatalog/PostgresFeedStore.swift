@@ -51,8 +51,8 @@ public final class PostgresFeedStore: FeedStore, Service {
     /// Applies `PostgresSchema`'s missing migrations (many processes may start at once: each applies once).
     /// - Throws: `CatalogError` when the server cannot be reached or a migration fails.
     public func migrate() async throws(CatalogError) {
-        // The ping fails fast while the server is down; the migrations themselves may take as long as they take.
-        _ = try await rows("reach the server", "SELECT 1")
+        // This fails fast while the server is down; the migrations themselves may take as long as they take.
+        _ = try await rows("reach the server to migrate the catalog", "SELECT 1")
         do {
             try await PostgresMigrator().migrate(client, logger: logger)
         } catch {

@@ -198,7 +198,17 @@ public enum PostgresSchema {
             RETURN NULL;
         END $$
         """,
+        // The edit trigger names `id`, so it goes while the column changes, and comes back as v1 made it.
+        "DROP TRIGGER videos_edit_clears_item ON videos",
         "ALTER TABLE videos ALTER COLUMN id TYPE text COLLATE \"C\"",
         "ALTER TABLE renditions ALTER COLUMN video_id TYPE text COLLATE \"C\"",
+        """
+        CREATE TRIGGER videos_edit_clears_item
+            AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                            storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                            storyboard_tile_height, storyboard_columns, storyboard_count
+            ON videos FOR EACH ROW WHEN (NEW.item_json IS NOT NULL)
+            EXECUTE FUNCTION clear_edited_video_item()
+        """,
     ])
 }

@@ -1,0 +1,264 @@
+import FeedStore
+import Foundation
+import Logging
+import MediaModel
+import PostgresCatalog
+import PostgresNIO
+import Testing
+import TestServers
+
+/// The PostgreSQL engine against a real server: the feed and its generation, duplicates, claims under concurrency,
+/// fenced leases, `LISTEN` wake-ups, and a server that goes away and comes back. Each test has its own server and
+/// database. No test measures time: waits are bounded by counts, and hangs by the test's time limit.
+@Suite(.timeLimit(.minutes(5))) struct PostgresFeedStoreTests {
+    static let logger = Logger(label: "reel.test.postgres-store")
+
+    static func location(_ server: PostgresTestServer, database: String) -> PostgresLocation {
+        PostgresLocation(host: server.host, port: server.port, user: PostgresTestServer.user, database: database)
+    }
+
+    /// A migrated store on a database of its own (created unless `create` is false), running until `body` returns.
+    static func withStore<T: Sendable>(_ server: PostgresTestServer, database: String, create: Bool = true, connections: Int = 8,
+                                       _ body: @Sendable (PostgresFeedStore) async throws -> T) async throws -> T {
+        if create { try server.createDatabase(database) }
+        let store = PostgresFeedStore(location: location(server, database: database), connections: connections, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            try await store.migrate()
+            return try await body(store)
+        }
+    }
+
+    static func video(_ id: String, at time: Int64, hash: String? = nil) -> PublishedVideo {
+        PublishedVideo(
+            id: id, createdAt: time, publishedAt: time, durationMilliseconds: 15_000, width: 1080, height: 1920,
+            contentHash: hash ?? "hash-\(id)", source: "{}", masterPath: "videos/\(id)/master.m3u8",
+            posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
+            renditions: [
+                FeedVideo.Rendition(rung: "720p30", width: 720, height: 1280, bandwidth: 1_600_000, averageBandwidth: 1_400_000,
+                                    codecs: "avc1.64001f,mp4a.40.2", segments: 4,
+                                    prefetch: PrefetchHint(initBytes: 900, segmentDurationMilliseconds: 2000,
+                                                           firstSegments: [.init(durationMilliseconds: 2000, bytes: 300_000),
+                                                                           .init(durationMilliseconds: 1000, bytes: 120_000)])),
+                FeedVideo.Rendition(rung: "360p30", width: 360, height: 640, bandwidth: 600_000, averageBandwidth: 500_000,
+                                    codecs: "avc1.64001e,mp4a.40.2", segments: 4),
+            ],
+            storyboard: Storyboard(vttPath: "videos/\(id)/storyboard.vtt", imagePath: "videos/\(id)/storyboard.webp",
+                                   intervalSeconds: 2, tileWidth: 160, tileHeight: 284, columns: 5, count: 8))
+    }
+
+    /// A queued job nobody holds, made the way intake makes one: inserted held, then released.
+    static func queueJob(_ store: PostgresFeedStore, id: String, now: Int64) async throws {
+        try await store.insertJob(id: id, sourceName: Array("upload \(id).mp4".utf8) + [0xFF], bytes: 1000, owner: "intake",
+                                  now: now, leaseMilliseconds: 60_000)
+        try await store.release(JobLease(id: id, epoch: 0, owner: "intake"), now: now)
+    }
+
+    @Test func publishedVideosPageNewestFirstWithACursorAndOneGenerationPerPublish() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "feed") { store in
+            let empty = try await store.pageWithGeneration(limit: 10, after: nil)
+            #expect(empty.page.items.isEmpty && empty.page.nextCursor == nil)
+            #expect(try await store.generation() == empty.generation)
+
+            // Two videos share a time: the id orders them, bytewise ("b" after "B").
+            for video in [Self.video("a", at: 1000), Self.video("B", at: 2000), Self.video("b", at: 2000)] {
+                let before = try await store.generation()
+                try await store.publish(video)
+                #expect(try await store.generation() == before + 1, "one bump per publishing transaction")
+            }
+            let first = try await store.pageWithGeneration(limit: 2, after: nil)
+            #expect(first.page.items.map(\.id) == ["b", "B"])
+            #expect(first.generation == (try await store.generation()))
+            let cursor = try #require(first.page.nextCursor)
+            #expect(cursor == FeedCursor(publishedAt: 2000, id: "B"))
+            let second = try await store.page(limit: 2, after: cursor)
+            #expect(second.items.map(\.id) == ["a"])
+            #expect(second.nextCursor == nil)
+
+            // What was published reads back, and its stored item is what FeedItemJSON renders.
+            let video = try #require(try await store.video(id: "a"))
+            #expect(video.renditions.map(\.rung) == ["360p30", "720p30"])
+            #expect(video.renditions[1].prefetch == Self.video("a", at: 1000).renditions[0].prefetch)
+            #expect(video.storyboard == Self.video("a", at: 1000).storyboard)
+            #expect(second.items[0].json == FeedItemJSON.render(video))
+            #expect(try await store.item(id: "a")?.json == FeedItemJSON.render(video))
+            #expect(try await store.publishedVideos().map(\.id) == ["b", "B", "a"])
+            #expect(try await store.videoCount() == 3)
+            #expect(try await store.item(id: "nope") == nil)
+            try await store.ping()
+        }
+        // An item cleared by an edit outside Reel is rendered again from the row's columns.
+        try await PostgresTestServerTests.withClient(server, database: "feed") { client in
+            try await client.query("UPDATE videos SET width = 720 WHERE id = 'a'")
+        }
+        try await Self.withStore(server, database: "feed", create: false) { store in
+            let item = try #require(try await store.item(id: "a"))
+            let video = try #require(try await store.video(id: "a"))
+            #expect(video.width == 720)
+            #expect(item.json == FeedItemJSON.render(video))
+            #expect(try await store.page(limit: 5, after: FeedCursor(publishedAt: 2000, id: "B")).items.first?.json == item.json)
+        }
+    }
+
+    @Test func aSecondVideoWithTheSameBytesIsADuplicate() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "duplicates") { store in
+            try await store.publish(Self.video("first", at: 1000, hash: "same"))
+            let generation = try await store.generation()
+            let error = await #expect(throws: CatalogError.self) {
+                try await store.publish(Self.video("second", at: 2000, hash: "same"))
+            }
+            #expect(error?.kind == .duplicate)
+            #expect(error?.message.contains("publish video second") == true, "\(String(describing: error))")
+            #expect(try await store.video(id: "second") == nil)
+            #expect(try await store.generation() == generation, "a refused publish changes nothing")
+            #expect(try await store.publishedMedia(contentHash: "same") == PublishedMedia(kind: .video, id: "first"))
+        }
+    }
+
+    @Test func eightConcurrentClaimersTakeEachOf200JobsExactlyOnce() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "claims") { store in
+            for n in 0..<200 { try await Self.queueJob(store, id: String(format: "job%03d", n), now: Int64(n)) }
+            let claimed = try await withThrowingTaskGroup(of: [FeedJob].self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        var jobs: [FeedJob] = []
+                        while let job = try await store.claimNextJob(owner: "worker\(worker)", now: 10_000, leaseMilliseconds: 30_000) {
+                            jobs.append(job)
+                        }
+                        return jobs
+                    }
+                }
+                var all: [FeedJob] = []
+                for try await jobs in group { all += jobs }
+                return all
+            }
+            #expect(claimed.count == 200)
+            #expect(Set(claimed.map(\.id)).count == 200)
+            #expect(claimed.allSatisfy { $0.epoch == 1 && $0.attempts == 1 && $0.state == .processing })
+            #expect(claimed.allSatisfy { $0.leaseExpiresAt == 40_000 && $0.owner?.hasPrefix("worker") == true })
+            #expect(claimed.first { $0.id == "job007" }?.sourceName == Array("upload job007.mp4".utf8) + [0xFF])
+            #expect(try await store.jobCounts() == [.processing: 200])
+            #expect(try await store.jobsHeld().count == 200)
+        }
+    }
+
+    @Test func aLeaseTakenOverCanNeitherRequeueNorPublish() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "fencing") { store in
+            try await Self.queueJob(store, id: "j1", now: 1)
+            let claim = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
+            #expect(claim.epoch == 1)
+
+            // Another holder's lease changes nothing.
+            let wrong = await #expect(throws: CatalogError.self) {
+                try await store.requeue(JobLease(id: "j1", epoch: 1, owner: "B"), notBefore: 0, failure: nil, refundAttempt: false, now: 20)
+            }
+            #expect(wrong?.kind == .leaseLost)
+            #expect(wrong?.message.contains("processing at epoch 1, held by A") == true, "\(String(describing: wrong))")
+            #expect(try await store.job(id: "j1")?.owner == "A")
+
+            // The holder's own lease requeues it (as recovery does for an expired lease), and B claims it again.
+            try await store.requeue(claim.lease, notBefore: 0, failure: nil, refundAttempt: true, now: 30)
+            let takeover = try #require(try await store.claimNextJob(owner: "B", now: 40, leaseMilliseconds: 1000))
+            #expect(takeover.id == "j1" && takeover.epoch == 2 && takeover.owner == "B")
+
+            // A's old lease can no longer publish: refused before the video is inserted.
+            let refused = await #expect(throws: CatalogError.self) {
+                try await store.publish(Self.video("v1", at: 50), lease: claim.lease, now: 50)
+            }
+            #expect(refused?.kind == .leaseLost)
+            #expect(refused?.message.contains("epoch 2, held by B") == true, "\(String(describing: refused))")
+            #expect(try await store.video(id: "v1") == nil)
+            #expect(try await store.isPublished(mediaID: "v1") == false)
+            #expect(try await store.job(id: "j1")?.state == .processing)
+
+            // B's lease publishes.
+            try await store.publish(Self.video("v1", at: 60), lease: takeover.lease, now: 60)
+            let published = try #require(try await store.job(id: "j1"))
+            #expect(published.state == .published && published.mediaID == "v1" && published.owner == nil && published.progress == 1)
+            #expect(try await store.isPublished(mediaID: "v1"))
+        }
+    }
+
+    @Test func renewingALeaseAfterATakeoverReturnsFalse() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "renewal") { store in
+            try await Self.queueJob(store, id: "j1", now: 1)
+            let first = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
+            #expect(try await store.renewLease(first.lease, until: 5000, now: 20))
+            #expect(try await store.job(id: "j1")?.leaseExpiresAt == 5000)
+
+            // The lease expired; recovery requeues the job under the lease it finds, and B claims it.
+            let held = try #require(try await store.jobsHeld().first)
+            try await store.requeue(held.lease, notBefore: 0, failure: nil, refundAttempt: true, now: 6000)
+            let second = try #require(try await store.claimNextJob(owner: "B", now: 6001, leaseMilliseconds: 1000))
+            #expect(second.epoch == 2)
+            #expect(try await store.renewLease(first.lease, until: 9000, now: 6002) == false)
+            #expect(try await store.renewLease(second.lease, until: 9000, now: 6002))
+            #expect(try await store.job(id: "j1")?.leaseExpiresAt == 9000)
+        }
+    }
+
+    @Test func aWaitingWorkerWakesWhenAnotherConnectionQueuesAJob() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "wakeups") { store in
+            let waiter = Task { await store.waitForQueuedJob(upTo: 600) }
+            // The waiter may register after a notification: queue jobs until it wakes (bounded; the suite's time
+            // limit catches a waiter that never wakes, since its own timeout is far longer).
+            let queued = try await PostgresTestServerTests.withClient(server, database: "wakeups") { client in
+                for n in 1...30 {
+                    try await client.query("""
+                        INSERT INTO jobs (id, kind, source_name, state, created_at, updated_at)
+                        VALUES (\("external\(n)"), 'unknown', ''::bytea, 'queued', 1, 1)
+                        """)
+                    let woke = await withTaskGroup(of: Bool.self) { group in
+                        group.addTask { await waiter.value; return true }
+                        group.addTask { try? await Task.sleep(for: .seconds(1)); return false }
+                        defer { group.cancelAll() }
+                        return await group.next() ?? false
+                    }
+                    if woke { return n }
+                }
+                return 31
+            }
+            await waiter.value
+            #expect(queued <= 30, "the waiter woke on a notification, not at the end of the loop")
+            let job = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
+            #expect(job.id.hasPrefix("external"))
+        }
+    }
+
+    @Test func aStoppedServerFailsCallsAsUnavailableAndTheSameStoreRecovers() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "outage") { store in
+            try await store.publish(Self.video("before", at: 1000))
+            server.stop()
+
+            let down = await #expect(throws: CatalogError.self) { try await store.generation() }
+            #expect(down?.kind == .unavailable, "\(String(describing: down))")
+            #expect(down?.message.contains("read the catalog generation") == true)
+            let publishDown = await #expect(throws: CatalogError.self) { try await store.publish(Self.video("during", at: 2000)) }
+            #expect(publishDown?.kind == .unavailable)
+            await store.waitForQueuedJob(upTo: 0.5)  // returns (never throws) while nothing can notify
+
+            try server.start()
+            // The pool reconnects on its own, after its backoff: retry a bounded number of times.
+            var generation: Int64?
+            for _ in 0..<60 where generation == nil {
+                do {
+                    generation = try await store.generation()
+                } catch {
+                    #expect((error as? CatalogError)?.kind == .unavailable, "\(error)")
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
+            #expect(generation != nil, "the store reconnected")
+            try await store.publish(Self.video("after", at: 3000))
+            #expect(try await store.page(limit: 10, after: nil).items.map(\.id) == ["after", "before"])
+        }
+    }
+}
