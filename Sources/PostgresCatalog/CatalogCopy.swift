@@ -82,11 +82,13 @@ public struct CatalogCopy: Sendable {
     }
 
     static func refuseNonEmptyTarget(_ connection: PostgresConnection, logger: Logger) async throws {
+        var found: [String] = []
         for table in tables.map(\.name) {
             let rows = try await count(table, connection, logger: logger)
-            guard rows == 0 else {
-                throw CatalogCopyError("the PostgreSQL catalog is not empty (\(table) has \(rows) rows); copy into a new database")
-            }
+            if rows > 0 { found.append("\(table) has \(rows) rows") }
+        }
+        guard found.isEmpty else {
+            throw CatalogCopyError("the PostgreSQL catalog is not empty (\(found.joined(separator: ", "))); copy into a new database")
         }
     }
 

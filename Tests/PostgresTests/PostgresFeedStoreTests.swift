@@ -73,7 +73,7 @@ import TestServers
             #expect(first.generation == (try await store.generation()))
             let cursor = try #require(first.page.nextCursor)
             #expect(cursor == FeedCursor(publishedAt: 2000, id: "B"))
-            let second = try await store.page(limit: 2, after: cursor)
+            let second = try await store.pageWithGeneration(limit: 2, after: cursor).page
             #expect(second.items.map(\.id) == ["a"])
             #expect(second.nextCursor == nil)
 
@@ -98,7 +98,7 @@ import TestServers
             let video = try #require(try await store.video(id: "a"))
             #expect(video.width == 720)
             #expect(item.json == FeedItemJSON.render(video))
-            #expect(try await store.page(limit: 5, after: FeedCursor(publishedAt: 2000, id: "B")).items.first?.json == item.json)
+            #expect(try await store.pageWithGeneration(limit: 5, after: FeedCursor(publishedAt: 2000, id: "B")).page.items.first?.json == item.json)
         }
     }
 
@@ -258,7 +258,7 @@ import TestServers
             }
             #expect(generation != nil, "the store reconnected")
             try await store.publish(Self.video("after", at: 3000))
-            #expect(try await store.page(limit: 10, after: nil).items.map(\.id) == ["after", "before"])
+            #expect(try await store.pageWithGeneration(limit: 10, after: nil).page.items.map(\.id) == ["after", "before"])
         }
     }
 }
