@@ -203,32 +203,53 @@ import TestServers
         }
     }
 
+    /// Queues jobs from another connection until `waiter` returns, and returns how many it queued (31: never woke).
+    /// The waiter may register after a notification, so one job is not enough; the count bounds the loop, and the
+    /// suite's time limit a waiter that never wakes (its own timeout is far longer).
+    static func queueJobsUntilWoken(_ server: PostgresTestServer, database: String, prefix: String,
+                                    _ waiter: Task<Void, Never>) async throws -> Int {
+        try await PostgresTestServerTests.withClient(server, database: database) { client in
+            for n in 1...30 {
+                try await client.query("""
+                    INSERT INTO jobs (id, kind, source_name, state, created_at, updated_at)
+                    VALUES (\("\(prefix)\(n)"), 'unknown', ''::bytea, 'queued', 1, 1)
+                    """)
+                let woke = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { await waiter.value; return true }
+                    group.addTask { try? await Task.sleep(for: .seconds(1)); return false }
+                    defer { group.cancelAll() }
+                    return await group.next() ?? false
+                }
+                if woke { return n }
+            }
+            return 31
+        }
+    }
+
     @Test func aWaitingWorkerWakesWhenAnotherConnectionQueuesAJob() async throws {
         let server = try PostgresTestServer()
         try await Self.withStore(server, database: "wakeups") { store in
             let waiter = Task { await store.waitForQueuedJob(upTo: 600) }
-            // The waiter may register after a notification: queue jobs until it wakes (bounded; the suite's time
-            // limit catches a waiter that never wakes, since its own timeout is far longer).
-            let queued = try await PostgresTestServerTests.withClient(server, database: "wakeups") { client in
-                for n in 1...30 {
-                    try await client.query("""
-                        INSERT INTO jobs (id, kind, source_name, state, created_at, updated_at)
-                        VALUES (\("external\(n)"), 'unknown', ''::bytea, 'queued', 1, 1)
-                        """)
-                    let woke = await withTaskGroup(of: Bool.self) { group in
-                        group.addTask { await waiter.value; return true }
-                        group.addTask { try? await Task.sleep(for: .seconds(1)); return false }
-                        defer { group.cancelAll() }
-                        return await group.next() ?? false
-                    }
-                    if woke { return n }
-                }
-                return 31
-            }
+            let queued = try await Self.queueJobsUntilWoken(server, database: "wakeups", prefix: "external", waiter)
             await waiter.value
             #expect(queued <= 30, "the waiter woke on a notification, not at the end of the loop")
             let job = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
             #expect(job.id.hasPrefix("external"))
+        }
+    }
+
+    @Test func theFeedPageSeeksThroughTheFeedIndex() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "plan") { store in
+            try await store.seed(count: 500, startingAt: 0, batch: 250)
+            #expect(try await store.videoCount() == 500)
+            try await PostgresTestServerTests.withClient(server, database: "plan") { client in
+                try await client.query("ANALYZE videos")
+            }
+            // The page's rows come in index order, ids compared as the index has them (COLLATE "C"): no sort of the
+            // table (the outer sort orders only the page's few joined rows).
+            let plan = try await store.pagePlan()
+            #expect(plan.contains { $0.contains("Index Scan using videos_feed on videos") }, "\(plan)")
         }
     }
 
@@ -259,6 +280,12 @@ import TestServers
             #expect(generation != nil, "the store reconnected")
             try await store.publish(Self.video("after", at: 3000))
             #expect(try await store.page(limit: 10, after: nil).items.map(\.id) == ["after", "before"])
+
+            // The LISTEN connection came back too.
+            let waiter = Task { await store.waitForQueuedJob(upTo: 600) }
+            let queued = try await Self.queueJobsUntilWoken(server, database: "outage", prefix: "after-outage", waiter)
+            await waiter.value
+            #expect(queued <= 30, "the waiter woke on a notification after the restart")
         }
     }
 }
