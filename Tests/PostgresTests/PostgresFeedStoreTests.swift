@@ -253,6 +253,30 @@ import TestServers
         }
     }
 
+    @Test func aRowLockedPastTheLockTimeoutIsBusy() async throws {
+        let server = try PostgresTestServer()
+        try server.createDatabase("locks")
+        try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
+            try await client.query("ALTER DATABASE locks SET lock_timeout = '200ms'")
+        }
+        try await Self.withStore(server, database: "locks", create: false) { store in
+            try await Self.queueJob(store, id: "j1", now: 1)
+            let claim = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
+            try await PostgresTestServerTests.withClient(server, database: "locks") { client in
+                try await client.withTransaction(logger: Self.logger) { connection in
+                    try await connection.query("SELECT id FROM jobs WHERE id = 'j1' FOR UPDATE", logger: Self.logger)
+                    let busy = await #expect(throws: CatalogError.self) {
+                        try await store.renewLease(claim.lease, until: 5000, now: 20)
+                    }
+                    #expect(busy?.kind == .busy, "\(String(describing: busy))")
+                    #expect(busy?.message.contains("renew the lease of job j1") == true)
+                    #expect(busy?.isTransient == true)
+                }
+            }
+            #expect(try await store.renewLease(claim.lease, until: 5000, now: 30), "free again once the lock is gone")
+        }
+    }
+
     @Test func aStoppedServerFailsCallsAsUnavailableAndTheSameStoreRecovers() async throws {
         let server = try PostgresTestServer()
         try await Self.withStore(server, database: "outage") { store in
