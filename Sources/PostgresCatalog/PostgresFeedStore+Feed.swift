@@ -57,6 +57,17 @@ extension PostgresFeedStore {
         }
     }
 
+    /// The feed query's plan (`EXPLAIN`, one line a step), for the test that proves it seeks through `videos_feed`.
+    public func pagePlan() async throws(CatalogError) -> [String] {
+        let operation = "explain the feed query"
+        var bindings = PostgresBindings()
+        bindings.append(Int64.max)
+        bindings.append("\u{10FFFF}")
+        bindings.append(11)
+        let rows = try await rows(operation, PostgresQuery(unsafeSQL: "EXPLAIN " + Self.pageSQL, binds: bindings))
+        return try Self.decode(operation) { try rows.map { try $0.value("QUERY PLAN", as: String.self) } }
+    }
+
     public func generation() async throws(CatalogError) -> Int64 {
         try await rows("read the catalog generation", "SELECT value FROM catalog_generation WHERE id = 1")
             .first.map { row throws(CatalogError) in try Self.decode("read the catalog generation") { try row.value("value", as: Int64.self) } } ?? 0

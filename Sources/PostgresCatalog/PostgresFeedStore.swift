@@ -25,9 +25,8 @@ public final class PostgresFeedStore: FeedStore, Service {
     let listener: PostgresClient
     let queuedJobs = QueuedJobSignal()
 
-    /// - Parameters:
-    ///   - connections: the pool's upper bound, besides the one `LISTEN` connection.
-    /// Does not connect: `run()` does.
+    /// A store for the catalog at `location`. It does not connect: `run()` does, and calls wait for it.
+    /// - Parameter connections: the pool's upper bound, besides the one `LISTEN` connection.
     public init(location: PostgresLocation, connections: Int = 8, logger: Logger) {
         self.location = location
         self.logger = logger

@@ -203,32 +203,77 @@ import TestServers
         }
     }
 
+    /// Queues jobs from another connection until `waiter` returns, and returns how many it queued (31: never woke).
+    /// The waiter may register after a notification, so one job is not enough; the count bounds the loop, and the
+    /// suite's time limit a waiter that never wakes (its own timeout is far longer).
+    static func queueJobsUntilWoken(_ server: PostgresTestServer, database: String, prefix: String,
+                                    _ waiter: Task<Void, Never>) async throws -> Int {
+        try await PostgresTestServerTests.withClient(server, database: database) { client in
+            for n in 1...30 {
+                try await client.query("""
+                    INSERT INTO jobs (id, kind, source_name, state, created_at, updated_at)
+                    VALUES (\("\(prefix)\(n)"), 'unknown', ''::bytea, 'queued', 1, 1)
+                    """)
+                let woke = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { await waiter.value; return true }
+                    group.addTask { try? await Task.sleep(for: .seconds(1)); return false }
+                    defer { group.cancelAll() }
+                    return await group.next() ?? false
+                }
+                if woke { return n }
+            }
+            return 31
+        }
+    }
+
     @Test func aWaitingWorkerWakesWhenAnotherConnectionQueuesAJob() async throws {
         let server = try PostgresTestServer()
         try await Self.withStore(server, database: "wakeups") { store in
-            let waiter = Task { await store.waitForQueuedJob(upTo: 600) }
-            // The waiter may register after a notification: queue jobs until it wakes (bounded; the suite's time
-            // limit catches a waiter that never wakes, since its own timeout is far longer).
-            let queued = try await PostgresTestServerTests.withClient(server, database: "wakeups") { client in
-                for n in 1...30 {
-                    try await client.query("""
-                        INSERT INTO jobs (id, kind, source_name, state, created_at, updated_at)
-                        VALUES (\("external\(n)"), 'unknown', ''::bytea, 'queued', 1, 1)
-                        """)
-                    let woke = await withTaskGroup(of: Bool.self) { group in
-                        group.addTask { await waiter.value; return true }
-                        group.addTask { try? await Task.sleep(for: .seconds(1)); return false }
-                        defer { group.cancelAll() }
-                        return await group.next() ?? false
-                    }
-                    if woke { return n }
-                }
-                return 31
-            }
+            let waiter = Task { #expect(await store.waitForQueuedJob(upTo: 600), "woken by a notification, not the timeout") }
+            let queued = try await Self.queueJobsUntilWoken(server, database: "wakeups", prefix: "external", waiter)
             await waiter.value
             #expect(queued <= 30, "the waiter woke on a notification, not at the end of the loop")
             let job = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
             #expect(job.id.hasPrefix("external"))
+        }
+    }
+
+    @Test func theFeedPageSeeksThroughTheFeedIndex() async throws {
+        let server = try PostgresTestServer()
+        try await Self.withStore(server, database: "plan") { store in
+            try await store.seed(count: 500, startingAt: 0, batch: 250)
+            #expect(try await store.videoCount() == 500)
+            try await PostgresTestServerTests.withClient(server, database: "plan") { client in
+                try await client.query("ANALYZE videos")
+            }
+            // The page's rows come in index order, ids compared as the index has them (COLLATE "C"): no sort of the
+            // table (the outer sort orders only the page's few joined rows).
+            let plan = try await store.pagePlan()
+            #expect(plan.contains { $0.contains("Index Scan using videos_feed on videos") }, "\(plan)")
+        }
+    }
+
+    @Test func aRowLockedPastTheLockTimeoutIsBusy() async throws {
+        let server = try PostgresTestServer()
+        try server.createDatabase("locks")
+        try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
+            try await client.query("ALTER DATABASE locks SET lock_timeout = '200ms'")
+        }
+        try await Self.withStore(server, database: "locks", create: false) { store in
+            try await Self.queueJob(store, id: "j1", now: 1)
+            let claim = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
+            try await PostgresTestServerTests.withClient(server, database: "locks") { client in
+                try await client.withTransaction(logger: Self.logger) { connection in
+                    try await connection.query("SELECT id FROM jobs WHERE id = 'j1' FOR UPDATE", logger: Self.logger)
+                    let busy = await #expect(throws: CatalogError.self) {
+                        try await store.renewLease(claim.lease, until: 5000, now: 20)
+                    }
+                    #expect(busy?.kind == .busy, "\(String(describing: busy))")
+                    #expect(busy?.message.contains("renew the lease of job j1") == true)
+                    #expect(busy?.isTransient == true)
+                }
+            }
+            #expect(try await store.renewLease(claim.lease, until: 5000, now: 30), "free again once the lock is gone")
         }
     }
 
@@ -243,7 +288,7 @@ import TestServers
             #expect(down?.message.contains("read the catalog generation") == true)
             let publishDown = await #expect(throws: CatalogError.self) { try await store.publish(Self.video("during", at: 2000)) }
             #expect(publishDown?.kind == .unavailable)
-            await store.waitForQueuedJob(upTo: 0.5)  // returns (never throws) while nothing can notify
+            #expect(await store.waitForQueuedJob(upTo: 0.5) == false)  // returns (never throws) while nothing can notify
 
             try server.start()
             // The pool reconnects on its own, after its backoff: retry a bounded number of times.
@@ -259,6 +304,12 @@ import TestServers
             #expect(generation != nil, "the store reconnected")
             try await store.publish(Self.video("after", at: 3000))
             #expect(try await store.pageWithGeneration(limit: 10, after: nil).page.items.map(\.id) == ["after", "before"])
+
+            // The LISTEN connection came back too.
+            let waiter = Task { #expect(await store.waitForQueuedJob(upTo: 600), "woken by a notification, not the timeout") }
+            let queued = try await Self.queueJobsUntilWoken(server, database: "outage", prefix: "after-outage", waiter)
+            await waiter.value
+            #expect(queued <= 30, "the waiter woke on a notification after the restart")
         }
     }
 }

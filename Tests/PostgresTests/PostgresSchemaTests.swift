@@ -120,4 +120,37 @@ import TestServers
             #expect(try await Self.rows(client, "SELECT count(*) FROM renditions", as: Int64.self) == [0])
         }
     }
+
+    /// v2: a transaction that changes the feed several times moves the generation once, and announces it once
+    /// (`reel_generation`, the new value as payload), at commit.
+    @Test(.timeLimit(.minutes(2))) func aTransactionMovesAndAnnouncesTheGenerationOnce() async throws {
+        let server = try PostgresTestServer()
+        try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
+            try await PostgresMigrator().migrate(client, logger: Self.logger)
+            try await client.query("""
+                INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, item_json)
+                VALUES ('v1', 'published', 1, 2, 15000, 720, 1280, 'h1', '{}')
+                """, logger: Self.logger)
+            let generation: PostgresQuery = "SELECT value FROM catalog_generation"
+            let before = try #require(try await Self.rows(client, generation, as: Int64.self).first)
+            try await client.withConnection { listener in
+                try await listener.listen(on: "reel_generation") { notifications in
+                    var iterator = notifications.makeAsyncIterator()
+                    try await client.withTransaction(logger: Self.logger) { connection in
+                        try await connection.query("UPDATE videos SET status = 'published' WHERE id = 'v1'", logger: Self.logger)
+                        try await connection.query("UPDATE videos SET width = 1080 WHERE id = 'v1'", logger: Self.logger)
+                        try await connection.query("""
+                            INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
+                            VALUES ('v1', '720p', 720, 1280, 3000000, 2500000, 'avc1.64001f,mp4a.40.2', 4)
+                            """, logger: Self.logger)
+                    }
+                    #expect(try await Self.rows(client, generation, as: Int64.self) == [before + 1])
+                    #expect(try await iterator.next()?.payload == String(before + 1))
+                    // The next notification is the next transaction's: the first sent no second one.
+                    try await client.query("DELETE FROM videos WHERE id = 'v1'", logger: Self.logger)
+                    #expect(try await iterator.next()?.payload == String(before + 2))
+                }
+            }
+        }
+    }
 }

@@ -10,7 +10,10 @@ pg_start() {
     local dir=$1
     [ -n "$pg_bin" ] || { echo "no PostgreSQL under /usr/lib/postgresql (apt-get install postgresql)" >&2; return 1; }
     mkdir -p "$dir/socket"
-    [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir"
+    if [ "$(id -u)" = 0 ]; then
+        chown -R postgres:postgres "$dir"
+        chmod o+x "$(dirname "$dir")"  # mktemp -d makes it 0700: postgres must reach its cluster through it
+    fi
     pg_as "$pg_bin/initdb" -D "$dir/data" -U reel -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; return 1; }
     PG_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
