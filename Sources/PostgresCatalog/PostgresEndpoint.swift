@@ -12,7 +12,7 @@ public enum PostgresEndpoint {
             database: location.database, tls: tls(location.sslMode))
         configuration.options.maximumConnections = max(1, connections)
         configuration.options.minimumConnections = 0
-        configuration.options.connectTimeout = .seconds(3)
+        configuration.options.connectTimeout = .seconds(5)
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
         return configuration
     }

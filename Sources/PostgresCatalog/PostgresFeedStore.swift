@@ -47,11 +47,20 @@ public final class PostgresFeedStore: FeedStore, Service {
         }
     }
 
-    /// Applies `PostgresSchema`'s missing migrations (many processes may start at once: each applies once).
-    /// - Throws: `CatalogError` when the server cannot be reached or a migration fails.
-    public func migrate() async throws(CatalogError) {
-        // This fails fast while the server is down; the migrations themselves may take as long as they take.
-        _ = try await rows("reach the server to migrate the catalog", "SELECT 1")
+    /// Applies `PostgresSchema`'s missing migrations (many processes may start at once: each applies once). A process
+    /// that starts with (or just before) its database waits for it up to `seconds`, saying so in the log.
+    /// - Throws: `CatalogError` when the server cannot be reached in time or a migration fails.
+    public func migrate(waitingUpTo seconds: Double = 30) async throws(CatalogError) {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while true {
+            do {
+                _ = try await rows("reach the server to migrate the catalog", "SELECT 1")
+                break
+            } catch where error.kind == .unavailable && ContinuousClock.now < deadline {
+                logger.warning("waiting for the catalog's server", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
         do {
             try await PostgresMigrator().migrate(client, logger: logger)
         } catch {
