@@ -228,6 +228,11 @@ public final class FeedDatabase: Sendable {
                 ALTER TABLE jobs ADD COLUMN lease_expires_at INTEGER;
                 """)
         }
+        migrator.registerMigration("v9: claimable jobs index") { db in
+            // Exactly the jobs a claim may take, in its order: a claim stays one short index descent however many
+            // jobs the table holds (PostgreSQL's v3 is the same index).
+            try db.execute(sql: "CREATE INDEX jobs_claimable ON jobs (not_before, created_at) WHERE state = 'queued' AND owner IS NULL")
+        }
         return migrator
     }
 }

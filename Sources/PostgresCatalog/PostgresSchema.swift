@@ -10,7 +10,7 @@ public enum PostgresSchema {
         public let statements: [String]
     }
 
-    public static let migrations: [Migration] = [catalog, jobLeases]
+    public static let migrations: [Migration] = [catalog, jobLeases, claimableJobs]
 
     static let catalog = Migration(version: 1, name: "catalog (the SQLite catalog's v7)", statements: [
         """
@@ -210,5 +210,13 @@ public enum PostgresSchema {
             ON videos FOR EACH ROW WHEN (NEW.item_json IS NOT NULL)
             EXECUTE FUNCTION clear_edited_video_item()
         """,
+    ])
+
+    /// The SQLite catalog's v9. The claim reads only queued, unheld jobs in due order: a partial index holds exactly
+    /// those, so a claim is one short index descent whatever the table's size or statistics. (With only `jobs_queue`, a
+    /// queue filled faster than autovacuum analyzes it was planned as a scan: 10,000 fresh jobs drained at about 1,000
+    /// claims/s instead of 8,000.)
+    static let claimableJobs = Migration(version: 3, name: "claimable jobs index (the SQLite catalog's v9)", statements: [
+        "CREATE INDEX jobs_claimable ON jobs (not_before, created_at) WHERE state = 'queued' AND owner IS NULL",
     ])
 }
