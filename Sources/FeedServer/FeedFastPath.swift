@@ -33,26 +33,58 @@ struct FeedFastPath: Sendable {
         answered = Counter(label: "reel_feed_fast_path_responses_total", factory: factory)
     }
 
-    struct Answer {
+    struct Answer: Sendable {
         let head: HTTPResponse
         let body: ByteBuffer?
     }
 
-    /// The response to `request`, or nil when the router must answer it. `client` is the peer's address, asked for
-    /// only when a rate limit needs it (it costs a system call).
+    /// A feed request this path can answer once the catalog has answered: for an engine whose pages need a round
+    /// trip (PostgreSQL), read off the event loop and written back to it, still without the router.
+    struct Query: Sendable {
+        let request: HTTPRequest
+        let key: FeedPageCache.Key
+        let gzip: Bool
+        let started: ContinuousClock.Instant
+    }
+
+    enum Decision {
+        case answer(Answer)
+        case query(Query)
+        case router
+    }
+
+    /// What to do with `request`: answer it now, read its page first (`answer(_:)`), or leave it to the router.
+    /// `client` is the peer's address, asked for only when a rate limit needs it (it costs a system call).
     ///
-    /// A page that is not kept is read here, on the event loop: an index seek and about twenty stored items in WAL
-    /// mode, where readers never wait for the writer. Handing it to another thread would cost more than the read.
-    func answer(_ request: HTTPRequest, client: () -> String?) -> Answer? {
-        guard let feed = server.store.synchronousFeed, request.method == .get, let path = request.path, let key = Self.feedKey(path),
+    /// A page that is not kept is read here, on the event loop, when the engine reads in-process (SQLite: an index
+    /// seek and about twenty stored items in WAL mode, where readers never wait for the writer). Handing it to another
+    /// thread would cost more than the read.
+    func decide(_ request: HTTPRequest, client: () -> String?) -> Decision {
+        guard request.method == .get, let path = request.path, let key = Self.feedKey(path),
               !Self.asksToClose(request),
-              server.corsOrigins.isEmpty || request.headerFields[.origin] == nil else { return nil }
+              server.corsOrigins.isEmpty || request.headerFields[.origin] == nil else { return .router }
         let started = ContinuousClock.now
-        if let limiter = server.rateLimiter, limiter.admit(client: client() ?? "unknown") != nil { return nil }
+        if let limiter = server.rateLimiter, limiter.admit(client: client() ?? "unknown") != nil { return .router }
         let gzip = AcceptEncoding.acceptsGzip(request.headerFields[.acceptEncoding])
-        guard let page = try? server.feedPage(key, gzip: gzip, reading: feed) else { return nil }
+        let feed = server.store.synchronousFeed
+        if let feed, let page = try? server.feedPage(key, gzip: gzip, reading: feed) {
+            return .answer(respond(request, key: key, page: page, started: started))
+        }
+        if feed?.readsPages == true { return .router }  // SQLite could not answer: the router explains why
+        return .query(Query(request: request, key: key, gzip: gzip, started: started))
+    }
+
+    /// The answer to a `.query` decision, or nil (a catalog error, a bad cursor) when the router must answer it.
+    func answer(_ query: Query) async -> Answer? {
+        guard let page = try? await server.feedPage(query.key, gzip: query.gzip) else { return nil }
+        return respond(query.request, key: query.key, page: page, started: query.started)
+    }
+
+    private func respond(_ request: HTTPRequest, key: FeedPageCache.Key, page: FeedServer.PageAnswer,
+                         started: ContinuousClock.Instant) -> Answer {
         if logger.logLevel <= .debug {
-            logger.debug("Request", metadata: ["hb.request.path": .string(path), "hb.request.method": "GET", "fast_path": "true"])
+            logger.debug("Request", metadata: ["hb.request.path": .string(request.path ?? ""), "hb.request.method": "GET",
+                                               "fast_path": "true"])
         }
         let etag = FeedServer.etag(generation: page.generation, key: key, gzip: page.isGzip)
         var fields = FeedServer.feedHeaders(etag: etag, gzip: page.isGzip)

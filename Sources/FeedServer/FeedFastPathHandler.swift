@@ -7,7 +7,8 @@ internal import NIOHTTPTypes
 ///
 /// A candidate request is held until its end: one with a body, or one the fast path cannot answer, goes on to the
 /// router whole. While a request passed to the router is unanswered, later requests on the connection go there too,
-/// so pipelined responses keep their order.
+/// and while a page is being read from a networked catalog later requests wait here, so pipelined responses keep
+/// their order.
 final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -19,11 +20,23 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var routed = 0
     private var held: HTTPRequest?
     private var needsFlush = false
+    /// A page is being read for the held request (`FeedFastPath.Query`); parts that arrive meanwhile wait in `waiting`.
+    private var querying = false
+    private var waiting: [HTTPRequestPart] = []
 
     init(_ fastPath: FeedFastPath) { self.fastPath = fastPath }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        if querying {
+            waiting.append(part)
+            return
+        }
+        read(part, context: context)
+    }
+
+    private func read(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        switch part {
         case .head(let request):
             if routed == 0, held == nil, request.method == .get {
                 held = request
@@ -32,21 +45,68 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             route(.head(request), context: context)
         case .body:
             releaseHeld(context: context)
-            context.fireChannelRead(data)
+            context.fireChannelRead(wrapInboundOut(part))
         case .end:
             if let request = held {
                 held = nil
-                if let answer = fastPath.answer(request, client: { context.remoteAddress?.ipAddress }) {
-                    context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-                    if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-                    context.write(wrapOutboundOut(.end(nil)), promise: nil)
+                switch fastPath.decide(request, client: { context.remoteAddress?.ipAddress }) {
+                case let .answer(answer):
+                    write(answer, context: context)
                     needsFlush = true
                     return
+                case let .query(query):
+                    startQuery(query, end: part, context: context)
+                    return
+                case .router:
+                    route(.head(request), context: context)
                 }
-                route(.head(request), context: context)
             }
-            context.fireChannelRead(data)
+            context.fireChannelRead(wrapInboundOut(part))
         }
+    }
+
+    /// Reads the page off the event loop, then answers on it (or, when the fast path cannot, hands the request to the
+    /// router) and goes on with whatever arrived meanwhile.
+    private func startQuery(_ query: FeedFastPath.Query, end: HTTPRequestPart, context: ChannelHandlerContext) {
+        querying = true
+        let fastPath = self.fastPath
+        let promise = context.eventLoop.makePromise(of: FeedFastPath.Answer?.self)
+        promise.completeWithTask { await fastPath.answer(query) }
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        promise.futureResult.whenComplete { result in
+            let (handler, context) = bound.value
+            handler.finishQuery(query, answer: (try? result.get()) ?? nil, end: end, context: context)
+        }
+    }
+
+    private func finishQuery(_ query: FeedFastPath.Query, answer: FeedFastPath.Answer?, end: HTTPRequestPart,
+                             context: ChannelHandlerContext) {
+        querying = false
+        guard context.channel.isActive else {
+            waiting.removeAll()
+            return
+        }
+        if let answer {
+            write(answer, context: context)
+            context.flush()
+        } else {
+            route(.head(query.request), context: context)
+            context.fireChannelRead(wrapInboundOut(end))
+            context.fireChannelReadComplete()
+        }
+        while !querying, !waiting.isEmpty {
+            read(waiting.removeFirst(), context: context)
+        }
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+    }
+
+    private func write(_ answer: FeedFastPath.Answer, context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -64,6 +124,7 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         held = nil  // a request cut off before its end needs no answer
+        waiting.removeAll()
         context.fireChannelInactive()
     }
 

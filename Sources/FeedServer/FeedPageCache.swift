@@ -51,9 +51,12 @@ final class FeedPageCache: Sendable {
         self.segmentBytes = segmentBytes
     }
 
-    /// The page stored for `key` at `generation`, or nil. A generation other than the cached one drops everything.
+    /// The page stored for `key` at `generation`, or nil. A newer generation than the cached one drops everything;
+    /// an older one (a generation announced a moment late, see PostgresCatalog.AnnouncedGeneration) finds nothing and
+    /// drops nothing.
     func page(for key: Key, at generation: Int64) -> Page? {
         state.withLock { state in
+            if let cached = state.generation, generation < cached { return nil }
             if state.generation != generation {
                 state.generation = generation
                 state.pages = Segments()

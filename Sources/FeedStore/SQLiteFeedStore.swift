@@ -7,6 +7,7 @@ public struct SQLiteFeedStore: FeedStore, SynchronousFeed {
     public init(database: FeedDatabase) { self.database = database }
 
     public var synchronousFeed: (any SynchronousFeed)? { self }
+    public var readsPages: Bool { true }
 
     /// SQLite has no notifications between processes: the caller's poll interval is the wake-up, and it always looks.
     public func waitForQueuedJob(upTo seconds: Double) async -> Bool {

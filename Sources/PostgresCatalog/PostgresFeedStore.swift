@@ -24,6 +24,8 @@ public final class PostgresFeedStore: FeedStore, Service {
     /// A pool of one: the connection that stays in `LISTEN reel_jobs`.
     let listener: PostgresClient
     let queuedJobs = QueuedJobSignal()
+    /// The catalog generation as `NOTIFY reel_generation` announces it, while the `LISTEN` connection is up.
+    let announcedGeneration = AnnouncedGeneration()
 
     /// A store for the catalog at `location`. It does not connect: `run()` does, and calls wait for it.
     /// - Parameter connections: the pool's upper bound, besides the one `LISTEN` connection.
@@ -68,8 +70,9 @@ public final class PostgresFeedStore: FeedStore, Service {
         }
     }
 
-    /// PostgreSQL is across a network: there is no read without suspension.
-    public var synchronousFeed: (any SynchronousFeed)? { nil }
+    /// The feed's event-loop fast path answers kept pages against the announced generation (no round trip); every
+    /// other read needs the network, so the fast path hands it to the router.
+    public var synchronousFeed: (any SynchronousFeed)? { announcedGeneration }
 
     /// Returns true when a `reel_jobs` notification arrives (a job became claimable), false after `seconds`. While the
     /// server is unreachable no notification comes, so it returns false after `seconds`; it never throws.
@@ -77,15 +80,18 @@ public final class PostgresFeedStore: FeedStore, Service {
         await queuedJobs.wait(upTo: seconds)
     }
 
-    /// Holds the `LISTEN reel_jobs` connection open, opening it again after the server went away. Each time it
-    /// starts listening it wakes the waiters too: a job may have been queued while nobody listened.
+    /// Holds the `LISTEN` connection open, opening it again after the server went away: `reel_jobs` wakes waiting
+    /// workers, `reel_generation` keeps `announcedGeneration`. Each time it starts listening it reads the generation
+    /// and wakes the waiters (a job may have been queued, or a video published, while nobody listened); while it is
+    /// down the generation is unknown, and the fast path asks the server.
     func listenForQueuedJobs() async {
         while !Task.isCancelled {
             do {
-                try await withConnection("listen for queued jobs", on: listener) { connection in
-                    try await connection.listen(on: "reel_jobs") { notifications in
-                        self.queuedJobs.wakeAll()
-                        for try await _ in notifications { self.queuedJobs.wakeAll() }
+                try await withConnection("listen for queued jobs and new generations", on: listener) { connection in
+                    try await connection.listen(on: "reel_jobs") { jobs in
+                        try await connection.listen(on: "reel_generation") { generations in
+                            try await self.follow(jobs: jobs, generations: generations, on: connection)
+                        }
                     }
                 }
             } catch {
@@ -93,7 +99,27 @@ public final class PostgresFeedStore: FeedStore, Service {
                     logger.debug("catalog LISTEN connection lost, retrying", metadata: ["error": "\(error)"])
                 }
             }
+            announcedGeneration.forget()
             try? await Task.sleep(for: Self.listenRetryDelay)
+        }
+    }
+
+    private func follow(jobs: PostgresNotificationSequence, generations: PostgresNotificationSequence,
+                        on connection: PostgresConnection) async throws {
+        for try await value in try await connection.query("SELECT value FROM catalog_generation WHERE id = 1", logger: logger)
+            .decode(Int64.self) { announcedGeneration.advance(to: value) }
+        queuedJobs.wakeAll()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for try await _ in jobs { self.queuedJobs.wakeAll() }
+            }
+            group.addTask {
+                for try await notification in generations {
+                    if let value = Int64(notification.payload) { self.announcedGeneration.advance(to: value) }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
         }
     }
 }

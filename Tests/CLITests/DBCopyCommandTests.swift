@@ -41,10 +41,22 @@ import TestServers
         #expect(deep.status == 200 && deep.body.contains("v000002449"))
         #expect(try Self.get(fromPostgres.base + "/v1/feed?limit=20&cursor=" + #require(cursor)) == deep)
         #expect(try Self.get(fromPostgres.base + "/v1/videos/v000000007") == Self.get(fromSQLite.base + "/v1/videos/v000000007"))
+        // PostgreSQL's pages take the event-loop fast path too: kept pages against the generation NOTIFY announced,
+        // others after their query, without the router.
+        let metrics = try Self.get(fromPostgres.base + "/metrics").body
+        let fast = metrics.split(separator: "\n").first { $0.hasPrefix("reel_feed_fast_path_responses_total ") }
+        #expect((fast?.split(separator: " ").last.flatMap { Double($0) } ?? 0) >= 2, "\(metrics.prefix(3000))")
+        // A video published through PostgreSQL reaches the PostgreSQL server's kept first page within moments.
+        #expect(try ReelProcess.run(["db", "seed", "--database", url, "--count", "1"]).status == 0)
+        let appeared = try ChildProcess.waitUntil(seconds: 10) {
+            try Self.get(fromPostgres.base + "/v1/feed?limit=1").body.contains("v000002500")
+        }
+        #expect(appeared)
+        #expect(try Self.get(fromPostgres.base + "/v1/feed?limit=50").etag != first.etag)
 
         let again = try ReelProcess.run(["db", "copy", "--from", sqlite, "--to", url])
         #expect(again.status != 0)
-        #expect(again.stderr.contains("not empty") && again.stderr.contains("videos has 2500 rows"), "\(again.stderr)")
+        #expect(again.stderr.contains("not empty") && again.stderr.contains("videos has 2501 rows"), "\(again.stderr)")
         let notPostgres = try ReelProcess.run(["db", "copy", "--from", sqlite, "--to", directory.file("other.sqlite")])
         #expect(notPostgres.status != 0 && notPostgres.stderr.contains("--to must be a postgres:// URL"), "\(notPostgres.stderr)")
     }

@@ -47,6 +47,17 @@ import Testing
         #expect(cache.page(for: key, at: 2) == nil)
     }
 
+    /// A generation announced late (PostgreSQL's NOTIFY) must not throw away pages kept at the newer one.
+    @Test func anOlderGenerationFindsNothingAndDropsNothing() {
+        let cache = FeedPageCache()
+        let key = FeedPageCache.Key(limit: 20, cursor: nil)
+        _ = cache.page(for: key, at: 5)
+        cache.store(page(5), for: key)
+        #expect(cache.page(for: key, at: 4) == nil)
+        #expect(cache.count == 1)
+        #expect(cache.page(for: key, at: 5)?.generation == 5)
+    }
+
     @Test func onlyIssuedCursorsAreHot() {
         let cache = FeedPageCache()
         #expect(cache.isHot(.init(limit: 20, cursor: nil)))

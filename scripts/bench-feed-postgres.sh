@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The feed on PostgreSQL against the feed on SQLite (issue 12), in one run, on the same 1,000,000 videos: seeded into
+# SQLite, moved with `reel db copy`, each served by `reel serve`; wrk with the shared anchor's settings (2 threads,
+# 16 connections), as scripts/bench-feed.sh. The first page (cached while the catalog generation holds) and a deep page
+# ~900,000 rows in behind a cursor the server never issued (so it is not cached: every request is a query).
+# Goals: PostgreSQL ≥ 0.5× SQLite's req/s on both pages, and its deep page within 10 % of its first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reel=$(realpath "${1:-.build/release/reel}")
+anchor=$(realpath ../shared/anchors/feed_load.sh)
+rows=${ROWS:-1000000}
+work=$(mktemp -d /tmp/reel-bench-feed-pg.XXXXXX)
+source scripts/lib/postgres.sh
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+    pg_stop "$work/pg"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+pg_start "$work/pg"
+pg_createdb feed
+
+db=$work/feed.sqlite
+mkdir -p "$work/library"
+"$reel" db seed --database "$db" --count "$rows" >&2
+"$reel" db copy --from "$db" --to "$PG_URL_BASE/feed" --batch 2000 >/dev/null 2>"$work/copy.log" || { cat "$work/copy.log" >&2; exit 1; }
+tail -1 "$work/copy.log" >&2
+pg_as "$pg_bin/psql" -q -h "$PG_SOCKET" -p "$PG_PORT" -U reel -d feed -c "VACUUM ANALYZE" >&2
+
+serve() {  # serve NAME DATABASE: starts reel serve, sets base_NAME
+    "$reel" serve --database "$2" --library "$work/library" --port 0 --log-level warning >"$work/$1.out" 2>"$work/$1.err" &
+    pids+=($!)
+    for _ in $(seq 300); do grep -q '^listening on' "$work/$1.out" 2>/dev/null && break; sleep 0.1; done
+    local base
+    base=$(sed -n 's/^listening on //p' "$work/$1.out")
+    [ -n "$base" ] || { echo "reel serve --database $2 did not start" >&2; cat "$work/$1.err" >&2; exit 1; }
+    printf -v "base_$1" '%s' "$base"
+}
+serve sqlite "$db"
+serve postgres "$PG_URL_BASE/feed"
+
+deep_n=$((rows - 900000))
+deep_id=$(printf 'v%09d' "$deep_n")
+cursor=$(printf 'v1:%d:%s' "$(( (1700000000 + deep_n) * 1000 ))" "$deep_id" | base64 -w0 | tr '+/' '-_' | tr -d '=')
+# Both servers answer the same bytes for the same page.
+for path in "/v1/feed?limit=20" "/v1/feed?limit=20&cursor=$cursor"; do
+    cmp -s <(curl -sf "$base_sqlite$path") <(curl -sf "$base_postgres$path") || { echo "the two engines answer $path differently" >&2; exit 1; }
+done
+urls=("$base_sqlite/v1/feed?limit=20" "$base_sqlite/v1/feed?limit=20&cursor=$cursor"
+      "$base_postgres/v1/feed?limit=20" "$base_postgres/v1/feed?limit=20&cursor=$cursor")
+out=$work/load.txt
+CONNS=16 THREADS=2 DURATION=${DURATION:-10s} "$anchor" "${urls[@]}" | tee "$out"
+python3 - "$out" "$rows" <<'PY'
+import re, sys
+rows = [dict(re.findall(r"(\S+?)=(\S+)", line)) for line in open(sys.argv[1]) if line.startswith("conns=")]
+lite_first, lite_deep, pg_first, pg_deep = rows
+f = lambda r, k: float(r[k])
+print()
+print(f"| page (20 items, 16 connections, {int(sys.argv[2]):,} videos) | SQLite req/s | SQLite p99 ms | PostgreSQL 15 req/s | PostgreSQL p99 ms | PostgreSQL / SQLite |")
+print("|---|---|---|---|---|---|")
+for name, l, p in (("first (cached)", lite_first, pg_first), ("deep (~900k in, uncached)", lite_deep, pg_deep)):
+    print(f"| {name} | {f(l,'req/s'):.0f} | {f(l,'p99_ms'):.2f} | {f(p,'req/s'):.0f} | {f(p,'p99_ms'):.2f} | {f(p,'req/s')/f(l,'req/s'):.2f}× |")
+print()
+print(f"Goals: PostgreSQL ≥ 0.5× SQLite: first {f(pg_first,'req/s')/f(lite_first,'req/s'):.2f}×, deep {f(pg_deep,'req/s')/f(lite_deep,'req/s'):.2f}×; "
+      f"PostgreSQL deep / first: {f(pg_deep,'req/s')/f(pg_first,'req/s'):.2f} (within 10 %: ≥ 0.90); "
+      f"non-2xx: {sum(int(r['non2xx']) for r in rows)}, socket errors: {sum(int(r['sock_err']) for r in rows)}")
+PY
