@@ -82,9 +82,13 @@ extension NetworkHosts {
             let rest = link.dropFirst(2)
             let digits = rest.prefix { $0.isNumber }
             guard !digits.isEmpty, rest.dropFirst(digits.count).first == "x", let pid = pid_t(digits), !isAlive(pid) else { continue }
-            // A veth may already have gone with its peer's namespace.
-            guard try links(ip: ip).contains(link) else { continue }
-            try Self.ip(ip, ["link", "del", link])
+            do {
+                try Self.ip(ip, ["link", "del", link])
+            } catch {
+                // A veth goes with its peer's namespace, which the kernel frees a moment after `ip netns del`.
+                guard try links(ip: ip).contains(link) else { continue }
+                throw error
+            }
         }
     }
 

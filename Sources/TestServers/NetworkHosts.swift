@@ -107,20 +107,25 @@ public final class NetworkHosts: Sendable {
     public func close() throws {
         guard !isClosed.withLock({ closed in defer { closed = true }; return closed }) else { return }
         var failures: [any Error] = []
-        let namespaces = (try? Self.namespaces(ip: ip)) ?? []
-        let links = (try? Self.links(ip: ip)) ?? []
+        // What exists (a set that failed halfway has only part of it); when listing fails, everything is tried.
+        func existing(_ list: () throws -> [String]) -> Set<String>? {
+            do { return Set(try list()) } catch { failures.append(error); return nil }
+        }
+        let namespaces = existing { try Self.namespaces(ip: ip) }
+        let links = existing { try Self.links(ip: ip) }
         for host in hosts {
             do {
-                if namespaces.contains(host.namespace) { try Self.killProcesses(in: host.namespace, ip: ip) }
+                let hasNamespace = namespaces?.contains(host.namespace) ?? true
+                if hasNamespace { try Self.killProcesses(in: host.namespace, ip: ip) }
                 // Deleting the root end takes the pair down at once; a deleted namespace frees its end later.
-                if links.contains(host.rootInterface) { try Self.ip(ip, ["link", "del", host.rootInterface]) }
-                if namespaces.contains(host.namespace) { try Self.ip(ip, ["netns", "del", host.namespace]) }
+                if links?.contains(host.rootInterface) ?? true { try Self.ip(ip, ["link", "del", host.rootInterface]) }
+                if hasNamespace { try Self.ip(ip, ["netns", "del", host.namespace]) }
             } catch {
                 failures.append(error)
             }
         }
         do {
-            if links.contains(bridge) { try Self.ip(ip, ["link", "del", bridge]) }
+            if links?.contains(bridge) ?? true { try Self.ip(ip, ["link", "del", bridge]) }
         } catch {
             failures.append(error)
         }

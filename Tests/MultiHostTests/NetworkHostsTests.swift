@@ -36,42 +36,66 @@ import Glibc
         }
     }
 
+    /// Starts `python3 -m http.server` on port 8000 of `host`, serving a directory with marker.txt in it.
+    /// Each namespace has its own ports: a fixed one cannot clash with anything else on the machine.
+    static func startFileServer(in host: NetworkHost, hosts: NetworkHosts, directory: TemporaryDirectory) throws -> ChildProcess {
+        try directory.write("marker.txt", text: "served from \(host.namespace)")
+        return try hosts.run(host, "/usr/bin/python3", ["-m", "http.server", "8000", "--bind", host.address,
+                                                        "--directory", directory.path])
+    }
+
+    /// GETs marker.txt from `host`'s file server, from the root namespace, giving up after 2 s.
+    static func fetchMarker(from host: NetworkHost) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ChildProcess.run(["/usr/bin/curl", "-sS", "--max-time", "2", "http://\(host.address):8000/marker.txt"])
+    }
+
+    /// Fetches marker.txt until it answers (the server needs a moment to bind), at most 30 s.
+    static func waitForMarker(from host: NetworkHost, server: ChildProcess) throws -> (status: Int32, stdout: String, stderr: String) {
+        var last: (status: Int32, stdout: String, stderr: String) = (-1, "", "never tried")
+        _ = try ChildProcess.waitUntil(seconds: 30) {
+            last = try fetchMarker(from: host)
+            return last.status == 0 || server.hasExited
+        }
+        return last
+    }
+
     @Test func aCutHostCannotConnectWhileAnotherCanAndConnectsAgainOnceRestored() throws {
         let hosts = try NetworkHosts(count: 2)
         let server = try PostgresTestServer(host: hosts.rootAddress, trusting: [hosts.subnet])
         let (cut, other) = (hosts.hosts[0], hosts.hosts[1])
+        let directory = try TemporaryDirectory()
+        let files = try Self.startFileServer(in: cut, hosts: hosts, directory: directory)
         let before = try Self.selectOne(from: cut, hosts: hosts, server: server)
         #expect(before.status == 0 && before.stdout == "1", "before the cut: \(before.stderr)")
+        let served = try Self.waitForMarker(from: cut, server: files)
+        #expect(served.status == 0, "before the cut, \(cut)'s server did not answer the root: \(served.stderr) \(files.stderr)")
 
         try hosts.cutLink(cut)
         let during = try Self.selectOne(from: cut, hosts: hosts, server: server)
         #expect(during.status != 0, "psql from \(cut) connected through a cut link: \(during.stdout)")
+        let unreachable = try Self.fetchMarker(from: cut)
+        #expect(unreachable.status != 0, "the root reached \(cut) through a cut link: \(unreachable.stdout)")
         let neighbour = try Self.selectOne(from: other, hosts: hosts, server: server)
         #expect(neighbour.status == 0 && neighbour.stdout == "1", "\(other) lost PostgreSQL too: \(neighbour.stderr)")
 
         try hosts.restoreLink(cut)
         let after = try Self.selectOne(from: cut, hosts: hosts, server: server)
         #expect(after.status == 0 && after.stdout == "1", "after restoring \(cut): \(after.status) \(after.stderr)")
+        let servedAgain = try Self.fetchMarker(from: cut)
+        #expect(servedAgain.status == 0, "after restoring, the root cannot reach \(cut): \(servedAgain.stderr)")
     }
 
     @Test func aServerInsideAHostIsReachableFromTheRoot() throws {
         let hosts = try NetworkHosts(count: 2)
         let host = hosts.hosts[1]
         let directory = try TemporaryDirectory()
-        try directory.write("marker.txt", text: "served from a host")
-        // Each namespace has its own ports: a fixed one cannot clash with anything else on the machine.
-        let server = try hosts.run(host, "/usr/bin/python3", ["-m", "http.server", "8000", "--bind", host.address,
-                                                              "--directory", directory.path])
+        let server = try Self.startFileServer(in: host, hosts: hosts, directory: directory)
         // The process really is in the host's namespace.
         #expect(try Self.ip(["netns", "identify", String(server.pid)]).trimmingCharacters(in: .whitespacesAndNewlines)
             == host.namespace)
-        var last: (status: Int32, stdout: String, stderr: String) = (0, "", "")
-        let answered = try ChildProcess.waitUntil(seconds: 30) {
-            last = try ChildProcess.run(["/usr/bin/curl", "-sS", "--max-time", "2", "http://\(host.address):8000/marker.txt"])
-            return last.status == 0 || server.hasExited
-        }
-        #expect(answered && last.status == 0 && last.stdout == "served from a host",
-                "curl from the root to \(host) within 30 s: \(last.status) \(last.stderr); server: \(server.stderr)")
+        let answer = try Self.waitForMarker(from: host, server: server)
+        #expect(answer.status == 0 && answer.stdout == "served from \(host.namespace)",
+                "curl from the root to \(host) within 30 s: \(answer.status) \(answer.stderr); server: \(server.stderr)")
         server.signal(SIGTERM)
         #expect(server.wait() == 128 + SIGTERM)
     }
