@@ -186,6 +186,13 @@ let package = Package(
             dependencies: ["FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
+        // Simulated machines (network namespaces on one bridge): workers and feed servers on several hosts sharing one
+        // PostgreSQL catalog and one library.
+        .testTarget(
+            name: "MultiHostTests",
+            dependencies: ["TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcoming
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

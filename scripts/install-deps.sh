@@ -10,7 +10,9 @@ pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev lib
 if [ "$level" = test ] || [ "$level" = bench ]; then
   # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests); postgresql gives the
   # binaries the PostgreSQL tests initdb a throwaway cluster with (TestServers.PostgresTestServer), as its own user.
-  pkgs+=(postgresql time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+  # iproute2 (`ip netns`, `ip link`) makes the simulated hosts of the multi-host tests (TestServers.NetworkHosts),
+  # whose servers the tests reach with curl.
+  pkgs+=(postgresql iproute2 curl time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
   pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-extras)

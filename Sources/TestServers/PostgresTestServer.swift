@@ -26,9 +26,10 @@ public final class PostgresTestServer: @unchecked Sendable {
     private let runAs: [String]
     private var process: ChildProcess?
 
-    /// Creates the cluster and starts the server.
+    /// Creates the cluster and starts the server, listening on `host`. initdb trusts loopback only; each of
+    /// `networks` (IPv4 CIDRs such as `NetworkHosts.subnet`) is trusted too, for the test user alone.
     /// - Throws: `SetupError` saying what is missing or which step failed, with its output.
-    public init(host: String = "127.0.0.1") throws {
+    public init(host: String = "127.0.0.1", trusting networks: [String] = []) throws {
         binaries = try Self.findBinaries()
         directory = try TemporaryDirectory()
         let root = directory.file("postgres")
@@ -56,6 +57,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         guard initdb.status == 0 else {
             throw SetupError(description: "initdb -D \(dataDirectory) failed (\(initdb.status)): \(initdb.stderr)\(initdb.stdout)")
         }
+        try trust(networks)
         try start()
     }
 
@@ -104,6 +106,26 @@ public final class PostgresTestServer: @unchecked Sendable {
             throw SetupError(description: "createdb \(name) failed (\(created.status)): \(created.stderr)")
         }
     }
+
+    /// Appends a `host all reel <network> trust` line per network to pg_hba.conf (read when the server starts).
+    private func trust(_ networks: [String]) throws {
+        guard !networks.isEmpty else { return }
+        let path = dataDirectory + "/pg_hba.conf"
+        let lines = networks.map { "host all \(Self.user) \($0) trust\n" }.joined()
+        guard let file = FileHandle(forWritingAtPath: path) else {
+            throw SetupError(description: "cannot open \(path) to trust \(networks.joined(separator: ", "))")
+        }
+        defer { try? file.close() }
+        do {
+            try file.seekToEnd()
+            try file.write(contentsOf: Data(("# NetworkHosts subnets (multi-host tests)\n" + lines).utf8))
+        } catch {
+            throw SetupError(description: "appending to \(path): \(error)")
+        }
+    }
+
+    /// The psql of the same PostgreSQL version, for tests that connect from another namespace.
+    public var psql: String { binaries + "/psql" }
 
     /// The newest PostgreSQL under /usr/lib/postgresql/<version>/bin with initdb in it.
     static func findBinaries() throws -> String {

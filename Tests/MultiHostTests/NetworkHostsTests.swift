@@ -1,0 +1,132 @@
+import Foundation
+import MediaFixtures
+import Testing
+@testable import TestServers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The simulated machines issue 12's multi-host tests stand on: hosts reach PostgreSQL on the root address, a cut
+/// link really cuts one host off and restoring it really brings it back, servers inside hosts are reachable from
+/// the root, and nothing outlives the set (or a dead test process).
+@Suite struct NetworkHostsTests {
+    /// `SELECT 1` through psql from inside `host`; connect_timeout=2 so a cut link fails instead of hanging.
+    static func selectOne(from host: NetworkHost, hosts: NetworkHosts, server: PostgresTestServer)
+        throws -> (status: Int32, stdout: String, stderr: String)
+    {
+        let connection = "host=\(server.host) port=\(server.port) user=\(PostgresTestServer.user) dbname=postgres connect_timeout=2"
+        let psql = try hosts.run(host, server.psql, ["-X", "-A", "-t", "-c", "SELECT 1", connection])
+        let status = psql.wait()
+        return (status, psql.stdout.trimmingCharacters(in: .whitespacesAndNewlines), psql.stderr)
+    }
+
+    @discardableResult
+    static func ip(_ arguments: [String]) throws -> String {
+        try NetworkHosts.ip(NetworkHosts.findIP(), arguments)
+    }
+
+    @Test func everyHostReachesPostgresOnTheRootAddress() throws {
+        let hosts = try NetworkHosts(count: 3)
+        let server = try PostgresTestServer(host: hosts.rootAddress, trusting: [hosts.subnet])
+        #expect(Set(hosts.hosts.map(\.namespace)).count == 3)
+        #expect(Set(hosts.hosts.map(\.address)).count == 3)
+        for host in hosts.hosts {
+            let result = try Self.selectOne(from: host, hosts: hosts, server: server)
+            #expect(result.status == 0 && result.stdout == "1", "psql from \(host): \(result.status) \(result.stdout) \(result.stderr)")
+        }
+    }
+
+    /// Starts `python3 -m http.server` on port 8000 of `host`, serving a directory with marker.txt in it.
+    /// Each namespace has its own ports: a fixed one cannot clash with anything else on the machine.
+    static func startFileServer(in host: NetworkHost, hosts: NetworkHosts, directory: TemporaryDirectory) throws -> ChildProcess {
+        try directory.write("marker.txt", text: "served from \(host.namespace)")
+        return try hosts.run(host, "/usr/bin/python3", ["-m", "http.server", "8000", "--bind", host.address,
+                                                        "--directory", directory.path])
+    }
+
+    /// GETs marker.txt from `host`'s file server, from the root namespace, giving up after 2 s.
+    static func fetchMarker(from host: NetworkHost) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ChildProcess.run(["/usr/bin/curl", "-sS", "--max-time", "2", "http://\(host.address):8000/marker.txt"])
+    }
+
+    /// Fetches marker.txt until it answers (the server needs a moment to bind), at most 30 s.
+    static func waitForMarker(from host: NetworkHost, server: ChildProcess) throws -> (status: Int32, stdout: String, stderr: String) {
+        var last: (status: Int32, stdout: String, stderr: String) = (-1, "", "never tried")
+        _ = try ChildProcess.waitUntil(seconds: 30) {
+            last = try fetchMarker(from: host)
+            return last.status == 0 || server.hasExited
+        }
+        return last
+    }
+
+    @Test func aCutHostCannotConnectWhileAnotherCanAndConnectsAgainOnceRestored() throws {
+        let hosts = try NetworkHosts(count: 2)
+        let server = try PostgresTestServer(host: hosts.rootAddress, trusting: [hosts.subnet])
+        let (cut, other) = (hosts.hosts[0], hosts.hosts[1])
+        let directory = try TemporaryDirectory()
+        let files = try Self.startFileServer(in: cut, hosts: hosts, directory: directory)
+        let before = try Self.selectOne(from: cut, hosts: hosts, server: server)
+        #expect(before.status == 0 && before.stdout == "1", "before the cut: \(before.stderr)")
+        let served = try Self.waitForMarker(from: cut, server: files)
+        #expect(served.status == 0, "before the cut, \(cut)'s server did not answer the root: \(served.stderr) \(files.stderr)")
+
+        try hosts.cutLink(cut)
+        let during = try Self.selectOne(from: cut, hosts: hosts, server: server)
+        #expect(during.status != 0, "psql from \(cut) connected through a cut link: \(during.stdout)")
+        let unreachable = try Self.fetchMarker(from: cut)
+        #expect(unreachable.status != 0, "the root reached \(cut) through a cut link: \(unreachable.stdout)")
+        let neighbour = try Self.selectOne(from: other, hosts: hosts, server: server)
+        #expect(neighbour.status == 0 && neighbour.stdout == "1", "\(other) lost PostgreSQL too: \(neighbour.stderr)")
+
+        try hosts.restoreLink(cut)
+        let after = try Self.selectOne(from: cut, hosts: hosts, server: server)
+        #expect(after.status == 0 && after.stdout == "1", "after restoring \(cut): \(after.status) \(after.stderr)")
+        let servedAgain = try Self.fetchMarker(from: cut)
+        #expect(servedAgain.status == 0, "after restoring, the root cannot reach \(cut): \(servedAgain.stderr)")
+    }
+
+    @Test func aServerInsideAHostIsReachableFromTheRoot() throws {
+        let hosts = try NetworkHosts(count: 2)
+        let host = hosts.hosts[1]
+        let directory = try TemporaryDirectory()
+        let server = try Self.startFileServer(in: host, hosts: hosts, directory: directory)
+        // The process really is in the host's namespace.
+        #expect(try Self.ip(["netns", "identify", String(server.pid)]).trimmingCharacters(in: .whitespacesAndNewlines)
+            == host.namespace)
+        let answer = try Self.waitForMarker(from: host, server: server)
+        #expect(answer.status == 0 && answer.stdout == "served from \(host.namespace)",
+                "curl from the root to \(host) within 30 s: \(answer.status) \(answer.stderr); server: \(server.stderr)")
+        server.signal(SIGTERM)
+        #expect(server.wait() == 128 + SIGTERM)
+    }
+
+    @Test func closeKillsWhatRunsInTheHostsAndRemovesNamespacesAndLinks() throws {
+        let hosts = try NetworkHosts(count: 2)
+        let sleepers = try hosts.hosts.map { try hosts.run($0, "/bin/sleep", ["600"]) }
+        try hosts.close()
+        for sleeper in sleepers { #expect(sleeper.wait() == 128 + SIGKILL) }
+        let namespaces = try Self.ip(["netns", "list"])
+        let links = try Self.ip(["-o", "link", "show"])
+        for host in hosts.hosts {
+            #expect(!namespaces.contains(host.namespace), "\(host.namespace) is left")
+            #expect(!links.contains(host.rootInterface + "@"), "\(host.rootInterface) is left")
+        }
+        #expect(!links.contains(hosts.bridge + ":"), "\(hosts.bridge) is left")
+        #expect(!(try Self.ip(["-4", "-o", "addr", "show"])).contains("inet \(hosts.rootAddress)/"))
+        try hosts.close()
+    }
+
+    @Test func aNewSetRemovesWhatADeadTestProcessLeft() throws {
+        let dead = try ChildProcess(["/bin/true"])
+        dead.wait()
+        let namespace = "\(NetworkHosts.namespacePrefix)\(dead.pid)-stale-0"
+        let bridge = "rb\(dead.pid)xstale"
+        try Self.ip(["netns", "add", namespace])
+        try Self.ip(["link", "add", bridge, "type", "bridge"])
+        let hosts = try NetworkHosts(count: 1)
+        #expect(!(try NetworkHosts.namespaces(ip: hosts.ip)).contains(namespace))
+        #expect(!(try NetworkHosts.links(ip: hosts.ip)).contains(bridge))
+        // This (live) process's own set is kept.
+        #expect((try NetworkHosts.namespaces(ip: hosts.ip)).contains(hosts.hosts[0].namespace))
+    }
+}
