@@ -1,0 +1,125 @@
+import Foundation
+import MediaFixtures
+import TestServers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Three (or more) simulated hosts around one PostgreSQL catalog on the root namespace's bridge address, sharing one
+/// library and one inbox on this machine's file system (what NFS gives real hosts). Everything the tests check is
+/// read from outside the workers: psql for the catalog, curl for the servers, the library's files.
+final class MultiHostRig {
+    let hosts: NetworkHosts
+    let server: PostgresTestServer
+    let directory: TemporaryDirectory
+    let database = "reel"
+    var inbox: String { directory.file("inbox") }
+    var library: String { directory.file("library") }
+    var url: String { server.url(database: database) }
+
+    init(hosts count: Int = 3) throws {
+        hosts = try NetworkHosts(count: count)
+        server = try PostgresTestServer(host: hosts.rootAddress, trusting: [hosts.subnet])
+        try server.createDatabase(database)
+        directory = try TemporaryDirectory()
+        for path in [inbox, library] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    }
+
+    deinit { try? hosts.close() }
+
+    /// The `reel` binary beside the test bundle in the build folder.
+    static var reel: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("reel").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/reel").path
+    }
+
+    /// `reel worker` on host `index`: short leases and polls, one job at a time, one JSON line per finished job.
+    func worker(on index: Int, leaseSeconds: Int = 3) throws -> ChildProcess {
+        try hosts.run(hosts.hosts[index], Self.reel, [
+            "worker", "--inbox", inbox, "--library", library, "--database", url, "--jobs", "1", "--json",
+            "--lease-seconds", String(leaseSeconds), "--poll-interval", "0.1", "--settle", "0.3", "--grace", "5",
+        ])
+    }
+
+    /// `reel serve` on host `index`, listening on that host's address; returns it once it listens, with its base URL.
+    func serve(on index: Int) throws -> (process: ChildProcess, base: String) {
+        let host = hosts.hosts[index]
+        let process = try hosts.run(host, Self.reel, ["serve", "--database", url, "--library", library, "--host", host.address,
+                                                      "--port", "0", "--log-level", "warning"])
+        guard ChildProcess.waitUntil(seconds: 60, { process.stdout.hasPrefix("listening on http://") || process.hasExited }),
+              let base = process.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init) else {
+            process.signal(SIGKILL)
+            throw RigError("reel serve on \(host) did not start: \(process.stderr.suffix(3000))")
+        }
+        return (process, base)
+    }
+
+    /// Puts an upload in the inbox as a finished file appears: written under a dotfile name, then renamed.
+    func drop(_ name: String, _ bytes: [UInt8]) throws {
+        let hidden = inbox + "/." + name + ".part"
+        try Data(bytes).write(to: URL(fileURLWithPath: hidden))
+        guard rename(hidden, inbox + "/" + name) == 0 else { throw RigError("rename \(hidden): \(String(cString: strerror(errno)))") }
+    }
+
+    /// A clip whose ladder takes this machine a few seconds, so a test can act while it is processing.
+    func dropSlowVideo(_ name: String) throws {
+        let path = directory.file("." + name + ".src")
+        try SyntheticVideo(width: 1280, height: 720, seconds: 6).write(to: path)
+        guard rename(path, inbox + "/" + name) == 0 else { throw RigError("rename \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    /// One SQL statement through psql from the root namespace: its rows, columns separated by `|`.
+    func sql(_ statement: String) throws -> [String] {
+        let result = try ChildProcess.run([server.psql, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", statement,
+                                           "host=\(server.host) port=\(server.port) user=\(PostgresTestServer.user) dbname=\(database) connect_timeout=5"])
+        guard result.status == 0 else { throw RigError("psql \(statement): \(result.stderr)") }
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// `job|state|epoch|attempts|owner|media_id` for every job.
+    func jobs() throws -> [Job] {
+        try sql("SELECT id, state, epoch, attempts, coalesce(owner, ''), coalesce(media_id, '') FROM jobs ORDER BY id").map { line in
+            let f = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            return Job(id: f[0], state: f[1], epoch: Int(f[2]) ?? -1, attempts: Int(f[3]) ?? -1, owner: f[4], mediaID: f[5])
+        }
+    }
+
+    struct Job: Equatable {
+        let id: String
+        let state: String
+        let epoch: Int
+        let attempts: Int
+        let owner: String
+        let mediaID: String
+    }
+
+    /// The job ids a worker reported as finished (its `--json` lines), with their states.
+    static func reports(of worker: ChildProcess) -> [(job: String, state: String)] {
+        worker.stdout.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let job = object["job"] as? String, let state = object["state"] as? String else { return nil }
+            return (job, state)
+        }
+    }
+
+    /// GET with curl from the root namespace: status and body (a request that gets no answer in 20 s has status 0).
+    static func get(_ url: String) throws -> (status: Int, body: String) {
+        let result = try ChildProcess.run(["/usr/bin/curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", url])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    static func entries(_ path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+}
+
+struct RigError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
