@@ -111,10 +111,12 @@ import Testing
 
     @Test func fastAndRoutedRequestsTakeTurnsOnOneConnection() async throws {
         try await withServer { port, _ in
-            let connection = try RawConnection(port: port)
+            let paths = ["/v1/feed?limit=2", "/healthz", "/v1/feed?limit=2", "/v1/videos/none", "/v1/feed?limit=%32", "/v1/feed?limit=2"]
+            let responses = try await RawConnection.offThePool(port: port, paths.map {
+                "GET \($0) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
+            })
             var statuses: [String] = []
-            for path in ["/v1/feed?limit=2", "/healthz", "/v1/feed?limit=2", "/v1/videos/none", "/v1/feed?limit=%32", "/v1/feed?limit=2"] {
-                let response = try await connection.offThePool("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+            for (path, response) in zip(paths, responses) {
                 statuses.append(response.components(separatedBy: "\r\n").first ?? "")
                 if path.hasPrefix("/v1/feed") { #expect(response.contains("\"items\":"), "\(path)") }
             }
@@ -126,9 +128,8 @@ import Testing
 
     @Test func theFastPathGzipsForClientsThatAcceptIt() async throws {
         try await withServer { port, _ in
-            let connection = try RawConnection(port: port)
-            for _ in 0..<2 {
-                let response = try await connection.offThePool("GET /v1/feed?limit=5 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate\r\n\r\n")
+            let request = "GET /v1/feed?limit=5 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate\r\n\r\n"
+            for response in try await RawConnection.offThePool(port: port, [request, request]) {
                 let head = response.components(separatedBy: "\r\n\r\n")[0].lowercased()
                 #expect(head.contains("content-encoding: gzip") && head.contains("vary: accept-encoding"))
                 #expect(head.contains(".5.first.gz\""))
@@ -181,11 +182,17 @@ final class RawConnection: @unchecked Sendable {  // used by one thread at a tim
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// `exchange` on a thread of its own: a blocking socket read must not hold one of the few threads the server
-    /// in this process needs to answer it.
-    func offThePool(_ request: String) async throws -> String {
+    /// A connection and its exchanges, in order, on a thread of its own: a blocking socket read must not hold one of
+    /// the few threads the server in this process needs to answer it, and the requests follow each other at once (a
+    /// test task waiting for a cooperative thread between them could outlast the server's idle timeout).
+    static func offThePool(port: Int, _ requests: [String]) async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try self.exchange(request) }) }.start()
+            Thread {
+                continuation.resume(with: Result {
+                    let connection = try RawConnection(port: port)
+                    return try requests.map { try connection.exchange($0) }
+                })
+            }.start()
         }
     }
 
