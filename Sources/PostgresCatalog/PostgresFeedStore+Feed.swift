@@ -37,19 +37,17 @@ extension PostgresFeedStore {
         let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
         let logger = self.logger
         return try await withConnection("read a feed page after \(start.publishedAt)/\(start.id)") { connection in
-            var bindings = PostgresBindings()
-            bindings.append(start.publishedAt)
-            bindings.append(start.id)
-            bindings.append(limit + 1)
-            let rows = try await connection.rows(PostgresQuery(unsafeSQL: Self.pageSQL, binds: bindings), logger: logger)
-            let generation = try rows.first?.value("generation", as: Int64.self) ?? 0
+            var rows: [FeedPageStatement.Row] = []
+            rows.reserveCapacity(limit + 2)
+            let statement = FeedPageStatement(publishedAt: start.publishedAt, id: start.id, limit: limit + 1)
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            let generation = rows.first?.generation ?? 0
             var items: [FeedItem] = []
             items.reserveCapacity(rows.count)
             for row in rows {
-                guard let id = try row.value("id", as: String?.self) else { continue }
-                let publishedAt = try row.value("published_at", as: Int64.self)
+                guard let id = row.id, let publishedAt = row.publishedAt else { continue }
                 // A row whose item was cleared by an edit outside Reel is rendered again from its columns.
-                let json = try await Self.itemJSON(stored: row.value("item_json"), id: id, connection, logger: logger)
+                let json = try await Self.itemJSON(stored: row.itemJSON, id: id, connection, logger: logger)
                 items.append(FeedItem(id: id, publishedAt: publishedAt, json: json))
             }
             let next = items.count > limit ? FeedCursor(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
