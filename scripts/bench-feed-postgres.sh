@@ -40,7 +40,7 @@ serve() {  # serve NAME DATABASE: starts reel serve, sets base_NAME
 serve sqlite "$db"
 serve postgres "$PG_URL_BASE/feed"
 
-deep_n=$((rows - 900000))
+deep_n=$((rows - rows * 9 / 10))  # 900,000 rows in for the default 1,000,000
 deep_id=$(printf 'v%09d' "$deep_n")
 cursor=$(printf 'v1:%d:%s' "$(( (1700000000 + deep_n) * 1000 ))" "$deep_id" | base64 -w0 | tr '+/' '-_' | tr -d '=')
 # Both servers answer the same bytes for the same page.

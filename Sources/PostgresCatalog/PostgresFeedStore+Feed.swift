@@ -37,10 +37,16 @@ extension PostgresFeedStore {
         let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
         let logger = self.logger
         return try await withConnection("read a feed page after \(start.publishedAt)/\(start.id)") { connection in
-            var rows: [FeedPageStatement.Row] = []
-            rows.reserveCapacity(limit + 2)
-            let statement = FeedPageStatement(publishedAt: start.publishedAt, id: start.id, limit: limit + 1)
-            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(start.publishedAt)
+            bindings.append(start.id)
+            bindings.append(Int64(limit + 1))
+            // Collected on the connection's event loop and handed over once: iterating the async row sequence hops
+            // between the event loop and the concurrency pool for the rows, which cost more than the query.
+            let collected: EventLoopFuture<PostgresQueryResult> = connection.query(PostgresQuery(unsafeSQL: Self.pageSQL, binds: bindings),
+                                                                                   logger: logger)
+            let rows = try await collected.get().rows.map { try $0.decode((Int64, Int64?, String?, String?).self) }
+                .map { (generation: $0.0, publishedAt: $0.1, id: $0.2, itemJSON: $0.3) }
             let generation = rows.first?.generation ?? 0
             var items: [FeedItem] = []
             items.reserveCapacity(rows.count)
