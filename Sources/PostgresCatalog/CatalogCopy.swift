@@ -76,6 +76,10 @@ public struct CatalogCopy: Sendable {
             }
         } catch let error as CatalogCopyError {
             throw error
+        } catch let error as PostgresTransactionError {
+            // The transaction rolled back cleanly around a refusal of ours: say the refusal itself.
+            if let refusal = error.closureError as? CatalogCopyError, error.rollbackError == nil { throw refusal }
+            throw CatalogCopyError("the copy failed and was rolled back: \(String(reflecting: error))")
         } catch {
             throw CatalogCopyError("the copy failed and was rolled back: \(String(reflecting: error))")
         }

@@ -74,7 +74,7 @@ extension Reel {
                     do {
                         return try await copy.run(into: client, logger: logger) { reporter.report($0) }
                     } catch {
-                        throw ValidationError("reel db copy \(from) -> \(location): \(error)")
+                        throw CopyFailed(description: "reel db copy \(from) -> \(location): \(error)")
                     }
                 }
                 for (table, count) in counts.sorted(by: { $0.key < $1.key }) { print("\(table)\t\(count)") }
@@ -83,6 +83,11 @@ extension Reel {
             }
         }
     }
+}
+
+/// A copy that stopped (the PostgreSQL catalog is then unchanged): said without a usage line, as it is not one.
+struct CopyFailed: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Progress lines on stderr: each table's start and end, and at most one line a second in between.
