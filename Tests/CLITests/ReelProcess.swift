@@ -18,16 +18,7 @@ struct ReelProcess {
         }
     }
 
-    /// The `reel` binary beside the test bundle in the build folder.
-    static var executable: String {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [bundle, bundle.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("reel").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/reel").path
-    }
+    static var executable: String { ReelExecutable.path }
 
     /// - Parameter measuringPeakMemory: runs reel under `/usr/bin/time`. Linux carries a process's peak RSS across
     ///   `execve`, so a child spawned straight from this (large) test process would report the test's own peak;

@@ -27,16 +27,7 @@ final class MultiHostRig {
 
     deinit { try? hosts.close() }
 
-    /// The `reel` binary beside the test bundle in the build folder.
-    static var reel: String {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [bundle, bundle.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("reel").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/reel").path
-    }
+    static var reel: String { ReelExecutable.path }
 
     /// `reel worker` on host `index`: short leases and polls, one job at a time, one JSON line per finished job.
     func worker(on index: Int, leaseSeconds: Int = 3) throws -> ChildProcess {

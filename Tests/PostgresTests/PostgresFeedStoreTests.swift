@@ -118,34 +118,6 @@ import TestServers
         }
     }
 
-    @Test func eightConcurrentClaimersTakeEachOf200JobsExactlyOnce() async throws {
-        let server = try PostgresTestServer()
-        try await Self.withStore(server, database: "claims") { store in
-            for n in 0..<200 { try await Self.queueJob(store, id: String(format: "job%03d", n), now: Int64(n)) }
-            let claimed = try await withThrowingTaskGroup(of: [FeedJob].self) { group in
-                for worker in 0..<8 {
-                    group.addTask {
-                        var jobs: [FeedJob] = []
-                        while let job = try await store.claimNextJob(owner: "worker\(worker)", now: 10_000, leaseMilliseconds: 30_000) {
-                            jobs.append(job)
-                        }
-                        return jobs
-                    }
-                }
-                var all: [FeedJob] = []
-                for try await jobs in group { all += jobs }
-                return all
-            }
-            #expect(claimed.count == 200)
-            #expect(Set(claimed.map(\.id)).count == 200)
-            #expect(claimed.allSatisfy { $0.epoch == 1 && $0.attempts == 1 && $0.state == .processing })
-            #expect(claimed.allSatisfy { $0.leaseExpiresAt == 40_000 && $0.owner?.hasPrefix("worker") == true })
-            #expect(claimed.first { $0.id == "job007" }?.sourceName == Array("upload job007.mp4".utf8) + [0xFF])
-            #expect(try await store.jobCounts() == [.processing: 200])
-            #expect(try await store.jobsHeld().count == 200)
-        }
-    }
-
     @Test func aLeaseTakenOverCanNeitherRequeueNorPublish() async throws {
         let server = try PostgresTestServer()
         try await Self.withStore(server, database: "fencing") { store in

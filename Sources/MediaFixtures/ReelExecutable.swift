@@ -1,0 +1,14 @@
+import Foundation
+
+/// The `reel` binary the tests run: beside the test bundle in the build folder, else the package's debug build.
+public enum ReelExecutable {
+    public static var path: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("reel").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/reel").path
+    }
+}
