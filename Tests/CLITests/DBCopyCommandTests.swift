@@ -30,12 +30,16 @@ import TestServers
         let library = directory.file("library")
         let fromSQLite = try Self.serve(sqlite, library: library)
         let fromPostgres = try Self.serve(url, library: library)
+        // Writes to one catalog, feed reads from another (a replica in production; the SQLite copy here).
+        let split = try Self.serve(url, library: library, reading: sqlite)
         defer {
-            for process in [fromSQLite.process, fromPostgres.process] { process.signal(SIGTERM); _ = process.wait() }
+            for process in [fromSQLite.process, fromPostgres.process, split.process] { process.signal(SIGTERM); _ = process.wait() }
         }
         let first = try Self.get(fromSQLite.base + "/v1/feed?limit=50")
         #expect(first.status == 200)
         #expect(try Self.get(fromPostgres.base + "/v1/feed?limit=50") == first)
+        #expect(try Self.get(split.base + "/v1/feed?limit=50") == first)
+        #expect(try Self.get(split.base + "/healthz").status == 200)
         let cursor = try #require(try JSONSerialization.jsonObject(with: Data(first.body.utf8)) as? [String: Any])["next_cursor"] as? String
         let deep = try Self.get(fromSQLite.base + "/v1/feed?limit=20&cursor=" + #require(cursor))
         #expect(deep.status == 200 && deep.body.contains("v000002449"))
@@ -67,9 +71,9 @@ import TestServers
         let base: String
     }
 
-    static func serve(_ database: String, library: String) throws -> Served {
+    static func serve(_ database: String, library: String, reading replica: String? = nil) throws -> Served {
         let process = try ChildProcess([ReelProcess.executable, "serve", "--database", database, "--library", library, "--port", "0",
-                                        "--log-level", "warning"])
+                                        "--log-level", "warning"] + (replica.map { ["--database-read", $0] } ?? []))
         guard ChildProcess.waitUntil(seconds: 60, { process.stdout.hasPrefix("listening on http://") }),
               let base = process.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init) else {
             process.signal(SIGKILL)
