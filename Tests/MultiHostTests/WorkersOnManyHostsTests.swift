@@ -7,9 +7,10 @@ import Glibc
 #endif
 
 /// Issue 12's hosts: `reel worker` on three network namespaces, one PostgreSQL catalog on the root namespace's bridge,
-/// one shared library. Synchronous tests (psql, curl, files): the suite's processes do the work, the test only looks.
+/// one shared library. The suite's processes do the work; the tests only look (psql, curl, files), and wait by suspending,
+/// not blocking, so the other tests' servers in this process keep their threads.
 @Suite(.serialized) struct WorkersOnManyHostsTests {
-    @Test func thirtyUploadsOnThreeHostsArePublishedExactlyOnce() throws {
+    @Test func thirtyUploadsOnThreeHostsArePublishedExactlyOnce() async throws {
         let rig = try MultiHostRig()
         let workers = try (0..<3).map { try rig.worker(on: $0) }
         defer { for worker in workers { worker.signal(SIGTERM); _ = worker.wait() } }
@@ -23,7 +24,7 @@ import Glibc
             try SyntheticVideo(width: 320 + 16 * n, height: 180, seconds: 1.5).write(to: path)
             try rig.drop("clip\(n).mp4", Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         }
-        let done = try ChildProcess.waitUntil(seconds: 600) {
+        let done = try await ChildProcess.suspendUntil(seconds: 600) {
             try rig.jobs().filter { $0.state == "published" }.count == 30 || workers.contains { $0.hasExited }
         }
         let jobs = try rig.jobs()
@@ -41,17 +42,17 @@ import Glibc
         #expect(workers.filter { !MultiHostRig.reports(of: $0).isEmpty }.count >= 2, "\(workers.map { MultiHostRig.reports(of: $0).count })")
     }
 
-    @Test func aWorkerKilledMidTranscodeIsFinishedByAnotherHostAfterItsLease() throws {
+    @Test func aWorkerKilledMidTranscodeIsFinishedByAnotherHostAfterItsLease() async throws {
         let rig = try MultiHostRig()
         let first = try rig.worker(on: 0)
         try rig.dropSlowVideo("long.mp4")
-        let processing = try ChildProcess.waitUntil(seconds: 120) { try rig.jobs().first?.state == "processing" }
+        let processing = try await ChildProcess.suspendUntil(seconds: 120) { try rig.jobs().first?.state == "processing" }
         #expect(processing, "\((try? rig.jobs()) ?? []) \(first.stderr.suffix(2000))")
         let others = try (1..<3).map { try rig.worker(on: $0) }
         defer { for worker in others { worker.signal(SIGTERM); _ = worker.wait() } }
         first.signal(SIGKILL)
         _ = first.wait()
-        let published = try ChildProcess.waitUntil(seconds: 300) { try rig.jobs().first?.state == "published" }
+        let published = try await ChildProcess.suspendUntil(seconds: 300) { try rig.jobs().first?.state == "published" }
         let job = try #require(try rig.jobs().first)
         #expect(published && job.state == "published", "\(job) \(others.map { $0.stderr.suffix(2000) })")
         // Taken over once (epoch 2), the dead worker's attempt refunded, and finished by a live host.
@@ -60,30 +61,29 @@ import Glibc
         #expect(others.contains { $0.stderr.contains("taking it back") || $0.stderr.contains("recovered a job") })
         let check = try ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
         #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
-        #expect(MultiHostRig.entries(rig.library + "/.staging").isEmpty || ChildProcess.waitUntil(seconds: 10) {
-            MultiHostRig.entries(rig.library + "/.staging").isEmpty
-        }, "the dead attempt's staging is swept: \(MultiHostRig.entries(rig.library + "/.staging"))")
+        let swept = await ChildProcess.suspendUntil(seconds: 10) { MultiHostRig.entries(rig.library + "/.staging").isEmpty }
+        #expect(swept, "the dead attempt's staging is swept: \(MultiHostRig.entries(rig.library + "/.staging"))")
     }
 
-    @Test func aHostCutOffMidJobNeverPublishesAfterAnotherTookItOver() throws {
+    @Test func aHostCutOffMidJobNeverPublishesAfterAnotherTookItOver() async throws {
         let rig = try MultiHostRig()
         let late = try rig.worker(on: 0)
         defer { late.signal(SIGTERM); _ = late.wait() }
         try rig.dropSlowVideo("long.mp4")
-        #expect(try ChildProcess.waitUntil(seconds: 120) { try rig.jobs().first?.state == "processing" }, "\(late.stderr.suffix(2000))")
+        #expect(try await ChildProcess.suspendUntil(seconds: 120) { try rig.jobs().first?.state == "processing" }, "\(late.stderr.suffix(2000))")
         let taker = try rig.worker(on: 1)
         defer { taker.signal(SIGTERM); _ = taker.wait() }
         try rig.hosts.cutLink(rig.hosts.hosts[0])
         // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
-        let takenOver = try ChildProcess.waitUntil(seconds: 120) { try rig.jobs().first?.epoch == 2 }
+        let takenOver = try await ChildProcess.suspendUntil(seconds: 120) { try rig.jobs().first?.epoch == 2 }
         #expect(takenOver, "\((try? rig.jobs()) ?? []) \(taker.stderr.suffix(2000))")
         try rig.hosts.restoreLink(rig.hosts.hosts[0])
-        let published = try ChildProcess.waitUntil(seconds: 300) { try rig.jobs().first?.state == "published" }
+        let published = try await ChildProcess.suspendUntil(seconds: 300) { try rig.jobs().first?.state == "published" }
         let job = try #require(try rig.jobs().first)
         #expect(published && job.epoch == 2, "\(job)")
         // The new owner published; the late worker learned it had lost the job and published nothing.
         #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
-        #expect(ChildProcess.waitUntil(seconds: 30) { late.stderr.contains("lost a job's lease") }, "\(late.stderr.suffix(3000))")
+        #expect(await ChildProcess.suspendUntil(seconds: 30) { late.stderr.contains("lost a job's lease") }, "\(late.stderr.suffix(3000))")
         #expect(MultiHostRig.reports(of: late).isEmpty, "\(late.stdout)")
         #expect(try rig.sql("SELECT count(*) FROM videos") == ["1"])
         let check = try ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
@@ -91,14 +91,14 @@ import Glibc
         #expect(MultiHostRig.entries(rig.library + "/videos") == [job.id])
     }
 
-    @Test func postgresRestartsDuringARunWithoutLosingAJobOrHangingTheFeed() throws {
+    @Test func postgresRestartsDuringARunWithoutLosingAJobOrHangingTheFeed() async throws {
         let rig = try MultiHostRig()
         let workers = try (0..<2).map { try rig.worker(on: $0) }
         defer { for worker in workers { worker.signal(SIGTERM); _ = worker.wait() } }
         let server = try rig.serve(on: 2)
         defer { server.process.signal(SIGTERM); _ = server.process.wait() }
         for n in 0..<4 { try rig.drop("before\(n).png", try SyntheticImage.png(width: 100 + n, height: 90, alpha: false)) }
-        #expect(try ChildProcess.waitUntil(seconds: 120) { try rig.jobs().filter { $0.state == "published" }.count == 4 })
+        #expect(try await ChildProcess.suspendUntil(seconds: 120) { try rig.jobs().filter { $0.state == "published" }.count == 4 })
         #expect(try MultiHostRig.get(server.base + "/v1/feed").status == 200)
 
         rig.server.stop()
@@ -110,15 +110,15 @@ import Glibc
         try rig.server.start()
 
         for n in 0..<4 { try rig.drop("after\(n).png", try SyntheticImage.png(width: 300 + n, height: 90, alpha: false)) }
-        let all = try ChildProcess.waitUntil(seconds: 180) { try rig.jobs().filter { $0.state == "published" }.count == 12 }
+        let all = try await ChildProcess.suspendUntil(seconds: 180) { try rig.jobs().filter { $0.state == "published" }.count == 12 }
         #expect(all, "\((try? rig.jobs()) ?? []) \(workers.map { $0.stderr.suffix(1500) })")
         #expect(workers.allSatisfy { !$0.hasExited }, "the workers were not restarted")
         #expect(MultiHostRig.entries(rig.inbox).isEmpty && MultiHostRig.entries(rig.library + "/images").count == 12)
-        let back = try ChildProcess.waitUntil(seconds: 60) { try MultiHostRig.get(server.base + "/v1/feed").status == 200 }
+        let back = try await ChildProcess.suspendUntil(seconds: 60) { try MultiHostRig.get(server.base + "/v1/feed").status == 200 }
         #expect(back && !server.process.hasExited, "the feed server reconnected on its own: \(server.process.stderr.suffix(2000))")
     }
 
-    @Test func feedServersOnTwoHostsServeTheSamePagesAndEachOthersCursors() throws {
+    @Test func feedServersOnTwoHostsServeTheSamePagesAndEachOthersCursors() async throws {
         let rig = try MultiHostRig()
         let seeded = try ChildProcess.run([MultiHostRig.reel, "db", "seed", "--database", rig.url, "--count", "120"])
         #expect(seeded.status == 0, "\(seeded.stderr)")
