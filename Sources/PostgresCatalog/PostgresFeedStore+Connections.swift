@@ -3,7 +3,7 @@ internal import Logging
 internal import PostgresNIO
 internal import Synchronization
 
-/// Every call reaches the server through `withConnection`: a pooled connection within `leaseTimeout`, the body, and
+/// Every call reaches the server through `withConnection`: a pooled connection within `connectionWait`, the body, and
 /// every failure classified as a `CatalogError` that names the operation.
 extension PostgresFeedStore {
     /// What ended the wait for a connection first.
@@ -26,7 +26,7 @@ extension PostgresFeedStore {
     }
 
     /// Runs `body` on a connection of `pool` (the store's pool by default). - Throws: `CatalogError`, `.unavailable`
-    /// when no connection came within `leaseTimeout`.
+    /// when no connection came within `connectionWait`.
     func withConnection<T: Sendable>(_ operation: String, on pool: PostgresClient? = nil,
                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
         let pool = pool ?? client
@@ -40,7 +40,7 @@ extension PostgresFeedStore {
                     })
                 }
                 group.addTask {
-                    try await Task.sleep(for: Self.leaseTimeout)
+                    try await Task.sleep(for: self.connectionWait)
                     return .deadline
                 }
                 while let outcome = try await group.next() {
@@ -51,7 +51,7 @@ extension PostgresFeedStore {
                     case .deadline:
                         guard leased.isSet else {
                             group.cancelAll()
-                            throw ConnectionTimeout(timeout: Self.leaseTimeout)
+                            throw ConnectionTimeout(timeout: self.connectionWait)
                         }
                     }
                 }

@@ -9,12 +9,12 @@ public import ServiceLifecycle
 /// uploads and seeding.
 ///
 /// It is a `Service`: nothing connects until `run()` runs, and every call waits for a pooled connection at most
-/// `leaseTimeout` before failing with `CatalogError.Kind.unavailable` (the pool itself would queue a request for a
+/// `connectionWait` (5 s by default) before failing with `CatalogError.Kind.unavailable` (the pool itself would queue a request for a
 /// minute while the server is down). The pool reconnects by itself when the server is back.
 public final class PostgresFeedStore: FeedStore, Service {
     /// How long a call waits for a pooled connection before it gives up as unavailable: the connect timeout and a
     /// margin, so a server that is down fails calls quickly and a busy pool still serves them.
-    static let leaseTimeout: Duration = .seconds(5)
+    let connectionWait: Duration
     /// The pause between attempts to open the `LISTEN` connection again.
     static let listenRetryDelay: Duration = .seconds(1)
 
@@ -29,7 +29,10 @@ public final class PostgresFeedStore: FeedStore, Service {
 
     /// A store for the catalog at `location`. It does not connect: `run()` does, and calls wait for it.
     /// - Parameter connections: the pool's upper bound, besides the one `LISTEN` connection.
-    public init(location: PostgresLocation, connections: Int = 8, logger: Logger) {
+    ///   - connectionWait: how long a call waits for a pooled connection before it fails as unavailable. Tests that run
+    ///     beside heavy work give it longer; a server wants it short, so a client learns of an outage quickly.
+    public init(location: PostgresLocation, connections: Int = 8, connectionWait: Duration = .seconds(5), logger: Logger) {
+        self.connectionWait = connectionWait
         self.location = location
         self.logger = logger
         client = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: connections), backgroundLogger: logger)

@@ -47,11 +47,13 @@ enum Catalog: Sendable {
         case let .sqlite(path):
             return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))
         case let .postgres(location):
-            let store = PostgresFeedStore(location: location, connections: 8, logger: Logger(label: "conformance"))
+            // Patient: in the full test run, blocking tests can hold the concurrency pool (which runs the connection
+            // pool) for minutes; conformance is about what the engine answers, not how fast.
+            let store = PostgresFeedStore(location: location, connections: 8, connectionWait: .seconds(300), logger: Logger(label: "conformance"))
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }
                 defer { group.cancelAll() }
-                try await store.migrate()
+                try await store.migrate(waitingUpTo: 300)
                 return try await body(store)
             }
         }
