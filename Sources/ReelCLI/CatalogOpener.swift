@@ -1,5 +1,6 @@
 import FeedStore
 import Logging
+import PostgresCatalog
 
 /// Opens the catalog `--database` names, for the length of one command. SQLite opens (and migrates) in-process;
 /// PostgreSQL needs its connection pool running while the command works, so the pool runs in a child task that ends
@@ -34,6 +35,18 @@ enum CatalogOpener {
             return try await body(SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path)))
         case let .postgres(postgres):
             return try await withPostgres(postgres, connections: connections, migrate: false, logger: logger, body)
+        }
+    }
+
+    /// The pool runs in a child task for as long as `body` does; the schema is migrated first unless this is a replica.
+    private static func withPostgres<T: Sendable>(_ location: PostgresLocation, connections: Int, migrate: Bool, logger: Logger,
+                                                  _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+        let store = PostgresFeedStore(location: location, connections: connections, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            if migrate { try await store.migrate() }
+            return try await body(store)
         }
     }
 }

@@ -5,9 +5,9 @@ import Logging
 
 extension Reel.DB {
     /// `reel db bench-claims`: the job queue's claim path under contention, for scripts/bench-claims.sh. It queues
-    /// `--jobs` jobs, lets `--claimers` concurrent claimers (each with its own connections, as workers on different
-    /// hosts would have) drain them, and prints one JSON line: claims per second, latency percentiles, and how many
-    /// jobs were claimed twice (must be 0).
+    /// `--jobs` jobs, lets `--claimers` concurrent claimers drain them (the pool has a connection for each, so they
+    /// contend in the database as workers on different hosts would), and prints one JSON line: claims per second,
+    /// latency percentiles, and how many jobs were claimed twice (must be 0).
     struct BenchClaims: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "bench-claims", abstract: "Measure concurrent job claims (benchmark).",
                                                         shouldDisplay: false)
