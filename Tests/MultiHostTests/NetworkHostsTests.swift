@@ -90,9 +90,14 @@ import Glibc
         let host = hosts.hosts[1]
         let directory = try TemporaryDirectory()
         let server = try Self.startFileServer(in: host, hosts: hosts, directory: directory)
-        // The process really is in the host's namespace.
-        #expect(try Self.ip(["netns", "identify", String(server.pid)]).trimmingCharacters(in: .whitespacesAndNewlines)
-            == host.namespace)
+        // The process really is in the host's namespace (once `ip netns exec` has entered it and exec'd: on a loaded
+        // machine that is not at once).
+        var namespace = ""
+        let entered = try ChildProcess.waitUntil(seconds: 30) {
+            namespace = try Self.ip(["netns", "identify", String(server.pid)]).trimmingCharacters(in: .whitespacesAndNewlines)
+            return namespace == host.namespace
+        }
+        #expect(entered, "pid \(server.pid) is in namespace '\(namespace)', not \(host.namespace)")
         let answer = try Self.waitForMarker(from: host, server: server)
         #expect(answer.status == 0 && answer.stdout == "served from \(host.namespace)",
                 "curl from the root to \(host) within 30 s: \(answer.status) \(answer.stderr); server: \(server.stderr)")
