@@ -18,14 +18,18 @@ import TestServers
     }
 
     /// A migrated store on a database of its own (created unless `create` is false), running until `body` returns.
+    /// - Parameter connectionWait: patient by default: in the full test run, blocking tests can hold the concurrency
+    ///   pool (which runs the connection pool) for minutes. The outage test passes the production 5 s.
     static func withStore<T: Sendable>(_ server: PostgresTestServer, database: String, create: Bool = true, connections: Int = 8,
+                                       connectionWait: Duration = .seconds(300),
                                        _ body: @Sendable (PostgresFeedStore) async throws -> T) async throws -> T {
         if create { try server.createDatabase(database) }
-        let store = PostgresFeedStore(location: location(server, database: database), connections: connections, logger: logger)
+        let store = PostgresFeedStore(location: location(server, database: database), connections: connections,
+                                      connectionWait: connectionWait, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }
-            try await store.migrate()
+            try await store.migrate(waitingUpTo: 300)
             return try await body(store)
         }
     }
@@ -251,7 +255,7 @@ import TestServers
 
     @Test func aStoppedServerFailsCallsAsUnavailableAndTheSameStoreRecovers() async throws {
         let server = try PostgresTestServer()
-        try await Self.withStore(server, database: "outage") { store in
+        try await Self.withStore(server, database: "outage", connectionWait: .seconds(5)) { store in
             try await store.publish(Self.video("before", at: 1000))
             server.stop()
 
