@@ -55,7 +55,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LibZ", dependencies: ["CZlib"], swiftSettings: upcoming),
         .target(name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: upcoming),
-        .target(name: "FeedStore", dependencies: ["MediaModel", "LibSQLite", "FileSystem", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: upcoming),
+        .target(name: "FeedStore", dependencies: ["MediaModel", "LibSQLite", "FileSystem", .product(name: "GRDB", package: "GRDB.swift"),
+                                             .product(name: "NIOCore", package: "swift-nio")], swiftSettings: upcoming),
         .target(
             name: "FeedServer",
             dependencies: [
@@ -177,6 +178,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: upcoming
         ),

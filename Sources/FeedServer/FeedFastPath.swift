@@ -6,8 +6,8 @@ internal import NIOCore
 
 /// `GET /v1/feed` answered on the event loop, before Hummingbird's request path. Hummingbird's per-request work (a
 /// task, the router, four middlewares) cost more than a kept page itself; this path is a generation read and a copy,
-/// or for a page that is not kept, one index seek over stored items (`FeedServer.feedPage`). Only for an engine that
-/// reads in-process (SQLite); with PostgreSQL every request goes to the router, which awaits the round trip.
+/// or for a page that is not kept, one index seek over stored items (`FeedServer.feedPage`) on the event loop (SQLite)
+/// or one round trip on a connection pinned to the event loop (PostgreSQL, `EventLoopFeed`).
 ///
 /// It answers only what it can answer exactly as the router would (200 or 304, the same headers, metrics and debug
 /// log line). Anything else — a miss, a parameter it does not read plainly, a rate-limited client, CORS, a catalog
@@ -74,8 +74,24 @@ struct FeedFastPath: Sendable {
         return .query(Query(request: request, key: key, gzip: gzip, started: started))
     }
 
-    /// The answer to a `.query` decision, or nil (a catalog error, a bad cursor) when the router must answer it.
-    func answer(_ query: Query) async -> Answer? {
+    /// The answer to a `.query` decision, completed on `eventLoop`, or nil (a catalog error, a bad cursor) when the
+    /// router must answer it. An engine with an `EventLoopFeed` reads the page without leaving the loop.
+    func answer(_ query: Query, on eventLoop: any EventLoop) -> EventLoopFuture<Answer?> {
+        guard let feed = server.store.eventLoopFeed, let cursor = try? FeedServer.cursor(query.key) else {
+            let promise = eventLoop.makePromise(of: Answer?.self)
+            promise.completeWithTask { await answer(query) }
+            return promise.futureResult
+        }
+        return feed.page(limit: query.key.limit, after: cursor, on: eventLoop).map { read -> Answer? in
+            let page = server.answer(read.page, generation: read.generation, key: query.key, gzip: query.gzip)
+            return respond(query.request, key: query.key, page: page, started: query.started)
+        }.recover { [logger] error in
+            logger.debug("feed page left to the router", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    private func answer(_ query: Query) async -> Answer? {
         guard let page = try? await server.feedPage(query.key, gzip: query.gzip) else { return nil }
         return respond(query.request, key: query.key, page: page, started: query.started)
     }

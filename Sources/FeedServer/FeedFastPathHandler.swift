@@ -65,15 +65,12 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Reads the page off the event loop, then answers on it (or, when the fast path cannot, hands the request to the
-    /// router) and goes on with whatever arrived meanwhile.
+    /// Reads the page (on a connection pinned to this loop, or off the loop), then answers on the loop (or, when the
+    /// fast path cannot, hands the request to the router) and goes on with whatever arrived meanwhile.
     private func startQuery(_ query: FeedFastPath.Query, end: HTTPRequestPart, context: ChannelHandlerContext) {
         querying = true
-        let fastPath = self.fastPath
-        let promise = context.eventLoop.makePromise(of: FeedFastPath.Answer?.self)
-        promise.completeWithTask { await fastPath.answer(query) }
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        promise.futureResult.whenComplete { result in
+        fastPath.answer(query, on: context.eventLoop).whenComplete { result in
             let (handler, context) = bound.value
             handler.finishQuery(query, answer: (try? result.get()) ?? nil, end: end, context: context)
         }

@@ -25,6 +25,8 @@ public protocol FeedStore: Sendable {
     func ping() async throws(CatalogError)
     /// Blocking reads for the feed's event-loop fast path, when the engine has them without a network round trip.
     var synchronousFeed: (any SynchronousFeed)? { get }
+    /// Pages read from an event loop without leaving it, when the engine reads over the network (PostgreSQL).
+    var eventLoopFeed: (any EventLoopFeed)? { get }
 
     // MARK: Jobs
 

@@ -13,6 +13,7 @@ public struct ReplicaReadingFeedStore: FeedStore {
     }
 
     public var synchronousFeed: (any SynchronousFeed)? { feedReader.synchronousFeed }
+    public var eventLoopFeed: (any EventLoopFeed)? { feedReader.eventLoopFeed }
 
     public func pageWithGeneration(limit: Int, after cursor: FeedCursor?) async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
         try await feedReader.pageWithGeneration(limit: limit, after: cursor)

@@ -8,6 +8,8 @@ public struct SQLiteFeedStore: FeedStore, SynchronousFeed {
 
     public var synchronousFeed: (any SynchronousFeed)? { self }
     public var readsPages: Bool { true }
+    /// SQLite reads in-process: `synchronousFeed` answers on the event loop itself.
+    public var eventLoopFeed: (any EventLoopFeed)? { nil }
 
     /// SQLite has no notifications between processes: the caller's poll interval is the wake-up, and it always looks.
     public func waitForQueuedJob(upTo seconds: Double) async -> Bool {

@@ -17,13 +17,43 @@ public enum PostgresEndpoint {
         return configuration
     }
 
+    /// One connection outside the pool (the feed's connections pinned to event loops), with the pool's settings.
+    /// - Throws: when the TLS configuration cannot be made into a context (unreadable trust roots).
+    static func connectionConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch policy(location.sslMode) {
+        case .off: tls = .disable
+        case let .prefer(configuration): tls = .prefer(try NIOSSLContext(configuration: configuration))
+        case let .require(configuration): tls = .require(try NIOSSLContext(configuration: configuration))
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    static func tls(_ mode: PostgresLocation.SSLMode) -> PostgresClient.Configuration.TLS {
+        switch policy(mode) {
+        case .off: return .disable
+        case let .prefer(configuration): return .prefer(configuration)
+        case let .require(configuration): return .require(configuration)
+        }
+    }
+
+    private enum TLSPolicy {
+        case off
+        case prefer(TLSConfiguration)
+        case require(TLSConfiguration)
+    }
+
     /// libpq's modes: `allow` and `prefer` try TLS and accept a server without it; `require` insists on TLS but, as in
     /// libpq, does not check the certificate; `verify-ca` checks the chain; `verify-full` also the host name.
-    static func tls(_ mode: PostgresLocation.SSLMode) -> PostgresClient.Configuration.TLS {
+    private static func policy(_ mode: PostgresLocation.SSLMode) -> TLSPolicy {
         var unverified = TLSConfiguration.makeClientConfiguration()
         unverified.certificateVerification = .none
         switch mode {
-        case .disable: return .disable
+        case .disable: return .off
         case .allow, .prefer: return .prefer(unverified)
         case .require: return .require(unverified)
         case .verifyCA:

@@ -45,20 +45,49 @@ extension PostgresFeedStore {
             // between the event loop and the concurrency pool for the rows, which cost more than the query.
             let collected: EventLoopFuture<PostgresQueryResult> = connection.query(PostgresQuery(unsafeSQL: Self.pageSQL, binds: bindings),
                                                                                    logger: logger)
-            let rows = try await collected.get().rows.map { try $0.decode((Int64, Int64?, String?, String?).self) }
-                .map { (generation: $0.0, publishedAt: $0.1, id: $0.2, itemJSON: $0.3) }
-            let generation = rows.first?.generation ?? 0
+            let rows = try await collected.get().rows.map { try FeedRow($0.decode((Int64, Int64?, String?, String?).self)) }
+            if let page = Self.page(rows, limit: limit) { return (page.page, page.generation) }
+            // A row whose item was cleared by an edit outside Reel is rendered again from its columns.
             var items: [FeedItem] = []
             items.reserveCapacity(rows.count)
             for row in rows {
                 guard let id = row.id, let publishedAt = row.publishedAt else { continue }
-                // A row whose item was cleared by an edit outside Reel is rendered again from its columns.
                 let json = try await Self.itemJSON(stored: row.itemJSON, id: id, connection, logger: logger)
                 items.append(FeedItem(id: id, publishedAt: publishedAt, json: json))
             }
-            let next = items.count > limit ? FeedCursor(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
-            return (FeedPage(items: Array(items.prefix(limit)), nextCursor: next), generation)
+            return Self.page(items, generation: rows.first?.generation ?? 0, limit: limit)
         }
+    }
+
+    /// A row of `pageSQL`: the generation always; the rest NULL on an empty page.
+    struct FeedRow {
+        let generation: Int64
+        let publishedAt: Int64?
+        let id: String?
+        let itemJSON: String?
+
+        init(_ columns: (Int64, Int64?, String?, String?)) {
+            (generation, publishedAt, id, itemJSON) = columns
+        }
+    }
+
+    /// The page of `pageSQL`'s rows (which ask for one item more than `limit`, to know whether a next page exists),
+    /// or nil when a stored item needs rendering again from its columns.
+    static func page(_ rows: [FeedRow], limit: Int) -> GeneratedPage? {
+        var items: [FeedItem] = []
+        items.reserveCapacity(rows.count)
+        for row in rows {
+            guard let id = row.id, let publishedAt = row.publishedAt else { continue }
+            guard let json = row.itemJSON else { return nil }
+            items.append(FeedItem(id: id, publishedAt: publishedAt, json: json))
+        }
+        let page = page(items, generation: rows.first?.generation ?? 0, limit: limit)
+        return GeneratedPage(page: page.page, generation: page.generation)
+    }
+
+    private static func page(_ items: [FeedItem], generation: Int64, limit: Int) -> (page: FeedPage, generation: Int64) {
+        let next = items.count > limit ? FeedCursor(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
+        return (FeedPage(items: Array(items.prefix(limit)), nextCursor: next), generation)
     }
 
     /// The feed query's plan (`EXPLAIN`, one line a step), for the test that proves it seeks through `videos_feed`.

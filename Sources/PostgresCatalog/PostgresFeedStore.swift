@@ -26,6 +26,8 @@ public final class PostgresFeedStore: FeedStore, Service {
     let queuedJobs = QueuedJobSignal()
     /// The catalog generation as `NOTIFY reel_generation` announces it, while the `LISTEN` connection is up.
     let announcedGeneration = AnnouncedGeneration()
+    /// The feed page's own connection on each HTTP event loop (`eventLoopFeed`).
+    let pinned: PinnedFeedConnections
 
     /// A store for the catalog at `location`. It does not connect: `run()` does, and calls wait for it.
     /// - Parameter connections: the pool's upper bound, besides the one `LISTEN` connection.
@@ -37,6 +39,7 @@ public final class PostgresFeedStore: FeedStore, Service {
         self.logger = logger
         client = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: connections), backgroundLogger: logger)
         listener = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: 1), backgroundLogger: logger)
+        pinned = PinnedFeedConnections(location: location, logger: logger)
     }
 
     /// Runs the connection pool and the `LISTEN` connection until the task is cancelled (or graceful shutdown).
@@ -50,6 +53,7 @@ public final class PostgresFeedStore: FeedStore, Service {
                 group.cancelAll()
             }
         }
+        await pinned.close()
     }
 
     /// Applies `PostgresSchema`'s missing migrations (many processes may start at once: each applies once). A process
@@ -76,6 +80,9 @@ public final class PostgresFeedStore: FeedStore, Service {
     /// The feed's event-loop fast path answers kept pages against the announced generation (no round trip); every
     /// other read needs the network, so the fast path hands it to the router.
     public var synchronousFeed: (any SynchronousFeed)? { announcedGeneration }
+
+    /// Pages on a connection pinned to the asking event loop (`PinnedFeedConnections`): no thread hops.
+    public var eventLoopFeed: (any EventLoopFeed)? { pinned }
 
     /// Returns true when a `reel_jobs` notification arrives (a job became claimable), false after `seconds`. While the
     /// server is unreachable no notification comes, so it returns false after `seconds`; it never throws.

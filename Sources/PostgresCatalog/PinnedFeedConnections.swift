@@ -1,0 +1,222 @@
+public import FeedStore
+internal import Logging
+public import NIOCore
+internal import PostgresNIO
+internal import Synchronization
+
+/// The feed's page query on connections of its own per HTTP event loop, opened on that loop with the statement
+/// prepared once: a page request goes from the HTTP channel to PostgreSQL and back without leaving its thread. Through
+/// the pool each page took three thread hops (event loop → concurrency pool → the pool connection's loop and back),
+/// which cost several times the query itself. The pool still serves everything else.
+///
+/// A connection opens at its first page and opens again after the server closed it; after a failed attempt
+/// the loop rests a second, failing pages at once, so an outage is answered by the general path (503) quickly.
+final class PinnedFeedConnections: EventLoopFeed {
+    private struct Slots {
+        var byLoop: [ObjectIdentifier: [PinnedFeedConnection]] = [:]
+        var closed = false
+    }
+
+    /// Connections per event loop. PostgresNIO runs one statement at a time per connection, so one connection would
+    /// serialize a loop's pages behind each other's round trips.
+    static let perLoop = 4
+
+    private let location: PostgresLocation
+    private let logger: Logger
+    private let slots = Mutex(Slots())
+    private let nextID = Atomic(0)
+
+    init(location: PostgresLocation, logger: Logger) {
+        self.location = location
+        self.logger = logger
+    }
+
+    func page(limit: Int, after cursor: FeedCursor?, on eventLoop: any EventLoop) -> EventLoopFuture<GeneratedPage> {
+        let connections = slots.withLock { slots -> [PinnedFeedConnection]? in
+            guard !slots.closed else { return nil }
+            if let connections = slots.byLoop[ObjectIdentifier(eventLoop)] { return connections }
+            let connections = (0..<Self.perLoop).map { _ in PinnedFeedConnection(eventLoop: eventLoop, opener: opener(), logger: logger) }
+            slots.byLoop[ObjectIdentifier(eventLoop)] = connections
+            return connections
+        }
+        guard let connections else {
+            return eventLoop.makeFailedFuture(CatalogError(.unavailable, "the catalog at \(location) is shutting down"))
+        }
+        // The least busy of the loop's connections (counts are read on the loop, where they change).
+        let page = { connections.min { $0.outstanding < $1.outstanding }!.page(limit: limit, after: cursor) }
+        if eventLoop.inEventLoop { return page() }
+        return eventLoop.flatSubmit(page)
+    }
+
+    /// Closes every pinned connection; later pages fail at once.
+    func close() async {
+        let all = slots.withLock { slots in
+            slots.closed = true
+            return slots.byLoop.values.flatMap { $0 }
+        }
+        for slot in all {
+            try? await slot.eventLoop.flatSubmit { slot.close() }.get()
+        }
+    }
+
+    private func opener() -> PinnedFeedConnection.Opener {
+        let location = self.location
+        let logger = self.logger
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        return { eventLoop in
+            let configuration: PostgresConnection.Configuration
+            do {
+                configuration = try PostgresEndpoint.connectionConfiguration(location)
+            } catch {
+                return eventLoop.makeFailedFuture(error)
+            }
+            var named = configuration
+            // The page's generic plan is the index seek its custom plans are, but PostgreSQL costs it far higher (it
+            // cannot see the cursor or the limit) and so plans every execution again: that planning was most of the
+            // server's time per page. These connections run only this statement.
+            named.options.additionalStartupParameters = [("application_name", Self.applicationName),
+                                                         ("plan_cache_mode", "force_generic_plan")]
+            return PostgresConnection.connect(on: eventLoop, configuration: named, id: id, logger: logger)
+        }
+    }
+
+    /// How these connections appear in `pg_stat_activity`, for an operator (and the test that proves pages use them).
+    static let applicationName = "reel feed (pinned)"
+}
+
+/// One event loop's connection and its prepared page statement. Its state is touched only on `eventLoop`.
+final class PinnedFeedConnection: @unchecked Sendable {
+    typealias Opener = @Sendable (any EventLoop) -> EventLoopFuture<PostgresConnection>
+
+    private struct Ready {
+        let connection: PostgresConnection
+        let statement: PreparedQuery
+    }
+
+    private enum State {
+        case idle
+        case opening(EventLoopFuture<Ready>)
+        case ready(Ready)
+        /// The last attempt failed: pages fail with its error until the deadline.
+        case resting(until: NIODeadline, error: any Error)
+        case closed
+    }
+
+    static let restAfterFailure = TimeAmount.seconds(1)
+    /// A connection with pages outstanding and no answer for this long is closed (a cut link, a hung server), so its
+    /// pages fail over to the general path instead of waiting for TCP to notice.
+    static let stallLimit = TimeAmount.seconds(10)
+
+    let eventLoop: any EventLoop
+    private let opener: Opener
+    private let logger: Logger
+    private var state = State.idle
+    /// Pages asked for and not yet answered, and when the last one was answered (or the first asked).
+    private(set) var outstanding = 0
+    private var lastProgress = NIODeadline.now()
+    private var watchdog: RepeatedTask?
+
+    init(eventLoop: any EventLoop, opener: @escaping Opener, logger: Logger) {
+        self.eventLoop = eventLoop
+        self.opener = opener
+        self.logger = logger
+    }
+
+    func page(limit: Int, after cursor: FeedCursor?) -> EventLoopFuture<GeneratedPage> {
+        eventLoop.assertInEventLoop()
+        precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
+        let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
+        let binds = [PostgresData(int64: start.publishedAt), PostgresData(string: start.id), PostgresData(int64: Int64(limit + 1))]
+        started()
+        return ready().flatMap { ready in
+            ready.statement.execute(binds).flatMapThrowing { rows in
+                // A statement prepared this way answers in the text format: read through `PostgresData`, which parses it.
+                let decoded = try rows.map { row in
+                    let columns = row.makeRandomAccess()
+                    guard columns.count == 4, let generation = columns[data: 0].int64 else {
+                        throw CatalogError(.other, "the feed page query answered an unexpected row: \(columns.count) columns")
+                    }
+                    return PostgresFeedStore.FeedRow((generation, columns[data: 1].int64, columns[data: 2].string, columns[data: 3].string))
+                }
+                guard let page = PostgresFeedStore.page(decoded, limit: limit) else {
+                    throw CatalogError(.unavailable, "a stored feed item needs rendering again; the general path renders it")
+                }
+                return page
+            }
+        }.always { [self] _ in finished() }
+    }
+
+    private func started() {
+        if outstanding == 0 { lastProgress = .now() }
+        outstanding += 1
+        guard watchdog == nil else { return }
+        watchdog = eventLoop.scheduleRepeatedTask(initialDelay: .seconds(5), delay: .seconds(5)) { [self] task in
+            guard outstanding > 0 else {
+                task.cancel()
+                watchdog = nil
+                return
+            }
+            guard NIODeadline.now() - lastProgress > Self.stallLimit, case let .ready(ready) = state else { return }
+            logger.warning("closing the feed's pinned catalog connection: no answer", metadata: [
+                "pages_waiting": "\(outstanding)", "seconds": "\(Self.stallLimit.nanoseconds / 1_000_000_000)"])
+            state = .idle
+            let _: EventLoopFuture<Void> = ready.connection.close()
+        }
+    }
+
+    private func finished() {
+        outstanding -= 1
+        lastProgress = .now()
+    }
+
+    func close() -> EventLoopFuture<Void> {
+        eventLoop.assertInEventLoop()
+        let previous = state
+        state = .closed
+        watchdog?.cancel()
+        watchdog = nil
+        switch previous {
+        case let .ready(ready): return ready.connection.close()
+        case let .opening(future): return future.flatMap { $0.connection.close() }.recover { _ in }
+        case .idle, .resting, .closed: return eventLoop.makeSucceededVoidFuture()
+        }
+    }
+
+    private func ready() -> EventLoopFuture<Ready> {
+        switch state {
+        case let .ready(ready): return eventLoop.makeSucceededFuture(ready)
+        case let .opening(future): return future
+        case .closed:
+            return eventLoop.makeFailedFuture(CatalogError(.unavailable, "the catalog's feed connections are closed"))
+        case let .resting(until, error) where NIODeadline.now() < until:
+            return eventLoop.makeFailedFuture(error)
+        case .idle, .resting:
+            return open()
+        }
+    }
+
+    private func open() -> EventLoopFuture<Ready> {
+        let future = opener(eventLoop).flatMap { connection in
+            connection.prepare(query: PostgresFeedStore.pageSQL).map { Ready(connection: connection, statement: $0) }
+                .flatMapError { error in connection.close().recover { _ in }.flatMapThrowing { throw error } }
+        }
+        state = .opening(future)
+        future.whenComplete { [self] result in
+            guard case .opening = state else {  // closed meanwhile
+                if case let .success(ready) = result { let _: EventLoopFuture<Void> = ready.connection.close() }
+                return
+            }
+            switch result {
+            case let .success(ready):
+                state = .ready(ready)
+                ready.connection.closeFuture.whenComplete { [self] _ in
+                    if case let .ready(current) = state, current.connection === ready.connection { state = .idle }
+                }
+            case let .failure(error):
+                logger.debug("could not open the feed's pinned catalog connection", metadata: ["error": "\(error)"])
+                state = .resting(until: .now() + Self.restAfterFailure, error: error)
+            }
+        }
+        return future
+    }
+}
