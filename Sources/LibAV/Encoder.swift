@@ -49,13 +49,34 @@ package final class Encoder: @unchecked Sendable {
         let (_, unused) = try options.withDictionary { (dictionary) throws(AVError) in
             try check(avcodec_open2(context, codec, &dictionary), "avcodec_open2(\(settings.codec))")
         }
+        opened = true
         if let key = unused.first {
             throw AVError(function: "avcodec_open2(\(settings.codec))", message: "unknown option \(key)",
                           code: CFFmpeg_AVERROR(EINVAL))
         }
     }
 
+    /// Whether avcodec_open2 succeeded, and whether draining was asked for (`send(nil)`).
+    private var opened = false
+    private var draining = false
+    private var picturesSent = 0
+
     deinit {
+        // SVT-AV1 1.4 (FFmpeg 5.1) waits forever in svt_av1_enc_deinit for an end of stream it was never sent, and
+        // waits forever for the packets of an end of stream sent before any picture: an encoder dropped on an error
+        // path hung the process. Give it a picture if it had none, then drain it; a drained one frees at once.
+        if settings.codec == "libsvtav1", opened, !draining {
+            if picturesSent == 0, case let .video(width, height, format, _) = settings.kind,
+               let picture = try? Frame(width: width, height: height, pixelFormat: format) {
+                picture.pts = 0
+                _ = avcodec_send_frame(context, picture.pointer)
+            }
+            if avcodec_send_frame(context, nil) >= 0, let packet = av_packet_alloc() {
+                while avcodec_receive_packet(context, packet) >= 0 { av_packet_unref(packet) }
+                var owned: UnsafeMutablePointer<AVPacket>? = packet
+                av_packet_free(&owned)
+            }
+        }
         var p: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&p)
     }
@@ -71,9 +92,12 @@ package final class Encoder: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
     }
     package var profile: Int { Int(context.pointee.profile) }
+    /// How many frames decode order may run ahead of presentation (B-frame reordering), as the encoder declares it.
+    package var reorderDelay: Int { Int(context.pointee.has_b_frames) }
 
     /// Sends a frame; `nil` starts draining.
     package func send(_ frame: Frame?) throws(AVError) -> Received {
+        if frame == nil { draining = true } else { picturesSent += 1 }
         let result = avcodec_send_frame(context, frame?.pointer)
         if result == CFFmpeg_AVERROR_EAGAIN() { return .needsInput }
         if result == CFFmpeg_AVERROR_EOF() { return .endOfStream }

@@ -27,9 +27,19 @@ package final class OutputContext: @unchecked Sendable {
     }
 
     /// Adds a stream carrying an encoder's output; returns its index.
-    package func addStream(for encoder: Encoder) throws(AVError) -> Int {
+    /// - Parameter tag: the sample entry's four characters when the codec has more than one (`hvc1`, which Apple
+    ///   requires, rather than the muxer's default `hev1`); nil for the muxer's choice.
+    package func addStream(for encoder: Encoder, tag: String? = nil) throws(AVError) -> Int {
         let stream = try allocated(avformat_new_stream(pointer, nil), "avformat_new_stream")
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context")
+        if let tag {
+            let bytes = Array(tag.utf8)
+            guard bytes.count == 4 else {
+                throw AVError(function: "avformat_new_stream", message: "a sample entry tag has four characters, got \"\(tag)\"",
+                              code: CFFmpeg_AVERROR(EINVAL))
+            }
+            stream.pointee.codecpar.pointee.codec_tag = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+        }
         stream.pointee.time_base = encoder.context.pointee.time_base
         if encoder.context.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
             stream.pointee.avg_frame_rate = encoder.context.pointee.framerate

@@ -41,6 +41,13 @@ package final class Packet: @unchecked Sendable {
 
     package func unref() { av_packet_unref(pointer) }
 
+    /// Makes this packet another reference to `source`'s payload (no copy) with its timestamps and flags, so one
+    /// encoded packet can go to several muxers, each of which consumes its own.
+    package func reference(_ source: Packet) throws(AVError) {
+        av_packet_unref(pointer)
+        try check(av_packet_ref(pointer, source.pointer), "av_packet_ref")
+    }
+
     /// A copy of the payload bytes.
     package var bytes: [UInt8] {
         guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return [] }

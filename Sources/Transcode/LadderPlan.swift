@@ -8,6 +8,11 @@ public struct LadderPlan: Sendable, Equatable {
         public var maxBitrateKbps: Int
         public var bufferKbits: Int
         public var audioBitrateKbps: Int
+        /// The CRF of each codec other than H.264 (`crf`); see `crf(_:)`.
+        public var otherCRFs: [VideoCodec: Int] = [:]
+
+        /// The CRF of this rung's rendition in `codec`.
+        public func crf(_ codec: VideoCodec) -> Int { codec == .h264 ? crf : otherCRFs[codec] ?? crf }
     }
 
     public var rungs: [Rung]
@@ -17,10 +22,13 @@ public struct LadderPlan: Sendable, Equatable {
     public var keyframeInterval: Int
     /// Clockwise rotation to apply to decoded pictures.
     public var rotation: Int
+    /// Every rung is made in each of these, H.264 first.
+    public var codecs: [VideoCodec] = [.h264]
 
     public var frameRateValue: Double { Double(frameRate.numerator) / Double(frameRate.denominator) }
 
     public static func == (a: LadderPlan, b: LadderPlan) -> Bool {
         a.rungs == b.rungs && a.frameRate == b.frameRate && a.keyframeInterval == b.keyframeInterval && a.rotation == b.rotation
+            && a.codecs == b.codecs
     }
 }

@@ -42,14 +42,16 @@ public struct LadderPlanner: Sendable {
             let (width, height) = scaledSize(displayWidth: displayWidth, displayHeight: displayHeight, shortSide: rung.short)
             // Audio follows the nearest rung at or above (a 480p native rung gets 720p's audio).
             let audio = (sorted.first { $0.shortSide >= rung.short } ?? top).audioBitrateKbps
+            let others = preset.codecs.filter { $0 != .h264 }.map { ($0, preset.crf($0, rung: rung.template)) }
             return LadderPlan.Rung(id: rung.id, width: width, height: height, crf: rung.template.crf,
-                                   maxBitrateKbps: rung.caps.0, bufferKbits: rung.caps.1, audioBitrateKbps: audio)
+                                   maxBitrateKbps: rung.caps.0, bufferKbits: rung.caps.1, audioBitrateKbps: audio,
+                                   otherCRFs: Dictionary(uniqueKeysWithValues: others))
         }
         let frameRate = outputFrameRate(average: source.averageFrameRate, real: source.realFrameRate)
         let fps = Double(frameRate.numerator) / Double(frameRate.denominator)
         return LadderPlan(rungs: rungs, frameRate: frameRate,
                           keyframeInterval: max(1, Int((fps * preset.keyframeIntervalSeconds).rounded())),
-                          rotation: source.rotation)
+                          rotation: source.rotation, codecs: preset.codecs.sorted())
     }
 
     /// Keeps the aspect ratio with even sides; the short side is exactly `shortSide`.

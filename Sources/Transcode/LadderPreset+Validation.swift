@@ -5,6 +5,8 @@ extension LadderPreset {
 
     /// libx264's speed presets, fastest first: a misspelt one would only fail when the first encoder opens.
     static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+    /// x265 has the same names.
+    static let x265Presets = x264Presets
 
     public func validate(_ check: inout PresetCheck) {
         check.positive(segmentSeconds, at: "segment_seconds")
@@ -27,7 +29,16 @@ extension LadderPreset {
             check.positive(rung.maxBitrateKbps, at: path + ".max_bitrate_kbps")
             check.positive(rung.bufferKbits, at: path + ".buffer_kbits")
             check.positive(rung.audioBitrateKbps, at: path + ".audio_bitrate_kbps")
+            if let hevcCRF = rung.hevcCRF { check.within(hevcCRF, 0...51, at: path + ".hevc_crf") }
+            if let av1CRF = rung.av1CRF { check.within(av1CRF, 1...63, at: path + ".av1_crf") }
+            if codecs.contains(.hevc) { check.within(crf(.hevc, rung: rung), 0...51, at: path + ".crf + hevc.crf_offset") }
+            if codecs.contains(.av1) { check.within(crf(.av1, rung: rung), 1...63, at: path + ".crf + av1.crf_offset") }
         }
+        check.require(codecs.contains(.h264), at: "codecs", "must include \"h264\", the fallback every player decodes")
+        check.require(Set(codecs).count == codecs.count, at: "codecs", "lists a codec twice: \(codecs.map(\.rawValue))")
+        check.require(Self.x265Presets.contains(hevc.preset), at: "hevc.preset",
+                      "must be one of \(Self.x265Presets.joined(separator: ", ")), got \"\(hevc.preset)\"")
+        check.within(av1.preset, 0...13, at: "av1.preset")
         check.nonNegative(poster.searchSeconds, at: "poster.search_seconds")
         check.require(rungs.contains { $0.id == poster.rung }, at: "poster.rung",
                       "must be the id of a rung (\(rungs.map(\.id).joined(separator: ", "))), got \"\(poster.rung)\"")

@@ -9,14 +9,21 @@ public struct LadderPreset: PresetFile, Equatable {
         public var maxBitrateKbps: Int
         public var bufferKbits: Int
         public var audioBitrateKbps: Int
+        /// libx265's CRF for this rung's HEVC rendition; nil for `hevc.crf_offset` above `crf`.
+        public var hevcCRF: Int?
+        /// SVT-AV1's CRF (0...63) for this rung's AV1 rendition; nil for `av1.crf_offset` above `crf`.
+        public var av1CRF: Int?
 
-        public init(id: String, shortSide: Int, crf: Int, maxBitrateKbps: Int, bufferKbits: Int, audioBitrateKbps: Int) {
+        public init(id: String, shortSide: Int, crf: Int, maxBitrateKbps: Int, bufferKbits: Int, audioBitrateKbps: Int,
+                    hevcCRF: Int? = nil, av1CRF: Int? = nil) {
             self.id = id
             self.shortSide = shortSide
             self.crf = crf
             self.maxBitrateKbps = maxBitrateKbps
             self.bufferKbits = bufferKbits
             self.audioBitrateKbps = audioBitrateKbps
+            self.hevcCRF = hevcCRF
+            self.av1CRF = av1CRF
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -25,6 +32,40 @@ public struct LadderPreset: PresetFile, Equatable {
             case maxBitrateKbps = "max_bitrate_kbps"
             case bufferKbits = "buffer_kbits"
             case audioBitrateKbps = "audio_bitrate_kbps"
+            case hevcCRF = "hevc_crf"
+            case av1CRF = "av1_crf"
+        }
+    }
+
+    /// libx265 for the HEVC rungs: Main, 8-bit.
+    public struct HEVC: Codable, Sendable, Equatable {
+        /// x265's speed preset.
+        public var preset: String
+        /// Added to a rung's H.264 CRF when the rung names no `hevc_crf`.
+        public var crfOffset: Int
+        public init(preset: String, crfOffset: Int) {
+            self.preset = preset
+            self.crfOffset = crfOffset
+        }
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case preset
+            case crfOffset = "crf_offset"
+        }
+    }
+
+    /// SVT-AV1 (`libsvtav1`) for the AV1 rungs.
+    public struct AV1: Codable, Sendable, Equatable {
+        /// SVT-AV1's preset, 0 (slowest) to 13 (fastest).
+        public var preset: Int
+        /// Added to a rung's H.264 CRF when the rung names no `av1_crf` (AV1's scale runs to 63).
+        public var crfOffset: Int
+        public init(preset: Int, crfOffset: Int) {
+            self.preset = preset
+            self.crfOffset = crfOffset
+        }
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case preset
+            case crfOffset = "crf_offset"
         }
     }
 
@@ -61,9 +102,14 @@ public struct LadderPreset: PresetFile, Equatable {
     public var audio: Audio
     public var rungs: [Rung]
     public var poster: Poster
+    /// The video codecs every rung is made in; H.264 always among them (the fallback every player decodes).
+    public var codecs: [VideoCodec]
+    public var hevc: HEVC
+    public var av1: AV1
 
     public init(segmentSeconds: Double, keyframeIntervalSeconds: Double, maxFrameRate: Double, x264Preset: String,
-                audio: Audio, rungs: [Rung], poster: Poster) {
+                audio: Audio, rungs: [Rung], poster: Poster, codecs: [VideoCodec] = [.h264],
+                hevc: HEVC = LadderPreset.defaultHEVC, av1: AV1 = LadderPreset.defaultAV1) {
         self.segmentSeconds = segmentSeconds
         self.keyframeIntervalSeconds = keyframeIntervalSeconds
         self.maxFrameRate = maxFrameRate
@@ -71,6 +117,9 @@ public struct LadderPreset: PresetFile, Equatable {
         self.audio = audio
         self.rungs = rungs
         self.poster = poster
+        self.codecs = codecs
+        self.hevc = hevc
+        self.av1 = av1
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -78,7 +127,19 @@ public struct LadderPreset: PresetFile, Equatable {
         case keyframeIntervalSeconds = "keyframe_interval_seconds"
         case maxFrameRate = "max_frame_rate"
         case x264Preset = "x264_preset"
-        case audio, rungs, poster
+        case audio, rungs, poster, codecs, hevc, av1
+    }
+
+    public static let defaultHEVC = HEVC(preset: "fast", crfOffset: 4)
+    public static let defaultAV1 = AV1(preset: 8, crfOffset: 14)
+
+    /// The CRF of `rung`'s rendition in `codec`.
+    public func crf(_ codec: VideoCodec, rung: Rung) -> Int {
+        switch codec {
+        case .h264: rung.crf
+        case .hevc: rung.hevcCRF ?? rung.crf + hevc.crfOffset
+        case .av1: rung.av1CRF ?? rung.crf + av1.crfOffset
+        }
     }
 
     /// The product design: 360p/720p/1080p capped at 1.5/3/6 Mbps, 2 s segments (the first frame comes sooner than

@@ -14,7 +14,11 @@ final class LadderSession: @unchecked Sendable {
     let plan: LadderPlan
     let videoDecoder: Decoder
     let audioDecoder: Decoder?
-    let rungs: [RungOutput]
+    /// Per plan rung: its scaler and its AAC encoder.
+    let scalers: [RungScaler]
+    let audio: [RungAudio]
+    /// Every rendition: each codec's rungs, codecs in the plan's order (H.264 first).
+    let outputs: [RungOutput]
     let poster: PosterPicker
     let posterRung: Int
     /// Thumbnails for the storyboard, from the poster rung's pictures; nil when the output needs none (compress).
@@ -33,10 +37,10 @@ final class LadderSession: @unchecked Sendable {
     private var pending: (picture: SourcePicture, slot: Int64)?
     private var picturesDecoded: Int64 = 0
 
-    /// `destinations` gives each rung of `plan` its output, in order. A `storyboardDuration` (the container's
-    /// claim, 0 when unknown) collects storyboard thumbnails as the rungs encode.
+    /// `destination` gives each rung of `plan` in each of its codecs its output. A `storyboardDuration` (the
+    /// container's claim, 0 when unknown) collects storyboard thumbnails as the rungs encode.
     init(input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
-         destinations: [RungOutput.Destination], limits: AdmissionLimits.Video, threads: Int,
+         destination: (LadderPlan.Rung, VideoCodec) -> RungOutput.Destination, limits: AdmissionLimits.Video, threads: Int,
          storyboardDuration: Double? = nil) throws {
         self.input = input
         self.videoIndex = videoIndex
@@ -51,17 +55,27 @@ final class LadderSession: @unchecked Sendable {
         }
         let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
         let color = input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide)
+        scalers = plan.rungs.map { RungScaler(width: $0.width, height: $0.height) }
+        audio = audioIndex == nil ? [] : try plan.rungs.map { rung throws(AVError) in try RungAudio(bitrateKbps: rung.audioBitrateKbps, preset: preset) }
         var outputs: [RungOutput] = []
-        for (rung, destination) in zip(plan.rungs, destinations) {
-            if case let .hls(folder) = destination {
-                try Directory.create(folder)
+        for codec in plan.codecs {
+            for (index, rung) in plan.rungs.enumerated() {
+                let destination = destination(rung, codec)
+                if case let .hls(folder) = destination {
+                    try Directory.create(folder)
+                }
+                outputs.append(try RungOutput(rung: rung, codec: codec, plan: plan, preset: preset, destination: destination,
+                                              color: color, audio: audio.isEmpty ? nil : audio[index].encoder, threads: threads))
             }
-            outputs.append(try RungOutput(rung: rung, plan: plan, preset: preset, destination: destination, color: color,
-                                          hasAudio: audioIndex != nil, threads: threads))
         }
-        rungs = outputs
-        fifo = audioIndex == nil ? nil : try AudioFIFO(formatRaw: outputs[0].audio!.sampleFormatRaw, channels: preset.audio.channels,
-                                                        sampleRate: preset.audio.sampleRate)
+        self.outputs = outputs
+        let lead = Int64(outputs.map(\.video.reorderDelay).max() ?? 0)
+        for output in outputs { output.decodeLead = lead }
+        for (index, rungAudio) in audio.enumerated() {
+            rungAudio.deliver(to: outputs.filter { $0.rung.id == plan.rungs[index].id })
+        }
+        fifo = audio.isEmpty ? nil : try AudioFIFO(formatRaw: audio[0].encoder.sampleFormatRaw, channels: preset.audio.channels,
+                                                   sampleRate: preset.audio.sampleRate)
         posterRung = plan.rungs.lastIndex { $0.id == preset.poster.rung }
             ?? plan.rungs.lastIndex { min($0.width, $0.height) <= 720 } ?? 0
         poster = PosterPicker(searchSeconds: preset.poster.searchSeconds, frameRate: plan.frameRateValue)
@@ -101,7 +115,9 @@ final class LadderSession: @unchecked Sendable {
         }
         try flushVideo()
         try flushAudio()
-        for rung in rungs { try rung.finish() }
+        for output in outputs { try output.finishVideo() }
+        for rungAudio in audio { try rungAudio.encode(nil) }
+        for output in outputs { try output.writeTrailer() }
         progress(Double(nextSlot) / fps.doubleValue)
     }
 
@@ -162,22 +178,37 @@ final class LadderSession: @unchecked Sendable {
         return rotated
     }
 
-    /// Hands one picture to every rung at once; each rung scales and encodes on its own thread.
+    /// Hands one picture to every rung at once: each rung scales it on its own thread (once, for all its codecs);
+    /// then every rendition encodes its rung's picture on its own thread.
     private func emit(_ picture: SourcePicture, slot: Int64) throws {
         let lock = NSLock()
         nonisolated(unsafe) var failure: (any Error)?
-        let rungs = self.rungs, poster = self.poster, posterRung = self.posterRung, keyint = plan.keyframeInterval
-        let storyboard = self.storyboard
-        DispatchQueue.concurrentPerform(iterations: rungs.count) { index in
+        let scalers = self.scalers, outputs = self.outputs, poster = self.poster, posterRung = self.posterRung
+        let keyint = plan.keyframeInterval, storyboard = self.storyboard
+        // With one codec a rung's task also encodes, as before there were codecs: one hand-off per picture, not two.
+        let oneCodec = plan.codecs.count == 1
+        DispatchQueue.concurrentPerform(iterations: scalers.count) { index in
             do {
-                try rungs[index].encodeVideo(picture, slot: slot, keyframeInterval: keyint)
-                // The poster and the storyboard reuse the picture this rung just scaled (RungOutput caches it).
+                let scaled = try scalers[index].picture(from: picture)
+                if oneCodec { try outputs[index].encodeVideo(scaled, slot: slot, keyframeInterval: keyint) }
+                // The poster and the storyboard reuse the picture this rung just scaled.
                 if index == posterRung, !poster.isSettled {
-                    try poster.consider(try rungs[index].picture(from: picture), slot: slot)
+                    try poster.consider(scaled, slot: slot)
                 }
                 if index == posterRung, let storyboard {
-                    try storyboard.consider(try rungs[index].picture(from: picture), slot: slot)
+                    try storyboard.consider(scaled, slot: slot)
                 }
+            } catch {
+                lock.withLock { if failure == nil { failure = error } }
+            }
+        }
+        if let failure { throw failure }
+        guard !oneCodec else { return }
+        let rungCount = scalers.count
+        DispatchQueue.concurrentPerform(iterations: outputs.count) { index in
+            do {
+                guard let scaled = scalers[index % rungCount].lastScaled?.frame else { return }
+                try outputs[index].encodeVideo(scaled, slot: slot, keyframeInterval: keyint)
             } catch {
                 lock.withLock { if failure == nil { failure = error } }
             }
@@ -212,17 +243,19 @@ final class LadderSession: @unchecked Sendable {
             let chunk = try fifo.read(1024)
             chunk.pts = audioSamples
             audioSamples += Int64(chunk.sampleCount)
-            for rung in rungs { try rung.encodeAudio(chunk) }
+            for rungAudio in audio { try rungAudio.encode(chunk) }
         }
     }
 
     func renditions() throws -> [TranscodeSummary.Rendition] {
-        try rungs.map { rung in
-            let measured = try MasterPlaylist.measure(playlist: rung.directory + "/index.m3u8")
+        try outputs.map { output in
+            let measured = try MasterPlaylist.measure(playlist: output.directory + "/index.m3u8")
             return TranscodeSummary.Rendition(
-                id: rung.rung.id, width: rung.rung.width, height: rung.rung.height, playlist: rung.rung.id + "/index.m3u8",
-                bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average, codecs: try MasterPlaylist.codecs(initSegment: rung.directory + "/init.mp4"),
-                segments: measured.segments, frames: rung.framesEncoded
+                id: output.id, width: output.rung.width, height: output.rung.height, playlist: output.id + "/index.m3u8",
+                bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average,
+                codecs: try MasterPlaylist.codecs(initSegment: output.directory + "/init.mp4"),
+                segments: measured.segments, frames: output.framesEncoded, rung: output.rung.id, videoCodec: output.codec,
+                crf: output.rung.crf(output.codec)
             )
         }
     }

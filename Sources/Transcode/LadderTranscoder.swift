@@ -79,7 +79,7 @@ public struct LadderTranscoder: Sendable {
         do {
             let session = try LadderSession(
                 input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
-                destinations: plan.rungs.map { .hls(directory: directory + "/" + $0.id) },
+                destination: { rung, codec in .hls(directory: directory + "/" + codec.renditionID(rung: rung.id)) },
                 limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration
             )
             let started = Date()
@@ -93,7 +93,7 @@ public struct LadderTranscoder: Sendable {
                                  to: directory + "/master.m3u8", durable: false)
             let posterTime = try session.writePosters(jpeg: directory + "/poster.jpg", webp: directory + "/poster.webp")
             let storyboard = try session.writeStoryboard(into: directory)
-            try Self.checkAppleRules(directory, rungs: renditions.count, source: source)
+            try Self.checkAppleRules(directory, rungs: plan.rungs.count, source: source)
             return TranscodeSummary(
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
                 renditions: renditions, posterJPEG: "poster.jpg", posterWebP: "poster.webp",

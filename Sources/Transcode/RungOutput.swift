@@ -1,54 +1,45 @@
 internal import Foundation
 internal import LibAV
 
-/// One rung of the ladder: its scaler, H.264 and AAC encoders and HLS muxer. Only one thread touches it at a time.
+/// One rendition: a rung in one codec, with its video encoder and muxer. The rung's scaled pictures (`RungScaler`)
+/// and its AAC packets are shared by its renditions in every codec. Only one thread touches it at a time.
 final class RungOutput: @unchecked Sendable {
     let rung: LadderPlan.Rung
+    let codec: VideoCodec
     let directory: String
     let video: Encoder
-    let audio: Encoder?
     let muxer: OutputContext
     let videoStream: Int
     let audioStream: Int?
-    private var scaler: Scaler?
-    private var scalerInput: (Int, Int, PixelFormat)?
     private let packet: Packet
-    /// The last picture scaled for this rung and the number of the source picture it came from. The session emits
-    /// one source picture for several slots when it duplicates for a gap, and the poster asks again for the slot it
-    /// just encoded: both reuse this instead of scaling again.
-    private var lastScaled: (source: Int64, frame: Frame)?
     private(set) var framesEncoded = 0
+    /// Frames by which every rendition's first video decode time precedes its first picture (the deepest reordering
+    /// among the session's encoders). The muxer moves each file's timestamps so none is negative, by the earliest
+    /// decode time it sees: with the same lead everywhere, every rendition is moved alike and its IDRs keep the same
+    /// presentation times as the H.264 rungs'. Set before the first picture.
+    var decodeLead: Int64 = 0
+    /// How much earlier than the encoder's this rendition's decode times are written (found at the first packet).
+    private var decodeShift: Int64?
 
-    /// Where a rung goes: an HLS folder (fMP4 segments) or one progressive MP4 with its index up front.
+    /// Where a rendition goes: an HLS folder (fMP4 segments) or one progressive MP4 with its index up front.
     enum Destination {
         case hls(directory: String)
         case mp4(path: String)
     }
 
-    init(rung: LadderPlan.Rung, plan: LadderPlan, preset: LadderPreset, destination: Destination, color: ColorDescription,
-         hasAudio: Bool, threads: Int) throws(AVError) {
+    /// The rendition's id: the rung's, with the codec's name for codecs other than H.264.
+    var id: String { codec.renditionID(rung: rung.id) }
+
+    /// - Parameter audio: the rung's AAC encoder, whose packets `writeAudio` takes; nil for a silent source.
+    init(rung: LadderPlan.Rung, codec: VideoCodec = .h264, plan: LadderPlan, preset: LadderPreset, destination: Destination,
+         color: ColorDescription, audio: Encoder?, threads: Int) throws(AVError) {
         self.rung = rung
+        self.codec = codec
         switch destination {
         case let .hls(directory): self.directory = directory
         case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
         }
-        let fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
-        let keyint = String(plan.keyframeInterval)
-        video = try Encoder(EncoderSettings(
-            codec: "libx264",
-            kind: .video(width: rung.width, height: rung.height, pixelFormat: .yuv420p, frameRate: fps),
-            timeBase: fps.inverted, maxRate: Int64(rung.maxBitrateKbps) * 1000, bufferSize: Int64(rung.bufferKbits) * 1000,
-            gopSize: plan.keyframeInterval, threads: threads, globalHeader: true, color: color,
-            options: [("preset", preset.x264Preset), ("profile", "high"), ("crf", String(rung.crf)),
-                      // Fixed, closed GOPs with no scene-cut keyframes: IDRs land on the same frames on every rung.
-                      ("x264-params", "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0"),
-                      ("forced-idr", "1")]
-        ))
-        audio = hasAudio ? try Encoder(EncoderSettings(
-            codec: "aac", kind: .audio(sampleRate: preset.audio.sampleRate, channels: preset.audio.channels),
-            timeBase: Rational(1, Int32(preset.audio.sampleRate)), bitRate: Int64(rung.audioBitrateKbps) * 1000,
-            globalHeader: true, options: [("profile", "aac_low")]
-        )) : nil
+        video = try Encoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
         let muxer: OutputContext
         let options: [(String, String)]
         switch destination {
@@ -63,57 +54,79 @@ final class RungOutput: @unchecked Sendable {
             muxer = try OutputContext(path: path, format: "mp4")
             options = [("movflags", "+faststart")]
         }
-        videoStream = try muxer.addStream(for: video)
+        // Apple requires `hvc1` (parameter sets in the sample entry only), and Chromium plays it; ffmpeg's default is `hev1`.
+        videoStream = try muxer.addStream(for: video, tag: codec == .hevc ? "hvc1" : nil)
         if let audio { audioStream = try muxer.addStream(for: audio) } else { audioStream = nil }
         self.muxer = muxer
         try muxer.writeHeader(options: options)
         packet = try Packet()
     }
 
-    /// Scales `source` (upright, any format) to this rung, reusing the last result when it is the same picture.
-    func picture(from source: SourcePicture) throws(AVError) -> Frame {
-        if let lastScaled, lastScaled.source == source.number { return lastScaled.frame }
-        let frame = source.frame
-        let input = (frame.width, frame.height, frame.pixelFormat)
-        if scaler == nil || scalerInput! != input {
-            scaler = try Scaler(inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,
-                                outputWidth: rung.width, outputHeight: rung.height, outputFormat: .yuv420p, filter: .lanczos)
-            scalerInput = input
+    /// Each codec with fixed, closed GOPs and no scene-cut keyframes, so IDRs land on the same frames in every
+    /// rendition, and the rung's CRF capped by its VBV rate.
+    static func videoSettings(_ codec: VideoCodec, rung: LadderPlan.Rung, plan: LadderPlan, preset: LadderPreset,
+                              color: ColorDescription, threads: Int) -> EncoderSettings {
+        let fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
+        let keyint = String(plan.keyframeInterval)
+        let crf = String(rung.crf(codec))
+        let options: [(String, String)]
+        switch codec {
+        case .h264:
+            options = [("preset", preset.x264Preset), ("profile", "high"), ("crf", crf),
+                       ("x264-params", "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0"), ("forced-idr", "1")]
+        case .hevc:
+            options = [("preset", preset.hevc.preset), ("crf", crf), ("forced-idr", "1"),
+                       ("x265-params", "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0:pools=\(max(1, threads)):log-level=error")]
+        case .av1:
+            // irefresh-type 2: key frames (closed GOPs); scd 0: no scene-change key frames.
+            options = [("preset", String(preset.av1.preset)), ("crf", crf),
+                       ("svtav1-params", "scd=0:irefresh-type=2:lp=\(max(1, threads))")]
         }
-        let scaled = try scaler!.scale(frame)
-        scaled.colorDescription = frame.colorDescription
-        lastScaled = (source.number, scaled)
-        return scaled
+        return EncoderSettings(
+            codec: codec.encoderName,
+            kind: .video(width: rung.width, height: rung.height, pixelFormat: .yuv420p, frameRate: fps),
+            timeBase: fps.inverted, maxRate: Int64(rung.maxBitrateKbps) * 1000, bufferSize: Int64(rung.bufferKbits) * 1000,
+            gopSize: plan.keyframeInterval, threads: threads, globalHeader: true, color: color, options: options)
     }
 
-    /// Encodes the picture for output slot `index`; an IDR every keyframe interval.
-    func encodeVideo(_ source: SourcePicture, slot index: Int64, keyframeInterval: Int) throws(AVError) {
-        let frame = try picture(from: source)
+    /// Encodes the rung's scaled `picture` for output slot `index`; an IDR every keyframe interval. The picture is
+    /// shared with the rung's other renditions, so this encodes a reference of its own.
+    func encodeVideo(_ picture: Frame, slot index: Int64, keyframeInterval: Int) throws(AVError) {
+        let frame = try picture.makeReference()
         frame.pts = index
         frame.forceKeyframe(index % Int64(keyframeInterval) == 0)
         _ = try video.send(frame)
         framesEncoded += 1
-        try drain(video, stream: videoStream)
+        try drainVideo()
     }
 
-    func encodeAudio(_ frame: Frame?) throws(AVError) {
-        guard let audio, let audioStream else { return }
-        _ = try audio.send(frame)
-        try drain(audio, stream: audioStream)
+    /// Muxes one of the rung's AAC packets (a reference to it: the rung's other renditions mux the same packet).
+    func writeAudio(_ encoded: Packet, timeBase: Rational) throws(AVError) {
+        guard let audioStream else { return }
+        try packet.reference(encoded)
+        packet.streamIndex = audioStream
+        packet.rescale(from: timeBase, to: muxer.timeBase(ofStream: audioStream))
+        try muxer.write(packet)
     }
 
-    func finish() throws(AVError) {
+    func finishVideo() throws(AVError) {
         _ = try video.send(nil)
-        try drain(video, stream: videoStream)
-        try encodeAudio(nil)
+        try drainVideo()
+    }
+
+    func writeTrailer() throws(AVError) {
         try muxer.writeTrailer()
     }
 
-    private func drain(_ encoder: Encoder, stream: Int) throws(AVError) {
-        while try encoder.receive(into: packet) == .output {
-            packet.streamIndex = stream
-            if packet.duration == 0, encoder === video { packet.duration = 1 }
-            packet.rescale(from: encoder.timeBase, to: muxer.timeBase(ofStream: stream))
+    private func drainVideo() throws(AVError) {
+        while try video.receive(into: packet) == .output {
+            packet.streamIndex = videoStream
+            if packet.duration == 0 { packet.duration = 1 }
+            // The first packet is the first picture (time 0): its decode time says how far this encoder reorders.
+            let shift = decodeShift ?? max(0, decodeLead + min(packet.dts, 0))
+            decodeShift = shift
+            packet.dts -= shift
+            packet.rescale(from: video.timeBase, to: muxer.timeBase(ofStream: videoStream))
             try muxer.write(packet)
         }
     }

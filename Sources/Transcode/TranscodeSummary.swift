@@ -14,10 +14,16 @@ public struct TranscodeSummary: Codable, Sendable {
         public var codecs: String
         public var segments: Int
         public var frames: Int
+        /// The ladder rung this rendition makes (its id without the codec), its video codec and the CRF it used;
+        /// nil in summaries written before codecs.
+        public var rung: String?
+        public var videoCodec: VideoCodec?
+        public var crf: Int?
 
         enum CodingKeys: String, CodingKey {
-            case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames
+            case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames, rung, crf
             case averageBandwidth = "average_bandwidth"
+            case videoCodec = "video_codec"
         }
     }
 

@@ -83,7 +83,7 @@ public struct VideoCompressor: Sendable {
         let top = LadderPlan(rungs: [plan.rungs.last!], frameRate: plan.frameRate, keyframeInterval: plan.keyframeInterval, rotation: plan.rotation)
         let session = try LadderSession(
             input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: top, preset: ladder,
-            destinations: [.mp4(path: path)], limits: admitted.limits, threads: encoderThreads
+            destination: { _, _ in .mp4(path: path) }, limits: admitted.limits, threads: encoderThreads
         )
         let duration = admitted.info.durationSeconds ?? 0
         try session.run(duration: duration, isCancelled: isCancelled) { seconds in

@@ -57,4 +57,20 @@ import Testing
         // The input is still usable after a refused decoder.
         _ = try input.makeDecoder(streamIndex: 0, threads: 1, maxPixels: 1 << 22, codecWhitelist: ["h264"])
     }
+
+    /// SVT-AV1 1.4 waited forever when an encoder was freed without an end of stream, or with one sent before any
+    /// picture: a ladder that failed after opening its AV1 rungs hung instead of failing. Both must free at once
+    /// (the suite's time limit turns a hang into a failure).
+    @Test(.timeLimit(.minutes(2))) func anAV1EncoderDroppedBeforeOrDuringAnEncodeIsFreed() throws {
+        _ = try Encoder(Self.video("libsvtav1", options: [("preset", "12")]))
+        let encoder = try Encoder(Self.video("libsvtav1", options: [("preset", "12")]))
+        let frame = try Frame(width: 320, height: 180, pixelFormat: .yuv420p)
+        try frame.fillTestPattern(index: 0, brightness: 0.5)
+        frame.pts = 0
+        _ = try encoder.send(frame)
+        let packet = try Packet()
+        var packets = 0
+        while try encoder.receive(into: packet) == .output { packets += 1 }
+        #expect(packets == 0, "one picture is still inside the encoder when it is dropped")
+    }
 }

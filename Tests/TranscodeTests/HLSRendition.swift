@@ -40,18 +40,22 @@ struct HLSRendition {
         var decodedFrames: Int
         var decodedSize: (Int, Int)
         var decodedFormat: PixelFormat?
+        /// The audio packets' sizes in bytes, in order.
+        var audioPacketSizes: [Int] = []
     }
 
     static func read(_ path: String, decode: Bool = true) throws -> Reading {
-        let policy = InputPolicy(format: "mov", formatWhitelist: ["mov"], codecWhitelist: ["h264", "aac"], maxStreams: 4, maxPixels: 1 << 24)
+        let policy = InputPolicy(format: "mov", formatWhitelist: ["mov"], codecWhitelist: ["h264", "hevc", "av1", "aac"], maxStreams: 4, maxPixels: 1 << 24)
         let input = try InputContext(path: path, policy: policy)
         let videoIndex = try require(input.bestStream(.video), "no video stream")
         let timeBase = input.timeBase(ofStream: videoIndex)
-        let decoder = decode ? try input.makeDecoder(streamIndex: videoIndex, threads: 1, maxPixels: 1 << 24, codecWhitelist: ["h264"]) : nil
+        let decoder = decode ? try input.makeDecoder(streamIndex: videoIndex, threads: 1, maxPixels: 1 << 24, codecWhitelist: ["h264", "hevc", "av1", "libdav1d"]) : nil
         var packets: [(Double, Bool)] = []
         var frames = 0
         var size = (0, 0)
         var format: PixelFormat?
+        let audioIndex = input.bestStream(.audio)
+        var audioSizes: [Int] = []
         let packet = try Packet(), frame = try Frame()
         func drain() throws {
             guard let decoder else { return }
@@ -67,13 +71,15 @@ struct HLSRendition {
                 packets.append((Double(packet.pts) * timeBase.doubleValue, packet.isKeyframe))
                 _ = try decoder?.send(packet)
                 try drain()
+            } else if packet.streamIndex == audioIndex {
+                audioSizes.append(packet.size)
             }
             packet.unref()
         }
         _ = try decoder?.send(nil)
         try drain()
         return Reading(video: input.streams[videoIndex], audio: input.bestStream(.audio).map { input.streams[$0] },
-                       packets: packets, decodedFrames: frames, decodedSize: size, decodedFormat: format)
+                       packets: packets, decodedFrames: frames, decodedSize: size, decodedFormat: format, audioPacketSizes: audioSizes)
     }
 }
 

@@ -3,16 +3,21 @@ import MediaFixtures
 import Testing
 @testable import Transcode
 
-/// A rung's scaled-picture cache: one scale per source picture, never a stale one.
+/// A rung's scaled-picture cache (shared by its renditions in every codec): one scale per source picture, never a
+/// stale one.
 @Suite struct RungOutputTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    func makeRung() throws -> RungOutput {
+    func makeRung() throws -> RungScaler {
+        RungScaler(width: 160, height: 90)
+    }
+
+    func makeOutput() throws -> RungOutput {
         let rung = LadderPlan.Rung(id: "90p", width: 160, height: 90, crf: 28, maxBitrateKbps: 300, bufferKbits: 600, audioBitrateKbps: 64)
         let plan = LadderPlan(rungs: [rung], frameRate: (30, 1), keyframeInterval: 30, rotation: 0)
         return try RungOutput(rung: rung, plan: plan, preset: .default, destination: .mp4(path: directory.file("rung.mp4")),
-                              color: .bt709, hasAudio: false, threads: 1)
+                              color: .bt709, audio: nil, threads: 1)
     }
 
     func source(brightness: Double) throws -> Frame {
@@ -47,11 +52,13 @@ import Testing
 
     @Test func pictureRepeatedForAnotherSlotIsScaledOnce() throws {
         let rung = try makeRung()
+        let output = try makeOutput()
         let picture = SourcePicture(frame: try source(brightness: 1), number: 0)
         let first = try rung.picture(from: picture)
-        try rung.encodeVideo(picture, slot: 0, keyframeInterval: 30)
-        try rung.encodeVideo(picture, slot: 1, keyframeInterval: 30)
+        try output.encodeVideo(try rung.picture(from: picture), slot: 0, keyframeInterval: 30)
+        try output.encodeVideo(try rung.picture(from: picture), slot: 1, keyframeInterval: 30)
         #expect(try rung.picture(from: picture) === first)
-        #expect(rung.framesEncoded == 2)
+        #expect(output.framesEncoded == 2)
+        #expect(first.pts != 1, "each encode sets the time on a reference of its own, not on the shared picture")
     }
 }

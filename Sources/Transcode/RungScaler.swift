@@ -1,0 +1,34 @@
+internal import LibAV
+
+/// A rung's scaler, shared by the rung's renditions in every codec: a source picture is scaled once per rung.
+final class RungScaler: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    private var scaler: Scaler?
+    private var scalerInput: (Int, Int, PixelFormat)?
+    /// The last picture scaled and the number of the source picture it came from. The session emits one source
+    /// picture for several slots when it duplicates for a gap, and the poster asks again for the slot just encoded:
+    /// both reuse this instead of scaling again.
+    private(set) var lastScaled: (source: Int64, frame: Frame)?
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Scales `source` (upright, any format) to this rung, reusing the last result when it is the same picture.
+    func picture(from source: SourcePicture) throws(AVError) -> Frame {
+        if let lastScaled, lastScaled.source == source.number { return lastScaled.frame }
+        let frame = source.frame
+        let input = (frame.width, frame.height, frame.pixelFormat)
+        if scaler == nil || scalerInput! != input {
+            scaler = try Scaler(inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,
+                                outputWidth: width, outputHeight: height, outputFormat: .yuv420p, filter: .lanczos)
+            scalerInput = input
+        }
+        let scaled = try scaler!.scale(frame)
+        scaled.colorDescription = frame.colorDescription
+        lastScaled = (source.number, scaled)
+        return scaled
+    }
+}
