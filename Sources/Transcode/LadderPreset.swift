@@ -37,13 +37,12 @@ public struct LadderPreset: PresetFile, Equatable {
         }
     }
 
-    /// libx265 for the HEVC rungs: Main, 8-bit.
-    public struct HEVC: Codable, Sendable, Equatable {
-        /// x265's speed preset.
-        public var preset: String
-        /// Added to a rung's H.264 CRF when the rung names no `hevc_crf`.
+    /// An encoder's settings for the rungs of one codec: its speed preset (x265 names one, SVT-AV1 numbers one) and
+    /// what a rung's CRF gains in it when the rung names none of its own (`hevc_crf`, `av1_crf`).
+    public struct CodecSettings<Speed: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        public var preset: Speed
         public var crfOffset: Int
-        public init(preset: String, crfOffset: Int) {
+        public init(preset: Speed, crfOffset: Int) {
             self.preset = preset
             self.crfOffset = crfOffset
         }
@@ -53,21 +52,10 @@ public struct LadderPreset: PresetFile, Equatable {
         }
     }
 
-    /// SVT-AV1 (`libsvtav1`) for the AV1 rungs.
-    public struct AV1: Codable, Sendable, Equatable {
-        /// SVT-AV1's preset, 0 (slowest) to 13 (fastest).
-        public var preset: Int
-        /// Added to a rung's H.264 CRF when the rung names no `av1_crf` (AV1's scale runs to 63).
-        public var crfOffset: Int
-        public init(preset: Int, crfOffset: Int) {
-            self.preset = preset
-            self.crfOffset = crfOffset
-        }
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case preset
-            case crfOffset = "crf_offset"
-        }
-    }
+    /// libx265, Main 8-bit; x265's speed preset names.
+    public typealias HEVC = CodecSettings<String>
+    /// SVT-AV1 (`libsvtav1`); presets 0 (slowest) to 13 (fastest), and a CRF scale that runs to 63.
+    public typealias AV1 = CodecSettings<Int>
 
     public struct Audio: Codable, Sendable, Equatable {
         public var sampleRate: Int
