@@ -34,6 +34,8 @@ CLAZY_VOID_FUNCTION(avcodec, avcodec_free_context, (AVCodecContext **avctx), (av
 CLAZY_FUNCTION(avcodec, const char *, avcodec_get_name, (enum AVCodecID id), (id))
 CLAZY_FUNCTION(avcodec, int, avcodec_open2, (AVCodecContext *avctx, const AVCodec *codec, AVDictionary **options),
                (avctx, codec, options))
+CLAZY_FUNCTION(avcodec, AVCodecParameters *, avcodec_parameters_alloc, (void), ())
+CLAZY_VOID_FUNCTION(avcodec, avcodec_parameters_free, (AVCodecParameters **par), (par))
 CLAZY_FUNCTION(avcodec, int, avcodec_parameters_copy, (AVCodecParameters *dst, const AVCodecParameters *src), (dst, src))
 CLAZY_FUNCTION(avcodec, int, avcodec_parameters_from_context, (AVCodecParameters *par, const AVCodecContext *codec),
                (par, codec))

@@ -29,6 +29,30 @@ package final class Decoder: @unchecked Sendable {
         }
     }
 
+    /// A decoder for what `encoder` makes (its codec and headers), to read back its packets as they come out.
+    package init(decoding encoder: Encoder, threads: Int) throws(AVError) {
+        let source = encoder.context
+        guard let codec = avcodec_find_decoder(source.pointee.codec_id) else {
+            let name = avcodec_get_name(source.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
+            throw AVError(function: "avcodec_find_decoder", message: "no decoder for \(name)", code: CFFmpeg_AVERROR(ENOSYS))
+        }
+        context = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
+        timeBase = encoder.timeBase
+        let parameters = try allocated(avcodec_parameters_alloc(), "avcodec_parameters_alloc")
+        defer {
+            var owned: UnsafeMutablePointer<AVCodecParameters>? = parameters
+            avcodec_parameters_free(&owned)
+        }
+        try check(avcodec_parameters_from_context(parameters, source), "avcodec_parameters_from_context")
+        try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = source.pointee.time_base
+        var options = Options()
+        options.set("threads", String(max(1, threads)))
+        _ = try options.withDictionary { (dictionary) throws(AVError) in
+            try check(avcodec_open2(context, codec, &dictionary), "avcodec_open2(decoder of \(encoder.settings.codec))")
+        }
+    }
+
     deinit {
         var p: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&p)

@@ -19,6 +19,8 @@ extension Reel {
         @Option(name: .long, help: "Ladder preset JSON (default: Presets/ladder.json when present).") var ladder: String?
         @OptionGroup var limits: LimitsOption
         @Flag(name: .long, help: "Print JSON progress events and a JSON summary.") var json = false
+        @Flag(name: .long, help: "Read every rendition back as it is encoded and report its SSIM-Y against the source at its size.")
+        var ssim = false
 
         struct Event: Encodable {
             let event: String
@@ -35,7 +37,8 @@ extension Reel {
         }
 
         func run() async throws {
-            let transcoder = LadderTranscoder(policy: AdmissionPolicy(limits: try limits.load()), preset: try LadderPreset.load(option: ladder))
+            let transcoder = LadderTranscoder(policy: AdmissionPolicy(limits: try limits.load()), preset: try LadderPreset.load(option: ladder),
+                                              measuresQuality: ssim)
             let interrupt = Interrupt()
             let json = self.json
             let tty = isatty(2) != 0
@@ -55,7 +58,8 @@ extension Reel {
                     print("\(file) -> \(output)/master.m3u8 in \(String(format: "%.1f", summary.elapsedSeconds)) s")
                     for r in summary.renditions {
                         print(String(format: "  %-6@ %5dx%-5d %4d kb/s avg, %4d kb/s peak, %2d segments, %@",
-                                     r.id, r.width, r.height, r.averageBandwidth / 1000, r.bandwidth / 1000, r.segments, r.codecs))
+                                     r.id, r.width, r.height, r.averageBandwidth / 1000, r.bandwidth / 1000, r.segments, r.codecs)
+                              + (r.ssimY.map { String(format: ", SSIM-Y %.5f", $0) } ?? ""))
                     }
                     print("  poster at \(String(format: "%.2f", summary.posterTimeSeconds)) s: poster.jpg, poster.webp")
                     if let board = summary.storyboard {

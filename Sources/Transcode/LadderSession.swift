@@ -41,7 +41,7 @@ final class LadderSession: @unchecked Sendable {
     /// container's claim, 0 when unknown) collects storyboard thumbnails as the rungs encode.
     init(input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
          destination: (LadderPlan.Rung, VideoCodec) -> RungOutput.Destination, limits: AdmissionLimits.Video, threads: Int,
-         storyboardDuration: Double? = nil) throws {
+         storyboardDuration: Double? = nil, measure: Bool = false) throws {
         self.input = input
         self.videoIndex = videoIndex
         self.audioIndex = audioIndex
@@ -65,7 +65,8 @@ final class LadderSession: @unchecked Sendable {
                     try Directory.create(folder)
                 }
                 outputs.append(try RungOutput(rung: rung, codec: codec, plan: plan, preset: preset, destination: destination,
-                                              color: color, audio: audio.isEmpty ? nil : audio[index].encoder, threads: threads))
+                                              color: color, audio: audio.isEmpty ? nil : audio[index].encoder, threads: threads,
+                                              measure: measure))
             }
         }
         self.outputs = outputs
@@ -255,7 +256,7 @@ final class LadderSession: @unchecked Sendable {
                 bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average,
                 codecs: try MasterPlaylist.codecs(initSegment: output.directory + "/init.mp4"),
                 segments: measured.segments, frames: output.framesEncoded, rung: output.rung.id, videoCodec: output.codec,
-                crf: output.rung.crf(output.codec)
+                crf: output.rung.crf(output.codec), ssimY: output.meter.map { $0.ssim.mean }
             )
         }
     }

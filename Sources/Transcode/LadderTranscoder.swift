@@ -14,11 +14,16 @@ public struct LadderTranscoder: Sendable {
     public var preset: LadderPreset
     /// x264 threads per rung encoder.
     public var encoderThreads: Int
+    /// Read every rendition back as it is encoded and report its SSIM-Y (`TranscodeSummary.Rendition.ssimY`): a
+    /// decode per rendition and the rung's pictures held for the encoder's delay.
+    public var measuresQuality: Bool
 
-    public init(policy: AdmissionPolicy = AdmissionPolicy(), preset: LadderPreset = .default, encoderThreads: Int = 2) {
+    public init(policy: AdmissionPolicy = AdmissionPolicy(), preset: LadderPreset = .default, encoderThreads: Int = 2,
+                measuresQuality: Bool = false) {
         self.policy = policy
         self.preset = preset
         self.encoderThreads = encoderThreads
+        self.measuresQuality = measuresQuality
     }
 
     /// Transcodes `source` into the directory `output`, which must not exist yet (or be empty). Everything is
@@ -80,7 +85,7 @@ public struct LadderTranscoder: Sendable {
             let session = try LadderSession(
                 input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
                 destination: { rung, codec in .hls(directory: directory + "/" + codec.renditionID(rung: rung.id)) },
-                limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration
+                limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration, measure: measuresQuality
             )
             let started = Date()
             try session.run(duration: duration, isCancelled: isCancelled) { seconds in

@@ -20,6 +20,8 @@ final class RungOutput: @unchecked Sendable {
     var decodeLead: Int64 = 0
     /// How much earlier than the encoder's this rendition's decode times are written (found at the first packet).
     private var decodeShift: Int64?
+    /// Reads the rendition back as it is encoded, for its SSIM-Y; nil unless asked for.
+    let meter: RenditionMeter?
 
     /// Where a rendition goes: an HLS folder (fMP4 segments) or one progressive MP4 with its index up front.
     enum Destination {
@@ -30,9 +32,11 @@ final class RungOutput: @unchecked Sendable {
     /// The rendition's id: the rung's, with the codec's name for codecs other than H.264.
     var id: String { codec.renditionID(rung: rung.id) }
 
-    /// - Parameter audio: the rung's AAC encoder, whose packets `writeAudio` takes; nil for a silent source.
+    /// - Parameters:
+    ///   - audio: the rung's AAC encoder, whose packets `writeAudio` takes; nil for a silent source.
+    ///   - measure: read every picture back as it is encoded and measure its SSIM-Y (`meter`).
     init(rung: LadderPlan.Rung, codec: VideoCodec = .h264, plan: LadderPlan, preset: LadderPreset, destination: Destination,
-         color: ColorDescription, audio: Encoder?, threads: Int) throws(AVError) {
+         color: ColorDescription, audio: Encoder?, threads: Int, measure: Bool = false) throws(AVError) {
         self.rung = rung
         self.codec = codec
         switch destination {
@@ -40,6 +44,7 @@ final class RungOutput: @unchecked Sendable {
         case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
         }
         video = try Encoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
+        meter = measure ? try RenditionMeter(reading: video) : nil
         let muxer: OutputContext
         let options: [(String, String)]
         switch destination {
@@ -95,6 +100,7 @@ final class RungOutput: @unchecked Sendable {
         let frame = try picture.makeReference()
         frame.pts = index
         frame.forceKeyframe(index % Int64(keyframeInterval) == 0)
+        try meter?.expect(picture, slot: index)
         _ = try video.send(frame)
         framesEncoded += 1
         try drainVideo()
@@ -112,6 +118,7 @@ final class RungOutput: @unchecked Sendable {
     func finishVideo() throws(AVError) {
         _ = try video.send(nil)
         try drainVideo()
+        try meter?.read(nil)
     }
 
     func writeTrailer() throws(AVError) {
@@ -120,6 +127,7 @@ final class RungOutput: @unchecked Sendable {
 
     private func drainVideo() throws(AVError) {
         while try video.receive(into: packet) == .output {
+            try meter?.read(packet)
             packet.streamIndex = videoStream
             if packet.duration == 0 { packet.duration = 1 }
             // The first packet is the first picture (time 0): its decode time says how far this encoder reorders.

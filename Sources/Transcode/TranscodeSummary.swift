@@ -19,11 +19,15 @@ public struct TranscodeSummary: Codable, Sendable {
         public var rung: String?
         public var videoCodec: VideoCodec?
         public var crf: Int?
+        /// SSIM of the luma plane against the source scaled to this size (Lanczos, as the ladder scales), the mean
+        /// over every picture; measured only when asked for (`reel transcode --ssim`).
+        public var ssimY: Double?
 
         enum CodingKeys: String, CodingKey {
             case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames, rung, crf
             case averageBandwidth = "average_bandwidth"
             case videoCodec = "video_codec"
+            case ssimY = "ssim_y"
         }
     }
 

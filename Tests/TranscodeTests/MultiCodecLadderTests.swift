@@ -99,4 +99,30 @@ import Testing
         let text = "\(error.map { String(describing: $0) } ?? "")"
         #expect(text.contains(key) && text.contains(words), "\(text)")
     }
+
+    /// `--ssim`: each rendition is read back as it is encoded; the score is the viewer's quality at that size, so a
+    /// lower CRF scores higher, and without the option nothing is measured.
+    @Test func measuredRenditionsReportSSIMYThatFollowsTheirCRF() throws {
+        let source = directory.file("measured.mp4")
+        try SyntheticVideo(width: 480, height: 270, seconds: 2).write(to: source)
+        var preset = Self.threeCodecs
+        preset.rungs = [preset.rungs[1]]
+        preset.poster.rung = preset.rungs[0].id
+        func ssim(crf: Int, name: String) throws -> [String: Double] {
+            var rungPreset = preset
+            rungPreset.rungs[0].crf = crf
+            rungPreset.rungs[0].hevcCRF = crf + 2
+            rungPreset.rungs[0].av1CRF = crf + 12
+            let summary = try LadderTranscoder(preset: rungPreset, measuresQuality: true).run(source: source, output: directory.file(name))
+            return Dictionary(uniqueKeysWithValues: try summary.renditions.map { ($0.id, try #require($0.ssimY)) })
+        }
+        let fine = try ssim(crf: 18, name: "fine"), coarse = try ssim(crf: 40, name: "coarse")
+        #expect(fine.keys.sorted() == ["180p", "180p-av1", "180p-hevc"])
+        for (id, score) in fine {
+            let low = try #require(coarse[id])
+            #expect(score > 0.9 && score <= 1 && low > 0.5 && low < score, "\(id): CRF 18-ish \(score), CRF 40-ish \(low)")
+        }
+        let unmeasured = try LadderTranscoder(preset: preset).run(source: source, output: directory.file("unmeasured"))
+        #expect(unmeasured.renditions.allSatisfy { $0.ssimY == nil })
+    }
 }

@@ -1,0 +1,34 @@
+internal import LibAV
+
+/// Reads a rendition back as it is encoded and compares each decoded picture with the rung's scaled source picture
+/// for the same slot (SSIM-Y): the quality the viewer gets, at the rendition's size, without a second pass. The
+/// source pictures wait here until the encoder's delay has passed (tens of frames), which is the memory it costs.
+final class RenditionMeter: @unchecked Sendable {
+    private let decoder: Decoder
+    private let decoded: Frame
+    /// Scaled source pictures by slot, until their decoded counterpart comes out.
+    private var waiting: [Int64: Frame] = [:]
+    private(set) var ssim = LumaSSIM()
+    private(set) var picturesCompared = 0
+
+    init(reading encoder: Encoder) throws(AVError) {
+        decoder = try Decoder(decoding: encoder, threads: 1)
+        decoded = try Frame()
+    }
+
+    /// Keeps the rung's picture for `slot` (a reference: no copy).
+    func expect(_ picture: Frame, slot: Int64) throws(AVError) {
+        waiting[slot] = try picture.makeReference()
+    }
+
+    /// Decodes one encoded packet (nil: the end) and compares what comes out.
+    func read(_ packet: Packet?) throws(AVError) {
+        _ = try decoder.send(packet)
+        while try decoder.receive(into: decoded) == .output {
+            defer { decoded.unref() }
+            guard let reference = waiting.removeValue(forKey: decoded.pts) else { continue }
+            ssim = ssim + (try decoded.lumaSSIM(against: reference))
+            picturesCompared += 1
+        }
+    }
+}
