@@ -22,12 +22,19 @@ public struct TranscodeSummary: Codable, Sendable {
         /// SSIM of the luma plane against the source scaled to this size (Lanczos, as the ladder scales), the mean
         /// over every picture; measured only when asked for (`reel transcode --ssim`).
         public var ssimY: Double?
+        /// The SSIM-Y the content-aware analysis chose `crf` to reach (`RateAnalysis`); nil for a fixed CRF.
+        public var targetSSIMY: Double?
+        /// CPU seconds this rendition's video encoder used, its own threads and its calls on the rung's thread;
+        /// nil in summaries written before Reel measured it.
+        public var encodeCPUSeconds: Double?
 
         enum CodingKeys: String, CodingKey {
             case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames, rung, crf
             case averageBandwidth = "average_bandwidth"
             case videoCodec = "video_codec"
             case ssimY = "ssim_y"
+            case targetSSIMY = "target_ssim_y"
+            case encodeCPUSeconds = "encode_cpu_seconds"
         }
     }
 
