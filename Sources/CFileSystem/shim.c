@@ -26,3 +26,7 @@ int CFileSystem_pidfdOpen(int pid) {
 int CFileSystem_pipe(int descriptors[2]) {
     return pipe2(descriptors, O_CLOEXEC);
 }
+
+int CFileSystem_threadID(void) {
+    return (int)gettid();
+}

@@ -1,3 +1,4 @@
+internal import FileSystem
 internal import Foundation
 internal import LibAV
 
@@ -22,6 +23,13 @@ final class RungOutput: @unchecked Sendable {
     private var decodeShift: Int64?
     /// Reads the rendition back as it is encoded, for its SSIM-Y; nil unless asked for.
     let meter: RenditionMeter?
+    /// The threads the encoder started while it opened (x264's frame and lookahead threads, x265's pool, SVT-AV1's
+    /// pipeline), and the CPU the rung's thread spent inside the encoder's calls: together, what this rendition's
+    /// encode cost. Encoders open one after another, so each one's new threads are its own.
+    private let encoderThreads: Set<Int32>
+    private var callSeconds = 0.0
+    /// CPU seconds this rendition's encoder used, read when it has been drained (its threads still live then).
+    private(set) var encodeCPUSeconds: Double?
 
     /// Where a rendition goes: an HLS folder (fMP4 segments) or one progressive MP4 with its index up front.
     enum Destination {
@@ -43,7 +51,9 @@ final class RungOutput: @unchecked Sendable {
         case let .hls(directory): self.directory = directory
         case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
         }
+        let threadsBefore = ThreadCPU.threadIDs()
         video = try Encoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
+        encoderThreads = ThreadCPU.threadIDs().subtracting(threadsBefore)
         meter = measure ? try RenditionMeter(reading: video) : nil
         let muxer: OutputContext
         let options: [(String, String)]
@@ -101,7 +111,9 @@ final class RungOutput: @unchecked Sendable {
         frame.pts = index
         frame.forceKeyframe(index % Int64(keyframeInterval) == 0)
         try meter?.expect(picture, slot: index)
+        let started = ThreadCPU.currentThreadSeconds()
         _ = try video.send(frame)
+        callSeconds += ThreadCPU.currentThreadSeconds() - started
         framesEncoded += 1
         try drainVideo()
     }
@@ -116,9 +128,12 @@ final class RungOutput: @unchecked Sendable {
     }
 
     func finishVideo() throws(AVError) {
+        let started = ThreadCPU.currentThreadSeconds()
         _ = try video.send(nil)
+        callSeconds += ThreadCPU.currentThreadSeconds() - started
         try drainVideo()
         try meter?.read(nil)
+        encodeCPUSeconds = callSeconds + encoderThreads.reduce(0) { $0 + (ThreadCPU.seconds(ofThread: $1) ?? 0) }
     }
 
     func writeTrailer() throws(AVError) {
@@ -126,7 +141,7 @@ final class RungOutput: @unchecked Sendable {
     }
 
     private func drainVideo() throws(AVError) {
-        while try video.receive(into: packet) == .output {
+        while try receiveVideo() {
             try meter?.read(packet)
             packet.streamIndex = videoStream
             if packet.duration == 0 { packet.duration = 1 }
@@ -137,5 +152,12 @@ final class RungOutput: @unchecked Sendable {
             packet.rescale(from: video.timeBase, to: muxer.timeBase(ofStream: videoStream))
             try muxer.write(packet)
         }
+    }
+
+    /// One packet from the encoder, its call's CPU counted as the encode's.
+    private func receiveVideo() throws(AVError) -> Bool {
+        let started = ThreadCPU.currentThreadSeconds()
+        defer { callSeconds += ThreadCPU.currentThreadSeconds() - started }
+        return try video.receive(into: packet) == .output
     }
 }

@@ -18,4 +18,7 @@ int CFileSystem_pipe(int descriptors[2]);
 /// Swift's Glibc module imports, and syscall() is variadic.
 int CFileSystem_pidfdOpen(int pid);
 
+/// gettid(): glibc declares it only under _GNU_SOURCE.
+int CFileSystem_threadID(void);
+
 #endif

@@ -1,0 +1,49 @@
+@testable import FileSystem
+import Foundation
+import Testing
+
+/// Per-thread CPU, which `reel transcode` reports per encoder (`encode_cpu_seconds`).
+@Suite struct ThreadCPUTests {
+    @Test func statLinesAreReadAfterTheCommandNameWhateverItHolds() {
+        let line = "4242 (x264 (lookahead) 1) S 1 2 3 4 5 6 7 8 9 10 250 31 0 0 20 0 1 0 100 0 0"
+        #expect(ThreadCPU.ticks(fromStat: line) == 281)
+        #expect(ThreadCPU.ticks(fromStat: "4242 (short) S 1 2") == nil)
+        #expect(ThreadCPU.ticks(fromStat: "no parenthesis") == nil)
+    }
+
+    /// Spins for at least `seconds` of the calling thread's CPU.
+    static func spin(_ seconds: Double) -> Double {
+        let started = ThreadCPU.currentThreadSeconds()
+        var x = 0.0
+        while ThreadCPU.currentThreadSeconds() - started < seconds { x += 1 }
+        return x
+    }
+
+    @Test func aThreadsCPUReadsTheSameFromItsStatAsFromItsOwnClock() throws {
+        #expect(Self.spin(0.2) > 0)
+        let own = ThreadCPU.currentThreadSeconds()
+        let stat = try #require(ThreadCPU.seconds(ofThread: ThreadCPU.currentThreadID()))
+        // /proc counts whole clock ticks (10 ms here); the thread's own clock counts nanoseconds.
+        #expect(stat <= own + 0.001 && stat >= own - 0.05, "stat \(stat) s, clock \(own) s")
+        #expect(ThreadCPU.processSeconds() >= own)
+    }
+
+    @Test func aThreadStartedMeanwhileIsNewAndItsCPUIsItsOwn() throws {
+        let before = ThreadCPU.threadIDs()
+        #expect(before.contains(ThreadCPU.currentThreadID()))
+        let started = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            _ = Self.spin(0.2)
+            started.signal()
+            finish.wait()
+        }
+        thread.start()
+        started.wait()
+        let new = ThreadCPU.threadIDs().subtracting(before)
+        let spent = new.compactMap { ThreadCPU.seconds(ofThread: $0) }.reduce(0, +)
+        finish.signal()
+        #expect(!new.isEmpty)
+        #expect(spent >= 0.15, "the new threads used \(spent) s")
+        #expect(ThreadCPU.seconds(ofThread: Int32.max) == nil)
+    }
+}
