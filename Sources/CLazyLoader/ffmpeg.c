@@ -57,6 +57,8 @@ CLAZY_FUNCTION(avformat, AVRational, av_guess_frame_rate, (AVFormatContext *ctx,
                (ctx, stream, frame))
 CLAZY_FUNCTION(avformat, int, av_interleaved_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
 CLAZY_FUNCTION(avformat, int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
+CLAZY_FUNCTION(avformat, int, av_seek_frame, (AVFormatContext *s, int stream_index, int64_t timestamp, int flags),
+               (s, stream_index, timestamp, flags))
 CLAZY_FUNCTION(avformat, uint8_t *, av_stream_get_side_data,
                (const AVStream *stream, enum AVPacketSideDataType type, size_t *size), (stream, type, size))
 CLAZY_FUNCTION(avformat, uint8_t *, av_stream_new_side_data,

@@ -169,6 +169,15 @@ package final class InputContext: @unchecked Sendable {
         return .output
     }
 
+    /// Moves reading to the key frame at or before `seconds` into the stream (from its start time), so decoding
+    /// from there reaches that time. A decoder fed before the seek must be replaced: it holds pictures from before.
+    package func seek(toSeconds seconds: Double, streamIndex index: Int) throws(AVError) {
+        let stream = pointer.pointee.streams[index]!
+        let start = stream.pointee.start_time == noTimestamp ? 0 : stream.pointee.start_time
+        let timestamp = start + Int64((seconds / Rational(stream.pointee.time_base).doubleValue).rounded(.down))
+        _ = try check(av_seek_frame(pointer, Int32(index), timestamp, AVSEEK_FLAG_BACKWARD), "av_seek_frame")
+    }
+
     package func timeBase(ofStream index: Int) -> Rational {
         Rational(pointer.pointee.streams[index]!.pointee.time_base)
     }

@@ -37,6 +37,19 @@ public struct SyntheticVideo: Sendable {
         case greyPerSecond
         /// The stored picture's left half white, the right half black: with a rotation, shows which way is up.
         case brightLeftHalf
+        /// The test pattern's first picture, held: detail that does not move, the easiest clip that is not blank.
+        case stillPattern
+        /// New random detail in every picture (seeded, so the same each time): the hardest picture for an encoder.
+        case noise
+    }
+
+    /// A sample of `.noise`: a hash of its place and picture, 16...235.
+    static func noise(_ x: Int, _ y: Int, _ picture: Int) -> UInt8 {
+        var h = UInt32(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663 ^ picture &* 83_492_791)
+        h ^= h >> 13
+        h = h &* 0x5bd1_e995
+        h ^= h >> 15
+        return UInt8(16 + h % 220)
     }
 
     /// The luma of second `second` in `.greyPerSecond` clips: 40...219, neighbouring seconds at least 53 apart.
@@ -100,6 +113,10 @@ public struct SyntheticVideo: Sendable {
             case .brightLeftHalf:
                 let half = width / 2
                 try picture.fillPlanes { plane, x, _ in plane == 0 ? (x < half ? 235 : 16) : 128 }
+            case .stillPattern:
+                if index == 0 { try picture.fillTestPattern(index: 0) }
+            case .noise:
+                try picture.fillPlanes { plane, x, y in Self.noise(x, y, index * 3 + plane) }
             }
             picture.pts = pts
             let nominal = fps.inverted.rescale(1, to: videoTimeBase)

@@ -10,9 +10,16 @@ public struct LadderPlan: Sendable, Equatable {
         public var audioBitrateKbps: Int
         /// The CRF of each codec other than H.264 (`crf`); see `crf(_:)`.
         public var otherCRFs: [VideoCodec: Int] = [:]
+        /// The SSIM-Y each codec's CRF was chosen to reach, when the content-aware analysis chose it.
+        public var targetSSIMY: [VideoCodec: Double] = [:]
 
         /// The CRF of this rung's rendition in `codec`.
         public func crf(_ codec: VideoCodec) -> Int { codec == .h264 ? crf : otherCRFs[codec] ?? crf }
+
+        /// Sets the CRF of this rung's rendition in `codec`.
+        public mutating func setCRF(_ value: Int, for codec: VideoCodec) {
+            if codec == .h264 { crf = value } else { otherCRFs[codec] = value }
+        }
     }
 
     public var rungs: [Rung]

@@ -31,6 +31,7 @@ extension LadderPreset {
             check.positive(rung.audioBitrateKbps, at: path + ".audio_bitrate_kbps")
             if let hevcCRF = rung.hevcCRF { check.within(hevcCRF, 0...51, at: path + ".hevc_crf") }
             if let av1CRF = rung.av1CRF { check.within(av1CRF, 1...63, at: path + ".av1_crf") }
+            if let target = rung.targetSSIMY { check.within(target, 0...1, at: path + ".target_ssim_y") }
             if codecs.contains(.hevc) { check.within(crf(.hevc, rung: rung), 0...51, at: path + ".crf + hevc.crf_offset") }
             if codecs.contains(.av1) { check.within(crf(.av1, rung: rung), 1...63, at: path + ".crf + av1.crf_offset") }
         }
@@ -39,9 +40,22 @@ extension LadderPreset {
         check.require(Self.x265Presets.contains(hevc.preset), at: "hevc.preset",
                       "must be one of \(Self.x265Presets.joined(separator: ", ")), got \"\(hevc.preset)\"")
         check.within(av1.preset, 0...13, at: "av1.preset")
+        check.within(hevc.probeCRFStep, 1...20, at: "hevc.probe_crf_step")
+        check.within(av1.probeCRFStep, 1...30, at: "av1.probe_crf_step")
+        contentAware.validate(&check, at: "content_aware")
         check.nonNegative(poster.searchSeconds, at: "poster.search_seconds")
         check.require(rungs.contains { $0.id == poster.rung }, at: "poster.rung",
                       "must be the id of a rung (\(rungs.map(\.id).joined(separator: ", "))), got \"\(poster.rung)\"")
+    }
+}
+
+extension LadderPreset.ContentAware {
+    func validate(_ check: inout PresetCheck, at path: String) {
+        check.within(samples, 1...20, at: path + ".samples")
+        check.within(sampleSeconds, 0.1...10, at: path + ".sample_seconds")
+        check.within(maxCRFRaise, 1...20, at: path + ".max_crf_raise")
+        check.within(maxSSIMDrop, 0...0.1, at: path + ".max_ssim_drop")
+        check.within(codecSSIMMargin, 0...0.05, at: path + ".codec_ssim_margin")
     }
 }
 

@@ -13,9 +13,12 @@ public struct LadderPreset: PresetFile, Equatable {
         public var hevcCRF: Int?
         /// SVT-AV1's CRF (0...63) for this rung's AV1 rendition; nil for `av1.crf_offset` above `crf`.
         public var av1CRF: Int?
+        /// With content-aware rates, the SSIM-Y the H.264 rendition keeps while its CRF rises above `crf`; nil: only
+        /// `content_aware.max_ssim_drop` bounds the rise.
+        public var targetSSIMY: Double?
 
         public init(id: String, shortSide: Int, crf: Int, maxBitrateKbps: Int, bufferKbits: Int, audioBitrateKbps: Int,
-                    hevcCRF: Int? = nil, av1CRF: Int? = nil) {
+                    hevcCRF: Int? = nil, av1CRF: Int? = nil, targetSSIMY: Double? = nil) {
             self.id = id
             self.shortSide = shortSide
             self.crf = crf
@@ -24,10 +27,12 @@ public struct LadderPreset: PresetFile, Equatable {
             self.audioBitrateKbps = audioBitrateKbps
             self.hevcCRF = hevcCRF
             self.av1CRF = av1CRF
+            self.targetSSIMY = targetSSIMY
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, crf
+            case targetSSIMY = "target_ssim_y"
             case shortSide = "short_side"
             case maxBitrateKbps = "max_bitrate_kbps"
             case bufferKbits = "buffer_kbits"
@@ -42,13 +47,53 @@ public struct LadderPreset: PresetFile, Equatable {
     public struct CodecSettings<Speed: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
         public var preset: Speed
         public var crfOffset: Int
-        public init(preset: Speed, crfOffset: Int) {
+        /// Content-aware rates probe this codec at two CRFs this far apart, around the H.264 CRF plus `crf_offset`.
+        public var probeCRFStep: Int
+        public init(preset: Speed, crfOffset: Int, probeCRFStep: Int) {
             self.preset = preset
             self.crfOffset = crfOffset
+            self.probeCRFStep = probeCRFStep
         }
         enum CodingKeys: String, CodingKey, CaseIterable {
             case preset
             case crfOffset = "crf_offset"
+            case probeCRFStep = "probe_crf_step"
+        }
+    }
+
+    /// Content-aware rates (`RateAnalysis`): before the ladder is encoded, a few short windows of the clip are
+    /// encoded at two CRFs per rung and codec and read back; each rendition's CRF is then chosen from how its SSIM-Y
+    /// falls with the CRF on this clip. H.264 rises from the rung's `crf` while it keeps `target_ssim_y` and loses
+    /// at most `max_ssim_drop`; HEVC and AV1 take the highest CRF that stays within `codec_ssim_margin` of the H.264
+    /// rendition's quality.
+    public struct ContentAware: Codable, Sendable, Equatable {
+        public var enabled: Bool
+        /// Windows sampled, spread evenly over the clip, and each one's length.
+        public var samples: Int
+        public var sampleSeconds: Double
+        /// H.264's CRF rises at most this far above the rung's `crf` (its second probe is there); it never falls below.
+        public var maxCRFRaise: Int
+        /// The SSIM-Y an H.264 rendition may lose against the rung's `crf`, as the probes predict it.
+        public var maxSSIMDrop: Double
+        /// How far below the H.264 rendition's predicted SSIM-Y the HEVC and AV1 renditions may aim.
+        public var codecSSIMMargin: Double
+
+        public init(enabled: Bool, samples: Int, sampleSeconds: Double, maxCRFRaise: Int, maxSSIMDrop: Double,
+                    codecSSIMMargin: Double) {
+            self.enabled = enabled
+            self.samples = samples
+            self.sampleSeconds = sampleSeconds
+            self.maxCRFRaise = maxCRFRaise
+            self.maxSSIMDrop = maxSSIMDrop
+            self.codecSSIMMargin = codecSSIMMargin
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case enabled, samples
+            case sampleSeconds = "sample_seconds"
+            case maxCRFRaise = "max_crf_raise"
+            case maxSSIMDrop = "max_ssim_drop"
+            case codecSSIMMargin = "codec_ssim_margin"
         }
     }
 
@@ -94,10 +139,12 @@ public struct LadderPreset: PresetFile, Equatable {
     public var codecs: [VideoCodec]
     public var hevc: HEVC
     public var av1: AV1
+    public var contentAware: ContentAware
 
     public init(segmentSeconds: Double, keyframeIntervalSeconds: Double, maxFrameRate: Double, x264Preset: String,
                 audio: Audio, rungs: [Rung], poster: Poster, codecs: [VideoCodec] = [.h264],
-                hevc: HEVC = LadderPreset.defaultHEVC, av1: AV1 = LadderPreset.defaultAV1) {
+                hevc: HEVC = LadderPreset.defaultHEVC, av1: AV1 = LadderPreset.defaultAV1,
+                contentAware: ContentAware = LadderPreset.fixedRates) {
         self.segmentSeconds = segmentSeconds
         self.keyframeIntervalSeconds = keyframeIntervalSeconds
         self.maxFrameRate = maxFrameRate
@@ -108,6 +155,7 @@ public struct LadderPreset: PresetFile, Equatable {
         self.codecs = codecs
         self.hevc = hevc
         self.av1 = av1
+        self.contentAware = contentAware
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -116,10 +164,14 @@ public struct LadderPreset: PresetFile, Equatable {
         case maxFrameRate = "max_frame_rate"
         case x264Preset = "x264_preset"
         case audio, rungs, poster, codecs, hevc, av1
+        case contentAware = "content_aware"
     }
 
-    public static let defaultHEVC = HEVC(preset: "fast", crfOffset: 4)
-    public static let defaultAV1 = AV1(preset: 8, crfOffset: 14)
+    public static let defaultHEVC = HEVC(preset: "fast", crfOffset: 4, probeCRFStep: 6)
+    public static let defaultAV1 = AV1(preset: 8, crfOffset: 14, probeCRFStep: 12)
+    /// Content-aware rates' settings, switched off: every rung at its own `crf`.
+    public static let fixedRates = ContentAware(enabled: false, samples: 3, sampleSeconds: 1, maxCRFRaise: 8,
+                                                maxSSIMDrop: 0.0025, codecSSIMMargin: 0.001)
 
     /// The CRF of `rung`'s rendition in `codec`.
     public func crf(_ codec: VideoCodec, rung: Rung) -> Int {

@@ -125,7 +125,7 @@ final class LadderSession: @unchecked Sendable {
     private func drainVideo(_ frame: Frame) throws {
         while try videoDecoder.receive(into: frame) == .output {
             var timestamp = frame.bestEffortTimestamp
-            let picture = SourcePicture(frame: try upright(frame), number: picturesDecoded)
+            let picture = SourcePicture(frame: try frame.upright(rotation: plan.rotation), number: picturesDecoded)
             picturesDecoded += 1
             frame.unref()
             if timestamp == noTimestamp { timestamp = lastTimestamp + 1 }
@@ -163,20 +163,6 @@ final class LadderSession: @unchecked Sendable {
             nextSlot += 1
         }
         self.pending = nil
-    }
-
-    /// Rotation is applied once per decoded picture, before any rung scales it.
-    private func upright(_ frame: Frame) throws(AVError) -> Frame {
-        guard plan.rotation != 0 else { return try frame.makeReference() }
-        var source = frame
-        if frame.pixelFormat != .yuv420p {
-            let converter = try Scaler(inputWidth: frame.width, inputHeight: frame.height, inputFormat: frame.pixelFormat,
-                                       outputWidth: frame.width, outputHeight: frame.height, outputFormat: .yuv420p, filter: .lanczos)
-            source = try converter.scale(frame)
-            source.colorDescription = frame.colorDescription
-        }
-        let rotated = try source.rotated(clockwise: plan.rotation)
-        return rotated
     }
 
     /// Hands one picture to every rung at once: each rung scales it on its own thread (once, for all its codecs);
@@ -256,7 +242,8 @@ final class LadderSession: @unchecked Sendable {
                 bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average,
                 codecs: try MasterPlaylist.codecs(initSegment: output.directory + "/init.mp4"),
                 segments: measured.segments, frames: output.framesEncoded, rung: output.rung.id, videoCodec: output.codec,
-                crf: output.rung.crf(output.codec), ssimY: output.meter.map { $0.ssim.mean }
+                crf: output.rung.crf(output.codec), ssimY: output.meter.map { $0.ssim.mean },
+                targetSSIMY: output.rung.targetSSIMY[output.codec], encodeCPUSeconds: output.encodeCPUSeconds
             )
         }
     }

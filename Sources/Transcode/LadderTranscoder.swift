@@ -76,12 +76,16 @@ public struct LadderTranscoder: Sendable {
         let audioIndex = input.bestStream(.audio)
         input.discardAll(except: Set([videoIndex] + (audioIndex.map { [$0] } ?? [])))
         let stream = input.streams[videoIndex]
-        let plan = LadderPlanner(preset: preset).plan(.init(
+        var plan = LadderPlanner(preset: preset).plan(.init(
             width: stream.width, height: stream.height, rotation: stream.rotation,
             averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
         ))
         let duration = admitted.info.durationSeconds ?? 0
         do {
+            var rateAnalysis: RateAnalysis?
+            if preset.contentAware.enabled {
+                (plan, rateAnalysis) = try analyseRates(admitted, videoIndex: videoIndex, plan: plan, duration: duration)
+            }
             let session = try LadderSession(
                 input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
                 destination: { rung, codec in .hls(directory: directory + "/" + codec.renditionID(rung: rung.id)) },
@@ -102,7 +106,7 @@ public struct LadderTranscoder: Sendable {
             return TranscodeSummary(
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
                 renditions: renditions, posterJPEG: "poster.jpg", posterWebP: "poster.webp",
-                posterTimeSeconds: posterTime, storyboard: storyboard, elapsedSeconds: 0
+                posterTimeSeconds: posterTime, storyboard: storyboard, elapsedSeconds: 0, rateAnalysis: rateAnalysis
             )
         } catch let error as TranscodeError {
             throw TranscodeError(error.kind, path: source)
@@ -113,6 +117,27 @@ public struct LadderTranscoder: Sendable {
         } catch {
             throw TranscodeError(.outputFailed, "\(error)", path: source)
         }
+    }
+
+    /// Chooses every rendition's CRF for this clip from probe encodes of a few windows (`RateAnalyzer`), on an input
+    /// of its own: the ladder's input then reads the clip once from the start.
+    private func analyseRates(_ admitted: AdmittedVideo, videoIndex: Int, plan: LadderPlan,
+                              duration: Double) throws -> (LadderPlan, RateAnalysis) {
+        let input: InputContext
+        do { input = try admitted.openInput() } catch { throw TranscodeError(.rejected(error), path: admitted.path) }
+        input.discardAll(except: [videoIndex])
+        let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
+        let windows = RateAnalyzer.windows(duration: duration, samples: preset.contentAware.samples,
+                                           seconds: preset.contentAware.sampleSeconds)
+        let limits = admitted.limits
+        let probe = RateProbe(
+            input: input, videoIndex: videoIndex, plan: plan, preset: preset,
+            color: input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide), threads: encoderThreads,
+            windowStarts: windows.starts, windowSeconds: windows.seconds
+        ) {
+            try input.makeDecoder(streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
+        }
+        return try RateAnalyzer(preset: preset).run(plan: plan, probe: probe)
     }
 
     /// Every ladder passes Reel's own HLS validator before anyone sees it: a MUST finding fails the transcode as a

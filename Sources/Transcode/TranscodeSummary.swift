@@ -49,9 +49,12 @@ public struct TranscodeSummary: Codable, Sendable {
     /// The scrubbing thumbnails, with paths relative to `output`; nil in summaries written before storyboards.
     public var storyboard: Storyboard?
     public var elapsedSeconds: Double
+    /// What the content-aware analysis measured and chose; nil when the ladder's CRFs are fixed.
+    public var rateAnalysis: RateAnalysis?
 
     enum CodingKeys: String, CodingKey {
         case source, output, renditions, storyboard
+        case rateAnalysis = "rate_analysis"
         case durationSeconds = "duration_seconds"
         case frameRate = "frame_rate"
         case posterJPEG = "poster_jpeg"

@@ -35,7 +35,7 @@ import Transcode
                 """#)
         }
         #expect(error?.keyPath == "rungs[1].bitrat")
-        #expect(error?.allowedKeys == ["audio_bitrate_kbps", "av1_crf", "buffer_kbits", "crf", "hevc_crf", "id", "max_bitrate_kbps", "short_side"])
+        #expect(error?.allowedKeys == ["audio_bitrate_kbps", "av1_crf", "buffer_kbits", "crf", "hevc_crf", "id", "max_bitrate_kbps", "short_side", "target_ssim_y"])
     }
 
     @Test func partialFileKeepsTheOtherDefaults() throws {

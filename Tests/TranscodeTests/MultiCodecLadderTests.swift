@@ -16,7 +16,7 @@ import Testing
     static var threeCodecs: LadderPreset {
         var preset = LadderTranscoderTests.small
         preset.codecs = [.h264, .hevc, .av1]
-        preset.av1 = .init(preset: 12, crfOffset: 14)  // the fastest SVT-AV1 preset keeps the test quick
+        preset.av1 = .init(preset: 12, crfOffset: 14, probeCRFStep: 12)  // the fastest SVT-AV1 preset keeps the test quick
         preset.rungs[1].hevcCRF = 30
         return preset
     }

@@ -1,0 +1,88 @@
+/// Chooses each rendition's CRF from its two probes (pure: the probes are measured by `RateProbe`).
+///
+/// H.264 is probed at the rung's own CRF and `max_crf_raise` above it, and takes the highest CRF between them that
+/// keeps both the rung's `target_ssim_y` and its SSIM-Y at the rung's CRF less `max_ssim_drop`: an easy clip, whose
+/// quality hardly moves with the CRF, rises far; a hard one stays where it was. HEVC and AV1 are probed around the
+/// H.264 choice plus their `crf_offset`, and take the highest CRF that keeps the H.264 rendition's predicted SSIM-Y
+/// less `codec_ssim_margin`: the same quality for fewer bytes.
+///
+/// A rise that saves next to no bytes in the probes is not taken: the rung's VBV cap decides the rate there, and
+/// the parts of the clip between the windows, where the cap may not bind, would lose quality for nothing.
+struct RateDecision: Sendable {
+    /// The share of bytes the highest H.264 probe must save against the rung's CRF for the CRF to rise at all.
+    static let minimumSaving = 0.05
+
+    struct Choice: Sendable, Equatable {
+        var crf: Int
+        var targetSSIMY: Double
+        var predictedSSIMY: Double
+    }
+
+    let settings: LadderPreset.ContentAware
+
+    /// The two CRFs an H.264 rung is probed at: its own and the highest it may rise to.
+    func h264ProbeCRFs(base: Int) -> [Int] {
+        let range = VideoCodec.h264.crfRange
+        let low = range.clamp(base)
+        return [low, range.clamp(low + settings.maxCRFRaise)]
+    }
+
+    /// The H.264 rung's CRF from its probes at `h264ProbeCRFs(base:)`.
+    func h264(base: Int, target: Double?, probes: [RateProbePoint]) -> Choice {
+        let base = VideoCodec.h264.crfRange.clamp(base)
+        guard let atBase = probes.first(where: { $0.crf == base }) else {
+            return Choice(crf: base, targetSSIMY: target ?? 0, predictedSSIMY: probes.first?.ssimY ?? 0)
+        }
+        let floor = max(target ?? 0, atBase.ssimY - settings.maxSSIMDrop)
+        guard probes.count == 2, let curve = SSIMCurve(probes[0], probes[1]),
+              let highest = probes.max(by: { $0.crf < $1.crf }), highest.crf > base,
+              highest.kilobitsPerSecond < atBase.kilobitsPerSecond * (1 - Self.minimumSaving) else {
+            return Choice(crf: base, targetSSIMY: floor, predictedSSIMY: atBase.ssimY)
+        }
+        let top = VideoCodec.h264.crfRange.clamp(base + settings.maxCRFRaise)
+        let crf = curve.highestCRF(keeping: floor, in: base...top) ?? base
+        return Choice(crf: crf, targetSSIMY: floor, predictedSSIMY: crf == base ? atBase.ssimY : curve.ssimY(atCRF: crf))
+    }
+
+    /// The two CRFs `codec` is probed at on a rung whose H.264 rendition took `h264CRF`: `step` apart, around
+    /// `h264CRF + offset`, inside the codec's CRF scale.
+    func probeCRFs(_ codec: VideoCodec, h264CRF: Int, offset: Int, step: Int) -> [Int] {
+        let range = codec.crfRange
+        let half = max(1, step / 2)
+        let center = min(max(h264CRF + offset, range.lowerBound + half), range.upperBound - half)
+        return [center - half, center + half]
+    }
+
+    /// `codec`'s CRF on a rung from its probes: the highest that keeps the H.264 rendition's predicted SSIM-Y less the
+    /// margin, looked for between the probes and up to half a step beyond them (the line is trusted no further).
+    /// When even the lowest CRF there falls short, the lowest: the most quality the search allows.
+    func other(_ codec: VideoCodec, probes: [RateProbePoint], h264PredictedSSIMY: Double, step: Int) -> Choice {
+        let target = h264PredictedSSIMY - settings.codecSSIMMargin
+        let crfs = probes.map(\.crf)
+        guard let lowest = crfs.min(), let highest = crfs.max() else {
+            return Choice(crf: codec.crfRange.lowerBound, targetSSIMY: target, predictedSSIMY: 0)
+        }
+        let half = max(1, step / 2)
+        let range = codec.crfRange.clamp(lowest - half)...codec.crfRange.clamp(highest + half)
+        guard probes.count == 2, let curve = SSIMCurve(probes[0], probes[1]) else {
+            let best = probes.min { $0.crf < $1.crf }!
+            return Choice(crf: best.crf, targetSSIMY: target, predictedSSIMY: best.ssimY)
+        }
+        let crf = curve.highestCRF(keeping: target, in: range) ?? range.lowerBound
+        return Choice(crf: crf, targetSSIMY: target, predictedSSIMY: curve.ssimY(atCRF: crf))
+    }
+}
+
+extension VideoCodec {
+    /// The encoder's CRF scale: x264 and x265 run 0–51, SVT-AV1 1–63 (it has no lossless 0).
+    var crfRange: ClosedRange<Int> {
+        switch self {
+        case .h264, .hevc: 0...51
+        case .av1: 1...63
+        }
+    }
+}
+
+extension ClosedRange where Bound == Int {
+    func clamp(_ value: Int) -> Int { Swift.min(Swift.max(value, lowerBound), upperBound) }
+}

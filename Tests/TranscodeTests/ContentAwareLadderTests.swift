@@ -1,0 +1,143 @@
+import FileSystem
+import Foundation
+import MediaFixtures
+import MediaModel
+import Testing
+@testable import Transcode
+
+/// Content-aware rates on real encodes: a picture that hardly changes gets higher CRFs (fewer bytes) than its rungs
+/// name, one full of new detail keeps them, other codecs aim at the H.264 rendition's quality, and the summary
+/// records what was probed and chosen. Also: every rendition reports its encoder's CPU.
+@Suite struct ContentAwareLadderTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    static var contentAware: LadderPreset {
+        var preset = LadderTranscoderTests.small
+        preset.contentAware = LadderPreset.fixedRates
+        preset.contentAware.enabled = true
+        preset.contentAware.sampleSeconds = 0.5
+        return preset
+    }
+
+    /// Transcodes `clip` (written once per `name`) into a folder of its own.
+    func transcode(_ clip: SyntheticVideo, name: String, preset: LadderPreset = contentAware, measure: Bool = false,
+                   output: String? = nil) throws -> TranscodeSummary {
+        let source = directory.file(name + ".mp4")
+        if !FileManager.default.fileExists(atPath: source) { try clip.write(to: source) }
+        return try LadderTranscoder(preset: preset, measuresQuality: measure).run(source: source,
+                                                                                   output: directory.file(output ?? name))
+    }
+
+    @Test func aStillPictureRisesAboveItsRungsCRFsAndSpendsFewerBytesForLittleQuality() throws {
+        var clip = SyntheticVideo(width: 480, height: 270, seconds: 4)
+        clip.content = .stillPattern
+        let aware = try transcode(clip, name: "still", measure: true)
+        var fixed = Self.contentAware
+        fixed.contentAware.enabled = false
+        let plain = try transcode(clip, name: "still", preset: fixed, measure: true, output: "still-fixed")
+
+        let analysis = try #require(aware.rateAnalysis)
+        #expect(analysis.windowStarts.count == 3 && analysis.windowSeconds == 0.5, "\(analysis.windowStarts)")
+        #expect(analysis.cpuSeconds > 0)
+        let settings = Self.contentAware.contentAware
+        for ((rendition, rung), before) in zip(zip(aware.renditions, Self.contentAware.rungs), plain.renditions) {
+            let crf = try #require(rendition.crf)
+            #expect(crf >= rung.crf && crf <= rung.crf + settings.maxCRFRaise, "\(rendition.id): CRF \(crf)")
+            let chosen = try #require(analysis.renditions.first { $0.id == rendition.id })
+            #expect(chosen.probes.map(\.crf) == [rung.crf, rung.crf + settings.maxCRFRaise])
+            #expect(chosen.predictedSSIMY >= chosen.targetSSIMY && rendition.targetSSIMY == chosen.targetSSIMY)
+            #expect(rendition.bytes <= before.bytes, "\(rendition.id): \(rendition.bytes) bytes against \(before.bytes) at CRF \(rung.crf)")
+            // The whole clip, read back: it lost about what the probes allowed, no more.
+            let (now, then) = (try #require(rendition.ssimY), try #require(before.ssimY))
+            #expect(now >= then - settings.maxSSIMDrop - 0.001, "\(rendition.id): SSIM-Y \(now) against \(then)")
+        }
+        #expect(plain.rateAnalysis == nil && plain.renditions.allSatisfy { $0.crf == 28 && $0.targetSSIMY == nil })
+        // The big rungs, where a still picture is easiest, rise; so the ladder costs less.
+        #expect(aware.renditions.last!.crf! > 28, "\(aware.renditions.map(\.crf))")
+        let bytes = (aware.renditions.map(\.bytes).reduce(0, +), plain.renditions.map(\.bytes).reduce(0, +))
+        #expect(bytes.0 < bytes.1, "content-aware \(bytes.0) bytes, fixed \(bytes.1)")
+    }
+
+    @Test func newDetailInEveryPictureKeepsTheRungsCRFs() throws {
+        var clip = SyntheticVideo(width: 480, height: 270, seconds: 3)
+        clip.content = .noise
+        clip.quality = 18
+        // Caps far above what noise needs, so the CRF alone decides its quality: it falls steeply with the CRF.
+        var uncapped = Self.contentAware
+        for index in uncapped.rungs.indices {
+            uncapped.rungs[index].maxBitrateKbps = 50_000
+            uncapped.rungs[index].bufferKbits = 100_000
+        }
+        let summary = try transcode(clip, name: "noise", preset: uncapped)
+        let analysis = try #require(summary.rateAnalysis)
+        for rendition in summary.renditions {
+            #expect(rendition.crf == 28, "\(rendition.id)")
+            let chosen = try #require(analysis.renditions.first { $0.id == rendition.id })
+            #expect(chosen.probes[0].ssimY - chosen.probes[1].ssimY > Self.contentAware.contentAware.maxSSIMDrop, "\(chosen.probes)")
+            #expect(chosen.probes[0].kilobitsPerSecond > chosen.probes[1].kilobitsPerSecond)
+        }
+        // With the rungs' own caps the CRF stays too: where the cap binds, rising would save nothing.
+        let capped = try transcode(clip, name: "noise", output: "noise-capped")
+        #expect(capped.renditions.allSatisfy { $0.crf == 28 }, "\(capped.renditions.map(\.crf))")
+    }
+
+    @Test func otherCodecsAimAtTheH264RenditionsQualityAndTheFeedRecordsWhatWasChosen() throws {
+        var preset = Self.contentAware
+        preset.codecs = [.h264, .hevc, .av1]
+        preset.av1 = .init(preset: 12, crfOffset: 14, probeCRFStep: 12)
+        preset.rungs = [preset.rungs[2]]
+        preset.poster.rung = preset.rungs[0].id
+        let clip = SyntheticVideo(width: 480, height: 270, seconds: 4)
+        let summary = try transcode(clip, name: "codecs", preset: preset, measure: true)
+        let analysis = try #require(summary.rateAnalysis)
+        #expect(analysis.renditions.map(\.id) == ["270p", "270p-hevc", "270p-av1"])
+        #expect(summary.renditions.map(\.id) == ["270p", "270p-hevc", "270p-av1"])
+        let h264 = try #require(analysis.renditions.first)
+        for (chosen, rendition) in zip(analysis.renditions, summary.renditions) {
+            #expect(rendition.crf == chosen.crf && rendition.targetSSIMY == chosen.targetSSIMY)
+            #expect(chosen.probes.count == 2 && chosen.probes[0].crf < chosen.probes[1].crf)
+            guard chosen.videoCodec != .h264 else { continue }
+            #expect(chosen.targetSSIMY == h264.predictedSSIMY - preset.contentAware.codecSSIMMargin)
+            // Probed around the H.264 CRF plus the codec's offset.
+            let offset = chosen.videoCodec == .hevc ? preset.hevc.crfOffset : preset.av1.crfOffset
+            #expect(chosen.probes[0].crf < h264.crf + offset && chosen.probes[1].crf > h264.crf + offset, "\(chosen.probes)")
+        }
+        // What the whole clip got, read back: each codec near the H.264 rendition's quality.
+        let measured = Dictionary(uniqueKeysWithValues: try summary.renditions.map { ($0.id, try #require($0.ssimY)) })
+        for id in ["270p-hevc", "270p-av1"] {
+            #expect(abs(measured[id]! - measured["270p"]!) < 0.01, "\(measured)")
+        }
+    }
+
+    @Test func everyRenditionReportsItsEncodersCPUWithinTheProcesss() throws {
+        var preset = LadderTranscoderTests.small
+        preset.codecs = [.h264, .hevc]
+        let started = ThreadCPU.processSeconds()
+        let summary = try transcode(SyntheticVideo(width: 480, height: 270, seconds: 3), name: "cpu", preset: preset)
+        let spent = ThreadCPU.processSeconds() - started
+        let each = try summary.renditions.map { try #require($0.encodeCPUSeconds, "\($0.id)") }
+        #expect(each.allSatisfy { $0 > 0 }, "\(each)")
+        #expect(each.reduce(0, +) <= spent, "encoders \(each) of the process's \(spent) s")
+        // The bigger rung costs its encoder more than the smallest, in each codec.
+        #expect(each[2] > each[0] && each[5] > each[3], "\(each)")
+    }
+
+    @Test(arguments: [
+        (#"{"content_aware": {"samples": 0}}"#, "content_aware.samples"),
+        (#"{"content_aware": {"max_ssim_drop": 0.5}}"#, "content_aware.max_ssim_drop"),
+        (#"{"content_aware": {"max_crf_raise": 0}}"#, "content_aware.max_crf_raise"),
+        (#"{"content_aware": {"sample_seconds": 0}}"#, "content_aware.sample_seconds"),
+        (#"{"hevc": {"probe_crf_step": 0}}"#, "hevc.probe_crf_step"),
+    ])
+    func aBadContentAwareSettingNamesItsKey(json: String, key: String) throws {
+        let error = #expect(throws: PresetError.self) { try PresetLoader.decode(LadderPreset.self, from: Array(json.utf8), file: "ladder.json") }
+        #expect(error?.keyPath == key, "\(error.map { String(describing: $0) } ?? "")")
+    }
+
+    @Test func aRungTargetOutsideZeroToOneIsRefused() throws {
+        let json = #"{"rungs": [{"id": "720p", "short_side": 720, "crf": 21, "max_bitrate_kbps": 3000, "buffer_kbits": 6000, "audio_bitrate_kbps": 96, "target_ssim_y": 1.5}], "poster": {"rung": "720p"}}"#
+        let error = #expect(throws: PresetError.self) { try PresetLoader.decode(LadderPreset.self, from: Array(json.utf8), file: "ladder.json") }
+        #expect(error?.keyPath == "rungs[0].target_ssim_y")
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+@testable import Transcode
+import Testing
+
+/// The content-aware choice of CRFs, from probe points made up to cover every branch (`RateDecision`, `SSIMCurve`,
+/// `RateAnalyzer.windows`); the probes themselves are measured in `ContentAwareLadderTests`.
+@Suite struct RateDecisionTests {
+    let settings = LadderPreset.ContentAware(enabled: true, samples: 3, sampleSeconds: 1, maxCRFRaise: 8, maxSSIMDrop: 0.0025,
+                                             codecSSIMMargin: 0.001)
+    var decision: RateDecision { RateDecision(settings: settings) }
+
+    /// A probe point; by default each CRF step above 21 saves 10 % of the bytes.
+    func point(_ crf: Int, _ ssim: Double, kbps: Double? = nil) -> RateProbePoint {
+        RateProbePoint(crf: crf, ssimY: ssim, kilobitsPerSecond: kbps ?? 1000 * pow(0.9, Double(crf - 21)))
+    }
+
+    // MARK: the curve
+
+    @Test func theCurvePassesThroughBothProbesAndFallsBetweenThem() throws {
+        let curve = try #require(SSIMCurve(point(21, 0.99), point(29, 0.96)))
+        #expect(abs(curve.ssimY(atCRF: 21) - 0.99) < 1e-12)
+        #expect(abs(curve.ssimY(atCRF: 29) - 0.96) < 1e-12)
+        for crf in 21..<29 { #expect(curve.ssimY(atCRF: crf) > curve.ssimY(atCRF: crf + 1)) }
+        // Distortion grows geometrically: halfway in CRF is the geometric mean of the distortions, 1 - sqrt(0.01 * 0.04).
+        #expect(abs(curve.ssimY(atCRF: 25) - 0.98) < 1e-12)
+    }
+
+    @Test func probesInEitherOrderGiveTheSameCurve() {
+        #expect(SSIMCurve(point(21, 0.99), point(29, 0.96)) == SSIMCurve(point(29, 0.96), point(21, 0.99)))
+    }
+
+    @Test(arguments: [(0.97, 0.97), (0.97, 0.975), (1.0, 1.0)])
+    func aHigherCRFThatMeasuresNoWorseGivesAFlatCurveAtTheLowerMeasurement(low: Double, high: Double) throws {
+        let curve = try #require(SSIMCurve(point(21, low), point(29, high)))
+        #expect(curve.slope == 0)
+        for crf in [0, 21, 25, 29, 51] { #expect(abs(curve.ssimY(atCRF: crf) - min(low, high)) < 2e-6) }
+    }
+
+    @Test(arguments: [(21, 0.99, 21, 0.95), (21, 1.2, 29, 0.9), (21, 0.99, 29, -0.1)])
+    func probesAtOneCRFOrOutsideZeroToOneMakeNoCurve(a: Int, sa: Double, b: Int, sb: Double) {
+        #expect(SSIMCurve(point(a, sa), point(b, sb)) == nil)
+    }
+
+    @Test func theHighestCRFKeepingATargetIsTheLastOneAtOrAboveIt() throws {
+        let curve = try #require(SSIMCurve(point(21, 0.99), point(29, 0.96)))
+        for target in stride(from: 0.955, through: 0.995, by: 0.001) {
+            let found = curve.highestCRF(keeping: target, in: 21...29)
+            if let found {
+                #expect(curve.ssimY(atCRF: found) >= target)
+                if found < 29 { #expect(curve.ssimY(atCRF: found + 1) < target) }
+            } else {
+                #expect(curve.ssimY(atCRF: 21) < target)
+            }
+        }
+    }
+
+    // MARK: H.264
+
+    @Test func h264IsProbedAtItsCRFAndTheHighestItMayRiseTo() {
+        #expect(decision.h264ProbeCRFs(base: 21) == [21, 29])
+        #expect(decision.h264ProbeCRFs(base: 48) == [48, 51])
+        #expect(decision.h264ProbeCRFs(base: 60) == [51, 51])
+    }
+
+    @Test func anEasyClipRisesUntilItHasLostTheAllowedSSIM() {
+        // Quality hardly moves with the CRF: 0.998 at 21, 0.995 at 29. The floor is 0.998 - 0.0025 = 0.9955.
+        let choice = decision.h264(base: 21, target: 0.99, probes: [point(21, 0.998), point(29, 0.995)])
+        #expect(choice.crf > 21)
+        #expect(choice.targetSSIMY == 0.998 - 0.0025)
+        #expect(choice.predictedSSIMY >= choice.targetSSIMY)
+        let curve = SSIMCurve(point(21, 0.998), point(29, 0.995))!
+        #expect(curve.ssimY(atCRF: choice.crf + 1) < choice.targetSSIMY)
+    }
+
+    @Test func aClipWhoseQualityHoldsEverywhereTakesTheHighestCRF() {
+        let choice = decision.h264(base: 21, target: 0.99, probes: [point(21, 0.9995), point(29, 0.9990)])
+        #expect(choice.crf == 29)
+    }
+
+    @Test func theRungTargetStopsTheRiseBeforeTheDropDoes() {
+        // The drop alone would allow down to 0.990; the rung asks for 0.992.
+        let probes = [point(21, 0.9925), point(29, 0.980)]
+        let choice = decision.h264(base: 21, target: 0.992, probes: probes)
+        #expect(choice.targetSSIMY == 0.992)
+        #expect(choice.predictedSSIMY >= 0.992)
+        let withoutTarget = decision.h264(base: 21, target: nil, probes: probes)
+        #expect(withoutTarget.crf > choice.crf)
+    }
+
+    @Test func aHardClipBelowItsTargetKeepsItsCRFAndNeverGoesLower() {
+        let choice = decision.h264(base: 21, target: 0.99, probes: [point(21, 0.95), point(29, 0.90)])
+        #expect(choice.crf == 21)
+        #expect(choice.predictedSSIMY == 0.95)
+    }
+
+    @Test func aSteepClipRisesLessThanAFlatOne() {
+        let steep = decision.h264(base: 21, target: nil, probes: [point(21, 0.990), point(29, 0.960)])
+        let flat = decision.h264(base: 21, target: nil, probes: [point(21, 0.990), point(29, 0.985)])
+        #expect(steep.crf < flat.crf)
+    }
+
+    @Test(arguments: [1000.0, 990, 960])
+    func aRiseThatSavesNoBytesInTheProbesIsNotTaken(highKbps: Double) {
+        // The VBV cap binds at both CRFs: quality and bytes hardly move, so nothing is gained by rising.
+        let choice = decision.h264(base: 21, target: nil, probes: [point(21, 0.95, kbps: 1000), point(29, 0.9499, kbps: highKbps)])
+        #expect(choice.crf == 21)
+        let saving = decision.h264(base: 21, target: nil, probes: [point(21, 0.95, kbps: 1000), point(29, 0.9499, kbps: 940)])
+        #expect(saving.crf == 29)
+    }
+
+    @Test func withoutAProbeAtItsOwnCRFARungKeepsIt() {
+        let choice = decision.h264(base: 21, target: 0.99, probes: [point(29, 0.99)])
+        #expect(choice.crf == 21)
+    }
+
+    // MARK: HEVC and AV1
+
+    @Test func otherCodecsAreProbedAroundTheH264ChoicePlusTheirOffsetInsideTheirScale() {
+        #expect(decision.probeCRFs(.hevc, h264CRF: 24, offset: 4, step: 6) == [25, 31])
+        #expect(decision.probeCRFs(.av1, h264CRF: 24, offset: 14, step: 12) == [32, 44])
+        #expect(decision.probeCRFs(.hevc, h264CRF: 50, offset: 4, step: 6) == [45, 51])
+        #expect(decision.probeCRFs(.av1, h264CRF: 0, offset: 0, step: 12) == [1, 13])
+    }
+
+    @Test func anotherCodecTakesTheHighestCRFWithinTheMarginOfH264sQuality() {
+        let probes = [point(25, 0.996), point(31, 0.990)]
+        let choice = decision.other(.hevc, probes: probes, h264PredictedSSIMY: 0.994, step: 6)
+        #expect(choice.targetSSIMY == 0.994 - 0.001)
+        #expect(choice.predictedSSIMY >= choice.targetSSIMY)
+        let curve = SSIMCurve(probes[0], probes[1])!
+        #expect(curve.ssimY(atCRF: choice.crf + 1) < choice.targetSSIMY)
+    }
+
+    @Test func anotherCodecLooksNoFurtherThanHalfAStepBeyondItsProbes() {
+        // Better than H.264 everywhere: it may rise only to 31 + 3.
+        let high = decision.other(.hevc, probes: [point(25, 0.999), point(31, 0.998)], h264PredictedSSIMY: 0.99, step: 6)
+        #expect(high.crf == 34)
+        // Worse everywhere: the lowest CRF looked at, 25 - 3.
+        let low = decision.other(.hevc, probes: [point(25, 0.97), point(31, 0.95)], h264PredictedSSIMY: 0.99, step: 6)
+        #expect(low.crf == 22)
+        // And never outside the codec's scale.
+        let av1 = decision.other(.av1, probes: [point(52, 0.999), point(63, 0.998)], h264PredictedSSIMY: 0.99, step: 12)
+        #expect(av1.crf == 63)
+    }
+
+    // MARK: windows
+
+    @Test func windowsAreCentredInEqualPartsOfTheClip() {
+        let (starts, seconds) = RateAnalyzer.windows(duration: 30, samples: 3, seconds: 1)
+        #expect(starts == [4.5, 14.5, 24.5])
+        #expect(seconds == 1)
+    }
+
+    @Test func aClipNoLongerThanItsWindowsIsOneWindowOfItAll() {
+        #expect(RateAnalyzer.windows(duration: 2.5, samples: 3, seconds: 1) == ([0], 2.5))
+        #expect(RateAnalyzer.windows(duration: 3, samples: 3, seconds: 1) == ([0], 3))
+    }
+
+    @Test func anUnknownLengthSamplesTheStart() {
+        #expect(RateAnalyzer.windows(duration: 0, samples: 3, seconds: 1) == ([0], 1))
+    }
+
+    @Test(arguments: [3.1, 7.0, 15.0, 16.0, 60.0, 61.5])
+    func windowsStayInsideTheClipAndDoNotOverlap(duration: Double) {
+        let (starts, seconds) = RateAnalyzer.windows(duration: duration, samples: 3, seconds: 1)
+        #expect(starts.count == 3)
+        for start in starts { #expect(start >= 0 && start + seconds <= duration) }
+        for (a, b) in zip(starts, starts.dropFirst()) { #expect(b >= a + seconds) }
+    }
+}
