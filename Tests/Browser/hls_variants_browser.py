@@ -11,9 +11,10 @@ decoded, the fragments loaded, and the player's errors; then the requests that f
 It measures and reports; the Swift test (MultiCodecPlaybackTests) decides. Exit 0 = report written, 2 = the harness
 itself failed.
 """
-import argparse, functools, json, os, shutil, sys, tempfile, threading
+import argparse, functools, json, os, shutil, sys, tempfile, threading, time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
+sys.dont_write_bytecode = True  # importing feed_browser must not leave a __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from feed_browser import Browser, BrowserError, Page, find_chromium  # noqa: E402
 
@@ -33,7 +34,8 @@ class Handler(SimpleHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?")[0]
         if path == PREFIX:
-            return self.send_bytes(b"<!doctype html><meta charset=utf-8><title>variants</title><link rel=icon href='data:,'>", "text/html")
+            page = b"<!doctype html><meta charset=utf-8><title>variants</title><link rel=icon href='data:,'>"
+            return self.send_bytes(page, "text/html")
         files = {PREFIX + "hls.mjs": self.hls_js, PREFIX + "hls_variants.mjs": PAGE}
         if path in files:
             with open(files[path], "rb") as file:
@@ -68,8 +70,12 @@ def run(arguments, report):
     try:
         report["browser"] = browser.send("Browser.getVersion")["product"]
 
+        def on_request(params):
+            requests.setdefault(params["requestId"], {})["url"] = params["request"]["url"]
+
         def on_response(params):
-            requests.setdefault(params["requestId"], {"url": params["response"]["url"]})["status"] = params["response"]["status"]
+            entry = requests.setdefault(params["requestId"], {"url": params["response"]["url"]})
+            entry["status"] = params["response"]["status"]
 
         def on_failure(params):
             entry = requests.setdefault(params["requestId"], {})
@@ -85,11 +91,9 @@ def run(arguments, report):
             console.append({"level": "exception",
                             "text": (details.get("exception", {}).get("description") or details.get("text", ""))[:500]})
 
-        def on_request(params):
-            requests.setdefault(params["requestId"], {})["url"] = params["request"]["url"]
-
-        for method, listener in (("Network.requestWillBeSent", on_request), ("Network.responseReceived", on_response), ("Network.loadingFailed", on_failure),
-                                 ("Runtime.consoleAPICalled", on_console), ("Runtime.exceptionThrown", on_exception)):
+        for method, listener in (("Network.requestWillBeSent", on_request), ("Network.responseReceived", on_response),
+                                 ("Network.loadingFailed", on_failure), ("Runtime.consoleAPICalled", on_console),
+                                 ("Runtime.exceptionThrown", on_exception)):
             browser.on(method, listener)
 
         page = Page(browser)
@@ -121,7 +125,7 @@ def wait_for_page(page, expression, attempts=100):
     for _ in range(attempts):
         if page.evaluate("location.pathname") == PREFIX and page.evaluate("document.readyState") == "complete":
             return page.evaluate(expression, timeout=60)
-        threading.Event().wait(0.1)
+        time.sleep(0.1)
     raise BrowserError("the blank page never loaded")
 
 
