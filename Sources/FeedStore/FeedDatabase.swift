@@ -187,7 +187,9 @@ public final class FeedDatabase: Sendable {
             let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
             let update = try db.makeStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?")
             for id in ids {
-                guard let video = try SQLiteFeedStore.video(id: id, db, hints: false, storyboards: false) else { continue }
+                guard let video = try SQLiteFeedStore.video(id: id, db, hints: false, storyboards: false, codecs: false) else {
+                    continue
+                }
                 try update.execute(arguments: [FeedItemJSON.render(video), id])
             }
         }
@@ -232,6 +234,16 @@ public final class FeedDatabase: Sendable {
             // Exactly the jobs a claim may take, in its order: a claim stays one short index descent however many
             // jobs the table holds (PostgreSQL's v3 is the same index).
             try db.execute(sql: "CREATE INDEX jobs_claimable ON jobs (not_before, created_at) WHERE state = 'queued' AND owner IS NULL")
+        }
+        migrator.registerMigration("v10: rendition codecs and rates") { db in
+            // Per rendition, its video codec (H.264, HEVC or AV1 beside each other in one ladder), the CRF it was
+            // encoded with and the SSIM-Y that CRF was chosen to reach: NULL for videos published before, whose
+            // stored items stay right since they have none to show.
+            try db.execute(sql: """
+                ALTER TABLE renditions ADD COLUMN video_codec TEXT;
+                ALTER TABLE renditions ADD COLUMN crf INTEGER;
+                ALTER TABLE renditions ADD COLUMN target_ssim_y REAL;
+                """)
         }
         return migrator
     }

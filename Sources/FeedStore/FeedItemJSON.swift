@@ -33,7 +33,7 @@ public enum FeedItemJSON {
             }
             json.key("renditions")
             json.array { json in
-                for rendition in video.renditions.sorted(by: { $0.height < $1.height }) {
+                for rendition in video.renditions.sorted(by: FeedVideo.Rendition.precedes) {
                     json.object { json in
                         json.key("rung"); json.string(rendition.rung)
                         json.key("width"); json.int(rendition.width)
@@ -42,6 +42,16 @@ public enum FeedItemJSON {
                         json.key("average_bandwidth"); json.int(rendition.averageBandwidth)
                         json.key("codecs"); json.string(rendition.codecs)
                         json.key("segments"); json.int(rendition.segments)
+                        // Each absent, not null, for renditions published before Reel recorded it.
+                        if let codec = rendition.videoCodec {
+                            json.key("video_codec"); json.string(codec)
+                        }
+                        if let crf = rendition.crf {
+                            json.key("crf"); json.int(crf)
+                        }
+                        if let target = rendition.targetSSIMY {
+                            json.key("target_ssim_y"); json.double(target)
+                        }
                         if let hint = rendition.prefetch {
                             json.key("prefetch")
                             json.object { json in

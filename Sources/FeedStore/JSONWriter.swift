@@ -69,6 +69,14 @@ struct JSONWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// The shortest decimal that reads back as `value` (Swift's `description`); null for infinities and NaN, which
+    /// JSON cannot express.
+    mutating func double(_ value: Double) {
+        guard value.isFinite else { return null() }
+        separate()
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
     /// Milliseconds as seconds with up to three decimals, without binary floating-point noise.
     mutating func milliseconds(asSeconds value: Int) {
         separate()

@@ -28,8 +28,9 @@ extension SQLiteFeedStore {
         """
 
     static let renditionsSQL = """
-        SELECT rung, width, height, bandwidth, average_bandwidth, codecs, segments, init_bytes, segment_duration_ms, first_segments
-        FROM renditions WHERE video_id = ? ORDER BY height
+        SELECT rung, width, height, bandwidth, average_bandwidth, codecs, segments, init_bytes, segment_duration_ms, first_segments,
+               video_codec, crf, target_ssim_y
+        FROM renditions WHERE video_id = ?
         """
 
     /// Newest first, `limit` (1...50) items after `cursor`. Keyset pagination: a deep page costs what the first does.
@@ -58,17 +59,22 @@ extension SQLiteFeedStore {
         }
     }
 
-    /// A video row and its renditions, whatever its status. `hints: false` and `storyboards: false` read a catalog
-    /// from before migrations v6 and v7 (the v5 migration renders items with them).
-    static func video(id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true) throws -> FeedVideo? {
+    /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order), whatever its status. `hints: false`,
+    /// `storyboards: false` and `codecs: false` read a catalog from before migrations v6, v7 and v10 (the v5
+    /// migration renders items with them).
+    static func video(id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true) throws -> FeedVideo? {
         let videoSQL = storyboards ? Self.videoSQL : Self.videoSQLWithoutStoryboards
         guard let row = try Row.fetchOne(db.cachedStatement(sql: videoSQL), arguments: [id]) else { return nil }
-        let sql = hints ? Self.renditionsSQL : Self.renditionsSQL.replacingOccurrences(of: ", init_bytes, segment_duration_ms, first_segments", with: "")
+        var sql = Self.renditionsSQL
+        if !hints { sql = sql.replacingOccurrences(of: ", init_bytes, segment_duration_ms, first_segments", with: "") }
+        if !codecs { sql = sql.replacingOccurrences(of: "video_codec, crf, target_ssim_y", with: "NULL AS video_codec, NULL AS crf, NULL AS target_ssim_y") }
         let renditions = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map {
-            FeedVideo.Rendition(rung: $0[0], width: $0[1], height: $0[2], bandwidth: $0[3], averageBandwidth: $0[4], codecs: $0[5],
-                                segments: $0[6],
-                                prefetch: hints ? Self.prefetch(initBytes: $0[7], segmentDuration: $0[8], firstSegments: $0[9]) : nil)
-        }
+            FeedVideo.Rendition(rung: $0["rung"], width: $0["width"], height: $0["height"], bandwidth: $0["bandwidth"],
+                                averageBandwidth: $0["average_bandwidth"], codecs: $0["codecs"], segments: $0["segments"],
+                                videoCodec: $0["video_codec"], crf: $0["crf"], targetSSIMY: $0["target_ssim_y"],
+                                prefetch: hints ? Self.prefetch(initBytes: $0["init_bytes"], segmentDuration: $0["segment_duration_ms"],
+                                                                firstSegments: $0["first_segments"]) : nil)
+        }.sorted(by: FeedVideo.Rendition.precedes)
         return FeedVideo(id: row[0], publishedAt: row[1] ?? 0, durationMilliseconds: row[2], width: row[3], height: row[4],
                          masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions,
                          storyboard: storyboards ? Self.storyboard(row) : nil)

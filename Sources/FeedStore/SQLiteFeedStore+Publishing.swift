@@ -77,14 +77,15 @@ extension SQLiteFeedStore {
                                      video.storyboard?.columns, video.storyboard?.count])
         let rendition = try db.cachedStatement(sql: """
             INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments,
-                                    init_bytes, segment_duration_ms, first_segments)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    init_bytes, segment_duration_ms, first_segments, video_codec, crf, target_ssim_y)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for item in video.renditions {
             try rendition.execute(arguments: [video.id, item.rung, item.width, item.height, item.bandwidth, item.averageBandwidth,
                                               item.codecs, item.segments, item.prefetch?.initBytes,
                                               item.prefetch?.segmentDurationMilliseconds,
-                                              item.prefetch.map { Self.firstSegmentsColumn($0.firstSegments) }])
+                                              item.prefetch.map { Self.firstSegmentsColumn($0.firstSegments) },
+                                              item.videoCodec, item.crf, item.targetSSIMY])
         }
         // Written last: the renditions' insert triggers clear a stored item (edits outside FeedStore go stale).
         let item = FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,

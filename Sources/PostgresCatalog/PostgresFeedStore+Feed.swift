@@ -28,8 +28,9 @@ extension PostgresFeedStore {
         """
 
     static let renditionsSQL = """
-        SELECT rung, width, height, bandwidth, average_bandwidth, codecs, segments, init_bytes, segment_duration_ms, first_segments
-        FROM renditions WHERE video_id = $1 ORDER BY height, rung COLLATE "C"
+        SELECT rung, width, height, bandwidth, average_bandwidth, codecs, segments, init_bytes, segment_duration_ms, first_segments,
+               video_codec, crf, target_ssim_y
+        FROM renditions WHERE video_id = $1
         """
 
     public func pageWithGeneration(limit: Int, after cursor: FeedCursor?) async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
@@ -159,7 +160,8 @@ extension PostgresFeedStore {
         return try await video(id: id, connection, logger: logger).map(FeedItemJSON.render) ?? "null"
     }
 
-    /// A video row and its renditions, whatever its status, on `connection`.
+    /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order, as on SQLite), whatever its status,
+    /// on `connection`.
     static func video(id: String, _ connection: PostgresConnection, logger: Logger) async throws -> FeedVideo? {
         guard let row = try await connection.rows(PostgresQuery(unsafeSQL: videoSQL, binds: binds(id)), logger: logger).first else {
             return nil
@@ -170,10 +172,13 @@ extension PostgresFeedStore {
                 rung: try rendition.value("rung"), width: try rendition.value("width"), height: try rendition.value("height"),
                 bandwidth: try rendition.value("bandwidth"), averageBandwidth: try rendition.value("average_bandwidth"),
                 codecs: try rendition.value("codecs"), segments: try rendition.value("segments"),
+                videoCodec: try rendition.value("video_codec"), crf: try rendition.value("crf"),
+                targetSSIMY: try rendition.value("target_ssim_y"),
                 prefetch: SQLiteFeedStore.prefetch(initBytes: try rendition.value("init_bytes"),
                                                    segmentDuration: try rendition.value("segment_duration_ms"),
                                                    firstSegments: try rendition.value("first_segments"))))
         }
+        renditions.sort(by: FeedVideo.Rendition.precedes)
         return FeedVideo(id: try row.value("id"), publishedAt: try row.value("published_at", as: Int64?.self) ?? 0,
                          durationMilliseconds: try row.value("duration_ms"), width: try row.value("width"),
                          height: try row.value("height"), masterPath: try row.value("master_path"),

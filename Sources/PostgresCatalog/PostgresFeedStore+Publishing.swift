@@ -92,10 +92,10 @@ extension PostgresFeedStore {
             let firstSegments = item.prefetch.map { SQLiteFeedStore.firstSegmentsColumn($0.firstSegments) }
             try await connection.query("""
                 INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments,
-                                        init_bytes, segment_duration_ms, first_segments)
+                                        init_bytes, segment_duration_ms, first_segments, video_codec, crf, target_ssim_y)
                 VALUES (\(video.id), \(item.rung), \(item.width), \(item.height), \(item.bandwidth), \(item.averageBandwidth),
                         \(item.codecs), \(item.segments), \(item.prefetch?.initBytes), \(item.prefetch?.segmentDurationMilliseconds),
-                        \(firstSegments))
+                        \(firstSegments), \(item.videoCodec), \(item.crf), \(item.targetSSIMY))
                 """, logger: logger)
         }
         let item = FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,

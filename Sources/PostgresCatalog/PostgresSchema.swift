@@ -10,7 +10,7 @@ public enum PostgresSchema {
         public let statements: [String]
     }
 
-    public static let migrations: [Migration] = [catalog, jobLeases, claimableJobs]
+    public static let migrations: [Migration] = [catalog, jobLeases, claimableJobs, renditionCodecs]
 
     static let catalog = Migration(version: 1, name: "catalog (the SQLite catalog's v7)", statements: [
         """
@@ -218,5 +218,14 @@ public enum PostgresSchema {
     /// claims/s instead of 8,000.)
     static let claimableJobs = Migration(version: 3, name: "claimable jobs index (the SQLite catalog's v9)", statements: [
         "CREATE INDEX jobs_claimable ON jobs (not_before, created_at) WHERE state = 'queued' AND owner IS NULL",
+    ])
+
+    /// The SQLite catalog's v10. Per rendition, its video codec, the CRF it was encoded with and the SSIM-Y that CRF
+    /// was chosen to reach: NULL for videos published before, whose stored items stay right since they have none to
+    /// show.
+    static let renditionCodecs = Migration(version: 4, name: "rendition codecs and rates (the SQLite catalog's v10)", statements: [
+        "ALTER TABLE renditions ADD COLUMN video_codec text",
+        "ALTER TABLE renditions ADD COLUMN crf integer",
+        "ALTER TABLE renditions ADD COLUMN target_ssim_y double precision",
     ])
 }

@@ -80,6 +80,7 @@ extension Worker {
             renditions: summary.renditions.map {
                 FeedVideo.Rendition(rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
                                     averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments,
+                                    videoCodec: $0.videoCodec?.rawValue, crf: $0.crf, targetSSIMY: $0.targetSSIMY,
                                     prefetch: Self.prefetchHint(playlist: layout.video(job.id) + "/" + $0.playlist))
             },
             storyboard: summary.storyboard?.prefixingPaths(with: prefix))

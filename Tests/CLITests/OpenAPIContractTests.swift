@@ -24,6 +24,20 @@ import Testing
         try store.insertJob(id: "8d1f0a6b2c9e4f7a5b3c", sourceName: Array("notes.m3u8".utf8), bytes: 200, owner: "contract", now: 2, leaseMilliseconds: 60_000)
         try store.finishJob(JobLease(id: "8d1f0a6b2c9e4f7a5b3c", epoch: 0, owner: "contract"),
                             as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")), kind: nil, now: 3)
+        // The newest video has H.264, HEVC and AV1 renditions with their CRFs (one fixed, without a target), so every
+        // first page shows each rendition key the description names.
+        let rungs: [(id: String, codec: String, codecs: String, crf: Int, target: Double?)] = [
+            ("720p", "h264", "avc1.64001f,mp4a.40.2", 23, 0.968), ("720p-hevc", "hevc", "hvc1.1.6.L93.90,mp4a.40.2", 27, 0.968),
+            ("720p-av1", "av1", "av01.0.05M.08,mp4a.40.2", 37, nil),
+        ]
+        try store.publish(PublishedVideo(
+            id: "multicodec", createdAt: 1_800_000_000_000, publishedAt: 1_800_000_000_000, durationMilliseconds: 8_000, width: 720,
+            height: 1280, contentHash: "multicodec", source: "{}", masterPath: "videos/multicodec/master.m3u8",
+            posterJPEGPath: "videos/multicodec/poster.jpg", posterWebPPath: "videos/multicodec/poster.webp",
+            renditions: rungs.map {
+                FeedVideo.Rendition(rung: $0.id, width: 720, height: 1280, bandwidth: 1_600_000, averageBandwidth: 1_400_000,
+                                    codecs: $0.codecs, segments: 4, videoCodec: $0.codec, crf: $0.crf, targetSSIMY: $0.target)
+            }))
 
         // The files the description's /media/ examples name, so its 200, 206, 304 and 416 answers are checked.
         let video = directory.file("library/videos/v000000029")

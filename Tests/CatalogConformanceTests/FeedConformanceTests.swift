@@ -108,6 +108,39 @@ import Testing
         }
     }
 
+    /// Each rendition's codec, CRF and target SSIM-Y come back as published, the renditions by height and then
+    /// H.264, HEVC, AV1 (whatever order they were published in), and the item shows them in that order.
+    @Test(arguments: CatalogEngine.allCases)
+    func aMultiCodecVideoKeepsEachRenditionsCodecAndRate(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            let published = Fixtures.multiCodecVideo("m1", hash: "h1")
+            try await store.publish(published)
+            let video = try #require(try await store.video(id: "m1"))
+            let order = ["360p", "360p-hevc", "360p-av1", "720p", "720p-hevc", "720p-av1"]
+            #expect(video.renditions.map(\.rung) == order)
+            #expect(video.renditions.map(\.videoCodec) == ["h264", "hevc", "av1", "h264", "hevc", "av1"])
+            #expect(video.renditions.map(\.crf) == [24, 28, 38, 23, 27, 36])
+            #expect(video.renditions.map(\.targetSSIMY) == [0.9625, 0.9625, nil, 0.968, 0.968, 0.968])
+            for rendition in published.renditions {
+                #expect(video.renditions.first { $0.rung == rendition.rung } == rendition)
+            }
+            let item = try #require(try await store.item(id: "m1"))
+            let renditions = try #require(try JSONSerialization.jsonObject(with: Data(item.json.utf8)) as? [String: Any])["renditions"]
+            let objects = try #require(renditions as? [[String: Any]])
+            #expect(objects.map { $0["rung"] as? String } == order)
+            #expect(objects.map { $0["video_codec"] as? String } == ["h264", "hevc", "av1", "h264", "hevc", "av1"])
+            #expect(objects.map { $0["crf"] as? Int } == [24, 28, 38, 23, 27, 36])
+            #expect(objects.map { $0["target_ssim_y"] as? Double } == [0.9625, 0.9625, nil, 0.968, 0.968, 0.968])
+            #expect(objects[2].keys.contains("target_ssim_y") == false)
+            // Renditions from before codecs were recorded read back without them, and their item omits the keys.
+            try await store.publish(Fixtures.video("m2", hash: "h2"))
+            let old = try #require(try await store.video(id: "m2"))
+            #expect(old.renditions.allSatisfy { $0.videoCodec == nil && $0.crf == nil && $0.targetSSIMY == nil })
+            let oldItem = try #require(try await store.item(id: "m2")).json
+            #expect(!oldItem.contains("video_codec") && !oldItem.contains("\"crf\"") && !oldItem.contains("target_ssim_y"))
+        }
+    }
+
     /// The same video gives the same bytes on both engines: a client cannot tell which one served it.
     @Test func bothEnginesRenderTheSameItemsAndPages() async throws {
         var renders: [String] = []
@@ -115,14 +148,16 @@ import Testing
             renders.append(try await engine.withStore { store in
                 try await store.publish(Fixtures.video("m1", hash: "h1", publishedAt: 1_700_000_000_000))
                 try await store.publish(Fixtures.video("m2", hash: "h2", publishedAt: 1_700_000_001_000))
+                try await store.publish(Fixtures.multiCodecVideo("m3", hash: "h3"))
                 let page = try await store.pageWithGeneration(limit: 1, after: nil).page
                 let next = try await store.pageWithGeneration(limit: 1, after: page.nextCursor).page
                 let item = try #require(try await store.item(id: "m1"))
-                return (page.items + next.items).map(\.json).joined(separator: "\n") + "\n" + item.json
+                let multiCodec = try #require(try await store.item(id: "m3"))
+                return (page.items + next.items).map(\.json).joined(separator: "\n") + "\n" + item.json + "\n" + multiCodec.json
                     + "\n" + (page.nextCursor?.encoded ?? "")
             })
         }
         #expect(renders.count == 2 && renders[0] == renders[1], "\(renders)")
-        #expect(renders[0].contains("storyboard") && renders[0].contains("prefetch"))
+        #expect(renders[0].contains("storyboard") && renders[0].contains("prefetch") && renders[0].contains("target_ssim_y"))
     }
 }

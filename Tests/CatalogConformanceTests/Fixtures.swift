@@ -21,6 +21,26 @@ enum Fixtures {
                                    tileWidth: 90, tileHeight: 160, columns: 10, count: 16))
     }
 
+    /// A video whose ladder has H.264, HEVC and AV1 renditions, listed in no particular order (as a summary may),
+    /// each with its codec and CRF; the AV1 rung at 360p has a fixed CRF, so no target.
+    static func multiCodecVideo(_ id: String, hash: String) -> PublishedVideo {
+        var video = video(id, hash: hash)
+        video.renditions = [
+            rendition("720p-av1", height: 720, codecs: "av01.0.05M.08,mp4a.40.2", codec: "av1", crf: 36, target: 0.968),
+            rendition("360p", height: 360, codecs: "avc1.64001e,mp4a.40.2", codec: "h264", crf: 24, target: 0.9625),
+            rendition("720p-hevc", height: 720, codecs: "hvc1.1.6.L93.90,mp4a.40.2", codec: "hevc", crf: 27, target: 0.968),
+            rendition("360p-av1", height: 360, codecs: "av01.0.01M.08,mp4a.40.2", codec: "av1", crf: 38, target: nil),
+            rendition("720p", height: 720, codecs: "avc1.64001f,mp4a.40.2", codec: "h264", crf: 23, target: 0.968),
+            rendition("360p-hevc", height: 360, codecs: "hvc1.1.6.L63.90,mp4a.40.2", codec: "hevc", crf: 28, target: 0.9625),
+        ]
+        return video
+    }
+
+    static func rendition(_ id: String, height: Int, codecs: String, codec: String, crf: Int, target: Double?) -> FeedVideo.Rendition {
+        FeedVideo.Rendition(rung: id, width: height * 9 / 16, height: height, bandwidth: height * 2_000, averageBandwidth: height * 1_500,
+                            codecs: codecs, segments: 8, videoCodec: codec, crf: crf, targetSSIMY: target)
+    }
+
     static func image(_ id: String, hash: String) -> PublishedImage {
         PublishedImage(id: id, createdAt: 1_700_000_000_000, width: 2048, height: 1536, bytes: 345_678, path: "images/\(id).webp",
                        contentHash: hash)

@@ -203,4 +203,57 @@ import Testing
         }
         #expect(try decode(#require(try migrated.item(id: entry.id)).json).storyboard?.tile_height == 90)
     }
+
+    /// v10: renditions published before it read back without a codec, CRF or target, and their stored items stay as
+    /// they were; the new columns are in place, and a codec set later (outside FeedStore) shows.
+    @Test func migratingAVersion9CatalogReadsItsRenditionsWithoutCodecs() throws {
+        let path = directory.file("v9.sqlite")
+        let video = SQLiteFeedStore.syntheticVideo(2)
+        // The item as a v9 catalog stored it: rendered from renditions without codecs.
+        let item = FeedItemJSON.render(FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
+                                                 width: video.width, height: video.height, masterPath: video.masterPath,
+                                                 posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath,
+                                                 renditions: video.renditions))
+        do {
+            let pool = try DatabasePool(path: path)
+            try FeedDatabase.migrator.migrate(pool, upTo: "v9: claimable jobs index")
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
+                                        master_path, poster_jpeg_path, poster_webp_path, item_json)
+                    VALUES (?, 'published', ?, ?, ?, 1080, 1920, 'h', '{}', ?, ?, ?, ?)
+                    """, arguments: [video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.masterPath,
+                                     video.posterJPEGPath, video.posterWebPPath, item])
+                for rendition in video.renditions {
+                    try db.execute(sql: """
+                        INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments,
+                                                init_bytes, segment_duration_ms, first_segments)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 800, 2000, '2000:100000')
+                        """, arguments: [video.id, rendition.rung, rendition.width, rendition.height, rendition.bandwidth,
+                                         rendition.averageBandwidth, rendition.codecs, rendition.segments])
+                }
+                // The renditions' insert trigger cleared it, as FeedStore's own publish does before writing it last.
+                try db.execute(sql: "UPDATE videos SET item_json = ? WHERE id = ?", arguments: [item, video.id])
+            }
+            try pool.close()
+        }
+        let migrated = SQLiteFeedStore(database: try FeedDatabase(path: path))
+        let storedItem = { try migrated.database.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT item_json FROM videos WHERE id = ?", arguments: [video.id])
+        } }
+        let read = try #require(try migrated.video(id: video.id))
+        #expect(read.renditions.map(\.rung) == ["360p", "720p", "1080p"])
+        #expect(read.renditions.allSatisfy { $0.videoCodec == nil && $0.crf == nil && $0.targetSSIMY == nil })
+        #expect(read.renditions.allSatisfy { $0.prefetch?.initBytes == 800 })
+        #expect(try storedItem() == item)
+        #expect(try migrated.item(id: video.id)?.json == item && !item.contains("video_codec"))
+        try migrated.database.pool.write { db in
+            try db.execute(sql: "UPDATE renditions SET video_codec = 'h264', crf = 23, target_ssim_y = 0.97 WHERE rung = '720p'")
+        }
+        #expect(try storedItem() == nil)
+        let shown = try #require(try migrated.item(id: video.id)).json
+        #expect(shown.contains(#""rung":"720p","width":720,"height":1280,"bandwidth":1600000,"average_bandwidth":1440000,"#
+                               + #""codecs":"avc1.640028,mp4a.40.2","segments":4,"video_codec":"h264","crf":23,"target_ssim_y":0.97,"#), "\(shown)")
+        #expect(try migrated.video(id: video.id)?.renditions.map(\.crf) == [nil, 23, nil])
+    }
 }

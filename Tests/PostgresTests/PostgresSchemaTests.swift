@@ -153,4 +153,50 @@ import TestServers
             }
         }
     }
+
+    /// v4: renditions published before it read back without a codec, CRF or target, and their stored item stays as it
+    /// was; a codec set later (outside Reel) shows.
+    @Test func renditionsPublishedBeforeVersion4ReadBackWithoutCodecs() async throws {
+        let server = try PostgresTestServer()
+        try server.createDatabase("before_codecs")
+        let video = SQLiteFeedStore.syntheticVideo(2)
+        let item = FeedItemJSON.render(FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
+                                                 width: video.width, height: video.height, masterPath: video.masterPath,
+                                                 posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath,
+                                                 renditions: video.renditions))
+        try await PostgresTestServerTests.withClient(server, database: "before_codecs") { client in
+            let applied = try await PostgresMigrator(migrations: PostgresSchema.migrations.filter { $0.version < 4 })
+                .migrate(client, logger: Self.logger)
+            #expect(applied == [1, 2, 3])
+            try await client.query("""
+                INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, master_path)
+                VALUES (\(video.id), 'published', \(video.createdAt), \(video.publishedAt), \(video.durationMilliseconds), 1080, 1920,
+                        'h', \(video.masterPath))
+                """, logger: Self.logger)
+            for rendition in video.renditions {
+                try await client.query("""
+                    INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
+                    VALUES (\(video.id), \(rendition.rung), \(rendition.width), \(rendition.height), \(rendition.bandwidth),
+                            \(rendition.averageBandwidth), \(rendition.codecs), \(rendition.segments))
+                    """, logger: Self.logger)
+            }
+            try await client.query("UPDATE videos SET item_json = \(item) WHERE id = \(video.id)", logger: Self.logger)
+        }
+        try await PostgresFeedStoreTests.withStore(server, database: "before_codecs", create: false) { store in
+            let read = try #require(try await store.video(id: video.id))
+            #expect(read.renditions.map(\.rung) == ["360p", "720p", "1080p"])
+            #expect(read.renditions.allSatisfy { $0.videoCodec == nil && $0.crf == nil && $0.targetSSIMY == nil })
+            #expect(try await store.item(id: video.id)?.json == item)
+        }
+        try await PostgresTestServerTests.withClient(server, database: "before_codecs") { client in
+            try await client.query("UPDATE renditions SET video_codec = 'h264', crf = 23, target_ssim_y = 0.97 WHERE rung = '720p'",
+                                   logger: Self.logger)
+            #expect(try await Self.rows(client, "SELECT item_json FROM videos", as: String?.self) == [nil])
+        }
+        try await PostgresFeedStoreTests.withStore(server, database: "before_codecs", create: false) { store in
+            let shown = try #require(try await store.item(id: video.id)).json
+            #expect(shown.contains(#""segments":4,"video_codec":"h264","crf":23,"target_ssim_y":0.97}"#), "\(shown)")
+            #expect(try await store.video(id: video.id)?.renditions.map(\.crf) == [nil, 23, nil])
+        }
+    }
 }

@@ -11,6 +11,8 @@ final class ScriptedJobLauncher: JobLauncher {
     enum Script: Sendable {
         case publishImage
         case publishVideo
+        /// A video whose ladder has H.264, HEVC and AV1 renditions of one rung, each with its codec and CRF.
+        case publishMultiCodecVideo
         case reject(RejectionReason)
         case fail(FailureReason, retryable: Bool)
         case crash
@@ -37,7 +39,8 @@ final class ScriptedJobLauncher: JobLauncher {
             launches.append(Launch(jobID: invocation.jobID, at: ProcessInfo.processInfo.systemUptime))
             return launches.filter { $0.jobID == invocation.jobID }.count
         }
-        switch script(invocation, attempt) {
+        let scripted = script(invocation, attempt)
+        switch scripted {
         case .refuseToStart:
             throw FileSystemError("posix_spawn", "reel", code: EAGAIN)
         case .crash:
@@ -58,7 +61,7 @@ final class ScriptedJobLauncher: JobLauncher {
                     ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, "\(error)", path: invocation.source))), for: invocation)))
             }
             return FinishedJob(termination: .exited(JobRunner.record(Self.outcome(Self.imageJSON), for: invocation)))
-        case .publishVideo:
+        case .publishVideo, .publishMultiCodecVideo:
             do {
                 try Directory.create(invocation.mediaDirectory + "/360p")
                 try AtomicFile.write(Array("#EXTM3U\n".utf8), to: invocation.mediaDirectory + "/master.m3u8")
@@ -71,7 +74,9 @@ final class ScriptedJobLauncher: JobLauncher {
                 return FinishedJob(termination: .exited(JobRunner.record(JobOutcome(error: .failed(
                     ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, "\(error)", path: invocation.source))), for: invocation)))
             }
-            return FinishedJob(termination: .exited(JobRunner.record(Self.outcome(Self.videoJSON), for: invocation)))
+            var json = Self.videoJSON
+            if case .publishMultiCodecVideo = scripted { json = Self.multiCodecVideoJSON }
+            return FinishedJob(termination: .exited(JobRunner.record(Self.outcome(json), for: invocation)))
         }
     }
 
@@ -93,6 +98,21 @@ final class ScriptedJobLauncher: JobLauncher {
          "renditions": [{"id": "360p", "width": 360, "height": 640, "playlist": "360p/index.m3u8", "bytes": 4096,
                          "bandwidth": 600000, "average_bandwidth": 500000, "codecs": "avc1.64001e,mp4a.40.2", "segments": 1,
                          "frames": 60}]}}
+        """
+
+    static let multiCodecVideoJSON = """
+        {"kind": "video", "video": {"source": "", "output": "", "duration_seconds": 2, "frame_rate": 30, "poster_jpeg": "poster.jpg",
+         "poster_webp": "poster.webp", "poster_time_seconds": 0.5, "elapsed_seconds": 1,
+         "renditions": [
+          {"id": "360p", "width": 360, "height": 640, "playlist": "360p/index.m3u8", "bytes": 4096, "bandwidth": 600000,
+           "average_bandwidth": 500000, "codecs": "avc1.64001e,mp4a.40.2", "segments": 1, "frames": 60, "rung": "360p",
+           "video_codec": "h264", "crf": 24, "target_ssim_y": 0.9625, "ssim_y": 0.9631, "encode_cpu_seconds": 0.4},
+          {"id": "360p-hevc", "width": 360, "height": 640, "playlist": "360p-hevc/index.m3u8", "bytes": 3000, "bandwidth": 420000,
+           "average_bandwidth": 350000, "codecs": "hvc1.1.6.L63.90,mp4a.40.2", "segments": 1, "frames": 60, "rung": "360p",
+           "video_codec": "hevc", "crf": 28, "target_ssim_y": 0.9625},
+          {"id": "360p-av1", "width": 360, "height": 640, "playlist": "360p-av1/index.m3u8", "bytes": 2500, "bandwidth": 380000,
+           "average_bandwidth": 300000, "codecs": "av01.0.01M.08,mp4a.40.2", "segments": 1, "frames": 60, "rung": "360p",
+           "video_codec": "av1", "crf": 38}]}}
         """
 }
 

@@ -36,6 +36,24 @@ import Worker
         #expect(try rig.store.page(limit: 10, after: nil).items.map(\.id) == [video.id])
     }
 
+    /// Each rendition's codec, CRF and target SSIM-Y go from the job's summary into the catalog and the feed item.
+    @Test func publishesEachRenditionsCodecCRFAndTarget() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("clip.mp4", Array("video bytes".utf8))
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishMultiCodecVideo }))
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try rig.jobs().first)
+        #expect(job.state == .published, "\(job)")
+        let video = try #require(try rig.store.video(id: job.id))
+        #expect(video.renditions.map(\.rung) == ["360p", "360p-hevc", "360p-av1"])
+        #expect(video.renditions.map(\.videoCodec) == ["h264", "hevc", "av1"])
+        #expect(video.renditions.map(\.crf) == [24, 28, 38])
+        #expect(video.renditions.map(\.targetSSIMY) == [0.9625, 0.9625, nil])
+        #expect(video.renditions.map(\.codecs) == ["avc1.64001e,mp4a.40.2", "hvc1.1.6.L63.90,mp4a.40.2", "av01.0.01M.08,mp4a.40.2"])
+        let item = try #require(try rig.store.item(id: job.id)).json
+        #expect(item.contains(#""rung":"360p-hevc","#) && item.contains(#""video_codec":"hevc","crf":28,"target_ssim_y":0.9625"#), "\(item)")
+    }
+
     @Test func aRejectedUploadLandsInRejectedWithItsReason() async throws {
         let rig = try WorkerRig()
         try rig.drop("notes.mp4")
