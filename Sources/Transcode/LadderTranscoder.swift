@@ -98,11 +98,15 @@ public struct LadderTranscoder: Sendable {
             }
             let renditions = try session.renditions()
             let iFrames = try MasterPlaylist.writeIFramePlaylists(renditions, directory: directory)
-            try AtomicFile.write(Array(MasterPlaylist.text(renditions, iFrames: iFrames, frameRate: plan.frameRateValue).utf8),
-                                 to: directory + "/master.m3u8", durable: false)
+            let masters = MasterPlaylist.files(renditions, iFrames: iFrames, codecs: plan.codecs, frameRate: plan.frameRateValue)
+            for (name, text) in masters {
+                try AtomicFile.write(Array(text.utf8), to: directory + "/" + name, durable: false)
+            }
             let posterTime = try session.writePosters(jpeg: directory + "/poster.jpg", webp: directory + "/poster.webp")
             let storyboard = try session.writeStoryboard(into: directory)
-            try Self.checkAppleRules(directory, rungs: plan.rungs.count, source: source)
+            for (name, _) in masters {
+                try Self.checkAppleRules(directory + "/" + name, rungs: plan.rungs.count, source: source)
+            }
             return TranscodeSummary(
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
                 renditions: renditions, posterJPEG: "poster.jpg", posterWebP: "poster.webp",
@@ -143,8 +147,8 @@ public struct LadderTranscoder: Sendable {
     /// Every ladder passes Reel's own HLS validator before anyone sees it: a MUST finding fails the transcode as a
     /// Reel bug (never retried, never published). One rule is waived on purpose: a source too small for a second
     /// rung gives one variant (Apple 9.9), because Reel never upscales (docs/hls.md).
-    static func checkAppleRules(_ directory: String, rungs: Int, source: String) throws {
-        let report = HLSChecker(options: .init(waivedRules: rungs < 2 ? ["9.9"] : [])).check(directory: directory)
+    static func checkAppleRules(_ master: String, rungs: Int, source: String) throws {
+        let report = HLSChecker(options: .init(waivedRules: rungs < 2 ? ["9.9"] : [])).check(master: master)
         guard report.passed else {
             let broken = report.findings.filter { $0.severity == .must && !$0.waived }
                 .map { "\($0.rule) \($0.file): \($0.message)" }.joined(separator: "; ")

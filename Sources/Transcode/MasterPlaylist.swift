@@ -45,6 +45,22 @@ enum MasterPlaylist {
         var index: IFrameIndex
     }
 
+    /// The master playlists of a ladder, by file name: `master.m3u8` with every variant; with more than one codec also
+    /// `master-<codec>.m3u8` with that codec's alone. A player that picks by bandwidth only (GStreamer 1.22's
+    /// hlsdemux2) switches codec mid-stream in the full master and fails; one codec's master never asks it to.
+    static func files(_ renditions: [TranscodeSummary.Rendition], iFrames: [IFrameVariant], codecs: [VideoCodec],
+                      frameRate: Double) -> [(name: String, text: String)] {
+        var files = [("master.m3u8", text(renditions, iFrames: iFrames, frameRate: frameRate))]
+        guard codecs.count > 1 else { return files }
+        for codec in codecs {
+            let kept = renditions.indices.filter { renditions[$0].videoCodec == codec }
+            files.append(("master-\(codec.rawValue).m3u8",
+                          text(kept.map { renditions[$0] }, iFrames: kept.compactMap { $0 < iFrames.count ? iFrames[$0] : nil },
+                               frameRate: frameRate)))
+        }
+        return files
+    }
+
     static func text(_ renditions: [TranscodeSummary.Rendition], iFrames: [IFrameVariant] = [], frameRate: Double) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
         for r in renditions {

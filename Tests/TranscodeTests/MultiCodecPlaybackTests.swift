@@ -31,8 +31,9 @@ import Testing
         return (summary, folder)
     }
 
-    /// GStreamer's hlsdemux2 plays each variant's media playlist to EOS: every frame reaches the sink, at its size.
-    /// (Not the master: GStreamer 1.22 cannot switch codecs within one stream, see the README.)
+    /// GStreamer's hlsdemux2 plays each variant's media playlist to EOS: every frame reaches the sink, at its size;
+    /// and each codec's own master (`master-<codec>.m3u8`). Not the full master: GStreamer 1.22 picks variants by
+    /// bandwidth alone and cannot switch codec within one stream (see the README).
     @Test(.enabled(if: GStreamer.playScript != nil, "needs gst-launch-1.0 and ../shared/anchors/play_hls_gst.sh"))
     func gstreamerPlaysEveryVariantToTheEnd() throws {
         let script = try #require(GStreamer.playScript)
@@ -45,6 +46,15 @@ import Testing
             #expect(frames == rendition.frames, "\(rendition.id): \(frames as Any) frames; \(result.output)")
             let sizes = result.output.firstMatch(of: /sizes=\[([^\]]*)\]/).map { String($0.1) }
             #expect(sizes == "\(rendition.width)x\(rendition.height)", "\(rendition.id): \(result.output)")
+        }
+        for codec in ["h264", "hevc", "av1"] {
+            let master = "master-\(codec).m3u8"
+            let text = try String(contentsOfFile: folder + "/" + master, encoding: .utf8)
+            let listed = summary.renditions.filter { text.contains("\n\($0.playlist)\n") }.map { $0.videoCodec?.rawValue }
+            #expect(listed == [codec, codec], "\(master) lists \(listed)")
+            let result = try GStreamer.run(script, folder, playlist: master)
+            let frames = result.output.firstMatch(of: /video_frames=(\d+)/).flatMap { Int($0.1) }
+            #expect(result.status == 0 && frames == 120, "GStreamer could not play \(master): \(result.output)")
         }
     }
 
