@@ -140,7 +140,7 @@ multicodec_section() {
     fi
     mkdir -p "$work/mc"
     mc_presets
-    echo "## Multi-codec ladder (issue 16): $reel (built from $(git -C "$(dirname "$reel")" rev-parse --short HEAD 2>/dev/null || echo ?))," \
+    echo "## Multi-codec ladder (issue 16): $reel (its repository at $(git -C "$(dirname "$reel")" rev-parse --short HEAD 2>/dev/null || echo ?))," \
          "clips of $secs s, load average at start $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
     for name in $clips; do
         mc_clip "$name" && dirs+=("$work/mc/$name")
