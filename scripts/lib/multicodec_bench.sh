@@ -6,8 +6,10 @@
 mc_data=/usr/share/doc/opencv-doc/examples/data
 mc_lib=$(dirname "${BASH_SOURCE[0]}")
 
-# Sources are H.264 CRF 16 (well above the ladder's quality), BT.709-tagged, AAC stereo 48 kHz, 1080x1920 30 fps.
-mc_encode=(-c:v libx264 -preset veryfast -crf 16 -g 60 -color_primaries bt709 -color_trc bt709 -colorspace bt709
+# Sources are H.264 CRF 16 (well above the ladder's quality), BT.709-tagged, AAC stereo 48 kHz, 1080x1920 30 fps,
+# capped at 16 Mb/s so that a 20 s hard clip stays under reel's 50 MB admission limit (the noise would need 120).
+mc_encode=(-c:v libx264 -preset veryfast -crf 16 -maxrate 16M -bufsize 32M -g 60
+           -color_primaries bt709 -color_trc bt709 -colorspace bt709
            -c:a aac -b:a 128k -ac 2 -ar 48000)
 mc_tone=(-f lavfi -i "sine=frequency=330:sample_rate=48000,aformat=channel_layouts=stereo")
 mc_vertical="scale=1080:-2:flags=lanczos,pad=1080:1920:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p"
@@ -43,7 +45,7 @@ mc_timed() { # folder name command...: stdout to folder/name.out, "wall cpu peak
     else
         echo "FAILED" >"$dir/$name.time"
         echo "  $name failed: $*" >&2
-        tail -5 "$dir/$name.err" "$dir/$name.out" >&2
+        tail -n 5 "$dir/$name.err" "$dir/$name.out" >&2
         return 1
     fi
 }
