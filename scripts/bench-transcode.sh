@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
-# Transcode: `reel transcode` against the ffmpeg CLI anchor (../shared/anchors/ffmpeg_ladder.sh, same settings)
-# on the same generated 20 s 1080x1920 30 fps clip, in one run: wall and CPU ratios, per-rung SSIM and bytes,
-# keyframe alignment, playlist checks and GStreamer playback. Then `reel compress` against ffmpeg_compress.sh on a
-# generated ~40 MB 4K 60 fps clip, and reel's peak RSS on a short and a long clip.
+# Transcode, every ratio from one run on the same inputs (the machine is shared: compare ratios, not times).
+#   h264:       `reel transcode` against the ffmpeg CLI anchor (../shared/anchors/ffmpeg_ladder.sh, same settings) on
+#               a generated 1080x1920 30 fps clip: wall and CPU ratios, per-rung SSIM and bytes, keyframe alignment,
+#               playlist checks and GStreamer playback.
+#   compress:   `reel compress` against ffmpeg_compress.sh on a generated ~40 MB 4K 60 fps clip.
+#   rss:        reel's peak RSS on a 5 s and a 40 s clip.
+#   multicodec: issue 16, the H.264/HEVC/AV1 ladder with content-aware CRF on and off, on an easy, a hard and real
+#               clips, beside the ffmpeg CLI making the same ladder (scripts/lib/multicodec_bench.sh).
+# Usage: scripts/bench-transcode.sh [REEL_BINARY]
+# Env: SECTIONS="h264 compress rss multicodec" (any of them, space- or comma-separated; default all),
+#      SECONDS_CLIP=20 (length of the generated and cut clips; 5-6 for a quick run),
+#      MC_CLIPS="easy hard vtest megamind" (multicodec clips), LADDER=Presets/ladder.json (the preset the multicodec
+#      presets are copied from), MC_TIMING=1 (a third reel run without --ssim for the CPU and wall ratios),
+#      MC_ANCHOR_QUALITY=1 (ladder_quality.sh on the anchor's ladder too), KEEP_WORK=1 (keep the media and logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
 anchors=$(realpath ../shared/anchors)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ "${KEEP_WORK:-0}" = 1 ]; then trap 'echo "kept $work" >&2' EXIT; else trap 'rm -rf "$work"' EXIT; fi
+secs=${SECONDS_CLIP:-20}
+sections=" ${SECTIONS:-h264 compress rss multicodec} "
+sections=${sections//,/ }
+wants() { [[ $sections == *" $1 "* ]]; }
 ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
 measure() { # label, command...: prints "wall cpu peak_kb"
     /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }
@@ -22,11 +36,12 @@ clip() { # seconds width height fps output; RATE_SRC=15500k targets a bitrate in
        -c:v libx264 -preset veryfast "${rate[@]}" -g "$(( $4 * 2 ))" -c:a aac -b:a 128k "$5"
 }
 
-echo "Generating a 20 s 1080x1920 30 fps source..."
-clip 20 1080 1920 30 "$work/src.mp4"
+if wants h264; then
+echo "Generating a $secs s 1080x1920 30 fps source..."
+clip "$secs" 1080 1920 30 "$work/src.mp4"
 read -r rw rc rm < <(measure "$reel" transcode "$work/src.mp4" --output "$work/reel")
 read -r fw fc fm < <(measure "$anchors/ffmpeg_ladder.sh" "$work/src.mp4" "$work/ffmpeg")
-printf '\n| ladder, 20 s 1080x1920 30 fps | wall s | CPU s | peak RSS MB |\n|---|---|---|---|\n'
+printf '\n| ladder, %s s 1080x1920 30 fps | wall s | CPU s | peak RSS MB |\n|---|---|---|---|\n' "$secs"
 printf '| reel transcode | %s | %s | %d |\n| ffmpeg CLI anchor | %s | %s | %d |\n' "$rw" "$rc" $((rm / 1024)) "$fw" "$fc" $((fm / 1024))
 python3 -c "print(f'| ratio reel/ffmpeg | {$rw / $fw:.2f} | {$rc / $fc:.2f} | |')"
 
@@ -47,10 +62,12 @@ echo
 python3 "$anchors/hls_check.py" "$work/reel" | tail -1
 "$anchors/check_keyframes.sh" "$work/reel" | tail -1
 if command -v gst-launch-1.0 >/dev/null; then "$anchors/play_hls_gst.sh" "$work/reel" | tail -1; fi
+fi
 
+if wants compress; then
 echo
-echo "Generating a ~40 MB 20 s 4K 60 fps source (this takes a while)..."
-RATE_SRC=15500k clip 20 2160 3840 60 "$work/4k60.mp4"
+echo "Generating a ~$((secs * 2)) MB $secs s 4K 60 fps source (this takes a while)..."
+RATE_SRC=15500k clip "$secs" 2160 3840 60 "$work/4k60.mp4"
 src_bytes=$(stat -c %s "$work/4k60.mp4")
 read -r cw cc cm < <(measure "$reel" compress "$work/4k60.mp4" --output "$work/reel.mp4" --quality high)
 read -r aw ac am < <(measure "$anchors/ffmpeg_compress.sh" "$work/4k60.mp4" "$work/ffmpeg.mp4")
@@ -67,7 +84,9 @@ print(f"| reel compress | {rb / 1e6:.2f} | {100 * (1 - rb / src):.1f} % | {q(sys
 print(f"| ffmpeg_compress.sh | {fb / 1e6:.2f} | {100 * (1 - fb / src):.1f} % | {q(sys.argv[5]):.4f} | {aw:.1f} | {ac:.1f} |")
 print(f"| ratio reel/ffmpeg | {rb / fb:.2f} | | | {cw / aw:.2f} | {cc / ac:.2f} |")
 PY
+fi
 
+if wants rss; then
 echo
 echo "Peak RSS against clip length (1080x1920 30 fps):"
 clip 5 1080 1920 30 "$work/short.mp4"
@@ -76,3 +95,10 @@ read -r _ _ sm < <(measure "$reel" transcode "$work/short.mp4" --output "$work/s
 read -r _ _ lm < <(measure "$reel" transcode "$work/long.mp4" --output "$work/long")
 echo "| clip | peak RSS MB |"; echo "|---|---|"
 echo "| 5 s | $((sm / 1024)) |"; echo "| 40 s | $((lm / 1024)) |"
+fi
+
+if wants multicodec; then
+    # shellcheck source=lib/multicodec_bench.sh
+    source scripts/lib/multicodec_bench.sh
+    multicodec_section
+fi

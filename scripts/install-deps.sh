@@ -15,7 +15,8 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
   pkgs+=(postgresql iproute2 curl time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
-  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-extras)
+  # opencv-doc: its sample videos (vtest.avi, Megamind.avi) and photos are bench-transcode.sh's real footage.
+  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-extras opencv-doc)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
