@@ -167,11 +167,20 @@ public struct LadderPreset: PresetFile, Equatable {
         case contentAware = "content_aware"
     }
 
-    public static let defaultHEVC = HEVC(preset: "fast", crfOffset: 4, probeCRFStep: 6)
-    public static let defaultAV1 = AV1(preset: 8, crfOffset: 14, probeCRFStep: 12)
+    /// x265 `superfast` and SVT-AV1 preset 12: the presets whose rungs cost at most about three times the H.264 ladder's
+    /// CPU, measured on 1080x1920 clips (README, Benchmarks): `fast` cost 6.8x the H.264 encoders, `veryfast` 4.8x,
+    /// superfast 3.3x; SVT-AV1 8 cost 6.3x, 10 2.9x, 12 1.3x, at about half the H.264 bytes.
+    public static let defaultHEVC = HEVC(preset: "superfast", crfOffset: 4, probeCRFStep: 6)
+    public static let defaultAV1 = AV1(preset: 12, crfOffset: 14, probeCRFStep: 12)
     /// Content-aware rates' settings, switched off: every rung at its own `crf`.
-    public static let fixedRates = ContentAware(enabled: false, samples: 3, sampleSeconds: 1, maxCRFRaise: 8,
+    public static let fixedRates = ContentAware(enabled: false, samples: 3, sampleSeconds: 0.5, maxCRFRaise: 8,
                                                 maxSSIMDrop: 0.0025, codecSSIMMargin: 0.001)
+    /// The shipped setting: content-aware rates on.
+    public static let contentAwareRates: ContentAware = {
+        var settings = fixedRates
+        settings.enabled = true
+        return settings
+    }()
 
     /// The CRF of `rung`'s rendition in `codec`.
     public func crf(_ codec: VideoCodec, rung: Rung) -> Int {
@@ -188,10 +197,12 @@ public struct LadderPreset: PresetFile, Equatable {
         segmentSeconds: 2, keyframeIntervalSeconds: 2, maxFrameRate: 30, x264Preset: "veryfast",
         audio: Audio(sampleRate: 48_000, channels: 2),
         rungs: [
-            Rung(id: "360p", shortSide: 360, crf: 21, maxBitrateKbps: 1500, bufferKbits: 3000, audioBitrateKbps: 64),
-            Rung(id: "720p", shortSide: 720, crf: 21, maxBitrateKbps: 3000, bufferKbits: 6000, audioBitrateKbps: 96),
-            Rung(id: "1080p", shortSide: 1080, crf: 21, maxBitrateKbps: 6000, bufferKbits: 12000, audioBitrateKbps: 128),
+            Rung(id: "360p", shortSide: 360, crf: 21, maxBitrateKbps: 1500, bufferKbits: 3000, audioBitrateKbps: 64, targetSSIMY: 0.985),
+            Rung(id: "720p", shortSide: 720, crf: 21, maxBitrateKbps: 3000, bufferKbits: 6000, audioBitrateKbps: 96, targetSSIMY: 0.988),
+            Rung(id: "1080p", shortSide: 1080, crf: 21, maxBitrateKbps: 6000, bufferKbits: 12000, audioBitrateKbps: 128,
+                 targetSSIMY: 0.990),
         ],
-        poster: Poster(searchSeconds: 3, rung: "720p")
+        poster: Poster(searchSeconds: 3, rung: "720p"),
+        contentAware: contentAwareRates
     )
 }
