@@ -57,9 +57,16 @@ extension Reel {
                 } else {
                     print("\(file) -> \(output)/master.m3u8 in \(String(format: "%.1f", summary.elapsedSeconds)) s")
                     for r in summary.renditions {
-                        print(String(format: "  %-6@ %5dx%-5d %4d kb/s avg, %4d kb/s peak, %2d segments, %@",
+                        print(String(format: "  %-10@ %5dx%-5d %4d kb/s avg, %4d kb/s peak, %2d segments, %@",
                                      r.id, r.width, r.height, r.averageBandwidth / 1000, r.bandwidth / 1000, r.segments, r.codecs)
-                              + (r.ssimY.map { String(format: ", SSIM-Y %.5f", $0) } ?? ""))
+                              + (r.crf.map { ", CRF \($0)" } ?? "")
+                              + (r.targetSSIMY.map { String(format: " for SSIM-Y %.4f", $0) } ?? "")
+                              + (r.ssimY.map { String(format: ", SSIM-Y %.5f", $0) } ?? "")
+                              + (r.encodeCPUSeconds.map { String(format: ", encoder %.1f CPU s", $0) } ?? ""))
+                    }
+                    if let analysis = summary.rateAnalysis {
+                        print(String(format: "  content-aware rates: %d windows of %.1f s probed in %.1f s (%.1f CPU s)",
+                                     analysis.windowStarts.count, analysis.windowSeconds, analysis.elapsedSeconds, analysis.cpuSeconds))
                     }
                     print("  poster at \(String(format: "%.2f", summary.posterTimeSeconds)) s: poster.jpg, poster.webp")
                     if let board = summary.storyboard {
