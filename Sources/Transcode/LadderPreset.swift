@@ -171,10 +171,10 @@ public struct LadderPreset: PresetFile, Equatable {
     /// CPU, measured on 1080x1920 clips (README, Benchmarks): `fast` cost 6.8x the H.264 encoders, `veryfast` 4.8x,
     /// superfast 3.3x; SVT-AV1 8 cost 6.3x, 10 2.9x, 12 1.3x, at about half the H.264 bytes.
     public static let defaultHEVC = HEVC(preset: "superfast", crfOffset: 4, probeCRFStep: 6)
-    public static let defaultAV1 = AV1(preset: 12, crfOffset: 14, probeCRFStep: 12)
+    public static let defaultAV1 = AV1(preset: 12, crfOffset: 20, probeCRFStep: 12)
     /// Content-aware rates' settings, switched off: every rung at its own `crf`.
-    public static let fixedRates = ContentAware(enabled: false, samples: 3, sampleSeconds: 0.5, maxCRFRaise: 8,
-                                                maxSSIMDrop: 0.0025, codecSSIMMargin: 0.001)
+    public static let fixedRates = ContentAware(enabled: false, samples: 2, sampleSeconds: 2, maxCRFRaise: 8,
+                                                maxSSIMDrop: 0.0025, codecSSIMMargin: 0)
     /// The shipped setting: content-aware rates on.
     public static let contentAwareRates: ContentAware = {
         var settings = fixedRates

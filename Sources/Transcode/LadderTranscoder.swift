@@ -132,7 +132,7 @@ public struct LadderTranscoder: Sendable {
         input.discardAll(except: [videoIndex])
         let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
         let windows = RateAnalyzer.windows(duration: duration, samples: preset.contentAware.samples,
-                                           seconds: preset.contentAware.sampleSeconds)
+                                           seconds: preset.contentAware.sampleSeconds, grid: preset.keyframeIntervalSeconds)
         let limits = admitted.limits
         let probe = RateProbe(
             input: input, videoIndex: videoIndex, plan: plan, preset: preset,

@@ -131,16 +131,19 @@ import Testing
         #expect(curve.ssimY(atCRF: choice.crf + 1) < choice.targetSSIMY)
     }
 
-    @Test func anotherCodecLooksNoFurtherThanHalfAStepBeyondItsProbes() {
-        // Better than H.264 everywhere: it may rise only to 31 + 3.
+    @Test func anotherCodecLooksNoHigherThanItsProbesAndAStepBelow() {
+        // Better than H.264 everywhere: it rises only to its higher probe.
         let high = decision.other(.hevc, probes: [point(25, 0.999), point(31, 0.998)], h264PredictedSSIMY: 0.99, step: 6)
-        #expect(high.crf == 34)
-        // Worse everywhere: the lowest CRF looked at, 25 - 3.
+        #expect(high.crf == 31)
+        // Worse everywhere: the lowest CRF looked at, 25 - 6.
         let low = decision.other(.hevc, probes: [point(25, 0.97), point(31, 0.95)], h264PredictedSSIMY: 0.99, step: 6)
-        #expect(low.crf == 22)
+        #expect(low.crf == 19)
+        // Short at both probes but within reach a step below: the line is followed down to the target.
+        let reach = decision.other(.hevc, probes: [point(29, 0.9463), point(35, 0.8935)], h264PredictedSSIMY: 0.9717, step: 6)
+        #expect(reach.crf == 23 && reach.predictedSSIMY >= 0.9717 - 0.001, "\(reach)")
         // And never outside the codec's scale.
-        let av1 = decision.other(.av1, probes: [point(52, 0.999), point(63, 0.998)], h264PredictedSSIMY: 0.99, step: 12)
-        #expect(av1.crf == 63)
+        let av1 = decision.other(.av1, probes: [point(1, 0.96), point(13, 0.95)], h264PredictedSSIMY: 0.99, step: 12)
+        #expect(av1.crf == 1)
     }
 
     // MARK: windows
@@ -154,6 +157,12 @@ import Testing
     @Test func aClipNoLongerThanItsWindowsIsOneWindowOfItAll() {
         #expect(RateAnalyzer.windows(duration: 2.5, samples: 3, seconds: 1) == ([0], 2.5))
         #expect(RateAnalyzer.windows(duration: 3, samples: 3, seconds: 1) == ([0], 3))
+    }
+
+    @Test func windowsMoveBackToTheGOPGrid() {
+        let (starts, seconds) = RateAnalyzer.windows(duration: 15, samples: 2, seconds: 2, grid: 2)
+        #expect(starts == [2, 10] && seconds == 2)
+        #expect(RateAnalyzer.windows(duration: 60, samples: 3, seconds: 2, grid: 2).starts == [8, 28, 48])
     }
 
     @Test func anUnknownLengthSamplesTheStart() {

@@ -5,11 +5,12 @@ public struct RateAnalysis: Codable, Sendable {
         public var id: String
         public var rung: String
         public var videoCodec: VideoCodec
-        /// The CRF chosen, the SSIM-Y it had to keep, and what the probes predict it gets.
+        /// The CRF chosen, the SSIM-Y it had to keep, and what the probes predict it gets (nil for an HEVC or AV1
+        /// rung that was not probed itself: it keeps the probed rung's distance from its H.264 CRF).
         public var crf: Int
         public var targetSSIMY: Double
-        public var predictedSSIMY: Double
-        /// The two probe encodes the choice was read from.
+        public var predictedSSIMY: Double?
+        /// The two probe encodes the choice was read from; empty for a rung that was not probed.
         public var probes: [RateProbePoint]
 
         enum CodingKeys: String, CodingKey {

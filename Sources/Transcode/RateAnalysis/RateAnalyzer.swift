@@ -7,15 +7,17 @@ struct RateAnalyzer {
     let preset: LadderPreset
     var settings: LadderPreset.ContentAware { preset.contentAware }
 
-    /// Where the windows start and how long each is: `samples` windows, each centred in an equal part of the clip;
-    /// a clip no longer than all of them together is one window, the whole clip. An unknown length (0) samples the
-    /// start.
-    static func windows(duration: Double, samples: Int, seconds: Double) -> (starts: [Double], seconds: Double) {
+    /// Where the windows start and how long each is: `samples` windows, each centred in an equal part of the clip
+    /// and moved back to the ladder's GOP grid (`grid` seconds), so that a window of whole GOPs is coded as the ladder
+    /// codes them, from its IDR; a clip no longer than all of them together is one window, the whole clip. An unknown
+    /// length (0) samples the start.
+    static func windows(duration: Double, samples: Int, seconds: Double, grid: Double = 0) -> (starts: [Double], seconds: Double) {
         guard duration > 0 else { return ([0], seconds) }
         guard duration > Double(samples) * seconds else { return ([0], duration) }
         let part = duration / Double(samples)
         let starts = (0..<samples).map { index in
-            min(max(0, part * (Double(index) + 0.5) - seconds / 2), duration - seconds)
+            let centred = min(max(0, part * (Double(index) + 0.5) - seconds / 2), duration - seconds)
+            return grid > 0 ? (centred / grid).rounded(.down) * grid : centred
         }
         return (starts, seconds)
     }
@@ -43,20 +45,29 @@ struct RateAnalyzer {
             renditions.append(Self.record(choice, rung: plan.rungs[index].id, codec: .h264, probes: points))
         }
 
-        for codec in plan.codecs where codec != .h264 {
-            let (offset, step) = codec == .hevc ? (preset.hevc.crfOffset, preset.hevc.probeCRFStep)
-                                                : (preset.av1.crfOffset, preset.av1.probeCRFStep)
-            let encodes = plan.rungs.indices.flatMap { index in
-                decision.probeCRFs(codec, h264CRF: plan.rungs[index].crf, offset: offset, step: step)
-                    .map { RateProbe.Encode(rung: index, codec: codec, crf: $0) }
-            }
-            let points = try probe.measure(encodes)
+        // The other codecs are probed on one rung, the one nearest 720p, in one pass over the windows (they depend
+        // only on the H.264 choice); each other rung takes the same distance from its H.264 CRF. Probing every rung
+        // of HEVC and AV1 cost as much as a third of the ladder's own encode.
+        let others = plan.codecs.filter { $0 != .h264 }
+        let probed = plan.rungs.indices.min { abs(Self.shortSide(plan.rungs[$0]) - 720) < abs(Self.shortSide(plan.rungs[$1]) - 720) } ?? 0
+        let encodes = others.flatMap { codec in
+            decision.probeCRFs(codec, h264CRF: plan.rungs[probed].crf, offset: codecSettings(codec).offset, step: codecSettings(codec).step)
+                .map { RateProbe.Encode(rung: probed, codec: codec, crf: $0) }
+        }
+        let points = encodes.isEmpty ? [] : try probe.measure(encodes)
+        for codec in others {
+            let own = zip(encodes, points).filter { $0.0.codec == codec }.map(\.1)
+            let choice = decision.other(codec, probes: own, h264PredictedSSIMY: h264Predicted[probed], step: codecSettings(codec).step)
+            let distance = choice.crf - plan.rungs[probed].crf
             for index in plan.rungs.indices {
-                let own = zip(encodes, points).filter { $0.0.rung == index }.map(\.1)
-                let choice = decision.other(codec, probes: own, h264PredictedSSIMY: h264Predicted[index], step: step)
-                plan.rungs[index].setCRF(choice.crf, for: codec)
-                plan.rungs[index].targetSSIMY[codec] = choice.targetSSIMY
-                renditions.append(Self.record(choice, rung: plan.rungs[index].id, codec: codec, probes: own))
+                let target = h264Predicted[index] - settings.codecSSIMMargin
+                let crf = index == probed ? choice.crf : codec.crfRange.clamp(plan.rungs[index].crf + distance)
+                plan.rungs[index].setCRF(crf, for: codec)
+                plan.rungs[index].targetSSIMY[codec] = target
+                renditions.append(RateAnalysis.Rendition(
+                    id: codec.renditionID(rung: plan.rungs[index].id), rung: plan.rungs[index].id, videoCodec: codec, crf: crf,
+                    targetSSIMY: target, predictedSSIMY: index == probed ? choice.predictedSSIMY : nil,
+                    probes: index == probed ? own : []))
             }
         }
         let analysis = RateAnalysis(
@@ -65,6 +76,13 @@ struct RateAnalyzer {
             renditions: renditions)
         return (plan, analysis)
     }
+
+    /// A codec's CRF offset and probe step from the preset.
+    private func codecSettings(_ codec: VideoCodec) -> (offset: Int, step: Int) {
+        codec == .hevc ? (preset.hevc.crfOffset, preset.hevc.probeCRFStep) : (preset.av1.crfOffset, preset.av1.probeCRFStep)
+    }
+
+    private static func shortSide(_ rung: LadderPlan.Rung) -> Int { min(rung.width, rung.height) }
 
     private static func record(_ choice: RateDecision.Choice, rung: String, codec: VideoCodec,
                                probes: [RateProbePoint]) -> RateAnalysis.Rendition {

@@ -63,7 +63,10 @@ final class RateProbe {
                 let picture = SourcePicture(frame: try frame.upright(rotation: plan.rotation), number: picturesDecoded)
                 picturesDecoded += 1
                 while emitted <= min(wanted, framesPerWindow - 1) {
-                    try Self.encode(picture, slot: slot, keyframe: emitted == 0 || slot % Int64(plan.keyframeInterval) == 0,
+                    // Each window starts on the ladder's GOP grid with an IDR and has IDRs where the ladder has them:
+                    // whole GOPs are coded as in the ladder (closed GOPs stand alone). Shorter windows measured HEVC
+                    // and AV1 up to 0.006 SSIM-Y off what the clip then got, each codec differently.
+                    try Self.encode(picture, slot: slot, keyframe: emitted == 0 || emitted % plan.keyframeInterval == 0,
                                     scalers: scalers, encodes: encodes, probes: probes)
                     emitted += 1
                     slot += 1
