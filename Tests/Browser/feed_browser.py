@@ -32,10 +32,10 @@ class Browser:
             os.dup2(child_write, 4)
 
         self.log = open(log_path, "wb")
-        # As root, Chromium gives its media threads SCHED_FIFO priority 99: one left spinning after its driver was
-        # killed held both cores for 20 minutes and starved every other test. Without CAP_SYS_NICE it cannot, and
-        # with a parent-death signal it ends with this driver.
-        confine = ["setpriv", "--pdeathsig", "KILL", "--bounding-set", "-sys_nice", "--"] if shutil.which("setpriv") else []
+        # As root, Chromium gives some threads SCHED_FIFO priority 99: one left behind by a driver that a timeout
+        # killed spun at that priority and held both cores for 20 minutes, starving every other test. A parent-death
+        # signal ends it with this driver.
+        confine = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
         arguments = confine + [executable, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
                      f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check", "--mute-audio",
                      "--disable-dev-shm-usage", "--disable-extensions", "--disable-component-update", "--disable-sync",
