@@ -75,7 +75,9 @@ import Glibc
         defer { taker.signal(SIGTERM); _ = taker.wait() }
         try rig.hosts.cutLink(rig.hosts.hosts[0])
         // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
-        let takenOver = try await ChildProcess.suspendUntil(seconds: 120) { try rig.jobs().first?.epoch == 2 }
+        // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
+        // on its connection (TCP retransmission back-off); under a loaded run 120 s was not always enough.
+        let takenOver = try await ChildProcess.suspendUntil(seconds: 300) { try rig.jobs().first?.epoch == 2 }
         #expect(takenOver, "\((try? rig.jobs()) ?? []) \(taker.stderr.suffix(2000))")
         try rig.hosts.restoreLink(rig.hosts.hosts[0])
         let published = try await ChildProcess.suspendUntil(seconds: 300) { try rig.jobs().first?.state == "published" }
