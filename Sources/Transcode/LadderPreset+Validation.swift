@@ -25,15 +25,15 @@ extension LadderPreset {
             check.require(!rung.id.isEmpty, at: path + ".id", "must not be empty")
             check.require(rungs.firstIndex { $0.id == rung.id } == index, at: path + ".id", "\"\(rung.id)\" is used by an earlier rung")
             check.positive(rung.shortSide, at: path + ".short_side")
-            check.within(rung.crf, 0...51, at: path + ".crf")
+            check.within(rung.crf, VideoCodec.h264.crfRange, at: path + ".crf")
             check.positive(rung.maxBitrateKbps, at: path + ".max_bitrate_kbps")
             check.positive(rung.bufferKbits, at: path + ".buffer_kbits")
             check.positive(rung.audioBitrateKbps, at: path + ".audio_bitrate_kbps")
-            if let hevcCRF = rung.hevcCRF { check.within(hevcCRF, 0...51, at: path + ".hevc_crf") }
-            if let av1CRF = rung.av1CRF { check.within(av1CRF, 1...63, at: path + ".av1_crf") }
+            if let hevcCRF = rung.hevcCRF { check.within(hevcCRF, VideoCodec.hevc.crfRange, at: path + ".hevc_crf") }
+            if let av1CRF = rung.av1CRF { check.within(av1CRF, VideoCodec.av1.crfRange, at: path + ".av1_crf") }
             if let target = rung.targetSSIMY { check.within(target, 0...1, at: path + ".target_ssim_y") }
-            if codecs.contains(.hevc) { check.within(crf(.hevc, rung: rung), 0...51, at: path + ".crf + hevc.crf_offset") }
-            if codecs.contains(.av1) { check.within(crf(.av1, rung: rung), 1...63, at: path + ".crf + av1.crf_offset") }
+            if codecs.contains(.hevc) { check.within(crf(.hevc, rung: rung), VideoCodec.hevc.crfRange, at: path + ".crf + hevc.crf_offset") }
+            if codecs.contains(.av1) { check.within(crf(.av1, rung: rung), VideoCodec.av1.crfRange, at: path + ".crf + av1.crf_offset") }
         }
         check.require(codecs.contains(.h264), at: "codecs", "must include \"h264\", the fallback every player decodes")
         check.require(Set(codecs).count == codecs.count, at: "codecs", "lists a codec twice: \(codecs.map(\.rawValue))")

@@ -191,6 +191,16 @@ public struct LadderPreset: PresetFile, Equatable {
         }
     }
 
+    /// How far `codec`'s CRF sits above H.264's (`crf_offset`) and how far apart its two content-aware probes are;
+    /// H.264 is the reference, with neither.
+    func offsetAndProbeStep(_ codec: VideoCodec) -> (offset: Int, step: Int) {
+        switch codec {
+        case .h264: (0, 0)
+        case .hevc: (hevc.crfOffset, hevc.probeCRFStep)
+        case .av1: (av1.crfOffset, av1.probeCRFStep)
+        }
+    }
+
     /// The product design: 360p/720p/1080p capped at 1.5/3/6 Mbps, 2 s segments (the first frame comes sooner than
     /// with 4 s ones, measured in docs/hls.md), an IDR every 2 s, ≤ 30 fps.
     public static let `default` = LadderPreset(

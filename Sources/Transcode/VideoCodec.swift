@@ -12,6 +12,15 @@ public enum VideoCodec: String, Codable, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// The encoder's CRF scale: x264 and x265 run 0–51, SVT-AV1 1–63 (it has no lossless 0). The preset's checks
+    /// and the content-aware choice both keep to it.
+    var crfRange: ClosedRange<Int> {
+        switch self {
+        case .h264, .hevc: 0...51
+        case .av1: 1...63
+        }
+    }
+
     /// The rendition's id and folder: H.264 keeps the bare rung id (as every ladder before other codecs), the others
     /// add their name (`720p-hevc`).
     public func renditionID(rung: String) -> String {

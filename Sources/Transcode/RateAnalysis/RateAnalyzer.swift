@@ -51,13 +51,14 @@ struct RateAnalyzer {
         let others = plan.codecs.filter { $0 != .h264 }
         let probed = plan.rungs.indices.min { abs(Self.shortSide(plan.rungs[$0]) - 720) < abs(Self.shortSide(plan.rungs[$1]) - 720) } ?? 0
         let encodes = others.flatMap { codec in
-            decision.probeCRFs(codec, h264CRF: plan.rungs[probed].crf, offset: codecSettings(codec).offset, step: codecSettings(codec).step)
+            let (offset, step) = preset.offsetAndProbeStep(codec)
+            return decision.probeCRFs(codec, h264CRF: plan.rungs[probed].crf, offset: offset, step: step)
                 .map { RateProbe.Encode(rung: probed, codec: codec, crf: $0) }
         }
         let points = encodes.isEmpty ? [] : try probe.measure(encodes)
         for codec in others {
             let own = zip(encodes, points).filter { $0.0.codec == codec }.map(\.1)
-            let choice = decision.other(codec, probes: own, h264PredictedSSIMY: h264Predicted[probed], step: codecSettings(codec).step)
+            let choice = decision.other(codec, probes: own, h264PredictedSSIMY: h264Predicted[probed], step: preset.offsetAndProbeStep(codec).step)
             let distance = choice.crf - plan.rungs[probed].crf
             for index in plan.rungs.indices {
                 let target = h264Predicted[index] - settings.codecSSIMMargin
@@ -75,11 +76,6 @@ struct RateAnalyzer {
             cpuSeconds: ThreadCPU.processSeconds() - startedCPU, elapsedSeconds: Date().timeIntervalSince(started),
             renditions: renditions)
         return (plan, analysis)
-    }
-
-    /// A codec's CRF offset and probe step from the preset.
-    private func codecSettings(_ codec: VideoCodec) -> (offset: Int, step: Int) {
-        codec == .hevc ? (preset.hevc.crfOffset, preset.hevc.probeCRFStep) : (preset.av1.crfOffset, preset.av1.probeCRFStep)
     }
 
     private static func shortSide(_ rung: LadderPlan.Rung) -> Int { min(rung.width, rung.height) }

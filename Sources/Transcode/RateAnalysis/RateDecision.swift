@@ -73,16 +73,6 @@ struct RateDecision: Sendable {
     }
 }
 
-extension VideoCodec {
-    /// The encoder's CRF scale: x264 and x265 run 0–51, SVT-AV1 1–63 (it has no lossless 0).
-    var crfRange: ClosedRange<Int> {
-        switch self {
-        case .h264, .hevc: 0...51
-        case .av1: 1...63
-        }
-    }
-}
-
 extension ClosedRange where Bound == Int {
     func clamp(_ value: Int) -> Int { Swift.min(Swift.max(value, lowerBound), upperBound) }
 }
