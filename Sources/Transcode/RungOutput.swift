@@ -24,11 +24,12 @@ final class RungOutput: @unchecked Sendable {
     /// Reads the rendition back as it is encoded, for its SSIM-Y; nil unless asked for.
     let meter: RenditionMeter?
     /// The threads the encoder started while it opened (x264's frame and lookahead threads, x265's pool, SVT-AV1's
-    /// pipeline), and the CPU the rung's thread spent inside the encoder's calls: together, what this rendition's
-    /// encode cost. Encoders open one after another, so each one's new threads are its own.
-    private let encoderThreads: Set<Int32>
+    /// pipeline), read every GOP and before the flush, and the CPU the rung's thread spent inside the encoder's calls:
+    /// together, what this rendition's encode cost. Encoders open one after another, so each one's new threads are
+    /// its own.
+    private var encoderThreads: ThreadGroupCPU
     private var callSeconds = 0.0
-    /// CPU seconds this rendition's encoder used, read when it has been drained (its threads still live then).
+    /// CPU seconds this rendition's encoder used, read when it has been drained.
     private(set) var encodeCPUSeconds: Double?
 
     /// Where a rendition goes: an HLS folder (fMP4 segments) or one progressive MP4 with its index up front.
@@ -53,7 +54,7 @@ final class RungOutput: @unchecked Sendable {
         }
         let threadsBefore = ThreadCPU.threadIDs()
         video = try Encoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
-        encoderThreads = ThreadCPU.threadIDs().subtracting(threadsBefore)
+        encoderThreads = ThreadGroupCPU(threads: ThreadCPU.threadIDs().subtracting(threadsBefore))
         meter = measure ? try RenditionMeter(reading: video) : nil
         let muxer: OutputContext
         let options: [(String, String)]
@@ -110,6 +111,7 @@ final class RungOutput: @unchecked Sendable {
         let frame = try picture.makeReference()
         frame.pts = index
         frame.forceKeyframe(index % Int64(keyframeInterval) == 0)
+        if index % Int64(keyframeInterval) == 0 { encoderThreads.sample() }
         try meter?.expect(picture, slot: index)
         let started = ThreadCPU.currentThreadSeconds()
         _ = try video.send(frame)
@@ -128,12 +130,14 @@ final class RungOutput: @unchecked Sendable {
     }
 
     func finishVideo() throws(AVError) {
+        encoderThreads.sample()
         let started = ThreadCPU.currentThreadSeconds()
         _ = try video.send(nil)
         callSeconds += ThreadCPU.currentThreadSeconds() - started
         try drainVideo()
         try meter?.read(nil)
-        encodeCPUSeconds = callSeconds + encoderThreads.reduce(0) { $0 + (ThreadCPU.seconds(ofThread: $1) ?? 0) }
+        encoderThreads.sample()
+        encodeCPUSeconds = callSeconds + encoderThreads.seconds
     }
 
     func writeTrailer() throws(AVError) {

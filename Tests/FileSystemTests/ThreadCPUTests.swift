@@ -46,4 +46,30 @@ import Testing
         #expect(spent >= 0.15, "the new threads used \(spent) s")
         #expect(ThreadCPU.seconds(ofThread: Int32.max) == nil)
     }
+
+    @Test func aGroupKeepsTheCPUOfAThreadThatHasEndedAsLastSeen() async throws {
+        let spun = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var id: Int32 = 0
+        let thread = Thread {
+            id = ThreadCPU.currentThreadID()
+            _ = Self.spin(0.2)
+            spun.signal()
+            finish.wait()
+        }
+        thread.start()
+        spun.wait()
+        var group = ThreadGroupCPU(threads: [id])
+        group.sample()
+        let whileRunning = group.seconds
+        finish.signal()
+        // The thread ends: its /proc entry goes, and reading it gives nothing.
+        for _ in 0..<500 where ThreadCPU.seconds(ofThread: id) != nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(ThreadCPU.seconds(ofThread: id) == nil, "thread \(id) has not ended")
+        group.sample()
+        #expect(whileRunning >= 0.15, "the running thread used \(whileRunning) s")
+        #expect(group.seconds == whileRunning, "an ended thread keeps what it used when last read")
+        #expect(ThreadGroupCPU(threads: []).seconds == 0)
+    }
 }
