@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -29,4 +30,18 @@ int CFileSystem_pipe(int descriptors[2]) {
 
 int CFileSystem_threadID(void) {
     return (int)gettid();
+}
+
+int CFileSystem_setSysNiceEffective(int on, int *wasOn) {
+    struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+    if (syscall(SYS_capget, &header, data) != 0) return -1;
+    const unsigned bit = 1u << CAP_SYS_NICE;
+    *wasOn = (data[0].effective & bit) != 0;
+    if (on) {
+        data[0].effective |= bit;
+    } else {
+        data[0].effective &= ~bit;
+    }
+    return (int)syscall(SYS_capset, &header, data);
 }

@@ -167,11 +167,12 @@ public struct LadderPreset: PresetFile, Equatable {
         case contentAware = "content_aware"
     }
 
-    /// x265 `superfast` and SVT-AV1 preset 12: the presets whose rungs cost at most about three times the H.264 ladder's
-    /// CPU, measured on 1080x1920 clips (README, Benchmarks): `fast` cost 6.8x the H.264 encoders, `veryfast` 4.8x,
-    /// superfast 3.3x; SVT-AV1 8 cost 6.3x, 10 2.9x, 12 1.3x, at about half the H.264 bytes.
-    public static let defaultHEVC = HEVC(preset: "superfast", crfOffset: 4, probeCRFStep: 6)
-    public static let defaultAV1 = AV1(preset: 12, crfOffset: 20, probeCRFStep: 12)
+    /// x265 `medium` and SVT-AV1 preset 8: the slowest presets whose rungs cost well under three times the whole H.264
+    /// ladder's CPU (README, Benchmarks). On 15 s 1080x1920 clips against a 26–30 CPU s H.264 ladder, x265 `medium`
+    /// cost 1.4–1.8x it and `veryfast` 1.1–1.4x; SVT-AV1 8 cost 1.6–2.0x and 10 0.8–0.9x. x265 `superfast` and
+    /// SVT-AV1 12 spent as many bytes as H.264 on real footage.
+    public static let defaultHEVC = HEVC(preset: "medium", crfOffset: 4, probeCRFStep: 6)
+    public static let defaultAV1 = AV1(preset: 8, crfOffset: 20, probeCRFStep: 12)
     /// Content-aware rates' settings, switched off: every rung at its own `crf`.
     public static let fixedRates = ContentAware(enabled: false, samples: 2, sampleSeconds: 2, maxCRFRaise: 8,
                                                 maxSSIMDrop: 0.0025, codecSSIMMargin: 0)

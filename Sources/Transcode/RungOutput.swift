@@ -24,9 +24,8 @@ final class RungOutput: @unchecked Sendable {
     /// Reads the rendition back as it is encoded, for its SSIM-Y; nil unless asked for.
     let meter: RenditionMeter?
     /// The threads the encoder started while it opened (x264's frame and lookahead threads, x265's pool, SVT-AV1's
-    /// pipeline), read every GOP and before the flush, and the CPU the rung's thread spent inside the encoder's calls:
-    /// together, what this rendition's encode cost. Encoders open one after another, so each one's new threads are
-    /// its own.
+    /// pipeline; `OpenedEncoder`), read every GOP and before the flush, and the CPU the rung's thread spent inside the
+    /// encoder's calls: together, what this rendition's encode cost.
     private var encoderThreads: ThreadGroupCPU
     private var callSeconds = 0.0
     /// CPU seconds this rendition's encoder used, read when it has been drained.
@@ -52,9 +51,9 @@ final class RungOutput: @unchecked Sendable {
         case let .hls(directory): self.directory = directory
         case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
         }
-        let threadsBefore = ThreadCPU.threadIDs()
-        video = try Encoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
-        encoderThreads = ThreadGroupCPU(threads: ThreadCPU.threadIDs().subtracting(threadsBefore))
+        let opened = try OpenedEncoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
+        video = opened.encoder
+        encoderThreads = opened.threads
         meter = measure ? try RenditionMeter(reading: video) : nil
         let muxer: OutputContext
         let options: [(String, String)]

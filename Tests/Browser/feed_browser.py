@@ -32,9 +32,9 @@ class Browser:
             os.dup2(child_write, 4)
 
         self.log = open(log_path, "wb")
-        # As root, Chromium gives some threads SCHED_FIFO priority 99: one left behind by a driver that a timeout
-        # killed spun at that priority and held both cores for 20 minutes, starving every other test. A parent-death
-        # signal ends it with this driver.
+        # A Chromium left behind by a driver that a timeout killed must not outlive it: a parent-death signal ends it
+        # with this driver. (One once spun both cores for 20 minutes at SCHED_FIFO 99, a class it inherited from the
+        # test process, whose threads SVT-AV1 had made real time; Reel now opens encoders so that it cannot.)
         confine = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
         arguments = confine + [executable, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
                      f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check", "--mute-audio",

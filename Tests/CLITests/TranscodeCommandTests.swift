@@ -1,6 +1,9 @@
 import Foundation
 import MediaFixtures
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `reel transcode` as a real process: what its JSON summary and text report say about the storyboard.
 @Suite struct TranscodeCommandTests {
@@ -32,4 +35,44 @@ import Testing
         #expect(result.stdout.contains("  storyboard: 2 thumbnails every 1 s, 160x90 in 2 columns: storyboard.webp, storyboard.vtt"),
                 "\(result.stdout)")
     }
+
+    /// SVT-AV1 run as root puts each thread it starts in SCHED_FIFO at priority 99 (real time): a transcode's hundreds
+    /// of busy threads would starve the machine. The encode is sampled while it runs: no thread of reel's is ever real
+    /// time, and the samples saw SVT-AV1's pipeline (many threads) at work.
+    @Test(.enabled(if: geteuid() == 0, "SVT-AV1 raises its threads only when run as root"))
+    func anAV1LadderRunsNoRealTimeThreads() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = directory.file("clip.mp4")
+        try SyntheticVideo(width: 360, height: 640, seconds: 4).write(to: clip)
+        let preset = directory.file("ladder.json")
+        try Data(#"{"codecs": ["h264", "av1"], "av1": {"preset": 8}}"#.utf8).write(to: URL(fileURLWithPath: preset))
+        let child = try ChildProcess([ReelProcess.executable, "transcode", clip, "--output", directory.file("ladder"), "--ladder", preset])
+        var samples = 0, mostThreads = 0, realTime: Set<String> = []
+        while !child.hasExited {
+            let policies = Self.schedulingPolicies(of: child.pid)
+            if !policies.isEmpty { samples += 1 }
+            mostThreads = max(mostThreads, policies.count)
+            // 1 is SCHED_FIFO, 2 SCHED_RR.
+            realTime.formUnion(policies.filter { $0.value == 1 || $0.value == 2 }.map { "\($0.key): \($0.value)" })
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(child.wait() == 0, "\(child.stderr)")
+        #expect(realTime.isEmpty, "real-time threads: \(realTime.sorted())")
+        #expect(samples > 5 && mostThreads > 20, "\(samples) samples, at most \(mostThreads) threads")
+    }
+
+    /// Each thread's scheduling policy (the 41st field of its stat line), by thread id.
+    static func schedulingPolicies(of pid: Int32) -> [String: Int] {
+        let task = "/proc/\(pid)/task"
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: task)) ?? []
+        var policies: [String: Int] = [:]
+        for id in ids {
+            guard let line = try? String(contentsOfFile: "\(task)/\(id)/stat", encoding: .utf8),
+                  let close = line.lastIndex(of: ")") else { continue }
+            let fields = line[line.index(after: close)...].split(separator: " ")
+            if fields.count > 38, let policy = Int(fields[38]) { policies[id] = policy }
+        }
+        return policies
+    }
 }
+

@@ -50,7 +50,7 @@ mc_timed() { # folder name command...: stdout to folder/name.out, "wall cpu peak
     fi
 }
 
-mc_presets() { # the ladder preset with all three codecs, content-aware on and off (when the preset knows it)
+mc_presets() { # the ladder preset with all three codecs, content-aware on and off (when the preset knows it), and H.264 only
     python3 - "${LADDER:-Presets/ladder.json}" "$work/mc" <<'PY'
 import copy, json, sys
 source, out = sys.argv[1:]
@@ -61,7 +61,9 @@ on, off = copy.deepcopy(preset), copy.deepcopy(preset)
 if present:
     on["content_aware"]["enabled"] = True
     off["content_aware"]["enabled"] = False
-for name, value in (("preset-on.json", on), ("preset-off.json", off)):
+h264 = copy.deepcopy(on)
+h264["codecs"] = ["h264"]
+for name, value in (("preset-on.json", on), ("preset-off.json", off), ("preset-h264.json", h264)):
     json.dump(value, open(f"{out}/{name}", "w"), indent=2)
 open(f"{out}/content_aware.txt", "w").write("present\n" if present else "absent\n")
 PY
@@ -118,6 +120,9 @@ mc_clip() { # name: makes the clip, runs reel (content-aware, fixed CRF, and wit
         echo "multicodec: $name: reel, content-aware, no --ssim..." >&2
         mc_timed "$dir" timing "$reel" transcode "$dir/src.mp4" --output "$dir/timing" --ladder "$work/mc/preset-on.json" --json || true
         rm -rf "$dir/timing"
+        echo "multicodec: $name: reel, H.264 only (the CPU the other codecs are measured against)..." >&2
+        mc_timed "$dir" h264 "$reel" transcode "$dir/src.mp4" --output "$dir/h264" --ladder "$work/mc/preset-h264.json" --json || true
+        rm -rf "$dir/h264"
     fi
     echo "multicodec: $name: the ffmpeg CLI anchor at Reel's CRFs..." >&2
     SVT_LOG=1 LADDER="$work/mc/preset-on.json" mc_timed "$dir" ff "$mc_lib/ffmpeg_multicodec_ladder.sh" "$dir/src.mp4" "$dir/ff" "$dir/on.out" || true

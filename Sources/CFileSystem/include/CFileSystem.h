@@ -21,4 +21,8 @@ int CFileSystem_pidfdOpen(int pid);
 /// gettid(): glibc declares it only under _GNU_SOURCE.
 int CFileSystem_threadID(void);
 
+/// Turns CAP_SYS_NICE on or off in the calling thread's effective capabilities (capget/capset, which glibc does not
+/// wrap) and says in *wasOn whether it was on; it stays permitted, so it can be turned back on. 0, or -1 and errno.
+int CFileSystem_setSysNiceEffective(int on, int *wasOn);
+
 #endif

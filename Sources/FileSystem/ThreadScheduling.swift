@@ -1,0 +1,68 @@
+internal import CFileSystem
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// Keeps this process's threads out of real-time scheduling. SVT-AV1 (1.4) gives every thread it starts SCHED_FIFO
+/// priority 99 when it runs as root (as in most containers): a transcode's hundreds of busy real-time threads then
+/// starve everything else on the machine, the worker's own heartbeats and other jobs included, and every thread and
+/// process started from them inherits the class (a Chromium so started spun both cores for 20 minutes).
+public enum ThreadScheduling {
+    /// Moves every thread of this process that runs SCHED_FIFO or SCHED_RR back to SCHED_OTHER; returns how many it
+    /// moved. A thread that ends meanwhile is skipped.
+    @discardableResult
+    public static func keepOrdinary() throws(FileSystemError) -> Int {
+        var moved = 0
+        for id in ThreadCPU.threadIDs() {
+            let policy = sched_getscheduler(id)
+            if policy < 0 {
+                if errno == ESRCH { continue }
+                throw FileSystemError("sched_getscheduler", "thread \(id)")
+            }
+            guard isRealTime(policy) else { continue }
+            var parameters = sched_param()
+            parameters.sched_priority = 0
+            if sched_setscheduler(id, SCHED_OTHER, &parameters) != 0 {
+                if errno == ESRCH { continue }
+                throw FileSystemError("sched_setscheduler(SCHED_OTHER)", "thread \(id)")
+            }
+            moved += 1
+        }
+        return moved
+    }
+
+    /// Takes CAP_SYS_NICE out of the calling thread's effective capabilities, so that no thread can be made real time
+    /// from it (a library's attempt fails, and SVT-AV1 goes on without); returns whether it was there, for
+    /// `allowRealTime`. Capabilities are per thread: other threads keep theirs.
+    public static func forbidRealTime() throws(FileSystemError) -> Bool {
+        var wasOn: Int32 = 0
+        if CFileSystem_setSysNiceEffective(0, &wasOn) != 0 { throw FileSystemError("capset(CAP_SYS_NICE off)", "thread \(ThreadCPU.currentThreadID())") }
+        return wasOn != 0
+    }
+
+    /// Puts CAP_SYS_NICE back in the calling thread's effective capabilities.
+    public static func allowRealTime() throws(FileSystemError) {
+        var wasOn: Int32 = 0
+        if CFileSystem_setSysNiceEffective(1, &wasOn) != 0 { throw FileSystemError("capset(CAP_SYS_NICE on)", "thread \(ThreadCPU.currentThreadID())") }
+    }
+
+    /// The calling thread's class is real time (tests).
+    public static func currentThreadIsRealTime() throws(FileSystemError) -> Bool {
+        let policy = sched_getscheduler(0)
+        if policy < 0 { throw FileSystemError("sched_getscheduler", "self") }
+        return isRealTime(policy)
+    }
+
+    /// Puts the calling thread in SCHED_FIFO at `priority` (tests: what SVT-AV1 does as root).
+    public static func makeCurrentThreadRealTime(priority: Int32) throws(FileSystemError) {
+        var parameters = sched_param()
+        parameters.sched_priority = priority
+        if sched_setscheduler(0, SCHED_FIFO, &parameters) != 0 { throw FileSystemError("sched_setscheduler(SCHED_FIFO)", "self") }
+    }
+
+    /// FIFO or round robin, with or without SCHED_RESET_ON_FORK.
+    private static func isRealTime(_ policy: Int32) -> Bool {
+        let base = policy & ~Int32(0x4000_0000)
+        return base == SCHED_FIFO || base == SCHED_RR
+    }
+}

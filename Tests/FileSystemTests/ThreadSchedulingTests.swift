@@ -1,0 +1,66 @@
+@testable import FileSystem
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reel's threads stay in the normal scheduling class, whatever a codec library does to them.
+@Suite struct ThreadSchedulingTests {
+    @Test(.enabled(if: geteuid() == 0, "only a privileged process can make a thread real time"))
+    func aRealTimeThreadIsPutBackInTheNormalClass() throws {
+        let raised = DispatchSemaphore(value: 0), checked = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var before = false, after = true
+        nonisolated(unsafe) var failure: (any Error)?
+        let thread = Thread {
+            do {
+                // Priority 1, the lowest real-time one: SVT-AV1 uses 99.
+                try ThreadScheduling.makeCurrentThreadRealTime(priority: 1)
+                before = try ThreadScheduling.currentThreadIsRealTime()
+            } catch {
+                failure = error
+            }
+            raised.signal()
+            checked.wait()
+            after = (try? ThreadScheduling.currentThreadIsRealTime()) ?? true
+            done.signal()
+        }
+        thread.start()
+        raised.wait()
+        let moved = try ThreadScheduling.keepOrdinary()
+        checked.signal()
+        done.wait()
+        #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
+        #expect(before, "the thread was not real time to begin with")
+        #expect(moved >= 1)
+        #expect(!after, "the thread is still real time")
+        #expect(try !ThreadScheduling.currentThreadIsRealTime())
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only a privileged process can make a thread real time"))
+    func aThreadThatForbidsRealTimeCannotRaiseOneUntilItAllowsItAgain() throws {
+        nonisolated(unsafe) var forbidden: Result<Void, FileSystemError> = .success(())
+        nonisolated(unsafe) var allowed: Result<Void, FileSystemError> = .success(())
+        nonisolated(unsafe) var couldRaise = false, failure: (any Error)?
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                couldRaise = try ThreadScheduling.forbidRealTime()
+                forbidden = Result { () throws(FileSystemError) in try ThreadScheduling.makeCurrentThreadRealTime(priority: 1) }
+                try ThreadScheduling.allowRealTime()
+                allowed = Result { () throws(FileSystemError) in try ThreadScheduling.makeCurrentThreadRealTime(priority: 1) }
+                try ThreadScheduling.keepOrdinary()
+            } catch {
+                failure = error
+            }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
+        #expect(couldRaise)
+        if case let .failure(error) = forbidden { #expect(error.code == EPERM, "\(error)") } else { Issue.record("raised while forbidden") }
+        if case let .failure(error) = allowed { Issue.record("could not raise once allowed again: \(error)") }
+    }
+}
+
