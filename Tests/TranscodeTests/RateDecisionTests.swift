@@ -176,4 +176,48 @@ import Testing
         for start in starts { #expect(start >= 0 && start + seconds <= duration) }
         for (a, b) in zip(starts, starts.dropFirst()) { #expect(b >= a + seconds) }
     }
+
+    // MARK: the VBV cap
+
+    @Test func atTheCapTheSSIMIsReadOffTheRateLine() throws {
+        // Measured on the hard clip's 720p rung: the clip at its 3000 kb/s cap got 0.9746.
+        let probes = [point(21, 0.9761, kbps: 3581), point(29, 0.9671, kbps: 1105)]
+        let capped = try #require(RateDecision.ssimYAtCap(probes, maxKbps: 3000))
+        #expect(abs(capped - 0.9749) < 0.0001, "\(capped)")
+        #expect(RateDecision.ssimYAtCap(probes.reversed(), maxKbps: 3000) == capped)
+        // The lower the cap, the lower the quality it keeps, and never above the lower CRF's probe.
+        var previous = 1.0
+        for cap in stride(from: 3500.0, through: 500, by: -250) {
+            let ssim = try #require(RateDecision.ssimYAtCap(probes, maxKbps: cap))
+            #expect(ssim < previous && ssim <= 0.9761, "\(cap) kb/s: \(ssim)")
+            previous = ssim
+        }
+        // At the high probe's rate, its own SSIM-Y.
+        #expect(abs(try #require(RateDecision.ssimYAtCap(probes, maxKbps: 1105)) - 0.9671) < 1e-9)
+    }
+
+    @Test func aCapThatDoesNotBindOrProbesThatCannotDrawALineChangeNothing() {
+        #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 2500), point(29, 0.98, kbps: 900)], maxKbps: 3000) == nil)
+        #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500)], maxKbps: 3000) == nil)
+        #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500), point(29, 0.98, kbps: 3600)], maxKbps: 3000) == nil)
+        #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500), point(21, 0.98, kbps: 900)], maxKbps: 3000) == nil)
+        #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500), point(29, 0.98, kbps: 900)], maxKbps: 0) == nil)
+    }
+
+    @Test func anH264RungAtItsCapPredictsTheCappedQualityForTheOtherCodecs() throws {
+        let probes = [point(21, 0.9761, kbps: 3581), point(29, 0.9671, kbps: 1105)]
+        let free = decision.h264(base: 21, target: 0.988, probes: probes)
+        let capped = decision.h264(base: 21, target: 0.988, probes: probes, maxKbps: 3000)
+        #expect(capped.crf == free.crf && capped.targetSSIMY == free.targetSSIMY)
+        #expect(free.predictedSSIMY == 0.9761)
+        #expect(abs(capped.predictedSSIMY - 0.9749) < 0.0001, "\(capped)")
+        // A cap far above the probes leaves the prediction as it was.
+        #expect(decision.h264(base: 21, target: 0.988, probes: probes, maxKbps: 6000) == free)
+        // HEVC aiming at the capped quality takes a higher CRF than at the uncapped one.
+        let hevc = [point(22, 0.9776, kbps: 3251), point(28, 0.9725, kbps: 1194)]
+        let atCap = decision.other(.hevc, probes: hevc, h264PredictedSSIMY: capped.predictedSSIMY, step: 6)
+        let atProbe = decision.other(.hevc, probes: hevc, h264PredictedSSIMY: free.predictedSSIMY, step: 6)
+        #expect(atCap.crf > atProbe.crf, "\(atCap) against \(atProbe)")
+    }
 }
+

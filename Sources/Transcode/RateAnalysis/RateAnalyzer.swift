@@ -38,7 +38,8 @@ struct RateAnalyzer {
         for index in plan.rungs.indices {
             let points = zip(h264Encodes, h264Points).filter { $0.0.rung == index }.map(\.1)
             let template = preset.rungs.first { $0.id == plan.rungs[index].id }
-            let choice = decision.h264(base: plan.rungs[index].crf, target: template?.targetSSIMY, probes: points)
+            let choice = decision.h264(base: plan.rungs[index].crf, target: template?.targetSSIMY, probes: points,
+                                       maxKbps: Double(plan.rungs[index].maxBitrateKbps))
             plan.rungs[index].setCRF(choice.crf, for: .h264)
             plan.rungs[index].targetSSIMY[.h264] = choice.targetSSIMY
             h264Predicted.append(choice.predictedSSIMY)

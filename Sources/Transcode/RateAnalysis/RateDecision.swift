@@ -1,10 +1,13 @@
+internal import Foundation
+
 /// Chooses each rendition's CRF from its two probes (pure: the probes are measured by `RateProbe`).
 ///
 /// H.264 is probed at the rung's own CRF and `max_crf_raise` above it, and takes the highest CRF between them that
 /// keeps both the rung's `target_ssim_y` and its SSIM-Y at the rung's CRF less `max_ssim_drop`: an easy clip, whose
 /// quality hardly moves with the CRF, rises far; a hard one stays where it was. HEVC and AV1 are probed around the
 /// H.264 choice plus their `crf_offset`, and take the highest CRF that keeps the H.264 rendition's predicted SSIM-Y
-/// less `codec_ssim_margin`: the same quality for fewer bytes.
+/// less `codec_ssim_margin`: the same quality for fewer bytes. Where the rung's VBV cap holds H.264 below what its
+/// probes measured, that is the capped quality (`ssimYAtCap`), which a more efficient codec reaches under the cap.
 ///
 /// A rise that saves next to no bytes in the probes is not taken: the rung's VBV cap decides the rate there, and
 /// the parts of the clip between the windows, where the cap may not bind, would lose quality for nothing.
@@ -27,8 +30,15 @@ struct RateDecision: Sendable {
         return [low, range.clamp(low + settings.maxCRFRaise)]
     }
 
-    /// The H.264 rung's CRF from its probes at `h264ProbeCRFs(base:)`.
-    func h264(base: Int, target: Double?, probes: [RateProbePoint]) -> Choice {
+    /// The H.264 rung's CRF from its probes at `h264ProbeCRFs(base:)`. Its predicted SSIM-Y, which the other codecs
+    /// aim at, is no more than what the rung's VBV cap `maxKbps` allows (`ssimYAtCap`).
+    func h264(base: Int, target: Double?, probes: [RateProbePoint], maxKbps: Double? = nil) -> Choice {
+        let choice = uncappedH264(base: base, target: target, probes: probes)
+        guard let maxKbps, let capped = Self.ssimYAtCap(probes, maxKbps: maxKbps) else { return choice }
+        return Choice(crf: choice.crf, targetSSIMY: choice.targetSSIMY, predictedSSIMY: min(choice.predictedSSIMY, capped))
+    }
+
+    private func uncappedH264(base: Int, target: Double?, probes: [RateProbePoint]) -> Choice {
         let base = VideoCodec.h264.crfRange.clamp(base)
         guard let atBase = probes.first(where: { $0.crf == base }) else {
             return Choice(crf: base, targetSSIMY: target ?? 0, predictedSSIMY: probes.first?.ssimY ?? 0)
@@ -42,6 +52,24 @@ struct RateDecision: Sendable {
         let top = VideoCodec.h264.crfRange.clamp(base + settings.maxCRFRaise)
         let crf = curve.highestCRF(keeping: floor, in: base...top) ?? base
         return Choice(crf: crf, targetSSIMY: floor, predictedSSIMY: crf == base ? atBase.ssimY : curve.ssimY(atCRF: crf))
+    }
+
+    /// The SSIM-Y a rendition keeps when its VBV cap `maxKbps` holds it, from its two probes: log(1 − SSIM-Y) taken as
+    /// a straight line in log(rate) through them. A probe window (a GOP or two, from a full buffer) may spend more
+    /// than the cap, which a whole clip cannot: on a clip at the cap, H.264's probe at CRF 21 measured 0.9761 at
+    /// 3581 kb/s against a 3000 kb/s cap, the clip got 0.9746, and this gives 0.9749. nil when the probe at the lower
+    /// CRF kept within the cap (the cap does not bind) or the probes cannot draw the line.
+    static func ssimYAtCap(_ probes: [RateProbePoint], maxKbps: Double) -> Double? {
+        guard probes.count == 2, maxKbps > 0 else { return nil }
+        let (low, high) = probes[0].crf < probes[1].crf ? (probes[0], probes[1]) : (probes[1], probes[0])
+        guard low.crf < high.crf, low.kilobitsPerSecond > maxKbps, high.kilobitsPerSecond > 0,
+              low.kilobitsPerSecond > high.kilobitsPerSecond, (0..<1).contains(low.ssimY), (0..<1).contains(high.ssimY) else {
+            return nil
+        }
+        let t: Double = log(low.kilobitsPerSecond / maxKbps) / log(low.kilobitsPerSecond / high.kilobitsPerSecond)
+        let lowDistortion: Double = log(1 - low.ssimY), highDistortion: Double = log(1 - high.ssimY)
+        let distortion: Double = exp(lowDistortion + t * (highDistortion - lowDistortion))
+        return min(max(1 - distortion, 0), low.ssimY)
     }
 
     /// The two CRFs `codec` is probed at on a rung whose H.264 rendition took `h264CRF`: `step` apart, around
