@@ -46,22 +46,8 @@ public enum ThreadScheduling {
         if CFileSystem_setSysNiceEffective(1, &wasOn) != 0 { throw FileSystemError("capset(CAP_SYS_NICE on)", "thread \(ThreadCPU.currentThreadID())") }
     }
 
-    /// The calling thread's class is real time (tests).
-    public static func currentThreadIsRealTime() throws(FileSystemError) -> Bool {
-        let policy = sched_getscheduler(0)
-        if policy < 0 { throw FileSystemError("sched_getscheduler", "self") }
-        return isRealTime(policy)
-    }
-
-    /// Puts the calling thread in SCHED_FIFO at `priority` (tests: what SVT-AV1 does as root).
-    public static func makeCurrentThreadRealTime(priority: Int32) throws(FileSystemError) {
-        var parameters = sched_param()
-        parameters.sched_priority = priority
-        if sched_setscheduler(0, SCHED_FIFO, &parameters) != 0 { throw FileSystemError("sched_setscheduler(SCHED_FIFO)", "self") }
-    }
-
     /// FIFO or round robin, with or without SCHED_RESET_ON_FORK.
-    private static func isRealTime(_ policy: Int32) -> Bool {
+    static func isRealTime(_ policy: Int32) -> Bool {
         let base = policy & ~Int32(0x4000_0000)
         return base == SCHED_FIFO || base == SCHED_RR
     }

@@ -23,11 +23,8 @@ final class RungOutput: @unchecked Sendable {
     private var decodeShift: Int64?
     /// Reads the rendition back as it is encoded, for its SSIM-Y; nil unless asked for.
     let meter: RenditionMeter?
-    /// The threads the encoder started while it opened (x264's frame and lookahead threads, x265's pool, SVT-AV1's
-    /// pipeline; `OpenedEncoder`), read every GOP and before the flush, and the CPU the rung's thread spent inside the
-    /// encoder's calls: together, what this rendition's encode cost.
-    private var encoderThreads: ThreadGroupCPU
-    private var callSeconds = 0.0
+    /// `video`, with the CPU it uses counted.
+    private let timed: TimedEncoder
     /// CPU seconds this rendition's encoder used, read when it has been drained.
     private(set) var encodeCPUSeconds: Double?
 
@@ -51,9 +48,8 @@ final class RungOutput: @unchecked Sendable {
         case let .hls(directory): self.directory = directory
         case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
         }
-        let opened = try OpenedEncoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
-        video = opened.encoder
-        encoderThreads = opened.threads
+        timed = try TimedEncoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
+        video = timed.encoder
         meter = measure ? try RenditionMeter(reading: video) : nil
         let muxer: OutputContext
         let options: [(String, String)]
@@ -109,12 +105,8 @@ final class RungOutput: @unchecked Sendable {
     func encodeVideo(_ picture: Frame, slot index: Int64, keyframeInterval: Int) throws(AVError) {
         let frame = try picture.makeReference()
         frame.pts = index
-        frame.forceKeyframe(index % Int64(keyframeInterval) == 0)
-        if index % Int64(keyframeInterval) == 0 { encoderThreads.sample() }
         try meter?.expect(picture, slot: index)
-        let started = ThreadCPU.currentThreadSeconds()
-        _ = try video.send(frame)
-        callSeconds += ThreadCPU.currentThreadSeconds() - started
+        try timed.send(frame, keyframe: index % Int64(keyframeInterval) == 0)
         framesEncoded += 1
         try drainVideo()
     }
@@ -129,14 +121,10 @@ final class RungOutput: @unchecked Sendable {
     }
 
     func finishVideo() throws(AVError) {
-        encoderThreads.sample()
-        let started = ThreadCPU.currentThreadSeconds()
-        _ = try video.send(nil)
-        callSeconds += ThreadCPU.currentThreadSeconds() - started
+        try timed.flush()
         try drainVideo()
         try meter?.read(nil)
-        encoderThreads.sample()
-        encodeCPUSeconds = callSeconds + encoderThreads.seconds
+        encodeCPUSeconds = timed.cpuSeconds()
     }
 
     func writeTrailer() throws(AVError) {
@@ -144,7 +132,7 @@ final class RungOutput: @unchecked Sendable {
     }
 
     private func drainVideo() throws(AVError) {
-        while try receiveVideo() {
+        while try timed.receive(into: packet) {
             try meter?.read(packet)
             packet.streamIndex = videoStream
             if packet.duration == 0 { packet.duration = 1 }
@@ -157,10 +145,4 @@ final class RungOutput: @unchecked Sendable {
         }
     }
 
-    /// One packet from the encoder, its call's CPU counted as the encode's.
-    private func receiveVideo() throws(AVError) -> Bool {
-        let started = ThreadCPU.currentThreadSeconds()
-        defer { callSeconds += ThreadCPU.currentThreadSeconds() - started }
-        return try video.receive(into: packet) == .output
-    }
 }

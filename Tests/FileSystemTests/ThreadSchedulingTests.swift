@@ -15,14 +15,14 @@ import Glibc
         let thread = Thread {
             do {
                 // Priority 1, the lowest real-time one: SVT-AV1 uses 99.
-                try ThreadScheduling.makeCurrentThreadRealTime(priority: 1)
-                before = try ThreadScheduling.currentThreadIsRealTime()
+                try Self.makeCurrentThreadRealTime(priority: 1)
+                before = try Self.currentThreadIsRealTime()
             } catch {
                 failure = error
             }
             raised.signal()
             checked.wait()
-            after = (try? ThreadScheduling.currentThreadIsRealTime()) ?? true
+            after = (try? Self.currentThreadIsRealTime()) ?? true
             done.signal()
         }
         thread.start()
@@ -34,7 +34,7 @@ import Glibc
         #expect(before, "the thread was not real time to begin with")
         #expect(moved >= 1)
         #expect(!after, "the thread is still real time")
-        #expect(try !ThreadScheduling.currentThreadIsRealTime())
+        #expect(try !Self.currentThreadIsRealTime())
     }
 
     @Test(.enabled(if: geteuid() == 0, "only a privileged process can make a thread real time"))
@@ -46,9 +46,9 @@ import Glibc
         let thread = Thread {
             do {
                 couldRaise = try ThreadScheduling.forbidRealTime()
-                forbidden = Result { () throws(FileSystemError) in try ThreadScheduling.makeCurrentThreadRealTime(priority: 1) }
+                forbidden = Result { () throws(FileSystemError) in try Self.makeCurrentThreadRealTime(priority: 1) }
                 try ThreadScheduling.allowRealTime()
-                allowed = Result { () throws(FileSystemError) in try ThreadScheduling.makeCurrentThreadRealTime(priority: 1) }
+                allowed = Result { () throws(FileSystemError) in try Self.makeCurrentThreadRealTime(priority: 1) }
                 try ThreadScheduling.keepOrdinary()
             } catch {
                 failure = error
@@ -61,6 +61,20 @@ import Glibc
         #expect(couldRaise)
         if case let .failure(error) = forbidden { #expect(error.code == EPERM, "\(error)") } else { Issue.record("raised while forbidden") }
         if case let .failure(error) = allowed { Issue.record("could not raise once allowed again: \(error)") }
+    }
+
+    /// Whether the calling thread's class is real time.
+    static func currentThreadIsRealTime() throws(FileSystemError) -> Bool {
+        let policy = sched_getscheduler(0)
+        if policy < 0 { throw FileSystemError("sched_getscheduler", "self") }
+        return ThreadScheduling.isRealTime(policy)
+    }
+
+    /// Puts the calling thread in SCHED_FIFO at `priority`, as SVT-AV1 does to its threads as root.
+    static func makeCurrentThreadRealTime(priority: Int32) throws(FileSystemError) {
+        var parameters = sched_param()
+        parameters.sched_priority = priority
+        if sched_setscheduler(0, SCHED_FIFO, &parameters) != 0 { throw FileSystemError("sched_setscheduler(SCHED_FIFO)", "self") }
     }
 }
 

@@ -1,4 +1,3 @@
-internal import FileSystem
 internal import Foundation
 internal import LibAV
 
@@ -76,10 +75,10 @@ final class RateProbe {
             }
         }
         return try zip(encodes, probes).map { encode, probe in
-            try probe.finish()
+            let cpu = try probe.finish()
             return RateProbePoint(crf: encode.crf, ssimY: probe.meter.ssim.mean,
                                   kilobitsPerSecond: probe.frames == 0 ? 0 : Double(probe.bytes * 8) / (Double(probe.frames) / fps) / 1000,
-                                  encodeCPUSeconds: probe.encodeCPUSeconds)
+                                  encodeCPUSeconds: cpu)
         }
     }
 
@@ -140,56 +139,42 @@ final class RateProbe {
 }
 
 /// One probe's encoder and its read-back; only one thread touches it at a time. Its encoder's CPU is counted as a
-/// rendition's is (`RungOutput`): the threads it started while it opened, and the time spent in calls into it.
+/// rendition's is (`TimedEncoder`).
 private final class ProbeEncoder: @unchecked Sendable {
-    let encoder: Encoder
+    private let timed: TimedEncoder
     let meter: RenditionMeter
     private let packet: Packet
     private(set) var bytes = 0
     private(set) var frames = 0
-    private var threads: ThreadGroupCPU
-    private var callSeconds = 0.0
 
     init(_ settings: EncoderSettings) throws(AVError) {
-        let opened = try OpenedEncoder(settings)
-        encoder = opened.encoder
-        threads = opened.threads
-        meter = try RenditionMeter(reading: encoder)
+        timed = try TimedEncoder(settings)
+        meter = try RenditionMeter(reading: timed.encoder)
         packet = try Packet()
     }
-
-    var encodeCPUSeconds: Double { callSeconds + threads.seconds }
 
     func encode(_ picture: Frame, slot: Int64, keyframe: Bool) throws(AVError) {
         let frame = try picture.makeReference()
         frame.pts = slot
-        frame.forceKeyframe(keyframe)
-        if keyframe { threads.sample() }
         try meter.expect(picture, slot: slot)
-        try timed { () throws(AVError) in _ = try encoder.send(frame) }
+        try timed.send(frame, keyframe: keyframe)
         frames += 1
         try drain()
     }
 
-    func finish() throws(AVError) {
-        threads.sample()
-        try timed { () throws(AVError) in _ = try encoder.send(nil) }
+    /// Flushes the encoder and its read-back; returns the encoder's CPU seconds.
+    func finish() throws(AVError) -> Double {
+        try timed.flush()
         try drain()
-        threads.sample()
         try meter.read(nil)
+        return timed.cpuSeconds()
     }
 
     private func drain() throws(AVError) {
-        while try timed({ () throws(AVError) in try encoder.receive(into: packet) }) == .output {
+        while try timed.receive(into: packet) {
             bytes += packet.size
             try meter.read(packet)
             packet.unref()
         }
-    }
-
-    private func timed<T>(_ call: () throws(AVError) -> T) throws(AVError) -> T {
-        let started = ThreadCPU.currentThreadSeconds()
-        defer { callSeconds += ThreadCPU.currentThreadSeconds() - started }
-        return try call()
     }
 }
