@@ -245,6 +245,17 @@ public final class FeedDatabase: Sendable {
                 ALTER TABLE renditions ADD COLUMN target_ssim_y REAL;
                 """)
         }
+        migrator.registerMigration("v11: fractional CRFs") { db in
+            // Content-aware rates choose x264's and x265's CRF in tenths (22.4): the column becomes REAL. SQLite
+            // changes a column's type only by copying it; the copy clears the stored items of videos that had a CRF,
+            // which readers render again, the same.
+            try db.execute(sql: """
+                ALTER TABLE renditions ADD COLUMN crf_fractional REAL;
+                UPDATE renditions SET crf_fractional = crf WHERE crf IS NOT NULL;
+                ALTER TABLE renditions DROP COLUMN crf;
+                ALTER TABLE renditions RENAME COLUMN crf_fractional TO crf;
+                """)
+        }
         return migrator
     }
 }

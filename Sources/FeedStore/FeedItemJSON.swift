@@ -47,7 +47,7 @@ public enum FeedItemJSON {
                             json.key("video_codec"); json.string(codec)
                         }
                         if let crf = rendition.crf {
-                            json.key("crf"); json.int(crf)
+                            json.key("crf"); json.number(crf)
                         }
                         if let target = rendition.targetSSIMY {
                             json.key("target_ssim_y"); json.double(target)

@@ -17,7 +17,7 @@ public struct FeedVideo: Sendable, Equatable {
         /// catalog keeps NULL and the item omits the key, so items stored before stay what a render would give.
         public var videoCodec: String?
         /// The CRF the rendition was encoded with; nil for renditions published before Reel recorded it.
-        public var crf: Int?
+        public var crf: Double?
         /// The SSIM-Y the content-aware rate analysis chose `crf` to reach; nil for a fixed CRF, and for renditions
         /// published before Reel recorded it.
         public var targetSSIMY: Double?
@@ -25,7 +25,7 @@ public struct FeedVideo: Sendable, Equatable {
         public var prefetch: PrefetchHint?
 
         public init(rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int,
-                    videoCodec: String? = nil, crf: Int? = nil, targetSSIMY: Double? = nil, prefetch: PrefetchHint? = nil) {
+                    videoCodec: String? = nil, crf: Double? = nil, targetSSIMY: Double? = nil, prefetch: PrefetchHint? = nil) {
             self.rung = rung
             self.width = width
             self.height = height

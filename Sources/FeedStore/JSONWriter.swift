@@ -77,6 +77,11 @@ struct JSONWriter {
         bytes.append(contentsOf: value.description.utf8)
     }
 
+    /// `value` as an integer when it is whole (`21`, as integers were written before), else as `double` does (`22.4`).
+    mutating func number(_ value: Double) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { int(Int(value)) } else { double(value) }
+    }
+
     /// Milliseconds as seconds with up to three decimals, without binary floating-point noise.
     mutating func milliseconds(asSeconds value: Int) {
         separate()

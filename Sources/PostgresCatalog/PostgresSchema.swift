@@ -10,7 +10,7 @@ public enum PostgresSchema {
         public let statements: [String]
     }
 
-    public static let migrations: [Migration] = [catalog, jobLeases, claimableJobs, renditionCodecs]
+    public static let migrations: [Migration] = [catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs]
 
     static let catalog = Migration(version: 1, name: "catalog (the SQLite catalog's v7)", statements: [
         """
@@ -227,5 +227,10 @@ public enum PostgresSchema {
         "ALTER TABLE renditions ADD COLUMN video_codec text",
         "ALTER TABLE renditions ADD COLUMN crf integer",
         "ALTER TABLE renditions ADD COLUMN target_ssim_y double precision",
+    ])
+
+    /// The SQLite catalog's v11. Content-aware rates choose x264's and x265's CRF in tenths (22.4).
+    static let fractionalCRFs = Migration(version: 5, name: "fractional CRFs (the SQLite catalog's v11)", statements: [
+        "ALTER TABLE renditions ALTER COLUMN crf TYPE double precision",
     ])
 }

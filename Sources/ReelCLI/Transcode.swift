@@ -59,7 +59,7 @@ extension Reel {
                     for r in summary.renditions {
                         print(String(format: "  %-10@ %5dx%-5d %4d kb/s avg, %4d kb/s peak, %2d segments, %@",
                                      r.id, r.width, r.height, r.averageBandwidth / 1000, r.bandwidth / 1000, r.segments, r.codecs)
-                              + (r.crf.map { ", CRF \($0)" } ?? "")
+                              + (r.crf.map { String(format: ", CRF %g", $0) } ?? "")
                               + (r.targetSSIMY.map { String(format: " for SSIM-Y %.4f", $0) } ?? "")
                               + (r.ssimY.map { String(format: ", SSIM-Y %.5f", $0) } ?? "")
                               + (r.encodeCPUSeconds.map { String(format: ", encoder %.1f CPU s", $0) } ?? ""))

@@ -4,20 +4,21 @@ public struct LadderPlan: Sendable, Equatable {
         public var id: String
         public var width: Int
         public var height: Int
-        public var crf: Int
+        /// The H.264 rendition's CRF; fractional when content-aware rates chose it (`VideoCodec.crfStep`).
+        public var crf: Double
         public var maxBitrateKbps: Int
         public var bufferKbits: Int
         public var audioBitrateKbps: Int
         /// The CRF of each codec other than H.264 (`crf`); see `crf(_:)`.
-        public var otherCRFs: [VideoCodec: Int] = [:]
+        public var otherCRFs: [VideoCodec: Double] = [:]
         /// The SSIM-Y each codec's CRF was chosen to reach, when the content-aware analysis chose it.
         public var targetSSIMY: [VideoCodec: Double] = [:]
 
         /// The CRF of this rung's rendition in `codec`.
-        public func crf(_ codec: VideoCodec) -> Int { codec == .h264 ? crf : otherCRFs[codec] ?? crf }
+        public func crf(_ codec: VideoCodec) -> Double { codec == .h264 ? crf : otherCRFs[codec] ?? crf }
 
         /// Sets the CRF of this rung's rendition in `codec`.
-        public mutating func setCRF(_ value: Int, for codec: VideoCodec) {
+        public mutating func setCRF(_ value: Double, for codec: VideoCodec) {
             if codec == .h264 { crf = value } else { otherCRFs[codec] = value }
         }
     }

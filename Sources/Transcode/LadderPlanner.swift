@@ -42,8 +42,8 @@ public struct LadderPlanner: Sendable {
             let (width, height) = scaledSize(displayWidth: displayWidth, displayHeight: displayHeight, shortSide: rung.short)
             // Audio follows the nearest rung at or above (a 480p native rung gets 720p's audio).
             let audio = (sorted.first { $0.shortSide >= rung.short } ?? top).audioBitrateKbps
-            let others = preset.codecs.filter { $0 != .h264 }.map { ($0, preset.crf($0, rung: rung.template)) }
-            return LadderPlan.Rung(id: rung.id, width: width, height: height, crf: rung.template.crf,
+            let others = preset.codecs.filter { $0 != .h264 }.map { ($0, Double(preset.crf($0, rung: rung.template))) }
+            return LadderPlan.Rung(id: rung.id, width: width, height: height, crf: Double(rung.template.crf),
                                    maxBitrateKbps: rung.caps.0, bufferKbits: rung.caps.1, audioBitrateKbps: audio,
                                    otherCRFs: Dictionary(uniqueKeysWithValues: others))
         }

@@ -79,7 +79,7 @@ final class RungOutput: @unchecked Sendable {
                               color: ColorDescription, threads: Int) -> EncoderSettings {
         let fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
         let keyint = String(plan.keyframeInterval)
-        let crf = String(rung.crf(codec))
+        let crf = VideoCodec.optionText(crf: rung.crf(codec))
         let options: [(String, String)]
         switch codec {
         case .h264:

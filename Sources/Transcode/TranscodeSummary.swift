@@ -18,7 +18,7 @@ public struct TranscodeSummary: Codable, Sendable {
         /// nil in summaries written before codecs.
         public var rung: String?
         public var videoCodec: VideoCodec?
-        public var crf: Int?
+        public var crf: Double?
         /// SSIM of the luma plane against the source scaled to this size (Lanczos, as the ladder scales), the mean
         /// over every picture; measured only when asked for (`reel transcode --ssim`).
         public var ssimY: Double?

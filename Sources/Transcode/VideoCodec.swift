@@ -21,6 +21,24 @@ public enum VideoCodec: String, Codable, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// The finest CRF step the encoder takes: x264's and x265's rate factor is continuous, so they read a fractional
+    /// CRF (a tenth here, finer than the probes can tell apart); SVT-AV1 reads a whole one. On an easy clip a whole
+    /// step of x264's CRF costs about 0.002 SSIM-Y, most of what content-aware rates may spend.
+    var crfStep: Double { self == .av1 ? 1 : 0.1 }
+
+    /// `value` moved down onto the codec's CRF grid (`crfStep`) and into its scale (`crfRange`).
+    func crf(onGrid value: Double) -> Double {
+        let steps = (value / crfStep + 1e-6).rounded(.down)
+        let snapped = (steps * crfStep * 10).rounded() / 10
+        return min(max(snapped, Double(crfRange.lowerBound)), Double(crfRange.upperBound))
+    }
+
+    /// A CRF as the encoder's `crf` option reads it: `21`, `22.4`.
+    static func optionText(crf: Double) -> String {
+        let tenths = Int((crf * 10).rounded())
+        return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// The rendition's id and folder: H.264 keeps the bare rung id (as every ladder before other codecs), the others
     /// add their name (`720p-hevc`).
     public func renditionID(rung: String) -> String {

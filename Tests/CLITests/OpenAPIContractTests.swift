@@ -26,8 +26,8 @@ import Testing
                             as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")), kind: nil, now: 3)
         // The newest video has H.264, HEVC and AV1 renditions with their CRFs (one fixed, without a target), so every
         // first page shows each rendition key the description names.
-        let rungs: [(id: String, codec: String, codecs: String, crf: Int, target: Double?)] = [
-            ("720p", "h264", "avc1.64001f,mp4a.40.2", 23, 0.968), ("720p-hevc", "hevc", "hvc1.1.6.L93.90,mp4a.40.2", 27, 0.968),
+        let rungs: [(id: String, codec: String, codecs: String, crf: Double, target: Double?)] = [
+            ("720p", "h264", "avc1.64001f,mp4a.40.2", 22.7, 0.968), ("720p-hevc", "hevc", "hvc1.1.6.L93.90,mp4a.40.2", 27.1, 0.968),
             ("720p-av1", "av1", "av01.0.05M.08,mp4a.40.2", 37, nil),
         ]
         try store.publish(PublishedVideo(

@@ -119,7 +119,8 @@ import Testing
             let order = ["360p", "360p-hevc", "360p-av1", "720p", "720p-hevc", "720p-av1"]
             #expect(video.renditions.map(\.rung) == order)
             #expect(video.renditions.map(\.videoCodec) == ["h264", "hevc", "av1", "h264", "hevc", "av1"])
-            #expect(video.renditions.map(\.crf) == [24, 28, 38, 23, 27, 36])
+            // x264's and x265's CRFs in tenths, SVT-AV1's whole.
+            #expect(video.renditions.map(\.crf) == [24.3, 28.6, 38, 22.7, 27.1, 36])
             #expect(video.renditions.map(\.targetSSIMY) == [0.9625, 0.9625, nil, 0.968, 0.968, 0.968])
             for rendition in published.renditions {
                 #expect(video.renditions.first { $0.rung == rendition.rung } == rendition)
@@ -129,7 +130,9 @@ import Testing
             let objects = try #require(renditions as? [[String: Any]])
             #expect(objects.map { $0["rung"] as? String } == order)
             #expect(objects.map { $0["video_codec"] as? String } == ["h264", "hevc", "av1", "h264", "hevc", "av1"])
-            #expect(objects.map { $0["crf"] as? Int } == [24, 28, 38, 23, 27, 36])
+            #expect(objects.map { $0["crf"] as? Double } == [24.3, 28.6, 38, 22.7, 27.1, 36])
+            #expect(item.json.contains(#""crf":24.3,"#) && item.json.contains(#""crf":38"#) && !item.json.contains(#""crf":38.0"#),
+                    "a whole CRF is written as an integer")
             #expect(objects.map { $0["target_ssim_y"] as? Double } == [0.9625, 0.9625, nil, 0.968, 0.968, 0.968])
             #expect(objects[2].keys.contains("target_ssim_y") == false)
             // Renditions from before codecs were recorded read back without them, and their item omits the keys.

@@ -27,16 +27,16 @@ enum Fixtures {
         var video = video(id, hash: hash)
         video.renditions = [
             rendition("720p-av1", height: 720, codecs: "av01.0.05M.08,mp4a.40.2", codec: "av1", crf: 36, target: 0.968),
-            rendition("360p", height: 360, codecs: "avc1.64001e,mp4a.40.2", codec: "h264", crf: 24, target: 0.9625),
-            rendition("720p-hevc", height: 720, codecs: "hvc1.1.6.L93.90,mp4a.40.2", codec: "hevc", crf: 27, target: 0.968),
+            rendition("360p", height: 360, codecs: "avc1.64001e,mp4a.40.2", codec: "h264", crf: 24.3, target: 0.9625),
+            rendition("720p-hevc", height: 720, codecs: "hvc1.1.6.L93.90,mp4a.40.2", codec: "hevc", crf: 27.1, target: 0.968),
             rendition("360p-av1", height: 360, codecs: "av01.0.01M.08,mp4a.40.2", codec: "av1", crf: 38, target: nil),
-            rendition("720p", height: 720, codecs: "avc1.64001f,mp4a.40.2", codec: "h264", crf: 23, target: 0.968),
-            rendition("360p-hevc", height: 360, codecs: "hvc1.1.6.L63.90,mp4a.40.2", codec: "hevc", crf: 28, target: 0.9625),
+            rendition("720p", height: 720, codecs: "avc1.64001f,mp4a.40.2", codec: "h264", crf: 22.7, target: 0.968),
+            rendition("360p-hevc", height: 360, codecs: "hvc1.1.6.L63.90,mp4a.40.2", codec: "hevc", crf: 28.6, target: 0.9625),
         ]
         return video
     }
 
-    static func rendition(_ id: String, height: Int, codecs: String, codec: String, crf: Int, target: Double?) -> FeedVideo.Rendition {
+    static func rendition(_ id: String, height: Int, codecs: String, codec: String, crf: Double, target: Double?) -> FeedVideo.Rendition {
         FeedVideo.Rendition(rung: id, width: height * 9 / 16, height: height, bandwidth: height * 2_000, averageBandwidth: height * 1_500,
                             codecs: codecs, segments: 8, videoCodec: codec, crf: crf, targetSSIMY: target)
     }

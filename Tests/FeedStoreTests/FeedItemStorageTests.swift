@@ -256,4 +256,46 @@ import Testing
                                + #""codecs":"avc1.640028,mp4a.40.2","segments":4,"video_codec":"h264","crf":23,"target_ssim_y":0.97,"#), "\(shown)")
         #expect(try migrated.video(id: video.id)?.renditions.map(\.crf) == [nil, 23, nil])
     }
+
+    /// v11: a v10 catalog's whole CRFs come through the column's change to REAL, its other columns stay, and a
+    /// fractional CRF published after it reads back in tenths.
+    @Test func migratingAVersion10CatalogKeepsItsCRFsAndTakesFractionalOnes() throws {
+        let path = directory.file("v10.sqlite")
+        let video = SQLiteFeedStore.syntheticVideo(3)
+        do {
+            let pool = try DatabasePool(path: path)
+            try FeedDatabase.migrator.migrate(pool, upTo: "v10: rendition codecs and rates")
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source, master_path)
+                    VALUES (?, 'published', ?, ?, ?, 1080, 1920, 'h', '{}', ?)
+                    """, arguments: [video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.masterPath])
+                for (index, rendition) in video.renditions.enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments,
+                                                video_codec, crf, target_ssim_y)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'h264', ?, 0.97)
+                        """, arguments: [video.id, rendition.rung, rendition.width, rendition.height, rendition.bandwidth,
+                                         rendition.averageBandwidth, rendition.codecs, rendition.segments, index == 1 ? nil : 21 + index])
+                }
+            }
+            try pool.close()
+        }
+        let migrated = SQLiteFeedStore(database: try FeedDatabase(path: path))
+        let (type, crfs) = try migrated.database.pool.read { db in
+            (try String.fetchOne(db, sql: "SELECT type FROM pragma_table_info('renditions') WHERE name = 'crf'"),
+             try Double?.fetchAll(db, sql: "SELECT crf FROM renditions ORDER BY height"))
+        }
+        #expect(type == "REAL")
+        #expect(crfs == [21, nil, 23])
+        let read = try #require(try migrated.video(id: video.id))
+        #expect(read.renditions.map(\.crf) == [21, nil, 23] && read.renditions.allSatisfy { $0.videoCodec == "h264" && $0.targetSSIMY == 0.97 })
+        #expect(try #require(try migrated.item(id: video.id)).json.contains(#""crf":21,"#))
+
+        var fractional = SQLiteFeedStore.syntheticVideo(4)
+        for index in fractional.renditions.indices { fractional.renditions[index].crf = 22.4 + Double(index) }
+        try migrated.publish(fractional)
+        #expect(try migrated.video(id: fractional.id)?.renditions.map(\.crf) == [22.4, 23.4, 24.4])
+        #expect(try #require(try migrated.item(id: fractional.id)).json.contains(#""crf":22.4"#))
+    }
 }

@@ -6,7 +6,7 @@ import Testing
 /// Renditions in several codecs: each one's codec, CRF and target SSIM-Y in the item, after the keys it always had,
 /// and the renditions listed by height with H.264 first at each height.
 @Suite struct RenditionCodecTests {
-    static func rendition(_ id: String, height: Int, codec: String?, crf: Int? = nil, target: Double? = nil,
+    static func rendition(_ id: String, height: Int, codec: String?, crf: Double? = nil, target: Double? = nil,
                           prefetch: PrefetchHint? = nil) -> FeedVideo.Rendition {
         FeedVideo.Rendition(rung: id, width: height * 9 / 16, height: height, bandwidth: 1_000_000, averageBandwidth: 900_000,
                             codecs: "x", segments: 4, videoCodec: codec, crf: crf, targetSSIMY: target, prefetch: prefetch)
@@ -37,6 +37,8 @@ import Testing
     @Test func aMissingValueOmitsItsKeyRatherThanWritingNull() throws {
         let fixed = Self.video([Self.rendition("360p-av1", height: 640, codec: "av1", crf: 38)])
         #expect(try Self.renditionsJSON(fixed).hasSuffix(#""segments":4,"video_codec":"av1","crf":38}]"#))
+        let tenths = Self.video([Self.rendition("360p", height: 640, codec: "h264", crf: 22.4)])
+        #expect(try Self.renditionsJSON(tenths).hasSuffix(#""segments":4,"video_codec":"h264","crf":22.4}]"#))
         let old = Self.video([Self.rendition("360p", height: 640, codec: nil)])
         #expect(try Self.renditionsJSON(old).hasSuffix(#""codecs":"x","segments":4}]"#))
     }

@@ -199,4 +199,46 @@ import TestServers
             #expect(try await store.video(id: video.id)?.renditions.map(\.crf) == [nil, 23, nil])
         }
     }
+
+    /// v5: a catalog's whole CRFs come through the column's change to double precision, and a fractional CRF
+    /// published after it reads back in tenths.
+    @Test func version5KeepsWholeCRFsAndTakesFractionalOnes() async throws {
+        let server = try PostgresTestServer()
+        try server.createDatabase("whole_crfs")
+        let video = SQLiteFeedStore.syntheticVideo(3)
+        try await PostgresTestServerTests.withClient(server, database: "whole_crfs") { client in
+            let applied = try await PostgresMigrator(migrations: PostgresSchema.migrations.filter { $0.version < 5 })
+                .migrate(client, logger: Self.logger)
+            #expect(applied == [1, 2, 3, 4])
+            try await client.query("""
+                INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, master_path)
+                VALUES (\(video.id), 'published', \(video.createdAt), \(video.publishedAt), \(video.durationMilliseconds), 1080, 1920,
+                        'h', \(video.masterPath))
+                """, logger: Self.logger)
+            for (index, rendition) in video.renditions.enumerated() {
+                let crf: Int? = index == 1 ? nil : 21 + index
+                try await client.query("""
+                    INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments, video_codec, crf)
+                    VALUES (\(video.id), \(rendition.rung), \(rendition.width), \(rendition.height), \(rendition.bandwidth),
+                            \(rendition.averageBandwidth), \(rendition.codecs), \(rendition.segments), 'h264', \(crf))
+                    """, logger: Self.logger)
+            }
+        }
+        var tenths = SQLiteFeedStore.syntheticVideo(4)
+        for index in tenths.renditions.indices { tenths.renditions[index].crf = 22.4 + Double(index) }
+        let fractional = tenths
+        try await PostgresFeedStoreTests.withStore(server, database: "whole_crfs", create: false) { store in
+            #expect(try await store.video(id: video.id)?.renditions.map(\.crf) == [21, nil, 23])
+            #expect(try #require(try await store.item(id: video.id)).json.contains(#""crf":21}"#))
+            try await store.publish(fractional)
+            #expect(try await store.video(id: fractional.id)?.renditions.map(\.crf) == [22.4, 23.4, 24.4])
+            #expect(try #require(try await store.item(id: fractional.id)).json.contains(#""crf":22.4"#))
+        }
+        try await PostgresTestServerTests.withClient(server, database: "whole_crfs") { client in
+            let type = try await Self.rows(client, """
+                SELECT data_type::text FROM information_schema.columns WHERE table_name = 'renditions' AND column_name = 'crf'
+                """, as: String.self)
+            #expect(type == ["double precision"])
+        }
+    }
 }

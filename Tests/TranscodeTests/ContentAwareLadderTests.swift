@@ -44,9 +44,9 @@ import Testing
         let settings = Self.contentAware.contentAware
         for ((rendition, rung), before) in zip(zip(aware.renditions, Self.contentAware.rungs), plain.renditions) {
             let crf = try #require(rendition.crf)
-            #expect(crf >= rung.crf && crf <= rung.crf + settings.maxCRFRaise, "\(rendition.id): CRF \(crf)")
+            #expect(crf >= Double(rung.crf) && crf <= Double(rung.crf + settings.maxCRFRaise), "\(rendition.id): CRF \(crf)")
             let chosen = try #require(analysis.renditions.first { $0.id == rendition.id })
-            #expect(chosen.probes.map(\.crf) == [rung.crf, rung.crf + settings.maxCRFRaise])
+            #expect(chosen.probes.map(\.crf) == [Double(rung.crf), Double(rung.crf + settings.maxCRFRaise)])
             #expect(try #require(chosen.predictedSSIMY) >= chosen.targetSSIMY && rendition.targetSSIMY == chosen.targetSSIMY)
             #expect(rendition.bytes <= before.bytes, "\(rendition.id): \(rendition.bytes) bytes against \(before.bytes) at CRF \(rung.crf)")
             // The whole clip, read back: it lost about what the probes allowed, no more.
@@ -60,7 +60,8 @@ import Testing
         #expect(bytes.0 < bytes.1, "content-aware \(bytes.0) bytes, fixed \(bytes.1)")
     }
 
-    @Test func newDetailInEveryPictureKeepsTheRungsCRFs() throws {
+    /// Its quality falls so fast with the CRF that the allowed loss is gone within the first whole step.
+    @Test func newDetailInEveryPictureStaysWithinAStepOfTheRungsCRFs() throws {
         var clip = SyntheticVideo(width: 480, height: 270, seconds: 3)
         clip.content = .noise
         clip.quality = 18
@@ -73,7 +74,7 @@ import Testing
         let summary = try transcode(clip, name: "noise", preset: uncapped)
         let analysis = try #require(summary.rateAnalysis)
         for rendition in summary.renditions {
-            #expect(rendition.crf == 28, "\(rendition.id)")
+            #expect(try #require(rendition.crf) < 29, "\(rendition.id)")
             let chosen = try #require(analysis.renditions.first { $0.id == rendition.id })
             #expect(chosen.probes[0].ssimY - chosen.probes[1].ssimY > Self.contentAware.contentAware.maxSSIMDrop, "\(chosen.probes)")
             #expect(chosen.probes[0].kilobitsPerSecond > chosen.probes[1].kilobitsPerSecond)
@@ -99,7 +100,7 @@ import Testing
             #expect(chosen.targetSSIMY == (try #require(h264.predictedSSIMY)) - preset.contentAware.codecSSIMMargin)
             // Probed around the H.264 CRF plus the codec's offset.
             let offset = chosen.videoCodec == .hevc ? preset.hevc.crfOffset : preset.av1.crfOffset
-            #expect(chosen.probes[0].crf < h264.crf + offset && chosen.probes[1].crf > h264.crf + offset, "\(chosen.probes)")
+            #expect(chosen.probes[0].crf < h264.crf + Double(offset) && chosen.probes[1].crf > h264.crf + Double(offset), "\(chosen.probes)")
         }
         // What the whole clip got, read back: each codec near the H.264 rendition's quality.
         let measured = Dictionary(uniqueKeysWithValues: try summary.renditions.map { ($0.id, try #require($0.ssimY)) })
@@ -109,7 +110,7 @@ import Testing
     }
 
     /// HEVC and AV1 are probed on the rung nearest 720p only; every other rung keeps that rung's distance from its own
-    /// H.264 CRF, and says it was not probed.
+    /// H.264 CRF (SVT-AV1's whole CRF below it), and says it was not probed.
     @Test func otherCodecsAreProbedOnOneRungAndTheOthersKeepItsDistance() throws {
         var preset = Self.contentAware
         preset.codecs = [.h264, .av1]
@@ -119,7 +120,8 @@ import Testing
         let crf = Dictionary(uniqueKeysWithValues: summary.renditions.map { ($0.id, $0.crf ?? -1) })
         let distance = try #require(crf["270p-av1"]) - (try #require(crf["270p"]))
         for rung in ["90p", "180p", "270p"] {
-            #expect(crf[rung + "-av1"]! - crf[rung]! == distance, "\(crf)")
+            let av1 = crf[rung + "-av1"]!
+            #expect(av1 == av1.rounded() && av1 <= crf[rung]! + distance + 1e-9 && av1 > crf[rung]! + distance - 1, "\(crf)")
             let chosen = try #require(analysis.renditions.first { $0.id == rung + "-av1" })
             #expect(chosen.probes.count == (rung == "270p" ? 2 : 0))
             #expect((chosen.predictedSSIMY == nil) == (rung != "270p"))

@@ -10,8 +10,8 @@ import Testing
     var decision: RateDecision { RateDecision(settings: settings) }
 
     /// A probe point; by default each CRF step above 21 saves 10 % of the bytes.
-    func point(_ crf: Int, _ ssim: Double, kbps: Double? = nil) -> RateProbePoint {
-        RateProbePoint(crf: crf, ssimY: ssim, kilobitsPerSecond: kbps ?? 1000 * pow(0.9, Double(crf - 21)))
+    func point(_ crf: Double, _ ssim: Double, kbps: Double? = nil) -> RateProbePoint {
+        RateProbePoint(crf: crf, ssimY: ssim, kilobitsPerSecond: kbps ?? 1000 * pow(0.9, crf - 21))
     }
 
     // MARK: the curve
@@ -20,7 +20,7 @@ import Testing
         let curve = try #require(SSIMCurve(point(21, 0.99), point(29, 0.96)))
         #expect(abs(curve.ssimY(atCRF: 21) - 0.99) < 1e-12)
         #expect(abs(curve.ssimY(atCRF: 29) - 0.96) < 1e-12)
-        for crf in 21..<29 { #expect(curve.ssimY(atCRF: crf) > curve.ssimY(atCRF: crf + 1)) }
+        for crf in stride(from: 21.0, to: 29, by: 0.5) { #expect(curve.ssimY(atCRF: crf) > curve.ssimY(atCRF: crf + 0.5)) }
         // Distortion grows geometrically: halfway in CRF is the geometric mean of the distortions, 1 - sqrt(0.01 * 0.04).
         #expect(abs(curve.ssimY(atCRF: 25) - 0.98) < 1e-12)
     }
@@ -33,25 +33,36 @@ import Testing
     func aHigherCRFThatMeasuresNoWorseGivesAFlatCurveAtTheLowerMeasurement(low: Double, high: Double) throws {
         let curve = try #require(SSIMCurve(point(21, low), point(29, high)))
         #expect(curve.slope == 0)
-        for crf in [0, 21, 25, 29, 51] { #expect(abs(curve.ssimY(atCRF: crf) - min(low, high)) < 2e-6) }
+        for crf: Double in [0, 21, 25, 29, 51] { #expect(abs(curve.ssimY(atCRF: crf) - min(low, high)) < 2e-6) }
     }
 
-    @Test(arguments: [(21, 0.99, 21, 0.95), (21, 1.2, 29, 0.9), (21, 0.99, 29, -0.1)])
-    func probesAtOneCRFOrOutsideZeroToOneMakeNoCurve(a: Int, sa: Double, b: Int, sb: Double) {
+    @Test(arguments: [(21.0, 0.99, 21.0, 0.95), (21, 1.2, 29, 0.9), (21, 0.99, 29, -0.1)])
+    func probesAtOneCRFOrOutsideZeroToOneMakeNoCurve(a: Double, sa: Double, b: Double, sb: Double) {
         #expect(SSIMCurve(point(a, sa), point(b, sb)) == nil)
     }
 
-    @Test func theHighestCRFKeepingATargetIsTheLastOneAtOrAboveIt() throws {
+    @Test(arguments: [VideoCodec.h264, .hevc, .av1])
+    func theHighestCRFKeepingATargetIsTheLastOneOfTheCodecsGridAtOrAboveIt(codec: VideoCodec) throws {
         let curve = try #require(SSIMCurve(point(21, 0.99), point(29, 0.96)))
-        for target in stride(from: 0.955, through: 0.995, by: 0.001) {
-            let found = curve.highestCRF(keeping: target, in: 21...29)
+        for target in stride(from: 0.955, through: 0.995, by: 0.0005) {
+            let found = curve.highestCRF(keeping: target, in: 21...29, codec: codec)
             if let found {
                 #expect(curve.ssimY(atCRF: found) >= target)
-                if found < 29 { #expect(curve.ssimY(atCRF: found + 1) < target) }
+                #expect(found == codec.crf(onGrid: found) && (21...29).contains(found), "\(found) is on the grid")
+                if found < 29 { #expect(curve.ssimY(atCRF: found + codec.crfStep) < target, "\(target): \(found)") }
             } else {
                 #expect(curve.ssimY(atCRF: 21) < target)
             }
         }
+    }
+
+    @Test func x264AndX265TakeTenthsOfACRFAndSVTAV1WholeOnes() {
+        #expect(VideoCodec.h264.crf(onGrid: 22.47) == 22.4 && VideoCodec.hevc.crf(onGrid: 22.4) == 22.4)
+        #expect(VideoCodec.h264.crf(onGrid: 23.0 - 1e-9) == 23, "a hair below a step is that step, not the one under it")
+        #expect(VideoCodec.av1.crf(onGrid: 36.9) == 36 && VideoCodec.av1.crf(onGrid: 0.5) == 1)
+        #expect(VideoCodec.h264.crf(onGrid: 60) == 51 && VideoCodec.h264.crf(onGrid: -3) == 0)
+        #expect(VideoCodec.optionText(crf: 21) == "21" && VideoCodec.optionText(crf: 22.4) == "22.4")
+        #expect(VideoCodec.optionText(crf: 0.1 + 0.2) == "0.3")
     }
 
     // MARK: H.264
@@ -63,13 +74,14 @@ import Testing
     }
 
     @Test func anEasyClipRisesUntilItHasLostTheAllowedSSIM() {
-        // Quality hardly moves with the CRF: 0.998 at 21, 0.995 at 29. The floor is 0.998 - 0.0025 = 0.9955.
-        let choice = decision.h264(base: 21, target: 0.99, probes: [point(21, 0.998), point(29, 0.995)])
+        // Quality hardly moves with the CRF: 0.998 at 21, 0.994 at 29. The floor is 0.998 - 0.0025 = 0.9955.
+        let choice = decision.h264(base: 21, target: 0.99, probes: [point(21, 0.998), point(29, 0.994)])
         #expect(choice.crf > 21)
         #expect(choice.targetSSIMY == 0.998 - 0.0025)
         #expect(choice.predictedSSIMY >= choice.targetSSIMY)
-        let curve = SSIMCurve(point(21, 0.998), point(29, 0.995))!
-        #expect(curve.ssimY(atCRF: choice.crf + 1) < choice.targetSSIMY)
+        let curve = SSIMCurve(point(21, 0.998), point(29, 0.994))!
+        #expect(curve.ssimY(atCRF: choice.crf + 0.1) < choice.targetSSIMY)
+        #expect(choice.crf != choice.crf.rounded(), "a fractional CRF spends the allowance: \(choice.crf)")
     }
 
     @Test func aClipWhoseQualityHoldsEverywhereTakesTheHighestCRF() {
@@ -128,7 +140,7 @@ import Testing
         #expect(choice.targetSSIMY == 0.994 - 0.001)
         #expect(choice.predictedSSIMY >= choice.targetSSIMY)
         let curve = SSIMCurve(probes[0], probes[1])!
-        #expect(curve.ssimY(atCRF: choice.crf + 1) < choice.targetSSIMY)
+        #expect(curve.ssimY(atCRF: choice.crf + 0.1) < choice.targetSSIMY)
     }
 
     @Test func anotherCodecLooksNoHigherThanItsProbesAndAStepBelow() {
@@ -140,10 +152,15 @@ import Testing
         #expect(low.crf == 19)
         // Short at both probes but within reach a step below: the line is followed down to the target.
         let reach = decision.other(.hevc, probes: [point(29, 0.9463), point(35, 0.8935)], h264PredictedSSIMY: 0.9717, step: 6)
-        #expect(reach.crf == 23 && reach.predictedSSIMY >= 0.9717 - 0.001, "\(reach)")
+        #expect((23..<24).contains(reach.crf) && reach.predictedSSIMY >= 0.9717 - 0.001, "\(reach)")
         // And never outside the codec's scale.
         let av1 = decision.other(.av1, probes: [point(1, 0.96), point(13, 0.95)], h264PredictedSSIMY: 0.99, step: 12)
         #expect(av1.crf == 1)
+        // SVT-AV1 takes whole CRFs only: the choice is the whole one below where the line meets the target.
+        let whole = decision.other(.av1, probes: [point(32, 0.990), point(44, 0.970)], h264PredictedSSIMY: 0.9855, step: 12)
+        #expect(whole.crf == whole.crf.rounded() && whole.crf > 32 && whole.crf < 44, "\(whole)")
+        let line = SSIMCurve(point(32, 0.990), point(44, 0.970))!
+        #expect(line.ssimY(atCRF: whole.crf) >= whole.targetSSIMY && line.ssimY(atCRF: whole.crf + 1) < whole.targetSSIMY)
     }
 
     // MARK: windows

@@ -7,7 +7,7 @@ public struct RateAnalysis: Codable, Sendable {
         public var videoCodec: VideoCodec
         /// The CRF chosen, the SSIM-Y it had to keep, and what the probes predict it gets (nil for an HEVC or AV1
         /// rung that was not probed itself: it keeps the probed rung's distance from its H.264 CRF).
-        public var crf: Int
+        public var crf: Double
         public var targetSSIMY: Double
         public var predictedSSIMY: Double?
         /// The two probe encodes the choice was read from; empty for a rung that was not probed.

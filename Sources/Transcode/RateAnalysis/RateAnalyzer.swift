@@ -63,7 +63,7 @@ struct RateAnalyzer {
             let distance = choice.crf - plan.rungs[probed].crf
             for index in plan.rungs.indices {
                 let target = h264Predicted[index] - settings.codecSSIMMargin
-                let crf = index == probed ? choice.crf : codec.crfRange.clamp(plan.rungs[index].crf + distance)
+                let crf = index == probed ? choice.crf : codec.crf(onGrid: plan.rungs[index].crf + distance)
                 plan.rungs[index].setCRF(crf, for: codec)
                 plan.rungs[index].targetSSIMY[codec] = target
                 renditions.append(RateAnalysis.Rendition(

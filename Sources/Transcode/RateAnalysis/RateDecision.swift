@@ -16,7 +16,7 @@ struct RateDecision: Sendable {
     static let minimumSaving = 0.05
 
     struct Choice: Sendable, Equatable {
-        var crf: Int
+        var crf: Double
         var targetSSIMY: Double
         var predictedSSIMY: Double
     }
@@ -24,22 +24,21 @@ struct RateDecision: Sendable {
     let settings: LadderPreset.ContentAware
 
     /// The two CRFs an H.264 rung is probed at: its own and the highest it may rise to.
-    func h264ProbeCRFs(base: Int) -> [Int] {
-        let range = VideoCodec.h264.crfRange
-        let low = range.clamp(base)
-        return [low, range.clamp(low + settings.maxCRFRaise)]
+    func h264ProbeCRFs(base: Double) -> [Double] {
+        let low = VideoCodec.h264.crf(onGrid: base)
+        return [low, VideoCodec.h264.crf(onGrid: low + Double(settings.maxCRFRaise))]
     }
 
     /// The H.264 rung's CRF from its probes at `h264ProbeCRFs(base:)`. Its predicted SSIM-Y, which the other codecs
     /// aim at, is no more than what the rung's VBV cap `maxKbps` allows (`ssimYAtCap`).
-    func h264(base: Int, target: Double?, probes: [RateProbePoint], maxKbps: Double? = nil) -> Choice {
+    func h264(base: Double, target: Double?, probes: [RateProbePoint], maxKbps: Double? = nil) -> Choice {
         let choice = uncappedH264(base: base, target: target, probes: probes)
         guard let maxKbps, let capped = Self.ssimYAtCap(probes, maxKbps: maxKbps) else { return choice }
         return Choice(crf: choice.crf, targetSSIMY: choice.targetSSIMY, predictedSSIMY: min(choice.predictedSSIMY, capped))
     }
 
-    private func uncappedH264(base: Int, target: Double?, probes: [RateProbePoint]) -> Choice {
-        let base = VideoCodec.h264.crfRange.clamp(base)
+    private func uncappedH264(base: Double, target: Double?, probes: [RateProbePoint]) -> Choice {
+        let base = VideoCodec.h264.crf(onGrid: base)
         guard let atBase = probes.first(where: { $0.crf == base }) else {
             return Choice(crf: base, targetSSIMY: target ?? 0, predictedSSIMY: probes.first?.ssimY ?? 0)
         }
@@ -49,8 +48,8 @@ struct RateDecision: Sendable {
               highest.kilobitsPerSecond < atBase.kilobitsPerSecond * (1 - Self.minimumSaving) else {
             return Choice(crf: base, targetSSIMY: floor, predictedSSIMY: atBase.ssimY)
         }
-        let top = VideoCodec.h264.crfRange.clamp(base + settings.maxCRFRaise)
-        let crf = curve.highestCRF(keeping: floor, in: base...top) ?? base
+        let top = VideoCodec.h264.crf(onGrid: base + Double(settings.maxCRFRaise))
+        let crf = curve.highestCRF(keeping: floor, in: base...top, codec: .h264) ?? base
         return Choice(crf: crf, targetSSIMY: floor, predictedSSIMY: crf == base ? atBase.ssimY : curve.ssimY(atCRF: crf))
     }
 
@@ -74,10 +73,10 @@ struct RateDecision: Sendable {
 
     /// The two CRFs `codec` is probed at on a rung whose H.264 rendition took `h264CRF`: `step` apart, around
     /// `h264CRF + offset`, inside the codec's CRF scale.
-    func probeCRFs(_ codec: VideoCodec, h264CRF: Int, offset: Int, step: Int) -> [Int] {
+    func probeCRFs(_ codec: VideoCodec, h264CRF: Double, offset: Int, step: Int) -> [Double] {
         let range = codec.crfRange
-        let half = max(1, step / 2)
-        let center = min(max(h264CRF + offset, range.lowerBound + half), range.upperBound - half)
+        let half = Double(max(1, step / 2))
+        let center = min(max(codec.crf(onGrid: h264CRF + Double(offset)), Double(range.lowerBound) + half), Double(range.upperBound) - half)
         return [center - half, center + half]
     }
 
@@ -89,18 +88,15 @@ struct RateDecision: Sendable {
         let target = h264PredictedSSIMY - settings.codecSSIMMargin
         let crfs = probes.map(\.crf)
         guard let lowest = crfs.min(), let highest = crfs.max() else {
-            return Choice(crf: codec.crfRange.lowerBound, targetSSIMY: target, predictedSSIMY: 0)
+            return Choice(crf: Double(codec.crfRange.lowerBound), targetSSIMY: target, predictedSSIMY: 0)
         }
-        let range = codec.crfRange.clamp(lowest - step)...codec.crfRange.clamp(highest)
+        let range = codec.crf(onGrid: lowest - Double(step))...codec.crf(onGrid: highest)
         guard probes.count == 2, let curve = SSIMCurve(probes[0], probes[1]) else {
             let best = probes.min { $0.crf < $1.crf }!
             return Choice(crf: best.crf, targetSSIMY: target, predictedSSIMY: best.ssimY)
         }
-        let crf = curve.highestCRF(keeping: target, in: range) ?? range.lowerBound
+        let crf = curve.highestCRF(keeping: target, in: range, codec: codec) ?? range.lowerBound
         return Choice(crf: crf, targetSSIMY: target, predictedSSIMY: curve.ssimY(atCRF: crf))
     }
 }
 
-extension ClosedRange where Bound == Int {
-    func clamp(_ value: Int) -> Int { Swift.min(Swift.max(value, lowerBound), upperBound) }
-}

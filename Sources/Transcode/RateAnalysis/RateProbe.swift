@@ -10,7 +10,7 @@ final class RateProbe {
     struct Encode: Sendable, Equatable {
         var rung: Int
         var codec: VideoCodec
-        var crf: Int
+        var crf: Double
     }
 
     private let input: InputContext

@@ -1,6 +1,6 @@
 /// One probe encode's result: a rendition's sampled windows encoded at one CRF and read back.
 public struct RateProbePoint: Codable, Sendable, Equatable {
-    public var crf: Int
+    public var crf: Double
     /// Mean SSIM-Y of the decoded pictures against the rung's scaled source pictures.
     public var ssimY: Double
     /// The encoded windows' video bitrate.
@@ -9,7 +9,7 @@ public struct RateProbePoint: Codable, Sendable, Equatable {
     /// rendition's: what probing cost each codec, apart from the decode and scaling the probes share.
     public var encodeCPUSeconds: Double?
 
-    public init(crf: Int, ssimY: Double, kilobitsPerSecond: Double, encodeCPUSeconds: Double? = nil) {
+    public init(crf: Double, ssimY: Double, kilobitsPerSecond: Double, encodeCPUSeconds: Double? = nil) {
         self.crf = crf
         self.ssimY = ssimY
         self.kilobitsPerSecond = kilobitsPerSecond

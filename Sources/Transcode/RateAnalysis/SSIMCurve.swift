@@ -20,18 +20,26 @@ struct SSIMCurve: Sendable, Equatable {
             slope = 0
             intercept = log(max(distortionLow, distortionHigh))
         } else {
-            slope = (log(distortionHigh) - log(distortionLow)) / Double(high.crf - low.crf)
-            intercept = log(distortionLow) - slope * Double(low.crf)
+            slope = (log(distortionHigh) - log(distortionLow)) / (high.crf - low.crf)
+            intercept = log(distortionLow) - slope * low.crf
         }
     }
 
     /// The SSIM-Y this curve predicts at `crf`.
-    func ssimY(atCRF crf: Int) -> Double {
-        1 - exp(intercept + slope * Double(crf))
+    func ssimY(atCRF crf: Double) -> Double {
+        1 - exp(intercept + slope * crf)
     }
 
-    /// The highest CRF in `range` whose predicted SSIM-Y is at least `target`; nil when even the lowest falls short.
-    func highestCRF(keeping target: Double, in range: ClosedRange<Int>) -> Int? {
-        range.reversed().first { ssimY(atCRF: $0) >= target }
+    /// The highest CRF of `codec`'s grid (`VideoCodec.crfStep`) in `range` whose predicted SSIM-Y is at least
+    /// `target`; nil when even the lowest falls short.
+    func highestCRF(keeping target: Double, in range: ClosedRange<Double>, codec: VideoCodec) -> Double? {
+        let top = codec.crf(onGrid: range.upperBound)
+        if ssimY(atCRF: top) >= target { return top }
+        guard slope > 0, target < 1, ssimY(atCRF: range.lowerBound) >= target else { return nil }
+        // Where the line meets the target, then down onto the grid (never below the range).
+        let exact = (log(1 - target) - intercept) / slope
+        var crf = codec.crf(onGrid: min(exact, top))
+        while crf > range.lowerBound, ssimY(atCRF: crf) < target { crf = codec.crf(onGrid: crf - codec.crfStep) }
+        return max(crf, range.lowerBound)
     }
 }
