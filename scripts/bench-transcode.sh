@@ -10,7 +10,7 @@
 # Usage: scripts/bench-transcode.sh [REEL_BINARY]
 # Env: SECTIONS="h264 compress rss multicodec" (any of them, space- or comma-separated; default all),
 #      SECONDS_CLIP=20 (length of the generated and cut clips; 5-6 for a quick run),
-#      MC_CLIPS="easy hard vtest megamind" (multicodec clips), LADDER=Presets/ladder.json (the preset the multicodec
+#      MC_CLIPS="easy still hard vtest megamind" (multicodec clips), LADDER=Presets/ladder.json (the preset the multicodec
 #      presets are copied from), MC_TIMING=1 (a third reel run without --ssim for the CPU and wall ratios),
 #      MC_ANCHOR_QUALITY=1 (ladder_quality.sh on the anchor's ladder too), KEEP_WORK=1 (keep the media and logs).
 set -euo pipefail

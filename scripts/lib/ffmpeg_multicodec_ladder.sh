@@ -79,7 +79,7 @@ args = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-i", src, "-fil
 stream_map = []
 for k, (label, r) in enumerate(outputs):
     codec = r.get("video_codec", "h264")
-    crf = str(r["crf"])
+    crf = format(r["crf"], "g")
     short = min(r["width"], r["height"])
     maxrate, bufsize = caps(r.get("rung", r["id"]), short)
     v = f":v:{k}"

@@ -124,7 +124,7 @@ def report(clip, goals):
         q = on.quality.get(rendition_id, {})
         total = q.get("bytes", r.get("bytes"))
         video, ffvideo = on.video(rendition_id), ff.video(rendition_id)
-        print(f"| {rendition_id} | {fmt(r.get('crf'), 'd')} | {fmt(total and total / 1000, '.0f')} "
+        print(f"| {rendition_id} | {fmt(r.get('crf'), 'g')} | {fmt(total and total / 1000, '.0f')} "
               f"| {fmt(video and video / 1000, '.0f')} | {fmt(q.get('ssim_y'), '.4f')} | {fmt(r.get('ssim_y'), '.4f')} "
               f"| {fmt(r.get('encode_cpu_seconds'), '.2f')} | {fmt(ffvideo and ffvideo / 1000, '.0f')} "
               f"| {fmt(ff.ssim(rendition_id), '.4f')} |")
@@ -139,7 +139,7 @@ def report(clip, goals):
         sizes = [on.video(i) for i in ids]
         cells = [rung, " / ".join(fmt(b and b / 1000, ".0f") for b in sizes),
                  " / ".join(fmt(on.ssim(i), ".4f") for i in ids),
-                 " / ".join(fmt(on.renditions.get(i, {}).get("crf"), "d") for i in ids)]
+                 " / ".join(fmt(on.renditions.get(i, {}).get("crf"), "g") for i in ids)]
         base_bytes, base_ssim = sizes[0], on.ssim(ids[0])
         for codec, limit in (("hevc", HEVC_BYTES), ("av1", AV1_BYTES)):
             b, s = on.video(rid(rung, codec)), on.ssim(rid(rung, codec))
@@ -206,7 +206,7 @@ def report(clip, goals):
             complete = False
         if delta is not None:
             worst = delta if worst is None else min(worst, delta)
-        print(f"| {rung} | {fmt(f.get('crf'), 'd')} | {fmt(a.get('crf'), 'd')} | {fmt(fb and fb / 1000, '.0f')} "
+        print(f"| {rung} | {fmt(f.get('crf'), 'g')} | {fmt(a.get('crf'), 'g')} | {fmt(fb and fb / 1000, '.0f')} "
               f"| {fmt(ab and ab / 1000, '.0f')} | {fmt(change, '+.1f')} % | {fmt(fs, '.4f')} | {fmt(as_, '.4f')} "
               f"| {fmt(delta, '+.4f')} | {verdict(ok)} |")
     change = 100 * (total_aware / total_fixed - 1) if complete and total_fixed else None
