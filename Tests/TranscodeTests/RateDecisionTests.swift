@@ -163,6 +163,36 @@ import Testing
         #expect(line.ssimY(atCRF: whole.crf) >= whole.targetSSIMY && line.ssimY(atCRF: whole.crf + 1) < whole.targetSSIMY)
     }
 
+    @Test func aCodecWhoseChoiceIsItsHigherProbeIsProbedAStepAbove() {
+        // Better than H.264 at both probes: the choice is the higher one, and the next probe is a step above it.
+        let probes = [point(36, 0.9935), point(48, 0.9904)]
+        let top = decision.other(.av1, probes: probes, h264PredictedSSIMY: 0.9892, step: 12)
+        #expect(top.crf == 48)
+        #expect(decision.higherProbeCRF(.av1, choice: top, probes: probes, step: 12) == 60)
+        // The scale ends at 63 for SVT-AV1 and 51 for x265; a probe at its end has nowhere higher to go.
+        let near = [point(45, 0.9935), point(57, 0.9904)]
+        let nearTop = decision.other(.av1, probes: near, h264PredictedSSIMY: 0.9892, step: 12)
+        #expect(decision.higherProbeCRF(.av1, choice: nearTop, probes: near, step: 12) == 63)
+        let end = [point(51, 0.9935), point(63, 0.9904)]
+        #expect(decision.higherProbeCRF(.av1, choice: decision.other(.av1, probes: end, h264PredictedSSIMY: 0.9892, step: 12),
+                                        probes: end, step: 12) == nil)
+        let hevc = [point(25.5, 0.999), point(31.5, 0.998)]
+        let hevcTop = decision.other(.hevc, probes: hevc, h264PredictedSSIMY: 0.99, step: 6)
+        #expect(decision.higherProbeCRF(.hevc, choice: hevcTop, probes: hevc, step: 6) == 37.5)
+        // A choice between the probes, or without two probes, asks for nothing more.
+        let between = decision.other(.av1, probes: probes, h264PredictedSSIMY: 0.9930, step: 12)
+        #expect(between.crf < 48 && decision.higherProbeCRF(.av1, choice: between, probes: probes, step: 12) == nil)
+        #expect(decision.higherProbeCRF(.av1, choice: top, probes: [point(48, 0.9904)], step: 12) == nil)
+    }
+
+    @Test func theTopTwoProbesPlaceTheChoiceAboveTheFirstCeiling() {
+        // The step above still keeps the target: the choice is there. Past it: between the two.
+        let keeps = decision.other(.av1, probes: [point(48, 0.9904), point(60, 0.9893)], h264PredictedSSIMY: 0.9892, step: 12)
+        #expect(keeps.crf == 60)
+        let between = decision.other(.av1, probes: [point(48, 0.9904), point(60, 0.9850)], h264PredictedSSIMY: 0.9892, step: 12)
+        #expect(between.crf > 48 && between.crf < 60 && between.predictedSSIMY >= 0.9892 - 0.001, "\(between)")
+    }
+
     // MARK: windows
 
     @Test func windowsAreCentredInEqualPartsOfTheClip() {

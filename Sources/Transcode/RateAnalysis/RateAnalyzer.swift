@@ -57,9 +57,22 @@ struct RateAnalyzer {
                 .map { RateProbe.Encode(rung: probed, codec: codec, crf: $0) }
         }
         let points = encodes.isEmpty ? [] : try probe.measure(encodes)
+        var probes = Dictionary(grouping: zip(encodes, points), by: { $0.0.codec }).mapValues { $0.map(\.1) }
+        // A codec whose choice is its higher probe may keep the target higher still (an easy clip): one more probe a
+        // step above, for every such codec in one more pass, and the choice read between the top two.
+        let higher = others.compactMap { codec -> RateProbe.Encode? in
+            let step = preset.offsetAndProbeStep(codec).step
+            let choice = decision.other(codec, probes: probes[codec] ?? [], h264PredictedSSIMY: h264Predicted[probed], step: step)
+            return decision.higherProbeCRF(codec, choice: choice, probes: probes[codec] ?? [], step: step)
+                .map { RateProbe.Encode(rung: probed, codec: codec, crf: $0) }
+        }
+        if !higher.isEmpty {
+            for (encode, point) in zip(higher, try probe.measure(higher)) { probes[encode.codec, default: []].append(point) }
+        }
         for codec in others {
-            let own = zip(encodes, points).filter { $0.0.codec == codec }.map(\.1)
-            let choice = decision.other(codec, probes: own, h264PredictedSSIMY: h264Predicted[probed], step: preset.offsetAndProbeStep(codec).step)
+            let own = probes[codec] ?? []
+            let choice = decision.other(codec, probes: Array(own.suffix(2)), h264PredictedSSIMY: h264Predicted[probed],
+                                        step: preset.offsetAndProbeStep(codec).step)
             let distance = choice.crf - plan.rungs[probed].crf
             for index in plan.rungs.indices {
                 let target = h264Predicted[index] - settings.codecSSIMMargin

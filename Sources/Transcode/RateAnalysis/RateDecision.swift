@@ -80,6 +80,15 @@ struct RateDecision: Sendable {
         return [center - half, center + half]
     }
 
+    /// Where to probe `codec` next when its `choice` from `probes` is the higher probe (the target holds there, so it
+    /// may hold higher still): a `step` above, inside the codec's scale; nil when the choice is below the higher probe
+    /// or the scale ends there. The line is not followed past a probe: SVT-AV1 falls faster than it there.
+    func higherProbeCRF(_ codec: VideoCodec, choice: Choice, probes: [RateProbePoint], step: Int) -> Double? {
+        guard probes.count == 2, let highest = probes.map(\.crf).max(), choice.crf >= highest,
+              highest < Double(codec.crfRange.upperBound) else { return nil }
+        return codec.crf(onGrid: highest + Double(step))
+    }
+
     /// `codec`'s CRF on a rung from its probes: the highest that keeps the H.264 rendition's predicted SSIM-Y less the
     /// margin, looked for between the probes and up to a whole step below them, never above the higher one: SVT-AV1's
     /// quality falls faster than the line past its probes (a choice 6 above them came out 0.002 lower than foretold).
