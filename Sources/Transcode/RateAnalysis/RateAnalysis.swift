@@ -10,7 +10,8 @@ public struct RateAnalysis: Codable, Sendable {
         public var crf: Double
         public var targetSSIMY: Double
         public var predictedSSIMY: Double?
-        /// The two probe encodes the choice was read from; empty for a rung that was not probed.
+        /// The probe encodes the choice was read from, by CRF: two, or three for a codec whose choice was its higher
+        /// probe (read between the top two); empty for a rung that was not probed.
         public var probes: [RateProbePoint]
 
         enum CodingKeys: String, CodingKey {
