@@ -58,12 +58,14 @@ struct RateAnalyzer {
         }
         let points = encodes.isEmpty ? [] : try probe.measure(encodes)
         var probes = Dictionary(grouping: zip(encodes, points), by: { $0.0.codec }).mapValues { $0.map(\.1) }
-        // A codec whose choice is its higher probe may keep the target higher still (an easy clip): one more probe a
-        // step above, for every such codec in one more pass, and the choice read between the top two.
-        let higher = others.compactMap { codec -> RateProbe.Encode? in
-            let step = preset.offsetAndProbeStep(codec).step
-            let choice = decision.other(codec, probes: probes[codec] ?? [], h264PredictedSSIMY: h264Predicted[probed], step: step)
-            return decision.higherProbeCRF(codec, choice: choice, probes: probes[codec] ?? [], step: step)
+        // The choice is read between a codec's top two probes. When it is the higher one, the target may hold higher
+        // still (an easy clip): every such codec is probed once more a step above, in one more pass.
+        let choose = { (codec: VideoCodec) in
+            decision.other(codec, probes: Array((probes[codec] ?? []).suffix(2)), h264PredictedSSIMY: h264Predicted[probed],
+                           step: preset.offsetAndProbeStep(codec).step)
+        }
+        let higher = others.compactMap { codec in
+            decision.higherProbeCRF(codec, choice: choose(codec), probes: probes[codec] ?? [], step: preset.offsetAndProbeStep(codec).step)
                 .map { RateProbe.Encode(rung: probed, codec: codec, crf: $0) }
         }
         if !higher.isEmpty {
@@ -71,8 +73,7 @@ struct RateAnalyzer {
         }
         for codec in others {
             let own = probes[codec] ?? []
-            let choice = decision.other(codec, probes: Array(own.suffix(2)), h264PredictedSSIMY: h264Predicted[probed],
-                                        step: preset.offsetAndProbeStep(codec).step)
+            let choice = choose(codec)
             let distance = choice.crf - plan.rungs[probed].crf
             for index in plan.rungs.indices {
                 let target = h264Predicted[index] - settings.codecSSIMMargin
