@@ -131,6 +131,12 @@ mc_clip() { # name: makes the clip, runs reel (content-aware, fixed CRF, and wit
     fi
     echo "multicodec: $name: the ffmpeg CLI anchor at Reel's CRFs..." >&2
     SVT_LOG=1 LADDER="$work/mc/preset-on.json" mc_timed "$dir" ff "$mc_lib/ffmpeg_multicodec_ladder.sh" "$dir/src.mp4" "$dir/ff" "$dir/on.out" || true
+    if grep -q '"rate_analysis"' "$dir/on.out"; then
+        # The analysis as a script on the ffmpeg CLI would do it: Reel's probes, encoded and measured by ffmpeg.
+        echo "multicodec: $name: the ffmpeg CLI anchor doing the same content-aware probes..." >&2
+        LADDER="$work/mc/preset-on.json" mc_timed "$dir" ffprobes "$mc_lib/ffmpeg_rate_probes.py" "$dir/src.mp4" "$dir/ffprobes" "$dir/on.out" || true
+        rm -rf "$dir/ffprobes"
+    fi
     echo "multicodec: $name: SSIM-Y of every rendition (ladder_quality.sh)..." >&2
     for run in on off ff; do
         [ "$run" = ff ] && [ "${MC_ANCHOR_QUALITY:-1}" != 1 ] && continue
