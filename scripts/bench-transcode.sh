@@ -7,8 +7,14 @@
 #   rss:        reel's peak RSS on a 5 s and a 40 s clip.
 #   multicodec: issue 16, the H.264/HEVC/AV1 ladder with content-aware CRF on and off, on an easy, a hard and real
 #               clips, beside the ffmpeg CLI making the same ladder (scripts/lib/multicodec_bench.sh).
+#   crfsweep:   H.264-only ladders at fixed CRFs beside the content-aware one on the multicodec clips SWEEP_CLIPS
+#               (default easy; SWEEP_CRFS="21 22 23 24 25"): the most any per-rung CRFs could save within issue 16's
+#               SSIM-Y bound, against what the probes chose (scripts/lib/h264_crf_sweep.sh).
+#   efficiency: x265 and SVT-AV1 against x264 at equal SSIM-Y at 720p, at several presets, with the ffmpeg CLI alone,
+#               on EFFICIENCY_CLIPS (default vtest megamind): the ceiling for the HEVC/AV1 bytes goals on that footage
+#               (scripts/lib/encoder_efficiency.sh).
 # Usage: scripts/bench-transcode.sh [REEL_BINARY]
-# Env: SECTIONS="h264 compress rss multicodec" (any of them, space- or comma-separated; default all),
+# Env: SECTIONS="h264 compress rss multicodec crfsweep efficiency" (any of them, space- or comma-separated; default all),
 #      SECONDS_CLIP=20 (length of the generated and cut clips; 5-6 for a quick run),
 #      MC_CLIPS="easy still hard vtest megamind" (multicodec clips), LADDER=Presets/ladder.json (the preset the multicodec
 #      presets are copied from), MC_TIMING=1 (a third reel run without --ssim for the CPU and wall ratios),
@@ -20,7 +26,7 @@ anchors=$(realpath ../shared/anchors)
 work=$(mktemp -d)
 if [ "${KEEP_WORK:-0}" = 1 ]; then trap 'echo "kept $work" >&2' EXIT; else trap 'rm -rf "$work"' EXIT; fi
 secs=${SECONDS_CLIP:-20}
-sections=" ${SECTIONS:-h264 compress rss multicodec} "
+sections=" ${SECTIONS:-h264 compress rss multicodec crfsweep efficiency} "
 sections=${sections//,/ }
 wants() { [[ $sections == *" $1 "* ]]; }
 ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
@@ -101,4 +107,29 @@ if wants multicodec; then
     # shellcheck source=lib/multicodec_bench.sh
     source scripts/lib/multicodec_bench.sh
     multicodec_section
+fi
+
+if wants crfsweep; then
+    # shellcheck source=lib/multicodec_bench.sh
+    source scripts/lib/multicodec_bench.sh
+    for name in ${SWEEP_CLIPS:-easy}; do
+        mkdir -p "$work/sweep/$name"
+        mc_make_clip "$name" "$work/sweep/$name/src.mp4" >"$work/sweep/$name/clip.txt"
+        echo
+        echo "## H.264 CRF sweep (issue 16's content-aware saving against the whole clip's curve): $name, $secs s," \
+             "$(tail -1 "$work/sweep/$name/clip.txt")"
+        scripts/lib/h264_crf_sweep.sh "$reel" "$work/sweep/$name/src.mp4" "$work/sweep/$name" ${SWEEP_CRFS:-21 22 23 24 25}
+    done
+fi
+
+if wants efficiency; then
+    # shellcheck source=lib/multicodec_bench.sh
+    source scripts/lib/multicodec_bench.sh
+    for name in ${EFFICIENCY_CLIPS:-vtest megamind}; do
+        mkdir -p "$work/efficiency/$name"
+        mc_make_clip "$name" "$work/efficiency/$name/src.mp4" >"$work/efficiency/$name/clip.txt"
+        echo
+        echo "## Encoder efficiency at equal SSIM-Y, 720p (the ffmpeg CLI alone): $name, $secs s, $(tail -1 "$work/efficiency/$name/clip.txt")"
+        scripts/lib/encoder_efficiency.sh "$work/efficiency/$name/src.mp4" "$work/efficiency/$name"
+    done
 fi
