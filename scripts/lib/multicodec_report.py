@@ -107,7 +107,7 @@ def report(clip, goals):
     ca_present = open(os.path.join(clip, "content_aware.txt")).read().strip() == "present"
     on, off, ff = Run(clip, "on"), Run(clip, "off"), Run(clip, "ff", summary_name="on")
     timing, h264only = Run(clip, "timing"), Run(clip, "h264")
-    probes = read_time(os.path.join(clip, "ffprobes.time"))
+    ff_probes = read_time(os.path.join(clip, "ffprobes.time"))
     print(f"\n### {name} ({kind}): {description}\n")
     if on.summary is None:
         print("reel transcode (content-aware run) failed: see the log above.")
@@ -234,7 +234,7 @@ def report(clip, goals):
     print("\n| run | wall s | CPU s | peak RSS MB |\n|---|---|---|---|")
     rows = [("reel, content-aware, --ssim", on.time), ("reel, fixed CRF, --ssim", off.time),
             ("reel, content-aware, no --ssim", timing.time), ("reel, H.264 only, content-aware, no --ssim", h264only.time),
-            ("ffmpeg CLI anchor, same CRFs", ff.time), ("ffmpeg CLI anchor, the same probes (ffmpeg_rate_probes.py)", probes)]
+            ("ffmpeg CLI anchor, same CRFs", ff.time), ("ffmpeg CLI anchor, the same probes (ffmpeg_rate_probes.py)", ff_probes)]
     for label, t in rows:
         if t is not None:
             print(f"| {label} | {t[0]:.2f} | {t[1]:.2f} | {t[2] // 1024} |")
@@ -256,15 +256,15 @@ def report(clip, goals):
             goals.append((name, f"reel wall ≤ {ANCHOR_RATIO:g}× the ffmpeg anchor ({what})", f"{wall:.2f}×", wall <= ANCHOR_RATIO))
     # Third: the whole content-aware job on both sides. The anchor above is handed Reel's CRFs; a script on the ffmpeg
     # CLI has to encode and measure the same probes to find them (ffmpeg_rate_probes.py), then make the ladder.
-    if reel_run.time and ff.time and probes:
-        wall = reel_run.time[0] / (ff.time[0] + probes[0])
-        cpu = reel_run.time[1] / (ff.time[1] + probes[1])
+    if reel_run.time and ff.time and ff_probes:
+        wall = reel_run.time[0] / (ff.time[0] + ff_probes[0])
+        cpu = reel_run.time[1] / (ff.time[1] + ff_probes[1])
         what = f"{label}, with its analysis, against the anchor's same probes + ladder"
         print(f"| ratio reel ({what}) | {wall:.2f} {verdict(wall <= ANCHOR_RATIO)} | {cpu:.2f} {verdict(cpu <= ANCHOR_RATIO)} | |")
         goals.append((name, f"reel CPU ≤ {ANCHOR_RATIO:g}× the ffmpeg CLI's probes + ladder", f"{cpu:.2f}×", cpu <= ANCHOR_RATIO))
         goals.append((name, f"reel wall ≤ {ANCHOR_RATIO:g}× the ffmpeg CLI's probes + ladder", f"{wall:.2f}×", wall <= ANCHOR_RATIO))
     agreement = os.path.join(clip, "ffprobes.out")
-    if probes and os.path.exists(agreement):
+    if ff_probes and os.path.exists(agreement):
         rows = [l.rstrip("\n").split("\t") for l in open(agreement) if l.count("\t") == 5]
         if rows:
             worst = max(abs(float(r[2]) - float(r[4])) for r in rows)
