@@ -16,10 +16,18 @@ final class RungScaler: @unchecked Sendable {
         self.height = height
     }
 
-    /// Scales `source` (upright, any format) to this rung, reusing the last result when it is the same picture.
+    /// Scales `source` (upright, any format) to this rung, reusing the last result when it is the same picture. A
+    /// picture already at the rung's size in yuv420p is the rung's picture as it is (a reference): through swscale it
+    /// was a copy into new pages for every picture (3 MB each at 1080x1920), which the ffmpeg CLI's scale filter
+    /// passes through.
     func picture(from source: SourcePicture) throws(AVError) -> Frame {
         if let lastScaled, lastScaled.source == source.number { return lastScaled.frame }
         let frame = source.frame
+        if frame.width == width, frame.height == height, frame.pixelFormat == .yuv420p {
+            let same = try frame.makeReference()
+            lastScaled = (source.number, same)
+            return same
+        }
         let input = (frame.width, frame.height, frame.pixelFormat)
         if scaler == nil || scalerInput! != input {
             scaler = try Scaler(inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,

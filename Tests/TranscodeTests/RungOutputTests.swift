@@ -61,4 +61,25 @@ import Testing
         #expect(output.framesEncoded == 2)
         #expect(first.pts != 1, "each encode sets the time on a reference of its own, not on the shared picture")
     }
+
+    /// A yuv420p picture already at the rung's size is not copied: the rung's picture shares its pixels.
+    @Test func pictureAtTheRungsSizeIsPassedThrough() throws {
+        let rung = RungScaler(width: 320, height: 180)
+        let frame = try source(brightness: 0.6)
+        let picture = try rung.picture(from: SourcePicture(frame: frame, number: 0))
+        #expect(picture.width == 320 && picture.height == 180 && picture.pixelFormat == .yuv420p)
+        #expect(picture.withPlane(0) { pixels, _ in pixels } == frame.withPlane(0) { pixels, _ in pixels })
+        #expect(abs(picture.lumaStatistics().mean - frame.lumaStatistics().mean) < 0.001)
+    }
+
+    /// Another format at the rung's size is still converted to yuv420p.
+    @Test func otherFormatAtTheRungsSizeIsConverted() throws {
+        let rung = RungScaler(width: 320, height: 180)
+        let yuv = try source(brightness: 0.6)
+        let rgba = try Scaler(inputWidth: 320, inputHeight: 180, inputFormat: .yuv420p, outputWidth: 320, outputHeight: 180,
+                              outputFormat: .rgba, filter: .bilinear).scale(yuv)
+        let picture = try rung.picture(from: SourcePicture(frame: rgba, number: 0))
+        #expect(picture.pixelFormat == .yuv420p && picture.width == 320 && picture.height == 180)
+        #expect(abs(picture.lumaStatistics().mean - yuv.lumaStatistics().mean) < 3, "the round trip keeps the picture")
+    }
 }
