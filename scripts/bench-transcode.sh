@@ -14,7 +14,8 @@
 #               on EFFICIENCY_CLIPS (default vtest megamind): the ceiling for the HEVC/AV1 bytes goals on that footage
 #               (scripts/lib/encoder_efficiency.sh).
 # Usage: scripts/bench-transcode.sh [REEL_BINARY]
-# Env: SECTIONS="h264 compress rss multicodec crfsweep efficiency" (any of them, space- or comma-separated; default all),
+# Env: SECTIONS="h264 compress rss multicodec" (any of them, space- or comma-separated; default these four; crfsweep
+#      and efficiency, which measure what the footage allows rather than Reel against a reference, only when named),
 #      SECONDS_CLIP=20 (length of the generated and cut clips; 5-6 for a quick run),
 #      MC_CLIPS="easy still hard vtest megamind" (multicodec clips), LADDER=Presets/ladder.json (the preset the multicodec
 #      presets are copied from), MC_TIMING=1 (a third reel run without --ssim for the CPU and wall ratios),
@@ -26,7 +27,7 @@ anchors=$(realpath ../shared/anchors)
 work=$(mktemp -d)
 if [ "${KEEP_WORK:-0}" = 1 ]; then trap 'echo "kept $work" >&2' EXIT; else trap 'rm -rf "$work"' EXIT; fi
 secs=${SECONDS_CLIP:-20}
-sections=" ${SECTIONS:-h264 compress rss multicodec crfsweep efficiency} "
+sections=" ${SECTIONS:-h264 compress rss multicodec} "
 sections=${sections//,/ }
 wants() { [[ $sections == *" $1 "* ]]; }
 ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
