@@ -42,8 +42,9 @@ struct WorkerRig {
         return try Worker(configuration: configuration, store: store, logger: logger)
     }
 
-    /// Runs the worker until it is idle (or `seconds` pass, which fails the test).
-    func runUntilIdle(_ worker: Worker, seconds: Double = 60) async throws {
+    /// Runs the worker until it is idle (or `seconds` pass, which fails the test). The bound only catches a hang:
+    /// 60 s failed a crash-retrying job's test on a 2-core machine running two test suites at once.
+    func runUntilIdle(_ worker: Worker, seconds: Double = 300) async throws {
         let watchdog = Task {
             try await Task.sleep(for: .seconds(seconds))
             Issue.record("the worker did not finish within \(seconds) s")
