@@ -11,8 +11,8 @@ step is one ffmpeg that seeks to each window, decodes it once, puts it on the la
 after the other (each probe encoder gets them all in a row, as Reel's does: one encoder per window spent 3-9 % fewer
 bytes at lower SSIM-Y than Reel's probes), scales once per rung (Lanczos) and encodes every probe of the step; then
 one ffmpeg that decodes the windows again with every probe of the step and measures each probe's SSIM-Y with the
-ssim filter, as ../shared/anchors/ladder_quality.sh measures renditions (both sides start at time 0, as there: x264's B-frames start its pictures a frame or two late
-in MP4). The CRFs are taken from Reel's summary (choosing them from these measurements is arithmetic).
+ssim filter, as ../shared/anchors/ladder_quality.sh measures renditions (both sides rebased to time 0, as there).
+The CRFs are taken from Reel's summary (choosing them from these measurements is arithmetic).
 
 Usage: scripts/lib/ffmpeg_rate_probes.py INPUT WORKDIR SUMMARY.json
   SUMMARY.json: `reel transcode --json` output (the last line, or the whole stdout) of a content-aware run.
