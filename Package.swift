@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
+        // Waits that always end: a one-shot result many racers may offer, and a deadline that never awaits its body.
+        .target(name: "Deadlines", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
         .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming),
@@ -92,7 +94,7 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem"], swiftSettings: upcoming),
+        .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem", "Deadlines"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
         .target(name: "Transcode", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck"], swiftSettings: upcoming),
         .target(name: "ChatImages", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "LibPNG", "MediaModel"], swiftSettings: upcoming),
@@ -159,7 +161,7 @@ let package = Package(
         .target(
             name: "PostgresCatalog",
             dependencies: [
-                "FeedStore",
+                "FeedStore", "Deadlines",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

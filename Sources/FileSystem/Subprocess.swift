@@ -74,7 +74,9 @@ public final class Subprocess: Sendable {
         }
     }
 
-    /// Waits for the end.
+    /// Waits for the end, blocking the thread: for synchronous callers on threads of their own. Async code awaits
+    /// `exit()` instead, which never blocks a thread of the concurrency pool.
+    @available(*, noasync, message: "blocks the thread until the process ends: await exit() instead")
     @discardableResult
     public func wait() -> Termination {
         ended.withLock { ended in
@@ -85,6 +87,16 @@ public final class Subprocess: Sendable {
             ended = termination
             return termination
         }
+    }
+
+    /// Suspends until the process ends (looking every `interval`, without blocking a thread) and returns how.
+    /// Cancelling the caller ends the wait early with nil; the process is left running.
+    public func exit(polling interval: Duration = .milliseconds(20)) async -> Termination? {
+        while !Task.isCancelled {
+            if let termination = poll() { return termination }
+            try? await Task.sleep(for: interval)
+        }
+        return poll()
     }
 
     static func termination(_ status: Int32) -> Termination {

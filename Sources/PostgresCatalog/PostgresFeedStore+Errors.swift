@@ -31,7 +31,7 @@ extension PostgresFeedStore {
             default:
                 return .other
             }
-        case is ConnectionTimeout, is CancellationError:
+        case is ConnectionTimeout, is ConnectionLost, is CancellationError:
             return .unavailable
         default:
             return .other

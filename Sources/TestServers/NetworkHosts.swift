@@ -31,7 +31,13 @@ public final class NetworkHosts: Sendable {
     /// and bridges left by test processes that have died are removed first.
     /// - Throws: `NetworkHostsError` naming the `ip` command that failed and its stderr, or saying that root is
     ///   needed, `ip` is missing, no /24 is free, or a link did not come up.
-    public init(count: Int) throws {
+    public static func make(count: Int) async throws -> NetworkHosts {
+        try await onOwnThread("making \(count) network hosts") { try NetworkHosts(blockingCount: count) }
+    }
+
+    /// `make(count:)` on the calling thread, which every `ip` command blocks.
+    @available(*, noasync, message: "blocks the thread on ip commands: await NetworkHosts.make(count:) instead")
+    public init(blockingCount count: Int) throws {
         precondition((1...250).contains(count), "NetworkHosts takes 1 to 250 hosts")
         guard getuid() == 0 else {
             throw NetworkHostsError("network namespaces need root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run the multi-host tests as root")
@@ -56,13 +62,14 @@ public final class NetworkHosts: Sendable {
             withExtendedLifetime(lock) {}
             for host in hosts { try waitUntilLinked(host, after: "creating it") }
         } catch {
-            try? close()
+            try? closeBlocking()
             throw error
         }
     }
 
+    /// The last resort when a test did not `close()`: the `ip` commands block the thread that drops the set.
     deinit {
-        try? close()
+        try? closeBlocking()
     }
 
     /// Starts `executable` (a path, or a name `ip netns exec` finds on PATH) inside `host`'s namespace; the process
@@ -83,7 +90,11 @@ public final class NetworkHosts: Sendable {
     /// Cuts `host` off: its bridge port goes down, so nothing from the root namespace or another host reaches it,
     /// and its own veth loses carrier (its connections see silence, as with a pulled cable, not a reset).
     /// - Throws: `NetworkHostsError` when `ip` fails or the host's veth still has carrier after 10 s.
-    public func cutLink(_ host: NetworkHost) throws {
+    public func cutLink(_ host: NetworkHost) async throws {
+        try await onOwnThread("cutting \(host)'s link") { try self.cutLinkBlocking(host) }
+    }
+
+    private func cutLinkBlocking(_ host: NetworkHost) throws {
         try Self.ip(ip, ["link", "set", host.rootInterface, "down"])
         let lost = try ChildProcess.waitUntil(seconds: 10) {
             !(try hostLink(host).contains("LOWER_UP"))
@@ -96,7 +107,11 @@ public final class NetworkHosts: Sendable {
     /// Puts `host` back on the network and checks it is reachable again: carrier on its veth, the bridge port
     /// forwarding, its address in place and a route from it to `rootAddress`.
     /// - Throws: `NetworkHostsError` when `ip` fails or any of those is missing after 10 s.
-    public func restoreLink(_ host: NetworkHost) throws {
+    public func restoreLink(_ host: NetworkHost) async throws {
+        try await onOwnThread("restoring \(host)'s link") { try self.restoreLinkBlocking(host) }
+    }
+
+    private func restoreLinkBlocking(_ host: NetworkHost) throws {
         try Self.ip(ip, ["link", "set", host.rootInterface, "up"])
         try waitUntilLinked(host, after: "restoring its link")
     }
@@ -104,7 +119,11 @@ public final class NetworkHosts: Sendable {
     /// Kills every process still running in the namespaces (SIGKILL), then deletes the veths, the namespaces
     /// and the bridge. Safe to call again; deinit calls it.
     /// - Throws: `NetworkHostsError` for the first step that failed (the others are still attempted).
-    public func close() throws {
+    public func close() async throws {
+        try await onOwnThread("closing network hosts") { try self.closeBlocking() }
+    }
+
+    private func closeBlocking() throws {
         guard !isClosed.withLock({ closed in defer { closed = true }; return closed }) else { return }
         var failures: [any Error] = []
         // What exists (a set that failed halfway has only part of it); when listing fails, everything is tried.

@@ -1,3 +1,4 @@
+import Deadlines
 import FileSystem
 import Foundation
 import MediaFixtures
@@ -28,8 +29,9 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     /// Creates the cluster and starts the server, listening on `host`. initdb trusts loopback only; each of
     /// `networks` (IPv4 CIDRs such as `NetworkHosts.subnet`) is trusted too, for the test user alone.
-    /// - Throws: `SetupError` saying what is missing or which step failed, with its output.
-    public init(host: String = "127.0.0.1", trusting networks: [String] = []) throws {
+    /// - Throws: `SetupError` saying what is missing or which step failed, with its output; `DeadlineExceeded` when
+    ///   initdb or the server's start takes over a minute.
+    public init(host: String = "127.0.0.1", trusting networks: [String] = []) async throws {
         binaries = try Self.findBinaries()
         directory = try TemporaryDirectory()
         let root = directory.file("postgres")
@@ -52,17 +54,18 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
         self.host = host
         port = try Self.freePort(host: host)
-        let initdb = try ChildProcess.run(runAs + [binaries + "/initdb", "-D", dataDirectory, "-U", Self.user, "-A", "trust",
+        let initdb = try await ChildProcess.run(runAs + [binaries + "/initdb", "-D", dataDirectory, "-U", Self.user, "-A", "trust",
                                                    "-E", "UTF8", "--locale=C", "--no-sync"])
         guard initdb.status == 0 else {
             throw SetupError(description: "initdb -D \(dataDirectory) failed (\(initdb.status)): \(initdb.stderr)\(initdb.stdout)")
         }
         try trust(networks)
-        try start()
+        try await start()
     }
 
+    /// A server still running is killed with its backends (SIGKILL to the group) and reaped before its files go.
     deinit {
-        stop()
+        process = nil
     }
 
     /// `postgres://reel@host:port/database`, as `--database` and `REEL_DATABASE_URL` take it.
@@ -71,7 +74,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// Starts the server on the existing cluster (again, after `stop`) and waits until it accepts connections.
-    public func start() throws {
+    /// - Throws: `SetupError` with the server's log when it exits or does not get ready within `limit`.
+    public func start(within limit: Duration = .seconds(60)) async throws {
         guard process == nil else { return }
         let server = try ChildProcess(runAs + [
             binaries + "/postgres", "-D", dataDirectory, "-p", String(port), "-k", socketDirectory,
@@ -80,27 +84,28 @@ public final class PostgresTestServer: @unchecked Sendable {
             "-c", "listen_addresses=\(host)", "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
         ])
         process = server
-        let ready = ChildProcess.waitUntil(seconds: 60) {
+        let seconds = Double(limit.components.seconds)
+        let ready = await ChildProcess.suspendUntil(seconds: seconds) {
             server.hasExited || server.stderr.contains("database system is ready to accept connections")
         }
         guard ready, !server.hasExited else {
             let log = server.stderr
-            stop()
-            throw SetupError(description: "postgres -D \(dataDirectory) -p \(port) did not start: \(log.suffix(2000))")
+            await stop()
+            throw SetupError(description: "postgres -D \(dataDirectory) -p \(port) did not start within \(limit): \(log.suffix(2000))")
         }
     }
 
-    /// Stops the server at once (SIGQUIT: immediate shutdown, as a crash would look to clients) and waits for it.
-    public func stop() {
+    /// Stops the server at once (SIGQUIT: immediate shutdown, as a crash would look to clients) and waits for it,
+    /// killing it after `limit`.
+    public func stop(within limit: Duration = .seconds(30)) async {
         guard let server = process else { return }
         process = nil
-        server.signal(SIGQUIT)
-        server.wait()
+        await server.stop(SIGQUIT, within: limit)
     }
 
     /// Creates a database of its own for one test.
-    public func createDatabase(_ name: String) throws {
-        let created = try ChildProcess.run(runAs + [binaries + "/createdb", "-h", socketDirectory, "-p", String(port),
+    public func createDatabase(_ name: String) async throws {
+        let created = try await ChildProcess.run(runAs + [binaries + "/createdb", "-h", socketDirectory, "-p", String(port),
                                                     "-U", Self.user, name])
         guard created.status == 0 else {
             throw SetupError(description: "createdb \(name) failed (\(created.status)): \(created.stderr)")

@@ -11,8 +11,8 @@ import TestServers
         let sqlite = directory.file("catalog.sqlite")
         #expect(try ReelProcess.run(["db", "seed", "--database", sqlite, "--count", "2500"]).status == 0)
         #expect(try ReelProcess.run(["token", "create", "--database", sqlite, "--name", "phone app", "--rate-limit", "3"]).status == 0)
-        let server = try PostgresTestServer()
-        try server.createDatabase("moved")
+        let server = try await PostgresTestServer()
+        try await server.createDatabase("moved")
         let url = server.url(database: "moved")
 
         let copied = try ReelProcess.run(["db", "copy", "--from", sqlite, "--to", url, "--batch", "700"])

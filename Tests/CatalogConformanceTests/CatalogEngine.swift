@@ -69,7 +69,7 @@ enum SharedPostgres {
         get throws {
             try state.withLock { state in
                 if let server = state.server { return server }
-                let server = try PostgresTestServer()
+                let server = try await PostgresTestServer()
                 state.server = server
                 atexit { SharedPostgres.stop() }
                 return server
@@ -83,7 +83,7 @@ enum SharedPostgres {
             state.next += 1
             return "conformance_\(getpid())_\(state.next)"
         }
-        try server.createDatabase(name)
+        try await server.createDatabase(name)
         return PostgresLocation(host: server.host, port: server.port, user: PostgresTestServer.user, database: name)
     }
 

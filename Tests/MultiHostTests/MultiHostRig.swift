@@ -17,32 +17,55 @@ final class MultiHostRig {
     var library: String { directory.file("library") }
     var url: String { server.url(database: database) }
 
-    init(hosts count: Int = 3) throws {
-        hosts = try NetworkHosts(count: count)
-        server = try PostgresTestServer(host: hosts.rootAddress, trusting: [hosts.subnet])
-        try server.createDatabase(database)
+    /// Every process `worker` and `serve` started, stopped by `finish`.
+    private var started: [ChildProcess] = []
+
+    /// A rig for `body`, finished after it whether it returned or threw: its processes stopped and its hosts removed.
+    static func with<T>(hosts count: Int = 3, _ body: (MultiHostRig) async throws -> T) async throws -> T {
+        let rig = try await MultiHostRig(hosts: count)
+        do {
+            let value = try await body(rig)
+            await rig.finish()
+            return value
+        } catch {
+            await rig.finish()
+            throw error
+        }
+    }
+
+    private init(hosts count: Int) async throws {
+        hosts = try await NetworkHosts.make(count: count)
+        server = try await PostgresTestServer(host: hosts.rootAddress, trusting: [hosts.subnet])
+        try await server.createDatabase(database)
         directory = try TemporaryDirectory()
         for path in [inbox, library] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     }
 
-    deinit { try? hosts.close() }
+    /// Stops every process the rig started (SIGTERM, SIGKILL after 30 s), then removes the hosts.
+    func finish() async {
+        for process in started.reversed() { await process.stop(SIGTERM, within: .seconds(30)) }
+        try? await hosts.close()
+    }
 
     static var reel: String { ReelExecutable.path }
 
     /// `reel worker` on host `index`: short leases and polls, one job at a time, one JSON line per finished job.
     func worker(on index: Int, leaseSeconds: Int = 3) throws -> ChildProcess {
-        try hosts.run(hosts.hosts[index], Self.reel, [
+        let worker = try hosts.run(hosts.hosts[index], Self.reel, [
             "worker", "--inbox", inbox, "--library", library, "--database", url, "--jobs", "1", "--json",
             "--lease-seconds", String(leaseSeconds), "--poll-interval", "0.1", "--settle", "0.3", "--grace", "5",
         ])
+        started.append(worker)
+        return worker
     }
 
     /// `reel serve` on host `index`, listening on that host's address; returns it once it listens, with its base URL.
-    func serve(on index: Int) throws -> (process: ChildProcess, base: String) {
+    func serve(on index: Int) async throws -> (process: ChildProcess, base: String) {
         let host = hosts.hosts[index]
         let process = try hosts.run(host, Self.reel, ["serve", "--database", url, "--library", library, "--host", host.address,
                                                       "--port", "0", "--log-level", "warning"])
-        guard ChildProcess.waitUntil(seconds: 60, { process.stdout.hasPrefix("listening on http://") || process.hasExited }),
+        started.append(process)
+        guard await ChildProcess.suspendUntil(seconds: 60, { process.stdout.hasPrefix("listening on http://") || process.hasExited }),
               let base = process.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init) else {
             process.signal(SIGKILL)
             throw RigError("reel serve on \(host) did not start: \(process.stderr.suffix(3000))")
@@ -65,16 +88,16 @@ final class MultiHostRig {
     }
 
     /// One SQL statement through psql from the root namespace: its rows, columns separated by `|`.
-    func sql(_ statement: String) throws -> [String] {
-        let result = try ChildProcess.run([server.psql, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", statement,
+    func sql(_ statement: String) async throws -> [String] {
+        let result = try await ChildProcess.run([server.psql, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", statement,
                                            "host=\(server.host) port=\(server.port) user=\(PostgresTestServer.user) dbname=\(database) connect_timeout=5"])
         guard result.status == 0 else { throw RigError("psql \(statement): \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
     /// `job|state|epoch|attempts|owner|media_id` for every job.
-    func jobs() throws -> [Job] {
-        try sql("SELECT id, state, epoch, attempts, coalesce(owner, ''), coalesce(media_id, '') FROM jobs ORDER BY id").map { line in
+    func jobs() async throws -> [Job] {
+        try await sql("SELECT id, state, epoch, attempts, coalesce(owner, ''), coalesce(media_id, '') FROM jobs ORDER BY id").map { line in
             let f = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             return Job(id: f[0], state: f[1], epoch: Int(f[2]) ?? -1, attempts: Int(f[3]) ?? -1, owner: f[4], mediaID: f[5])
         }
@@ -99,8 +122,8 @@ final class MultiHostRig {
     }
 
     /// GET with curl from the root namespace: status and body (a request that gets no answer in 20 s has status 0).
-    static func get(_ url: String) throws -> (status: Int, body: String) {
-        let result = try ChildProcess.run(["/usr/bin/curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", url])
+    static func get(_ url: String) async throws -> (status: Int, body: String) {
+        let result = try await ChildProcess.run(["/usr/bin/curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", url])
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }

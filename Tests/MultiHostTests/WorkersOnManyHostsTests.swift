@@ -9,138 +9,135 @@ import Glibc
 /// Issue 12's hosts: `reel worker` on three network namespaces, one PostgreSQL catalog on the root namespace's bridge,
 /// one shared library. The suite's processes do the work; the tests only look (psql, curl, files), and wait by suspending,
 /// not blocking, so the other tests' servers in this process keep their threads.
-@Suite(.serialized) struct WorkersOnManyHostsTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct WorkersOnManyHostsTests {
     @Test func thirtyUploadsOnThreeHostsArePublishedExactlyOnce() async throws {
-        let rig = try MultiHostRig()
-        let workers = try (0..<3).map { try rig.worker(on: $0) }
-        defer { for worker in workers { worker.signal(SIGTERM); _ = worker.wait() } }
-        for n in 0..<20 {
-            let image = n % 2 == 0 ? try SyntheticImage.png(width: 200 + n, height: 150, alpha: false)
-                                   : try SyntheticImage.jpeg(width: 200 + n, height: 150)
-            try rig.drop("photo\(n).\(n % 2 == 0 ? "png" : "jpg")", image)
+        try await MultiHostRig.with { rig in
+            let workers = try (0..<3).map { try rig.worker(on: $0) }
+            for n in 0..<20 {
+                let image = n % 2 == 0 ? try SyntheticImage.png(width: 200 + n, height: 150, alpha: false)
+                                       : try SyntheticImage.jpeg(width: 200 + n, height: 150)
+                try rig.drop("photo\(n).\(n % 2 == 0 ? "png" : "jpg")", image)
+            }
+            for n in 0..<10 {
+                let path = rig.directory.file(".clip\(n).mp4")
+                try SyntheticVideo(width: 320 + 16 * n, height: 180, seconds: 1.5).write(to: path)
+                try rig.drop("clip\(n).mp4", Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            }
+            let done = try await ChildProcess.suspendUntil(seconds: 600) {
+                try await rig.jobs().filter { $0.state == "published" }.count == 30 || workers.contains { $0.hasExited }
+            }
+            let jobs = try await rig.jobs()
+            #expect(done && jobs.count == 30, "\(jobs) \(workers.map { $0.stderr.suffix(1500) })")
+            #expect(jobs.allSatisfy { $0.state == "published" && $0.epoch == 1 && $0.attempts == 1 && $0.owner.isEmpty }, "\(jobs)")
+            #expect(Set(jobs.map(\.mediaID)).count == 30, "every upload is its own media")
+            #expect(try await rig.sql("SELECT (SELECT count(*) FROM videos) || ' ' || (SELECT count(*) FROM images)") == ["10 20"])
+            #expect(MultiHostRig.entries(rig.library + "/videos").count == 10)
+            #expect(MultiHostRig.entries(rig.library + "/images").count == 20)
+            #expect(MultiHostRig.entries(rig.library + "/originals").count == 30)
+            #expect(MultiHostRig.entries(rig.library + "/.incoming").isEmpty && MultiHostRig.entries(rig.inbox).isEmpty)
+            // Each job was reported by exactly one worker, and the work was shared.
+            let reports = workers.flatMap { MultiHostRig.reports(of: $0) }
+            #expect(reports.count == 30 && Set(reports.map(\.job)).count == 30, "\(reports)")
+            #expect(workers.filter { !MultiHostRig.reports(of: $0).isEmpty }.count >= 2, "\(workers.map { MultiHostRig.reports(of: $0).count })")
         }
-        for n in 0..<10 {
-            let path = rig.directory.file(".clip\(n).mp4")
-            try SyntheticVideo(width: 320 + 16 * n, height: 180, seconds: 1.5).write(to: path)
-            try rig.drop("clip\(n).mp4", Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-        }
-        let done = try await ChildProcess.suspendUntil(seconds: 600) {
-            try rig.jobs().filter { $0.state == "published" }.count == 30 || workers.contains { $0.hasExited }
-        }
-        let jobs = try rig.jobs()
-        #expect(done && jobs.count == 30, "\(jobs) \(workers.map { $0.stderr.suffix(1500) })")
-        #expect(jobs.allSatisfy { $0.state == "published" && $0.epoch == 1 && $0.attempts == 1 && $0.owner.isEmpty }, "\(jobs)")
-        #expect(Set(jobs.map(\.mediaID)).count == 30, "every upload is its own media")
-        #expect(try rig.sql("SELECT (SELECT count(*) FROM videos) || ' ' || (SELECT count(*) FROM images)") == ["10 20"])
-        #expect(MultiHostRig.entries(rig.library + "/videos").count == 10)
-        #expect(MultiHostRig.entries(rig.library + "/images").count == 20)
-        #expect(MultiHostRig.entries(rig.library + "/originals").count == 30)
-        #expect(MultiHostRig.entries(rig.library + "/.incoming").isEmpty && MultiHostRig.entries(rig.inbox).isEmpty)
-        // Each job was reported by exactly one worker, and the work was shared.
-        let reports = workers.flatMap { MultiHostRig.reports(of: $0) }
-        #expect(reports.count == 30 && Set(reports.map(\.job)).count == 30, "\(reports)")
-        #expect(workers.filter { !MultiHostRig.reports(of: $0).isEmpty }.count >= 2, "\(workers.map { MultiHostRig.reports(of: $0).count })")
     }
 
     @Test func aWorkerKilledMidTranscodeIsFinishedByAnotherHostAfterItsLease() async throws {
-        let rig = try MultiHostRig()
-        let first = try rig.worker(on: 0)
-        try rig.dropSlowVideo("long.mp4")
-        let processing = try await ChildProcess.suspendUntil(seconds: 120) { try rig.jobs().first?.state == "processing" }
-        #expect(processing, "\((try? rig.jobs()) ?? []) \(first.stderr.suffix(2000))")
-        let others = try (1..<3).map { try rig.worker(on: $0) }
-        defer { for worker in others { worker.signal(SIGTERM); _ = worker.wait() } }
-        first.signal(SIGKILL)
-        _ = first.wait()
-        let published = try await ChildProcess.suspendUntil(seconds: 300) { try rig.jobs().first?.state == "published" }
-        let job = try #require(try rig.jobs().first)
-        #expect(published && job.state == "published", "\(job) \(others.map { $0.stderr.suffix(2000) })")
-        // Taken over once (epoch 2), the dead worker's attempt refunded, and finished by a live host.
-        #expect(job.epoch == 2 && job.attempts == 1, "\(job)")
-        #expect(others.flatMap { MultiHostRig.reports(of: $0) }.map(\.job) == [job.id])
-        #expect(others.contains { $0.stderr.contains("taking it back") || $0.stderr.contains("recovered a job") })
-        let check = try ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
-        #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
-        let swept = await ChildProcess.suspendUntil(seconds: 10) { MultiHostRig.entries(rig.library + "/.staging").isEmpty }
-        #expect(swept, "the dead attempt's staging is swept: \(MultiHostRig.entries(rig.library + "/.staging"))")
+        try await MultiHostRig.with { rig in
+            let first = try rig.worker(on: 0)
+            try rig.dropSlowVideo("long.mp4")
+            let processing = try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }
+            #expect(processing, "\((try? await rig.jobs()) ?? []) \(first.stderr.suffix(2000))")
+            let others = try (1..<3).map { try rig.worker(on: $0) }
+            await first.stop(SIGKILL)
+            let published = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.state == "published" }
+            let job = try #require(try await rig.jobs().first)
+            #expect(published && job.state == "published", "\(job) \(others.map { $0.stderr.suffix(2000) })")
+            // Taken over once (epoch 2), the dead worker's attempt refunded, and finished by a live host.
+            #expect(job.epoch == 2 && job.attempts == 1, "\(job)")
+            #expect(others.flatMap { MultiHostRig.reports(of: $0) }.map(\.job) == [job.id])
+            #expect(others.contains { $0.stderr.contains("taking it back") || $0.stderr.contains("recovered a job") })
+            let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
+            #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+            let swept = await ChildProcess.suspendUntil(seconds: 10) { MultiHostRig.entries(rig.library + "/.staging").isEmpty }
+            #expect(swept, "the dead attempt's staging is swept: \(MultiHostRig.entries(rig.library + "/.staging"))")
+        }
     }
 
     @Test func aHostCutOffMidJobNeverPublishesAfterAnotherTookItOver() async throws {
-        let rig = try MultiHostRig()
-        let late = try rig.worker(on: 0)
-        defer { late.signal(SIGTERM); _ = late.wait() }
-        try rig.dropSlowVideo("long.mp4")
-        #expect(try await ChildProcess.suspendUntil(seconds: 120) { try rig.jobs().first?.state == "processing" }, "\(late.stderr.suffix(2000))")
-        let taker = try rig.worker(on: 1)
-        defer { taker.signal(SIGTERM); _ = taker.wait() }
-        try rig.hosts.cutLink(rig.hosts.hosts[0])
-        // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
-        // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
-        // on its connection (TCP retransmission back-off); under a loaded run 120 s was not always enough.
-        let takenOver = try await ChildProcess.suspendUntil(seconds: 300) { try rig.jobs().first?.epoch == 2 }
-        #expect(takenOver, "\((try? rig.jobs()) ?? []) \(taker.stderr.suffix(2000))")
-        try rig.hosts.restoreLink(rig.hosts.hosts[0])
-        let published = try await ChildProcess.suspendUntil(seconds: 300) { try rig.jobs().first?.state == "published" }
-        let job = try #require(try rig.jobs().first)
-        #expect(published && job.epoch == 2, "\(job)")
-        // The new owner published; the late worker learned it had lost the job and published nothing.
-        #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
-        // It learns at its next heartbeat that reaches the server: its connection's TCP retransmissions back off while
-        // the link is down, so the first one after the link is back can come a minute or more later.
-        #expect(await ChildProcess.suspendUntil(seconds: 300) { late.stderr.contains("lost a job's lease") }, "\(late.stderr.suffix(3000))")
-        #expect(MultiHostRig.reports(of: late).isEmpty, "\(late.stdout)")
-        #expect(try rig.sql("SELECT count(*) FROM videos") == ["1"])
-        let check = try ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
-        #expect(check.status == 0, "the published video is complete: \(check.stdout) \(check.stderr)")
-        #expect(MultiHostRig.entries(rig.library + "/videos") == [job.id])
+        try await MultiHostRig.with { rig in
+            let late = try rig.worker(on: 0)
+            try rig.dropSlowVideo("long.mp4")
+            #expect(try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }, "\(late.stderr.suffix(2000))")
+            let taker = try rig.worker(on: 1)
+            try await rig.hosts.cutLink(rig.hosts.hosts[0])
+            // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
+            // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
+            // on its connection (TCP retransmission back-off); under a loaded run 120 s was not always enough.
+            let takenOver = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.epoch == 2 }
+            #expect(takenOver, "\((try? await rig.jobs()) ?? []) \(taker.stderr.suffix(2000))")
+            try await rig.hosts.restoreLink(rig.hosts.hosts[0])
+            let published = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.state == "published" }
+            let job = try #require(try await rig.jobs().first)
+            #expect(published && job.epoch == 2, "\(job)")
+            // The new owner published; the late worker learned it had lost the job and published nothing.
+            #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
+            // It learns at its next heartbeat that reaches the server: its connection's TCP retransmissions back off while
+            // the link is down, so the first one after the link is back can come a minute or more later.
+            #expect(await ChildProcess.suspendUntil(seconds: 300) { late.stderr.contains("lost a job's lease") }, "\(late.stderr.suffix(3000))")
+            #expect(MultiHostRig.reports(of: late).isEmpty, "\(late.stdout)")
+            #expect(try await rig.sql("SELECT count(*) FROM videos") == ["1"])
+            let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
+            #expect(check.status == 0, "the published video is complete: \(check.stdout) \(check.stderr)")
+            #expect(MultiHostRig.entries(rig.library + "/videos") == [job.id])
+        }
     }
 
     @Test func postgresRestartsDuringARunWithoutLosingAJobOrHangingTheFeed() async throws {
-        let rig = try MultiHostRig()
-        let workers = try (0..<2).map { try rig.worker(on: $0) }
-        defer { for worker in workers { worker.signal(SIGTERM); _ = worker.wait() } }
-        let server = try rig.serve(on: 2)
-        defer { server.process.signal(SIGTERM); _ = server.process.wait() }
-        for n in 0..<4 { try rig.drop("before\(n).png", try SyntheticImage.png(width: 100 + n, height: 90, alpha: false)) }
-        #expect(try await ChildProcess.suspendUntil(seconds: 120) { try rig.jobs().filter { $0.state == "published" }.count == 4 })
-        #expect(try MultiHostRig.get(server.base + "/v1/feed").status == 200)
+        try await MultiHostRig.with { rig in
+            let workers = try (0..<2).map { try rig.worker(on: $0) }
+            let server = try await rig.serve(on: 2)
+            for n in 0..<4 { try rig.drop("before\(n).png", try SyntheticImage.png(width: 100 + n, height: 90, alpha: false)) }
+            #expect(try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().filter { $0.state == "published" }.count == 4 })
+            #expect(try await MultiHostRig.get(server.base + "/v1/feed").status == 200)
 
-        rig.server.stop()
-        // Uploads keep arriving while the catalog is down; the feed says so at once, as JSON, never hangs.
-        for n in 0..<4 { try rig.drop("during\(n).png", try SyntheticImage.png(width: 200 + n, height: 90, alpha: false)) }
-        let down = try MultiHostRig.get(server.base + "/v1/feed?limit=5&cursor=djE6MTcwMDAwMDAwMDAwMDp4")
-        #expect(down.status == 503 && down.body.contains("\"database_unavailable\""), "\(down)")
-        #expect(try MultiHostRig.get(server.base + "/healthz").status == 503)
-        try rig.server.start()
+            await rig.server.stop()
+            // Uploads keep arriving while the catalog is down; the feed says so at once, as JSON, never hangs.
+            for n in 0..<4 { try rig.drop("during\(n).png", try SyntheticImage.png(width: 200 + n, height: 90, alpha: false)) }
+            let down = try await MultiHostRig.get(server.base + "/v1/feed?limit=5&cursor=djE6MTcwMDAwMDAwMDAwMDp4")
+            #expect(down.status == 503 && down.body.contains("\"database_unavailable\""), "\(down)")
+            #expect(try await MultiHostRig.get(server.base + "/healthz").status == 503)
+            try await rig.server.start()
 
-        for n in 0..<4 { try rig.drop("after\(n).png", try SyntheticImage.png(width: 300 + n, height: 90, alpha: false)) }
-        let all = try await ChildProcess.suspendUntil(seconds: 180) { try rig.jobs().filter { $0.state == "published" }.count == 12 }
-        #expect(all, "\((try? rig.jobs()) ?? []) \(workers.map { $0.stderr.suffix(1500) })")
-        #expect(workers.allSatisfy { !$0.hasExited }, "the workers were not restarted")
-        #expect(MultiHostRig.entries(rig.inbox).isEmpty && MultiHostRig.entries(rig.library + "/images").count == 12)
-        let back = try await ChildProcess.suspendUntil(seconds: 60) { try MultiHostRig.get(server.base + "/v1/feed").status == 200 }
-        #expect(back && !server.process.hasExited, "the feed server reconnected on its own: \(server.process.stderr.suffix(2000))")
+            for n in 0..<4 { try rig.drop("after\(n).png", try SyntheticImage.png(width: 300 + n, height: 90, alpha: false)) }
+            let all = try await ChildProcess.suspendUntil(seconds: 180) { try await rig.jobs().filter { $0.state == "published" }.count == 12 }
+            #expect(all, "\((try? await rig.jobs()) ?? []) \(workers.map { $0.stderr.suffix(1500) })")
+            #expect(workers.allSatisfy { !$0.hasExited }, "the workers were not restarted")
+            #expect(MultiHostRig.entries(rig.inbox).isEmpty && MultiHostRig.entries(rig.library + "/images").count == 12)
+            let back = try await ChildProcess.suspendUntil(seconds: 60) { try await MultiHostRig.get(server.base + "/v1/feed").status == 200 }
+            #expect(back && !server.process.hasExited, "the feed server reconnected on its own: \(server.process.stderr.suffix(2000))")
+        }
     }
 
     @Test func feedServersOnTwoHostsServeTheSamePagesAndEachOthersCursors() async throws {
-        let rig = try MultiHostRig()
-        let seeded = try ChildProcess.run([MultiHostRig.reel, "db", "seed", "--database", rig.url, "--count", "120"])
-        #expect(seeded.status == 0, "\(seeded.stderr)")
-        let first = try rig.serve(on: 0)
-        let second = try rig.serve(on: 1)
-        defer { for server in [first, second] { server.process.signal(SIGTERM); _ = server.process.wait() } }
-        var cursor: String?
-        var seen: [String] = []
-        for page in 0..<6 {
-            let path = "/v1/feed?limit=25" + (cursor.map { "&cursor=" + $0 } ?? "")
-            let here = try MultiHostRig.get((page % 2 == 0 ? first : second).base + path)
-            let there = try MultiHostRig.get((page % 2 == 0 ? second : first).base + path)
-            #expect(here.status == 200 && here == there, "page \(page)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(here.body.utf8)) as? [String: Any])
-            seen += ((object["items"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
-            cursor = object["next_cursor"] as? String
-            if cursor == nil { break }
+        try await MultiHostRig.with { rig in
+            let seeded = try await ChildProcess.run([MultiHostRig.reel, "db", "seed", "--database", rig.url, "--count", "120"])
+            #expect(seeded.status == 0, "\(seeded.stderr)")
+            let first = try await rig.serve(on: 0)
+            let second = try await rig.serve(on: 1)
+            var cursor: String?
+            var seen: [String] = []
+            for page in 0..<6 {
+                let path = "/v1/feed?limit=25" + (cursor.map { "&cursor=" + $0 } ?? "")
+                let here = try await MultiHostRig.get((page % 2 == 0 ? first : second).base + path)
+                let there = try await MultiHostRig.get((page % 2 == 0 ? second : first).base + path)
+                #expect(here.status == 200 && here == there, "page \(page)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(here.body.utf8)) as? [String: Any])
+                seen += ((object["items"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+                cursor = object["next_cursor"] as? String
+                if cursor == nil { break }
+            }
+            #expect(seen == (0..<120).reversed().map { String(format: "v%09d", $0) })
         }
-        #expect(seen == (0..<120).reversed().map { String(format: "v%09d", $0) })
     }
 }

@@ -46,7 +46,7 @@ import TestServers
     }
 
     @Test func pagesOnEventLoopsAreThePoolsPagesOnOneConnectionPerLoop() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withLoops(2) { loops in try await PostgresFeedStoreTests.withStore(server, database: "pinned") { store in
             for index in 0..<23 {
                 try await store.publish(PostgresFeedStoreTests.video(String(format: "v%02d", index), at: 1000 + Int64(index / 2)))
@@ -84,7 +84,7 @@ import TestServers
     }
 
     @Test func anItemThatNeedsRenderingFailsThePinnedPathAndThePoolRendersIt() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withLoops(1) { loops in try await PostgresFeedStoreTests.withStore(server, database: "render") { store in
             try await store.publish(PostgresFeedStoreTests.video("a", at: 1000))
             try await store.publish(PostgresFeedStoreTests.video("b", at: 2000))
@@ -103,7 +103,7 @@ import TestServers
     }
 
     @Test func aDroppedConnectionOrAStoppedServerIsReopenedWithoutHanging() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withLoops(1) { loops in try await PostgresFeedStoreTests.withStore(server, database: "drop", connectionWait: .seconds(5)) { store in
             let loop = loops[0]
             try await store.publish(PostgresFeedStoreTests.video("a", at: 1000))
@@ -117,9 +117,9 @@ import TestServers
             #expect(try await Self.eventually { try await Self.page(feed, limit: 10, after: nil, on: loop) }?.page.items.map(\.id) == ["a"])
 
             // The server stops: pages fail (they do not wait), then succeed again once it is back.
-            server.stop()
+            await server.stop()
             await #expect(throws: (any Error).self) { try await feed.page(limit: 10, after: nil, on: loop).get() }
-            try server.start()
+            try await server.start()
             #expect(try await Self.eventually { try await Self.page(feed, limit: 10, after: nil, on: loop) }?.page.items.map(\.id) == ["a"])
         } }
     }

@@ -8,7 +8,7 @@ import TestServers
 /// facts and ends, images. Each column type crosses the wire both ways (bigint, integer, double, bytea that is not UTF-8).
 @Suite(.timeLimit(.minutes(5))) struct PostgresFeedStoreRecordsTests {
     @Test func tokensAreCreatedListedFoundAndRevokedOnce() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await PostgresFeedStoreTests.withStore(server, database: "tokens") { store in
             let alice = UploadToken(id: "t1", name: "alice", hash: "hash-a", rateLimit: 2.5, createdAt: 10)
             let bob = UploadToken(id: "t2", name: "bob", hash: "hash-b", rateLimit: nil, createdAt: 10)
@@ -29,7 +29,7 @@ import TestServers
     }
 
     @Test func anUploadAdvancesExpiresAndBecomesAQueuedJob() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await PostgresFeedStoreTests.withStore(server, database: "uploads") { store in
             try await store.createToken(UploadToken(id: "t1", name: "alice", hash: "hash-a", rateLimit: nil, createdAt: 1))
             let name: [UInt8] = Array("clip".utf8) + [0xFF, 0x00]
@@ -58,7 +58,7 @@ import TestServers
     }
 
     @Test func aHeldJobRecordsItsFactsProgressAndEnd() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await PostgresFeedStoreTests.withStore(server, database: "facts") { store in
             for id in ["image", "rejected", "duplicate"] { try await PostgresFeedStoreTests.queueJob(store, id: id, now: 1) }
 

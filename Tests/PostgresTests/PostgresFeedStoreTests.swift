@@ -23,7 +23,7 @@ import TestServers
     static func withStore<T: Sendable>(_ server: PostgresTestServer, database: String, create: Bool = true, connections: Int = 8,
                                        connectionWait: Duration = .seconds(300),
                                        _ body: @Sendable (PostgresFeedStore) async throws -> T) async throws -> T {
-        if create { try server.createDatabase(database) }
+        if create { try await server.createDatabase(database) }
         let store = PostgresFeedStore(location: location(server, database: database), connections: connections,
                                       connectionWait: connectionWait, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -60,7 +60,7 @@ import TestServers
     }
 
     @Test func publishedVideosPageNewestFirstWithACursorAndOneGenerationPerPublish() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "feed") { store in
             let empty = try await store.pageWithGeneration(limit: 10, after: nil)
             #expect(empty.page.items.isEmpty && empty.page.nextCursor == nil)
@@ -107,7 +107,7 @@ import TestServers
     }
 
     @Test func aSecondVideoWithTheSameBytesIsADuplicate() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "duplicates") { store in
             try await store.publish(Self.video("first", at: 1000, hash: "same"))
             let generation = try await store.generation()
@@ -123,7 +123,7 @@ import TestServers
     }
 
     @Test func aLeaseTakenOverCanNeitherRequeueNorPublish() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "fencing") { store in
             try await Self.queueJob(store, id: "j1", now: 1)
             let claim = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
@@ -161,7 +161,7 @@ import TestServers
     }
 
     @Test func renewingALeaseAfterATakeoverReturnsFalse() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "renewal") { store in
             try await Self.queueJob(store, id: "j1", now: 1)
             let first = try #require(try await store.claimNextJob(owner: "A", now: 10, leaseMilliseconds: 1000))
@@ -203,7 +203,7 @@ import TestServers
     }
 
     @Test func aWaitingWorkerWakesWhenAnotherConnectionQueuesAJob() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "wakeups") { store in
             let waiter = Task { #expect(await store.waitForQueuedJob(upTo: 600), "woken by a notification, not the timeout") }
             let queued = try await Self.queueJobsUntilWoken(server, database: "wakeups", prefix: "external", waiter)
@@ -215,7 +215,7 @@ import TestServers
     }
 
     @Test func theFeedPageSeeksThroughTheFeedIndex() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "plan") { store in
             try await store.seed(count: 500, startingAt: 0, batch: 250)
             #expect(try await store.videoCount() == 500)
@@ -230,8 +230,8 @@ import TestServers
     }
 
     @Test func aRowLockedPastTheLockTimeoutIsBusy() async throws {
-        let server = try PostgresTestServer()
-        try server.createDatabase("locks")
+        let server = try await PostgresTestServer()
+        try await server.createDatabase("locks")
         try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await client.query("ALTER DATABASE locks SET lock_timeout = '200ms'")
         }
@@ -254,10 +254,10 @@ import TestServers
     }
 
     @Test func aStoppedServerFailsCallsAsUnavailableAndTheSameStoreRecovers() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "outage", connectionWait: .seconds(5)) { store in
             try await store.publish(Self.video("before", at: 1000))
-            server.stop()
+            await server.stop()
 
             let down = await #expect(throws: CatalogError.self) { try await store.generation() }
             #expect(down?.kind == .unavailable, "\(String(describing: down))")
@@ -266,7 +266,7 @@ import TestServers
             #expect(publishDown?.kind == .unavailable)
             #expect(await store.waitForQueuedJob(upTo: 0.5) == false)  // returns (never throws) while nothing can notify
 
-            try server.start()
+            try await server.start()
             // The pool reconnects on its own, after its backoff: retry a bounded number of times.
             var generation: Int64?
             for _ in 0..<60 where generation == nil {

@@ -20,7 +20,7 @@ import TestServers
     }
 
     @Test func migratingTwiceAppliesEachVersionOnce() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         let (first, second, versions) = try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             let first = try await PostgresMigrator().migrate(client, logger: Self.logger)
             let second = try await PostgresMigrator().migrate(client, logger: Self.logger)
@@ -33,7 +33,7 @@ import TestServers
     }
 
     @Test func manyProcessesMigratingAtOnceApplyItOnce() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         // Separate clients, as separate hosts would have, all starting together.
         let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<4 {
@@ -64,7 +64,7 @@ import TestServers
             }
             return shape
         }
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         let postgresShape: Shape = try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)
             var shape: Shape = [:]
@@ -87,7 +87,7 @@ import TestServers
     }
 
     @Test func editsBumpTheGenerationAndClearStoredItems() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)
             try await client.query("""
@@ -124,7 +124,7 @@ import TestServers
     /// v2: a transaction that changes the feed several times moves the generation once, and announces it once
     /// (`reel_generation`, the new value as payload), at commit.
     @Test(.timeLimit(.minutes(2))) func aTransactionMovesAndAnnouncesTheGenerationOnce() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)
             try await client.query("""
@@ -157,8 +157,8 @@ import TestServers
     /// v4: renditions published before it read back without a codec, CRF or target, and their stored item stays as it
     /// was; a codec set later (outside Reel) shows.
     @Test func renditionsPublishedBeforeVersion4ReadBackWithoutCodecs() async throws {
-        let server = try PostgresTestServer()
-        try server.createDatabase("before_codecs")
+        let server = try await PostgresTestServer()
+        try await server.createDatabase("before_codecs")
         let video = SQLiteFeedStore.syntheticVideo(2)
         let item = FeedItemJSON.render(FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
                                                  width: video.width, height: video.height, masterPath: video.masterPath,
@@ -203,8 +203,8 @@ import TestServers
     /// v5: a catalog's whole CRFs come through the column's change to double precision, and a fractional CRF
     /// published after it reads back in tenths.
     @Test func version5KeepsWholeCRFsAndTakesFractionalOnes() async throws {
-        let server = try PostgresTestServer()
-        try server.createDatabase("whole_crfs")
+        let server = try await PostgresTestServer()
+        try await server.createDatabase("whole_crfs")
         let video = SQLiteFeedStore.syntheticVideo(3)
         try await PostgresTestServerTests.withClient(server, database: "whole_crfs") { client in
             let applied = try await PostgresMigrator(migrations: PostgresSchema.migrations.filter { $0.version < 5 })

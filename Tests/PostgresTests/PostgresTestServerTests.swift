@@ -36,7 +36,7 @@ import Glibc
     }
 
     @Test func aServerStartsAnswersAndRunsAsAnUnprivilegedUser() async throws {
-        let server = try PostgresTestServer()
+        let server = try await PostgresTestServer()
         let version = try await Self.withClient(server, database: "postgres") { client in
             var version = ""
             for try await (text) in try await client.query("SELECT version()").decode(String.self) { version = text }
@@ -49,9 +49,9 @@ import Glibc
     }
 
     @Test func eachTestGetsItsOwnDatabaseAndDataSurvivesARestart() async throws {
-        let server = try PostgresTestServer()
-        try server.createDatabase("first")
-        try server.createDatabase("second")
+        let server = try await PostgresTestServer()
+        try await server.createDatabase("first")
+        try await server.createDatabase("second")
         try await Self.withClient(server, database: "first") { client in
             try await client.query("CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL)")
             try await client.query("INSERT INTO items VALUES (1, \("one"))")
@@ -62,8 +62,8 @@ import Glibc
                 for try await _ in try await client.query("SELECT id FROM items").decode(Int.self) {}
             }
         }
-        server.stop()
-        try server.start()
+        await server.stop()
+        try await server.start()
         let names = try await Self.withClient(server, database: "first") { client in
             var names: [String] = []
             for try await (name) in try await client.query("SELECT name FROM items ORDER BY id").decode(String.self) { names.append(name) }
@@ -73,8 +73,8 @@ import Glibc
     }
 
     @Test func twoServersGetDifferentPorts() throws {
-        let first = try PostgresTestServer()
-        let second = try PostgresTestServer()
+        let first = try await PostgresTestServer()
+        let second = try await PostgresTestServer()
         #expect(first.port != second.port)
         #expect(first.url(database: "x") == "postgres://reel@127.0.0.1:\(first.port)/x")
     }

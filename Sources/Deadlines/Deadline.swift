@@ -1,0 +1,31 @@
+/// A wait that gave up: what it waited for and how long.
+public struct DeadlineExceeded: Error, CustomStringConvertible, Sendable {
+    public let what: String
+    public let limit: Duration
+
+    public init(what: String, limit: Duration) {
+        self.what = what
+        self.limit = limit
+    }
+
+    public var description: String { "gave up waiting for \(what) after \(limit)" }
+}
+
+/// Runs `body` and returns its result, or throws `DeadlineExceeded` naming `what` once `limit` has passed. The body
+/// runs in a task of its own that is cancelled at the deadline but never awaited: a body that ignores cancellation
+/// (a continuation nobody resumes) is left behind, and the caller still returns on time. Cancelling the caller
+/// cancels the body and throws `CancellationError` at once.
+/// - Throws: the body's error, `DeadlineExceeded`, or `CancellationError`.
+public func withDeadline<T: Sendable>(_ limit: Duration, _ what: String,
+                                      _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    let outcome = OneShot<T>()
+    let work = Task {
+        do { outcome.settle(.success(try await body())) } catch { outcome.settle(.failure(error)) }
+    }
+    let timer = Task {
+        try? await Task.sleep(for: limit)
+        if !Task.isCancelled, outcome.settle(.failure(DeadlineExceeded(what: what, limit: limit))) { work.cancel() }
+    }
+    defer { timer.cancel() }
+    return try await outcome.value { work.cancel() }
+}
