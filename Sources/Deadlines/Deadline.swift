@@ -29,3 +29,20 @@ public func withDeadline<T: Sendable>(_ limit: Duration, _ what: String,
     defer { timer.cancel() }
     return try await outcome.value { work.cancel() }
 }
+
+/// Waits up to `limit` for `task` to end and returns its value, or nil once `limit` has passed (the task is left
+/// running). Unlike `withDeadline`, the caller's own cancellation does not cut the wait short: a service shutting down
+/// is cancelled, and still gives its parts their grace period to close.
+public func value<T: Sendable>(of task: Task<T, Never>, upTo limit: Duration) async -> T? {
+    let outcome = OneShot<T?>()
+    let waiter = Task { outcome.settle(.success(await task.value)) }
+    let timer = Task {
+        try? await Task.sleep(for: limit)
+        outcome.settle(.success(nil))
+    }
+    // An unstructured task does not inherit the caller's cancellation; the timer bounds it.
+    let value = await Task { (try? await outcome.value()) ?? nil }.value
+    timer.cancel()
+    withExtendedLifetime(waiter) {}
+    return value
+}

@@ -35,7 +35,7 @@ public struct CatalogCopy: Sendable {
     /// Copies everything and returns each table's row count.
     /// - Throws: `CatalogCopyError` naming the table and what went wrong; the target is then unchanged.
     public func run(into client: PostgresClient, logger: Logger,
-                    progress: @Sendable (Progress) -> Void = { _ in }) async throws(CatalogCopyError) -> [String: Int] {
+                    progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws(CatalogCopyError) -> [String: Int] {
         let snapshot: DatabaseSnapshot
         do { snapshot = try source.pool.makeSnapshot() } catch {
             throw CatalogCopyError("cannot read the SQLite catalog: \(error)")
@@ -46,7 +46,8 @@ public struct CatalogCopy: Sendable {
             throw CatalogCopyError("cannot migrate the PostgreSQL catalog: \(String(reflecting: error))")
         }
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            // Bounded like every catalog call (`boundedLease`): a server that goes away mid-copy fails it, never hangs it.
+            return try await client.boundedTransaction("copy the catalog", connectionWait: .seconds(30), logger: logger) { connection in
                 try await Self.refuseNonEmptyTarget(connection, logger: logger)
                 // The rendered items are copied as they are: the triggers that clear them (and bump the generation)
                 // on edits outside Reel must not fire for the copy. Reel's own user owns the tables; DDL is

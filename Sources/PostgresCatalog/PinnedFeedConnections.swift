@@ -113,6 +113,10 @@ final class PinnedFeedConnection: @unchecked Sendable {
     private var state = State.idle
     /// Pages asked for and not yet answered, and when the last one was answered (or the first asked).
     private(set) var outstanding = 0
+    /// The pages sent on the current connection, failed when it closes: PostgresNIO drops a statement written after
+    /// the channel closed, and its future would never complete (docs/quirks.md).
+    private var sent: [Int: EventLoopPromise<GeneratedPage>] = [:]
+    private var nextSent = 0
     private var lastProgress = NIODeadline.now()
     private var watchdog: RepeatedTask?
 
@@ -128,7 +132,11 @@ final class PinnedFeedConnection: @unchecked Sendable {
         let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
         let binds = [PostgresData(int64: start.publishedAt), PostgresData(string: start.id), PostgresData(int64: Int64(limit + 1))]
         started()
-        return ready().flatMap { ready in
+        return ready().flatMap { [self] ready in
+            let promise = eventLoop.makePromise(of: GeneratedPage.self)
+            let key = nextSent
+            nextSent += 1
+            sent[key] = promise
             ready.statement.execute(binds).flatMapThrowing { rows in
                 // A statement prepared this way answers in the text format: read through `PostgresData`, which parses it.
                 let decoded = try rows.map { row in
@@ -142,8 +150,18 @@ final class PinnedFeedConnection: @unchecked Sendable {
                     throw CatalogError(.unavailable, "a stored feed item needs rendering again; the general path renders it")
                 }
                 return page
-            }
+            }.whenComplete { [self] result in sent.removeValue(forKey: key)?.completeWith(result) }
+            return promise.futureResult
         }.always { [self] _ in finished() }
+    }
+
+    /// Fails every page still waiting on a connection that closed.
+    private func failSent() {
+        let waiting = sent
+        sent.removeAll()
+        for promise in waiting.values {
+            promise.fail(CatalogError(.unavailable, "the feed's pinned catalog connection closed before the page was answered"))
+        }
     }
 
     private func started() {
@@ -161,6 +179,7 @@ final class PinnedFeedConnection: @unchecked Sendable {
                 "pages_waiting": "\(outstanding)", "seconds": "\(Self.stallLimit.nanoseconds / 1_000_000_000)"])
             state = .idle
             let _: EventLoopFuture<Void> = ready.connection.close()
+            failSent()
         }
     }
 
@@ -175,6 +194,7 @@ final class PinnedFeedConnection: @unchecked Sendable {
         state = .closed
         watchdog?.cancel()
         watchdog = nil
+        failSent()
         switch previous {
         case let .ready(ready): return ready.connection.close()
         case let .opening(future): return future.flatMap { $0.connection.close() }.recover { _ in }
@@ -210,7 +230,9 @@ final class PinnedFeedConnection: @unchecked Sendable {
             case let .success(ready):
                 state = .ready(ready)
                 ready.connection.closeFuture.whenComplete { [self] _ in
-                    if case let .ready(current) = state, current.connection === ready.connection { state = .idle }
+                    guard case let .ready(current) = state, current.connection === ready.connection else { return }
+                    state = .idle
+                    failSent()
                 }
             case let .failure(error):
                 logger.debug("could not open the feed's pinned catalog connection", metadata: ["error": "\(error)"])

@@ -31,7 +31,7 @@ extension PostgresFeedStore {
             default:
                 return .other
             }
-        case is ConnectionTimeout, is ConnectionLost, is CancellationError:
+        case is PostgresClient.ConnectionTimeout, is PostgresClient.ConnectionLost, is CancellationError:
             return .unavailable
         default:
             return .other

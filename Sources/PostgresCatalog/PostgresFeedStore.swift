@@ -1,3 +1,4 @@
+internal import Deadlines
 public import FeedStore
 public import Logging
 internal import PostgresNIO
@@ -42,19 +43,30 @@ public final class PostgresFeedStore: FeedStore, Service {
         pinned = PinnedFeedConnections(location: location, logger: logger)
     }
 
-    /// Runs the connection pool and the `LISTEN` connection until the task is cancelled (or graceful shutdown).
+    /// Runs the connection pool and the `LISTEN` connection until the task is cancelled (or graceful shutdown), then
+    /// gives them `shutdownGrace` to close. Each runs in a task of its own that this never awaits past the grace: a
+    /// pool child stuck on a statement PostgresNIO dropped (docs/quirks.md) cannot hold up a process's shutdown.
     public func run() async {
+        let ended = OneShot<Void>()
+        let parts = [
+            Task { await self.client.run(); ended.settle(.success(())) },
+            Task { await self.listener.run(); ended.settle(.success(())) },
+            Task { await self.listenForQueuedJobs(); ended.settle(.success(())) },
+        ]
         await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.client.run() }
-                group.addTask { await self.listener.run() }
-                group.addTask { await self.listenForQueuedJobs() }
-                await group.next()
-                group.cancelAll()
-            }
+            _ = try? await ended.value()
         }
-        await pinned.close()
+        for part in parts { part.cancel() }
+        let closing = Task { await self.pinned.close() }
+        let names = ["the connection pool", "the LISTEN connection's pool", "the LISTEN loop", "the feed's pinned connections"]
+        for (part, name) in zip(parts + [closing], names) where await value(of: part, upTo: Self.shutdownGrace) == nil {
+            logger.warning("left a catalog task behind at shutdown", metadata: [
+                "task": "\(name)", "catalog": "\(location)", "grace": "\(Self.shutdownGrace)"])
+        }
     }
+
+    /// How long each part of the store has to stop once `run` is cancelled.
+    static let shutdownGrace: Duration = .seconds(10)
 
     /// Applies `PostgresSchema`'s missing migrations (many processes may start at once: each applies once). A process
     /// that starts with (or just before) its database waits for it up to `seconds`, saying so in the log.

@@ -14,10 +14,13 @@ public struct PostgresMigrator: Sendable {
         self.migrations = migrations
     }
 
-    /// Applies what is missing and returns the versions it applied (empty when the catalog was up to date).
+    /// Applies what is missing and returns the versions it applied (empty when the catalog was up to date). It waits
+    /// up to `connectionWait` for a connection, and never longer than that for a server that went away meanwhile.
+    /// - Throws: PostgreSQL's error, or `PostgresClient.ConnectionTimeout` / `.ConnectionLost`.
     @discardableResult
-    public func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
-        try await client.withTransaction(logger: logger) { connection in
+    public func migrate(_ client: PostgresClient, connectionWait: Duration = .seconds(30), logger: Logger) async throws -> [Int] {
+        let migrations = self.migrations
+        return try await client.boundedTransaction("migrate the catalog", connectionWait: connectionWait, logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -103,6 +103,11 @@ public final class PostgresTestServer: @unchecked Sendable {
         await server.stop(SIGQUIT, within: limit)
     }
 
+    /// Kills the server with its backends (SIGKILL to the group) without waiting: for exit handlers, which cannot.
+    public func kill() {
+        if let process { _ = Glibc.kill(-process.pid, SIGKILL) }
+    }
+
     /// Creates a database of its own for one test.
     public func createDatabase(_ name: String) async throws {
         let created = try await ChildProcess.run(runAs + [binaries + "/createdb", "-h", socketDirectory, "-p", String(port),

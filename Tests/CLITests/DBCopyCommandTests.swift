@@ -6,13 +6,17 @@ import TestServers
 /// `reel db copy`: a SQLite catalog moved into PostgreSQL serves the same feed, byte for byte, from the same library.
 /// Synchronous, with curl: async tests here wait on the cooperative pool that the other CLI tests' subprocesses hold.
 @Suite struct DBCopyCommandTests {
-    @Test func aCopiedCatalogServesTheSameFeedAndARepeatedCopyIsRefused() throws {
+    @Test func aCopiedCatalogServesTheSameFeedAndARepeatedCopyIsRefused() async throws {
+        let server = try await PostgresTestServer()
+        try await server.createDatabase("moved")
+        try await onOwnThread("the catalog copy scenario") { try Self.copyScenario(server) }
+    }
+
+    static func copyScenario(_ server: PostgresTestServer) throws {
         let directory = try TemporaryDirectory()
         let sqlite = directory.file("catalog.sqlite")
         #expect(try ReelProcess.run(["db", "seed", "--database", sqlite, "--count", "2500"]).status == 0)
         #expect(try ReelProcess.run(["token", "create", "--database", sqlite, "--name", "phone app", "--rate-limit", "3"]).status == 0)
-        let server = try await PostgresTestServer()
-        try await server.createDatabase("moved")
         let url = server.url(database: "moved")
 
         let copied = try ReelProcess.run(["db", "copy", "--from", sqlite, "--to", url, "--batch", "700"])
