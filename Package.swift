@@ -102,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem", "Deadlines",
                 "UploadClient",
                 "HLSCheck",
                 "PostgresCatalog",
@@ -114,25 +114,25 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "LibAVTests", dependencies: ["LibAV", "MediaFixtures"], swiftSettings: upcoming),
-        .testTarget(name: "LibWebPTests", dependencies: ["LibWebP"], swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim", "TestServers"],
+        .testTarget(name: "LibAVTests", dependencies: ["Deadlines", "LibAV", "MediaFixtures"], swiftSettings: upcoming),
+        .testTarget(name: "LibWebPTests", dependencies: ["Deadlines", "LibWebP"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim", "TestServers"],
                     swiftSettings: upcoming),
-        .testTarget(name: "ChatImagesTests", dependencies: ["ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
-        .testTarget(name: "TranscodeTests", dependencies: ["Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "ChatImagesTests", dependencies: ["Deadlines", "ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "TranscodeTests", dependencies: ["Deadlines", "Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(
             name: "PrefetchSimTests",
-            dependencies: ["PrefetchSim", "MediaModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["Deadlines", "PrefetchSim", "MediaModel", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "FeedStoreTests",
-            dependencies: ["FeedStore", "MediaFixtures", "MediaModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Deadlines", "FeedStore", "MediaFixtures", "MediaModel", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "FeedServerTests",
-            dependencies: [
+            dependencies: ["Deadlines", 
                 "FeedServer", "FeedStore", "Transcode", "MediaFixtures",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -141,22 +141,22 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: [
+            dependencies: ["Deadlines", 
                 "Worker", "FileSystem", "FeedStore", "MediaModel", "MediaFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "FileSystemTests", dependencies: ["FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "FileSystemTests", dependencies: ["Deadlines", "FileSystem"], swiftSettings: upcoming),
         .testTarget(
             name: "UploadClientTests",
-            dependencies: ["UploadClient", "Transcode", "Ingest", "FileSystem", "MediaModel", "MediaFixtures"],
+            dependencies: ["Deadlines", "UploadClient", "Transcode", "Ingest", "FileSystem", "MediaModel", "MediaFixtures"],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
+        .testTarget(name: "IngestTests", dependencies: ["Deadlines", "Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
         .target(name: "HLSCheck", dependencies: ["FileSystem"], swiftSettings: upcoming),
-        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "HLSCheckTests", dependencies: ["Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
         // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresFeedStore).
         .target(
             name: "PostgresCatalog",
@@ -166,17 +166,18 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: upcoming
         ),
         // A throwaway PostgreSQL server (Debian's binaries, initdb as an unprivileged user) for the tests.
-        .target(name: "TestServers", dependencies: ["MediaFixtures", "FileSystem"], swiftSettings: upcoming),
+        .target(name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines"], swiftSettings: upcoming),
         .testTarget(
             name: "PostgresTests",
-            dependencies: [
-                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures",
+            dependencies: ["Deadlines", 
+                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures", "Deadlines",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -188,14 +189,14 @@ let package = Package(
         // One suite, run unchanged against SQLite and a real PostgreSQL server.
         .testTarget(
             name: "CatalogConformanceTests",
-            dependencies: ["FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Deadlines", "FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
         // Simulated machines (network namespaces on one bridge): workers and feed servers on several hosts sharing one
         // PostgreSQL catalog and one library.
         .testTarget(
             name: "MultiHostTests",
-            dependencies: ["TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Deadlines", "TestServers", "MediaFixtures", "Deadlines", "FeedStore", "PostgresCatalog", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
     ],

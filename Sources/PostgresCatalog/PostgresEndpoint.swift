@@ -1,10 +1,23 @@
 public import FeedStore
 public import PostgresNIO
 internal import NIOSSL
+public import NIOPosix
+public import Logging
 
 /// A `PostgresLocation` (`--database postgres://...`) as PostgresNIO's client configuration: libpq's `sslmode`
 /// honoured (TLS off by default), a bounded pool, and timeouts short enough that a server that went away is noticed.
 public enum PostgresEndpoint {
+    /// The threads every catalog connection pool in this process runs on: not NIO's singleton group, which the HTTP
+    /// server may share, so a loop busy elsewhere never delays the catalog and the catalog never delays a request.
+    /// (The feed's pinned connections run on the HTTP loops on purpose: `PinnedFeedConnections`.)
+    public static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
+
+    /// A pool for `location` on `eventLoopGroup`.
+    public static func client(_ location: PostgresLocation, connections: Int = 8, logger: Logger) -> PostgresClient {
+        PostgresClient(configuration: configuration(location, connections: connections), eventLoopGroup: eventLoopGroup,
+                       backgroundLogger: logger)
+    }
+
     /// - Parameter connections: the pool's upper bound; feed servers and workers each keep their own pool.
     public static func configuration(_ location: PostgresLocation, connections: Int = 8) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(

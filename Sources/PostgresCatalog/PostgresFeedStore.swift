@@ -38,8 +38,8 @@ public final class PostgresFeedStore: FeedStore, Service {
         self.connectionWait = connectionWait
         self.location = location
         self.logger = logger
-        client = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: connections), backgroundLogger: logger)
-        listener = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: 1), backgroundLogger: logger)
+        client = PostgresEndpoint.client(location, connections: connections, logger: logger)
+        listener = PostgresEndpoint.client(location, connections: 1, logger: logger)
         pinned = PinnedFeedConnections(location: location, logger: logger)
     }
 

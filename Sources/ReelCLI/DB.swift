@@ -64,8 +64,10 @@ extension Reel {
             func run() async throws {
                 guard case let .postgres(location) = try target() else { return }
                 let copy = CatalogCopy(source: try FeedDatabase(path: from), batchRows: batch)
-                let client = PostgresClient(configuration: PostgresEndpoint.configuration(location, connections: 2))
                 let logger = Logger(label: "reel.db.copy")
+                var poolLogger = logger
+                poolLogger.logLevel = .warning  // the pool's own connection chatter stays out of the command's output
+                let client = PostgresEndpoint.client(location, connections: 2, logger: poolLogger)
                 let started = Date()
                 let reporter = CopyProgress()
                 let counts = try await withThrowingTaskGroup(of: Void.self) { group in

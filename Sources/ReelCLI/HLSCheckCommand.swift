@@ -1,14 +1,16 @@
 import ArgumentParser
+import Deadlines
 import FileSystem
 import Foundation
 import HLSCheck
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 extension Reel {
     /// `reel hls-check DIR|URL`: a ladder against Apple's HLS Authoring Specification, read from disk or over HTTP.
-    struct HLSCheckCommand: ParsableCommand {
+    struct HLSCheckCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "hls-check",
             abstract: "Check an HLS ladder against Apple's HLS Authoring Specification (and RFC 8216).",
@@ -32,16 +34,19 @@ extension Reel {
             guard isURL || Directory.exists(source) else { throw ValidationError("\(source): no such directory or file") }
         }
 
-        func run() throws {
+        /// The checker reads synchronously (files, or HTTP GETs it waits for): it runs on a thread of its own.
+        func run() async throws {
             let options = HLSChecker.Options(waivedRules: Set(waive))
-            let report: HLSReport
-            if isURL {
-                let master = source.hasSuffix(".m3u8") ? source : (source.hasSuffix("/") ? source : source + "/") + "master.m3u8"
-                report = HLSChecker(reader: HTTPResources(), options: options).check(master: master)
-            } else if Directory.isDirectory(source) {
-                report = HLSChecker(options: options).check(directory: source)
-            } else {
-                report = HLSChecker(options: options).check(master: source)
+            let (source, isURL) = (self.source, self.isURL)
+            let report = try await onOwnThread("hls-check \(source)") { () -> HLSReport in
+                if isURL {
+                    let master = source.hasSuffix(".m3u8") ? source : (source.hasSuffix("/") ? source : source + "/") + "master.m3u8"
+                    return HLSChecker(reader: HTTPResources(), options: options).check(master: master)
+                } else if Directory.isDirectory(source) {
+                    return HLSChecker(options: options).check(directory: source)
+                } else {
+                    return HLSChecker(options: options).check(master: source)
+                }
             }
             if json { JSONOutput.print(report) } else { printHuman(report) }
             if !report.passed { throw ExitCode(1) }
@@ -72,14 +77,17 @@ extension Reel {
 
 /// Reads a ladder over HTTP for `reel hls-check URL`. Each resource is fetched whole once and the last few are
 /// kept, because the checker reads a segment in several small pieces (box headers, the moof, a sample's start).
-final class HTTPResources: HLSResourceReader, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recent: [(location: String, body: [UInt8])] = []
+/// The checker is synchronous and runs on a thread of its own (`HLSCheckCommand.run`); each GET blocks that thread
+/// only, for at most `requestTimeout`.
+final class HTTPResources: HLSResourceReader, Sendable {
+    private let recent = Mutex<[(location: String, body: [UInt8])]>([])
     private let session: URLSession
+    static let requestTimeout: TimeInterval = 30
 
     init() {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForRequest = Self.requestTimeout
+        configuration.timeoutIntervalForResource = Self.requestTimeout * 2
         session = URLSession(configuration: configuration)
     }
 
@@ -99,7 +107,7 @@ final class HTTPResources: HLSResourceReader, @unchecked Sendable {
     }
 
     private func body(_ location: String) throws(HLSResourceError) -> [UInt8] {
-        if let hit = lock.withLock({ recent.first { $0.location == location }?.body }) { return hit }
+        if let hit = recent.withLock({ $0.first { $0.location == location }?.body }) { return hit }
         guard let url = URL(string: location), url.scheme == "http" || url.scheme == "https" else {
             throw HLSResourceError(location: location, reason: "not an http(s) URL", isNotFound: true)
         }
@@ -109,7 +117,10 @@ final class HTTPResources: HLSResourceReader, @unchecked Sendable {
             outcome.set(data, response as? HTTPURLResponse, error)
             done.signal()
         }.resume()
-        done.wait()
+        // URLSession ends every task by the resource timeout; the wait's own bound only guards against one it lost.
+        guard done.wait(timeout: .now() + Self.requestTimeout * 3) == .success else {
+            throw HLSResourceError(location: location, reason: "no answer within \(Int(Self.requestTimeout * 3)) s", isNotFound: false)
+        }
         let (data, response, error) = outcome.get()
         if let error { throw HLSResourceError(location: location, reason: error.localizedDescription, isNotFound: false) }
         let status = response?.statusCode ?? 0
@@ -117,7 +128,7 @@ final class HTTPResources: HLSResourceReader, @unchecked Sendable {
             throw HLSResourceError(location: location, reason: "HTTP \(status)", isNotFound: status == 404 || status == 410)
         }
         let bytes = [UInt8](data)
-        lock.withLock {
+        recent.withLock { recent in
             recent.insert((location, bytes), at: 0)
             if recent.count > 3 { recent.removeLast() }
         }
@@ -126,11 +137,11 @@ final class HTTPResources: HLSResourceReader, @unchecked Sendable {
 
     /// The completion handler's results, handed from URLSession's queue to the waiting thread.
     private final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: (Data?, HTTPURLResponse?, (any Error)?) = (nil, nil, nil)
+        // Foundation's Data and URLResponse are not Sendable on Linux: the Mutex guards the hand-over.
+        private let value = Mutex<(Data?, HTTPURLResponse?, (any Error)?)>((nil, nil, nil))
         func set(_ data: Data?, _ response: HTTPURLResponse?, _ error: (any Error)?) {
-            lock.withLock { value = (data, response, error) }
+            value.withLock { $0 = (data, response, error) }
         }
-        func get() -> (Data?, HTTPURLResponse?, (any Error)?) { lock.withLock { value } }
+        func get() -> (Data?, HTTPURLResponse?, (any Error)?) { value.withLock { $0 } }
     }
 }

@@ -1,3 +1,4 @@
+import Deadlines
 import FileSystem
 import Foundation
 public import MediaFixtures

@@ -3,6 +3,7 @@ internal import FeedStore
 internal import FileSystem
 internal import Foundation
 internal import Logging
+internal import NIOPosix
 
 extension Worker {
     /// Claims queued jobs while there are free slots and the disk has room, and starts a job process for each.
@@ -42,12 +43,15 @@ extension Worker {
             return
         }
         try configuration.faults.check(.hashUpload, path: source)
+        // Up to 50 MB read and digested: on NIO's thread pool, not this actor's thread.
+        let hashed = try await NIOThreadPool.singleton.runIfActive { () -> Result<String, ReadOnlyFile.OpenError> in
+            Result { () throws(ReadOnlyFile.OpenError) in try ContentHash.sha256(ofFile: source) }
+        }
         let hash: String
-        do { hash = try ContentHash.sha256(ofFile: source) } catch {
-            switch error {
-            case let .failed(failure): throw failure
-            case .notRegularFile: throw ProcessingFailure(.uploadMissing, "\(error)", path: source, retryable: false)
-            }
+        switch hashed {
+        case let .success(value): hash = value
+        case let .failure(.failed(failure)): throw failure
+        case let .failure(error): throw ProcessingFailure(.uploadMissing, "\(error)", path: source, retryable: false)
         }
         if let existing = try await store.publishedMedia(contentHash: hash) {
             return try await finishAsDuplicate(job, of: existing, seconds: 0)

@@ -13,8 +13,9 @@ internal import NIOPosix
 /// Crash-safe: every step leaves the upload in exactly one recoverable place. A fault in one job (a full disk, an
 /// I/O error, a busy catalog, a job that cannot start or keeps crashing) fails or retries that job; the worker goes on.
 ///
-/// It is an actor on an event-loop thread of its own: its file-system and SQLite calls block, and must not hold up
-/// the concurrency pool that serves HTTP in `reel serve --inbox`.
+/// It is an actor on a thread of its own (`executorGroup`): its file-system calls block, and must hold up neither the
+/// concurrency pool that serves HTTP in `reel serve --inbox` nor an event loop that carries connections (the
+/// catalog's PostgreSQL connections run on a group of their own). Whole-file hashing goes to NIO's thread pool.
 public actor Worker: Service {
     public let configuration: WorkerConfiguration
     public let store: any FeedStore
@@ -79,10 +80,13 @@ public actor Worker: Service {
         self.lock = lock
         tracker = StabilityTracker(settle: configuration.settleSeconds)
         disk = DiskPressure(minimumFreeBytes: configuration.minimumFreeBytes, retrySeconds: configuration.diskFullRetrySeconds)
-        executorLoop = MultiThreadedEventLoopGroup.singleton.next()
+        executorLoop = Self.executorGroup.next()
     }
 
     deinit { Directory.remove(lock.path) }
+
+    /// The thread every worker in this process runs on: blocking file-system work happens there and nowhere else.
+    static let executorGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Runs until graceful shutdown (then stops claiming, lets running jobs finish for the grace period, re-queues
     /// the rest and returns), until cancelled (running jobs are re-queued at once), or with `once`, until the inbox

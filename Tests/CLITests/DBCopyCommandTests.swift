@@ -1,3 +1,4 @@
+import Deadlines
 import Foundation
 import MediaFixtures
 import Testing
