@@ -23,14 +23,21 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product reel --static-swift-stdlib
 	patchelf --remove-needed libcurl.so.4 $(REEL_BIN)
+	scripts/check-release-switches.sh $(REEL_BIN)
 
+# The blocking-call check first (seconds), then the tests under a watchdog: a run that prints nothing for 5 minutes
+# (REEL_TEST_SILENCE_SECONDS) is stopped with the tests in flight and every thread's stack, never left to CI's limit.
 test: deps-test
-	$(SWIFT) test
+	python3 scripts/check-blocking.py --sync-tests
+	$(SWIFT) build --build-tests
+	python3 scripts/test-watchdog.py -- $(SWIFT) test --skip-build
 
 demo: release
 	scripts/demo.sh $(REEL_BIN)
 
+# reel-bench holds the benchmark drivers (job claims under contention): built for benchmarks only, never in release.
 bench: deps-bench release
+	$(SWIFT) build -c release --product reel-bench
 	scripts/bench.sh $(REEL_BIN)
 
 clean:

@@ -7,6 +7,10 @@ let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Test-only code (fault injection, kill points, a job's acted-out crashes, synthetic frames) compiles into debug builds,
+/// which `swift test` uses, and never into `make release`.
+let testHooks: [SwiftSetting] = [.define("REEL_TEST_HOOKS", .when(configuration: .debug))]
+
 let libavPackages = ["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libswresample-dev"]
 
 let package = Package(
@@ -14,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "reel", targets: ["ReelCLI"]),
+        .executable(name: "reel-bench", targets: ["ReelBench"]),
         .library(name: "PrefetchSim", targets: ["PrefetchSim"]),
     ],
     dependencies: [
@@ -46,7 +51,7 @@ let package = Package(
         .target(name: "LibHeif", dependencies: ["CHeif", "CLazyLoader"], swiftSettings: upcoming),
         // libavformat, libavcodec, libswresample and libheif are opened on first use (CLazyLoader), not at start.
         .target(name: "CLazyLoader"),
-        .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming),
+        .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming + testHooks),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
         // Waits that always end: a one-shot result many racers may offer, and a deadline that never awaits its body.
@@ -92,7 +97,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: upcoming
+            swiftSettings: upcoming + testHooks
         ),
         .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem", "Deadlines"], swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
@@ -112,8 +117,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: upcoming + testHooks
+        ),
+        // Benchmark drivers (`make bench`), kept out of the reel binary.
+        .executableTarget(
+            name: "ReelBench",
+            dependencies: ["FeedStore", "PostgresCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
+        .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
         .testTarget(name: "LibAVTests", dependencies: ["Deadlines", "LibAV", "MediaFixtures"], swiftSettings: upcoming),
         .testTarget(name: "LibWebPTests", dependencies: ["Deadlines", "LibWebP"], swiftSettings: upcoming),
         .testTarget(name: "CLITests", dependencies: ["Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim", "TestServers"],

@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
+# The claim driver lives in reel-bench (built beside reel by `make bench`), so the reel binary carries no benchmark.
+bench="$(dirname "$reel")/reel-bench"
+[ -x "$bench" ] || { echo "bench-claims: $bench is not built (make bench builds it)" >&2; exit 1; }
 jobs=${JOBS:-10000}
 claimers=${CLAIMERS:-8}
 work=$(mktemp -d /tmp/reel-bench-claims.XXXXXX)
@@ -16,8 +19,8 @@ pg_start "$work/pg"
 pg_createdb reel
 pg_createdb pgbench
 
-"$reel" db bench-claims --database "$PG_URL_BASE/reel" --jobs "$jobs" --claimers "$claimers" >"$work/pg.json"
-"$reel" db bench-claims --database "$work/catalog.sqlite" --jobs "$jobs" --claimers "$claimers" >"$work/sqlite.json"
+"$bench" claims --database "$PG_URL_BASE/reel" --jobs "$jobs" --claimers "$claimers" >"$work/pg.json"
+"$bench" claims --database "$work/catalog.sqlite" --jobs "$jobs" --claimers "$claimers" >"$work/sqlite.json"
 
 # pgbench: Reel's schema (migrated by `reel db seed --count 1`), the same number of queued jobs, and Reel's claim
 # statement; each of the 8 clients runs jobs/8 claims.

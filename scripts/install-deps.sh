@@ -12,7 +12,8 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
   # binaries the PostgreSQL tests initdb a throwaway cluster with (TestServers.PostgresTestServer), as its own user.
   # iproute2 (`ip netns`, `ip link`) makes the simulated hosts of the multi-host tests (TestServers.NetworkHosts),
   # whose servers the tests reach with curl.
-  pkgs+=(postgresql iproute2 curl time chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+  # gdb: the test watchdog (scripts/test-watchdog.py) dumps every thread of a test run that went silent.
+  pkgs+=(postgresql iproute2 curl time gdb chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
   # opencv-doc: its sample videos (vtest.avi, Megamind.avi) and photos are bench-transcode.sh's real footage.

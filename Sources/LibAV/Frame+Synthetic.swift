@@ -1,17 +1,9 @@
 internal import CFFmpeg
 
-/// Generated pictures and sounds, for test media and sample clips (the pattern loop of FFmpeg's encode_video.c).
-extension Frame {
-    /// An audio frame with its own buffers in the given sample format (a libav `AVSampleFormat` value).
-    package convenience init(sampleCount: Int, sampleFormatRaw: Int32, channels: Int, sampleRate: Int) throws(AVError) {
-        try self.init()
-        pointer.pointee.nb_samples = Int32(sampleCount)
-        pointer.pointee.format = sampleFormatRaw
-        pointer.pointee.sample_rate = Int32(sampleRate)
-        av_channel_layout_default(&pointer.pointee.ch_layout, Int32(channels))
-        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
-    }
+#if REEL_TEST_HOOKS
 
+/// Generated pictures and sounds, for test media (the pattern loop of FFmpeg's encode_video.c): debug builds only.
+extension Frame {
     /// Fills a YUV 4:2:0 picture (8- or 10-bit) with a moving gradient and checkerboard, so encoders have real work.
     /// `brightness` scales luma (0 gives a black frame).
     package func fillTestPattern(index: Int, brightness: Double = 1) throws(AVError) {
@@ -127,3 +119,4 @@ extension Frame {
         return output
     }
 }
+#endif

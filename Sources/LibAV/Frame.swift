@@ -17,6 +17,16 @@ package final class Frame: @unchecked Sendable {
         try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
     }
 
+    /// An audio frame with its own buffers in the given sample format (a libav `AVSampleFormat` value).
+    package convenience init(sampleCount: Int, sampleFormatRaw: Int32, channels: Int, sampleRate: Int) throws(AVError) {
+        try self.init()
+        pointer.pointee.nb_samples = Int32(sampleCount)
+        pointer.pointee.format = sampleFormatRaw
+        pointer.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_default(&pointer.pointee.ch_layout, Int32(channels))
+        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
+    }
+
     deinit {
         var p: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&p)

@@ -9,7 +9,7 @@ extension Reel {
     /// `reel db`: catalog maintenance.
     struct DB: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "db", abstract: "Catalog maintenance.", subcommands: [Seed.self, Copy.self, BenchClaims.self]
+            commandName: "db", abstract: "Catalog maintenance.", subcommands: [Seed.self, Copy.self]
         )
 
         /// `reel db seed --database PATH --count N`: synthetic published videos for tests and benchmarks.

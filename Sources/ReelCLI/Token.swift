@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedServer
 import FeedStore
+import PostgresCatalog
 import Foundation
 import Logging
 import MediaModel

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedStore
+import PostgresCatalog
 import FileSystem
 import Ingest
 import Foundation

@@ -44,7 +44,9 @@ struct WorkerOptions: ParsableArguments {
         configuration.graceSeconds = grace
         configuration.once = once
         configuration.minimumFreeBytes = Int64(minFreeMb) << 20
+        #if REEL_TEST_HOOKS
         configuration.faults = WorkerFaults(environmentValue: ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"])
+        #endif
         configuration.ladderPath = LadderPreset.path(option: ladder).map(absolute)
         configuration.limitsPath = AdmissionLimits.path(option: limits).map(absolute)
         return configuration

@@ -28,7 +28,9 @@ public struct JobRunner: Sendable {
             StandardError.write("worker-job: \(error)\n")
             return JobInvocation.ExitCode.retryable
         }
+        #if REEL_TEST_HOOKS
         if let code = actOut(invocation) { return code }
+        #endif
         let runner: JobRunner
         do {
             let limits = try invocation.limitsPath.map { try AdmissionLimits.load(from: $0) } ?? .default
@@ -41,6 +43,7 @@ public struct JobRunner: Sendable {
         return record(runner.process(invocation), for: invocation)
     }
 
+    #if REEL_TEST_HOOKS
     /// Test hook: acts out the faults a libav bug or a full disk would cause. nil when there is none to act out.
     static func actOut(_ invocation: JobInvocation) -> Int32? {
         switch invocation.fault {
@@ -60,6 +63,7 @@ public struct JobRunner: Sendable {
             return nil
         }
     }
+    #endif
 
     /// Writes `outcome` atomically (the worker reads a whole outcome or none) and returns the matching exit code.
     public static func record(_ outcome: JobOutcome, for invocation: JobInvocation) -> Int32 {

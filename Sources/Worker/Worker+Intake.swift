@@ -85,7 +85,9 @@ extension Worker {
     /// UTF-8). Written atomically.
     func writeReason(for id: String, in directory: String, state: FeedJob.State, reason: JobReason, message: String,
                      name: SourceName, bytes: Int, contentHash: String?) throws {
+        #if REEL_TEST_HOOKS
         try configuration.faults.check(.writeReason, path: layout.reason(id, in: directory))
+        #endif
         var fields: [String: Any] = [
             "job": id, "state": state.rawValue, "reason": reason.code, "message": message,
             "original_name": name.display, "bytes": bytes,

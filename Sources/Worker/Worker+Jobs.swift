@@ -42,7 +42,9 @@ extension Worker {
                    message: failure.message, mediaID: nil, attempts: job.attempts, seconds: 0)
             return
         }
+        #if REEL_TEST_HOOKS
         try configuration.faults.check(.hashUpload, path: source)
+        #endif
         // Up to 50 MB read and digested: on NIO's thread pool, not this actor's thread.
         let hashed = try await NIOThreadPool.singleton.runIfActive { () -> Result<String, ReadOnlyFile.OpenError> in
             Result { () throws(ReadOnlyFile.OpenError) in try ContentHash.sha256(ofFile: source) }
@@ -60,13 +62,20 @@ extension Worker {
         var claimed = job
         claimed.contentHash = hash
         try await removeLeftovers(of: job)
+        #if REEL_TEST_HOOKS
         try configuration.faults.check(.createStaging, path: staging(of: job))
+        #endif
         let workspace = try StagingDirectory(creating: staging(of: job))
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        #if REEL_TEST_HOOKS
+        let fault = configuration.faults.jobFault
+        #else
+        let fault: String? = nil
+        #endif
         let invocation = JobInvocation(
             jobID: job.id, source: source, staging: workspace.path, memoryMegabytes: configuration.memoryLimitMegabytes,
             cpuSeconds: Int(configuration.jobTimeoutSeconds) * max(2, cores), ladderPath: configuration.ladderPath,
-            limitsPath: configuration.limitsPath, fault: configuration.faults.jobFault, encoderThreads: configuration.jobs < cores)
+            limitsPath: configuration.limitsPath, fault: fault, encoderThreads: configuration.jobs < cores)
         let process: any JobProcess
         do {
             process = try configuration.launcher.launch(invocation)

@@ -18,7 +18,9 @@ extension Worker {
     func publish(_ job: FeedJob, outcome: JobOutcome, staging path: String, seconds: Double) async throws {
         let staging = StagingDirectory(existing: path)
         let contentHash = job.contentHash ?? job.id
+        #if REEL_TEST_HOOKS
         reach("after-staging")
+        #endif
         guard try await store.renewLease(job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds) else {
             throw CatalogError(.leaseLost, "\(job.lease) was taken over before its outputs were published")
         }
@@ -26,18 +28,26 @@ extension Worker {
         do {
             if let summary = outcome.video {
                 kind = .video
+                #if REEL_TEST_HOOKS
                 try configuration.faults.check(.publishOutputs, path: layout.video(job.id))
+                #endif
                 try await clearStaleOutput(layout.video(job.id), of: job, into: staging)
                 try staging.publish("media", to: layout.video(job.id))
+                #if REEL_TEST_HOOKS
                 reach("after-rename")
+                #endif
                 try await store.publish(publishedVideo(job, summary: summary, info: outcome.info, contentHash: contentHash),
                                         lease: job.lease, now: Self.nowMilliseconds)
             } else if let image = outcome.image {
                 kind = .image
+                #if REEL_TEST_HOOKS
                 try configuration.faults.check(.publishOutputs, path: layout.image(job.id))
+                #endif
                 try await clearStaleOutput(layout.image(job.id), of: job, into: staging)
                 try staging.publish("media.webp", to: layout.image(job.id))
+                #if REEL_TEST_HOOKS
                 reach("after-rename")
+                #endif
                 let published = PublishedImage(id: job.id, createdAt: job.createdAt, width: image.width, height: image.height,
                                                bytes: image.bytes, path: "images/\(job.id).webp", contentHash: contentHash)
                 try await store.publish(published, lease: job.lease, now: Self.nowMilliseconds)
@@ -61,7 +71,9 @@ extension Worker {
             }
             throw error
         }
+        #if REEL_TEST_HOOKS
         reach("after-commit")
+        #endif
         staging.discard()
         moveOriginal(job.id, to: layout.original(job.id))
         report(id: job.id, name: SourceName(job.sourceName), state: .published, kind: kind, reason: nil, message: nil,
@@ -126,7 +138,9 @@ extension Worker {
     func moveOriginal(_ id: String, to destination: String) {
         guard Directory.exists(layout.incoming(id)) else { return }
         do {
+            #if REEL_TEST_HOOKS
             try configuration.faults.check(.moveOriginal, path: destination)
+            #endif
             try Directory.move(layout.incoming(id), to: destination)
             try Directory.sync(Directory.parent(of: destination))
             try Directory.sync(layout.incoming)

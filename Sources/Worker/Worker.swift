@@ -192,6 +192,7 @@ public actor Worker: Service {
         public let description: String
     }
 
+    #if REEL_TEST_HOOKS
     /// Test hook: dies by SIGKILL at a named point of publishing, to prove recovery.
     func reach(_ point: String) {
         if configuration.faults.killPoint == point {
@@ -199,4 +200,5 @@ public actor Worker: Service {
             kill(getpid(), SIGKILL)
         }
     }
+    #endif
 }

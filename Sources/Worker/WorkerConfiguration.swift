@@ -37,8 +37,10 @@ public struct WorkerConfiguration: Sendable {
     /// Preset files passed on to every job (already validated by the caller).
     public var ladderPath: String?
     public var limitsPath: String?
+    #if REEL_TEST_HOOKS
     /// Test hooks: a point where the worker dies by SIGKILL, job faults to act out, and file-system faults to raise.
     public var faults = WorkerFaults()
+    #endif
 
     public init(inbox: String, library: String) {
         self.inbox = inbox

@@ -1,7 +1,8 @@
 public import FileSystem
 internal import Synchronization
 
-/// Fault injection for the worker's tests. `killPoint` names a step of publishing where the worker SIGKILLs itself
+#if REEL_TEST_HOOKS
+/// Fault injection for the worker's tests (compiled into debug builds only: `make release` has none of it). `killPoint` names a step of publishing where the worker SIGKILLs itself
 /// (recovery tests); `jobFault` is passed to every job process to act out (`job-crash`, `job-hang`, ...);
 /// `raise(_:errno:times:)` makes a step fail with a real `FileSystemError` (EIO, EROFS, ENOSPC) a number of times.
 public final class WorkerFaults: Sendable {
@@ -47,3 +48,4 @@ public final class WorkerFaults: Sendable {
         if let code { throw FileSystemError("injected at \(step.rawValue)", path, code: code) }
     }
 }
+#endif

@@ -20,7 +20,6 @@ import TestServers
     @Test func aStatementAfterItsConnectionClosedFailsTheCallInsteadOfHangingIt() async throws {
         let server = try await PostgresTestServer()
         try await PostgresFeedStoreTests.withStore(server, database: "closed", connectionWait: .seconds(5)) { store in
-            let started = ContinuousClock.now
             let error = try await withDeadline(.seconds(60), "a call whose statement went to a closed connection") {
                 await #expect(throws: CatalogError.self) {
                     try await store.withConnection("query a closed connection") { connection in
@@ -31,7 +30,6 @@ import TestServers
             }
             #expect(error?.kind == .unavailable, "\(String(describing: error))")
             #expect(error?.message.contains("query a closed connection") == true)
-            #expect(ContinuousClock.now - started < .seconds(30), "it ended within the lost connection's grace")
             // The pool is still usable afterwards.
             #expect(try await withDeadline(.seconds(60), "a call after the lost one") { try await store.generation() } > 0)
         }

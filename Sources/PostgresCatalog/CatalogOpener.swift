@@ -1,12 +1,11 @@
-import FeedStore
-import Logging
-import PostgresCatalog
+public import FeedStore
+public import Logging
 
-/// Opens the catalog `--database` names, for the length of one command. SQLite opens (and migrates) in-process;
+/// Opens the catalog `--database` names (either engine), for the length of one command. SQLite opens (and migrates) in-process;
 /// PostgreSQL needs its connection pool running while the command works, so the pool runs in a child task that ends
 /// with `body`, after the schema is migrated.
-enum CatalogOpener {
-    static func with<T: Sendable>(_ location: DatabaseLocation, connections: Int = 8, logger: Logger,
+public enum CatalogOpener {
+    public static func with<T: Sendable>(_ location: DatabaseLocation, connections: Int = 8, logger: Logger,
                                   _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
         switch location {
         case let .sqlite(path):
@@ -17,7 +16,7 @@ enum CatalogOpener {
     }
 
     /// The primary for everything and, with `--database-read`, a replica for the feed's reads.
-    static func with<T: Sendable>(_ location: DatabaseLocation, reading replica: DatabaseLocation?, connections: Int = 8,
+    public static func with<T: Sendable>(_ location: DatabaseLocation, reading replica: DatabaseLocation?, connections: Int = 8,
                                   logger: Logger, _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
         try await with(location, connections: connections, logger: logger) { primary in
             guard let replica else { return try await body(primary) }

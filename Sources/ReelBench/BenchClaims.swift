@@ -2,21 +2,22 @@ import ArgumentParser
 import FeedStore
 import Foundation
 import Logging
+import PostgresCatalog
 
-extension Reel.DB {
-    /// `reel db bench-claims`: the job queue's claim path under contention, for scripts/bench-claims.sh. It queues
+extension ReelBench {
+    /// `reel-bench claims`: the job queue's claim path under contention, for scripts/bench-claims.sh. It queues
     /// `--jobs` jobs, lets `--claimers` concurrent claimers drain them (the pool has a connection for each, so they
     /// contend in the database as workers on different hosts would), and prints one JSON line: claims per second,
     /// latency percentiles, and how many jobs were claimed twice (must be 0).
-    struct BenchClaims: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "bench-claims", abstract: "Measure concurrent job claims (benchmark).",
-                                                        shouldDisplay: false)
+    struct Claims: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "claims", abstract: "Measure concurrent job claims.")
 
-        @OptionGroup var database: DatabaseOption
+        @Option(name: .long, help: "Catalog: a SQLite file or a postgres:// URL.") var database: String
         @Option(name: .long, help: "Jobs to queue and drain.") var jobs = 10_000
         @Option(name: .long, help: "Concurrent claimers.") var claimers = 8
 
         func validate() throws {
+            _ = try location()
             guard (1...1_000_000).contains(jobs), (1...64).contains(claimers) else {
                 throw ValidationError("--jobs must be from 1 to 1000000 and --claimers from 1 to 64")
             }
@@ -24,8 +25,8 @@ extension Reel.DB {
 
         func run() async throws {
             let (jobs, claimers) = (jobs, claimers)
-            let logger = Logger(label: "reel.db.bench-claims")
-            let location = try database.location()
+            let logger = Logger(label: "reel-bench.claims")
+            let location = try location()
             let result = try await CatalogOpener.with(location, connections: claimers + 2, logger: logger) { store in
                 let prefix = String(UUID().uuidString.prefix(8)).lowercased()
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -69,10 +70,16 @@ extension Reel.DB {
                     p50Milliseconds: Self.percentile(latencies, 0.50), p99Milliseconds: Self.percentile(latencies, 0.99),
                     doubleClaims: ids.count - Set(ids).count, unclaimed: jobs - Set(ids).count, processingRows: processing)
             }
-            JSONOutput.print(result)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
             guard result.doubleClaims == 0, result.unclaimed == 0 else {
                 throw ValidationError("\(result.doubleClaims) jobs were claimed twice and \(result.unclaimed) never")
             }
+        }
+
+        func location() throws -> DatabaseLocation {
+            do { return try DatabaseLocation.parse(database) } catch { throw ValidationError(error.description) }
         }
 
         /// The nearest-rank percentile of sorted values.
@@ -84,7 +91,7 @@ extension Reel.DB {
     }
 }
 
-/// `reel db bench-claims`'s one line of JSON.
+/// `reel-bench claims`'s one line of JSON.
 struct BenchClaimsResult: Encodable {
     let engine: String
     let jobs: Int
