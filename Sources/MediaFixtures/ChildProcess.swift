@@ -63,13 +63,14 @@ public final class ChildProcess: @unchecked Sendable {
     /// Polls `condition` every 50 ms until it holds or `seconds` pass.
     /// `waitUntil` for async tests: between looks it suspends instead of blocking, so a long wait does not hold one of
     /// the concurrency pool's few threads that servers in the test process (and other tests) need.
-    public static func suspendUntil(seconds: Double, _ condition: () throws -> Bool) async rethrows -> Bool {
+    /// The condition may itself suspend (a catalog read through GRDB's async access).
+    public static func suspendUntil(seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if try condition() { return true }
+            if try await condition() { return true }
             try? await Task.sleep(for: .milliseconds(100))
         }
-        return try condition()
+        return try await condition()
     }
 
     public static func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
