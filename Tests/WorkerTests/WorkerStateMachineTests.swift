@@ -133,6 +133,20 @@ import Worker
         #expect(job.state == .failed && job.reason == .failed(.timeout), "\(job)")
     }
 
+    /// Cancellation re-queues a running job at once, though a cancelled task's catalog access is refused.
+    @Test func cancellationRequeuesARunningJobAtOnce() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .hang }) { $0.once = false })
+        let running = Task { try await worker.run() }
+        let started = await ChildProcess.suspendUntil(seconds: 60) { (try? await rig.jobs().first?.state == .processing) ?? false }
+        #expect(started, "the job never started")
+        running.cancel()
+        try await running.value
+        let job = try #require(try await rig.jobs().first)
+        #expect(job.state == .queued && job.attempts == 0 && job.owner == nil, "\(job)")
+    }
+
     @Test func aByteIdenticalReuploadIsADuplicate() async throws {
         let rig = try WorkerRig()
         let bytes = Array("the same bytes".utf8)
