@@ -45,9 +45,11 @@ import Testing
             for id in ids { most = max(most, try await store.upload(id: id)?.received ?? 0) }
             return most
         }
-        #expect(try await ChildProcess.suspendUntil(seconds: 60) { try await received() >= 2_000_000 },
-                "the upload never got going: \(client.stdout)")
-        server.signal(SIGKILL)
+        try await offThePool { () async throws in  // the upload lasts seconds: seen under way, and its server killed, while it is
+            #expect(try await ChildProcess.suspendUntil(seconds: 60) { try await received() >= 2_000_000 },
+                    "the upload never got going: \(client.stdout)")
+            server.signal(SIGKILL)
+        }
         _ = server.wait()
         let acknowledged = try await received()
         #expect(acknowledged < Int64(size), "the upload finished before the kill")

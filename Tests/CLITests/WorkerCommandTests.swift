@@ -158,12 +158,15 @@ import Testing
         let target = harness.inbox + "/slow.mp4"
         let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: target, contents: nil); return target }()))
         let chunks = 8
-        for index in 0..<chunks {
-            let range = (bytes.count * index / chunks)..<(bytes.count * (index + 1) / chunks)
-            handle.write(bytes.subdata(in: range))
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(FileManager.default.fileExists(atPath: target), "taken after \(index + 1) of \(chunks) chunks")
-            #expect(try await harness.jobs().isEmpty)
+        // Off the pool: a write that waited for a cooperative thread could come after the settle time.
+        try await offThePool { () async throws in
+            for index in 0..<chunks {
+                let range = (bytes.count * index / chunks)..<(bytes.count * (index + 1) / chunks)
+                handle.write(bytes.subdata(in: range))
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(FileManager.default.fileExists(atPath: target), "taken after \(index + 1) of \(chunks) chunks")
+                #expect(try await harness.jobs().isEmpty)
+            }
         }
         try handle.close()
         let jobs = try await harness.waitForJobs(count: 1)
@@ -201,10 +204,12 @@ import Testing
         try harness.drop("photo.png", try SyntheticImage.png(width: 200, height: 150, alpha: false))
         if point == "during-transcode" {
             let worker = try harness.startWorker()
-            #expect(await ChildProcess.suspendUntil(seconds: 60) {
-                (try? await harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
-            }, "no job reported progress")
-            worker.signal(SIGKILL)
+            await offThePool {  // the transcode lasts seconds: seen under way, and killed, while it is
+                #expect(await ChildProcess.suspendUntil(seconds: 60) {
+                    (try? await harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
+                }, "no job reported progress")
+                worker.signal(SIGKILL)
+            }
             #expect(worker.wait() == 128 + SIGKILL)
         } else {
             let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
@@ -264,8 +269,10 @@ import Testing
         let harness = try WorkerHarness()
         try harness.dropVideo("clip.mp4", width: 640, height: 360, seconds: 4)
         let worker = try harness.startWorker(["--grace", "0"])
-        #expect(await ChildProcess.suspendUntil(seconds: 60) { (try? await harness.jobs().contains { $0.state == .processing }) ?? false })
-        worker.signal(SIGTERM)
+        await offThePool {  // the job lasts seconds: seen processing, and signalled, while it is
+            #expect(await ChildProcess.suspendUntil(seconds: 60) { (try? await harness.jobs().contains { $0.state == .processing }) ?? false })
+            worker.signal(SIGTERM)
+        }
         #expect(worker.wait() == 0, "\(worker.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
         #expect(jobs.count == 1 && jobs[0].state == .queued && jobs[0].attempts == 0, "\(jobs.map { ($0.state, $0.attempts) })")
