@@ -2,7 +2,8 @@ public import MediaModel
 
 /// The catalog, on whichever engine holds it: SQLite (`SQLiteFeedStore`, the embedded default) or PostgreSQL
 /// (`PostgresCatalog.PostgresFeedStore`, for many hosts). One conformance suite runs unchanged against both. Every
-/// failure arrives as a `CatalogError`. SQLite's synchronous methods satisfy these asynchronous requirements.
+/// failure arrives as a `CatalogError`. Every engine answers off the concurrency pool: SQLite through GRDB's async
+/// access (its own dispatch queues), PostgreSQL over the network.
 ///
 /// Jobs are fenced. A claim raises the job's epoch and sets a lease expiry; every later transition names the lease it
 /// holds (`JobLease`: id, epoch, owner) and fails with `CatalogError.Kind.leaseLost`, changing nothing, once the job

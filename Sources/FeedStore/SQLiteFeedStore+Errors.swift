@@ -2,18 +2,26 @@ internal import GRDB
 internal import LibSQLite
 
 extension SQLiteFeedStore {
-    /// A write transaction whose failure arrives as a `CatalogError`.
-    func write<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
-        do { return try database.pool.write(body) } catch { throw Self.classify(error) }
+    /// A write transaction on GRDB's writer queue, off the concurrency pool (which must never wait on SQLite's lock
+    /// or its busy timeout), whose failure arrives as a `CatalogError`.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(CatalogError) -> T {
+        do { return try await database.pool.write(body) } catch { throw Self.classify(error) }
     }
 
-    /// A read whose failure arrives as a `CatalogError`.
-    func read<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+    /// A read on one of GRDB's reader queues, off the concurrency pool, whose failure arrives as a `CatalogError`.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(CatalogError) -> T {
+        do { return try await database.pool.read(body) } catch { throw Self.classify(error) }
+    }
+
+    /// A read on the calling thread: only for the event-loop fast path (`SynchronousFeed`), never from async code.
+    func readSynchronously<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
         do { return try database.pool.read(body) } catch { throw Self.classify(error) }
     }
 
     static func classify(_ error: any Error) -> CatalogError {
         if let error = error as? CatalogError { return error }
+        // GRDB's async access ends a cancelled task's work (shutdown): as on PostgreSQL, the catalog is unavailable.
+        if error is CancellationError { return CatalogError(.unavailable, "the database access was cancelled") }
         if let error = error as? SQLiteError {
             let kind: CatalogError.Kind = switch error.kind {
             case .busy: .busy

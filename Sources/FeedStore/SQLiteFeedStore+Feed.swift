@@ -34,13 +34,13 @@ extension SQLiteFeedStore {
         """
 
     /// Newest first, `limit` (1...50) items after `cursor`. Keyset pagination: a deep page costs what the first does.
-    public func page(limit: Int, after cursor: FeedCursor?) throws(CatalogError) -> FeedPage {
-        try pageWithGeneration(limit: limit, after: cursor).page
+    public func page(limit: Int, after cursor: FeedCursor?) async throws(CatalogError) -> FeedPage {
+        try await pageWithGeneration(limit: limit, after: cursor).page
     }
 
     /// A published video with its renditions, or nil.
-    public func video(id: String) throws(CatalogError) -> FeedVideo? {
-        try read { db in
+    public func video(id: String) async throws(CatalogError) -> FeedVideo? {
+        try await read { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM videos WHERE id = ? AND status = 'published'", arguments: [id]) == true else {
                 return nil
             }
@@ -49,8 +49,8 @@ extension SQLiteFeedStore {
     }
 
     /// A published video's feed item, as the feed shows it, or nil.
-    public func item(id: String) throws(CatalogError) -> FeedItem? {
-        try read { db in
+    public func item(id: String) async throws(CatalogError) -> FeedItem? {
+        try await read { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT published_at, item_json FROM videos WHERE id = ? AND status = 'published'
                 """), arguments: [id]) else { return nil }
@@ -96,20 +96,20 @@ extension SQLiteFeedStore {
     }
 
     /// The feed query's plan, for the test that proves it seeks through the index.
-    public func pagePlan() throws(CatalogError) -> [PlanStep] {
-        try read { db in
+    public func pagePlan() async throws(CatalogError) -> [PlanStep] {
+        try await read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Self.pageSQL, arguments: [Int64.max, "", 10]).map {
                 PlanStep(id: $0["id"], parent: $0["parent"], detail: $0["detail"])
             }
         }
     }
 
-    public func videoCount() throws(CatalogError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM videos") ?? 0 }
+    public func videoCount() async throws(CatalogError) -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM videos") ?? 0 }
     }
 
     /// One trivial read: proves the catalog opens and answers (`/healthz`).
-    public func ping() throws(CatalogError) {
-        _ = try read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM videos LIMIT 1") }
+    public func ping() async throws(CatalogError) {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM videos LIMIT 1") }
     }
 }

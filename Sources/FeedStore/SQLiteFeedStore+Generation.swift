@@ -10,15 +10,47 @@ internal import GRDB
 /// after the commit — on any connection, in any process — sees both, and a reader that started before sees neither.
 /// Reading it is one primary-key lookup in a one-row table.
 extension SQLiteFeedStore {
-    /// The current generation, as of a read that starts now.
+    /// The current generation, as of a read that starts now, read on GRDB's reader queue: the router's path (and
+    /// every caller in async code).
+    /// - Throws: `CatalogError` when the catalog cannot be read.
+    public func generation() async throws(CatalogError) -> Int64 {
+        try await read { db in try Int64.fetchOne(db.cachedStatement(sql: Self.generationSQL)) ?? 0 }
+    }
+
+    /// A page and the generation it belongs to, from one read snapshot on GRDB's reader queue: the router's path.
+    /// The same statement as the fast path's; an empty page, which carries no generation, reads it in the same snapshot.
+    /// - Throws: `CatalogError` when the catalog cannot be read.
+    public func pageWithGeneration(limit: Int, after cursor: FeedCursor?)
+        async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
+        precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
+        let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
+        return try await read { db in
+            let rows = try Row.fetchAll(db.cachedStatement(sql: Self.pageSQL), arguments: [start.publishedAt, start.id, limit + 1])
+            var items: [FeedItem] = []
+            items.reserveCapacity(rows.count)
+            for row in rows {
+                let id: String = row[1], json: String? = row[2]
+                // A row whose item was cleared by an edit outside FeedStore is rendered again from its columns.
+                items.append(FeedItem(id: id, publishedAt: row[0],
+                                      json: try json ?? Self.video(id: id, db).map(FeedItemJSON.render) ?? "null"))
+            }
+            let generation = try (rows.last?[3] as Int64?) ?? Int64.fetchOne(db.cachedStatement(sql: Self.generationSQL)) ?? 0
+            return (Self.makePage(items, limit: limit), generation)
+        }
+    }
+
+    // MARK: The event-loop fast path (`SynchronousFeed`)
+
+    /// The current generation, without suspending: for `SynchronousFeed` callers on an event loop only. Async code
+    /// gets the `async` overload, which reads on GRDB's queue.
     /// - Throws: `CatalogError` when the catalog cannot be read.
     public func generation() throws(CatalogError) -> Int64 {
         do { return try database.feedReader.generation() } catch { throw Self.classify(error) }
     }
 
-    /// A page and the generation it belongs to, never a page older than its generation (so a kept page is never
-    /// stale): both come from one statement, and an empty page, which carries no generation, is read again after
-    /// the generation.
+    /// A page and the generation it belongs to, without suspending: for `SynchronousFeed` callers on an event loop
+    /// only. Never a page older than its generation (so a kept page is never stale): both come from one statement,
+    /// and an empty page, which carries no generation, is read again after the generation.
     /// - Throws: `CatalogError` when the catalog cannot be read.
     public func pageWithGeneration(limit: Int, after cursor: FeedCursor?)
         throws(CatalogError) -> (page: FeedPage, generation: Int64) {
@@ -38,14 +70,19 @@ extension SQLiteFeedStore {
             items.reserveCapacity(read.rows.count)
             for row in read.rows {
                 // A row whose item was cleared by an edit outside FeedStore is rendered again from its columns.
-                let json = try row.json ?? (try self.read { db in try Self.video(id: row.id, db) }).map(FeedItemJSON.render) ?? "null"
+                let json = try row.json ?? (try readSynchronously { db in try Self.video(id: row.id, db) }).map(FeedItemJSON.render) ?? "null"
                 items.append(FeedItem(id: row.id, publishedAt: row.publishedAt, json: json))
             }
-            let next = items.count > limit ? FeedCursor(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
-            return (FeedPage(items: Array(items.prefix(limit)), nextCursor: next), generation)
+            return (Self.makePage(items, limit: limit), generation)
         } catch {
             throw Self.classify(error)
         }
+    }
+
+    /// The first `limit` of up to `limit + 1` items, with a cursor when there was one more.
+    static func makePage(_ items: [FeedItem], limit: Int) -> FeedPage {
+        let next = items.count > limit ? FeedCursor(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
+        return FeedPage(items: Array(items.prefix(limit)), nextCursor: next)
     }
 
     static let generationSQL = "SELECT value FROM catalog_generation WHERE id = 1"

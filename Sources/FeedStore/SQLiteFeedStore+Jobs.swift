@@ -6,15 +6,15 @@ public import MediaModel
 /// transition of a held job names its lease and changes nothing (`leaseLost`) once the lease is no longer the job's.
 extension SQLiteFeedStore {
     /// One job by id, or nil.
-    public func job(id: String) throws(CatalogError) -> FeedJob? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(FeedJob.init(row:)) }
+    public func job(id: String) async throws(CatalogError) -> FeedJob? {
+        try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(FeedJob.init(row:)) }
     }
 
     /// A new job for an upload this worker is about to move out of the inbox: queued and held by `owner` (epoch 0)
     /// until the move succeeds (then `release`) or fails because another worker won (then `deleteJob`).
     public func insertJob(id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
-                          leaseMilliseconds: Int64) throws(CatalogError) {
-        try write { db in
+                          leaseMilliseconds: Int64) async throws(CatalogError) {
+        try await write { db in
             try db.execute(sql: """
                 INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at, lease_expires_at)
                 VALUES (?, 'unknown', ?, ?, 'queued', ?, ?, ?, ?)
@@ -22,13 +22,13 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func deleteJob(_ lease: JobLease) throws(CatalogError) {
-        try fenced(lease) { db in try db.execute(sql: "DELETE FROM jobs WHERE id = ? AND epoch = ? AND owner = ?", arguments: Self.fence(lease)) }
+    public func deleteJob(_ lease: JobLease) async throws(CatalogError) {
+        try await fenced(lease) { db in try db.execute(sql: "DELETE FROM jobs WHERE id = ? AND epoch = ? AND owner = ?", arguments: Self.fence(lease)) }
     }
 
     /// Lets any worker claim a queued job.
-    public func release(_ lease: JobLease, now: Int64) throws(CatalogError) {
-        try fenced(lease) { db in
+    public func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
+        try await fenced(lease) { db in
             try db.execute(sql: """
                 UPDATE jobs SET owner = NULL, lease_expires_at = NULL, updated_at = ?
                 WHERE id = ? AND epoch = ? AND owner = ? AND state = 'queued'
@@ -38,8 +38,8 @@ extension SQLiteFeedStore {
 
     /// Atomically takes the oldest queued job that is due, for `owner`; nil when there is none. Two workers never
     /// get the same job: the UPDATE only matches while the job is still unowned and queued (SQLite has one writer).
-    public func claimNextJob(owner: String, now: Int64, leaseMilliseconds: Int64) throws(CatalogError) -> FeedJob? {
-        try write { db in
+    public func claimNextJob(owner: String, now: Int64, leaseMilliseconds: Int64) async throws(CatalogError) -> FeedJob? {
+        try await write { db in
             guard let id = try String.fetchOne(db, sql: """
                 SELECT id FROM jobs WHERE state = 'queued' AND owner IS NULL AND not_before <= ?
                 ORDER BY not_before, created_at LIMIT 1
@@ -54,8 +54,8 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func renewLease(_ lease: JobLease, until: Int64, now: Int64) throws(CatalogError) -> Bool {
-        try write { db in
+    public func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
+        try await write { db in
             try db.execute(sql: """
                 UPDATE jobs SET lease_expires_at = ?, updated_at = ?
                 WHERE id = ? AND epoch = ? AND owner = ? AND state IN ('queued', 'processing')
@@ -64,8 +64,8 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func setJobFacts(_ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?, now: Int64) throws(CatalogError) {
-        try fenced(lease) { db in
+    public func setJobFacts(_ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?, now: Int64) async throws(CatalogError) {
+        try await fenced(lease) { db in
             try db.execute(sql: """
                 UPDATE jobs SET kind = coalesce(?, kind), content_hash = coalesce(?, content_hash), updated_at = ?
                 WHERE id = ? AND epoch = ? AND owner = ?
@@ -73,8 +73,8 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) throws(CatalogError) {
-        try fenced(lease) { db in
+    public func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
+        try await fenced(lease) { db in
             try db.execute(sql: """
                 UPDATE jobs SET progress = ?, updated_at = ? WHERE id = ? AND epoch = ? AND owner = ? AND state = 'processing'
                 """, arguments: [min(max(progress, 0), 1), now] + Self.fence(lease))
@@ -82,8 +82,8 @@ extension SQLiteFeedStore {
     }
 
     /// Rejected (the upload is bad) or failed (Reel or the machine failed, and no attempt is left).
-    public func finishJob(_ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?, now: Int64) throws(CatalogError) {
-        try fenced(lease) { db in
+    public func finishJob(_ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?, now: Int64) async throws(CatalogError) {
+        try await fenced(lease) { db in
             switch error {
             case let .rejected(rejection):
                 try Self.finish(lease, state: .rejected, kind: kind, mediaID: nil, reason: .rejected(rejection.reason),
@@ -99,8 +99,8 @@ extension SQLiteFeedStore {
     /// `notBefore`. With `refundAttempt` the attempt does not count (the machine was at fault: shutdown, dead worker,
     /// full disk).
     public func requeue(_ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
-                        now: Int64) throws(CatalogError) {
-        try fenced(lease) { db in
+                        now: Int64) async throws(CatalogError) {
+        try await fenced(lease) { db in
             try db.execute(sql: """
                 UPDATE jobs SET state = 'queued', owner = NULL, lease_expires_at = NULL, not_before = ?,
                                 reason = coalesce(?, reason), last_error = coalesce(?, last_error), progress = 0, updated_at = ?,
@@ -123,8 +123,8 @@ extension SQLiteFeedStore {
 
     /// A write whose last statement must change exactly one row of the job: otherwise the lease was lost, and the
     /// transaction rolls back.
-    func fenced(_ lease: JobLease, _ body: (Database) throws -> Void) throws(CatalogError) {
-        try write { db in
+    func fenced(_ lease: JobLease, _ body: @Sendable (Database) throws -> Void) async throws(CatalogError) {
+        try await write { db in
             try body(db)
             guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
         }
@@ -142,8 +142,8 @@ extension SQLiteFeedStore {
                             + (owner.map { ", held by \($0)" } ?? ", held by nobody"))
     }
 
-    public func jobs(state: FeedJob.State) throws(CatalogError) -> [FeedJob] {
-        try read { db in
+    public func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM jobs WHERE state = ? ORDER BY created_at", arguments: [state.rawValue])
                 .map(FeedJob.init(row:))
         }
@@ -151,12 +151,12 @@ extension SQLiteFeedStore {
 
     /// Jobs held by an owner: for recovery after that owner died or its lease expired, or after this one could not
     /// record an outcome.
-    public func jobsHeld() throws(CatalogError) -> [FeedJob] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM jobs WHERE owner IS NOT NULL").map(FeedJob.init(row:)) }
+    public func jobsHeld() async throws(CatalogError) -> [FeedJob] {
+        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM jobs WHERE owner IS NOT NULL").map(FeedJob.init(row:)) }
     }
 
-    public func jobCounts() throws(CatalogError) -> [FeedJob.State: Int] {
-        try read { db in
+    public func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int] {
+        try await read { db in
             var counts: [FeedJob.State: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM jobs GROUP BY state") {
                 if let state = FeedJob.State(rawValue: row["state"]) { counts[state] = row["n"] }

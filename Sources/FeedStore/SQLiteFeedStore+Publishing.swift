@@ -5,17 +5,17 @@ public import MediaModel
 /// a reader sees all of it or none. The caller has already put every file in place.
 extension SQLiteFeedStore {
     /// A video outside any job (tests, imports).
-    public func publish(_ video: PublishedVideo) throws(CatalogError) {
-        try write { db in
+    public func publish(_ video: PublishedVideo) async throws(CatalogError) {
+        try await write { db in
             try Self.insert(video, db)
             try Self.bumpGeneration(db)
         }
     }
 
-    public func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) throws(CatalogError) {
+    public func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
         // The job's row first: a lost lease refuses before the video's unique hash could (the new owner may have
         // published the same bytes), so the caller learns the true reason.
-        try write { db in
+        try await write { db in
             try Self.finish(lease, state: .published, kind: .video, mediaID: video.id, reason: nil, message: nil, now: now, db)
             guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
             try Self.insert(video, db)
@@ -23,8 +23,8 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func publish(_ image: PublishedImage, lease: JobLease, now: Int64) throws(CatalogError) {
-        try write { db in
+    public func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
+        try await write { db in
             try Self.finish(lease, state: .published, kind: .image, mediaID: image.id, reason: nil, message: nil, now: now, db)
             guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
             try db.execute(sql: """
@@ -34,16 +34,16 @@ extension SQLiteFeedStore {
     }
 
     /// A byte-identical upload of something already published: the job points at the existing media.
-    public func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) throws(CatalogError) {
-        try fenced(lease) { db in
+    public func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
+        try await fenced(lease) { db in
             try Self.finish(lease, state: .published, kind: media.kind, mediaID: media.id, reason: .duplicate,
                             message: "byte-identical to the already published \(media.kind.rawValue) \(media.id)", now: now, db)
         }
     }
 
     /// The published video or image with these bytes, if any.
-    public func publishedMedia(contentHash: String) throws(CatalogError) -> PublishedMedia? {
-        try read { db in
+    public func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
+        try await read { db in
             if let id = try String.fetchOne(db, sql: "SELECT id FROM videos WHERE content_hash = ?", arguments: [contentHash]) {
                 return PublishedMedia(kind: .video, id: id)
             }
@@ -54,8 +54,8 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func isPublished(mediaID: String) throws(CatalogError) -> Bool {
-        try read { db in
+    public func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
+        try await read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM videos WHERE id = ?) OR EXISTS (SELECT 1 FROM images WHERE id = ?)",
                               arguments: [mediaID, mediaID]) ?? false
         }

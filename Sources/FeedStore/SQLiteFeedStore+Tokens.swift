@@ -3,27 +3,27 @@ internal import GRDB
 /// Upload tokens: created, listed, revoked, and looked up by hash on every upload request.
 extension SQLiteFeedStore {
     /// - Throws: `CatalogError` with kind `.duplicate` when the name is taken.
-    public func createToken(_ token: UploadToken) throws(CatalogError) {
-        try write { db in
+    public func createToken(_ token: UploadToken) async throws(CatalogError) {
+        try await write { db in
             try db.execute(sql: """
                 INSERT INTO upload_tokens (id, name, hash, rate_limit, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [token.id, token.name, token.hash, token.rateLimit, token.createdAt, token.revokedAt])
         }
     }
 
-    public func tokens() throws(CatalogError) -> [UploadToken] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM upload_tokens ORDER BY created_at, id").map(Self.token(row:)) }
+    public func tokens() async throws(CatalogError) -> [UploadToken] {
+        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM upload_tokens ORDER BY created_at, id").map(Self.token(row:)) }
     }
 
     /// The token with this SHA-256, revoked or not; nil when there is none.
-    public func token(hash: String) throws(CatalogError) -> UploadToken? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM upload_tokens WHERE hash = ?", arguments: [hash]).map(Self.token(row:)) }
+    public func token(hash: String) async throws(CatalogError) -> UploadToken? {
+        try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM upload_tokens WHERE hash = ?", arguments: [hash]).map(Self.token(row:)) }
     }
 
     /// Revokes the token named `nameOrID` (by name first, then id); returns it, or nil when there is none.
     /// Revoking twice keeps the first time.
-    public func revokeToken(_ nameOrID: String, now: Int64) throws(CatalogError) -> UploadToken? {
-        try write { db in
+    public func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
+        try await write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM upload_tokens WHERE name = ? OR id = ? ORDER BY name = ? DESC LIMIT 1",
                                              arguments: [nameOrID, nameOrID, nameOrID]) else { return nil }
             var token = Self.token(row: row)

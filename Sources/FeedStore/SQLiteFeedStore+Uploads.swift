@@ -3,8 +3,8 @@ internal import GRDB
 
 /// Uploads over HTTP: each one's acknowledged offset, and the hand-over of a finished upload to the job queue.
 extension SQLiteFeedStore {
-    public func createUpload(_ upload: UploadRecord) throws(CatalogError) {
-        try write { db in
+    public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
+        try await write { db in
             try db.execute(sql: """
                 INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -13,14 +13,14 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func upload(id: String) throws(CatalogError) -> UploadRecord? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM uploads WHERE id = ?", arguments: [id]).map(Self.upload(row:)) }
+    public func upload(id: String) async throws(CatalogError) -> UploadRecord? {
+        try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM uploads WHERE id = ?", arguments: [id]).map(Self.upload(row:)) }
     }
 
     /// Records a new acknowledged offset, only if the upload is still at `from` (two PATCHes racing cannot both win).
     /// - Returns: whether it was recorded.
-    public func advanceUpload(id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64) throws(CatalogError) -> Bool {
-        try write { db in
+    public func advanceUpload(id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64) async throws(CatalogError) -> Bool {
+        try await write { db in
             try db.execute(sql: """
                 UPDATE uploads SET received = ?, updated_at = ?, expires_at = ?
                 WHERE id = ? AND received = ? AND job_id IS NULL
@@ -29,13 +29,13 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func deleteUpload(id: String) throws(CatalogError) {
-        try write { db in try db.execute(sql: "DELETE FROM uploads WHERE id = ?", arguments: [id]) }
+    public func deleteUpload(id: String) async throws(CatalogError) {
+        try await write { db in try db.execute(sql: "DELETE FROM uploads WHERE id = ?", arguments: [id]) }
     }
 
     /// Unfinished uploads whose expiry has passed.
-    public func expiredUploads(now: Int64) throws(CatalogError) -> [UploadRecord] {
-        try read { db in
+    public func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM uploads WHERE finished_at IS NULL AND job_id IS NULL AND expires_at <= ?",
                              arguments: [now]).map(Self.upload(row:))
         }
@@ -43,16 +43,16 @@ extension SQLiteFeedStore {
 
     /// Step one of the hand-over: the job's id is chosen and kept before the file moves, so a crash after the move
     /// still leads to that job (the worker's recovery gives an orphaned file in `.incoming/` a job with its name).
-    public func assignUploadJob(id: String, jobID: String, now: Int64) throws(CatalogError) {
-        try write { db in
+    public func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
+        try await write { db in
             try db.execute(sql: "UPDATE uploads SET job_id = coalesce(job_id, ?), updated_at = ? WHERE id = ?", arguments: [jobID, now, id])
         }
     }
 
     /// Step two, after the file is in `.incoming/<job>`: the queued job and the finished upload, in one transaction.
     /// A job already there (the worker's recovery made it first) is kept.
-    public func finishUpload(id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64) throws(CatalogError) {
-        try write { db in
+    public func finishUpload(id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64) async throws(CatalogError) {
+        try await write { db in
             try db.execute(sql: """
                 INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at)
                 VALUES (?, 'unknown', ?, ?, 'queued', NULL, ?, ?) ON CONFLICT(id) DO NOTHING

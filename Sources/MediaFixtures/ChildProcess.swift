@@ -106,16 +106,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Looks at `condition` every 100 ms until it holds or `seconds` pass, suspending in between, so a long wait does
     /// not hold one of the concurrency pool's few threads that servers in the test process (and other tests) need.
-    public static func suspendUntil(seconds: Double, _ condition: () throws -> Bool) async rethrows -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return try condition()
-    }
-
-    /// `suspendUntil` for conditions that are themselves async (a query, a request).
+    /// The condition may itself suspend (a catalog read through GRDB's async access, a request).
     public static func suspendUntil(seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         while ContinuousClock.now < deadline {

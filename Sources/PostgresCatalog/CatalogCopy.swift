@@ -36,6 +36,8 @@ public struct CatalogCopy: Sendable {
     /// - Throws: `CatalogCopyError` naming the table and what went wrong; the target is then unchanged.
     public func run(into client: PostgresClient, logger: Logger,
                     progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws(CatalogCopyError) -> [String: Int] {
+        // Synchronous: GRDB has no async `makeSnapshot()`. It opens one connection and begins a WAL read (no wait on
+        // a writer), once per `reel db copy`; every read of the snapshot below is async, on GRDB's queue.
         let snapshot: DatabaseSnapshot
         do { snapshot = try source.pool.makeSnapshot() } catch {
             throw CatalogCopyError("cannot read the SQLite catalog: \(error)")
@@ -129,13 +131,18 @@ public struct CatalogCopy: Sendable {
         var copied = 0
         while true {
             let start = after
-            let rows: [Row] = try await snapshot.read { db in
+            // Values, not `Row`s: a `Row` is not Sendable, and with it `read` would resolve to GRDB's synchronous overload
+            // and wait on the concurrency pool.
+            let rows: [[DatabaseValue]] = try await snapshot.read { db in
+                let batch: [Row]
                 if let after = start {
                     let marks = Array(repeating: "?", count: key.count).joined(separator: ", ")
-                    return try Row.fetchAll(db, sql: "SELECT \(list) FROM \(table) WHERE (\(keyList)) > (\(marks)) ORDER BY \(keyList) LIMIT ?",
-                                            arguments: StatementArguments(after + [perStatement.databaseValue]))
+                    batch = try Row.fetchAll(db, sql: "SELECT \(list) FROM \(table) WHERE (\(keyList)) > (\(marks)) ORDER BY \(keyList) LIMIT ?",
+                                             arguments: StatementArguments(after + [perStatement.databaseValue]))
+                } else {
+                    batch = try Row.fetchAll(db, sql: "SELECT \(list) FROM \(table) ORDER BY \(keyList) LIMIT ?", arguments: [perStatement])
                 }
-                return try Row.fetchAll(db, sql: "SELECT \(list) FROM \(table) ORDER BY \(keyList) LIMIT ?", arguments: [perStatement])
+                return batch.map { Array($0.databaseValues) }
             }
             guard let last = rows.last else { break }
             var bindings = PostgresBindings(capacity: rows.count * columns.count)
@@ -144,7 +151,7 @@ public struct CatalogCopy: Sendable {
             for row in rows {
                 var marks: [String] = []
                 for (index, column) in columns.enumerated() {
-                    try Self.bind(row[index] as DatabaseValue, into: &bindings, table: table, column: column)
+                    try Self.bind(row[index], into: &bindings, table: table, column: column)
                     marks.append("$\(bindings.count)::\(targetTypes[column] ?? "text")")
                 }
                 tuples.append("(" + marks.joined(separator: ", ") + ")")
@@ -153,7 +160,7 @@ public struct CatalogCopy: Sendable {
                                                      binds: bindings), logger: logger)
             copied += rows.count
             progress(Progress(table: table, copied: copied, total: total))
-            after = keyIndexes.map { last[$0] as DatabaseValue }
+            after = keyIndexes.map { last[$0] }
         }
         if total == 0 { progress(Progress(table: table, copied: 0, total: 0)) }
         return copied

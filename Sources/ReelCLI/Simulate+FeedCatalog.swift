@@ -6,8 +6,8 @@ extension Reel.Simulate {
     /// The published videos of a Reel catalog, opened read-only, with their renditions' real init and first-segment
     /// sizes. Renditions without a hint (published before Reel measured them) are estimated from their bit rate,
     /// and a line on stderr says how many.
-    static func feedVideos(at path: String) throws -> [FeedVideoModel] {
-        let models = try SQLiteFeedStore(database: FeedDatabase(readOnlyPath: path)).publishedVideos().map { video in
+    static func feedVideos(at path: String) async throws -> [FeedVideoModel] {
+        let models = try await SQLiteFeedStore(database: FeedDatabase(readOnlyPath: path)).publishedVideos().map { video in
             try FeedVideoModel(name: video.id, durationMilliseconds: video.durationMilliseconds, renditions: video.renditions.map {
                 FeedVideoModel.Rendition(id: $0.rung, averageBandwidth: $0.averageBandwidth, segments: $0.segments, prefetch: $0.prefetch)
             })

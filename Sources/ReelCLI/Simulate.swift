@@ -75,7 +75,7 @@ extension Reel {
             do {
                 traces = try MMGCData.network(at: network)
                 if let feedCatalog {
-                    videos = try Self.feedVideos(at: feedCatalog).map { $0.shortVideo() }
+                    videos = try await Self.feedVideos(at: feedCatalog).map { $0.shortVideo() }
                 } else {
                     videos = try MMGCData.catalog(at: catalog ?? "", retention: retention)
                 }

@@ -199,7 +199,11 @@ extension Worker {
             _ = entry.process.kill()
             Directory.remove(staging(of: entry.job))
             do {
-                try await store.requeue(entry.lease, notBefore: 0, failure: nil, refundAttempt: true, now: Self.nowMilliseconds)
+                // In a task of its own, which is not cancelled: GRDB's async access refuses a cancelled task's work
+                // (CancellationError), and this write must still happen. It is one short write; the loop waits for it.
+                try await Task { [store, lease = entry.lease] in
+                    try await store.requeue(lease, notBefore: 0, failure: nil, refundAttempt: true, now: Self.nowMilliseconds)
+                }.value
                 logger.warning("job re-queued at shutdown", metadata: ["job": "\(id)"])
             } catch {
                 logger.error("cannot re-queue a job at shutdown; recovery will", metadata: ["job": "\(id)", "error": "\(error)"])

@@ -12,7 +12,7 @@ import Testing
 /// run this test's first answer from /healthz reached it 158 s after the server was listening.
 @Suite(.serialized) struct DiskFullTests {
     @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root; the in-process fault tests cover ENOSPC otherwise"))
-    func theWorkerPausesOnAFullDiskAndPublishesOnceSpaceReturns() throws {
+    func theWorkerPausesOnAFullDiskAndPublishesOnceSpaceReturns() async throws {
         let directory = try TemporaryDirectory()
         let mount = directory.file("small-fs")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
@@ -38,13 +38,13 @@ import Testing
         // The jobs hit ENOSPC; the worker pauses and says so, and the server keeps answering.
         var health = (status: 0, code: "")
         var timeouts = 0
-        let paused = try Self.poll(seconds: 120, timeouts: &timeouts) {  // generous: CI machines are shared
+        let paused = try await Self.poll(seconds: 120, timeouts: &timeouts) {  // generous: CI machines are shared
             health = try Self.get(base + "/healthz")
             return health.status == 503 && health.code == "disk_full"
         }
         #expect(paused, "healthz: \(health), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))")
         #expect(try Self.get(base + "/v1/feed").status == 200)
-        let whileFull = try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
+        let whileFull = try await Self.jobs(store)
         #expect(whileFull.allSatisfy { $0.state == .queued || $0.state == .processing }, "\(whileFull)")
         #expect(whileFull.allSatisfy { $0.attempts <= 1 }, "a full disk must not use up attempts: \(whileFull)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: library + "/failed")) ?? []).isEmpty)
@@ -54,19 +54,19 @@ import Testing
         // Space returns: both uploads are published without a restart, and health is back.
         try FileManager.default.removeItem(atPath: mount + "/filler")
         var jobs: [FeedJob] = []
-        let published = try Self.poll(seconds: 120, timeouts: &timeouts) {
-            jobs = try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
+        let published = try await Self.poll(seconds: 120, timeouts: &timeouts) {
+            jobs = try await Self.jobs(store)
             return jobs.count == 2 && jobs.allSatisfy { $0.state == .published }
         }
         #expect(published, "\(jobs), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))")
         #expect(try Self.get(base + "/healthz").status == 200)
         #expect(server.stderr.contains("claiming uploads again"))
         // Originals move to originals/ just after each publish commits, so they may lag the job states.
-        let originals = try Self.poll(seconds: 30, timeouts: &timeouts) {
+        let originals = try await Self.poll(seconds: 30, timeouts: &timeouts) {
             ((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? []).count == 2
         }
         #expect(originals, "originals: \((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? [])")
-        #expect(try store.page(limit: 10, after: nil).items.count == 1)
+        #expect(try await store.page(limit: 10, after: nil).items.count == 1)
         server.signal(SIGTERM)
         #expect(server.wait() == 0, "\(server.stderr.suffix(2000))")
     }
@@ -84,12 +84,20 @@ import Testing
         return (status, ((body?["error"] as? [String: Any])?["code"] as? String) ?? "")
     }
 
-    /// Polls `condition` every 50 ms until it holds or `seconds` pass. A request that times out counts as "not yet"
-    /// (the server is judged by what it answers, and by the final checks), and is reported in `timeouts`.
-    static func poll(seconds: Double, timeouts: inout Int, _ condition: () throws -> Bool) throws -> Bool {
+    /// Every job in the catalog, whatever its state.
+    static func jobs(_ store: SQLiteFeedStore) async throws -> [FeedJob] {
+        var jobs: [FeedJob] = []
+        for state in FeedJob.State.allCases { jobs += try await store.jobs(state: state) }
+        return jobs
+    }
+
+    /// Polls `condition` every 100 ms, suspending between looks, until it holds or `seconds` pass. A request that
+    /// times out counts as "not yet" (the server is judged by what it answers, and by the final checks), and is
+    /// reported in `timeouts`.
+    static func poll(seconds: Double, timeouts: inout Int, _ condition: () async throws -> Bool) async throws -> Bool {
         var count = 0
-        let held = try ChildProcess.waitUntil(seconds: seconds) {
-            do { return try condition() } catch is TimedOut {
+        let held = try await ChildProcess.suspendUntil(seconds: seconds) {
+            do { return try await condition() } catch is TimedOut {
                 count += 1
                 return false
             }

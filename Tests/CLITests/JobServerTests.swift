@@ -55,7 +55,7 @@ import Glibc
         #expect(ChildProcess.waitUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) }, "the server or its job outlived the worker")
     }
 
-    @Test func aKilledServerIsReplacedAndItsJobRetried() throws {
+    @Test func aKilledServerIsReplacedAndItsJobRetried() async throws {
         let harness = try WorkerHarness()
         try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
         let worker = try harness.startWorker()
@@ -64,7 +64,7 @@ import Glibc
         let jobPID = try #require(job)
         let server = try #require(parent(of: jobPID))
         kill(server, SIGKILL)
-        let published = try #require(try harness.waitForJobs(count: 1).first)
+        let published = try #require(try await harness.waitForJobs(count: 1).first)
         // The first attempt died with its server (SIGKILL), which is retried; the second ran in a new server.
         #expect(published.state == .published && published.attempts == 2, "\(published)")
         let retried = try #require(startedJob(worker))

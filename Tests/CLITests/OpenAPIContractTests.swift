@@ -13,24 +13,24 @@ import Testing
 
     /// Once as it is, and once with a rate limit low enough that most answers are the 429 every operation describes.
     @Test(arguments: [[], ["--rate-limit", "5"]])
-    func theServerAnswersAsItsOpenAPIDescriptionSays(serveOptions: [String]) throws {
+    func theServerAnswersAsItsOpenAPIDescriptionSays(serveOptions: [String]) async throws {
         let directory = try TemporaryDirectory()
         let catalog = directory.file("c.sqlite")
         let seeded = try ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"])
         #expect(seeded.status == 0, "\(seeded.stderr)")
         // The jobs the description's examples name, so their 200s are checked too: one queued, one rejected.
         let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
-        try store.insertJob(id: "45e721da56e24bb8ac2c", sourceName: Array("clip.mp4".utf8), bytes: 1_000, owner: "contract", now: 1, leaseMilliseconds: 60_000)
-        try store.insertJob(id: "8d1f0a6b2c9e4f7a5b3c", sourceName: Array("notes.m3u8".utf8), bytes: 200, owner: "contract", now: 2, leaseMilliseconds: 60_000)
-        try store.finishJob(JobLease(id: "8d1f0a6b2c9e4f7a5b3c", epoch: 0, owner: "contract"),
-                            as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")), kind: nil, now: 3)
+        try await store.insertJob(id: "45e721da56e24bb8ac2c", sourceName: Array("clip.mp4".utf8), bytes: 1_000, owner: "contract", now: 1, leaseMilliseconds: 60_000)
+        try await store.insertJob(id: "8d1f0a6b2c9e4f7a5b3c", sourceName: Array("notes.m3u8".utf8), bytes: 200, owner: "contract", now: 2, leaseMilliseconds: 60_000)
+        try await store.finishJob(JobLease(id: "8d1f0a6b2c9e4f7a5b3c", epoch: 0, owner: "contract"),
+                                  as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")), kind: nil, now: 3)
         // The newest video has H.264, HEVC and AV1 renditions with their CRFs (one fixed, without a target), so every
         // first page shows each rendition key the description names.
         let rungs: [(id: String, codec: String, codecs: String, crf: Double, target: Double?)] = [
             ("720p", "h264", "avc1.64001f,mp4a.40.2", 22.7, 0.968), ("720p-hevc", "hevc", "hvc1.1.6.L93.90,mp4a.40.2", 27.1, 0.968),
             ("720p-av1", "av1", "av01.0.05M.08,mp4a.40.2", 37, nil),
         ]
-        try store.publish(PublishedVideo(
+        try await store.publish(PublishedVideo(
             id: "multicodec", createdAt: 1_800_000_000_000, publishedAt: 1_800_000_000_000, durationMilliseconds: 8_000, width: 720,
             height: 1280, contentHash: "multicodec", source: "{}", masterPath: "videos/multicodec/master.m3u8",
             posterJPEGPath: "videos/multicodec/poster.jpg", posterWebPPath: "videos/multicodec/poster.webp",

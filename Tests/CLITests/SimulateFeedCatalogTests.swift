@@ -8,14 +8,14 @@ import Testing
 
 /// `reel simulate --feed-catalog`: the simulator's videos come from a real library, with the sizes of its files.
 @Suite struct SimulateFeedCatalogTests {
-    @Test func theSimulatorCatalogCarriesTheSizesOfThePublishedFiles() throws {
+    @Test func theSimulatorCatalogCarriesTheSizesOfThePublishedFiles() async throws {
         let harness = try WorkerHarness()
         try harness.dropVideo("clip.mp4", width: 720, height: 1280, seconds: 5)
         let run = try harness.runOnce()
         #expect(run.status == 0, "\(run.stderr)")
-        let published = try #require(try harness.store.publishedVideos().first)
+        let published = try #require(try await harness.store.publishedVideos().first)
 
-        let model = try #require(try Reel.Simulate.feedVideos(at: harness.database).first)
+        let model = try #require(try await Reel.Simulate.feedVideos(at: harness.database).first)
         #expect(model.name == published.id)
         #expect(model.renditions.map(\.id) == ["360p", "720p"])
         #expect(model.estimatedRenditions.isEmpty)
@@ -40,9 +40,9 @@ import Testing
         }
     }
 
-    @Test func aCatalogWithoutVideosIsAUsageError() throws {
+    @Test func aCatalogWithoutVideosIsAUsageError() async throws {
         let harness = try WorkerHarness()
-        #expect(throws: (any Error).self) { try Reel.Simulate.feedVideos(at: harness.database) }
+        await #expect(throws: (any Error).self) { try await Reel.Simulate.feedVideos(at: harness.database) }
     }
 
     @Test(arguments: [

@@ -13,7 +13,7 @@ import Testing
 
     /// The server is killed with SIGKILL mid-upload and started again on the same port; `reel upload` resumes from
     /// the offset the server acknowledged, the published original is byte-identical to the file, and it plays.
-    @Test func reelUploadSurvivesTheServerBeingKilledMidUploadAndTheVideoPlays() throws {
+    @Test func reelUploadSurvivesTheServerBeingKilledMidUploadAndTheVideoPlays() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
         // One request a second (burst 2) for this token: the upload takes seconds, so the kill lands in the middle.
@@ -39,14 +39,19 @@ import Testing
                                        "--chunk-mb", "1", "--json"],
                                       environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
-        func received() throws -> Int64 {
+        func received() async throws -> Int64 {
             let ids = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("library/.uploads"))) ?? []
-            return try ids.compactMap { try store.upload(id: $0)?.received }.max() ?? 0
+            var most: Int64 = 0
+            for id in ids { most = max(most, try await store.upload(id: id)?.received ?? 0) }
+            return most
         }
-        #expect(try ChildProcess.waitUntil(seconds: 60) { try received() >= 2_000_000 }, "the upload never got going: \(client.stdout)")
-        server.signal(SIGKILL)
+        try await offThePool { () async throws in  // the upload lasts seconds: seen under way, and its server killed, while it is
+            #expect(try await ChildProcess.suspendUntil(seconds: 60) { try await received() >= 2_000_000 },
+                    "the upload never got going: \(client.stdout)")
+            server.signal(SIGKILL)
+        }
         _ = server.wait()
-        let acknowledged = try received()
+        let acknowledged = try await received()
         #expect(acknowledged < Int64(size), "the upload finished before the kill")
         // Every acknowledged byte is on disk and is the source's.
         let partial = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.file("library/.uploads")).first)
@@ -73,7 +78,7 @@ import Testing
         let master = try #require(done["master_url"] as? String)
         #expect(master.hasPrefix(base) && master.hasSuffix("/master.m3u8"))
 
-        let job = try #require(try store.jobs(state: .published).first)
+        let job = try #require(try await store.jobs(state: .published).first)
         // The original moves to originals/ just after the publish commits, so it may lag the job's state.
         let originalPath = directory.file("library/originals/\(job.id)")
         #expect(ChildProcess.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) }, "\(originalPath) never appeared")

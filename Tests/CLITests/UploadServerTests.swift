@@ -48,12 +48,12 @@ import Testing
         }
 
         /// Waits for the job to end; returns it.
-        func finishedJob(_ id: String, seconds: Double = 120) throws -> FeedJob? {
-            _ = try ChildProcess.waitUntil(seconds: seconds) {
-                guard let job = try store.job(id: id) else { return false }
+        func finishedJob(_ id: String, seconds: Double = 120) async throws -> FeedJob? {
+            _ = try await ChildProcess.suspendUntil(seconds: seconds) {
+                guard let job = try await store.job(id: id) else { return false }
                 return [.published, .rejected, .failed].contains(job.state)
             }
-            return try store.job(id: id)
+            return try await store.job(id: id)
         }
 
         static var script: String {
@@ -71,7 +71,7 @@ import Testing
         (path as? String).map { String($0.dropFirst("/v1/jobs/".count)) }
     }
 
-    @Test func tuspyUploadsInSmallChunksIsInterruptedResumesAndTheJobIsPublished() throws {
+    @Test func tuspyUploadsInSmallChunksIsInterruptedResumesAndTheJobIsPublished() async throws {
         let rig = try Rig()
         let source = rig.directory.file("clip.mp4")
         try SyntheticVideo(width: 480, height: 270, seconds: 2).write(to: source)
@@ -94,7 +94,7 @@ import Testing
         let location = try #require(second["url"] as? String)
         let head = try ChildProcess.run(["/usr/bin/curl", "-sI", "-H", "Tus-Resumable: 1.0.0", "-H", "Authorization: Bearer \(rig.token)", location])
         let jobLine = try #require(head.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("reel-job:") }, "\(head.stdout)")
-        let job = try #require(try rig.finishedJob(String(jobLine.split(separator: "/").last ?? "")))
+        let job = try #require(try await rig.finishedJob(String(jobLine.split(separator: "/").last ?? "")))
         #expect(job.state == .published, "\(job)")
         // The original moves to originals/ just after the publish commits (never before), so it may lag the state.
         let originalPath = rig.directory.file("library/originals/\(job.id)")
@@ -121,7 +121,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: rig.directory.file("library/.uploads")).isEmpty)
     }
 
-    @Test func hostileUploadsAreRefusedWithoutASingleLoopbackConnection() throws {
+    @Test func hostileUploadsAreRefusedWithoutASingleLoopbackConnection() async throws {
         let rig = try Rig()
         let listener = try LoopbackListener()
         let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nhttp://127.0.0.1:\(listener.port)/secret.ts\n#EXT-X-ENDLIST\n"
@@ -141,7 +141,7 @@ import Testing
         let bomb = try #require(byName["bomb.png"])
         #expect(bomb["status"] as? Int == 201, "\(bomb)")
         let bombJob = try #require(Self.jobID(bomb["job"]))
-        let job = try #require(try rig.finishedJob(bombJob))
+        let job = try #require(try await rig.finishedJob(bombJob))
         #expect(job.state == .rejected)
         #expect(job.reason?.code == "pixel_count_exceeds_limit" || job.reason?.code == "dimensions_exceed_limit", "\(job)")
         #expect(listener.acceptedConnections() == 0)
@@ -162,7 +162,7 @@ import Testing
         #expect(head["offset"] as? String == "1000", "\(head)")
     }
 
-    @Test func aHundredConcurrentUploadsAllCompleteAndArePublished() throws {
+    @Test func aHundredConcurrentUploadsAllCompleteAndArePublished() async throws {
         let rig = try Rig(extra: ["--jobs", "2"])
         var files: [String] = []
         for index in 0..<100 {
@@ -176,10 +176,15 @@ import Testing
         let failures = results.filter { $0["status"] as? Int != 201 || $0["job"] == nil }
         #expect(failures.isEmpty, "\(failures.prefix(3))")
         let jobs = results.compactMap { Self.jobID($0["job"]) }
-        _ = try ChildProcess.waitUntil(seconds: 300) {
-            try jobs.allSatisfy { id in try rig.store.job(id: id).map { [.published, .rejected, .failed].contains($0.state) } ?? false }
+        func states() async throws -> [FeedJob.State?] {
+            var states: [FeedJob.State?] = []
+            for id in jobs { states.append(try await rig.store.job(id: id)?.state) }
+            return states
         }
-        let states = try jobs.map { try rig.store.job(id: $0)?.state }
+        _ = try await ChildProcess.suspendUntil(seconds: 300) {
+            try await states().allSatisfy { $0.map { [.published, .rejected, .failed].contains($0) } ?? false }
+        }
+        let states = try await states()
         #expect(states.allSatisfy { $0 == .published }, "\(Dictionary(grouping: states, by: { $0 }).mapValues(\.count))")
     }
 }

@@ -13,9 +13,9 @@ import Transcode
 
     /// Native HLS with the default pool of 3, and hls.js (served from another origin, as from a CDN) with 4.
     @Test(arguments: [(3, "native"), (4, "hls.js")])
-    func theFeedPlaysSwipesPrefetchesAndPagesInChromium(players: Int, engine: String) throws {
+    func theFeedPlaysSwipesPrefetchesAndPagesInChromium(players: Int, engine: String) async throws {
         let directory = try TemporaryDirectory()
-        try Self.makeLibrary(in: directory, videos: Self.videos)
+        try await Self.makeLibrary(in: directory, videos: Self.videos)
         var serveArguments = ["serve", "--database", directory.file("catalog.sqlite"), "--library", directory.file("library"),
                               "--port", "0"]
         var hlsJSServer: ChildProcess?
@@ -128,7 +128,7 @@ import Transcode
 
     /// The page's upload form sends a clip over tus with plain fetch, in 2 MB PATCHes, and follows the job until
     /// the worker (running in the server) has published it.
-    @Test func theUploadFormSendsAClipAndFollowsItsJobUntilItIsPublished() throws {
+    @Test func theUploadFormSendsAClipAndFollowsItsJobUntilItIsPublished() async throws {
         let directory = try TemporaryDirectory()
         let catalog = directory.file("catalog.sqlite")
         let created = try ReelProcess.run(["token", "create", "--database", catalog, "--name", "browser"])
@@ -164,7 +164,7 @@ import Transcode
         #expect(requests.filter { $0["method"] as? String == "PATCH" }.count == (size + 1_999_999) / 2_000_000, "\(requests)")
         let jobPath = try #require(upload["job"] as? String)
         let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
-        let job = try #require(try store.job(id: String(jobPath.dropFirst("/v1/jobs/".count))))
+        let job = try #require(try await store.job(id: String(jobPath.dropFirst("/v1/jobs/".count))))
         #expect(job.state == .published)
         #expect(job.sourceName == Array("holiday clip.mp4".utf8))
         #expect((report["console"] as? [Any])?.isEmpty == true, "\(report["console"] ?? "")")
@@ -186,7 +186,7 @@ import Transcode
 
     /// `count` vertical clips in the feed: three ladders made by the real transcoder, each published under several
     /// ids from copies of its folder (the page cannot tell; transcoding twelve would only cost time).
-    static func makeLibrary(in directory: TemporaryDirectory, videos count: Int) throws {
+    static func makeLibrary(in directory: TemporaryDirectory, videos count: Int) async throws {
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         let videosFolder = directory.file("library/videos")
         try FileManager.default.createDirectory(atPath: videosFolder, withIntermediateDirectories: true)
@@ -203,7 +203,7 @@ import Transcode
             let id = String(format: "web%03d", index)
             let (folder, summary) = ladders[index % ladders.count]
             try FileManager.default.copyItem(atPath: folder, toPath: "\(videosFolder)/\(id)")
-            try store.publish(PublishedVideo(
+            try await store.publish(PublishedVideo(
                 id: id, createdAt: Int64(index), publishedAt: 1_800_000_000_000 - Int64(index) * 60_000,
                 durationMilliseconds: Int(summary.durationSeconds * 1000), width: 360, height: 640,
                 contentHash: id, source: "{}", masterPath: "videos/\(id)/master.m3u8",

@@ -20,7 +20,7 @@ import Testing
         try harness.drop("sticker.png", try SyntheticImage.png(width: 300, height: 200, alpha: true))
         try harness.drop("photo.jpg", try SyntheticImage.jpeg(width: 640, height: 480))
         try harness.drop("notes.mp4", Array("just some text, not a video\n".utf8))
-        let jobs = try harness.waitForJobs(count: 5)
+        let jobs = try await harness.waitForJobs(count: 5)
         #expect(jobs.filter { $0.state == .published }.count == 4, "\(jobs.map { ($0.state, $0.reason) })")
         // A byte-identical re-upload of the first video, once it is published.
         // The original moves to originals/ just after the publish commits, so it may lag the job's state.
@@ -28,11 +28,11 @@ import Testing
         #expect(ChildProcess.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: firstOriginal) }, "\(firstOriginal) never appeared")
         let firstBytes = try Data(contentsOf: URL(fileURLWithPath: firstOriginal))
         try harness.drop("first again.mp4", Array(firstBytes))
-        let all = try harness.waitForJobs(count: 6)
+        let all = try await harness.waitForJobs(count: 6)
         let duplicate = try #require(all.first { $0.sourceName == Array("first again.mp4".utf8) })
         #expect(duplicate.state == .published && duplicate.reason?.code == "duplicate")
         #expect(duplicate.mediaID == all.first { $0.sourceName == Array("first.mp4".utf8) }?.id)
-        #expect(try harness.store.videoCount() == 2)
+        #expect(try await harness.store.videoCount() == 2)
 
         let (data, _) = try await URLSession.shared.data(from: URL(string: base + "/v1/feed")!)
         let items = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
@@ -73,7 +73,7 @@ import Testing
         #expect(try harness.reason(text.id)["original_name"] as? String == "notes.mp4")
         #expect(harness.entries("images").count == 2)
         #expect(harness.entries(".staging").isEmpty && harness.entries(".incoming").isEmpty)
-        try harness.checkPublishedVideosAreComplete()
+        try await harness.checkPublishedVideosAreComplete()
         let (metrics, _) = try await URLSession.shared.data(from: URL(string: base + "/metrics")!)
         let exposition = String(decoding: metrics, as: UTF8.self)
         #expect(exposition.contains(#"reel_worker_jobs_total{state="published"} 5"#), "\(exposition)")
@@ -83,7 +83,7 @@ import Testing
         #expect(server.wait() == 0, "\(server.stderr.suffix(2000))")
     }
 
-    @Test func refusedUploadsLandInRejectedBesideTheirReason() throws {
+    @Test func refusedUploadsLandInRejectedBesideTheirReason() async throws {
         let harness = try WorkerHarness()
         try harness.drop("empty.mp4", [])
         try harness.drop("playlist.mp4", Array("#EXTM3U\n#EXTINF:1,\n/etc/passwd\n#EXT-X-ENDLIST\n".utf8))
@@ -99,7 +99,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         let expected = ["empty.mp4": "empty_file", "playlist.mp4": "forbidden_format", "bomb.png": "pixel_count_exceeds_limit",
                         "link.mp4": "not_regular_file", "pipe.mp4": "not_regular_file", "folder.mp4": "not_regular_file"]
-        let jobs = try harness.jobs()
+        let jobs = try await harness.jobs()
         #expect(jobs.count == 7)
         for job in jobs {
             let name = String(decoding: job.sourceName, as: UTF8.self)
@@ -114,13 +114,13 @@ import Testing
         }
         // The symlink moved as a link: its target is untouched and nothing was published.
         #expect(FileManager.default.fileExists(atPath: clip))
-        #expect(try harness.store.videoCount() == 0)
+        #expect(try await harness.store.videoCount() == 0)
         #expect(harness.entries("originals").isEmpty)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: harness.inbox)) ?? []).isEmpty)
         #expect(harness.jsonLines(result.stdout).count == 7)
     }
 
-    @Test func hostileNamesAreDataNeverPaths() throws {
+    @Test func hostileNamesAreDataNeverPaths() async throws {
         let harness = try WorkerHarness()
         let names: [[UInt8]] = [
             Array("new\nline.png".utf8), Array("rtl\u{202E}gnp.exe.png".utf8), Array("%d%n%s.png".utf8),
@@ -137,7 +137,7 @@ import Testing
         }
         let result = try harness.runOnce()
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
-        let jobs = try harness.jobs()
+        let jobs = try await harness.jobs()
         #expect(jobs.count == names.count)
         #expect(jobs.allSatisfy { $0.state == .published }, "\(jobs.map { ($0.state, $0.reason, $0.lastError) })")
         #expect(Set(jobs.map(\.sourceName)) == Set(names))
@@ -148,7 +148,7 @@ import Testing
                 "\(reported)")
     }
 
-    @Test func aFileStillBeingWrittenIsNotTakenEarly() throws {
+    @Test func aFileStillBeingWrittenIsNotTakenEarly() async throws {
         let harness = try WorkerHarness()
         let clip = harness.directory.file("clip.mp4")
         try SyntheticVideo(width: 320, height: 180, seconds: 1.5).write(to: clip)
@@ -158,33 +158,36 @@ import Testing
         let target = harness.inbox + "/slow.mp4"
         let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: target, contents: nil); return target }()))
         let chunks = 8
-        for index in 0..<chunks {
-            let range = (bytes.count * index / chunks)..<(bytes.count * (index + 1) / chunks)
-            handle.write(bytes.subdata(in: range))
-            Thread.sleep(forTimeInterval: 0.3)
-            #expect(FileManager.default.fileExists(atPath: target), "taken after \(index + 1) of \(chunks) chunks")
-            #expect(try harness.jobs().isEmpty)
+        // Off the pool: a write that waited for a cooperative thread could come after the settle time.
+        try await offThePool { () async throws in
+            for index in 0..<chunks {
+                let range = (bytes.count * index / chunks)..<(bytes.count * (index + 1) / chunks)
+                handle.write(bytes.subdata(in: range))
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(FileManager.default.fileExists(atPath: target), "taken after \(index + 1) of \(chunks) chunks")
+                #expect(try await harness.jobs().isEmpty)
+            }
         }
         try handle.close()
-        let jobs = try harness.waitForJobs(count: 1)
+        let jobs = try await harness.waitForJobs(count: 1)
         #expect(jobs.first?.state == .published, "\(jobs.map { ($0.state, $0.reason, $0.lastError) })")
         worker.signal(SIGTERM)
         #expect(worker.wait() == 0)
     }
 
-    @Test func twoWorkersOnOneInboxProcessEachUploadExactlyOnce() throws {
+    @Test func twoWorkersOnOneInboxProcessEachUploadExactlyOnce() async throws {
         let harness = try WorkerHarness()
         let first = try harness.startWorker()
         let second = try harness.startWorker()
         for index in 0..<10 {
             try harness.drop("image-\(index).png", try SyntheticImage.png(width: 64 + index, height: 48, alpha: false))
         }
-        let jobs = try harness.waitForJobs(count: 10)
-        Thread.sleep(forTimeInterval: 0.5)
+        let jobs = try await harness.waitForJobs(count: 10)
+        try await Task.sleep(for: .milliseconds(500))
         first.signal(SIGTERM)
         second.signal(SIGTERM)
         #expect(first.wait() == 0 && second.wait() == 0)
-        #expect(try harness.jobs().count == 10)
+        #expect(try await harness.jobs().count == 10)
         #expect(jobs.allSatisfy { $0.state == .published && $0.attempts == 1 })
         #expect(Set(jobs.map(\.sourceName)).count == 10)
         #expect(harness.entries("images").count == 10 && harness.entries("originals").count == 10)
@@ -195,16 +198,18 @@ import Testing
     }
 
     @Test(arguments: ["during-transcode", "after-staging", "after-rename", "after-commit"])
-    func aKilledWorkerLosesNothingAndLeavesNothingHalfDone(point: String) throws {
+    func aKilledWorkerLosesNothingAndLeavesNothingHalfDone(point: String) async throws {
         let harness = try WorkerHarness()
         try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
         try harness.drop("photo.png", try SyntheticImage.png(width: 200, height: 150, alpha: false))
         if point == "during-transcode" {
             let worker = try harness.startWorker()
-            #expect(ChildProcess.waitUntil(seconds: 60) {
-                (try? harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
-            }, "no job reported progress")
-            worker.signal(SIGKILL)
+            await offThePool {  // the transcode lasts seconds: seen under way, and killed, while it is
+                #expect(await ChildProcess.suspendUntil(seconds: 60) {
+                    (try? await harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
+                }, "no job reported progress")
+                worker.signal(SIGKILL)
+            }
             #expect(worker.wait() == 128 + SIGKILL)
         } else {
             let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
@@ -213,18 +218,18 @@ import Testing
         }
         let restart = try harness.runOnce()
         #expect(restart.status == 0, "\(restart.stderr.suffix(2000))")
-        let jobs = try harness.jobs()
+        let jobs = try await harness.jobs()
         #expect(jobs.count == 2)
         #expect(jobs.allSatisfy { $0.state == .published }, "\(jobs.map { ($0.state, $0.reason, $0.lastError) })")
         #expect(harness.entries(".staging").isEmpty)
         #expect(harness.entries(".incoming").isEmpty)
         #expect(harness.entries("originals").count == 2)
-        #expect(harness.entries("videos") == (try harness.store.page(limit: 50, after: nil).items.map(\.id)).sorted())
+        #expect(harness.entries("videos") == (try await harness.store.page(limit: 50, after: nil).items.map(\.id)).sorted())
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: harness.inbox)) ?? []).isEmpty)
-        try harness.checkPublishedVideosAreComplete()
+        try await harness.checkPublishedVideosAreComplete()
     }
 
-    @Test func aJobThatCrashesEveryTimeOrHangsEndsFailedAndTheWorkerGoesOn() throws {
+    @Test func aJobThatCrashesEveryTimeOrHangsEndsFailedAndTheWorkerGoesOn() async throws {
         let harness = try WorkerHarness()
         try harness.drop("crash.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
         let crashed = try harness.runOnce(["--max-attempts", "2"], environment: ["REEL_FAULT_INJECTION": "job-crash"])
@@ -232,7 +237,7 @@ import Testing
         try harness.drop("hang.png", try SyntheticImage.png(width: 91, height: 60, alpha: false))
         let hung = try harness.runOnce(["--job-timeout", "2", "--max-attempts", "1"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
         #expect(hung.status == 0, "\(hung.stderr.suffix(2000))")
-        let jobs = try harness.jobs()
+        let jobs = try await harness.jobs()
         let crash = try #require(jobs.first { $0.sourceName == Array("crash.png".utf8) })
         let hang = try #require(jobs.first { $0.sourceName == Array("hang.png".utf8) })
         // A crash is Reel's failure, not the upload's: retried, then failed once the attempts are spent.
@@ -245,7 +250,7 @@ import Testing
         #expect(harness.entries("rejected").isEmpty)
     }
 
-    @Test func transientFailuresAreRetriedWithBackoffThenFailed() throws {
+    @Test func transientFailuresAreRetriedWithBackoffThenFailed() async throws {
         let harness = try WorkerHarness()
         try harness.drop("photo.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
         let started = Date()
@@ -253,34 +258,36 @@ import Testing
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         // Backoff 2 s after the first attempt and 4 s after the second.
         #expect(Date().timeIntervalSince(started) >= 6)
-        let job = try #require(try harness.jobs().first)
+        let job = try #require(try await harness.jobs().first)
         #expect(job.state == .failed && job.attempts == 3 && job.reason?.code == "output_failed", "\(job)")
         #expect((job.lastError ?? "").contains("gave up after 3 attempts"))
         #expect(harness.entries("failed").contains(job.id) && harness.entries("failed").contains(job.id + ".reason.json"))
         #expect(result.stderr.components(separatedBy: "job will be retried").count - 1 == 2)
     }
 
-    @Test func sigtermRequeuesARunningJobAfterTheGracePeriod() throws {
+    @Test func sigtermRequeuesARunningJobAfterTheGracePeriod() async throws {
         let harness = try WorkerHarness()
         try harness.dropVideo("clip.mp4", width: 640, height: 360, seconds: 4)
         let worker = try harness.startWorker(["--grace", "0"])
-        #expect(ChildProcess.waitUntil(seconds: 60) { (try? harness.jobs().contains { $0.state == .processing }) ?? false })
-        worker.signal(SIGTERM)
+        await offThePool {  // the job lasts seconds: seen processing, and signalled, while it is
+            #expect(await ChildProcess.suspendUntil(seconds: 60) { (try? await harness.jobs().contains { $0.state == .processing }) ?? false })
+            worker.signal(SIGTERM)
+        }
         #expect(worker.wait() == 0, "\(worker.stderr.suffix(2000))")
-        let jobs = try harness.jobs()
+        let jobs = try await harness.jobs()
         #expect(jobs.count == 1 && jobs[0].state == .queued && jobs[0].attempts == 0, "\(jobs.map { ($0.state, $0.attempts) })")
         #expect(harness.entries(".incoming") == [jobs[0].id])
         #expect(harness.entries(".staging").isEmpty)
         let restart = try harness.runOnce()
         #expect(restart.status == 0)
-        #expect(try harness.jobs().first?.state == .published)
+        #expect(try await harness.jobs().first?.state == .published)
     }
 }
 
 /// The foundation's hostile uploads, through the worker: none crashes it, none reaches the network, none makes
 /// anything read outside the inbox.
 @Suite struct WorkerHostileInputTests {
-    @Test func hostileUploadsAreRefusedWithoutSocketsOrOutsideReads() throws {
+    @Test func hostileUploadsAreRefusedWithoutSocketsOrOutsideReads() async throws {
         let harness = try WorkerHarness()
         let listener = try LoopbackListener()
         let secret = harness.directory.file("secret.ts")
@@ -303,7 +310,7 @@ import Testing
         #expect(mkfifo(harness.inbox + "/fifo.mp4", 0o600) == 0)
         let result = try harness.runOnce()
         #expect(result.status == 0, "the worker did not survive: \(result.stderr.suffix(2000))")
-        let jobs = try harness.jobs()
+        let jobs = try await harness.jobs()
         #expect(jobs.count == files.count + 2)
         for job in jobs {
             #expect(job.state == .rejected, "\(String(decoding: job.sourceName, as: UTF8.self)) was \(job.state)")
@@ -311,6 +318,6 @@ import Testing
         }
         #expect(listener.acceptedConnections() == 0, "a hostile upload reached the network")
         #expect(!watcher.wasOpened, "a hostile upload made something read outside the inbox")
-        #expect(try harness.store.videoCount() == 0)
+        #expect(try await harness.store.videoCount() == 0)
     }
 }

@@ -49,16 +49,18 @@ struct WorkerHarness {
         try drop(name, Array(try Data(contentsOf: URL(fileURLWithPath: source))))
     }
 
-    func jobs() throws -> [FeedJob] {
-        try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
+    func jobs() async throws -> [FeedJob] {
+        var jobs: [FeedJob] = []
+        for state in FeedJob.State.allCases { jobs += try await store.jobs(state: state) }
+        return jobs
     }
 
-    func waitForJobs(count: Int, seconds: Double = 120) throws -> [FeedJob] {
-        _ = try ChildProcess.waitUntil(seconds: seconds) {
-            let finished = try jobs().filter { [.published, .rejected, .failed].contains($0.state) }
+    func waitForJobs(count: Int, seconds: Double = 120) async throws -> [FeedJob] {
+        _ = try await ChildProcess.suspendUntil(seconds: seconds) {
+            let finished = try await jobs().filter { [.published, .rejected, .failed].contains($0.state) }
             return finished.count >= count
         }
-        return try jobs()
+        return try await jobs()
     }
 
     func entries(_ relative: String) -> [String] {
@@ -72,9 +74,9 @@ struct WorkerHarness {
 
     /// Every published video has its master playlist, every variant playlist, and every init and media segment
     /// those playlists name.
-    func checkPublishedVideosAreComplete() throws {
-        for entry in try store.page(limit: 50, after: nil).items {
-            let item = try #require(try store.video(id: entry.id))
+    func checkPublishedVideosAreComplete() async throws {
+        for entry in try await store.page(limit: 50, after: nil).items {
+            let item = try #require(try await store.video(id: entry.id))
             let master = library + "/" + (item.masterPath ?? "")
             let text = try String(contentsOfFile: master, encoding: .utf8)
             let variants = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }

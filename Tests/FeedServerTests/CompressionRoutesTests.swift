@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func aFeedPageIsGzippedForClientsThatAcceptItAndItsOwnETagRevalidates() async throws {
-        try rig.store.seed(count: 30)
+        try await rig.store.seed(count: 30)
         try await rig.app.test(.router) { client in
             for round in 0..<2 {  // the first request queries, the second is the kept page
                 let plain = try await client.execute(uri: "/v1/feed?limit=20", method: .get)

@@ -18,7 +18,7 @@ import Testing
     init() throws { rig = try ServerRig() }
 
     @Test func pagesCarryAStrongETagAndAShortPublicCacheControl() async throws {
-        try store.seed(count: 5)
+        try await store.seed(count: 5)
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/feed?limit=2", method: .get) { response in
                 #expect(response.status == .ok)
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func ifNoneMatchWithTheCurrentTagIsA304WithoutABody() async throws {
-        try store.seed(count: 5)
+        try await store.seed(count: 5)
         try await app.test(.router) { client in
             let etag = try #require(try await client.execute(uri: "/v1/feed", method: .get).headers[.eTag])
             for header in [etag, "W/\(etag)", "\"other\", \(etag)", "*"] {
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aPublishShowsOnTheNextRequestWithANewTag() async throws {
-        try store.seed(count: 5)
+        try await store.seed(count: 5)
         try await app.test(.router) { client in
             let first = try await client.execute(uri: "/v1/feed", method: .get)
             let again = try await client.execute(uri: "/v1/feed", method: .get)
@@ -60,7 +60,7 @@ import Testing
             #expect(again.body == first.body)
             #expect(server.pageCache.count == 1)
 
-            try store.seed(count: 1, startingAt: 5)
+            try await store.seed(count: 1, startingAt: 5)
             let old = first.headers[.eTag] ?? ""
             let after = try await client.execute(uri: "/v1/feed", method: .get, headers: [.ifNoneMatch: old])
             #expect(after.status == .ok)
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func pagesBehindIssuedCursorsAreKeptAndHandMadeOnesAreNot() async throws {
-        try store.seed(count: 30)
+        try await store.seed(count: 30)
         try await app.test(.router) { client in
             let first = try await client.json("/v1/feed?limit=10")
             let cursor = try #require(first["next_cursor"] as? String)
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func aCachedPageDoesNotHideABadCursorOrLimit() async throws {
-        try store.seed(count: 5)
+        try await store.seed(count: 5)
         try await app.test(.router) { client in
             _ = try await client.json("/v1/feed")
             let bad = [("/v1/feed?cursor=nope", "invalid_cursor"), ("/v1/feed?limit=0", "limit_out_of_range")]

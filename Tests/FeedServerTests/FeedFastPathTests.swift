@@ -20,10 +20,10 @@ import Testing
     let directory: TemporaryDirectory
     let store: SQLiteFeedStore
 
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
         store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
-        try store.seed(count: 12)
+        try await store.seed(count: 12)
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
     }
 
@@ -102,7 +102,7 @@ import Testing
             _ = try await Self.get(port, "/v1/feed?limit=3")
             #expect(try await Self.fastAnswers(port) == 2)
             let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
-            try other.seed(count: 1, startingAt: 100)
+            try await other.seed(count: 1, startingAt: 100)
             let (data, _) = try await Self.get(port, "/v1/feed?limit=3")
             let page = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect((page["items"] as? [[String: Any]])?.first?["id"] as? String == "v000000100")

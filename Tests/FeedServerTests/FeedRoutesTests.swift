@@ -18,7 +18,7 @@ import Testing
     init() throws { rig = try ServerRig() }
 
     @Test func pagesTheWholeFeedNewestFirstWithNullCursorAtTheEnd() async throws {
-        try store.seed(count: 45)
+        try await store.seed(count: 45)
         try await app.test(.router) { client in
             var ids: [String] = []
             var cursor: String?
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func itemsCarryEverythingAPlayerNeeds() async throws {
-        try store.seed(count: 3)
+        try await store.seed(count: 3)
         try await app.test(.router) { client in
             let page = try await client.json("/v1/feed")
             let item = try #require((page["items"] as? [[String: Any]])?.first)
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func limitDefaultsToTenAndAllowsFifty() async throws {
-        try store.seed(count: 60)
+        try await store.seed(count: 60)
         try await app.test(.router) { client in
             let items10 = try await client.json("/v1/feed")["items"] as? [Any]
             #expect(items10?.count == 10)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func pagingWhileVideosArePublishedNeitherRepeatsNorSkips() async throws {
-        try store.seed(count: 50)
+        try await store.seed(count: 50)
         try await app.test(.router) { client in
             var ids: [String] = []
             var cursor: String?
@@ -78,7 +78,7 @@ import Testing
                 let page = try await client.json(uri)
                 ids += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
                 cursor = page["next_cursor"] as? String
-                try store.seed(count: 3, startingAt: next)  // newer uploads land between every two pages
+                try await store.seed(count: 3, startingAt: next)  // newer uploads land between every two pages
                 next += 3
             } while cursor != nil
             #expect(ids == (0..<50).reversed().map { String(format: "v%09d", $0) })
@@ -94,7 +94,7 @@ import Testing
         ("cursor=" + Data("v1:notanumber:x".utf8).base64EncodedString(), "invalid_cursor"),
     ])
     func badParametersAreA400WithAMachineReadableCode(query: String, code: String) async throws {
-        try store.seed(count: 3)
+        try await store.seed(count: 3)
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/feed?" + query, method: .get) { response in
                 #expect(response.status == .badRequest, "\(query)")
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func oneVideoByIdAndUnknownIdsAre404() async throws {
-        try store.seed(count: 2)
+        try await store.seed(count: 2)
         try await app.test(.router) { client in
             #expect(try await client.json("/v1/videos/v000000001")["id"] as? String == "v000000001")
             for uri in ["/v1/videos/nope", "/v1/videos/%2e%2e", "/v1/jobs/nope", "/v1/nothing", "/v1", "/index.html", "/v1/feed/extra"] {
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func healthAndPrometheusMetrics() async throws {
-        try store.seed(count: 1)
+        try await store.seed(count: 1)
         try await app.test(.router) { client in
             #expect(try await client.json("/healthz")["status"] as? String == "ok")
             _ = try await client.json("/v1/feed")
@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func rateLimitAnswers429WithRetryAfterOnceTheBurstIsSpent() async throws {
-        try store.seed(count: 1)
+        try await store.seed(count: 1)
         // One token per 1000 s: however slowly a loaded machine runs these four requests, none refills the bucket.
         let limited = FeedServer(store: store, library: server.library, rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 3))
         try await Application(router: limited.router()).test(.router) { client in

@@ -17,12 +17,12 @@ import Transcode
     @Test func aRealHTTPClientPagesTheWholeFeed() async throws {
         let directory = try TemporaryDirectory()
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
-        try store.seed(count: 23)
+        try await store.seed(count: 23)
         let source = directory.file("upload.mp4")
         try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)
         try FileManager.default.createDirectory(atPath: directory.file("library/videos"), withIntermediateDirectories: true)
         let summary = try LadderTranscoder().run(source: source, output: directory.file("library/videos/live1"))
-        try store.publish(PublishedVideo(
+        try await store.publish(PublishedVideo(
             id: "live1", createdAt: 1, publishedAt: Int64(Date().timeIntervalSince1970 * 1000),
             durationMilliseconds: Int(summary.durationSeconds * 1000), width: 640, height: 360, contentHash: "live1", source: "{}",
             masterPath: "videos/live1/master.m3u8", posterJPEGPath: "videos/live1/" + summary.posterJPEG,

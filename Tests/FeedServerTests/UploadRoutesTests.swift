@@ -19,20 +19,20 @@ import Testing
     let otherToken: String
     var app: some ApplicationProtocol { Application(router: server.router()) }
 
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
         store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         desk = try UploadDesk(store: store, configuration: UploadConfiguration(library: directory.file("library"), limits: .default))
         var server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
         server.uploads = desk
         self.server = server
-        token = try Self.makeToken(store, name: "phone")
-        otherToken = try Self.makeToken(store, name: "other")
+        token = try await Self.makeToken(store, name: "phone")
+        otherToken = try await Self.makeToken(store, name: "other")
     }
 
-    static func makeToken(_ store: SQLiteFeedStore, name: String, rateLimit: Double? = nil) throws -> String {
+    static func makeToken(_ store: SQLiteFeedStore, name: String, rateLimit: Double? = nil) async throws -> String {
         let (secret, hash) = try BearerToken.generate()
-        try store.createToken(UploadToken(id: name, name: name, hash: hash, rateLimit: rateLimit, createdAt: 1))
+        try await store.createToken(UploadToken(id: name, name: name, hash: hash, rateLimit: rateLimit, createdAt: 1))
         return secret
     }
 
@@ -103,7 +103,7 @@ import Testing
             #expect(last.headers[TusHeader.offset] == String(bytes.count))
             let jobPath = try #require(last.headers[TusHeader.reelJob])
             let jobID = String(jobPath.dropFirst("/v1/jobs/".count))
-            let job = try #require(try store.job(id: jobID))
+            let job = try #require(try await store.job(id: jobID))
             #expect(job.state == .queued && job.owner == nil)
             #expect(job.sourceName == Array("clip.mp4".utf8))
             let queued = try Data(contentsOf: URL(fileURLWithPath: directory.file("library/.incoming/\(jobID)")))
@@ -184,7 +184,7 @@ import Testing
                     #expect(String(buffer: response.body).contains("\"unauthorized\""))
                 }
             }
-            _ = try store.revokeToken("other", now: 2)
+            _ = try await store.revokeToken("other", now: 2)
             try await client.execute(uri: "/v1/uploads", method: .post, headers: headers(otherToken, [TusHeader.length: "10"])) { response in
                 #expect(response.status == .unauthorized)
             }
@@ -238,7 +238,7 @@ import Testing
                 #expect(response.status == .notFound)
             }
             #expect(try Directory.entries(of: directory.file("library/.uploads")).isEmpty)
-            #expect(try store.jobCounts().values.reduce(0, +) == 0)
+            #expect(try await store.jobCounts().values.reduce(0, +) == 0)
         }
     }
 
@@ -302,14 +302,14 @@ import Testing
             _ = try await patch(client, finished, offset: 0, bytes)
             let later = Int64(Date().timeIntervalSince1970 * 1000) + 25 * 3600 * 1000
             #expect(try await desk.removeExpired(now: later) == 1)
-            #expect(try store.upload(id: String(partial.split(separator: "/").last!)) == nil)
-            #expect(try store.upload(id: String(finished.split(separator: "/").last!)) != nil)
+            #expect(try await store.upload(id: String(partial.split(separator: "/").last!)) == nil)
+            #expect(try await store.upload(id: String(finished.split(separator: "/").last!)) != nil)
             #expect(try Directory.entries(of: directory.file("library/.uploads")).isEmpty)
         }
     }
 
     @Test func aTokensRateLimitAnswers429WithRetryAfter() async throws {
-        let limited = try Self.makeToken(store, name: "limited", rateLimit: 0.001)  // burst 1, one token per 1000 s
+        let limited = try await Self.makeToken(store, name: "limited", rateLimit: 0.001)  // burst 1, one token per 1000 s
         try await app.test(.router) { client in
             _ = try await create(client, length: 10, token: limited)
             try await client.execute(uri: "/v1/uploads", method: .post, headers: headers(limited, [TusHeader.length: "10"])) { response in

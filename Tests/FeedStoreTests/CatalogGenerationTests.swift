@@ -13,73 +13,73 @@ import Testing
         store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
     }
 
-    @Test func seedingAndPublishingAVideoMoveTheGeneration() throws {
-        let start = try store.generation()
-        try store.seed(count: 3)
-        let seeded = try store.generation()
+    @Test func seedingAndPublishingAVideoMoveTheGeneration() async throws {
+        let start = try await store.generationOnBothPaths()
+        try await store.seed(count: 3)
+        let seeded = try await store.generationOnBothPaths()
         #expect(seeded != start)
-        try store.insertJob(id: "j1", sourceName: Array("a.mp4".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
-        try store.publish(SQLiteFeedStore.syntheticVideo(7), lease: JobLease(id: "j1", epoch: 0, owner: "w"), now: 2)
-        #expect(try store.generation() != seeded)
+        try await store.insertJob(id: "j1", sourceName: Array("a.mp4".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
+        try await store.publish(SQLiteFeedStore.syntheticVideo(7), lease: JobLease(id: "j1", epoch: 0, owner: "w"), now: 2)
+        #expect(try await store.generationOnBothPaths() != seeded)
     }
 
-    @Test func jobUpdatesAndImagesLeaveTheGenerationAlone() throws {
-        try store.seed(count: 1)
-        let before = try store.generation()
-        try store.insertJob(id: "j1", sourceName: Array("a.png".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
-        try store.release(JobLease(id: "j1", epoch: 0, owner: "w"), now: 1)
-        let claimed = try #require(try store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 60_000))
-        try store.setJobProgress(claimed.lease, progress: 0.5, now: 2)
-        #expect(try store.renewLease(claimed.lease, until: 90_000, now: 2))
-        try store.publish(PublishedImage(id: "i1", createdAt: 3, width: 1, height: 1, bytes: 1, path: "images/i1.webp",
+    @Test func jobUpdatesAndImagesLeaveTheGenerationAlone() async throws {
+        try await store.seed(count: 1)
+        let before = try await store.generationOnBothPaths()
+        try await store.insertJob(id: "j1", sourceName: Array("a.png".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
+        try await store.release(JobLease(id: "j1", epoch: 0, owner: "w"), now: 1)
+        let claimed = try #require(try await store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 60_000))
+        try await store.setJobProgress(claimed.lease, progress: 0.5, now: 2)
+        #expect(try await store.renewLease(claimed.lease, until: 90_000, now: 2))
+        try await store.publish(PublishedImage(id: "i1", createdAt: 3, width: 1, height: 1, bytes: 1, path: "images/i1.webp",
                                          contentHash: "h"), lease: claimed.lease, now: 3)
-        #expect(try store.generation() == before)
+        #expect(try await store.generationOnBothPaths() == before)
     }
 
-    @Test func editsOutsideFeedStoreMoveTheGenerationThroughTriggers() throws {
-        try store.seed(count: 2)
-        let before = try store.generation()
-        try store.database.pool.write { db in try db.execute(sql: "DELETE FROM videos WHERE id = 'v000000001'") }
-        let deleted = try store.generation()
+    @Test func editsOutsideFeedStoreMoveTheGenerationThroughTriggers() async throws {
+        try await store.seed(count: 2)
+        let before = try await store.generationOnBothPaths()
+        try await store.database.pool.write { db in try db.execute(sql: "DELETE FROM videos WHERE id = 'v000000001'") }
+        let deleted = try await store.generationOnBothPaths()
         #expect(deleted != before)
-        try store.database.pool.write { db in try db.execute(sql: "UPDATE renditions SET segments = 5") }
-        #expect(try store.generation() != deleted)
+        try await store.database.pool.write { db in try db.execute(sql: "UPDATE renditions SET segments = 5") }
+        #expect(try await store.generationOnBothPaths() != deleted)
     }
 
-    @Test func anotherConnectionPoolSeesTheNewGenerationAndVideoAtOnce() throws {
-        try store.seed(count: 5)
-        let before = try store.pageWithGeneration(limit: 10, after: nil)
+    @Test func anotherConnectionPoolSeesTheNewGenerationAndVideoAtOnce() async throws {
+        try await store.seed(count: 5)
+        let before = try await store.pageWithGeneration(limit: 10, after: nil)
         let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
-        try other.seed(count: 1, startingAt: 5)
-        let after = try store.pageWithGeneration(limit: 10, after: nil)
+        try await other.seed(count: 1, startingAt: 5)
+        let after = try await store.pageWithGeneration(limit: 10, after: nil)
         #expect(after.generation != before.generation)
-        #expect(try store.generation() == after.generation)
+        #expect(try await store.generationOnBothPaths() == after.generation)
         #expect(after.page.items.first?.id == "v000000005")
     }
 
-    @Test func aCommitOnAnotherConnectionIsSeenThroughTheWALIndexHeader() throws {
+    @Test func aCommitOnAnotherConnectionIsSeenThroughTheWALIndexHeader() async throws {
         #expect(store.database.feedReader.checksWALIndex)
-        try store.seed(count: 1)
-        let first = try store.generation()
-        #expect(try store.generation() == first)  // unchanged header: the kept value
+        try await store.seed(count: 1)
+        let first = try await store.generationOnBothPaths()
+        #expect(try await store.generationOnBothPaths() == first)  // unchanged header: the kept value
         let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         for round in 0..<20 {
-            try other.seed(count: 1, startingAt: 10 + round)
-            let next = try store.generation()
-            #expect(next == (try other.generation()))
-            #expect(try store.page(limit: 1, after: nil).items.first?.id == String(format: "v%09d", 10 + round))
+            try await other.seed(count: 1, startingAt: 10 + round)
+            let next = try await store.generationOnBothPaths()
+            #expect(next == (try await other.generationOnBothPaths()))
+            #expect(try await store.pageOnBothPaths(limit: 1, after: nil).items.first?.id == String(format: "v%09d", 10 + round))
         }
         // A checkpoint that restarts the WAL changes the header too, and the generation stays right.
-        let before = try store.generation()
-        try other.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        #expect(try store.generation() == before)
-        try other.seed(count: 1, startingAt: 99)
-        #expect(try store.generation() != before)
+        let before = try await store.generationOnBothPaths()
+        try await other.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        #expect(try await store.generationOnBothPaths() == before)
+        try await other.seed(count: 1, startingAt: 99)
+        #expect(try await store.generationOnBothPaths() != before)
     }
 
-    @Test func aFreshCatalogDoesNotStartAtZero() throws {
+    @Test func aFreshCatalogDoesNotStartAtZero() async throws {
         // A random start keeps a recreated catalog from repeating the ETags of the one it replaced.
         let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("other.sqlite")))
-        #expect(try store.generation() != other.generation())
+        #expect(try await store.generationOnBothPaths() != other.generationOnBothPaths())
     }
 }

@@ -11,35 +11,35 @@ import Testing
         store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
     }
 
-    @Test func pagesNewestFirstWithoutGapsOrDuplicates() throws {
-        try store.seed(count: 95)
+    @Test func pagesNewestFirstWithoutGapsOrDuplicates() async throws {
+        try await store.seed(count: 95)
         var seen: [String] = []
         var cursor: FeedCursor?
         repeat {
-            let page = try store.page(limit: 20, after: cursor)
+            let page = try await store.pageOnBothPaths(limit: 20, after: cursor)
             seen += page.items.map(\.id)
             cursor = page.nextCursor
         } while cursor != nil
         #expect(seen.count == 95)
         #expect(Set(seen).count == 95)
         #expect(seen == seen.sorted(by: >))
-        let first = try store.page(limit: 1, after: nil).items[0]
+        let first = try await store.page(limit: 1, after: nil).items[0]
         #expect(first.id == "v000000094")
-        #expect(try store.video(id: first.id)?.renditions.map(\.rung) == ["360p", "720p", "1080p"])
+        #expect(try await store.video(id: first.id)?.renditions.map(\.rung) == ["360p", "720p", "1080p"])
         #expect(first.json.contains("\"rung\":\"360p\""))
     }
 
-    @Test func pagingWhilePublishingKeepsTheOriginalItemsExactlyOnce() throws {
-        try store.seed(count: 60)
+    @Test func pagingWhilePublishingKeepsTheOriginalItemsExactlyOnce() async throws {
+        try await store.seed(count: 60)
         var seen: [String] = []
         var cursor: FeedCursor?
         var publishedMore = false
         repeat {
-            let page = try store.page(limit: 7, after: cursor)
+            let page = try await store.pageOnBothPaths(limit: 7, after: cursor)
             seen += page.items.map(\.id)
             cursor = page.nextCursor
             if !publishedMore {
-                try store.seed(count: 10, startingAt: 60)   // newer videos arrive mid-scroll
+                try await store.seed(count: 10, startingAt: 60)   // newer videos arrive mid-scroll
                 publishedMore = true
             }
         } while cursor != nil
@@ -48,9 +48,9 @@ import Testing
         #expect(seen.count == 60)
     }
 
-    @Test func theFeedQuerySeeksThroughItsIndex() throws {
-        try store.seed(count: 1000)
-        let steps = try store.pagePlan()
+    @Test func theFeedQuerySeeksThroughItsIndex() async throws {
+        try await store.seed(count: 1000)
+        let steps = try await store.pagePlan()
         let plan = steps.map { "\($0.id)<\($0.parent): \($0.detail)" }.joined(separator: " | ")
         let top = steps.filter { $0.parent == 0 }.map(\.detail)
         #expect(top.contains { $0.hasPrefix("SEARCH videos USING INDEX videos_feed") }, "\(plan)")
@@ -70,9 +70,9 @@ import Testing
         }
     }
 
-    @Test func unknownOrUnpublishedVideoIsNil() throws {
-        try store.seed(count: 3)
-        #expect(try store.video(id: "v000000001")?.renditions.count == 3)
-        #expect(try store.video(id: "nope") == nil)
+    @Test func unknownOrUnpublishedVideoIsNil() async throws {
+        try await store.seed(count: 3)
+        #expect(try await store.video(id: "v000000001")?.renditions.count == 3)
+        #expect(try await store.video(id: "nope") == nil)
     }
 }

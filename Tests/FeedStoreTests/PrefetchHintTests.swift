@@ -38,12 +38,12 @@ import Testing
         #expect(PrefetchHint(mediaPlaylist: "") { Self.sizes[$0] } == nil)
     }
 
-    @Test func hintsAreStoredAndShownInTheFeedItem() throws {
+    @Test func hintsAreStoredAndShownInTheFeedItem() async throws {
         let directory = try TemporaryDirectory()
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         let hint = PrefetchHint(initBytes: 812, segmentDurationMilliseconds: 4000,
                                 firstSegments: [.init(durationMilliseconds: 4000, bytes: 201_234)])
-        try store.publish(PublishedVideo(
+        try await store.publish(PublishedVideo(
             id: "hinted", createdAt: 1, publishedAt: 2, durationMilliseconds: 16_000, width: 720, height: 1280, contentHash: "h",
             source: "{}", masterPath: "videos/hinted/master.m3u8", posterJPEGPath: "videos/hinted/poster.jpg",
             posterWebPPath: "videos/hinted/poster.webp",
@@ -51,8 +51,8 @@ import Testing
                                              codecs: "avc1.64001f,mp4a.40.2", segments: 4, prefetch: hint),
                          FeedVideo.Rendition(rung: "360p", width: 360, height: 640, bandwidth: 700_000, averageBandwidth: 600_000,
                                              codecs: "avc1.64001e,mp4a.40.2", segments: 4)]))
-        #expect(try store.video(id: "hinted")?.renditions.map(\.prefetch) == [nil, hint])
-        let item = try #require(try store.page(limit: 1, after: nil).items.first)
+        #expect(try await store.video(id: "hinted")?.renditions.map(\.prefetch) == [nil, hint])
+        let item = try #require(try await store.page(limit: 1, after: nil).items.first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(item.json.utf8)) as? [String: Any])
         let renditions = try #require(object["renditions"] as? [[String: Any]])
         #expect(renditions[0]["prefetch"] == nil)

@@ -17,25 +17,25 @@ import Testing
                                                         codecs: "avc1.64001e,mp4a.40.2", segments: 4, prefetch: hint)])
     }
 
-    @Test func everyPublishedVideoComesWithItsHintsNewestFirst() throws {
+    @Test func everyPublishedVideoComesWithItsHintsNewestFirst() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("catalog.sqlite")
         let store = SQLiteFeedStore(database: try FeedDatabase(path: path))
-        try store.publish(Self.video("older", publishedAt: 2))
-        try store.publish(Self.video("newer", publishedAt: 5))
+        try await store.publish(Self.video("older", publishedAt: 2))
+        try await store.publish(Self.video("newer", publishedAt: 5))
         let reader = SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path))
-        let videos = try reader.publishedVideos()
+        let videos = try await reader.publishedVideos()
         #expect(videos.map(\.id) == ["newer", "older"])
         #expect(videos.allSatisfy { $0.renditions.map(\.prefetch) == [Self.hint] })
     }
 
-    @Test func aReadOnlyCatalogRefusesWritesAndIsNeverCreated() throws {
+    @Test func aReadOnlyCatalogRefusesWritesAndIsNeverCreated() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("catalog.sqlite")
         _ = try FeedDatabase(path: path)
         let reader = SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path))
-        #expect(throws: CatalogError.self) { try reader.publish(Self.video("v", publishedAt: 1)) }
-        #expect(try reader.publishedVideos().isEmpty)
+        await #expect(throws: CatalogError.self) { try await reader.publish(Self.video("v", publishedAt: 1)) }
+        #expect(try await reader.publishedVideos().isEmpty)
         let missing = directory.file("missing.sqlite")
         #expect(throws: (any Error).self) { try FeedDatabase(readOnlyPath: missing) }
         #expect(!FileManager.default.fileExists(atPath: missing))

@@ -62,7 +62,11 @@ struct WorkerRig {
         return inbox + "/" + name
     }
 
-    func jobs() throws -> [FeedJob] { try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) } }
+    func jobs() async throws -> [FeedJob] {
+        var jobs: [FeedJob] = []
+        for state in FeedJob.State.allCases { jobs += try await store.jobs(state: state) }
+        return jobs
+    }
 
     func entries(_ relative: String) -> [String] {
         ((try? Directory.entries(of: library + "/" + relative)) ?? []).map { String(decoding: $0.name, as: UTF8.self) }.sorted()

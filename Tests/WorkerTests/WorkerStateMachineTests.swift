@@ -19,21 +19,21 @@ import Worker
         try rig.drop("clip.mp4", Array("video bytes".utf8))
         let worker = try rig.makeWorker(rig.configuration(launcher))
         try await rig.runUntilIdle(worker)
-        let jobs = try rig.jobs()
+        let jobs = try await rig.jobs()
         #expect(jobs.count == 2 && jobs.allSatisfy { $0.state == .published && $0.attempts == 1 }, "\(jobs)")
         let video = try #require(jobs.first { $0.kind == .video })
         let image = try #require(jobs.first { $0.kind == .image })
         #expect(rig.entries("videos") == [video.id])
         #expect(rig.entries("videos/\(video.id)") == ["360p", "master.m3u8", "storyboard.vtt", "storyboard.webp"])
         // The storyboard is published with the ladder, and its item links it under /media/.
-        let item = try #require(try rig.store.item(id: video.id)).json
+        let item = try #require(try await rig.store.item(id: video.id)).json
         #expect(item.contains(#""vtt_url":"/media/videos/\#(video.id)/storyboard.vtt""#), "\(item)")
         #expect(item.contains(#""image_url":"/media/videos/\#(video.id)/storyboard.webp""#), "\(item)")
-        #expect(try rig.store.video(id: video.id)?.storyboard?.count == 2)
+        #expect(try await rig.store.video(id: video.id)?.storyboard?.count == 2)
         #expect(rig.entries("images") == [image.id + ".webp"])
         #expect(rig.entries("originals") == [image.id, video.id].sorted())
         #expect(rig.entries(".incoming").isEmpty && rig.entries(".staging").isEmpty)
-        #expect(try rig.store.page(limit: 10, after: nil).items.map(\.id) == [video.id])
+        #expect(try await rig.store.page(limit: 10, after: nil).items.map(\.id) == [video.id])
     }
 
     /// Each rendition's codec, CRF and target SSIM-Y go from the job's summary into the catalog and the feed item.
@@ -42,15 +42,15 @@ import Worker
         try rig.drop("clip.mp4", Array("video bytes".utf8))
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishMultiCodecVideo }))
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .published, "\(job)")
-        let video = try #require(try rig.store.video(id: job.id))
+        let video = try #require(try await rig.store.video(id: job.id))
         #expect(video.renditions.map(\.rung) == ["360p", "360p-hevc", "360p-av1"])
         #expect(video.renditions.map(\.videoCodec) == ["h264", "hevc", "av1"])
         #expect(video.renditions.map(\.crf) == [24, 28, 38])
         #expect(video.renditions.map(\.targetSSIMY) == [0.9625, 0.9625, nil])
         #expect(video.renditions.map(\.codecs) == ["avc1.64001e,mp4a.40.2", "hvc1.1.6.L63.90,mp4a.40.2", "av01.0.01M.08,mp4a.40.2"])
-        let item = try #require(try rig.store.item(id: job.id)).json
+        let item = try #require(try await rig.store.item(id: job.id)).json
         #expect(item.contains(#""rung":"360p-hevc","#) && item.contains(#""video_codec":"hevc","crf":28,"target_ssim_y":0.9625"#), "\(item)")
     }
 
@@ -59,7 +59,7 @@ import Worker
         try rig.drop("notes.mp4")
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .reject(.unsupportedFormat) }))
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .rejected && job.reason == .rejected(.unsupportedFormat) && job.attempts == 1)
         #expect(rig.entries("rejected") == [job.id, job.id + ".reason.json"])
         #expect(try rig.reason(job.id, in: "rejected")["original_name"] as? String == "notes.mp4")
@@ -71,7 +71,7 @@ import Worker
         let launcher = ScriptedJobLauncher { _, _ in .fail(.outputFailed, retryable: true) }
         let worker = try rig.makeWorker(rig.configuration(launcher) { $0.maxAttempts = 3 })
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .failed && job.attempts == 3 && job.reason == .failed(.outputFailed), "\(job)")
         #expect((job.lastError ?? "").contains("gave up after 3 attempts"))
         #expect(rig.entries("failed") == [job.id, job.id + ".reason.json"])
@@ -90,7 +90,7 @@ import Worker
         let launcher = ScriptedJobLauncher { _, attempt in attempt == 1 ? .fail(.outputFailed, retryable: true) : .publishImage }
         let worker = try rig.makeWorker(rig.configuration(launcher))
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .published && job.attempts == 2, "\(job)")
     }
 
@@ -103,7 +103,7 @@ import Worker
         }
         let worker = try rig.makeWorker(rig.configuration(launcher) { $0.maxAttempts = 3 })
         try await rig.runUntilIdle(worker)
-        let jobs = try rig.jobs()
+        let jobs = try await rig.jobs()
         let poison = try #require(jobs.first { $0.sourceName == Array("poison.png".utf8) })
         #expect(poison.state == .failed && poison.reason == .failed(.crashed) && poison.attempts == 3, "\(poison)")
         #expect((poison.lastError ?? "").contains("SIGSEGV"))
@@ -116,7 +116,7 @@ import Worker
         try rig.drop("photo.png")
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .refuseToStart }) { $0.maxAttempts = 2 })
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .failed && job.reason == .failed(.spawnFailed) && job.attempts == 2, "\(job)")
         #expect(rig.entries("failed").contains(job.id))
     }
@@ -129,8 +129,22 @@ import Worker
             $0.maxAttempts = 1
         })
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .failed && job.reason == .failed(.timeout), "\(job)")
+    }
+
+    /// Cancellation re-queues a running job at once, though a cancelled task's catalog access is refused.
+    @Test func cancellationRequeuesARunningJobAtOnce() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .hang }) { $0.once = false })
+        let running = Task { try await worker.run() }
+        let started = await ChildProcess.suspendUntil(seconds: 60) { (try? await rig.jobs().first?.state == .processing) ?? false }
+        #expect(started, "the job never started")
+        running.cancel()
+        try await running.value
+        let job = try #require(try await rig.jobs().first)
+        #expect(job.state == .queued && job.attempts == 0 && job.owner == nil, "\(job)")
     }
 
     @Test func aByteIdenticalReuploadIsADuplicate() async throws {
@@ -141,7 +155,7 @@ import Worker
         try await rig.runUntilIdle(try rig.makeWorker(rig.configuration(launcher)))
         try rig.drop("again.png", bytes)
         try await rig.runUntilIdle(try rig.makeWorker(rig.configuration(launcher)))
-        let jobs = try rig.jobs()
+        let jobs = try await rig.jobs()
         let first = try #require(jobs.first { $0.sourceName == Array("first.png".utf8) })
         let again = try #require(jobs.first { $0.sourceName == Array("again.png".utf8) })
         #expect(again.state == .published && again.reason == .duplicate && again.mediaID == first.id, "\(again)")
@@ -158,7 +172,7 @@ import Worker
         // Both are hashed and started before either publishes; the catalog's unique hash decides.
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }) { $0.jobs = 2 })
         try await rig.runUntilIdle(worker)
-        let jobs = try rig.jobs()
+        let jobs = try await rig.jobs()
         #expect(jobs.count == 2 && jobs.allSatisfy { $0.state == .published }, "\(jobs)")
         #expect(jobs.filter { $0.reason == .duplicate }.count == 1)
         #expect(Set(jobs.compactMap(\.mediaID)).count == 1)
@@ -171,16 +185,16 @@ import Worker
         try rig.drop("photo.png")
         // A worker that took the upload, claimed its job and died: no live lock holds its token.
         let id = "0123456789abcdef0123"
-        try rig.store.insertJob(id: id, sourceName: Array("photo.png".utf8), bytes: 10, owner: "deadbeef", now: 1, leaseMilliseconds: 60_000)
+        try await rig.store.insertJob(id: id, sourceName: Array("photo.png".utf8), bytes: 10, owner: "deadbeef", now: 1, leaseMilliseconds: 60_000)
         try Directory.move(rig.inbox + "/photo.png", to: rig.library + "/.incoming/" + id)
-        try rig.store.release(JobLease(id: id, epoch: 0, owner: "deadbeef"), now: 1)
+        try await rig.store.release(JobLease(id: id, epoch: 0, owner: "deadbeef"), now: 1)
         // Its lease has not expired: the dead worker is found by its lock file alone.
-        let claimed = try #require(try rig.store.claimNextJob(owner: "deadbeef", now: Int64(Date().timeIntervalSince1970 * 1000),
+        let claimed = try #require(try await rig.store.claimNextJob(owner: "deadbeef", now: Int64(Date().timeIntervalSince1970 * 1000),
                                                               leaseMilliseconds: 600_000))
         try Directory.create(rig.library + "/.staging/" + id + ".\(claimed.epoch)")
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }))
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.store.job(id: id))
+        let job = try #require(try await rig.store.job(id: id))
         // The dead worker's attempt is not counted against the upload.
         #expect(job.state == .published && job.attempts == 1, "\(job)")
         #expect(rig.entries("originals") == [id] && rig.entries(".staging").isEmpty)
@@ -194,7 +208,7 @@ import Worker
         configuration.faults.raise(step, errno: code, times: 1)
         let worker = try rig.makeWorker(configuration)
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .published, "\(step) \(code): \(job)")
         // A full disk costs no attempt; other faults do.
         #expect(job.attempts == (code == ENOSPC ? 1 : 2), "\(step) \(code): \(job)")
@@ -208,10 +222,10 @@ import Worker
         configuration.faults.raise(.publishOutputs, errno: EIO, times: 1)
         let worker = try rig.makeWorker(configuration)
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .published && job.attempts == 2, "\(job)")
         #expect(rig.entries("videos/\(job.id)").contains("storyboard.vtt") && rig.entries("videos/\(job.id)").contains("storyboard.webp"))
-        #expect(try rig.store.item(id: job.id)?.json.contains("/media/videos/\(job.id)/storyboard.vtt") == true)
+        #expect(try await rig.store.item(id: job.id)?.json.contains("/media/videos/\(job.id)/storyboard.vtt") == true)
         #expect(rig.entries(".staging").isEmpty && rig.entries(".incoming").isEmpty)
     }
 
@@ -223,7 +237,7 @@ import Worker
         configuration.faults.raise(.moveOriginal, errno: EROFS, times: 1)
         let worker = try rig.makeWorker(configuration)
         try await rig.runUntilIdle(worker)
-        let job = try #require(try rig.jobs().first)
+        let job = try #require(try await rig.jobs().first)
         #expect(job.state == .rejected && job.attempts == 1)
         // Recovery's sweep wrote the reason file and moved the original once the faults passed.
         #expect(rig.entries("rejected") == [job.id, job.id + ".reason.json"], "\(rig.entries("rejected")) \(rig.entries(".incoming"))")
@@ -246,7 +260,7 @@ import Worker
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }))
         try await rig.runUntilIdle(worker)
         try await held.value
-        let jobs = try rig.jobs()
+        let jobs = try await rig.jobs()
         #expect(jobs.count == 1 && jobs.first?.state == .published, "\(jobs)")
     }
 }
