@@ -31,7 +31,7 @@ enum CatalogEngine: String, CaseIterable, CustomTestStringConvertible, Sendable 
             withExtendedLifetime(directory) {}
             return result
         case .postgres:
-            return try await body(.postgres(try SharedPostgres.newDatabase()))
+            return try await body(.postgres(try await SharedPostgres.newDatabase()))
         }
     }
 }
@@ -60,34 +60,41 @@ enum Catalog: Sendable {
     }
 }
 
-/// One PostgreSQL server for the test process (initdb costs a second or two), stopped when the process exits; each
-/// test gets a database of its own on it.
-enum SharedPostgres {
-    private static let state = Mutex<(server: PostgresTestServer?, next: Int)>((nil, 0))
+/// One PostgreSQL server for the test process (initdb costs a second or two), killed when the process exits; each
+/// test gets a database of its own on it. An actor: the server starts once, however many tests ask at the same time,
+/// and they suspend meanwhile.
+actor SharedPostgres {
+    static let shared = SharedPostgres()
+    /// For the exit handler, which cannot await.
+    private static let started = Mutex<PostgresTestServer?>(nil)
+    private var starting: Task<PostgresTestServer, any Error>?
+    private var next = 0
 
-    static var server: PostgresTestServer {
-        get throws {
-            try state.withLock { state in
-                if let server = state.server { return server }
-                let server = try await PostgresTestServer()
-                state.server = server
-                atexit { SharedPostgres.stop() }
-                return server
-            }
-        }
-    }
+    static func newDatabase() async throws -> PostgresLocation { try await shared.newDatabase() }
 
-    static func newDatabase() throws -> PostgresLocation {
-        let server = try server
-        let name = state.withLock { state in
-            state.next += 1
-            return "conformance_\(getpid())_\(state.next)"
-        }
+    private func newDatabase() async throws -> PostgresLocation {
+        let server = try await running()
+        next += 1
+        let name = "conformance_\(getpid())_\(next)"
         try await server.createDatabase(name)
         return PostgresLocation(host: server.host, port: server.port, user: PostgresTestServer.user, database: name)
     }
 
-    static func stop() {
-        state.withLock { $0.server?.stop() }
+    private func running() async throws -> PostgresTestServer {
+        if let starting { return try await starting.value }
+        let task = Task { try await PostgresTestServer() }
+        starting = task
+        let server = try await task.value
+        Self.started.withLock { $0 = server }
+        atexit { SharedPostgres.started.withLock { if let server = $0 { SharedPostgres.kill(server) } } }
+        return server
+    }
+
+    /// Kills the postmaster's process group (it leads one: the server and its backends) with SIGKILL, without waiting:
+    /// an exit handler cannot await `stop`. The postmaster's pid is the first line of its data directory's
+    /// postmaster.pid.
+    private static func kill(_ server: PostgresTestServer) {
+        let file = (try? String(contentsOfFile: server.dataDirectory + "/postmaster.pid", encoding: .utf8)) ?? ""
+        if let pid = file.split(separator: "\n").first.flatMap({ Int32($0) }), pid > 1 { _ = Glibc.kill(-pid, SIGKILL) }
     }
 }

@@ -47,7 +47,8 @@ import Glibc
             let first = try rig.worker(on: 0)
             try rig.dropSlowVideo("long.mp4")
             let processing = try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }
-            #expect(processing, "\((try? await rig.jobs()) ?? []) \(first.stderr.suffix(2000))")
+            let jobsNow = (try? await rig.jobs()) ?? []
+            #expect(processing, "\(jobsNow) \(first.stderr.suffix(2000))")
             let others = try (1..<3).map { try rig.worker(on: $0) }
             await first.stop(SIGKILL)
             let published = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.state == "published" }
@@ -75,7 +76,8 @@ import Glibc
             // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
             // on its connection (TCP retransmission back-off); under a loaded run 120 s was not always enough.
             let takenOver = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.epoch == 2 }
-            #expect(takenOver, "\((try? await rig.jobs()) ?? []) \(taker.stderr.suffix(2000))")
+            let jobsNow = (try? await rig.jobs()) ?? []
+            #expect(takenOver, "\(jobsNow) \(taker.stderr.suffix(2000))")
             try await rig.hosts.restoreLink(rig.hosts.hosts[0])
             let published = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.state == "published" }
             let job = try #require(try await rig.jobs().first)
@@ -111,7 +113,8 @@ import Glibc
 
             for n in 0..<4 { try rig.drop("after\(n).png", try SyntheticImage.png(width: 300 + n, height: 90, alpha: false)) }
             let all = try await ChildProcess.suspendUntil(seconds: 180) { try await rig.jobs().filter { $0.state == "published" }.count == 12 }
-            #expect(all, "\((try? await rig.jobs()) ?? []) \(workers.map { $0.stderr.suffix(1500) })")
+            let jobsNow = (try? await rig.jobs()) ?? []
+            #expect(all, "\(jobsNow) \(workers.map { $0.stderr.suffix(1500) })")
             #expect(workers.allSatisfy { !$0.hasExited }, "the workers were not restarted")
             #expect(MultiHostRig.entries(rig.inbox).isEmpty && MultiHostRig.entries(rig.library + "/images").count == 12)
             let back = try await ChildProcess.suspendUntil(seconds: 60) { try await MultiHostRig.get(server.base + "/v1/feed").status == 200 }

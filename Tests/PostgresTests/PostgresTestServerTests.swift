@@ -72,7 +72,7 @@ import Glibc
         #expect(names == ["one"])
     }
 
-    @Test func twoServersGetDifferentPorts() throws {
+    @Test func twoServersGetDifferentPorts() async throws {
         let first = try await PostgresTestServer()
         let second = try await PostgresTestServer()
         #expect(first.port != second.port)
