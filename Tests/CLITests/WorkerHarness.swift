@@ -28,9 +28,12 @@ struct WorkerHarness {
         try ChildProcess([ReelProcess.executable, "worker", "--json"] + workerArguments(extra), environment: environment)
     }
 
-    /// Runs `reel worker --once` to the end.
-    func runOnce(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try ChildProcess.run([ReelProcess.executable, "worker", "--once", "--json"] + workerArguments(extra), environment: environment)
+    /// Runs `reel worker --once` to the end, suspending meanwhile; past `limit` it throws `DeadlineExceeded` naming
+    /// the command (and the worker is killed).
+    func runOnce(_ extra: [String] = [], environment: [String: String] = [:],
+                 within limit: Duration = .seconds(600)) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess.run([ReelProcess.executable, "worker", "--once", "--json"] + workerArguments(extra),
+                                   environment: environment, within: limit)
     }
 
     /// Writes a file into the inbox through a dotfile and a rename, as a careful uploader would.
@@ -53,8 +56,10 @@ struct WorkerHarness {
         try FeedJob.State.allCases.flatMap { try store.jobs(state: $0) }
     }
 
-    func waitForJobs(count: Int, seconds: Double = 120) throws -> [FeedJob] {
-        _ = try ChildProcess.waitUntil(seconds: seconds) {
+    /// The jobs once `count` of them have ended (or `seconds` have passed: the caller's expectations then say which
+    /// have not), looking every 100 ms without holding a thread of the concurrency pool.
+    func waitForJobs(count: Int, seconds: Double = 120) async throws -> [FeedJob] {
+        _ = try await ChildProcess.suspendUntil(seconds: seconds) {
             let finished = try jobs().filter { [.published, .rejected, .failed].contains($0.state) }
             return finished.count >= count
         }
