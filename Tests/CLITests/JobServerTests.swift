@@ -59,14 +59,21 @@ import Glibc
 
     @Test func aKilledServerIsReplacedAndItsJobRetried() async throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
+        try await harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
         let worker = try harness.startWorker()
-        var job: Int32?
-        #expect(await ChildProcess.suspendUntil(seconds: 30) { job = startedJob(worker); return job != nil },
-                "no job started within 30 s: \(worker.stderr.suffix(2000))")
+        // Watched, and the server killed, on a thread of its own: the job runs for seconds, and a test task can resume
+        // later than that while CPU-bound tests hold both threads of the concurrency pool.
+        let seen = try await onOwnThread("waits for the worker's first job and kills its server") { () -> (job: Int32?, server: Int32?) in
+            var job: Int32?
+            _ = ChildProcess.waitUntil(seconds: 30) { job = startedJob(worker); return job != nil }
+            let server = job.flatMap { parent(of: $0) }
+            if let server { kill(server, SIGKILL) }
+            return (job, server)
+        }
+        let job = seen.job
+        #expect(job != nil, "no job started within 30 s: \(worker.stderr.suffix(2000))")
         let jobPID = try #require(job)
-        let server = try #require(parent(of: jobPID))
-        kill(server, SIGKILL)
+        let server = try #require(seen.server, "job \(jobPID) had no parent (it had already ended)")
         let published = try #require(try await harness.waitForJobs(count: 1).first)
         // The first attempt died with its server (SIGKILL), which is retried; the second ran in a new server.
         #expect(published.state == .published && published.attempts == 2, "\(published)")

@@ -65,9 +65,12 @@ import Transcode
         let directory = try TemporaryDirectory()
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("c.sqlite")))
         let source = directory.file("upload.mp4")
-        try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)
         try FileManager.default.createDirectory(atPath: directory.file("library/videos"), withIntermediateDirectories: true)
-        let summary = try LadderTranscoder().run(source: source, output: directory.file("library/videos/live1"))
+        // An encode and a ladder in this process: on a thread of their own, not on the concurrency pool's two.
+        let summary = try await onOwnThread("encodes and transcodes live1") {
+            try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)
+            return try LadderTranscoder().run(source: source, output: directory.file("library/videos/live1"))
+        }
         try store.publish(PublishedVideo(
             id: "live1", createdAt: 1, publishedAt: 1_800_000_000_000, durationMilliseconds: Int(summary.durationSeconds * 1000),
             width: 640, height: 360, contentHash: "live1", source: "{}", masterPath: "videos/live1/master.m3u8",

@@ -10,7 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct SimulateFeedCatalogTests {
     @Test func theSimulatorCatalogCarriesTheSizesOfThePublishedFiles() async throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 720, height: 1280, seconds: 5)
+        try await harness.dropVideo("clip.mp4", width: 720, height: 1280, seconds: 5)
         let run = try await harness.runOnce()
         #expect(run.status == 0, "\(run.stderr)")
         let published = try #require(try harness.store.publishedVideos().first)

@@ -15,7 +15,8 @@ import Transcode
     @Test(arguments: [(3, "native"), (4, "hls.js")])
     func theFeedPlaysSwipesPrefetchesAndPagesInChromium(players: Int, engine: String) async throws {
         let directory = try TemporaryDirectory()
-        try Self.makeLibrary(in: directory, videos: Self.videos)
+        // Three ladders transcoded in this process: on a thread of their own, not on the concurrency pool's two.
+        try await onOwnThread("makes the web client's library") { try Self.makeLibrary(in: directory, videos: Self.videos) }
         var serveArguments = ["serve", "--database", directory.file("catalog.sqlite"), "--library", directory.file("library"),
                               "--port", "0"]
         var hlsJSServer: ChildProcess?
@@ -137,9 +138,11 @@ import Transcode
             #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
             // Over 2 MB, so it goes up in more than one PATCH.
             let clip = directory.file("holiday clip.mp4")
-            var video = SyntheticVideo(width: 720, height: 1280, seconds: 4)
-            video.quality = 16
-            try video.write(to: clip)
+            try await onOwnThread("encodes the clip to upload") {
+                var video = SyntheticVideo(width: 720, height: 1280, seconds: 4)
+                video.quality = 16
+                try video.write(to: clip)
+            }
             let size = try #require(try FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int)
             #expect(size > 2_000_000, "the clip is only \(size) bytes")
 

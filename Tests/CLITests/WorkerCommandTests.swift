@@ -15,8 +15,8 @@ import Testing
                                        "--port", "0", "--inbox", harness.inbox, "--settle", "0.3", "--poll-interval", "0.1"])
         #expect(await listens(server, prefix: "listening on"), "reel serve never said it was listening: \(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
-        try harness.dropVideo("first.mp4", width: 320, height: 180)
-        try harness.dropVideo("second.mov", width: 180, height: 320)
+        try await harness.dropVideo("first.mp4", width: 320, height: 180)
+        try await harness.dropVideo("second.mov", width: 180, height: 320)
         try harness.drop("sticker.png", try SyntheticImage.png(width: 300, height: 200, alpha: true))
         try harness.drop("photo.jpg", try SyntheticImage.jpeg(width: 640, height: 480))
         try harness.drop("notes.mp4", Array("just some text, not a video\n".utf8))
@@ -208,14 +208,20 @@ import Testing
     @Test(arguments: ["during-transcode", "after-staging", "after-rename", "after-commit"])
     func aKilledWorkerLosesNothingAndLeavesNothingHalfDone(point: String) async throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
+        try await harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
         try harness.drop("photo.png", try SyntheticImage.png(width: 200, height: 150, alpha: false))
         if point == "during-transcode" {
             let worker = try harness.startWorker()
-            #expect(await ChildProcess.suspendUntil(seconds: 60) {
-                (try? harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
-            }, "no job reported progress within 60 s")
-            worker.signal(SIGKILL)
+            // Watched, and the worker killed, on a thread of its own: the transcode lasts seconds, and a test task can
+            // resume later than that while CPU-bound tests hold both threads of the concurrency pool.
+            let progressed = try await onOwnThread("kills the worker once a job reports progress") {
+                let progressed = ChildProcess.waitUntil(seconds: 60) {
+                    (try? harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
+                }
+                worker.signal(SIGKILL)
+                return progressed
+            }
+            #expect(progressed, "no job reported progress within 60 s")
             #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         } else {
             let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
@@ -274,11 +280,16 @@ import Testing
 
     @Test func sigtermRequeuesARunningJobAfterTheGracePeriod() async throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 640, height: 360, seconds: 4)
+        try await harness.dropVideo("clip.mp4", width: 640, height: 360, seconds: 4)
         let worker = try harness.startWorker(["--grace", "0"])
-        #expect(await ChildProcess.suspendUntil(seconds: 60) { (try? harness.jobs().contains { $0.state == .processing }) ?? false },
-                "no job was processing within 60 s")
-        worker.signal(SIGTERM)
+        // Watched, and SIGTERM sent, on a thread of its own: the job processes for a few seconds, and a test task can
+        // resume later than that while CPU-bound tests hold both threads of the concurrency pool.
+        let processing = try await onOwnThread("sends SIGTERM once a job is processing") {
+            let processing = ChildProcess.waitUntil(seconds: 60) { (try? harness.jobs().contains { $0.state == .processing }) ?? false }
+            worker.signal(SIGTERM)
+            return processing
+        }
+        #expect(processing, "no job was processing within 60 s")
         #expect(try await worker.exit(within: .seconds(120)) == 0, "\(worker.stderr.suffix(2000))")
         let jobs = try harness.jobs()
         #expect(jobs.count == 1 && jobs[0].state == .queued && jobs[0].attempts == 0, "\(jobs.map { ($0.state, $0.attempts) })")
