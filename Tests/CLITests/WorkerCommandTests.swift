@@ -214,14 +214,14 @@ import Testing
             let worker = try harness.startWorker()
             // Watched, and the worker killed, on a thread of its own: the transcode lasts seconds, and a test task can
             // resume later than that while CPU-bound tests hold both threads of the concurrency pool.
-            let progressed = try await onOwnThread("kills the worker once a job reports progress") {
+            let (progressed, jobs) = try await onOwnThread("kills the worker once a job reports progress") {
                 let progressed = ChildProcess.waitUntil(seconds: 60) {
                     (try? harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
                 }
                 worker.signal(SIGKILL)
-                return progressed
+                return (progressed, (try? harness.jobs().map { "\($0.state) \($0.progress)" }) ?? [])
             }
-            #expect(progressed, "no job reported progress within 60 s")
+            #expect(progressed, "no job reported progress within 60 s: \(jobs)\n\(worker.stderr.suffix(2000))")
             #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         } else {
             let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
