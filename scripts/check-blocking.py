@@ -13,7 +13,7 @@ two deadlock it, and the symptom is a test that hangs far from the cause. This s
   (`let f: @Sendable () async -> Void = {`) says async; or a closure that itself uses `await`;
 - so is a Hummingbird route handler (`router.get("/x") { request, context in }`);
 - other closures and control-flow blocks inherit their enclosing region, except closures handed to something that
-  runs them off the pool (runIfActive, NIOThreadPool, DispatchQueue….async, Thread { }, threadPool.run), which are
+  runs them off the pool (runIfActive, onOwnThread, NIOThreadPool, DispatchQueue….async, Thread { }, threadPool.run), which are
   exempt; a nested `func`, type or computed property starts over from its own signature;
 - each call in the RULES table below that falls inside an async region is reported, unless the line, or the block
   opened on the line, is marked `// blocking-ok: <reason>` (the reason must not be empty).
@@ -451,7 +451,7 @@ def classify_closure(code, block, statement):
     parts = [re.sub(r"[?!]", "", part) for part in re.sub(r"\([^()]*\)|<[^<>]*>", "", callee or "").split(".")]
     last = parts[-1] if parts else ""
     lowered = (callee or "").lower()
-    if last == "runIfActive" or "NIOThreadPool" in parts or (
+    if last in ("runIfActive", "onOwnThread") or "NIOThreadPool" in parts or (
             last in ("run", "submit") and "threadpool" in lowered) or (
             last in ("async", "asyncAfter") and "queue" in lowered) or last in ("Thread", "detachNewThread") or (
             last in GRDB_ACCESS and (len(parts) > 1 or re.match(r"\s*db\b", code[block.open + 1:]))):
@@ -831,6 +831,7 @@ func pooled(threadPool: NIOThreadPool) async throws {
     try await NIOThreadPool.singleton.runIfActive({ () -> Int in usleep(6); return 1 })
     let thread = Thread { usleep(7) }
     let other = Thread(block: { usleep(8) })
+    let owned = try await onOwnThread("a blocking step") { usleep(15); return 1 }
     threadPool.run { usleep(9) }
     DispatchQueue.global(qos: .utility).async(execute: { usleep(10) })
     await withTaskGroup(of: Void.self) { group in
@@ -845,8 +846,8 @@ func pooled(threadPool: NIOThreadPool) async throws {
     threadPool.runIfActive {
         Task { usleep(13) }
     }
-}''', [(4, "usleep("), (9, "sleep("), (10, "usleep("), (11, "usleep("), (21, "usleep("), (22, "usleep("),
-       (26, "GRDB .read { } without await"), (30, "usleep(")]),
+}''', [(4, "usleep("), (9, "sleep("), (10, "usleep("), (11, "usleep("), (22, "usleep("), (23, "usleep("),
+       (27, "GRDB .read { } without await"), (31, "usleep(")]),
     ("nested blocks inherit, nested declarations start over", '''
 @Test("a name with sleep(1) in it", .timeLimit(.minutes(1)))
 func slow() async throws {

@@ -1,3 +1,4 @@
+import Deadlines
 import FeedStore
 import Foundation
 import MediaFixtures
@@ -9,7 +10,7 @@ import Glibc
 /// Worker jobs are forked from one pre-started `reel worker-job-server` (`ForkingJobLauncher`), seen from outside
 /// through /proc: the server is single-threaded when it forks, each job leads its own process group (the worker
 /// kills the group on a timeout), nothing outlives a killed worker, and a dead server is replaced.
-@Suite struct JobServerTests {
+@Suite(.timeLimit(.minutes(10))) struct JobServerTests {
     /// Fields of /proc/PID/stat after the command name: state, ppid, pgrp, ...; nil once the process is gone.
     func stat(_ pid: Int32) -> [String]? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -36,12 +37,13 @@ import Glibc
         }.last
     }
 
-    @Test func jobsForkFromOneSingleThreadedServerThatDiesWithTheWorker() throws {
+    @Test func jobsForkFromOneSingleThreadedServerThatDiesWithTheWorker() async throws {
         let harness = try WorkerHarness()
         try harness.drop("hang.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
         let worker = try harness.startWorker(["--job-timeout", "120"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
         var job: Int32?
-        #expect(ChildProcess.waitUntil(seconds: 30) { job = startedJob(worker); return job != nil }, "\(worker.stderr.suffix(2000))")
+        #expect(await ChildProcess.suspendUntil(seconds: 30) { job = startedJob(worker); return job != nil },
+                "no job started within 30 s: \(worker.stderr.suffix(2000))")
         let jobPID = try #require(job)
         let server = try #require(parent(of: jobPID))
         #expect(server != worker.pid && parent(of: server) == worker.pid)
@@ -51,25 +53,34 @@ import Glibc
         #expect(group(of: jobPID) == jobPID, "a job leads its own process group")
 
         worker.signal(SIGKILL)
-        #expect(worker.wait() == 128 + SIGKILL)
-        #expect(ChildProcess.waitUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) }, "the server or its job outlived the worker")
+        #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
+        #expect(await ChildProcess.suspendUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) },
+                "the server or its job outlived the worker by 10 s")
     }
 
     @Test func aKilledServerIsReplacedAndItsJobRetried() async throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
+        try await harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
         let worker = try harness.startWorker()
-        var job: Int32?
-        #expect(ChildProcess.waitUntil(seconds: 30) { job = startedJob(worker); return job != nil }, "\(worker.stderr.suffix(2000))")
+        // Watched, and the server killed, on a thread of its own: the job runs for seconds, and a test task can resume
+        // later than that while CPU-bound tests hold both threads of the concurrency pool.
+        let seen = try await onOwnThread("waits for the worker's first job and kills its server") { () -> (job: Int32?, server: Int32?) in
+            var job: Int32?
+            _ = ChildProcess.waitUntil(seconds: 30) { job = startedJob(worker); return job != nil }
+            let server = job.flatMap { parent(of: $0) }
+            if let server { kill(server, SIGKILL) }
+            return (job, server)
+        }
+        let job = seen.job
+        #expect(job != nil, "no job started within 30 s: \(worker.stderr.suffix(2000))")
         let jobPID = try #require(job)
-        let server = try #require(parent(of: jobPID))
-        kill(server, SIGKILL)
+        let server = try #require(seen.server, "job \(jobPID) had no parent (it had already ended)")
         let published = try #require(try await harness.waitForJobs(count: 1).first)
         // The first attempt died with its server (SIGKILL), which is retried; the second ran in a new server.
         #expect(published.state == .published && published.attempts == 2, "\(published)")
         let retried = try #require(startedJob(worker))
         #expect(retried != job && !isAlive(server))
         worker.signal(SIGTERM)
-        #expect(worker.wait() == 0, "\(worker.stderr.suffix(2000))")
+        #expect(try await worker.exit(within: .seconds(120)) == 0, "\(worker.stderr.suffix(2000))")
     }
 }

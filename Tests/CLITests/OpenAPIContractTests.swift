@@ -7,7 +7,7 @@ import Testing
 /// A real `reel serve` against the OpenAPI description it serves: schemathesis (`Tests/Contract/run_schemathesis.sh`)
 /// sends every operation examples, edge cases and fuzzed input, and checks that nothing is a 5xx and that every
 /// status, content type, header and body is one the description names.
-@Suite struct OpenAPIContractTests {
+@Suite(.timeLimit(.minutes(10))) struct OpenAPIContractTests {
     static let runner = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Contract/run_schemathesis.sh").path
 
@@ -16,7 +16,7 @@ import Testing
     func theServerAnswersAsItsOpenAPIDescriptionSays(serveOptions: [String]) async throws {
         let directory = try TemporaryDirectory()
         let catalog = directory.file("c.sqlite")
-        let seeded = try ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"])
+        let seeded = try await ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"])
         #expect(seeded.status == 0, "\(seeded.stderr)")
         // The jobs the description's examples name, so their 200s are checked too: one queued, one rejected.
         let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
@@ -48,18 +48,18 @@ import Testing
         try Data("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8)
             .write(to: URL(fileURLWithPath: video + "/storyboard.vtt"))
 
-        let created = try ReelProcess.run(["token", "create", "--database", catalog, "--name", "contract"])
+        let created = try await ReelProcess.run(["token", "create", "--database", catalog, "--name", "contract"])
         #expect(created.status == 0, "\(created.stderr)")
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
         let server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog,
                                        "--library", directory.file("library"), "--port", "0"] + serveOptions)
-        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
 
         // The uploads too, with a real token: schemathesis creates, patches, reads and terminates them.
-        let run = try ChildProcess.run(["/usr/bin/timeout", "300", "/bin/bash", Self.runner, base,
-                                        "--token", token, "--max-examples", "50"])
+        let run = try await ChildProcess.run(["/usr/bin/timeout", "300", "/bin/bash", Self.runner, base,
+                                              "--token", token, "--max-examples", "50"], within: .seconds(330))
         let output = "\(run.stdout)\n\(run.stderr)"
         #expect(run.status == 0, "schemathesis: \(output)\nserver: \(server.stderr.suffix(4000))")
         // Every operation but GET /openapi.yaml itself, which schemathesis leaves out as the schema's own URL
@@ -68,6 +68,6 @@ import Testing
         #expect((tested ?? 0) >= 23, "schemathesis tested \(tested.map(String.init) ?? "no") operations: \(output)")
 
         server.signal(SIGTERM)
-        #expect(server.wait() == 0, "\(server.stderr)")
+        #expect(try await server.exit(within: .seconds(60)) == 0, "\(server.stderr)")
     }
 }

@@ -3,7 +3,7 @@ import MediaFixtures
 import Testing
 
 /// Every command that reads a preset refuses a misspelt key before doing any work: exit 64, file and key named.
-@Suite struct PresetOptionTests {
+@Suite(.timeLimit(.minutes(5))) struct PresetOptionTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
@@ -13,11 +13,11 @@ import Testing
         ("compress", "out.mp4", "--presets", #"{"presets": {"high": {"bitrate": 1}}}"#, "presets.high.bitrate"),
         ("webp", "out.webp", "--presets", #"{"presets": {"hihg": {"quality": 1}}}"#, "presets.hihg"),
     ] as [(String, String?, String, String, String)])
-    func misspeltPresetKeyIsAUsageError(command: String, output: String?, option: String, json: String, keyPath: String) throws {
+    func misspeltPresetKeyIsAUsageError(command: String, output: String?, option: String, json: String, keyPath: String) async throws {
         let preset = try directory.write("preset.json", text: json)
         let input = try directory.write("input.png", try SyntheticImage.png(width: 4, height: 4, alpha: false))
         let outputArguments = output.map { ["--output", directory.file($0)] } ?? []
-        let result = try ReelProcess.run([command, input] + outputArguments + [option, preset])
+        let result = try await ReelProcess.run([command, input] + outputArguments + [option, preset])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(preset), "\(result.stderr)")
         #expect(result.stderr.contains(keyPath), "\(result.stderr)")

@@ -23,11 +23,13 @@ struct ReelProcess {
     /// - Parameter measuringPeakMemory: runs reel under `/usr/bin/time`. Linux carries a process's peak RSS across
     ///   `execve`, so a child spawned straight from this (large) test process would report the test's own peak;
     ///   GNU time is small and forks reel itself, so its figure is reel's alone.
-    static func run(_ arguments: [String], measuringPeakMemory: Bool = false) throws -> Result {
+    /// - Parameter limit: how long reel may run; past it the run throws `DeadlineExceeded` naming the command (and reel
+    ///   is killed). The test suspends meanwhile, so the concurrency pool stays free for the other tests.
+    static func run(_ arguments: [String], measuringPeakMemory: Bool = false, within limit: Duration = .seconds(600)) async throws -> Result {
         let peak = FileManager.default.temporaryDirectory.appendingPathComponent("reel-peak-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: peak) }
         let command = measuringPeakMemory ? ["/usr/bin/time", "-f", "%M", "-o", peak, executable] : [executable]
-        let result = try ChildProcess.run(command + arguments)
+        let result = try await ChildProcess.run(command + arguments, within: limit)
         return Result(
             status: result.status, stdout: result.stdout, stderr: result.stderr,
             maxResidentKilobytes: measuringPeakMemory ? Self.lastNumber(in: peak) : 0

@@ -1,3 +1,4 @@
+import Deadlines
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,21 +9,21 @@ import Testing
 import Transcode
 
 /// `reel serve` as a process: it prints where it listens, answers, and exits 0 on SIGTERM.
-@Suite struct ServeCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ServeCommandTests {
     @Test func servesThenStopsCleanlyOnSIGTERM() async throws {
         let directory = try TemporaryDirectory()
-        let seeded = try ReelProcess.run(["db", "seed", "--database", directory.file("c.sqlite"), "--count", "30"])
+        let seeded = try await ReelProcess.run(["db", "seed", "--database", directory.file("c.sqlite"), "--count", "30"])
         #expect(seeded.status == 0, "\(seeded.stderr)")
         let server = try ChildProcess([ReelProcess.executable, "serve", "--database", directory.file("c.sqlite"),
                                        "--library", directory.file("library"), "--port", "0"])
-        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
         let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: base + "/v1/feed?limit=50")))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         let page = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect((page["items"] as? [Any])?.count == 30)
         server.signal(SIGTERM)
-        #expect(server.wait() == 0, "\(server.stderr)")
+        #expect(try await server.exit(within: .seconds(60)) == 0, "\(server.stderr)")
     }
 
     /// The cache is per process, the catalog is shared: a video published by another process (`reel db seed`,
@@ -30,10 +31,10 @@ import Transcode
     @Test func aVideoPublishedByAnotherProcessIsOnTheNextRequest() async throws {
         let directory = try TemporaryDirectory()
         let catalog = directory.file("c.sqlite")
-        #expect(try ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"]).status == 0)
+        #expect(try await ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"]).status == 0)
         let server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog,
                                        "--library", directory.file("library"), "--port", "0"])
-        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
         // No client-side cache: the server's answer is what is under test.
         let configuration = URLSessionConfiguration.ephemeral
@@ -51,23 +52,26 @@ import Transcode
         #expect(try await firstPage().etag == before.etag)  // served from the cache
         #expect(before.first == "v000000029")
         for expected in ["v000000030", "v000000031"] {
-            let published = try ReelProcess.run(["db", "seed", "--database", catalog, "--count", "1"])
+            let published = try await ReelProcess.run(["db", "seed", "--database", catalog, "--count", "1"])
             #expect(published.status == 0, "\(published.stderr)")
             let after = try await firstPage()
             #expect(after.first == expected)
             #expect(after.etag != before.etag)
         }
         server.signal(SIGTERM)
-        #expect(server.wait() == 0, "\(server.stderr)")
+        #expect(try await server.exit(within: .seconds(60)) == 0, "\(server.stderr)")
     }
 
     @Test func gstreamerPlaysAPublishedVideoFromTheServerToEOS() async throws {
         let directory = try TemporaryDirectory()
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("c.sqlite")))
         let source = directory.file("upload.mp4")
-        try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)
         try FileManager.default.createDirectory(atPath: directory.file("library/videos"), withIntermediateDirectories: true)
-        let summary = try LadderTranscoder().run(source: source, output: directory.file("library/videos/live1"))
+        // An encode and a ladder in this process: on a thread of their own, not on the concurrency pool's two.
+        let summary = try await onOwnThread("encodes and transcodes live1") {
+            try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)
+            return try LadderTranscoder().run(source: source, output: directory.file("library/videos/live1"))
+        }
         try await store.publish(PublishedVideo(
             id: "live1", createdAt: 1, publishedAt: 1_800_000_000_000, durationMilliseconds: Int(summary.durationSeconds * 1000),
             width: 640, height: 360, contentHash: "live1", source: "{}", masterPath: "videos/live1/master.m3u8",
@@ -78,7 +82,7 @@ import Transcode
             }))
         let server = try ChildProcess([ReelProcess.executable, "serve", "--database", directory.file("c.sqlite"),
                                        "--library", directory.file("library"), "--port", "0", "--log-level", "debug"])
-        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on http://127.0.0.1:") }, "\(server.stderr)")
+        #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
         let gst = try #require(["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first {
             FileManager.default.isExecutableFile(atPath: $0)
@@ -87,22 +91,22 @@ import Transcode
         // is saturated by the parallel tests, against python's http.server as well; a real fault fails every attempt.
         var play = (status: Int32(-1), stdout: "", stderr: "")
         for _ in 1...3 {
-            play = try ChildProcess.run(
+            play = try await ChildProcess.run(
                 ["/usr/bin/timeout", "120", gst, "playbin3", "uri=\(base)/media/videos/live1/master.m3u8",
                  "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"],
-                environment: ["GST_PLUGIN_FEATURE_RANK": "hlsdemux:NONE"])
+                environment: ["GST_PLUGIN_FEATURE_RANK": "hlsdemux:NONE"], within: .seconds(150))
             if play.status == 0 { break }
         }
         #expect(play.status == 0, "gst-launch: \(play.stdout) \(play.stderr)\nserver: \(server.stderr.suffix(6000))")
         #expect(play.stdout.contains("Got EOS from element"), "\(play.stdout)")
         #expect(!play.stdout.contains("ERROR") && !play.stderr.contains("ERROR"), "\(play.stdout) \(play.stderr)")
         server.signal(SIGTERM)
-        #expect(server.wait() == 0)
+        #expect(try await server.exit(within: .seconds(60)) == 0)
     }
 
     @Test(arguments: [["--port", "70000"], ["--rate-limit", "0"], ["--log-level", "loud"], ["--io-threads", "0"]])
-    func badOptionsAreRefusedBeforeBinding(arguments: [String]) throws {
-        let result = try ReelProcess.run(["serve", "--database", "/nonexistent/c.sqlite", "--library", "/nonexistent"] + arguments)
+    func badOptionsAreRefusedBeforeBinding(arguments: [String]) async throws {
+        let result = try await ReelProcess.run(["serve", "--database", "/nonexistent/c.sqlite", "--library", "/nonexistent"] + arguments)
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("--"), "\(result.stderr)")
     }

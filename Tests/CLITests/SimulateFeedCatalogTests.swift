@@ -7,11 +7,11 @@ import Testing
 @testable import ReelCLI
 
 /// `reel simulate --feed-catalog`: the simulator's videos come from a real library, with the sizes of its files.
-@Suite struct SimulateFeedCatalogTests {
+@Suite(.timeLimit(.minutes(10))) struct SimulateFeedCatalogTests {
     @Test func theSimulatorCatalogCarriesTheSizesOfThePublishedFiles() async throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 720, height: 1280, seconds: 5)
-        let run = try harness.runOnce()
+        try await harness.dropVideo("clip.mp4", width: 720, height: 1280, seconds: 5)
+        let run = try await harness.runOnce()
         #expect(run.status == 0, "\(run.stderr)")
         let published = try #require(try await harness.store.publishedVideos().first)
 
@@ -40,9 +40,9 @@ import Testing
         }
     }
 
-    @Test func aCatalogWithoutVideosIsAUsageError() async throws {
+    @Test func aCatalogWithoutVideosIsAUsageError() throws {
         let harness = try WorkerHarness()
-        await #expect(throws: (any Error).self) { try await Reel.Simulate.feedVideos(at: harness.database) }
+        #expect(throws: (any Error).self) { try Reel.Simulate.feedVideos(at: harness.database) }
     }
 
     @Test(arguments: [
@@ -50,11 +50,11 @@ import Testing
         (["--retention", "/tmp"], "--retention goes with --catalog"),
         (["--catalog", "/tmp"], "give either --catalog or --feed-catalog"),
     ])
-    func optionsThatDoNotFitAFeedCatalogAreUsageErrors(extra: [String], message: String) throws {
+    func optionsThatDoNotFitAFeedCatalogAreUsageErrors(extra: [String], message: String) async throws {
         let harness = try WorkerHarness()
         let trace = harness.directory.file("trace")
         try "0 1\n1 1\n".write(toFile: trace, atomically: true, encoding: .utf8)
-        let run = try ChildProcess.run([ReelProcess.executable, "simulate", "--network", trace, "--feed-catalog", harness.database] + extra)
+        let run = try await ReelProcess.run(["simulate", "--network", trace, "--feed-catalog", harness.database] + extra)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }

@@ -1,3 +1,4 @@
+import Deadlines
 import Foundation
 import MediaFixtures
 import Testing
@@ -6,13 +7,13 @@ import Glibc
 #endif
 
 /// `reel transcode` as a real process: what its JSON summary and text report say about the storyboard.
-@Suite struct TranscodeCommandTests {
-    @Test func theJSONSummaryNamesTheStoryboardFilesAndGrid() throws {
+@Suite(.timeLimit(.minutes(10))) struct TranscodeCommandTests {
+    @Test func theJSONSummaryNamesTheStoryboardFilesAndGrid() async throws {
         let directory = try TemporaryDirectory()
         let clip = directory.file("clip.mp4")
         try SyntheticVideo(width: 180, height: 320, seconds: 3).write(to: clip)
         let output = directory.file("ladder")
-        let result = try ReelProcess.run(["transcode", clip, "--output", output, "--json"])
+        let result = try await ReelProcess.run(["transcode", clip, "--output", output, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let last = try #require(result.stdout.split(separator: "\n").last)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
@@ -26,11 +27,11 @@ import Glibc
         }
     }
 
-    @Test func theTextReportHasAStoryboardLine() throws {
+    @Test func theTextReportHasAStoryboardLine() async throws {
         let directory = try TemporaryDirectory()
         let clip = directory.file("clip.mp4")
         try SyntheticVideo(width: 320, height: 180, seconds: 2).write(to: clip)
-        let result = try ReelProcess.run(["transcode", clip, "--output", directory.file("ladder")])
+        let result = try await ReelProcess.run(["transcode", clip, "--output", directory.file("ladder")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("  storyboard: 2 thumbnails every 1 s, 160x90 in 2 columns: storyboard.webp, storyboard.vtt"),
                 "\(result.stdout)")
@@ -39,26 +40,32 @@ import Glibc
     /// SVT-AV1 run as root puts each thread it starts in SCHED_FIFO at priority 99 (real time): a transcode's hundreds
     /// of busy threads would starve the machine. The encode is sampled while it runs: no thread of reel's is ever real
     /// time, and the samples saw SVT-AV1's pipeline (many threads) at work.
-    /// The samples are taken on this thread, not between suspensions: on a loaded machine the concurrency pool
-    /// resumed a sleeping test so late that it sampled only five times in a whole transcode.
+    /// The samples are taken on a thread of their own, not between suspensions: on a loaded machine the concurrency
+    /// pool resumed a sleeping test so late that it sampled only five times in a whole transcode. (Nor on a thread of
+    /// the pool, which the other tests and their servers need.)
     @Test(.enabled(if: geteuid() == 0, "SVT-AV1 raises its threads only when run as root"))
-    func anAV1LadderRunsNoRealTimeThreads() throws {
+    func anAV1LadderRunsNoRealTimeThreads() async throws {
         let directory = try TemporaryDirectory()
         let clip = directory.file("clip.mp4")
         try SyntheticVideo(width: 360, height: 640, seconds: 4).write(to: clip)
         let preset = directory.file("ladder.json")
         try Data(#"{"codecs": ["h264", "av1"], "av1": {"preset": 8}}"#.utf8).write(to: URL(fileURLWithPath: preset))
         let child = try ChildProcess([ReelProcess.executable, "transcode", clip, "--output", directory.file("ladder"), "--ladder", preset])
-        var samples = 0, mostThreads = 0, realTime: Set<String> = []
-        while !child.hasExited {
-            let policies = Self.schedulingPolicies(of: child.pid)
-            if !policies.isEmpty { samples += 1 }
-            mostThreads = max(mostThreads, policies.count)
-            // 1 is SCHED_FIFO, 2 SCHED_RR.
-            realTime.formUnion(policies.filter { $0.value == 1 || $0.value == 2 }.map { "\($0.key): \($0.value)" })
-            usleep(20_000)
+        // Sampled until reel exits, for at most 540 s; then `exit` names the transcode that is still running.
+        let (samples, mostThreads, realTime) = try await onOwnThread("samples the threads of \(child.description)") {
+            var samples = 0, mostThreads = 0, realTime: Set<String> = []
+            let deadline = ContinuousClock.now + .seconds(540)
+            while !child.hasExited, ContinuousClock.now < deadline {
+                let policies = Self.schedulingPolicies(of: child.pid)
+                if !policies.isEmpty { samples += 1 }
+                mostThreads = max(mostThreads, policies.count)
+                // 1 is SCHED_FIFO, 2 SCHED_RR.
+                realTime.formUnion(policies.filter { $0.value == 1 || $0.value == 2 }.map { "\($0.key): \($0.value)" })
+                usleep(20_000)
+            }
+            return (samples, mostThreads, realTime)
         }
-        #expect(child.wait() == 0, "\(child.stderr)")
+        #expect(try await child.exit(within: .seconds(10)) == 0, "\(child.stderr)")
         #expect(realTime.isEmpty, "real-time threads: \(realTime.sorted())")
         #expect(samples > 5 && mostThreads > 20, "\(samples) samples, at most \(mostThreads) threads")
     }

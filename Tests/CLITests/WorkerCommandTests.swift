@@ -1,3 +1,4 @@
+import Deadlines
 import FeedStore
 import Foundation
 import MediaModel
@@ -8,15 +9,15 @@ import MediaFixtures
 import Testing
 
 /// `reel worker` and `reel serve --inbox` as real processes, on generated media.
-@Suite struct WorkerCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct WorkerCommandTests {
     @Test func mixedUploadsBecomeAPlayableFeed() async throws {
         let harness = try WorkerHarness()
         let server = try ChildProcess([ReelProcess.executable, "serve", "--database", harness.database, "--library", harness.library,
                                        "--port", "0", "--inbox", harness.inbox, "--settle", "0.3", "--poll-interval", "0.1"])
-        #expect(ChildProcess.waitUntil(seconds: 20) { server.stdout.hasPrefix("listening on") }, "\(server.stderr)")
+        #expect(await listens(server, prefix: "listening on"), "reel serve never said it was listening: \(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
-        try harness.dropVideo("first.mp4", width: 320, height: 180)
-        try harness.dropVideo("second.mov", width: 180, height: 320)
+        try await harness.dropVideo("first.mp4", width: 320, height: 180)
+        try await harness.dropVideo("second.mov", width: 180, height: 320)
         try harness.drop("sticker.png", try SyntheticImage.png(width: 300, height: 200, alpha: true))
         try harness.drop("photo.jpg", try SyntheticImage.jpeg(width: 640, height: 480))
         try harness.drop("notes.mp4", Array("just some text, not a video\n".utf8))
@@ -25,7 +26,8 @@ import Testing
         // A byte-identical re-upload of the first video, once it is published.
         // The original moves to originals/ just after the publish commits, so it may lag the job's state.
         let firstOriginal = harness.library + "/originals/" + (jobs.first { $0.sourceName == Array("first.mp4".utf8) }?.id ?? "")
-        #expect(ChildProcess.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: firstOriginal) }, "\(firstOriginal) never appeared")
+        #expect(await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: firstOriginal) },
+                "\(firstOriginal) never appeared within 30 s")
         let firstBytes = try Data(contentsOf: URL(fileURLWithPath: firstOriginal))
         try harness.drop("first again.mp4", Array(firstBytes))
         let all = try await harness.waitForJobs(count: 6)
@@ -80,7 +82,7 @@ import Testing
         #expect(exposition.contains(#"reel_worker_jobs_total{state="rejected"} 1"#), "\(exposition)")
         #expect(exposition.contains("reel_worker_job_duration_seconds_bucket"), "\(exposition)")
         server.signal(SIGTERM)
-        #expect(server.wait() == 0, "\(server.stderr.suffix(2000))")
+        #expect(try await server.exit(within: .seconds(120)) == 0, "\(server.stderr.suffix(2000))")
     }
 
     @Test func refusedUploadsLandInRejectedBesideTheirReason() async throws {
@@ -95,7 +97,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: harness.inbox + "/link.mp4", withDestinationPath: clip)
         #expect(mkfifo(harness.inbox + "/pipe.mp4", 0o600) == 0)
         try FileManager.default.createDirectory(atPath: harness.inbox + "/folder.mp4", withIntermediateDirectories: false)
-        let result = try harness.runOnce()
+        let result = try await harness.runOnce()
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         let expected = ["empty.mp4": "empty_file", "playlist.mp4": "forbidden_format", "bomb.png": "pixel_count_exceeds_limit",
                         "link.mp4": "not_regular_file", "pipe.mp4": "not_regular_file", "folder.mp4": "not_regular_file"]
@@ -135,7 +137,7 @@ import Testing
             close(file)
             close(directory)
         }
-        let result = try harness.runOnce()
+        let result = try await harness.runOnce()
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
         #expect(jobs.count == names.count)
@@ -158,21 +160,27 @@ import Testing
         let target = harness.inbox + "/slow.mp4"
         let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: target, contents: nil); return target }()))
         let chunks = 8
-        // Off the pool: a write that waited for a cooperative thread could come after the settle time.
-        try await offThePool { () async throws in
+        // The chunks go in on a thread of their own, 0.3 s apart: that spacing against the 2 s settle is what is under
+        // test, and a test suspended between chunks could resume seconds late on a loaded concurrency pool.
+        let seen = try await onOwnThread("writes slow.mp4 in \(chunks) chunks") {
+            var seen: [(fileThere: Bool, noJobs: Bool)] = []
             for index in 0..<chunks {
                 let range = (bytes.count * index / chunks)..<(bytes.count * (index + 1) / chunks)
                 handle.write(bytes.subdata(in: range))
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(FileManager.default.fileExists(atPath: target), "taken after \(index + 1) of \(chunks) chunks")
-                #expect(try await harness.jobs().isEmpty)
+                Thread.sleep(forTimeInterval: 0.3)
+                seen.append((FileManager.default.fileExists(atPath: target), try harness.jobStatesBlocking().isEmpty))
             }
+            try handle.close()
+            return seen
         }
-        try handle.close()
+        for (index, look) in seen.enumerated() {
+            #expect(look.fileThere, "taken after \(index + 1) of \(chunks) chunks")
+            #expect(look.noJobs)
+        }
         let jobs = try await harness.waitForJobs(count: 1)
         #expect(jobs.first?.state == .published, "\(jobs.map { ($0.state, $0.reason, $0.lastError) })")
         worker.signal(SIGTERM)
-        #expect(worker.wait() == 0)
+        #expect(try await worker.exit(within: .seconds(120)) == 0)
     }
 
     @Test func twoWorkersOnOneInboxProcessEachUploadExactlyOnce() async throws {
@@ -186,7 +194,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(500))
         first.signal(SIGTERM)
         second.signal(SIGTERM)
-        #expect(first.wait() == 0 && second.wait() == 0)
+        let firstStatus = try await first.exit(within: .seconds(120)), secondStatus = try await second.exit(within: .seconds(120))
+        #expect(firstStatus == 0 && secondStatus == 0)
         #expect(try await harness.jobs().count == 10)
         #expect(jobs.allSatisfy { $0.state == .published && $0.attempts == 1 })
         #expect(Set(jobs.map(\.sourceName)).count == 10)
@@ -200,23 +209,28 @@ import Testing
     @Test(arguments: ["during-transcode", "after-staging", "after-rename", "after-commit"])
     func aKilledWorkerLosesNothingAndLeavesNothingHalfDone(point: String) async throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
+        try await harness.dropVideo("clip.mp4", width: 1280, height: 720, seconds: 6)
         try harness.drop("photo.png", try SyntheticImage.png(width: 200, height: 150, alpha: false))
         if point == "during-transcode" {
             let worker = try harness.startWorker()
-            await offThePool {  // the transcode lasts seconds: seen under way, and killed, while it is
-                #expect(await ChildProcess.suspendUntil(seconds: 60) {
-                    (try? await harness.jobs().contains { $0.state == .processing && $0.progress > 0 }) ?? false
-                }, "no job reported progress")
+            // Watched, and the worker killed, on a thread of its own: the transcode lasts seconds, and a test task can
+            // resume later than that while CPU-bound tests hold both threads of the concurrency pool.
+            let (progressed, jobs) = try await onOwnThread("kills the worker once a job reports progress") {
+                let progressed = ChildProcess.waitUntil(seconds: 60) {
+                    (try? harness.jobStatesBlocking().contains { $0.state == .processing && $0.progress > 0 }) ?? false
+                }
                 worker.signal(SIGKILL)
+                return (progressed, (try? harness.jobStatesBlocking().map { "\($0.state.map(\.rawValue) ?? "?") \($0.progress)" }) ?? [])
             }
-            #expect(worker.wait() == 128 + SIGKILL)
+            #expect(progressed, "no job reported progress within 60 s: \(jobs)\n\(worker.stderr.suffix(2000))")
+            #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         } else {
             let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
-            #expect(ChildProcess.waitUntil(seconds: 60) { worker.hasExited }, "the fault point \(point) was never reached")
-            #expect(worker.wait() == 128 + SIGKILL)
+            #expect(await ChildProcess.suspendUntil(seconds: 60) { worker.hasExited },
+                    "the fault point \(point) was not reached within 60 s (the worker did not exit)")
+            #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         }
-        let restart = try harness.runOnce()
+        let restart = try await harness.runOnce()
         #expect(restart.status == 0, "\(restart.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
         #expect(jobs.count == 2)
@@ -232,10 +246,10 @@ import Testing
     @Test func aJobThatCrashesEveryTimeOrHangsEndsFailedAndTheWorkerGoesOn() async throws {
         let harness = try WorkerHarness()
         try harness.drop("crash.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
-        let crashed = try harness.runOnce(["--max-attempts", "2"], environment: ["REEL_FAULT_INJECTION": "job-crash"])
+        let crashed = try await harness.runOnce(["--max-attempts", "2"], environment: ["REEL_FAULT_INJECTION": "job-crash"])
         #expect(crashed.status == 0, "\(crashed.stderr.suffix(2000))")
         try harness.drop("hang.png", try SyntheticImage.png(width: 91, height: 60, alpha: false))
-        let hung = try harness.runOnce(["--job-timeout", "2", "--max-attempts", "1"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
+        let hung = try await harness.runOnce(["--job-timeout", "2", "--max-attempts", "1"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
         #expect(hung.status == 0, "\(hung.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
         let crash = try #require(jobs.first { $0.sourceName == Array("crash.png".utf8) })
@@ -254,7 +268,7 @@ import Testing
         let harness = try WorkerHarness()
         try harness.drop("photo.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
         let started = Date()
-        let result = try harness.runOnce(["--max-attempts", "3"], environment: ["REEL_FAULT_INJECTION": "job-transient"])
+        let result = try await harness.runOnce(["--max-attempts", "3"], environment: ["REEL_FAULT_INJECTION": "job-transient"])
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         // Backoff 2 s after the first attempt and 4 s after the second.
         #expect(Date().timeIntervalSince(started) >= 6)
@@ -267,18 +281,22 @@ import Testing
 
     @Test func sigtermRequeuesARunningJobAfterTheGracePeriod() async throws {
         let harness = try WorkerHarness()
-        try harness.dropVideo("clip.mp4", width: 640, height: 360, seconds: 4)
+        try await harness.dropVideo("clip.mp4", width: 640, height: 360, seconds: 4)
         let worker = try harness.startWorker(["--grace", "0"])
-        await offThePool {  // the job lasts seconds: seen processing, and signalled, while it is
-            #expect(await ChildProcess.suspendUntil(seconds: 60) { (try? await harness.jobs().contains { $0.state == .processing }) ?? false })
+        // Watched, and SIGTERM sent, on a thread of its own: the job processes for a few seconds, and a test task can
+        // resume later than that while CPU-bound tests hold both threads of the concurrency pool.
+        let processing = try await onOwnThread("sends SIGTERM once a job is processing") {
+            let processing = ChildProcess.waitUntil(seconds: 60) { (try? harness.jobStatesBlocking().contains { $0.state == .processing }) ?? false }
             worker.signal(SIGTERM)
+            return processing
         }
-        #expect(worker.wait() == 0, "\(worker.stderr.suffix(2000))")
+        #expect(processing, "no job was processing within 60 s")
+        #expect(try await worker.exit(within: .seconds(120)) == 0, "\(worker.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
         #expect(jobs.count == 1 && jobs[0].state == .queued && jobs[0].attempts == 0, "\(jobs.map { ($0.state, $0.attempts) })")
         #expect(harness.entries(".incoming") == [jobs[0].id])
         #expect(harness.entries(".staging").isEmpty)
-        let restart = try harness.runOnce()
+        let restart = try await harness.runOnce()
         #expect(restart.status == 0)
         #expect(try await harness.jobs().first?.state == .published)
     }
@@ -286,7 +304,7 @@ import Testing
 
 /// The foundation's hostile uploads, through the worker: none crashes it, none reaches the network, none makes
 /// anything read outside the inbox.
-@Suite struct WorkerHostileInputTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkerHostileInputTests {
     @Test func hostileUploadsAreRefusedWithoutSocketsOrOutsideReads() async throws {
         let harness = try WorkerHarness()
         let listener = try LoopbackListener()
@@ -308,7 +326,7 @@ import Testing
         for (name, bytes) in files { try harness.drop(name, bytes) }
         try FileManager.default.createSymbolicLink(atPath: harness.inbox + "/secret-link.mp4", withDestinationPath: secret)
         #expect(mkfifo(harness.inbox + "/fifo.mp4", 0o600) == 0)
-        let result = try harness.runOnce()
+        let result = try await harness.runOnce()
         #expect(result.status == 0, "the worker did not survive: \(result.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
         #expect(jobs.count == files.count + 2)

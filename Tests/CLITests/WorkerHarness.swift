@@ -1,3 +1,5 @@
+import GRDB
+import Deadlines
 import FeedStore
 import Foundation
 import MediaFixtures
@@ -28,9 +30,12 @@ struct WorkerHarness {
         try ChildProcess([ReelProcess.executable, "worker", "--json"] + workerArguments(extra), environment: environment)
     }
 
-    /// Runs `reel worker --once` to the end.
-    func runOnce(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try ChildProcess.run([ReelProcess.executable, "worker", "--once", "--json"] + workerArguments(extra), environment: environment)
+    /// Runs `reel worker --once` to the end, suspending meanwhile; past `limit` it throws `DeadlineExceeded` naming
+    /// the command (and the worker is killed).
+    func runOnce(_ extra: [String] = [], environment: [String: String] = [:],
+                 within limit: Duration = .seconds(600)) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess.run([ReelProcess.executable, "worker", "--once", "--json"] + workerArguments(extra),
+                                   environment: environment, within: limit)
     }
 
     /// Writes a file into the inbox through a dotfile and a rename, as a careful uploader would.
@@ -43,10 +48,24 @@ struct WorkerHarness {
         return path
     }
 
-    func dropVideo(_ name: String, width: Int = 320, height: Int = 180, seconds: Double = 1.5) throws {
+    /// Encodes a clip and drops it. The encode (seconds of CPU at 720p) runs on a thread of its own: on one of the
+    /// concurrency pool's two threads it would hold up every other test's wake-ups meanwhile.
+    func dropVideo(_ name: String, width: Int = 320, height: Int = 180, seconds: Double = 1.5) async throws {
         let source = directory.file("src-" + UUID().uuidString + ".mp4")
-        try SyntheticVideo(width: width, height: height, seconds: seconds).write(to: source)
+        try await onOwnThread("encodes \(width)x\(height) \(seconds) s for \(name)") {
+            try SyntheticVideo(width: width, height: height, seconds: seconds).write(to: source)
+        }
         try drop(name, Array(try Data(contentsOf: URL(fileURLWithPath: source))))
+    }
+
+    /// Each job's state and progress through GRDB's synchronous access: for the watches that must keep pace with a
+    /// child process and so run on a thread of their own (`onOwnThread`), never on the concurrency pool.
+    func jobStatesBlocking() throws -> [(state: FeedJob.State?, progress: Double)] {
+        try store.database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT state, progress FROM jobs ORDER BY id").map {
+                (FeedJob.State(rawValue: $0["state"] ?? ""), $0["progress"] ?? 0)
+            }
+        }
     }
 
     func jobs() async throws -> [FeedJob] {
@@ -55,6 +74,8 @@ struct WorkerHarness {
         return jobs
     }
 
+    /// The jobs once `count` of them have ended (or `seconds` have passed: the caller's expectations then say which
+    /// have not), looking every 100 ms without holding a thread of the concurrency pool.
     func waitForJobs(count: Int, seconds: Double = 120) async throws -> [FeedJob] {
         _ = try await ChildProcess.suspendUntil(seconds: seconds) {
             let finished = try await jobs().filter { [.published, .rejected, .failed].contains($0.state) }

@@ -4,7 +4,7 @@ import MediaModel
 import Testing
 
 /// The feed on every engine: pages, cursors, paging while videos are published, the generation, items.
-@Suite struct FeedConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct FeedConformanceTests {
     @Test(arguments: CatalogEngine.allCases)
     func pagesAreNewestFirstWithoutGapsOrDuplicates(engine: CatalogEngine) async throws {
         try await engine.withStore { store in

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// The job queue on every engine: claim order, leases and their fencing, retries, verdicts and concurrent claimers.
-@Suite struct JobQueueConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct JobQueueConformanceTests {
     @Test(arguments: CatalogEngine.allCases)
     func claimsTakeTheOldestDueJobAndRaiseItsEpoch(engine: CatalogEngine) async throws {
         try await engine.withStore { store in

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Tokens and resumable uploads on every engine, and migrations.
-@Suite struct UploadConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct UploadConformanceTests {
     @Test(arguments: CatalogEngine.allCases)
     func tokensAreCreatedFoundAndRevokedOnce(engine: CatalogEngine) async throws {
         try await engine.withStore { store in

@@ -4,7 +4,7 @@ import MediaFixtures
 import MediaModel
 import Testing
 
-@Suite struct BatchConversionTests {
+@Suite(.timeLimit(.minutes(5))) struct BatchConversionTests {
     @Test func oneBadFileDoesNotStopTheBatch() throws {
         let input = try TemporaryDirectory(), output = try TemporaryDirectory()
         try input.write("a.jpg", try SyntheticPhoto(width: 40, height: 30).jpeg())

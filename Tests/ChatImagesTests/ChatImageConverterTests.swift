@@ -7,7 +7,7 @@ import MediaModel
 import Testing
 
 /// Real conversions of generated fixtures, judged on the output's properties.
-@Suite struct ChatImageConverterTests {
+@Suite(.timeLimit(.minutes(5))) struct ChatImageConverterTests {
     let directory: TemporaryDirectory
     let converter = ChatImageConverter()
     init() throws { directory = try TemporaryDirectory() }

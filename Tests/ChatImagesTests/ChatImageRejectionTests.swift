@@ -6,7 +6,7 @@ import MediaModel
 import Testing
 
 /// Every way a chat image is refused, and that a refusal writes nothing.
-@Suite struct ChatImageRejectionTests {
+@Suite(.timeLimit(.minutes(5))) struct ChatImageRejectionTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

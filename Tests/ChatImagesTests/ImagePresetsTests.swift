@@ -4,7 +4,7 @@ import MediaModel
 import Testing
 
 /// `Presets/images.json` through the strict loader.
-@Suite struct ImagePresetsTests {
+@Suite(.timeLimit(.minutes(5))) struct ImagePresetsTests {
     func decode(_ json: String) throws(PresetError) -> ImagePresets {
         try PresetLoader.decode(ImagePresets.self, from: Array(json.utf8), file: "images.json")
     }

@@ -8,7 +8,7 @@ import Testing
 
 /// Resized JPEGs and HEIFs take the planar path (YCbCr resized as it is, no RGB on the way to the WebP encoder):
 /// it must give the same upright picture and colours as the RGBA path.
-@Suite struct PlanarConversionTests {
+@Suite(.timeLimit(.minutes(5))) struct PlanarConversionTests {
     let directory: TemporaryDirectory
     let converter = ChatImageConverter()
     init() throws { directory = try TemporaryDirectory() }

@@ -8,7 +8,7 @@ import Testing
 
 /// `/v1/feed`'s validators and hot-page cache, through the router: ETags, 304s, Cache-Control, and pages that
 /// change on the first request after a publish.
-@Suite struct FeedCachingRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedCachingRoutesTests {
     let rig: ServerRig
     var directory: TemporaryDirectory { rig.directory }
     var store: SQLiteFeedStore { rig.store }

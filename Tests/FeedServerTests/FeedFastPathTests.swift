@@ -16,7 +16,7 @@ import Testing
 /// Feed pages answered before the router (`FeedFastPath`), on a real socket: the same bytes and headers as the
 /// router gives, fresh after a publish on another connection, taking turns with the router on one connection, and
 /// never past the rate limit.
-@Suite struct FeedFastPathTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedFastPathTests {
     let directory: TemporaryDirectory
     let store: SQLiteFeedStore
 

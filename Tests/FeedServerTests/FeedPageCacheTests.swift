@@ -3,7 +3,7 @@ import NIOCore
 import Testing
 
 /// The page cache's bounds and its one-generation rule, without a server.
-@Suite struct FeedPageCacheTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedPageCacheTests {
     func page(_ generation: Int64, bytes: Int = 10) -> FeedPageCache.Page {
         .init(generation: generation, body: ByteBuffer(repeating: 0, count: bytes))
     }

@@ -8,7 +8,7 @@ import MediaFixtures
 import Testing
 
 /// The JSON routes, driven through the router without a socket.
-@Suite struct FeedRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedRoutesTests {
     let rig: ServerRig
     var directory: TemporaryDirectory { rig.directory }
     var store: SQLiteFeedStore { rig.store }

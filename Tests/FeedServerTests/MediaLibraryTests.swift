@@ -11,7 +11,7 @@ import Testing
 
 /// What the library resolves and stats (on NIO's thread pool) before `/media/` serves a byte: symlinks are judged
 /// by where they land, only regular files are served, and the validator is built from the file's own status.
-@Suite struct MediaLibraryTests {
+@Suite(.timeLimit(.minutes(5))) struct MediaLibraryTests {
     let directory: TemporaryDirectory
     let library: MediaLibrary
 

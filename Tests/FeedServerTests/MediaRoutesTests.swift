@@ -7,7 +7,7 @@ import MediaFixtures
 import Testing
 
 /// `/media/...`: types, caching, validators, ranges, and nothing outside the library's public folders.
-@Suite struct MediaRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct MediaRoutesTests {
     let directory: TemporaryDirectory
     let server: FeedServer
     let segment: [UInt8] = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) }

@@ -8,7 +8,7 @@ import Testing
 
 /// `GET /openapi.yaml`: the embedded description, served like the web client's files, naming every route the router
 /// has. (`OpenAPIContractTests` checks the server's answers against it with schemathesis.)
-@Suite struct OpenAPIRouteTests {
+@Suite(.timeLimit(.minutes(5))) struct OpenAPIRouteTests {
     let rig: ServerRig
 
     init() throws { rig = try ServerRig() }

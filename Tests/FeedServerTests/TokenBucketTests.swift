@@ -1,7 +1,7 @@
 import FeedServer
 import Testing
 
-@Suite struct TokenBucketTests {
+@Suite(.timeLimit(.minutes(5))) struct TokenBucketTests {
     @Test func burstThenRefillAtTheRate() {
         var bucket = TokenBucket(capacity: 3, ratePerSecond: 2, now: 0)
         #expect(bucket.take(now: 0) == nil)

@@ -6,7 +6,7 @@ import Testing
 
 /// `GET /` and its two assets: the bytes embedded in the binary, with validators and a Content-Security-Policy that
 /// lets only this server's code run (and hls.js from the origin the operator named).
-@Suite struct WebClientRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct WebClientRoutesTests {
     let rig: ServerRig
 
     init() throws { rig = try ServerRig() }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The cursor's base64url codec against Foundation's base64 on every length up to 64 and on hostile input.
-@Suite struct Base64URLTests {
+@Suite(.timeLimit(.minutes(5))) struct Base64URLTests {
     static func foundation(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

@@ -6,7 +6,7 @@ import MediaModel
 import Testing
 
 /// Catalog failures arrive classified from SQLite's result codes, so the worker decides by case.
-@Suite struct CatalogErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct CatalogErrorTests {
     let directory: TemporaryDirectory
     let store: SQLiteFeedStore
     init() throws {

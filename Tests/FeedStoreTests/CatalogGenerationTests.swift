@@ -5,7 +5,7 @@ import MediaFixtures
 import Testing
 
 /// The catalog generation moves with every change to the feed, and only with those, on every connection.
-@Suite struct CatalogGenerationTests {
+@Suite(.timeLimit(.minutes(5))) struct CatalogGenerationTests {
     let directory: TemporaryDirectory
     let store: SQLiteFeedStore
     init() throws {

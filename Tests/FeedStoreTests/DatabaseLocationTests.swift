@@ -2,7 +2,7 @@ import FeedStore
 import Testing
 
 /// Every form `--database` and `REEL_DATABASE_URL` take, and every mistake refused with its reason.
-@Suite struct DatabaseLocationTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseLocationTests {
     @Test(arguments: ["catalog.sqlite", "/var/lib/reel/catalog.sqlite", "./relative/path.db", "with:colon.sqlite", "file.sqlite?x"])
     func aPathIsSQLite(path: String) throws {
         #expect(try DatabaseLocation.parse(path) == .sqlite(path: path))

@@ -7,7 +7,7 @@ import Testing
 
 /// Feed items are rendered once, at publish, and stored; an edit outside FeedStore clears the stored item and the
 /// reader renders that row again, so a page never shows stale JSON.
-@Suite struct FeedItemStorageTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedItemStorageTests {
     let directory: TemporaryDirectory
     let store: SQLiteFeedStore
     init() throws {

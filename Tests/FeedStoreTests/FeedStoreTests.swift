@@ -3,7 +3,7 @@ import Foundation
 import MediaFixtures
 import Testing
 
-@Suite struct FeedStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedStoreTests {
     let directory: TemporaryDirectory
     let store: SQLiteFeedStore
     init() throws {

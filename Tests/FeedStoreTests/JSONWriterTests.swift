@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite struct JSONWriterTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONWriterTests {
     @Test(arguments: ["plain", "quote \" and \\ backslash", "new\nline\ttab\r", "\u{0}\u{1}\u{1F}\u{7F}", "日本 😂 café", "%d $(rm -rf) \u{202E}"])
     func stringsRoundTripThroughAJSONParser(text: String) throws {
         var json = JSONWriter()

@@ -5,7 +5,7 @@ import MediaModel
 import Testing
 
 /// Prefetch hints: read from a media playlist (pure), stored with the rendition, shown in the feed item.
-@Suite struct PrefetchHintTests {
+@Suite(.timeLimit(.minutes(5))) struct PrefetchHintTests {
     static func playlist(_ durations: [Double], target: Int = 4, map: Bool = true) -> String {
         "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:\(target)\n#EXT-X-PLAYLIST-TYPE:VOD\n"
             + (map ? "#EXT-X-MAP:URI=\"init.mp4\"\n" : "")

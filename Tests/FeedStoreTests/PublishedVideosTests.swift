@@ -5,7 +5,7 @@ import MediaModel
 import Testing
 
 /// The whole library as a tool that models it reads it: every published video, through a read-only connection.
-@Suite struct PublishedVideosTests {
+@Suite(.timeLimit(.minutes(5))) struct PublishedVideosTests {
     static let hint = PrefetchHint(initBytes: 812, segmentDurationMilliseconds: 2000,
                                    firstSegments: [.init(durationMilliseconds: 2000, bytes: 90_000), .init(durationMilliseconds: 2000, bytes: 80_000)])
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Renditions in several codecs: each one's codec, CRF and target SSIM-Y in the item, after the keys it always had,
 /// and the renditions listed by height with H.264 first at each height.
-@Suite struct RenditionCodecTests {
+@Suite(.timeLimit(.minutes(5))) struct RenditionCodecTests {
     static func rendition(_ id: String, height: Int, codec: String?, crf: Double? = nil, target: Double? = nil,
                           prefetch: PrefetchHint? = nil) -> FeedVideo.Rendition {
         FeedVideo.Rendition(rung: id, width: height * 9 / 16, height: height, bandwidth: 1_000_000, averageBandwidth: 900_000,

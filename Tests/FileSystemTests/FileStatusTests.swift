@@ -5,7 +5,7 @@ import Glibc
 #endif
 import Testing
 
-@Suite struct FileStatusTests {
+@Suite(.timeLimit(.minutes(5))) struct FileStatusTests {
     @Test func reportsARegularFilesSizeModificationTimeInodeAndDevice() throws {
         let scratch = try ScratchDirectory()
         let path = try scratch.write("clip.m4s", Array(repeating: 7, count: 42))

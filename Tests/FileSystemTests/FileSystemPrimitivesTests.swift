@@ -8,7 +8,7 @@ extension ScratchDirectory {
     }
 }
 
-@Suite struct AtomicFileTests {
+@Suite(.timeLimit(.minutes(5))) struct AtomicFileTests {
     @Test func writesTheWholeFileAndLeavesNoTemporary() throws {
         let scratch = try ScratchDirectory()
         try AtomicFile.write(Array("first".utf8), to: scratch.path + "/a.json")
@@ -27,7 +27,7 @@ extension ScratchDirectory {
     }
 }
 
-@Suite struct StagingDirectoryTests {
+@Suite(.timeLimit(.minutes(5))) struct StagingDirectoryTests {
     @Test func publishesWholeAndNeverOverwrites() throws {
         let scratch = try ScratchDirectory()
         let final = scratch.path + "/out"
@@ -53,7 +53,7 @@ extension ScratchDirectory {
     }
 }
 
-@Suite struct ReadOnlyFileTests {
+@Suite(.timeLimit(.minutes(5))) struct ReadOnlyFileTests {
     @Test func refusesSymlinksFIFOsAndDirectoriesByKind() throws {
         let scratch = try ScratchDirectory()
         try AtomicFile.write([1], to: scratch.path + "/real")
@@ -75,7 +75,7 @@ extension ScratchDirectory {
     }
 }
 
-@Suite struct ContentHashTests {
+@Suite(.timeLimit(.minutes(5))) struct ContentHashTests {
     @Test func matchesKnownSHA256Digests() throws {
         let scratch = try ScratchDirectory()
         try AtomicFile.write([UInt8](), to: scratch.path + "/empty")
@@ -92,7 +92,7 @@ extension ScratchDirectory {
     }
 }
 
-@Suite struct DirectoryTests {
+@Suite(.timeLimit(.minutes(5))) struct DirectoryTests {
     @Test func createMakesParentsAndNamesTheFailingComponent() throws {
         let scratch = try ScratchDirectory()
         try Directory.create(scratch.path + "/a/b/c")

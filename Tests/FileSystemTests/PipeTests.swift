@@ -2,7 +2,7 @@ import FileSystem
 import Testing
 
 /// The pipe the job server reports on: the worker waits on it instead of sleeping between looks.
-@Suite struct PipeTests {
+@Suite(.timeLimit(.minutes(5))) struct PipeTests {
     @Test func waitingWithNothingWrittenTimesOutAndReadsNothing() throws {
         let (read, write) = try Pipe.make()
         #expect(!read.waitReadable(timeout: 0.01))

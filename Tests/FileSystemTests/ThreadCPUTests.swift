@@ -1,9 +1,13 @@
 @testable import FileSystem
+import Deadlines
 import Foundation
 import Testing
 
 /// Per-thread CPU, which `reel transcode` reports per encoder (`encode_cpu_seconds`).
-@Suite struct ThreadCPUTests {
+///
+/// The subject is threads: each test spins, and waits on semaphores, on a thread of its own (`onOwnThread`), never on
+/// a thread of the concurrency pool that the other tests need; the expectations are checked back in the test.
+@Suite(.timeLimit(.minutes(5))) struct ThreadCPUTests {
     @Test func statLinesAreReadAfterTheCommandNameWhateverItHolds() {
         let line = "4242 (x264 (lookahead) 1) S 1 2 3 4 5 6 7 8 9 10 250 31 0 0 20 0 1 0 100 0 0"
         #expect(ThreadCPU.ticks(fromStat: line) == 281)
@@ -19,49 +23,62 @@ import Testing
         return x
     }
 
-    @Test func aThreadsCPUReadsTheSameFromItsStatAsFromItsOwnClock() throws {
-        #expect(Self.spin(0.2) > 0)
-        let own = ThreadCPU.currentThreadSeconds()
-        let stat = try #require(ThreadCPU.seconds(ofThread: ThreadCPU.currentThreadID()))
+    @Test func aThreadsCPUReadsTheSameFromItsStatAsFromItsOwnClock() async throws {
+        let (spun, own, read, process) = try await onOwnThread("spins and reads its own CPU") {
+            let spun = Self.spin(0.2)
+            let own = ThreadCPU.currentThreadSeconds()
+            let read = ThreadCPU.seconds(ofThread: ThreadCPU.currentThreadID())
+            return (spun, own, read, ThreadCPU.processSeconds())
+        }
+        #expect(spun > 0)
+        let stat = try #require(read)
         // /proc counts whole clock ticks (10 ms here); the thread's own clock counts nanoseconds.
         #expect(stat <= own + 0.001 && stat >= own - 0.05, "stat \(stat) s, clock \(own) s")
-        #expect(ThreadCPU.processSeconds() >= own)
+        #expect(process >= own)
     }
 
-    @Test func aThreadStartedMeanwhileIsNewAndItsCPUIsItsOwn() throws {
-        let before = ThreadCPU.threadIDs()
-        #expect(before.contains(ThreadCPU.currentThreadID()))
-        let started = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            _ = Self.spin(0.2)
-            started.signal()
-            finish.wait()
+    @Test func aThreadStartedMeanwhileIsNewAndItsCPUIsItsOwn() async throws {
+        let (listedItself, new, spent) = try await onOwnThread("starts a spinning thread and waits for it") {
+            let before = ThreadCPU.threadIDs()
+            let listedItself = before.contains(ThreadCPU.currentThreadID())
+            let started = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                _ = Self.spin(0.2)
+                started.signal()
+                finish.wait()
+            }
+            thread.start()
+            started.wait()
+            let new = ThreadCPU.threadIDs().subtracting(before)
+            let spent = new.compactMap { ThreadCPU.seconds(ofThread: $0) }.reduce(0, +)
+            finish.signal()
+            return (listedItself, new, spent)
         }
-        thread.start()
-        started.wait()
-        let new = ThreadCPU.threadIDs().subtracting(before)
-        let spent = new.compactMap { ThreadCPU.seconds(ofThread: $0) }.reduce(0, +)
-        finish.signal()
+        #expect(listedItself)
         #expect(!new.isEmpty)
         #expect(spent >= 0.15, "the new threads used \(spent) s")
         #expect(ThreadCPU.seconds(ofThread: Int32.max) == nil)
     }
 
     @Test func aGroupKeepsTheCPUOfAThreadThatHasEndedAsLastSeen() async throws {
-        let spun = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var id: Int32 = 0
-        let thread = Thread {
-            id = ThreadCPU.currentThreadID()
-            _ = Self.spin(0.2)
-            spun.signal()
-            finish.wait()
+        let (id, sampled) = try await onOwnThread("samples a spinning thread's CPU, then lets it end") {
+            let spun = DispatchSemaphore(value: 0), finish = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var id: Int32 = 0
+            let thread = Thread {
+                id = ThreadCPU.currentThreadID()
+                _ = Self.spin(0.2)
+                spun.signal()
+                finish.wait()
+            }
+            thread.start()
+            spun.wait()
+            var group = ThreadGroupCPU(threads: [id])
+            group.sample()
+            finish.signal()
+            return (id, group)
         }
-        thread.start()
-        spun.wait()
-        var group = ThreadGroupCPU(threads: [id])
-        group.sample()
+        var group = sampled
         let whileRunning = group.seconds
-        finish.signal()
         // The thread ends: its /proc entry goes, and reading it gives nothing.
         for _ in 0..<500 where ThreadCPU.seconds(ofThread: id) != nil {
             try await Task.sleep(for: .milliseconds(10))

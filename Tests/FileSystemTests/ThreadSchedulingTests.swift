@@ -1,4 +1,5 @@
 @testable import FileSystem
+import Deadlines
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -6,30 +7,37 @@ import Glibc
 #endif
 
 /// Reel's threads stay in the normal scheduling class, whatever a codec library does to them.
-@Suite struct ThreadSchedulingTests {
+///
+/// The subject is threads and semaphores: each test's waits run on a thread of its own (`onOwnThread`), never on a
+/// thread of the concurrency pool that the other tests need; the expectations are checked back in the test.
+@Suite(.timeLimit(.minutes(5))) struct ThreadSchedulingTests {
     @Test(.enabled(if: geteuid() == 0, "only a privileged process can make a thread real time"))
-    func aRealTimeThreadIsPutBackInTheNormalClass() throws {
-        let raised = DispatchSemaphore(value: 0), checked = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var before = false, after = true
-        nonisolated(unsafe) var failure: (any Error)?
-        let thread = Thread {
-            do {
-                // Priority 1, the lowest real-time one: SVT-AV1 uses 99.
-                try Self.makeCurrentThreadRealTime(priority: 1)
-                before = try Self.currentThreadIsRealTime()
-            } catch {
-                failure = error
+    func aRealTimeThreadIsPutBackInTheNormalClass() async throws {
+        let (before, after, moved, failure) = try await onOwnThread("raises a thread to real time and puts it back") {
+            let raised = DispatchSemaphore(value: 0), checked = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var before = false, after = true
+            nonisolated(unsafe) var failure: (any Error)?
+            let thread = Thread {
+                do {
+                    // Priority 1, the lowest real-time one: SVT-AV1 uses 99.
+                    try Self.makeCurrentThreadRealTime(priority: 1)
+                    before = try Self.currentThreadIsRealTime()
+                } catch {
+                    failure = error
+                }
+                raised.signal()
+                checked.wait()
+                after = (try? Self.currentThreadIsRealTime()) ?? true
+                done.signal()
             }
-            raised.signal()
-            checked.wait()
-            after = (try? Self.currentThreadIsRealTime()) ?? true
-            done.signal()
+            thread.start()
+            raised.wait()
+            let moved = Result { try ThreadScheduling.keepOrdinary() }
+            checked.signal()
+            done.wait()
+            let count = try moved.get()
+            return (before, after, count, failure)
         }
-        thread.start()
-        raised.wait()
-        let moved = try ThreadScheduling.keepOrdinary()
-        checked.signal()
-        done.wait()
         #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
         #expect(before, "the thread was not real time to begin with")
         #expect(moved >= 1)
@@ -38,25 +46,28 @@ import Glibc
     }
 
     @Test(.enabled(if: geteuid() == 0, "only a privileged process can make a thread real time"))
-    func aThreadThatForbidsRealTimeCannotRaiseOneUntilItAllowsItAgain() throws {
-        nonisolated(unsafe) var forbidden: Result<Void, FileSystemError> = .success(())
-        nonisolated(unsafe) var allowed: Result<Void, FileSystemError> = .success(())
-        nonisolated(unsafe) var couldRaise = false, failure: (any Error)?
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            do {
-                couldRaise = try ThreadScheduling.forbidRealTime()
-                forbidden = Result { () throws(FileSystemError) in try Self.makeCurrentThreadRealTime(priority: 1) }
-                try ThreadScheduling.allowRealTime()
-                allowed = Result { () throws(FileSystemError) in try Self.makeCurrentThreadRealTime(priority: 1) }
-                try ThreadScheduling.keepOrdinary()
-            } catch {
-                failure = error
+    func aThreadThatForbidsRealTimeCannotRaiseOneUntilItAllowsItAgain() async throws {
+        let (forbidden, allowed, couldRaise, failure) = try await onOwnThread("forbids, then allows, real time on a thread") {
+            nonisolated(unsafe) var forbidden: Result<Void, FileSystemError> = .success(())
+            nonisolated(unsafe) var allowed: Result<Void, FileSystemError> = .success(())
+            nonisolated(unsafe) var couldRaise = false, failure: (any Error)?
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                do {
+                    couldRaise = try ThreadScheduling.forbidRealTime()
+                    forbidden = Result { () throws(FileSystemError) in try Self.makeCurrentThreadRealTime(priority: 1) }
+                    try ThreadScheduling.allowRealTime()
+                    allowed = Result { () throws(FileSystemError) in try Self.makeCurrentThreadRealTime(priority: 1) }
+                    try ThreadScheduling.keepOrdinary()
+                } catch {
+                    failure = error
+                }
+                done.signal()
             }
-            done.signal()
+            thread.start()
+            done.wait()
+            return (forbidden, allowed, couldRaise, failure)
         }
-        thread.start()
-        done.wait()
         #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
         #expect(couldRaise)
         if case let .failure(error) = forbidden { #expect(error.code == EPERM, "\(error)") } else { Issue.record("raised while forbidden") }

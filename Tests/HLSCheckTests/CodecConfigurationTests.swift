@@ -4,7 +4,7 @@ import Testing
 @testable import HLSCheck
 
 /// RFC 6381 codec strings from configuration records built byte by byte, and from real files.
-@Suite struct CodecConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct CodecConfigurationTests {
     @Test func avcRecordGivesProfileConstraintsAndLevelInHex() throws {
         let record: [UInt8] = [0x01, 0x64, 0x00, 0x1E, 0xFF, 0xE1]
         let configuration = try CodecConfiguration.avc("avc1", record[...])

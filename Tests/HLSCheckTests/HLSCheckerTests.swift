@@ -5,7 +5,7 @@ import Testing
 import Transcode
 
 /// Real ladders from Reel's transcoder, checked whole and then broken one way at a time.
-@Suite struct HLSCheckerTests {
+@Suite(.timeLimit(.minutes(5))) struct HLSCheckerTests {
     let temporary: TemporaryDirectory
     init() throws { temporary = try TemporaryDirectory() }
 

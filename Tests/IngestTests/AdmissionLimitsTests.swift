@@ -3,7 +3,7 @@ import MediaModel
 import Testing
 
 /// Operators' limits files: partial files keep defaults, typos and nonsense values are refused.
-@Suite struct AdmissionLimitsTests {
+@Suite(.timeLimit(.minutes(5))) struct AdmissionLimitsTests {
     func decode(_ json: String) throws(PresetError) -> AdmissionLimits {
         try PresetLoader.decode(AdmissionLimits.self, from: Array(json.utf8), file: "limits.json")
     }

@@ -5,7 +5,7 @@ import MediaModel
 import Testing
 
 /// Every reason code, each with a fixture generated for it.
-@Suite struct AdmissionPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct AdmissionPolicyTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

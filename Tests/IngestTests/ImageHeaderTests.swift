@@ -4,7 +4,7 @@ import MediaFixtures
 import Testing
 
 /// Header facts read before any decode, from files built the way the quirks in docs/quirks.md describe.
-@Suite struct ImageHeaderTests {
+@Suite(.timeLimit(.minutes(5))) struct ImageHeaderTests {
     /// APP2 `ICC_PROFILE` segments carry their sequence number; here they appear in the file last chunk first.
     @Test func iccProfileSplitAcrossAPP2ChunksIsReassembledInOrder() throws {
         let profile = (0..<300).map { UInt8($0 % 251) }

@@ -3,7 +3,7 @@ import MediaModel
 import Testing
 
 /// The loader's rules on a small preset of its own: a list of entries and a table keyed by a closed set of names.
-@Suite struct PresetLoaderTests {
+@Suite(.timeLimit(.minutes(5))) struct PresetLoaderTests {
     enum Size: String, Codable, CodingKeyRepresentable, CaseIterable, Sendable { case small, large }
 
     struct Sample: PresetFile, Equatable {

@@ -5,7 +5,7 @@ import MediaModel
 import Testing
 
 /// `reel probe` must report what a phone clip really is: display size after rotation, true frame rate, bit depth.
-@Suite struct ProbeTests {
+@Suite(.timeLimit(.minutes(5))) struct ProbeTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -4,7 +4,7 @@ import MediaModel
 import Testing
 
 /// The committed samples that `make demo` uses are real phone-style media; probe must read each one right.
-@Suite struct SampleMediaTests {
+@Suite(.timeLimit(.minutes(5))) struct SampleMediaTests {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("SampleMedia")

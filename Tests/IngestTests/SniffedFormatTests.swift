@@ -1,7 +1,7 @@
 import Ingest
 import Testing
 
-@Suite struct SniffedFormatTests {
+@Suite(.timeLimit(.minutes(5))) struct SniffedFormatTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func recognisesUploadContainers() {

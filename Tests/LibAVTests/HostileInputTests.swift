@@ -4,7 +4,7 @@ import MediaFixtures
 import Testing
 
 /// The libav layer alone must refuse nested opens, even if the sniffing in front of it were bypassed.
-@Suite struct HostileInputTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileInputTests {
     let directory: String
 
     init() throws {

@@ -2,7 +2,7 @@
 import Testing
 
 /// SSIM-Y: the window formula on known sums, and whole pictures against themselves, shifted and degraded copies.
-@Suite struct LumaSSIMTests {
+@Suite(.timeLimit(.minutes(5))) struct LumaSSIMTests {
     /// A window's sums for pixel lists `a` and `b`.
     static func window(_ a: [Double], _ b: [Double]) -> Double {
         LumaSSIM.window(sumA: a.reduce(0, +), sumB: b.reduce(0, +), sumAA: a.map { $0 * $0 }.reduce(0, +),

@@ -10,7 +10,7 @@ import TestServers
 
 /// The PostgreSQL catalog's schema: applied once however many processes migrate at the same moment, the same
 /// tables and columns as the SQLite catalog, and the same triggers at work.
-@Suite struct PostgresSchemaTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresSchemaTests {
     static let logger = Logger(label: "reel.test.postgres")
 
     static func rows<T: PostgresDecodable & Sendable>(_ client: PostgresClient, _ query: PostgresQuery, as: T.Type) async throws -> [T] {

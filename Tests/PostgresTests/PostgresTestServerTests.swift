@@ -9,7 +9,7 @@ import Glibc
 
 /// The throwaway server the PostgreSQL tests stand on: it really runs, as an unprivileged user, on its own port,
 /// keeps its data across a restart, and gives each test a database of its own.
-@Suite struct PostgresTestServerTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresTestServerTests {
     /// PSQLError hides its details from `description`; tests want them in the report.
     struct Failure: Error, CustomStringConvertible {
         let description: String

@@ -3,7 +3,7 @@ import PropertyBased
 import Testing
 
 /// Invariants of the client model over random scrolls, links and pool sizes.
-@Suite struct FeedClientPropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedClientPropertyTests {
     static let steps = Gen.oneOf(
         Gen.int(in: 50...5000).map { ScrollStep.watch(milliseconds: $0) },
         Gen.always(ScrollStep.swipe),

@@ -2,7 +2,7 @@ import PrefetchSim
 import Testing
 
 /// The example from docs/simulator.md, kept compiling and true.
-@Suite struct LibraryExampleTests {
+@Suite(.timeLimit(.minutes(5))) struct LibraryExampleTests {
     @Test func windowOfTwoBeatsCurrentOnlyOnAFlatLink() {
         let videos = (0..<7).map { i in
             ShortVideo(name: "v\(i)", chunkBytes: [100_000, 200_000, 300_000].map { [Int](repeating: $0, count: 10) },

@@ -3,7 +3,7 @@ import PrefetchSim
 import Testing
 
 /// `--mode mmgc` against the challenge simulator's own results (`../shared/data/prefetch`, never committed).
-@Suite struct MMGCCalibrationTests {
+@Suite(.timeLimit(.minutes(5))) struct MMGCCalibrationTests {
     static let data: String? = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let path = root.deletingLastPathComponent().appendingPathComponent("shared/data/prefetch").path

@@ -1,7 +1,7 @@
 import PrefetchSim
 import Testing
 
-@Suite struct PolicyNameTests {
+@Suite(.timeLimit(.minutes(5))) struct PolicyNameTests {
     @Test func everyNameRoundTripsThroughItsSpelling() throws {
         for name in PolicyName.allCases {
             #expect(PolicyName(rawValue: name.rawValue) == name)

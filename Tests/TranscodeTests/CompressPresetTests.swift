@@ -4,7 +4,7 @@ import Testing
 import Transcode
 
 /// `Presets/compress.json` through the strict loader.
-@Suite struct CompressPresetTests {
+@Suite(.timeLimit(.minutes(5))) struct CompressPresetTests {
     func decode(_ json: String) throws(PresetError) -> CompressPreset {
         try PresetLoader.decode(CompressPreset.self, from: Array(json.utf8), file: "compress.json")
     }

@@ -1,7 +1,7 @@
 @testable import Transcode
 import Testing
 
-@Suite struct LadderPlannerTests {
+@Suite(.timeLimit(.minutes(5))) struct LadderPlannerTests {
     let planner = LadderPlanner()
 
     func plan(_ w: Int, _ h: Int, rotation: Int = 0, fps: Double = 30, real: Double? = nil) -> LadderPlan {

@@ -4,7 +4,7 @@ import Testing
 import Transcode
 
 /// `Presets/ladder.json` through the strict loader.
-@Suite struct LadderPresetTests {
+@Suite(.timeLimit(.minutes(5))) struct LadderPresetTests {
     func decode(_ json: String) throws(PresetError) -> LadderPreset {
         try PresetLoader.decode(LadderPreset.self, from: Array(json.utf8), file: "ladder.json")
     }

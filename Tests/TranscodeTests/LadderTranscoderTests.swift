@@ -10,7 +10,7 @@ import Testing
 @testable import Transcode
 
 /// End-to-end ladders from generated phone-style clips, judged on what a player would read back.
-@Suite struct LadderTranscoderTests {
+@Suite(.timeLimit(.minutes(10))) struct LadderTranscoderTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
@@ -78,7 +78,7 @@ import Testing
         return readings
     }
 
-    @Test func verticalFullHDClipMakesThreeAlignedRungsThatGStreamerPlays() throws {
+    @Test func verticalFullHDClipMakesThreeAlignedRungsThatGStreamerPlays() async throws {
         let (summary, output) = try transcode(SyntheticVideo(width: 1080, height: 1920, seconds: 2.5), name: "vertical.mp4", preset: .default)
         #expect(summary.renditions.map { "\($0.id) \($0.width)x\($0.height)" } == ["360p 360x640", "720p 720x1280", "1080p 1080x1920"])
         #expect(summary.renditions.allSatisfy { $0.codecs.hasPrefix("avc1.64") && $0.codecs.hasSuffix(",mp4a.40.2") })
@@ -86,7 +86,7 @@ import Testing
         #expect(readings["360p"]?.decodedFrames == 75)
         #expect(readings["1080p"]?.audio?.sampleRate == 48_000 && readings["1080p"]?.audio?.channelCount == 2)
         if let player = GStreamer.playScript {
-            let result = try GStreamer.run(player, output)
+            let result = try await GStreamer.run(player, output)
             #expect(result.status == 0, "GStreamer could not play the ladder: \(result.output)")
         }
     }
@@ -219,11 +219,12 @@ enum GStreamer {
     }
 
     /// hlsdemux2 itself sometimes gives up ("Couldn't download fragments", or aborts) when the parallel tests
-    /// saturate the machine; a real fault in the stream fails all three attempts.
-    static func run(_ script: String, _ directory: String) throws -> (status: Int32, output: String) {
-        var result = try ChildProcess.run([script, directory])
+    /// saturate the machine; a real fault in the stream fails all three attempts. Each attempt may take `limit` (the
+    /// script's own gst-launch timeout is 300 s); past it the run throws `DeadlineExceeded` naming the command.
+    static func run(_ script: String, _ directory: String, within limit: Duration = .seconds(330)) async throws -> (status: Int32, output: String) {
+        var result = try await ChildProcess.run([script, directory], within: limit)
         for _ in 2...3 where result.status != 0 {
-            result = try ChildProcess.run([script, directory])
+            result = try await ChildProcess.run([script, directory], within: limit)
         }
         return (result.status, result.stdout + result.stderr)
     }

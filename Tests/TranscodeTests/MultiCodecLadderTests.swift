@@ -9,7 +9,7 @@ import Testing
 /// Ladders with HEVC and AV1 rungs beside H.264, from one decode, judged on what a player reads back: every rendition
 /// decodes to its size and frame count, IDRs fall on the same times in all of them, HEVC is `hvc1`, the master lists
 /// every variant with the CODECS its init segment declares, and each rung's audio is one encode shared by its codecs.
-@Suite struct MultiCodecLadderTests {
+@Suite(.timeLimit(.minutes(15))) struct MultiCodecLadderTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -6,7 +6,7 @@ import Testing
 /// Issue 16: every variant of an H.264/HEVC/AV1 ladder plays in GStreamer, and its H.264 and AV1 variants play in
 /// Chromium with hls.js (HEVC too, where MediaSource takes `hvc1`; Debian's Chromium does not). Judged on what the
 /// players report (exit status, frames, sizes, the levels kept, errors), never on how long anything took.
-@Suite struct MultiCodecPlaybackTests {
+@Suite(.timeLimit(.minutes(15))) struct MultiCodecPlaybackTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
@@ -35,11 +35,11 @@ import Testing
     /// and each codec's own master (`master-<codec>.m3u8`). Not the full master: GStreamer 1.22 picks variants by
     /// bandwidth alone and cannot switch codec within one stream (see the README).
     @Test(.enabled(if: GStreamer.playScript != nil, "needs gst-launch-1.0 and ../shared/anchors/play_hls_gst.sh"))
-    func gstreamerPlaysEveryVariantToTheEnd() throws {
+    func gstreamerPlaysEveryVariantToTheEnd() async throws {
         let script = try #require(GStreamer.playScript)
         let (summary, folder) = try makeLadder()
         for rendition in summary.renditions {
-            let result = try GStreamer.run(script, folder, playlist: rendition.playlist)
+            let result = try await GStreamer.run(script, folder, playlist: rendition.playlist)
             #expect(result.status == 0, "GStreamer could not play \(rendition.id): \(result.output)")
             let frames = result.output.firstMatch(of: /video_frames=(\d+)/).flatMap { Int($0.1) }
             // A missing segment still ends in EOS with exit status 0: only the frame count shows it.
@@ -52,7 +52,7 @@ import Testing
             let text = try String(contentsOfFile: folder + "/" + master, encoding: .utf8)
             let listed = summary.renditions.filter { text.contains("\n\($0.playlist)\n") }.map { $0.videoCodec?.rawValue }
             #expect(listed == [codec, codec], "\(master) lists \(listed)")
-            let result = try GStreamer.run(script, folder, playlist: master)
+            let result = try await GStreamer.run(script, folder, playlist: master)
             let frames = result.output.firstMatch(of: /video_frames=(\d+)/).flatMap { Int($0.1) }
             #expect(result.status == 0 && frames == 120, "GStreamer could not play \(master): \(result.output)")
         }
@@ -60,14 +60,14 @@ import Testing
 
     /// hls.js in Chromium keeps every H.264 and AV1 variant and plays each, pinned, to its end at its own size; an
     /// HEVC variant is dropped only when MediaSource says it cannot take its CODECS, and played otherwise.
-    @Test func chromiumPlaysEveryH264AndAV1VariantWithHLSJS() throws {
+    @Test func chromiumPlaysEveryH264AndAV1VariantWithHLSJS() async throws {
         let hlsJS = Self.packageRoot.appendingPathComponent(".build/vendor/hls.mjs").path
         try #require(FileManager.default.fileExists(atPath: hlsJS),
                      "hls.js is missing: scripts/install-deps.sh test runs scripts/fetch-hlsjs.py")
         let (summary, folder) = try makeLadder()
         let driver = Self.packageRoot.appendingPathComponent("Tests/Browser/hls_variants_browser.py").path
-        let run = try ChildProcess.run(["/usr/bin/timeout", "300", "python3", driver, "--ladder", folder,
-                                        "--hls-js", hlsJS, "--out", directory.file("chromium")])
+        let run = try await ChildProcess.run(["/usr/bin/timeout", "300", "python3", driver, "--ladder", folder,
+                                              "--hls-js", hlsJS, "--out", directory.file("chromium")], within: .seconds(330))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
                                   "no report: \(run.stdout) \(run.stderr)")
         try #require(run.status == 0 && report["harnessError"] == nil, "\(report["harnessError"] ?? run.stderr)")
@@ -125,11 +125,13 @@ import Testing
 }
 
 extension GStreamer {
-    /// One playlist of a ladder folder, with `run`'s three attempts (hlsdemux2 can give up on a saturated machine).
-    static func run(_ script: String, _ directory: String, playlist: String) throws -> (status: Int32, output: String) {
-        var result = try ChildProcess.run([script, directory, playlist])
+    /// One playlist of a ladder folder, with `run`'s three attempts (hlsdemux2 can give up on a saturated machine),
+    /// each bounded by `limit`.
+    static func run(_ script: String, _ directory: String, playlist: String,
+                    within limit: Duration = .seconds(330)) async throws -> (status: Int32, output: String) {
+        var result = try await ChildProcess.run([script, directory, playlist], within: limit)
         for _ in 2...3 where result.status != 0 {
-            result = try ChildProcess.run([script, directory, playlist])
+            result = try await ChildProcess.run([script, directory, playlist], within: limit)
         }
         return (result.status, result.stdout + result.stderr)
     }

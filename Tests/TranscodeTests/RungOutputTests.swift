@@ -5,7 +5,7 @@ import Testing
 
 /// A rung's scaled-picture cache (shared by its renditions in every codec): one scale per source picture, never a
 /// stale one.
-@Suite struct RungOutputTests {
+@Suite(.timeLimit(.minutes(5))) struct RungOutputTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -2,7 +2,7 @@ import Testing
 @testable import Transcode
 
 /// The storyboard's pure rules: tile size, interval, grid and cues, on numbers alone.
-@Suite struct StoryboardPlanTests {
+@Suite(.timeLimit(.minutes(5))) struct StoryboardPlanTests {
     /// Every property a player relies on, for any plan.
     func checkInvariants(_ plan: StoryboardPlan, _ label: String = "") {
         let cues = plan.cues

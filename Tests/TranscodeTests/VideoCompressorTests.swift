@@ -6,7 +6,7 @@ import MediaModel
 import Testing
 @testable import Transcode
 
-@Suite struct VideoCompressorTests {
+@Suite(.timeLimit(.minutes(10))) struct VideoCompressorTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UploadClient
 
-@Suite struct JobPollerTests {
+@Suite(.timeLimit(.minutes(5))) struct JobPollerTests {
     let server = URL(string: "https://reel.test")!
 
     static func job(

@@ -6,7 +6,7 @@ import Testing
 import Transcode
 import UploadClient
 
-@Suite struct ResumeStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct ResumeStoreTests {
     let server = URL(string: "https://reel.test")!
 
     func entry(_ url: String = "https://reel.test/v1/uploads/u1") -> ResumeStore.Entry {

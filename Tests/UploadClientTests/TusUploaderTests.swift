@@ -4,7 +4,7 @@ import MediaFixtures
 import Testing
 import UploadClient
 
-@Suite struct TusUploaderTests {
+@Suite(.timeLimit(.minutes(5))) struct TusUploaderTests {
     let server = URL(string: "http://reel.test:8080")!
 
     /// Another client (or an earlier run) sends the upload's first bytes straight to the server.

@@ -7,7 +7,7 @@ import Testing
 import Transcode
 import UploadClient
 
-@Suite struct UploadFlowTests {
+@Suite(.timeLimit(.minutes(5))) struct UploadFlowTests {
     let server = URL(string: "http://reel.test")!
 
     func makeFlow(

@@ -4,7 +4,7 @@ import Testing
 import Transcode
 import UploadClient
 
-@Suite struct UploadPlanTests {
+@Suite(.timeLimit(.minutes(5))) struct UploadPlanTests {
     func makePlan(
         _ format: SniffedFormat, _ bytes: Int64, fits: Bool = false, name: String = "/in/clip.mp4",
         quality: CompressPreset.Quality = .medium

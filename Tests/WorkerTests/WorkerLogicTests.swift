@@ -3,7 +3,7 @@ import MediaModel
 import Testing
 import Worker
 
-@Suite struct StabilityTrackerTests {
+@Suite(.timeLimit(.minutes(5))) struct StabilityTrackerTests {
     @Test func aFileIsStableOnlyAfterItsFactsHoldForTheSettleTime() {
         var tracker = StabilityTracker(settle: 2)
         let name = Array("a.mp4".utf8)
@@ -47,7 +47,7 @@ import Worker
     }
 }
 
-@Suite struct BackoffTests {
+@Suite(.timeLimit(.minutes(5))) struct BackoffTests {
     @Test func doublesFromTheBaseUpToTheCap() {
         let backoff = Backoff(baseSeconds: 2, maximumSeconds: 60)
         let delays = (0...8).map { backoff.delay(afterAttempt: $0) }
@@ -56,7 +56,7 @@ import Worker
     }
 }
 
-@Suite struct SourceNameTests {
+@Suite(.timeLimit(.minutes(5))) struct SourceNameTests {
     @Test(arguments: [
         (Array("plain.mp4".utf8), "plain.mp4", true),
         (Array("new\nline.mp4".utf8), "new\\u{a}line.mp4", true),
@@ -71,7 +71,7 @@ import Worker
     }
 }
 
-@Suite struct DirectoryEntryTests {
+@Suite(.timeLimit(.minutes(5))) struct DirectoryEntryTests {
     @Test(arguments: [(".hidden.mp4", true), ("clip.mp4.part", true), ("clip.TMP", true), ("x.crdownload", true),
                       ("clip.mp4", false), ("part", false), ("tmp.mp4", false)])
     func ignoresDotfilesAndPartialDownloads(name: String, ignored: Bool) {
@@ -79,7 +79,7 @@ import Worker
     }
 }
 
-@Suite struct DiskPressureTests {
+@Suite(.timeLimit(.minutes(5))) struct DiskPressureTests {
     @Test func pausesBelowTheMinimumAndResumesAtIt() {
         var disk = DiskPressure(minimumFreeBytes: 100, retrySeconds: 30)
         #expect(disk.observe(available: 500, now: 0) == nil)
@@ -113,7 +113,7 @@ import Worker
     }
 }
 
-@Suite struct JobInvocationTests {
+@Suite(.timeLimit(.minutes(5))) struct JobInvocationTests {
     @Test func theCommandLineCarriesTheWholeInvocation() throws {
         let invocation = JobInvocation(jobID: "abc", source: "/lib/.incoming/abc", staging: "/lib/.staging/abc", memoryMegabytes: 512,
                                        cpuSeconds: 60, ladderPath: "/p/ladder.json", limitsPath: nil, fault: "job-crash")
@@ -124,7 +124,7 @@ import Worker
     }
 }
 
-@Suite struct JobReasonTests {
+@Suite(.timeLimit(.minutes(5))) struct JobReasonTests {
     @Test func everyCodeParsesBackToItsCaseAndNoCodeMeansTwoThings() {
         let all = RejectionReason.allCases.map(JobReason.rejected) + FailureReason.allCases.map(JobReason.failed) + [.duplicate]
         #expect(Set(all.map(\.code)).count == all.count)

@@ -9,7 +9,7 @@ import Worker
 
 /// The worker's state machine driven in-process through the `JobLauncher` seam: publishing, rejection, retries with
 /// backoff, giving up, spawn failures, crashes, duplicates, recovery and injected file-system faults.
-@Suite struct WorkerStateMachineTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkerStateMachineTests {
     @Test func publishesImagesAndVideosAndFilesTheOriginals() async throws {
         let rig = try WorkerRig()
         let launcher = ScriptedJobLauncher { invocation, _ in
@@ -251,6 +251,8 @@ import Worker
         let held = Task.detached {
             try await locker.pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
+                    // GRDB runs this on its writer's dispatch queue, not on the concurrency pool: holding the lock
+                    // for a second here blocks only that queue, as a long transaction elsewhere would.
                     Thread.sleep(forTimeInterval: 1.0)
                     return .commit
                 }
