@@ -40,9 +40,9 @@ import Testing
         }
     }
 
-    @Test func aCatalogWithoutVideosIsAUsageError() throws {
+    @Test func aCatalogWithoutVideosIsAUsageError() async throws {
         let harness = try WorkerHarness()
-        #expect(throws: (any Error).self) { try Reel.Simulate.feedVideos(at: harness.database) }
+        await #expect(throws: (any Error).self) { try await Reel.Simulate.feedVideos(at: harness.database) }
     }
 
     @Test(arguments: [
