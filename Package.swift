@@ -126,26 +126,28 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
+        // Swift Testing traits of the project's own (OffThePool: a suite's CPU-heavy tests each on a thread of their own).
+        .target(name: "TestTraits", swiftSettings: upcoming),
         .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
-        .testTarget(name: "LibAVTests", dependencies: ["Deadlines", "LibAV", "MediaFixtures"], swiftSettings: upcoming),
-        .testTarget(name: "LibWebPTests", dependencies: ["Deadlines", "LibWebP"], swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim", "TestServers"],
+        .testTarget(name: "LibAVTests", dependencies: ["TestTraits", "Deadlines", "LibAV", "MediaFixtures"], swiftSettings: upcoming),
+        .testTarget(name: "LibWebPTests", dependencies: ["TestTraits", "Deadlines", "LibWebP"], swiftSettings: upcoming),
+        .testTarget(name: "CLITests", dependencies: ["TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim", "TestServers"],
                     swiftSettings: upcoming),
-        .testTarget(name: "ChatImagesTests", dependencies: ["Deadlines", "ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
-        .testTarget(name: "TranscodeTests", dependencies: ["Deadlines", "Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "ChatImagesTests", dependencies: ["TestTraits", "Deadlines", "ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(name: "TranscodeTests", dependencies: ["TestTraits", "Deadlines", "Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
         .testTarget(
             name: "PrefetchSimTests",
-            dependencies: ["Deadlines", "PrefetchSim", "MediaModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["TestTraits", "Deadlines", "PrefetchSim", "MediaModel", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "FeedStoreTests",
-            dependencies: ["Deadlines", "FeedStore", "MediaFixtures", "MediaModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["TestTraits", "Deadlines", "FeedStore", "MediaFixtures", "MediaModel", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "FeedServerTests",
-            dependencies: ["Deadlines", 
+            dependencies: ["TestTraits", "Deadlines", 
                 "FeedServer", "FeedStore", "Transcode", "MediaFixtures",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -154,22 +156,22 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Deadlines", 
+            dependencies: ["TestTraits", "Deadlines", 
                 "Worker", "FileSystem", "FeedStore", "MediaModel", "MediaFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "FileSystemTests", dependencies: ["Deadlines", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "FileSystemTests", dependencies: ["TestTraits", "Deadlines", "FileSystem"], swiftSettings: upcoming),
         .testTarget(
             name: "UploadClientTests",
-            dependencies: ["Deadlines", "UploadClient", "Transcode", "Ingest", "FileSystem", "MediaModel", "MediaFixtures"],
+            dependencies: ["TestTraits", "Deadlines", "UploadClient", "Transcode", "Ingest", "FileSystem", "MediaModel", "MediaFixtures"],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "IngestTests", dependencies: ["Deadlines", "Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
+        .testTarget(name: "IngestTests", dependencies: ["TestTraits", "Deadlines", "Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
         .target(name: "HLSCheck", dependencies: ["FileSystem"], swiftSettings: upcoming),
-        .testTarget(name: "HLSCheckTests", dependencies: ["Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "HLSCheckTests", dependencies: ["TestTraits", "Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
         // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresFeedStore).
         .target(
             name: "PostgresCatalog",

@@ -18,7 +18,7 @@ public struct PostgresMigrator: Sendable {
     /// up to `connectionWait` for a connection, and never longer than that for a server that went away meanwhile.
     /// - Throws: PostgreSQL's error, or `PostgresClient.ConnectionTimeout` / `.ConnectionLost`.
     @discardableResult
-    public func migrate(_ client: PostgresClient, connectionWait: Duration = .seconds(30), logger: Logger) async throws -> [Int] {
+    public func migrate(_ client: PostgresClient, connectionWait: Duration = .seconds(120), logger: Logger) async throws -> [Int] {
         let migrations = self.migrations
         return try await client.boundedTransaction("migrate the catalog", connectionWait: connectionWait, logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)

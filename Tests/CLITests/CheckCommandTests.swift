@@ -1,9 +1,10 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 
 /// The CLI contract: exit codes, JSON fields, and memory on hostile images, seen from outside the process.
-@Suite(.timeLimit(.minutes(5))) struct CheckCommandTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct CheckCommandTests {
     let directory: URL
 
     init() throws {

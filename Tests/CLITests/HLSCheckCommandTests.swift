@@ -4,11 +4,12 @@ import Glibc
 #endif
 import MediaFixtures
 import Testing
+import TestTraits
 import Transcode
 
 /// `reel hls-check` seen from outside: exit codes, the JSON report and the human listing, on a ladder made by
 /// Reel's own transcoder.
-@Suite(.timeLimit(.minutes(10))) struct HLSCheckCommandTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct HLSCheckCommandTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -1,11 +1,12 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 
 /// libavformat, libavcodec, libswresample and libheif are opened on first use (`CLazyLoader`), not at start: a JPEG
 /// or a PNG becomes a WebP without any of them, a HEIC loads libheif alone, and a video still gets libav. Seen from outside,
 /// in the dynamic loader's own log.
-@Suite(.timeLimit(.minutes(5))) struct LazyLibraryLoadingTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct LazyLibraryLoadingTests {
     let directory: TemporaryDirectory
 
     init() throws { directory = try TemporaryDirectory() }

@@ -1,9 +1,10 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 
 /// Every command that reads a preset refuses a misspelt key before doing any work: exit 64, file and key named.
-@Suite(.timeLimit(.minutes(5))) struct PresetOptionTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct PresetOptionTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

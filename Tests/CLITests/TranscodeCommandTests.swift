@@ -2,12 +2,13 @@ import Deadlines
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `reel transcode` as a real process: what its JSON summary and text report say about the storyboard.
-@Suite(.timeLimit(.minutes(10))) struct TranscodeCommandTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct TranscodeCommandTests {
     @Test func theJSONSummaryNamesTheStoryboardFilesAndGrid() async throws {
         let directory = try TemporaryDirectory()
         let clip = directory.file("clip.mp4")

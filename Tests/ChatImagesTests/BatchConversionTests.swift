@@ -3,8 +3,9 @@ import Foundation
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
-@Suite(.timeLimit(.minutes(5))) struct BatchConversionTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct BatchConversionTests {
     @Test func oneBadFileDoesNotStopTheBatch() throws {
         let input = try TemporaryDirectory(), output = try TemporaryDirectory()
         try input.write("a.jpg", try SyntheticPhoto(width: 40, height: 30).jpeg())

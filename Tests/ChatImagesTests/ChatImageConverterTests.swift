@@ -5,9 +5,10 @@ import LibWebP
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// Real conversions of generated fixtures, judged on the output's properties.
-@Suite(.timeLimit(.minutes(5))) struct ChatImageConverterTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ChatImageConverterTests {
     let directory: TemporaryDirectory
     let converter = ChatImageConverter()
     init() throws { directory = try TemporaryDirectory() }

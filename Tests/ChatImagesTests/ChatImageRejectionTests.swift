@@ -4,9 +4,10 @@ import Ingest
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// Every way a chat image is refused, and that a refusal writes nothing.
-@Suite(.timeLimit(.minutes(5))) struct ChatImageRejectionTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ChatImageRejectionTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -2,9 +2,10 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 
 /// ICC handling: wide-gamut profiles are kept on purpose, sRGB ones dropped, nothing else carried.
-@Suite(.timeLimit(.minutes(5))) struct ColorProfileTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ColorProfileTests {
     /// A minimal ICC profile: 128-byte header, one `desc` tag holding `name` (v2 ASCII or v4 UTF-16BE).
     static func profile(named name: String, utf16: Bool = false) -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }

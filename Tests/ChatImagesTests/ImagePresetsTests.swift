@@ -2,9 +2,10 @@ import ChatImages
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// `Presets/images.json` through the strict loader.
-@Suite(.timeLimit(.minutes(5))) struct ImagePresetsTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ImagePresetsTests {
     func decode(_ json: String) throws(PresetError) -> ImagePresets {
         try PresetLoader.decode(ImagePresets.self, from: Array(json.utf8), file: "images.json")
     }

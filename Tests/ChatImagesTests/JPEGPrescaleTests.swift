@@ -1,9 +1,10 @@
 import LibTurboJPEG
 import Testing
+import TestTraits
 
 /// Which IDCT pre-scale a JPEG decode uses before the Lanczos resize: only 1/1 or factors of 1/2 and below, since
 /// the 5/8, 3/4 and 7/8 IDCTs cost quality (measured; docs/quirks.md, "JPEG IDCT pre-scale").
-@Suite(.timeLimit(.minutes(5))) struct JPEGPrescaleTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct JPEGPrescaleTests {
     @Test(arguments: [
         // A 1.26× reduction (2572 → 2048) used to decode at 7/8 = 2251 px; it now decodes at full size.
         (2572, 1740, 2048, 1386, 2572, 1740),

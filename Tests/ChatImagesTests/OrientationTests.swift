@@ -1,8 +1,9 @@
 @testable import ChatImages
 import Testing
+import TestTraits
 
 /// EXIF orientation, checked against the standard's wording: where the stored 0th row and 0th column end up.
-@Suite(.timeLimit(.minutes(5))) struct OrientationTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct OrientationTests {
     /// A 3x2 stored picture whose pixels are numbered 0...5 row by row (stored in the red byte).
     let stored: [UInt8] = (0..<6).flatMap { [UInt8($0), 0, 0, 255] }
 

@@ -5,10 +5,11 @@ import LibWebP
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// Resized JPEGs and HEIFs take the planar path (YCbCr resized as it is, no RGB on the way to the WebP encoder):
 /// it must give the same upright picture and colours as the RGBA path.
-@Suite(.timeLimit(.minutes(5))) struct PlanarConversionTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct PlanarConversionTests {
     let directory: TemporaryDirectory
     let converter = ChatImageConverter()
     init() throws { directory = try TemporaryDirectory() }

@@ -3,7 +3,7 @@ import Testing
 
 /// Waits that always end: `withDeadline` returns at its limit even when the body ignores cancellation, and
 /// `value(of:upTo:)` gives a task its grace even when the caller is being cancelled.
-@Suite(.timeLimit(.minutes(1))) struct DeadlineTests {
+@Suite(.timeLimit(.minutes(5))) struct DeadlineTests {
     struct Failure: Error, Equatable {}
 
     @Test func theBodysValueAndErrorPassThrough() async throws {

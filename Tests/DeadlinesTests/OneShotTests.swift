@@ -3,7 +3,7 @@ import Testing
 
 /// The single-resume box every bounded wait is built on: the first result wins whenever it comes, and the waiter's
 /// continuation is resumed exactly once, on every path.
-@Suite(.timeLimit(.minutes(1))) struct OneShotTests {
+@Suite(.timeLimit(.minutes(5))) struct OneShotTests {
     struct Failure: Error, Equatable { let n: Int }
 
     @Test func aResultOfferedBeforeTheWaitIsTheOneTaken() async throws {

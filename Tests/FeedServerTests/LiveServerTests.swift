@@ -8,12 +8,13 @@ import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import Testing
+import TestTraits
 import Transcode
 
 /// The server on a real socket with a real client: URLSession pages the whole feed. (GStreamer playing from a
 /// `reel serve` process is in CLITests: in this process, synchronous tests running beside it can starve the
 /// server's handlers of the concurrency pool.)
-@Suite(.timeLimit(.minutes(10))) struct LiveServerTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct LiveServerTests {
     @Test func aRealHTTPClientPagesTheWholeFeed() async throws {
         let directory = try TemporaryDirectory()
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))

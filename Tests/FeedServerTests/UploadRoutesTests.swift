@@ -7,10 +7,11 @@ import HummingbirdTesting
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// `/v1/uploads` through the router: tus 1.0.0's core and extensions, tokens, early refusals, and the hand-over of
 /// a finished upload to the job queue (the same states and files as the inbox).
-@Suite(.timeLimit(.minutes(5))) struct UploadRoutesTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct UploadRoutesTests {
     let directory: TemporaryDirectory
     let store: SQLiteFeedStore
     let desk: UploadDesk

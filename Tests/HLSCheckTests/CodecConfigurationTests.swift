@@ -1,10 +1,11 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 @testable import HLSCheck
 
 /// RFC 6381 codec strings from configuration records built byte by byte, and from real files.
-@Suite(.timeLimit(.minutes(5))) struct CodecConfigurationTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct CodecConfigurationTests {
     @Test func avcRecordGivesProfileConstraintsAndLevelInHex() throws {
         let record: [UInt8] = [0x01, 0x64, 0x00, 0x1E, 0xFF, 0xE1]
         let configuration = try CodecConfiguration.avc("avc1", record[...])

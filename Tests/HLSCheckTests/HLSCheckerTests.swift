@@ -1,11 +1,12 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 @testable import HLSCheck
 import Transcode
 
 /// Real ladders from Reel's transcoder, checked whole and then broken one way at a time.
-@Suite(.timeLimit(.minutes(5))) struct HLSCheckerTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct HLSCheckerTests {
     let temporary: TemporaryDirectory
     init() throws { temporary = try TemporaryDirectory() }
 

@@ -1,12 +1,13 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 @testable import HLSCheck
 import Transcode
 
 /// I-frame playlists written by hand into a real ladder, in place of the one Reel wrote: one entry per segment, the
 /// byte range running from the segment's 'moof' to the end of its first (IDR) sample. Reel's own must be the same.
-@Suite(.timeLimit(.minutes(5))) struct IFramePlaylistTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct IFramePlaylistTests {
     let temporary: TemporaryDirectory
     init() throws { temporary = try TemporaryDirectory() }
 

@@ -1,8 +1,9 @@
 import Testing
+import TestTraits
 @testable import HLSCheck
 
 /// IDR detection from the first bytes of a sample.
-@Suite(.timeLimit(.minutes(5))) struct KeyFrameTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct KeyFrameTests {
     let avc = CodecConfiguration(codec: "avc1.64001e", nalLengthSize: 4)
     let hevc = CodecConfiguration(codec: "hvc1.1.6.L93.B0", nalLengthSize: 4)
 

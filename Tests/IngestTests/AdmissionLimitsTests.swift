@@ -1,9 +1,10 @@
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// Operators' limits files: partial files keep defaults, typos and nonsense values are refused.
-@Suite(.timeLimit(.minutes(5))) struct AdmissionLimitsTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct AdmissionLimitsTests {
     func decode(_ json: String) throws(PresetError) -> AdmissionLimits {
         try PresetLoader.decode(AdmissionLimits.self, from: Array(json.utf8), file: "limits.json")
     }

@@ -3,9 +3,10 @@ import Ingest
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// Every reason code, each with a fixture generated for it.
-@Suite(.timeLimit(.minutes(5))) struct AdmissionPolicyTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct AdmissionPolicyTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

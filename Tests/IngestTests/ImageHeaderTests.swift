@@ -2,9 +2,10 @@ import Foundation
 @testable import Ingest
 import MediaFixtures
 import Testing
+import TestTraits
 
 /// Header facts read before any decode, from files built the way the quirks in docs/quirks.md describe.
-@Suite(.timeLimit(.minutes(5))) struct ImageHeaderTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ImageHeaderTests {
     /// APP2 `ICC_PROFILE` segments carry their sequence number; here they appear in the file last chunk first.
     @Test func iccProfileSplitAcrossAPP2ChunksIsReassembledInOrder() throws {
         let profile = (0..<300).map { UInt8($0 % 251) }

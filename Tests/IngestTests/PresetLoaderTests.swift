@@ -1,9 +1,10 @@
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// The loader's rules on a small preset of its own: a list of entries and a table keyed by a closed set of names.
-@Suite(.timeLimit(.minutes(5))) struct PresetLoaderTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct PresetLoaderTests {
     enum Size: String, Codable, CodingKeyRepresentable, CaseIterable, Sendable { case small, large }
 
     struct Sample: PresetFile, Equatable {

@@ -3,9 +3,10 @@ import Ingest
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 
 /// `reel probe` must report what a phone clip really is: display size after rotation, true frame rate, bit depth.
-@Suite(.timeLimit(.minutes(5))) struct ProbeTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ProbeTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -2,9 +2,10 @@ import Foundation
 import Ingest
 import MediaModel
 import Testing
+import TestTraits
 
 /// The committed samples that `make demo` uses are real phone-style media; probe must read each one right.
-@Suite(.timeLimit(.minutes(5))) struct SampleMediaTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct SampleMediaTests {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("SampleMedia")

@@ -1,7 +1,8 @@
 import Ingest
 import Testing
+import TestTraits
 
-@Suite(.timeLimit(.minutes(5))) struct SniffedFormatTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct SniffedFormatTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func recognisesUploadContainers() {

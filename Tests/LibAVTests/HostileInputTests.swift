@@ -2,9 +2,10 @@ import Foundation
 @testable import LibAV
 import MediaFixtures
 import Testing
+import TestTraits
 
 /// The libav layer alone must refuse nested opens, even if the sniffing in front of it were bypassed.
-@Suite(.timeLimit(.minutes(5))) struct HostileInputTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct HostileInputTests {
     let directory: String
 
     init() throws {

@@ -1,8 +1,9 @@
 @testable import LibAV
 import Testing
+import TestTraits
 
 /// SSIM-Y: the window formula on known sums, and whole pictures against themselves, shifted and degraded copies.
-@Suite(.timeLimit(.minutes(5))) struct LumaSSIMTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct LumaSSIMTests {
     /// A window's sums for pixel lists `a` and `b`.
     static func window(_ a: [Double], _ b: [Double]) -> Double {
         LumaSSIM.window(sumA: a.reduce(0, +), sumB: b.reduce(0, +), sumAA: a.map { $0 * $0 }.reduce(0, +),

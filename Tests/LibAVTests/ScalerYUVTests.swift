@@ -1,8 +1,9 @@
 @testable import LibAV
 import Testing
+import TestTraits
 
 /// `Scaler.resizeYUV`: planar YCbCr in, limited-range 4:2:0 out, with the range and the plane sizes right.
-@Suite(.timeLimit(.minutes(5))) struct ScalerYUVTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ScalerYUVTests {
     /// Flat planes of one luma and one chroma value, `chromaShift` subsampled, tightly packed.
     func flat(width: Int, height: Int, luma: UInt8, chroma: UInt8, shift: (Int, Int)) -> (planes: [[UInt8]], strides: [Int]) {
         let cw = (width + (1 << shift.0) - 1) >> shift.0, ch = (height + (1 << shift.1) - 1) >> shift.1

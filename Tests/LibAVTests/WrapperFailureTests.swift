@@ -2,10 +2,11 @@ import Foundation
 @testable import LibAV
 import MediaFixtures
 import Testing
+import TestTraits
 
 /// A wrapper whose C object fails to open must throw an error naming the call, and free the object exactly once:
 /// a failure here used to free it in the initializer and again in deinit, which crashed the process.
-@Suite(.timeLimit(.minutes(5))) struct WrapperFailureTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct WrapperFailureTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -1,7 +1,8 @@
 import LibWebP
 import Testing
+import TestTraits
 
-@Suite(.timeLimit(.minutes(5))) struct WebPEncoderTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct WebPEncoderTests {
     /// A gradient with an alpha ramp, so both colour and alpha survive only if the encoder keeps them.
     func gradient(width: Int, height: Int, alpha: Bool) -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

@@ -123,7 +123,7 @@ import TestServers
 
     /// v2: a transaction that changes the feed several times moves the generation once, and announces it once
     /// (`reel_generation`, the new value as payload), at commit.
-    @Test(.timeLimit(.minutes(2))) func aTransactionMovesAndAnnouncesTheGenerationOnce() async throws {
+    @Test func aTransactionMovesAndAnnouncesTheGenerationOnce() async throws {
         let server = try await PostgresTestServer()
         try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)

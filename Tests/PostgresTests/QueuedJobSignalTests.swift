@@ -4,17 +4,17 @@ import Testing
 
 /// The `LISTEN` wake-up's continuations: each waiter is resumed exactly once, by a wake-up or by its cancellation,
 /// whichever comes first, including a cancellation that arrives before it registered.
-@Suite(.timeLimit(.minutes(1))) struct QueuedJobSignalTests {
+@Suite(.timeLimit(.minutes(5))) struct QueuedJobSignalTests {
     @Test func aWakeUpResumesEveryRegisteredWaiter() async throws {
         let signal = QueuedJobSignal()
         let waiters = (0..<5).map { _ in Task { await signal.wait(upTo: 600) } }
         // Wake until all have registered and returned: a waiter that registers after a wake-up waits for the next.
-        let woken = try await withDeadline(.seconds(30), "five waiters to be woken") {
+        let woken = try await withDeadline(.seconds(120), "five waiters to be woken") {
             var results: [Bool] = []
             for waiter in waiters {
                 while true {
                     signal.wakeAll()
-                    if let value = await value(of: waiter, upTo: .milliseconds(20)) {
+                    if let value = await value(of: waiter, upTo: .milliseconds(100)) {
                         results.append(value)
                         break
                     }

@@ -1,9 +1,10 @@
 import PrefetchSim
 import PropertyBased
 import Testing
+import TestTraits
 
 /// Invariants of the client model over random scrolls, links and pool sizes.
-@Suite(.timeLimit(.minutes(5))) struct FeedClientPropertyTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct FeedClientPropertyTests {
     static let steps = Gen.oneOf(
         Gen.int(in: 50...5000).map { ScrollStep.watch(milliseconds: $0) },
         Gen.always(ScrollStep.swipe),

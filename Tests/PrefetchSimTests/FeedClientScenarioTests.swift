@@ -1,8 +1,9 @@
 import PrefetchSim
 import Testing
+import TestTraits
 
 /// Scripted scrolls through the player-pool / prefetch-window model, asserting on what happened.
-@Suite(.timeLimit(.minutes(5))) struct FeedClientScenarioTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct FeedClientScenarioTests {
     /// 5 catalog videos of 8 one-second chunks (120/240/400 kB) with a falling retention curve.
     static let catalog = (0..<5).map { i in
         ShortVideo(name: "v\(i)", chunkBytes: [120_000, 240_000, 400_000].map { [Int](repeating: $0, count: 8) },

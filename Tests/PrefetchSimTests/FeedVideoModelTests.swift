@@ -1,9 +1,10 @@
 import MediaModel
 import PrefetchSim
 import Testing
+import TestTraits
 
 /// The conversion of a published video's renditions and prefetch hints into the simulator's video.
-@Suite(.timeLimit(.minutes(5))) struct FeedVideoModelTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct FeedVideoModelTests {
     /// A 360p/720p rendition pair of a 16 s video with 4 s segments, as the worker measures them.
     static let low = FeedVideoModel.Rendition(
         id: "360p", averageBandwidth: 600_000, segments: 4,

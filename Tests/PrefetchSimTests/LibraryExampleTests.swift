@@ -1,8 +1,9 @@
 import PrefetchSim
 import Testing
+import TestTraits
 
 /// The example from docs/simulator.md, kept compiling and true.
-@Suite(.timeLimit(.minutes(5))) struct LibraryExampleTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct LibraryExampleTests {
     @Test func windowOfTwoBeatsCurrentOnlyOnAFlatLink() {
         let videos = (0..<7).map { i in
             ShortVideo(name: "v\(i)", chunkBytes: [100_000, 200_000, 300_000].map { [Int](repeating: $0, count: 10) },

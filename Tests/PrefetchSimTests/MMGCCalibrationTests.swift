@@ -1,9 +1,10 @@
 import Foundation
 import PrefetchSim
 import Testing
+import TestTraits
 
 /// `--mode mmgc` against the challenge simulator's own results (`../shared/data/prefetch`, never committed).
-@Suite(.timeLimit(.minutes(5))) struct MMGCCalibrationTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct MMGCCalibrationTests {
     static let data: String? = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let path = root.deletingLastPathComponent().appendingPathComponent("shared/data/prefetch").path

@@ -1,7 +1,8 @@
 import PrefetchSim
 import Testing
+import TestTraits
 
-@Suite(.timeLimit(.minutes(5))) struct MMGCSessionTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct MMGCSessionTests {
     /// 7 videos of `chunks` 1 s chunks of 100/200/300 kB, everyone keeps watching.
     func catalog(chunks: Int = 4) -> [ShortVideo] {
         (0..<7).map { i in

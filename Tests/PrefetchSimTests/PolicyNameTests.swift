@@ -1,7 +1,8 @@
 import PrefetchSim
 import Testing
+import TestTraits
 
-@Suite(.timeLimit(.minutes(5))) struct PolicyNameTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct PolicyNameTests {
     @Test func everyNameRoundTripsThroughItsSpelling() throws {
         for name in PolicyName.allCases {
             #expect(PolicyName(rawValue: name.rawValue) == name)

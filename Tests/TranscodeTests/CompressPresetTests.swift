@@ -1,10 +1,11 @@
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 import Transcode
 
 /// `Presets/compress.json` through the strict loader.
-@Suite(.timeLimit(.minutes(5))) struct CompressPresetTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct CompressPresetTests {
     func decode(_ json: String) throws(PresetError) -> CompressPreset {
         try PresetLoader.decode(CompressPreset.self, from: Array(json.utf8), file: "compress.json")
     }

@@ -3,12 +3,13 @@ import Foundation
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 @testable import Transcode
 
 /// Content-aware rates on real encodes: a picture that hardly changes gets higher CRFs (fewer bytes) than its rungs
 /// name, one full of new detail keeps them, other codecs aim at the H.264 rendition's quality, and the summary
 /// records what was probed and chosen. Also: every rendition reports its encoder's CPU.
-@Suite(.timeLimit(.minutes(10))) struct ContentAwareLadderTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct ContentAwareLadderTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -1,7 +1,8 @@
 @testable import Transcode
 import Testing
+import TestTraits
 
-@Suite(.timeLimit(.minutes(5))) struct LadderPlannerTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct LadderPlannerTests {
     let planner = LadderPlanner()
 
     func plan(_ w: Int, _ h: Int, rotation: Int = 0, fps: Double = 30, real: Double? = nil) -> LadderPlan {

@@ -1,10 +1,11 @@
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 import Transcode
 
 /// `Presets/ladder.json` through the strict loader.
-@Suite(.timeLimit(.minutes(5))) struct LadderPresetTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct LadderPresetTests {
     func decode(_ json: String) throws(PresetError) -> LadderPreset {
         try PresetLoader.decode(LadderPreset.self, from: Array(json.utf8), file: "ladder.json")
     }

@@ -7,10 +7,11 @@ import LibAV
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 @testable import Transcode
 
 /// End-to-end ladders from generated phone-style clips, judged on what a player would read back.
-@Suite(.timeLimit(.minutes(10))) struct LadderTranscoderTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct LadderTranscoderTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -4,12 +4,13 @@ import LibAV
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 @testable import Transcode
 
 /// Ladders with HEVC and AV1 rungs beside H.264, from one decode, judged on what a player reads back: every rendition
 /// decodes to its size and frame count, IDRs fall on the same times in all of them, HEVC is `hvc1`, the master lists
 /// every variant with the CODECS its init segment declares, and each rung's audio is one encode shared by its codecs.
-@Suite(.timeLimit(.minutes(15))) struct MultiCodecLadderTests {
+@Suite(.offThePool, .timeLimit(.minutes(15))) struct MultiCodecLadderTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

@@ -1,12 +1,13 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 @testable import Transcode
 
 /// Issue 16: every variant of an H.264/HEVC/AV1 ladder plays in GStreamer, and its H.264 and AV1 variants play in
 /// Chromium with hls.js (HEVC too, where MediaSource takes `hvc1`; Debian's Chromium does not). Judged on what the
 /// players report (exit status, frames, sizes, the levels kept, errors), never on how long anything took.
-@Suite(.timeLimit(.minutes(15))) struct MultiCodecPlaybackTests {
+@Suite(.offThePool, .timeLimit(.minutes(15))) struct MultiCodecPlaybackTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

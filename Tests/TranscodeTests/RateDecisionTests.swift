@@ -1,10 +1,11 @@
 import Foundation
 @testable import Transcode
 import Testing
+import TestTraits
 
 /// The content-aware choice of CRFs, from probe points made up to cover every branch (`RateDecision`, `SSIMCurve`,
 /// `RateAnalyzer.windows`); the probes themselves are measured in `ContentAwareLadderTests`.
-@Suite(.timeLimit(.minutes(5))) struct RateDecisionTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct RateDecisionTests {
     let settings = LadderPreset.ContentAware(enabled: true, samples: 3, sampleSeconds: 1, maxCRFRaise: 8, maxSSIMDrop: 0.0025,
                                              codecSSIMMargin: 0.001)
     var decision: RateDecision { RateDecision(settings: settings) }

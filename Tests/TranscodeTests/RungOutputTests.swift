@@ -1,11 +1,12 @@
 import LibAV
 import MediaFixtures
 import Testing
+import TestTraits
 @testable import Transcode
 
 /// A rung's scaled-picture cache (shared by its renditions in every codec): one scale per source picture, never a
 /// stale one.
-@Suite(.timeLimit(.minutes(5))) struct RungOutputTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct RungOutputTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

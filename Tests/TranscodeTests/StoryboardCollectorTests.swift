@@ -4,10 +4,11 @@ import LibWebP
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 @testable import Transcode
 
 /// Storyboards made by real ladders from generated clips, judged on the files a player would read.
-@Suite(.timeLimit(.minutes(10))) struct StoryboardCollectorTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct StoryboardCollectorTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
@@ -171,7 +172,7 @@ import Testing
 }
 
 /// The collector on its own, fed pictures slot by slot: timing on the integer clock, and the cap.
-@Suite(.timeLimit(.minutes(10))) struct StoryboardCollectorTimingTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct StoryboardCollectorTimingTests {
     func picture() throws -> Frame {
         let frame = try Frame(width: 64, height: 36, pixelFormat: .yuv420p)
         try frame.fillPlanes { plane, _, _ in plane == 0 ? 120 : 128 }

@@ -1,8 +1,9 @@
 import Testing
+import TestTraits
 @testable import Transcode
 
 /// The storyboard's pure rules: tile size, interval, grid and cues, on numbers alone.
-@Suite(.timeLimit(.minutes(5))) struct StoryboardPlanTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct StoryboardPlanTests {
     /// Every property a player relies on, for any plan.
     func checkInvariants(_ plan: StoryboardPlan, _ label: String = "") {
         let cues = plan.cues

@@ -4,9 +4,10 @@ import LibAV
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 @testable import Transcode
 
-@Suite(.timeLimit(.minutes(10))) struct VideoCompressorTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct VideoCompressorTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 

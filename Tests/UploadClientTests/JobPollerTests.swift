@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestTraits
 import UploadClient
 
-@Suite(.timeLimit(.minutes(5))) struct JobPollerTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct JobPollerTests {
     let server = URL(string: "https://reel.test")!
 
     static func job(

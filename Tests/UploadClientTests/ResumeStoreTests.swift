@@ -3,10 +3,11 @@ import Foundation
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 import Transcode
 import UploadClient
 
-@Suite(.timeLimit(.minutes(5))) struct ResumeStoreTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ResumeStoreTests {
     let server = URL(string: "https://reel.test")!
 
     func entry(_ url: String = "https://reel.test/v1/uploads/u1") -> ResumeStore.Entry {

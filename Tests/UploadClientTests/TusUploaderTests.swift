@@ -2,9 +2,10 @@ import FileSystem
 import Foundation
 import MediaFixtures
 import Testing
+import TestTraits
 import UploadClient
 
-@Suite(.timeLimit(.minutes(5))) struct TusUploaderTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct TusUploaderTests {
     let server = URL(string: "http://reel.test:8080")!
 
     /// Another client (or an earlier run) sends the upload's first bytes straight to the server.

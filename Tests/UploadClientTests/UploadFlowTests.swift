@@ -4,10 +4,11 @@ import Ingest
 import MediaFixtures
 import MediaModel
 import Testing
+import TestTraits
 import Transcode
 import UploadClient
 
-@Suite(.timeLimit(.minutes(5))) struct UploadFlowTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct UploadFlowTests {
     let server = URL(string: "http://reel.test")!
 
     func makeFlow(

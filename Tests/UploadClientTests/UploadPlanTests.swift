@@ -1,10 +1,11 @@
 import Ingest
 import MediaModel
 import Testing
+import TestTraits
 import Transcode
 import UploadClient
 
-@Suite(.timeLimit(.minutes(5))) struct UploadPlanTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct UploadPlanTests {
     func makePlan(
         _ format: SniffedFormat, _ bytes: Int64, fits: Bool = false, name: String = "/in/clip.mp4",
         quality: CompressPreset.Quality = .medium

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestTraits
 import UploadClient
 
-@Suite(.timeLimit(.minutes(5))) struct UploadProgressTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct UploadProgressTests {
     @Test func rateAndETAComeFromTheWindow() {
         var progress = UploadProgress(total: 10_000_000, windowSeconds: 5)
         #expect(progress.bytesPerSecond == nil)
@@ -32,7 +33,7 @@ import UploadClient
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct RetryBackoffTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct RetryBackoffTests {
     @Test func delaysDoubleFromHalfASecondUpToTheCap() {
         let backoff = RetryBackoff(initialSeconds: 0.5, capSeconds: 4, maxAttempts: 8)
         #expect((1...6).map { backoff.delay(forAttempt: $0) } == [0.5, 1, 2, 4, 4, 4])
