@@ -216,13 +216,13 @@ import Testing
             // Watched, and the worker killed, on a thread of its own: the transcode lasts seconds, and a test task can
             // resume later than that while CPU-bound tests hold both threads of the concurrency pool.
             let (progressed, jobs) = try await onOwnThread("kills the worker once a job reports progress") {
-                let progressed = ChildProcess.waitUntil(seconds: 60) {
+                let progressed = ChildProcess.waitUntil(seconds: 300) {
                     (try? harness.jobStatesBlocking().contains { $0.state == .processing && $0.progress > 0 }) ?? false
                 }
                 worker.signal(SIGKILL)
                 return (progressed, (try? harness.jobStatesBlocking().map { "\($0.state.map(\.rawValue) ?? "?") \($0.progress)" }) ?? [])
             }
-            #expect(progressed, "no job reported progress within 60 s: \(jobs)\n\(worker.stderr.suffix(2000))")
+            #expect(progressed, "no job reported progress within 300 s: \(jobs)\n\(worker.stderr.suffix(2000))")
             #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         } else {
             let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
@@ -286,11 +286,11 @@ import Testing
         // Watched, and SIGTERM sent, on a thread of its own: the job processes for a few seconds, and a test task can
         // resume later than that while CPU-bound tests hold both threads of the concurrency pool.
         let processing = try await onOwnThread("sends SIGTERM once a job is processing") {
-            let processing = ChildProcess.waitUntil(seconds: 60) { (try? harness.jobStatesBlocking().contains { $0.state == .processing }) ?? false }
+            let processing = ChildProcess.waitUntil(seconds: 300) { (try? harness.jobStatesBlocking().contains { $0.state == .processing }) ?? false }
             worker.signal(SIGTERM)
             return processing
         }
-        #expect(processing, "no job was processing within 60 s")
+        #expect(processing, "no job was processing within 300 s")
         #expect(try await worker.exit(within: .seconds(120)) == 0, "\(worker.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
         #expect(jobs.count == 1 && jobs[0].state == .queued && jobs[0].attempts == 0, "\(jobs.map { ($0.state, $0.attempts) })")

@@ -70,7 +70,9 @@ import Glibc
             let late = try rig.worker(on: 0)
             try rig.dropSlowVideo("long.mp4")
             #expect(try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }, "\(late.stderr.suffix(2000))")
-            let taker = try rig.worker(on: 1)
+            // The taker's lease is long enough that a heavily loaded machine (a second build beside the tests) never lets it
+            // lapse: with 3 s, a late heartbeat let the cut host take the job back (epoch 3) and publish it, rightly.
+            let taker = try rig.worker(on: 1, leaseSeconds: 15)
             try await rig.hosts.cutLink(rig.hosts.hosts[0])
             // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
             // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
