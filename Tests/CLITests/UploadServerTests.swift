@@ -28,6 +28,9 @@ import Testing
             let created = try await ReelProcess.run(["token", "create", "--database", catalog, "--name", "tests"])
             guard created.status == 0 else { throw RigError(message: "reel token create: \(created.stderr)") }
             token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Opened before the server starts: opening a WAL catalog while another process is starting on it failed once
+            // under heavy load with SQLITE_PROTOCOL (SQLite gave up retrying its WAL read lock).
+            store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
             try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
             server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog, "--library", directory.file("library"),
                                        "--inbox", directory.file("inbox"), "--settle", "0.3", "--poll-interval", "0.1", "--port", "0",
@@ -37,7 +40,6 @@ import Testing
                 throw RigError(message: "reel serve did not say it was listening within 30 s: \(server.stderr)")
             }
             base = server.stdout.split(separator: "\n").first.map { String($0.split(separator: " ").last ?? "") } ?? ""
-            store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
         }
 
         func client(_ arguments: [String]) async throws -> [String: Any] {

@@ -1,3 +1,4 @@
+import Deadlines
 import Foundation
 import MediaFixtures
 import TestServers
@@ -80,10 +81,13 @@ final class MultiHostRig {
         guard rename(hidden, inbox + "/" + name) == 0 else { throw RigError("rename \(hidden): \(String(cString: strerror(errno)))") }
     }
 
-    /// A clip whose ladder takes this machine a few seconds, so a test can act while it is processing.
-    func dropSlowVideo(_ name: String) throws {
+    /// A clip whose ladder takes this machine a while (`seconds` of 720p), so a test can act while it is processing.
+    /// The encode runs on a thread of its own, not on the concurrency pool.
+    func dropSlowVideo(_ name: String, seconds: Double = 6) async throws {
         let path = directory.file("." + name + ".src")
-        try SyntheticVideo(width: 1280, height: 720, seconds: 6).write(to: path)
+        try await onOwnThread("encodes \(seconds) s of 720p for \(name)") {
+            try SyntheticVideo(width: 1280, height: 720, seconds: seconds).write(to: path)
+        }
         guard rename(path, inbox + "/" + name) == 0 else { throw RigError("rename \(path): \(String(cString: strerror(errno)))") }
     }
 

@@ -45,7 +45,7 @@ import Glibc
     @Test func aWorkerKilledMidTranscodeIsFinishedByAnotherHostAfterItsLease() async throws {
         try await MultiHostRig.with { rig in
             let first = try rig.worker(on: 0)
-            try rig.dropSlowVideo("long.mp4")
+            try await rig.dropSlowVideo("long.mp4")
             let processing = try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }
             let jobsNow = (try? await rig.jobs()) ?? []
             #expect(processing, "\(jobsNow) \(first.stderr.suffix(2000))")
@@ -68,12 +68,17 @@ import Glibc
     @Test func aHostCutOffMidJobNeverPublishesAfterAnotherTookItOver() async throws {
         try await MultiHostRig.with { rig in
             let late = try rig.worker(on: 0)
-            try rig.dropSlowVideo("long.mp4")
+            // 20 s of 720p: the transcode must outlast the steps up to the cut on a loaded machine (a 6 s clip was
+            // published before the cut took effect, and the test then had nothing to take over).
+            try await rig.dropSlowVideo("long.mp4", seconds: 20)
             #expect(try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }, "\(late.stderr.suffix(2000))")
             // The taker's lease is long enough that a heavily loaded machine (a second build beside the tests) never lets it
             // lapse: with 3 s, a late heartbeat let the cut host take the job back (epoch 3) and publish it, rightly.
             let taker = try rig.worker(on: 1, leaseSeconds: 15)
             try await rig.hosts.cutLink(rig.hosts.hosts[0])
+            let atCut = try await rig.jobs()
+            try #require(atCut.first?.state == "processing" && atCut.first?.epoch == 1,
+                         "the job must still be processing on the cut host when its link goes: \(atCut)")
             // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
             // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
             // on its connection (TCP retransmission back-off); under a loaded run 120 s was not always enough.
@@ -83,7 +88,7 @@ import Glibc
             try await rig.hosts.restoreLink(rig.hosts.hosts[0])
             let published = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.state == "published" }
             let job = try #require(try await rig.jobs().first)
-            #expect(published && job.epoch == 2, "\(job)")
+            #expect(published && job.epoch == 2, "\(job)\nlate: \(late.stderr.suffix(2000))\ntaker: \(taker.stderr.suffix(2000))")
             // The new owner published; the late worker learned it had lost the job and published nothing.
             #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
             // It learns at its next heartbeat that reaches the server: its connection's TCP retransmissions back off while
