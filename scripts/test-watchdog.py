@@ -13,7 +13,9 @@ in flight and how long each has run, lists the command's process tree, dumps eve
 with gdb, ends the test processes (so `swift test` prints the console lines it was holding), then the whole process
 group (SIGTERM, then SIGKILL after 10 s) and any descendant that left the group, and exits 124. Otherwise it exits
 with the command's status (128 + signal when a signal ended it). SIGINT, SIGTERM and SIGHUP are forwarded to the
-command's process group. At the end it prints one line with the wall time and the slowest tests.
+command's process group. At the end it prints the recorded failures and the start of any crash report again (CI keeps
+only the end of a long log, and a crash report's list of loaded images alone fills it), then one line with the wall
+time and the slowest tests.
 
 "Nothing has happened" means no byte on stdout or stderr and no new record in the event stream. The event stream
 has to count: when its stdout is a pipe (CI), `swift test` 6.3 holds back the test process's console output until
@@ -48,6 +50,13 @@ SWIFT_TESTING_SKIPPED = re.compile(r"^\S{1,4}\s+(Test|Suite)\s+(.+?)\s+skipped(?
 XCTEST_STARTED = re.compile(r"^Test Case '(.+?)' started")
 XCTEST_ENDED = re.compile(r"^Test Case '(.+?)' (passed|failed|skipped) \(([0-9.]+) seconds\)")
 TEST_RUNNER = re.compile(r"(\.xctest|PackageTests|-test-runner)$")
+# A crash report from the Swift runtime's backtracer (or a fatal error before it), and Swift Testing's failures: CI
+# keeps only the end of a long log, so they are printed again after everything else.
+CRASH_START = re.compile(r"(Fatal error|Precondition failed|Assertion failed|Program crashed|SWIFT TASK CONTINUATION MISUSE"
+                         r"|Thread \d+ crashed|Segmentation fault|Illegal instruction|Bus error)")
+CRASH_LINES = 40
+FAILURE_LINE = re.compile(r"^\S{1,4}\s+(Test|Suite) .* (recorded an issue|failed after)")
+FAILURES_KEPT = 60
 
 
 def log(message):
@@ -187,12 +196,40 @@ class EventStreamTracker:
         return [(now - since1970, self.describe(test_id)) for test_id, (since1970, _) in self.in_flight.items()]
 
 
+class Findings:
+    """The lines worth repeating at the end: the start of each crash report and the recorded failures."""
+
+    def __init__(self):
+        self.crash = []          # lines of crash reports, each report at most CRASH_LINES long
+        self.crash_budget = 0    # lines still to keep of the report being read
+        self.failures = []
+
+    def feed(self, text):
+        if CRASH_START.search(text) and len(self.crash) < 4 * CRASH_LINES:
+            self.crash_budget = max(self.crash_budget, CRASH_LINES)
+        if self.crash_budget > 0:
+            self.crash.append(text[:300])
+            self.crash_budget -= 1
+        if FAILURE_LINE.match(text) and len(self.failures) < FAILURES_KEPT:
+            self.failures.append(text[:300])
+
+    def print(self):
+        if self.failures:
+            log(f"failures ({len(self.failures)}{'+' if len(self.failures) == FAILURES_KEPT else ''}), again:")
+            sys.stderr.write("".join(f"  {line}\n" for line in self.failures))
+        if self.crash:
+            log("a process crashed; the start of its report, again:")
+            sys.stderr.write("".join(f"  {line}\n" for line in self.crash))
+        sys.stderr.flush()
+
+
 class Tracker:
     """Prefers the event stream once it has reported anything; XCTest tests only ever come from the console."""
 
     def __init__(self, stream_path):
         self.console = ConsoleTracker()
         self.stream = EventStreamTracker(stream_path) if stream_path else None
+        self.findings = Findings()
 
     def using_stream(self):
         return self.stream is not None and self.stream.events > 0
@@ -433,7 +470,9 @@ class Passthrough:
         self.pending = lines.pop()
         self.pending_since = time.monotonic() if self.pending else None
         for line in lines:
-            self.tracker.console.feed(ANSI_ESCAPE.sub(b"", line).decode("utf-8", errors="replace"))
+            text = ANSI_ESCAPE.sub(b"", line).decode("utf-8", errors="replace")
+            self.tracker.console.feed(text)
+            self.tracker.findings.feed(text)
         self._write(b"".join(line + b"\n" for line in lines))
 
     def flush_partial(self, force=False):
@@ -606,6 +645,7 @@ def main(argv):
             status = TIMEOUT_STATUS
         if tracker.stream:
             tracker.stream.poll()
+        tracker.findings.print()
         print_summary(started, tracker, arguments.slowest)
         return status
     except BaseException:
