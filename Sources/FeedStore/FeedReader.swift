@@ -1,4 +1,3 @@
-internal import FileSystem
 internal import LibSQLite
 internal import Synchronization
 
@@ -12,7 +11,7 @@ final class FeedReader: Sendable {
         let generation: SQLiteStatement
         let page: SQLiteStatement
         /// The WAL index header, when the catalog is in WAL mode (see `generation()`).
-        let walIndex: SharedMapping?
+        let walIndex: SQLiteWALIndex?
         /// The header as it was just before `knownGeneration` was read.
         var knownHeader: [UInt8] = []
         var knownGeneration: Int64?
@@ -24,7 +23,7 @@ final class FeedReader: Sendable {
             page = try connection.prepare(SQLiteFeedStore.pageSQL)
             let mode = try connection.prepare("PRAGMA journal_mode")
             let isWAL = try mode.step() && mode.text(0) == "wal"
-            walIndex = isWAL ? WALIndexHeader.map(databasePath: path) : nil
+            walIndex = isWAL ? WALIndexHeader.map(connection) : nil
         }
     }
 
@@ -53,7 +52,7 @@ final class FeedReader: Sendable {
         do {
             return try statements.withLock { statements -> Int64 in
                 if let walIndex = statements.walIndex {
-                    walIndex.copy(into: &statements.header)
+                    walIndex.copy(WALIndexHeader.length, into: &statements.header)
                     if let known = statements.knownGeneration, statements.header == statements.knownHeader { return known }
                     swap(&statements.header, &statements.knownHeader)
                     statements.knownGeneration = nil

@@ -77,6 +77,35 @@ import Testing
         #expect(try await store.generationOnBothPaths() != before)
     }
 
+    /// The shortcut reads SQLite's own mapping of the WAL index. A descriptor of Reel's own on the `-shm`, once closed,
+    /// dropped every POSIX lock this process held on it (SQLite's DMS lock among them: fcntl locks belong to the
+    /// process), so the next process to open the catalog truncated and rebuilt the WAL index under this one's
+    /// connections: a Bus error in a full test run, where `reel` child processes open the test's catalogs.
+    @Test func theWALIndexShortcutLeavesSQLitesLocksOnTheSharedMemoryInPlace() async throws {
+        try await store.seed(count: 1)
+        let generation = try await store.generationOnBothPaths()
+        #expect(store.database.feedReader.checksWALIndex)
+        let shm = directory.file("catalog.sqlite-shm")
+        // SQLite holds a shared lock on the DMS byte of the -shm while any of its connections here use the index.
+        #expect(!(try Self.locks(heldOn: shm)).isEmpty, "this process holds no lock on \(shm)")
+        let script = "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM videos').fetchone()[0])"
+        let other = try await ChildProcess.run(["/usr/bin/python3", "-c", script, directory.file("catalog.sqlite")])
+        #expect(other.status == 0 && other.stdout == "1\n", "\(other.stderr)")
+        #expect(!(try Self.locks(heldOn: shm)).isEmpty, "after another process opened the catalog")
+        #expect(try await store.generationOnBothPaths() == generation)
+    }
+
+    /// The lines of /proc/locks for `path`'s inode held by this process. Read to its end: `String(contentsOfFile:)`
+    /// stops at 4095 bytes of a /proc file, and a parallel run's locks fill more.
+    static func locks(heldOn path: String) throws -> [Substring] {
+        let inode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+        let table = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/locks")).readToEnd() ?? Data()
+        return String(decoding: table, as: UTF8.self).split(separator: "\n").filter { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.contains("\(getpid())") && fields.contains { $0.hasSuffix(":\(inode)") }
+        }
+    }
+
     @Test func aFreshCatalogDoesNotStartAtZero() async throws {
         // A random start keeps a recreated catalog from repeating the ETags of the one it replaced.
         let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("other.sqlite")))
