@@ -13,7 +13,7 @@ import Glibc
 @Suite(.timeLimit(.minutes(5))) struct ThreadSchedulingTests {
     @Test(.enabled(if: geteuid() == 0, "only a privileged process can make a thread real time"))
     func aRealTimeThreadIsPutBackInTheNormalClass() async throws {
-        let (before, after, moved, failure) = try await onOwnThread("raises a thread to real time and puts it back") {
+        let (before, after, failure) = try await onOwnThread("raises a thread to real time and puts it back") {
             let raised = DispatchSemaphore(value: 0), checked = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var before = false, after = true
             nonisolated(unsafe) var failure: (any Error)?
@@ -32,15 +32,16 @@ import Glibc
             }
             thread.start()
             raised.wait()
-            let moved = Result { try ThreadScheduling.keepOrdinary() }
+            let kept = Result { () throws(FileSystemError) in _ = try ThreadScheduling.keepOrdinary() }
             checked.signal()
             done.wait()
-            let count = try moved.get()
-            return (before, after, count, failure)
+            try kept.get()
+            return (before, after, failure)
         }
         #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
         #expect(before, "the thread was not real time to begin with")
-        #expect(moved >= 1)
+        // Not "keepOrdinary() moved at least one thread": in a full run another test's encode calls it at the same
+        // moment and may put this thread back first (it did: 0 moved, the thread ordinary). What must hold is the end.
         #expect(!after, "the thread is still real time")
         #expect(try !Self.currentThreadIsRealTime())
     }
