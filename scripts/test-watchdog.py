@@ -118,8 +118,9 @@ class ConsoleTracker:
 class EventStreamTracker:
     """Tails the JSON-lines event stream Swift Testing writes: full test IDs and exact start and end instants."""
 
-    def __init__(self, path):
+    def __init__(self, path, findings=None):
         self.path = path
+        self.findings = findings
         self.offset = 0
         self.inode = None
         self.partial = b""
@@ -161,6 +162,10 @@ class EventStreamTracker:
             return
         kind, test_id = payload.get("kind"), payload.get("testID")
         instant = payload.get("instant") or {}
+        if kind == "issueRecorded" and self.findings is not None and not (payload.get("issue") or {}).get("isKnown"):
+            # The console's copy of this line is held back while `swift test` writes to a pipe, and lost with a hang.
+            text = " ".join(message.get("text", "") for message in payload.get("messages") or [])
+            self.findings.record_issue(f"{self.describe(test_id) if test_id else 'the run'}: {text}")
         if kind == "testStarted" and test_id:
             self.events += 1
             self.in_flight[test_id] = (instant.get("since1970", time.time()), instant.get("absolute"))
@@ -203,6 +208,11 @@ class Findings:
         self.crash = []          # lines of crash reports, each report at most CRASH_LINES long
         self.crash_budget = 0    # lines still to keep of the report being read
         self.failures = []
+        self.issues = []         # from the event stream
+
+    def record_issue(self, text):
+        if len(self.issues) < FAILURES_KEPT:
+            self.issues.append(text[:400])
 
     def feed(self, text):
         if CRASH_START.search(text) and len(self.crash) < 4 * CRASH_LINES:
@@ -214,6 +224,9 @@ class Findings:
             self.failures.append(text[:300])
 
     def print(self):
+        if self.issues:
+            log(f"issues recorded (event stream, {len(self.issues)}{'+' if len(self.issues) == FAILURES_KEPT else ''}):")
+            sys.stderr.write("".join(f"  {line}\n" for line in self.issues))
         if self.failures:
             log(f"failures ({len(self.failures)}{'+' if len(self.failures) == FAILURES_KEPT else ''}), again:")
             sys.stderr.write("".join(f"  {line}\n" for line in self.failures))
@@ -228,8 +241,8 @@ class Tracker:
 
     def __init__(self, stream_path):
         self.console = ConsoleTracker()
-        self.stream = EventStreamTracker(stream_path) if stream_path else None
         self.findings = Findings()
+        self.stream = EventStreamTracker(stream_path, self.findings) if stream_path else None
 
     def using_stream(self):
         return self.stream is not None and self.stream.events > 0
