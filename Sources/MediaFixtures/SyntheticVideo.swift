@@ -77,7 +77,9 @@ public struct SyntheticVideo: Sendable {
         let fps = Rational(Int32(frameRate.0), Int32(frameRate.1))
         let videoTimeBase = variableFrameRate ? Rational(1, 90_000) : fps.inverted
         var videoOptions: [(String, String)] = [("preset", preset), ("crf", String(quality))]
-        if codec == "libx265" { videoOptions.append(("x265-params", "log-level=none")) }
+        // One frame thread: x265 3.5's frame threads can deadlock in rate control (a 10-bit fixture encode hung a test
+        // run with every x265 thread waiting; upstream issues 540 and 684). docs/quirks.md, "x265's frame threads".
+        if codec == "libx265" { videoOptions.append(("x265-params", "log-level=none:frame-threads=1")) }
         let video = try Encoder(EncoderSettings(
             codec: codec,
             kind: .video(width: width, height: height, pixelFormat: tenBit ? .yuv420p10 : .yuv420p, frameRate: fps),
