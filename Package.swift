@@ -191,8 +191,8 @@ let package = Package(
         .target(name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines"], swiftSettings: upcoming),
         .testTarget(
             name: "PostgresTests",
-            dependencies: ["Deadlines", 
-                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures", "Deadlines",
+            dependencies: ["Deadlines",
+                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -211,7 +211,7 @@ let package = Package(
         // PostgreSQL catalog and one library.
         .testTarget(
             name: "MultiHostTests",
-            dependencies: ["Deadlines", "TestServers", "MediaFixtures", "Deadlines", "FeedStore", "PostgresCatalog", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Deadlines", "TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
     ],
