@@ -39,6 +39,7 @@ import time
 TIMEOUT_STATUS = 124
 PARTIAL_LINE_FLUSH_SECONDS = 0.2
 DRAIN_AFTER_EXIT_SECONDS = 5.0
+REAP_EVERY_SECONDS = 5.0
 STREAM_FLAGS = ("--event-stream-output-path", "--experimental-event-stream-output")
 ANSI_ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Swift Testing's console lines (Event.HumanReadableOutputRecorder): "<symbol> Test <name> started." and
@@ -536,7 +537,12 @@ def pump(child, passthroughs, tracker, silence, deadline=None):
             selector.register(passthrough.pipe, selectors.EVENT_READ, passthrough)
     last_output = time.monotonic()
     exited_at = None
+    last_reap = time.monotonic()
     while True:
+        if time.monotonic() - last_reap >= REAP_EVERY_SECONDS:
+            # Orphans that exit are this subreaper's to collect; otherwise a long run piles up hundreds of zombies.
+            reap_strays(child.pid)
+            last_reap = time.monotonic()
         for key, _ in selector.select(timeout=0.1 if exited_at else 0.5):   # epoll: fine with nothing registered
             data = os.read(key.fileobj.fileno(), 65536)
             if data:
