@@ -213,7 +213,7 @@ class Findings:
 
     def record_issue(self, text):
         if len(self.issues) < FAILURES_KEPT:
-            self.issues.append(text[:400])
+            self.issues.append(text[:2000])
 
     def feed(self, text):
         if CRASH_START.search(text) and len(self.crash) < 4 * CRASH_LINES:

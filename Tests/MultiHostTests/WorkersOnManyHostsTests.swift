@@ -67,6 +67,14 @@ import Glibc
 
     @Test func aHostCutOffMidJobNeverPublishesAfterAnotherTookItOver() async throws {
         try await MultiHostRig.with { rig in
+            // What each step saw and when (seconds since the start), for the failure messages: this test failed in
+            // loaded full runs with the cut host's job published at epoch 1, and its steps' timing is the evidence.
+            let start = ContinuousClock.now
+            var timeline: [String] = []
+            func note(_ step: String) {
+                let elapsed = ContinuousClock.now - start
+                timeline.append(String(format: "%lld.%02lld s ", elapsed.components.seconds, elapsed.components.attoseconds / 10_000_000_000_000_000) + step)
+            }
             let late = try rig.worker(on: 0)
             // 20 s of 720p: the transcode must outlast the steps up to the cut on a loaded machine (a 6 s clip was
             // published before the cut took effect, and the test then had nothing to take over).
@@ -74,21 +82,30 @@ import Glibc
             #expect(try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }, "\(late.stderr.suffix(2000))")
             // The taker's lease is long enough that a heavily loaded machine (a second build beside the tests) never lets it
             // lapse: with 3 s, a late heartbeat let the cut host take the job back (epoch 3) and publish it, rightly.
+            note("processing")
             let taker = try rig.worker(on: 1, leaseSeconds: 15)
             try await rig.hosts.cutLink(rig.hosts.hosts[0])
+            note("cut \(rig.hosts.hosts[0])")
             let atCut = try await rig.jobs()
+            note("at the cut: \(atCut)")
             try #require(atCut.first?.state == "processing" && atCut.first?.epoch == 1,
-                         "the job must still be processing on the cut host when its link goes: \(atCut)")
+                         "the job must still be processing on the cut host when its link goes: \(timeline)")
             // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
             // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
             // on its connection (TCP retransmission back-off); under a loaded run 120 s was not always enough.
-            let takenOver = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.epoch == 2 }
-            let jobsNow = (try? await rig.jobs()) ?? []
-            #expect(takenOver, "\(jobsNow) \(taker.stderr.suffix(2000))")
+            var seen: [MultiHostRig.Job] = []
+            let takenOver = try await ChildProcess.suspendUntil(seconds: 300) {
+                seen = try await rig.jobs()
+                return seen.first?.epoch == 2
+            }
+            note("taken over: \(takenOver) \(seen)")
+            #expect(takenOver, "\(timeline) \(taker.stderr.suffix(1500))")
             try await rig.hosts.restoreLink(rig.hosts.hosts[0])
+            note("restored")
             let published = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.state == "published" }
             let job = try #require(try await rig.jobs().first)
-            #expect(published && job.epoch == 2, "\(job)\nlate: \(late.stderr.suffix(2000))\ntaker: \(taker.stderr.suffix(2000))")
+            note("published: \(published) \(job)")
+            #expect(published && job.epoch == 2, "\(timeline)\nlate: \(Self.events(late))\ntaker: \(Self.events(taker))")
             // The new owner published; the late worker learned it had lost the job and published nothing.
             #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
             // It learns at its next heartbeat that reaches the server: its connection's TCP retransmissions back off while
@@ -99,6 +116,15 @@ import Glibc
             let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
             #expect(check.status == 0, "the published video is complete: \(check.stdout) \(check.stderr)")
             #expect(MultiHostRig.entries(rig.library + "/videos") == [job.id])
+        }
+    }
+
+    /// A worker's log lines without the migrations, each shortened: the time and the message.
+    static func events(_ worker: ChildProcess) -> [String] {
+        worker.stderr.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let message = object["message"] as? String, message != "catalog migrated" else { return nil }
+            return "\((object["time"] as? String)?.suffix(13) ?? "") \(message)"
         }
     }
 
