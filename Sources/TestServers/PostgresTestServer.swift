@@ -73,9 +73,10 @@ public final class PostgresTestServer: @unchecked Sendable {
         "postgres://\(Self.user)@\(host):\(port)/\(database)"
     }
 
-    /// Starts the server on the existing cluster (again, after `stop`) and waits until it accepts connections.
+    /// Starts the server on the existing cluster (again, after `stop`) and waits until it accepts connections. The
+    /// default limit is 120 s: with two test runs and a sanitizer run on 2 cores, a server took over 60 s to be ready.
     /// - Throws: `SetupError` with the server's log when it exits or does not get ready within `limit`.
-    public func start(within limit: Duration = .seconds(60)) async throws {
+    public func start(within limit: Duration = .seconds(120)) async throws {
         guard process == nil else { return }
         let server = try ChildProcess(runAs + [
             binaries + "/postgres", "-D", dataDirectory, "-p", String(port), "-k", socketDirectory,
