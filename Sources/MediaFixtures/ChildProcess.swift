@@ -1,4 +1,4 @@
-public import Deadlines
+internal import Deadlines
 import FileSystem
 import Foundation
 #if canImport(Glibc)

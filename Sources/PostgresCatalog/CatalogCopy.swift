@@ -169,7 +169,7 @@ public struct CatalogCopy: Sendable {
     static func bind(_ value: DatabaseValue, into bindings: inout PostgresBindings, table: String, column: String) throws {
         switch value.storage {
         case .null: bindings.appendNull()
-        case let .int64(number): try bindings.append(number)
+        case let .int64(number): bindings.append(number)
         case let .double(number): try bindings.append(number)
         case let .string(text): try bindings.append(text)
         case let .blob(data): try bindings.append(ByteBuffer(bytes: data))

@@ -20,7 +20,7 @@ final class TimedEncoder: @unchecked Sendable {
         encoder = try opened.get()
         threads = ThreadGroupCPU(threads: ThreadCPU.threadIDs().subtracting(before))
         // Any thread made real time some other way (a library that sets its class from one of its own threads).
-        try Self.scheduling(settings) { () throws(FileSystemError) in try ThreadScheduling.keepOrdinary() }
+        _ = try Self.scheduling(settings) { () throws(FileSystemError) in try ThreadScheduling.keepOrdinary() }
     }
 
     /// Sends a picture of its own (a reference), an IDR when `keyframe`.

@@ -158,7 +158,7 @@ import Testing
         // 2 s to settle against writes 0.3 s apart: a generous margin on a loaded machine.
         let worker = try harness.startWorker(["--settle", "2.0"])
         let target = harness.inbox + "/slow.mp4"
-        let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: target, contents: nil); return target }()))
+        let handle = try #require(FileHandle(forWritingAtPath: { _ = FileManager.default.createFile(atPath: target, contents: nil); return target }()))
         let chunks = 8
         // The chunks go in on a thread of their own, 0.3 s apart: that spacing against the 2 s settle is what is under
         // test, and a test suspended between chunks could resume seconds late on a loaded concurrency pool.

@@ -21,6 +21,7 @@ import Glibc
     }
 
     /// Runs `body` with a client connected to `database`, then shuts the client down.
+    @discardableResult
     static func withClient<T: Sendable>(_ server: PostgresTestServer, database: String,
                                         _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let client = PostgresClient(configuration: configuration(server, database: database))

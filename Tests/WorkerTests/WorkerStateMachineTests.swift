@@ -204,7 +204,7 @@ import Worker
     func aFileSystemFaultInOneStepIsRetried(step: WorkerFaults.Step, code: Int32) async throws {
         let rig = try WorkerRig()
         try rig.drop("photo.png")
-        var configuration = rig.configuration(ScriptedJobLauncher { _, _ in .publishImage })
+        let configuration = rig.configuration(ScriptedJobLauncher { _, _ in .publishImage })
         configuration.faults.raise(step, errno: code, times: 1)
         let worker = try rig.makeWorker(configuration)
         try await rig.runUntilIdle(worker)
@@ -218,7 +218,7 @@ import Worker
     @Test func aVideoPublishedOnItsRetryKeepsItsStoryboard() async throws {
         let rig = try WorkerRig()
         try rig.drop("clip.mp4", Array("video bytes".utf8))
-        var configuration = rig.configuration(ScriptedJobLauncher { _, _ in .publishVideo })
+        let configuration = rig.configuration(ScriptedJobLauncher { _, _ in .publishVideo })
         configuration.faults.raise(.publishOutputs, errno: EIO, times: 1)
         let worker = try rig.makeWorker(configuration)
         try await rig.runUntilIdle(worker)
@@ -232,7 +232,7 @@ import Worker
     @Test func aVerdictThatCannotBeFiledIsFiledLater() async throws {
         let rig = try WorkerRig()
         try rig.drop("notes.mp4")
-        var configuration = rig.configuration(ScriptedJobLauncher { _, _ in .reject(.unsupportedFormat) })
+        let configuration = rig.configuration(ScriptedJobLauncher { _, _ in .reject(.unsupportedFormat) })
         configuration.faults.raise(.writeReason, errno: EIO, times: 1)
         configuration.faults.raise(.moveOriginal, errno: EROFS, times: 1)
         let worker = try rig.makeWorker(configuration)
