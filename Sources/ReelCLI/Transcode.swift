@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Ingest
 import MediaModel
+import Synchronization
 import Transcode
 
 extension Reel {
@@ -84,8 +85,7 @@ extension Reel {
 
 /// SIGINT/SIGTERM set a flag the pipeline polls, so it can stop and remove its staging directory.
 final class Interrupt: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag = false
+    private let flag = Mutex(false)
     private var sources: [any DispatchSourceSignal] = []
 
     init() {
@@ -98,6 +98,6 @@ final class Interrupt: @unchecked Sendable {
         }
     }
 
-    private func set() { lock.withLock { flag = true } }
-    var isSet: Bool { lock.withLock { flag } }
+    private func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }
