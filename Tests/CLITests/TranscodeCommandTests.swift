@@ -38,6 +38,35 @@ import Glibc
                 "\(result.stdout)")
     }
 
+    /// Each rendition's encoder CPU counts the threads that started while it opened. In a process of its own, where
+    /// nothing else starts threads then, the bigger rung costs its encoder more than the smallest in each codec (9
+    /// times the pixels). In the test process other tests' threads would count too: this failed there in CI.
+    @Test func eachRenditionsEncoderCPUGrowsWithItsRung() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = directory.file("clip.mp4")
+        try SyntheticVideo(width: 480, height: 270, seconds: 3).write(to: clip)
+        let preset = directory.file("ladder.json")
+        try Data(#"""
+            {"codecs": ["h264", "hevc"], "segment_seconds": 2, "keyframe_interval_seconds": 1,
+             "rungs": [{"id": "90p", "short_side": 90, "crf": 28, "max_bitrate_kbps": 300, "buffer_kbits": 600, "audio_bitrate_kbps": 64},
+                       {"id": "270p", "short_side": 270, "crf": 28, "max_bitrate_kbps": 900, "buffer_kbits": 1800, "audio_bitrate_kbps": 128}],
+             "poster": {"rung": "90p"}}
+            """#.utf8).write(to: URL(fileURLWithPath: preset))
+        let result = try await ReelProcess.run(["transcode", clip, "--output", directory.file("ladder"), "--ladder", preset, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let last = try #require(result.stdout.split(separator: "\n").last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let renditions = try #require(summary["renditions"] as? [[String: Any]], "\(summary)")
+        var cpu: [String: Double] = [:]
+        for rendition in renditions {
+            let id = try #require(rendition["id"] as? String)
+            cpu[id] = try #require(rendition["encode_cpu_seconds"] as? Double, "\(rendition)")
+        }
+        #expect(Set(cpu.keys) == ["90p", "270p", "90p-hevc", "270p-hevc"], "\(cpu)")
+        #expect(cpu.values.allSatisfy { $0 > 0 }, "\(cpu)")
+        #expect(cpu["270p"]! > cpu["90p"]! && cpu["270p-hevc"]! > cpu["90p-hevc"]!, "\(cpu)")
+    }
+
     /// SVT-AV1 run as root puts each thread it starts in SCHED_FIFO at priority 99 (real time): a transcode's hundreds
     /// of busy threads would starve the machine. The encode is sampled while it runs: no thread of reel's is ever real
     /// time, and the samples saw SVT-AV1's pipeline (many threads) at work.

@@ -141,8 +141,8 @@ import TestTraits
         let each = try summary.renditions.map { try #require($0.encodeCPUSeconds, "\($0.id)") }
         #expect(each.allSatisfy { $0 > 0 }, "\(each)")
         #expect(each.reduce(0, +) <= spent, "encoders \(each) of the process's \(spent) s")
-        // The bigger rung costs its encoder more than the smallest, in each codec.
-        #expect(each[2] > each[0] && each[5] > each[3], "\(each)")
+        // Which rung costs more is checked in a process of its own (TranscodeCommandTests): here other tests start
+        // threads while an encoder opens, and those count as the encoder's.
     }
 
     @Test(arguments: [
