@@ -2,11 +2,12 @@ internal import FileSystem
 internal import LibAV
 
 /// An encoder whose CPU is counted: the threads it started while it opened (x264's frame and lookahead threads,
-/// x265's pool, SVT-AV1's pipeline; encoders open one after another, so the new threads are its own when nothing else in the process starts threads
-/// meanwhile: true of a job process and of `reel transcode`, not of the test process), read at every
-/// key frame and before the flush (x264's lookahead thread ends with the flush), plus the calling thread's time
-/// inside its calls. It is opened by a thread that cannot raise any thread to real-time scheduling, which SVT-AV1 run
-/// as root does to every thread it starts (`ThreadScheduling`). Only one thread uses it at a time.
+/// x265's pool, SVT-AV1's pipeline), read at every key frame and before the flush (x264's lookahead thread ends with
+/// the flush), plus the calling thread's time inside its calls. Encoders open one after another, so the new threads
+/// are its own when nothing else in the process starts threads meanwhile: true of a job process and of
+/// `reel transcode`, not of the test process. It is opened by a thread that cannot raise any thread to real-time
+/// scheduling, which SVT-AV1 run as root does to every thread it starts (`ThreadScheduling`). Only one thread uses it
+/// at a time.
 final class TimedEncoder: @unchecked Sendable {
     let encoder: Encoder
     private var threads: ThreadGroupCPU
