@@ -1,6 +1,7 @@
 public import Foundation
 public import MediaModel
 internal import FileSystem
+internal import Synchronization
 
 /// A directory of images converted in parallel, one file per core at a time. A failing file never stops the batch.
 public struct BatchConversion: Sendable {
@@ -35,16 +36,19 @@ public struct BatchConversion: Sendable {
 
     /// Runs the plan; `progress` is called after each file with (done, total), from any thread.
     public func run(_ plan: [(source: String, output: String)], progress: @Sendable (Int, Int) -> Void = { _, _ in }) -> Outcome {
-        let lock = NSLock()
-        nonisolated(unsafe) var outcome = Outcome()
-        nonisolated(unsafe) var next = 0
-        nonisolated(unsafe) var done = 0
+        // What the workers share: the next file to take, and the results so far.
+        struct State {
+            var outcome = Outcome()
+            var next = 0
+            var done = 0
+        }
+        let state = Mutex(State())
         let converter = self.converter, quality = self.quality
         DispatchQueue.concurrentPerform(iterations: min(workers, max(plan.count, 1))) { _ in
             while true {
-                let index: Int? = lock.withLock {
-                    defer { next += 1 }
-                    return next < plan.count ? next : nil
+                let index: Int? = state.withLock { state in
+                    defer { state.next += 1 }
+                    return state.next < plan.count ? state.next : nil
                 }
                 guard let index else { return }
                 let item = plan[index]
@@ -54,17 +58,18 @@ public struct BatchConversion: Sendable {
                 } catch {
                     converted = .failure(error)
                 }
-                let count: Int = lock.withLock {
+                let count: Int = state.withLock { state in
                     switch converted {
-                    case let .success(result): outcome.converted.append(result)
-                    case let .failure(error): outcome.failed.append(error)
+                    case let .success(result): state.outcome.converted.append(result)
+                    case let .failure(error): state.outcome.failed.append(error)
                     }
-                    done += 1
-                    return done
+                    state.done += 1
+                    return state.done
                 }
                 progress(count, plan.count)
             }
         }
+        var outcome = state.withLock { $0.outcome }
         outcome.converted.sort { $0.source < $1.source }
         outcome.failed.sort { $0.path < $1.path }
         return outcome

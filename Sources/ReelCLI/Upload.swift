@@ -3,6 +3,7 @@ import FileSystem
 import Foundation
 import Ingest
 import MediaModel
+import Synchronization
 import Transcode
 import UploadClient
 
@@ -88,20 +89,18 @@ extension Reel {
 }
 
 /// Prints `reel upload`'s events: JSON lines on stdout, or one updating line on a terminal's stderr.
-private final class UploadReporter: @unchecked Sendable {
-    private let lock = NSLock()
+private final class UploadReporter: Sendable {
     private let json: Bool
-    private let terminal: Bool
-    private var lineOpen = false
-    private var lastJobLine = ""
+    /// Held while printing, so events from two threads never interleave on the updating line.
+    private let screen: Mutex<Screen>
 
     init(json: Bool, terminal: Bool) {
         self.json = json
-        self.terminal = terminal
+        screen = Mutex(Screen(terminal: terminal))
     }
 
     func report(_ event: UploadEvent) {
-        lock.withLock {
+        screen.withLock { screen in
             if json {
                 print(JSONOutput.string(event))
                 fflush(nil)  // one event per line, even into a pipe
@@ -111,39 +110,40 @@ private final class UploadReporter: @unchecked Sendable {
             case let .plan(plan):
                 switch plan.action {
                 case .uploadAsIs:
-                    line("\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, sent as is")
+                    screen.line(
+                        "\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, sent as is")
                 case let .compress(quality):
-                    line(
+                    screen.line(
                         "\(plan.path): \(plan.kind.rawValue), \(Self.megabytes(plan.sourceBytes)) MB, compressing at \(quality.rawValue) first"
                     )
                 }
             case let .compressing(percent):
-                update(String(format: "compressing %5.1f%%", percent))
+                screen.update(String(format: "compressing %5.1f%%", percent))
             case let .compressed(_, bytes):
-                line("compressed to \(Self.megabytes(bytes)) MB")
+                screen.line("compressed to \(Self.megabytes(bytes)) MB")
             case let .created(url):
-                line("upload \(url)")
+                screen.line("upload \(url)")
             case let .resumed(url, offset):
-                line("resuming \(url) at \(Self.megabytes(offset)) MB")
+                screen.line("resuming \(url) at \(Self.megabytes(offset)) MB")
             case let .progress(bytes, total, rate, eta):
                 let rateText = rate.map { String(format: "%.2f MB/s", $0 / 1_000_000) } ?? "-- MB/s"
                 let etaText = eta.map { String(format: "ETA %.0f s", $0) } ?? "ETA --"
-                update("\(Self.megabytes(bytes)) / \(Self.megabytes(total)) MB  \(rateText)  \(etaText)")
+                screen.update("\(Self.megabytes(bytes)) / \(Self.megabytes(total)) MB  \(rateText)  \(etaText)")
             case let .uploaded(jobURL):
-                line("uploaded; job \(jobURL)")
+                screen.line("uploaded; job \(jobURL)")
             case let .job(state, percent):
                 let text = "job \(state) \(percent.map { "\($0)%" } ?? "")"
-                if terminal { update(text) } else if text != lastJobLine { line(text) }
-                lastJobLine = text
+                if screen.terminal { screen.update(text) } else if text != screen.lastJobLine { screen.line(text) }
+                screen.lastJobLine = text
             case let .done(state, reason, _, _):
-                line("job \(state)\(reason.map { " (\($0))" } ?? "")")
+                screen.line("job \(state)\(reason.map { " (\($0))" } ?? "")")
             }
         }
     }
 
     func finish(_ result: UploadFlow.Result) {
-        lock.withLock {
-            endLine()
+        screen.withLock { screen in
+            screen.endLine()
             guard !json else { return }
             if let master = result.outcome?.masterURL {
                 print(master.absoluteString)
@@ -156,8 +156,8 @@ private final class UploadReporter: @unchecked Sendable {
     }
 
     func fail(_ error: UploadError) {
-        lock.withLock {
-            endLine()
+        screen.withLock { screen in
+            screen.endLine()
             if json {
                 struct Failure: Encodable {
                     let event = "error"
@@ -172,20 +172,27 @@ private final class UploadReporter: @unchecked Sendable {
         }
     }
 
-    private func update(_ text: String) {
-        guard terminal else { return }
-        StandardError.write("\r\u{1B}[K" + text)
-        lineOpen = true
-    }
+    /// stderr's state: whether a terminal's updating line is open, and the last job line printed.
+    private struct Screen {
+        let terminal: Bool
+        var lineOpen = false
+        var lastJobLine = ""
 
-    private func line(_ text: String) {
-        endLine()
-        printError(text)
-    }
+        mutating func update(_ text: String) {
+            guard terminal else { return }
+            StandardError.write("\r\u{1B}[K" + text)
+            lineOpen = true
+        }
 
-    private func endLine() {
-        if lineOpen { StandardError.write("\n") }
-        lineOpen = false
+        mutating func line(_ text: String) {
+            endLine()
+            printError(text)
+        }
+
+        mutating func endLine() {
+            if lineOpen { StandardError.write("\n") }
+            lineOpen = false
+        }
     }
 
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_000_000) }
@@ -193,9 +200,11 @@ private final class UploadReporter: @unchecked Sendable {
 
 /// SIGINT/SIGTERM: sets a flag the compressor polls and cancels the network task; the resume entry stays.
 private final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag = false
-    private var handler: (@Sendable () -> Void)?
+    private struct State {
+        var flag = false
+        var handler: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
     private var sources: [any DispatchSourceSignal] = []
 
     init() {
@@ -209,20 +218,20 @@ private final class StopSignal: @unchecked Sendable {
     }
 
     func onSignal(_ handler: @escaping @Sendable () -> Void) {
-        let fireNow = lock.withLock {
-            self.handler = handler
-            return flag
+        let fireNow = state.withLock { state in
+            state.handler = handler
+            return state.flag
         }
         if fireNow { handler() }
     }
 
     private func fire() {
-        let handler = lock.withLock {
-            flag = true
-            return self.handler
+        let handler = state.withLock { state in
+            state.flag = true
+            return state.handler
         }
         handler?()
     }
 
-    var isSet: Bool { lock.withLock { flag } }
+    var isSet: Bool { state.withLock { $0.flag } }
 }

@@ -5,6 +5,7 @@ internal import LibTurboJPEG
 internal import LibWebP
 internal import Ingest
 public import MediaModel
+internal import Synchronization
 
 /// One transcode in progress: the demuxer, the two decoders, the constant-frame-rate clock and the rungs.
 final class LadderSession: @unchecked Sendable {
@@ -168,8 +169,7 @@ final class LadderSession: @unchecked Sendable {
     /// Hands one picture to every rung at once: each rung scales it on its own thread (once, for all its codecs);
     /// then every rendition encodes its rung's picture on its own thread.
     private func emit(_ picture: SourcePicture, slot: Int64) throws {
-        let lock = NSLock()
-        nonisolated(unsafe) var failure: (any Error)?
+        let failure = Mutex<(any Error)?>(nil)
         let scalers = self.scalers, outputs = self.outputs, poster = self.poster, posterRung = self.posterRung
         let keyint = plan.keyframeInterval, storyboard = self.storyboard
         // With one codec a rung's task also encodes, as before there were codecs: one hand-off per picture, not two.
@@ -186,10 +186,10 @@ final class LadderSession: @unchecked Sendable {
                     try storyboard.consider(scaled, slot: slot)
                 }
             } catch {
-                lock.withLock { if failure == nil { failure = error } }
+                failure.withLock { if $0 == nil { $0 = error } }
             }
         }
-        if let failure { throw failure }
+        if let error = failure.withLock({ $0 }) { throw error }
         guard !oneCodec else { return }
         let rungCount = scalers.count
         DispatchQueue.concurrentPerform(iterations: outputs.count) { index in
@@ -197,10 +197,10 @@ final class LadderSession: @unchecked Sendable {
                 guard let scaled = scalers[index % rungCount].lastScaled?.frame else { return }
                 try outputs[index].encodeVideo(scaled, slot: slot, keyframeInterval: keyint)
             } catch {
-                lock.withLock { if failure == nil { failure = error } }
+                failure.withLock { if $0 == nil { $0 = error } }
             }
         }
-        if let failure { throw failure }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     private func drainAudio(_ decoder: Decoder, _ frame: Frame) throws {

@@ -1,4 +1,5 @@
 public import Foundation
+internal import Synchronization
 
 #if canImport(FoundationNetworking)
     internal import FoundationNetworking
@@ -60,23 +61,25 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// Holds the running data task so a cancellation arriving from another thread can cancel it.
-private final class TaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var isCancelled = false
+private final class TaskBox: Sendable {
+    private struct State {
+        var task: URLSessionDataTask?
+        var isCancelled = false
+    }
+    private let state = Mutex(State())
 
     func set(_ task: URLSessionDataTask) {
-        let cancelNow = lock.withLock {
-            self.task = task
-            return isCancelled
+        let cancelNow = state.withLock { state in
+            state.task = task
+            return state.isCancelled
         }
         if cancelNow { task.cancel() }
     }
 
     func cancel() {
-        let task = lock.withLock {
-            isCancelled = true
-            return self.task
+        let task = state.withLock { state in
+            state.isCancelled = true
+            return state.task
         }
         task?.cancel()
     }

@@ -1,5 +1,6 @@
 internal import FileSystem
 public import Foundation
+internal import Synchronization
 public import Transcode
 
 /// `reel upload` end to end: plan, compress if needed, create or resume the tus upload, send it, then (when asked)
@@ -153,21 +154,20 @@ public struct UploadFlow: Sendable {
 }
 
 /// Turns offsets reported by the uploader into `progress` events with rate and ETA.
-final class ProgressTracker: @unchecked Sendable {
-    // The uploader reports from one task at a time; the lock only makes that safe to state.
-    private let lock = NSLock()
-    private var progress: UploadProgress
+final class ProgressTracker: Sendable {
+    // The uploader reports from one task at a time; the Mutex only makes that safe to state.
+    private let progress: Mutex<UploadProgress>
     private let now: @Sendable () -> Double
     private let events: @Sendable (UploadEvent) -> Void
 
     init(total: Int64, now: @escaping @Sendable () -> Double, events: @escaping @Sendable (UploadEvent) -> Void) {
-        progress = UploadProgress(total: total)
+        progress = Mutex(UploadProgress(total: total))
         self.now = now
         self.events = events
     }
 
     func record(_ offset: Int64) {
-        let snapshot = lock.withLock {
+        let snapshot = progress.withLock { progress in
             progress.record(bytes: offset, at: now())
             return progress
         }

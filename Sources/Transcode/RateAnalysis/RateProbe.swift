@@ -1,5 +1,6 @@
 internal import Foundation
 internal import LibAV
+internal import Synchronization
 
 /// Encodes a few short windows of the source, per rung and CRF, with the ladder's own encoder settings, and reads
 /// every encode back as it comes out: each probe's SSIM-Y and bitrate. The windows are reached by seeking, so only
@@ -114,27 +115,28 @@ final class RateProbe {
     /// Scales the picture once per rung, then encodes it in every probe at once, each on its own thread.
     private static func encode(_ picture: SourcePicture, slot: Int64, keyframe: Bool, scalers: [Int: RungScaler],
                                encodes: [Encode], probes: [ProbeEncoder]) throws {
-        let lock = NSLock()
-        nonisolated(unsafe) var failure: (any Error)?
+        let failure = Mutex<(any Error)?>(nil)
         let rungs = Array(scalers.keys)
-        nonisolated(unsafe) var scaled: [Int: Frame] = [:]
+        let scaledByRung = Mutex<[Int: Frame]>([:])
         DispatchQueue.concurrentPerform(iterations: rungs.count) { index in
             do {
                 let frame = try scalers[rungs[index]]!.picture(from: picture)
-                lock.withLock { scaled[rungs[index]] = frame }
+                scaledByRung.withLock { $0[rungs[index]] = frame }
             } catch {
-                lock.withLock { if failure == nil { failure = error } }
+                failure.withLock { if $0 == nil { $0 = error } }
             }
         }
-        if let failure { throw failure }
+        if let error = failure.withLock({ $0 }) { throw error }
+        // Every rung is scaled: the encodes below only read the pictures, so they need no lock.
+        let scaled = scaledByRung.withLock { $0 }
         DispatchQueue.concurrentPerform(iterations: probes.count) { index in
             do {
                 try probes[index].encode(scaled[encodes[index].rung]!, slot: slot, keyframe: keyframe)
             } catch {
-                lock.withLock { if failure == nil { failure = error } }
+                failure.withLock { if $0 == nil { $0 = error } }
             }
         }
-        if let failure { throw failure }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 }
 
