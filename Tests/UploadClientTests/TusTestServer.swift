@@ -1,10 +1,11 @@
 import FileSystem
 import Foundation
+import Synchronization
 import UploadClient
 
 /// An in-memory tus server behind `HTTPTransport`, following docs/uploads.md, with faults a test can queue.
 /// Every request is recorded, so tests assert on what the client sent.
-final class TusTestServer: HTTPTransport, @unchecked Sendable {
+final class TusTestServer: HTTPTransport, Sendable {
     enum Fault {
         /// Answer the next matching request with this response instead of handling it.
         case respond(HTTPResponse)
@@ -22,52 +23,60 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
         var bytes: [UInt8] = []
     }
 
-    private let lock = NSLock()
-    private(set) var uploads: [String: Upload] = [:]
-    private(set) var requests: [HTTPRequest] = []
-    private var faults: [(method: String, fault: Fault)] = []
-    private var nextID = 1
+    /// What requests change and tests set; a request is handled whole under the Mutex.
+    private struct State {
+        var uploads: [String: Upload] = [:]
+        var requests: [HTTPRequest] = []
+        var faults: [(method: String, fault: Fault)] = []
+        var nextID = 1
+        /// Answers for `GET /v1/jobs/...`, in order (the last one repeats).
+        var jobAnswers: [HTTPResponse] = []
+        var namesJobWhenFinished = false
+    }
+
+    private let state = Mutex(State())
     let token: String
-    var jobID = "job-1"
+    let jobID = "job-1"
+    let masterPath = "/media/videos/v1/master.m3u8"
 
     init(token: String = "secret") { self.token = token }
 
     /// Queues a fault for the next request with this method ("*" for any).
-    func inject(_ fault: Fault, on method: String) { lock.withLock { faults.append((method, fault)) } }
+    func inject(_ fault: Fault, on method: String) { state.withLock { $0.faults.append((method, fault)) } }
 
-    var recorded: [HTTPRequest] { lock.withLock { requests } }
-    func upload(_ id: String) -> Upload? { lock.withLock { uploads[id] } }
-    func setJobAnswers(_ answers: [HTTPResponse]) { lock.withLock { jobAnswers = answers } }
-    func forgetAllUploads() { lock.withLock { uploads.removeAll() } }
+    var recorded: [HTTPRequest] { state.withLock { $0.requests } }
+    func upload(_ id: String) -> Upload? { state.withLock { $0.uploads[id] } }
+    func setJobAnswers(_ answers: [HTTPResponse]) { state.withLock { $0.jobAnswers = answers } }
+    func forgetAllUploads() { state.withLock { $0.uploads.removeAll() } }
+
+    /// Names the job (`Reel-Job`) on HEAD and on `409 upload_finished` for a finished upload.
+    var namesJobWhenFinished: Bool {
+        get { state.withLock { $0.namesJobWhenFinished } }
+        set { state.withLock { $0.namesJobWhenFinished = newValue } }
+    }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try lock.withLock {
-            requests.append(request)
-            if let index = faults.firstIndex(where: { $0.method == request.method || $0.method == "*" }) {
-                let fault = faults.remove(at: index).fault
+        try state.withLock { state in
+            state.requests.append(request)
+            if let index = state.faults.firstIndex(where: { $0.method == request.method || $0.method == "*" }) {
+                let fault = state.faults.remove(at: index).fault
                 switch fault {
                 case let .respond(response): return response
                 case .refuse: throw ConnectionFailed(request: request.method)
                 case .cancel: throw CancellationError()
                 case .dropAfterStoring:
-                    _ = handle(request)
+                    _ = handle(request, &state)
                     throw ConnectionFailed(request: request.method)
                 }
             }
-            return handle(request)
+            return handle(request, &state)
         }
     }
 
-    /// Answers for `GET /v1/jobs/...`, in order (the last one repeats).
-    var jobAnswers: [HTTPResponse] = []
-    var masterPath = "/media/videos/v1/master.m3u8"
-    /// Names the job (`Reel-Job`) on HEAD and on `409 upload_finished` for a finished upload.
-    var namesJobWhenFinished = false
-
-    private func handle(_ request: HTTPRequest) -> HTTPResponse {
+    private func handle(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
         if request.method == "GET", request.url.path.hasPrefix("/v1/jobs/") {
-            guard let answer = jobAnswers.first else { return error(404, "not_found") }
-            if jobAnswers.count > 1 { jobAnswers.removeFirst() }
+            guard let answer = state.jobAnswers.first else { return error(404, "not_found") }
+            if state.jobAnswers.count > 1 { state.jobAnswers.removeFirst() }
             return answer
         }
         if request.method == "GET", request.url.path.hasPrefix("/v1/videos/") {
@@ -80,22 +89,22 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
             guard let length = request.header("Upload-Length").flatMap({ Int64($0) }), length >= 0 else {
                 return error(400, "invalid_upload_length")
             }
-            let id = "u\(nextID)"
-            nextID += 1
-            uploads[id] = Upload(length: length, metadata: request.header("Upload-Metadata") ?? "")
+            let id = "u\(state.nextID)"
+            state.nextID += 1
+            state.uploads[id] = Upload(length: length, metadata: request.header("Upload-Metadata") ?? "")
             return HTTPResponse(
                 status: 201, headers: ["Location": "/v1/uploads/\(id)", "Upload-Offset": "0", "Tus-Resumable": "1.0.0"])
         }
         guard path.hasPrefix("/v1/uploads/") else { return error(404, "not_found") }
         let id = String(path.dropFirst("/v1/uploads/".count))
-        guard var upload = uploads[id] else { return error(404, "not_found") }
+        guard var upload = state.uploads[id] else { return error(404, "not_found") }
         switch request.method {
         case "HEAD":
             var headers = [
                 "Upload-Offset": String(upload.bytes.count), "Upload-Length": String(upload.length),
                 "Tus-Resumable": "1.0.0",
             ]
-            if namesJobWhenFinished, Int64(upload.bytes.count) == upload.length {
+            if state.namesJobWhenFinished, Int64(upload.bytes.count) == upload.length {
                 headers["Reel-Job"] = "/v1/jobs/\(jobID)"
             }
             return HTTPResponse(status: 200, headers: headers)
@@ -105,7 +114,7 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
             }
             if upload.bytes.count == Int(upload.length) {
                 var finished = error(409, "upload_finished")
-                if namesJobWhenFinished { finished.headers["Reel-Job"] = "/v1/jobs/\(jobID)" }
+                if state.namesJobWhenFinished { finished.headers["Reel-Job"] = "/v1/jobs/\(jobID)" }
                 return finished
             }
             guard request.header("Upload-Offset") == String(upload.bytes.count) else {
@@ -119,7 +128,7 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
                 return error(400, "exceeds_upload_length")
             }
             upload.bytes += request.body
-            uploads[id] = upload
+            state.uploads[id] = upload
             var headers = ["Upload-Offset": String(upload.bytes.count), "Tus-Resumable": "1.0.0"]
             if Int64(upload.bytes.count) == upload.length { headers["Reel-Job"] = "/v1/jobs/\(jobID)" }
             return HTTPResponse(status: 204, headers: headers)
@@ -141,36 +150,38 @@ final class TusTestServer: HTTPTransport, @unchecked Sendable {
 }
 
 /// A sleeper that returns at once and remembers every delay it was asked for.
-final class RecordingSleeper: Sleeper, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [Double] = []
-    var delays: [Double] { lock.withLock { recorded } }
+final class RecordingSleeper: Sleeper, Sendable {
+    private let recorded = Mutex<[Double]>([])
+    var delays: [Double] { recorded.withLock { $0 } }
 
     func sleep(seconds: Double) async throws {
-        lock.withLock { recorded.append(seconds) }
+        recorded.withLock { $0.append(seconds) }
         try Task.checkCancellation()
     }
 }
 
 /// Answers requests from a script, in order; anything past the script is a test failure.
-final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
+final class ScriptedTransport: HTTPTransport, Sendable {
     enum Step {
         case answer(HTTPResponse)
         case fail
     }
 
-    private let lock = NSLock()
-    private var steps: [Step]
-    private(set) var requests: [HTTPRequest] = []
+    private struct State {
+        var steps: [Step]
+        var requests: [HTTPRequest] = []
+    }
 
-    init(_ steps: [Step]) { self.steps = steps }
+    private let state: Mutex<State>
 
-    var recorded: [HTTPRequest] { lock.withLock { requests } }
+    init(_ steps: [Step]) { state = Mutex(State(steps: steps)) }
+
+    var recorded: [HTTPRequest] { state.withLock { $0.requests } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let step: Step? = lock.withLock {
-            requests.append(request)
-            return steps.isEmpty ? nil : steps.removeFirst()
+        let step: Step? = state.withLock { state in
+            state.requests.append(request)
+            return state.steps.isEmpty ? nil : state.steps.removeFirst()
         }
         switch step {
         case let .answer(response): return response
@@ -186,11 +197,10 @@ struct ScriptExhausted: Error, CustomStringConvertible {
 }
 
 /// Collects events from a flow run.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [UploadEvent] = []
-    var events: [UploadEvent] { lock.withLock { list } }
-    func append(_ event: UploadEvent) { lock.withLock { list.append(event) } }
+final class EventLog: Sendable {
+    private let list = Mutex<[UploadEvent]>([])
+    var events: [UploadEvent] { list.withLock { $0 } }
+    func append(_ event: UploadEvent) { list.withLock { $0.append(event) } }
 }
 
 func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {

@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import MediaFixtures
+import Synchronization
 import Testing
 import TestTraits
 import UploadClient
@@ -305,9 +306,8 @@ import UploadClient
     }
 }
 
-final class OffsetLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [Int64] = []
-    var values: [Int64] { lock.withLock { list } }
-    func append(_ value: Int64) { lock.withLock { list.append(value) } }
+final class OffsetLog: Sendable {
+    private let list = Mutex<[Int64]>([])
+    var values: [Int64] { list.withLock { $0 } }
+    func append(_ value: Int64) { list.withLock { $0.append(value) } }
 }

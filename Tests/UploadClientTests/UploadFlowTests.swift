@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import MediaFixtures
 import MediaModel
+import Synchronization
 import Testing
 import TestTraits
 import Transcode
@@ -245,19 +246,18 @@ import UploadClient
 
 /// Passes requests to the test server and, after `patches` PATCHes went through, answers the next one with a
 /// cancellation, as Ctrl-C does.
-final class InterruptAfter: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
+final class InterruptAfter: HTTPTransport, Sendable {
     private let server: TusTestServer
-    private var remaining: Int
+    private let remaining: Mutex<Int>
 
     init(_ server: TusTestServer, patches: Int) {
         self.server = server
-        remaining = patches
+        remaining = Mutex(patches)
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if request.method == "PATCH" {
-            let cancel = lock.withLock {
+            let cancel = remaining.withLock { remaining in
                 defer { remaining -= 1 }
                 return remaining <= 0
             }
