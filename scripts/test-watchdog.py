@@ -417,7 +417,8 @@ def become_subreaper():
 def reap_strays(main_pid):
     """Collects exited orphans that the subreaper inherited, never the main child (Popen waits for that one)."""
     for pid in descendants(os.getpid()):
-        if pid != main_pid and read_stat(pid) and read_stat(pid)[0] == os.getpid():
+        # One read: a process can exit between two (a quiet clean-clone run lost its watchdog to that).
+        if pid != main_pid and (stat := read_stat(pid)) and stat[0] == os.getpid():
             try:
                 os.waitpid(pid, os.WNOHANG)
             except ChildProcessError:
