@@ -93,9 +93,13 @@ import Glibc
             // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
             // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
             // on its connection (TCP retransmission back-off); under a loaded run 120 s was not always enough.
-            var seen: [MultiHostRig.Job] = []
+            // Every change the polls saw goes in the timeline: in the failures the test saw epoch 2 although the job
+            // was published at epoch 1 and no worker logged a takeover.
+            var seen: [MultiHostRig.Job] = atCut
             let takenOver = try await ChildProcess.suspendUntil(seconds: 300) {
-                seen = try await rig.jobs()
+                let now = try await rig.jobs()
+                if now != seen { note("jobs now: \(now)") }
+                seen = now
                 return seen.first?.epoch == 2
             }
             note("taken over: \(takenOver) \(seen)")
