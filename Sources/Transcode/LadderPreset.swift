@@ -168,7 +168,7 @@ public struct LadderPreset: PresetFile, Equatable {
     }
 
     /// x265 `medium` and SVT-AV1 preset 8: the slowest presets whose rungs cost well under three times the whole H.264
-    /// ladder's CPU (README, Benchmarks). On 15 s 1080x1920 clips against a 26–30 CPU s H.264 ladder, x265 `medium`
+    /// ladder's CPU (docs/benchmarks.md). On 15 s 1080x1920 clips against a 26–30 CPU s H.264 ladder, x265 `medium`
     /// cost 1.4–1.8x it and `veryfast` 1.1–1.4x; SVT-AV1 8 cost 1.6–2.0x and 10 0.8–0.9x. x265 `superfast` and
     /// SVT-AV1 12 spent as many bytes as H.264 on real footage.
     public static let defaultHEVC = HEVC(preset: "medium", crfOffset: 4, probeCRFStep: 6)

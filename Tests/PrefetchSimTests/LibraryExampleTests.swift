@@ -20,7 +20,7 @@ import TestTraits
 }
 
 extension LibraryExampleTests {
-    /// The scripted-scroll example from the README.
+    /// The scripted-scroll example from docs/cli.md (`reel simulate`).
     @Test func scriptedScrollOnAThreeGLink() {
         let videos = (0..<5).map { i in
             ShortVideo(name: "v\(i)", chunkBytes: [60_000, 150_000, 230_000].map { [Int](repeating: $0, count: 10) },

@@ -34,7 +34,7 @@ import TestTraits
 
     /// GStreamer's hlsdemux2 plays each variant's media playlist to EOS: every frame reaches the sink, at its size;
     /// and each codec's own master (`master-<codec>.m3u8`). Not the full master: GStreamer 1.22 picks variants by
-    /// bandwidth alone and cannot switch codec within one stream (see the README).
+    /// bandwidth alone and cannot switch codec within one stream (docs/cli.md, `reel transcode`).
     @Test(.enabled(if: GStreamer.playScript != nil, "needs gst-launch-1.0 and ../shared/anchors/play_hls_gst.sh"))
     func gstreamerPlaysEveryVariantToTheEnd() async throws {
         let script = try #require(GStreamer.playScript)

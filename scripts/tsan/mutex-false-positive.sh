@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Shows that ThreadSanitizer reports Synchronization.Mutex's own protected accesses as races on Linux (a false
 # positive in the toolchain, not in Reel): builds scripts/tsan/MutexOnly.swift with -sanitize=thread at -Onone (as
-# `swift test --sanitize=thread` builds), runs it and prints how many reports it made. README, "ThreadSanitizer".
+# `swift test --sanitize=thread` builds), runs it and prints how many reports it made. docs/testing.md, "ThreadSanitizer".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
