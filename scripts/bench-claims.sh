@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The job queue's claims under contention (issue 12): 8 concurrent claimers draining 10,000 queued jobs, in claims per
 # second and p99 claim latency, with zero double claims. Reel on PostgreSQL (SELECT ... FOR UPDATE SKIP LOCKED behind
-# the FeedStore protocol, through postgres-nio), beside pgbench running the same claim statement with 8 clients on an
+# the JobQueue role, through postgres-nio), beside pgbench running the same claim statement with 8 clients on an
 # identical queue (the server's own ceiling for that statement), and Reel on SQLite (one writer) in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,10 +4,11 @@ internal import Hummingbird
 /// `GET /v1/feed`: pages of published videos, newest first. Plain requests are answered by `FeedFastPath` before
 /// the router; the router answers the rest (and explains every error) with the same `feedPage`.
 ///
-/// Each request reads the catalog generation (one indexed row, see `FeedStore.generation()`; for PostgreSQL a round trip, for SQLite an in-process read), so a video appears on
-/// the first request after its publish transaction commits, in every server process. Hot pages are answered from
-/// `pageCache` while the generation holds. Every page carries a strong ETag (generation, limit and cursor: the
-/// bytes are a function of those three), answers `If-None-Match` with 304, and may be cached for a second by a CDN.
+/// Each request reads the catalog generation (one indexed row, see `FeedReading.generation()`; for PostgreSQL a
+/// round trip, for SQLite an in-process read), so a video appears on the first request after its publish
+/// transaction commits, in every server process. Hot pages are answered from `pageCache` while the generation
+/// holds. Every page carries a strong ETag (generation, limit and cursor: the bytes are a function of those three),
+/// answers `If-None-Match` with 304, and may be cached for a second by a CDN.
 extension FeedServer {
     static let feedCacheControl = "public, max-age=1, stale-while-revalidate=5"
 

@@ -12,7 +12,8 @@ internal import HummingbirdCore
 /// The HTTP face of the catalog: the web page, the JSON feed, single videos, job status, the library's media files, health
 /// and metrics. Built as a router so tests drive it without a socket.
 public struct FeedServer: Sendable {
-    public let store: any FeedStore
+    /// Only the catalog's roles the routes read: the feed, and a job's status for a client polling its upload.
+    public let store: any FeedReading & JobStatusReading
     public let library: MediaLibrary
     public let rateLimit: RateLimit?
     /// One budget per client for the router and the feed's fast path.
@@ -34,7 +35,7 @@ public struct FeedServer: Sendable {
     /// gzip for feed pages and playlists.
     let gzipEncoder = GzipEncoder()
 
-    public init(store: any FeedStore, library: MediaLibrary, rateLimit: RateLimit? = nil,
+    public init(store: any FeedReading & JobStatusReading, library: MediaLibrary, rateLimit: RateLimit? = nil,
                 metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.store = store
         self.library = library

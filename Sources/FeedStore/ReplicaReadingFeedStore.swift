@@ -3,19 +3,23 @@ public import MediaModel
 /// A catalog whose feed reads go to a read replica (`--database-read`) while everything else — uploads, jobs,
 /// publishing, and job status, which a client polls right after uploading — goes to the primary. The feed may lag
 /// the primary by the replica's delay; its ETags follow the replica's own generation, so they stay consistent.
-public struct ReplicaReadingFeedStore: FeedStore {
-    public let primary: any FeedStore
-    public let feedReader: any FeedStore
+public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
+    public let primary: any Catalog & CatalogSeeding
+    /// Only the feed's reads: a replica is read-only.
+    public let feedReader: any FeedReading
 
-    public init(primary: any FeedStore, feedReader: any FeedStore) {
+    public init(primary: any Catalog & CatalogSeeding, feedReader: any FeedReading) {
         self.primary = primary
         self.feedReader = feedReader
     }
 
+    // MARK: FeedReading, from the replica
+
     public var synchronousFeed: (any SynchronousFeed)? { feedReader.synchronousFeed }
     public var eventLoopFeed: (any EventLoopFeed)? { feedReader.eventLoopFeed }
 
-    public func pageWithGeneration(limit: Int, after cursor: FeedCursor?) async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
+    public func pageWithGeneration(limit: Int, after cursor: FeedCursor?) async throws(CatalogError)
+        -> (page: FeedPage, generation: Int64) {
         try await feedReader.pageWithGeneration(limit: limit, after: cursor)
     }
     public func generation() async throws(CatalogError) -> Int64 { try await feedReader.generation() }
@@ -29,36 +33,49 @@ public struct ReplicaReadingFeedStore: FeedStore {
         try await primary.ping()
     }
 
+    // MARK: JobQueue, on the primary
+
     public func job(id: String) async throws(CatalogError) -> FeedJob? { try await primary.job(id: id) }
-    public func insertJob(id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64, leaseMilliseconds: Int64) async throws(CatalogError) {
-        try await primary.insertJob(id: id, sourceName: sourceName, bytes: bytes, owner: owner, now: now, leaseMilliseconds: leaseMilliseconds)
+    public func insertJob(id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
+                          leaseMilliseconds: Int64) async throws(CatalogError) {
+        try await primary.insertJob(id: id, sourceName: sourceName, bytes: bytes, owner: owner, now: now,
+                                    leaseMilliseconds: leaseMilliseconds)
     }
     public func deleteJob(_ lease: JobLease) async throws(CatalogError) { try await primary.deleteJob(lease) }
-    public func release(_ lease: JobLease, now: Int64) async throws(CatalogError) { try await primary.release(lease, now: now) }
-    public func claimNextJob(owner: String, now: Int64, leaseMilliseconds: Int64) async throws(CatalogError) -> FeedJob? {
+    public func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
+        try await primary.release(lease, now: now)
+    }
+    public func claimNextJob(owner: String, now: Int64,
+                             leaseMilliseconds: Int64) async throws(CatalogError) -> FeedJob? {
         try await primary.claimNextJob(owner: owner, now: now, leaseMilliseconds: leaseMilliseconds)
     }
     public func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
         try await primary.renewLease(lease, until: until, now: now)
     }
-    public func setJobFacts(_ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?, now: Int64) async throws(CatalogError) {
+    public func setJobFacts(_ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?,
+                            now: Int64) async throws(CatalogError) {
         try await primary.setJobFacts(lease, kind: kind, contentHash: contentHash, now: now)
     }
     public func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
         try await primary.setJobProgress(lease, progress: progress, now: now)
     }
-    public func finishJob(_ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?, now: Int64) async throws(CatalogError) {
+    public func finishJob(_ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?,
+                          now: Int64) async throws(CatalogError) {
         try await primary.finishJob(lease, as: error, kind: kind, now: now)
     }
-    public func requeue(_ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool, now: Int64) async throws(CatalogError) {
+    public func requeue(_ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
+                        now: Int64) async throws(CatalogError) {
         try await primary.requeue(lease, notBefore: notBefore, failure: failure, refundAttempt: refundAttempt, now: now)
     }
-    public func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] { try await primary.jobs(state: state) }
+    public func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
+        try await primary.jobs(state: state)
+    }
     public func jobsHeld() async throws(CatalogError) -> [FeedJob] { try await primary.jobsHeld() }
     public func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int] { try await primary.jobCounts() }
     public func waitForQueuedJob(upTo seconds: Double) async -> Bool { await primary.waitForQueuedJob(upTo: seconds) }
 
-    public func publish(_ video: PublishedVideo) async throws(CatalogError) { try await primary.publish(video) }
+    // MARK: Publishing and CatalogSeeding, on the primary
+
     public func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
         try await primary.publish(video, lease: lease, now: now)
     }
@@ -71,10 +88,15 @@ public struct ReplicaReadingFeedStore: FeedStore {
     public func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
         try await primary.publishedMedia(contentHash: contentHash)
     }
-    public func isPublished(mediaID: String) async throws(CatalogError) -> Bool { try await primary.isPublished(mediaID: mediaID) }
+    public func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
+        try await primary.isPublished(mediaID: mediaID)
+    }
+    public func publish(_ video: PublishedVideo) async throws(CatalogError) { try await primary.publish(video) }
     public func seed(count: Int, startingAt start: Int, batch: Int) async throws(CatalogError) {
         try await primary.seed(count: count, startingAt: start, batch: batch)
     }
+
+    // MARK: TokenRegistry and UploadLedger, on the primary
 
     public func createToken(_ token: UploadToken) async throws(CatalogError) { try await primary.createToken(token) }
     public func tokens() async throws(CatalogError) -> [UploadToken] { try await primary.tokens() }
@@ -82,17 +104,23 @@ public struct ReplicaReadingFeedStore: FeedStore {
     public func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
         try await primary.revokeToken(nameOrID, now: now)
     }
-    public func createUpload(_ upload: UploadRecord) async throws(CatalogError) { try await primary.createUpload(upload) }
+    public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
+        try await primary.createUpload(upload)
+    }
     public func upload(id: String) async throws(CatalogError) -> UploadRecord? { try await primary.upload(id: id) }
-    public func advanceUpload(id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64) async throws(CatalogError) -> Bool {
+    public func advanceUpload(id: String, from: Int64, to received: Int64, expiresAt: Int64,
+                              now: Int64) async throws(CatalogError) -> Bool {
         try await primary.advanceUpload(id: id, from: from, to: received, expiresAt: expiresAt, now: now)
     }
     public func deleteUpload(id: String) async throws(CatalogError) { try await primary.deleteUpload(id: id) }
-    public func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] { try await primary.expiredUploads(now: now) }
+    public func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
+        try await primary.expiredUploads(now: now)
+    }
     public func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
         try await primary.assignUploadJob(id: id, jobID: jobID, now: now)
     }
-    public func finishUpload(id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64) async throws(CatalogError) {
+    public func finishUpload(id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
+                             now: Int64) async throws(CatalogError) {
         try await primary.finishUpload(id: id, jobID: jobID, sourceName: sourceName, bytes: bytes, now: now)
     }
 }

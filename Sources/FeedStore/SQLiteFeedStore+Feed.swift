@@ -1,6 +1,6 @@
 internal import Foundation
 internal import GRDB
-public import MediaModel
+internal import MediaModel
 
 extension SQLiteFeedStore {
     /// Only the index's columns and the stored item: a page never renders JSON and never reads the renditions.
@@ -72,8 +72,9 @@ extension SQLiteFeedStore {
             FeedVideo.Rendition(rung: $0["rung"], width: $0["width"], height: $0["height"], bandwidth: $0["bandwidth"],
                                 averageBandwidth: $0["average_bandwidth"], codecs: $0["codecs"], segments: $0["segments"],
                                 videoCodec: $0["video_codec"], crf: $0["crf"], targetSSIMY: $0["target_ssim_y"],
-                                prefetch: hints ? Self.prefetch(initBytes: $0["init_bytes"], segmentDuration: $0["segment_duration_ms"],
-                                                                firstSegments: $0["first_segments"]) : nil)
+                                prefetch: hints ? PrefetchHintColumns.hint(initBytes: $0["init_bytes"],
+                                                                           segmentDuration: $0["segment_duration_ms"],
+                                                                           firstSegments: $0["first_segments"]) : nil)
         }.sorted(by: FeedVideo.Rendition.precedes)
         return FeedVideo(id: row[0], publishedAt: row[1] ?? 0, durationMilliseconds: row[2], width: row[3], height: row[4],
                          masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions,
@@ -86,13 +87,6 @@ extension SQLiteFeedStore {
               let tileHeight: Int = row[12], let columns: Int = row[13], let count: Int = row[14] else { return nil }
         return Storyboard(vttPath: vtt, imagePath: image, intervalSeconds: interval, tileWidth: tileWidth, tileHeight: tileHeight,
                           columns: columns, count: count)
-    }
-
-    /// A rendition's prefetch hint from its stored columns; nil when any is NULL (published before hints). Public for
-    /// the other engines, which store the same columns.
-    public static func prefetch(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {
-        guard let initBytes, let segmentDuration, let column = firstSegments, let segments = Self.firstSegments(column: column) else { return nil }
-        return PrefetchHint(initBytes: initBytes, segmentDurationMilliseconds: segmentDuration, firstSegments: segments)
     }
 
     /// The feed query's plan, for the test that proves it seeks through the index.

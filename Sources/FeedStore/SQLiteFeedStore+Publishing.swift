@@ -1,5 +1,5 @@
 internal import GRDB
-public import MediaModel
+internal import MediaModel
 
 /// Making media visible. Each call is one transaction: the media row(s) and the job's `published` state together, so
 /// a reader sees all of it or none. The caller has already put every file in place.
@@ -84,7 +84,9 @@ extension SQLiteFeedStore {
             try rendition.execute(arguments: [video.id, item.rung, item.width, item.height, item.bandwidth, item.averageBandwidth,
                                               item.codecs, item.segments, item.prefetch?.initBytes,
                                               item.prefetch?.segmentDurationMilliseconds,
-                                              item.prefetch.map { Self.firstSegmentsColumn($0.firstSegments) },
+                                              item.prefetch.map {
+                                                  PrefetchHintColumns.firstSegmentsColumn($0.firstSegments)
+                                              },
                                               item.videoCodec, item.crf, item.targetSSIMY])
         }
         // Written last: the renditions' insert triggers clear a stored item (edits outside FeedStore go stale).
@@ -93,22 +95,5 @@ extension SQLiteFeedStore {
                              posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions,
                              storyboard: video.storyboard)
         try db.cachedStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?").execute(arguments: [FeedItemJSON.render(item), video.id])
-    }
-
-    /// `first_segments` as stored: "duration_ms:bytes" pairs, comma-separated, in order. Public for the other
-    /// engines, which store the same column.
-    public static func firstSegmentsColumn(_ segments: [PrefetchHint.Segment]) -> String {
-        segments.map { "\($0.durationMilliseconds):\($0.bytes)" }.joined(separator: ",")
-    }
-
-    /// The segments a stored `first_segments` column lists; nil when it is malformed or empty.
-    public static func firstSegments(column: String) -> [PrefetchHint.Segment]? {
-        var segments: [PrefetchHint.Segment] = []
-        for pair in column.split(separator: ",") {
-            let parts = pair.split(separator: ":")
-            guard parts.count == 2, let duration = Int(parts[0]), let bytes = Int(parts[1]) else { return nil }
-            segments.append(PrefetchHint.Segment(durationMilliseconds: duration, bytes: bytes))
-        }
-        return segments.isEmpty ? nil : segments
     }
 }

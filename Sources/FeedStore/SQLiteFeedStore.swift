@@ -1,9 +1,9 @@
 /// The catalog on SQLite, the embedded default. Reads run on the pool's readers, concurrently with the writer. Its
-/// concerns live in extensions: the feed, jobs, publishing, tokens, uploads and seeding. Every `FeedStore` method is
+/// roles live in extensions: the feed, jobs, publishing, tokens, uploads and seeding. Every role's method is
 /// `async` and goes through GRDB's async access, which runs on GRDB's dispatch queues: the concurrency pool (one
 /// thread per core) never waits on SQLite's lock or busy timeout. Only `SynchronousFeed`'s two reads, for the event
 /// loop, have synchronous overloads of the same name; async code always gets the `async` ones.
-public struct SQLiteFeedStore: FeedStore, SynchronousFeed {
+public struct SQLiteFeedStore: Catalog, CatalogSeeding, SynchronousFeed {
     public let database: FeedDatabase
 
     public init(database: FeedDatabase) { self.database = database }

@@ -5,19 +5,26 @@ public import Logging
 /// PostgreSQL needs its connection pool running while the command works, so the pool runs in a child task that ends
 /// with `body`, after the schema is migrated.
 public enum CatalogOpener {
-    public static func with<T: Sendable>(_ location: DatabaseLocation, connections: Int = 8, logger: Logger,
-                                  _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+    /// The whole catalog, and seeding for `reel db seed`; each command hands its parts only the roles they use.
+    public static func with<T: Sendable>(
+        _ location: DatabaseLocation, connections: Int = 8, logger: Logger,
+        _ body: @Sendable (any Catalog & CatalogSeeding) async throws -> T
+    ) async throws -> T {
         switch location {
         case let .sqlite(path):
             return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))
         case let .postgres(postgres):
-            return try await withPostgres(postgres, connections: connections, migrate: true, logger: logger, body)
+            return try await withPostgres(postgres, connections: connections, migrate: true, logger: logger) {
+                try await body($0)
+            }
         }
     }
 
     /// The primary for everything and, with `--database-read`, a replica for the feed's reads.
-    public static func with<T: Sendable>(_ location: DatabaseLocation, reading replica: DatabaseLocation?, connections: Int = 8,
-                                  logger: Logger, _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+    public static func with<T: Sendable>(
+        _ location: DatabaseLocation, reading replica: DatabaseLocation?, connections: Int = 8, logger: Logger,
+        _ body: @Sendable (any Catalog) async throws -> T
+    ) async throws -> T {
         try await with(location, connections: connections, logger: logger) { primary in
             guard let replica else { return try await body(primary) }
             return try await withReplica(replica, connections: connections, logger: logger) { reader in
@@ -26,20 +33,26 @@ public enum CatalogOpener {
         }
     }
 
-    /// A replica is never migrated (it is read-only, and follows the primary's schema).
-    private static func withReplica<T: Sendable>(_ location: DatabaseLocation, connections: Int, logger: Logger,
-                                                 _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+    /// A replica is never migrated (it is read-only, and follows the primary's schema), and only read.
+    private static func withReplica<T: Sendable>(
+        _ location: DatabaseLocation, connections: Int, logger: Logger,
+        _ body: @Sendable (any FeedReading) async throws -> T
+    ) async throws -> T {
         switch location {
         case let .sqlite(path):
             return try await body(SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path)))
         case let .postgres(postgres):
-            return try await withPostgres(postgres, connections: connections, migrate: false, logger: logger, body)
+            return try await withPostgres(postgres, connections: connections, migrate: false, logger: logger) {
+                try await body($0)
+            }
         }
     }
 
     /// The pool runs in a child task for as long as `body` does; the schema is migrated first unless this is a replica.
-    private static func withPostgres<T: Sendable>(_ location: PostgresLocation, connections: Int, migrate: Bool, logger: Logger,
-                                                  _ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+    private static func withPostgres<T: Sendable>(
+        _ location: PostgresLocation, connections: Int, migrate: Bool, logger: Logger,
+        _ body: @Sendable (PostgresFeedStore) async throws -> T
+    ) async throws -> T {
         let store = PostgresFeedStore(location: location, connections: connections, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }

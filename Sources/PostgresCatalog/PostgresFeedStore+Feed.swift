@@ -174,7 +174,7 @@ extension PostgresFeedStore {
                 codecs: try rendition.value("codecs"), segments: try rendition.value("segments"),
                 videoCodec: try rendition.value("video_codec"), crf: try rendition.value("crf"),
                 targetSSIMY: try rendition.value("target_ssim_y"),
-                prefetch: SQLiteFeedStore.prefetch(initBytes: try rendition.value("init_bytes"),
+                prefetch: PrefetchHintColumns.hint(initBytes: try rendition.value("init_bytes"),
                                                    segmentDuration: try rendition.value("segment_duration_ms"),
                                                    firstSegments: try rendition.value("first_segments"))))
         }

@@ -89,7 +89,7 @@ extension PostgresFeedStore {
                     \(video.storyboard?.columns), \(video.storyboard?.count))
             """, logger: logger)
         for item in video.renditions {
-            let firstSegments = item.prefetch.map { SQLiteFeedStore.firstSegmentsColumn($0.firstSegments) }
+            let firstSegments = item.prefetch.map { PrefetchHintColumns.firstSegmentsColumn($0.firstSegments) }
             try await connection.query("""
                 INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments,
                                         init_bytes, segment_duration_ms, first_segments, video_codec, crf, target_ssim_y)
@@ -112,7 +112,7 @@ extension PostgresFeedStore {
             let first = start + done
             try await transaction("seed videos \(first)..<\(first + size)") { connection in
                 for n in first..<(first + size) {
-                    try await Self.insert(SQLiteFeedStore.syntheticVideo(n), connection, logger: self.logger)
+                    try await Self.insert(SyntheticVideos.video(n), connection, logger: self.logger)
                 }
                 try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: self.logger)
             }

@@ -27,7 +27,8 @@ extension ReelBench {
             let (jobs, claimers) = (jobs, claimers)
             let logger = Logger(label: "reel-bench.claims")
             let location = try location()
-            let result = try await CatalogOpener.with(location, connections: claimers + 2, logger: logger) { store in
+            let result = try await CatalogOpener.with(location, connections: claimers + 2, logger: logger) {
+                (store: any JobQueue & UploadLedger) in
                 let prefix = String(UUID().uuidString.prefix(8)).lowercased()
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
                 // Queued as uploads hand them over: one finished upload's job each, many at a time.

@@ -26,10 +26,12 @@ extension Reel {
             func run() async throws {
                 let location = try database.location()
                 let count = count
-                let (existing, seconds) = try await CatalogOpener.with(location, connections: 1, logger: Logger(label: "reel.db")) { store in
-                    let existing = try await store.videoCount()
+                let logger = Logger(label: "reel.db")
+                let (existing, seconds) = try await CatalogOpener.with(location, connections: 1, logger: logger) {
+                    (catalog: any FeedReading & CatalogSeeding) in
+                    let existing = try await catalog.videoCount()
                     let started = Date()
-                    try await store.seed(count: count, startingAt: existing, batch: 50_000)
+                    try await catalog.seed(count: count, startingAt: existing, batch: 50_000)
                     return (existing, Date().timeIntervalSince(started))
                 }
                 print(String(format: "seeded %ld videos (%ld in all) into %@ in %.1f s", count, existing + count, location.description, seconds))

@@ -73,27 +73,32 @@ extension Reel {
         func run() async throws {
             let logger = ServerLogging.logger(label: "reel.serve", level: logLevel)
             try Directory.create(library)
-            try await CatalogOpener.with(try database.location(), reading: try readLocation(), logger: logger) { store in
-                try await serve(store, logger: logger)
+            let location = try database.location()
+            try await CatalogOpener.with(location, reading: try readLocation(), logger: logger) { catalog in
+                try await serve(catalog, logger: logger)
             }
         }
 
-        func serve(_ store: any FeedStore, logger: Logger) async throws {
+        /// The whole catalog is open here; each part gets only its roles (feed and job status, uploads and tokens,
+        /// the job queue and publishing).
+        func serve(_ catalog: any Catalog, logger: Logger) async throws {
             var server = FeedServer(
-                store: store, library: try MediaLibrary(root: library),
+                store: catalog, library: try MediaLibrary(root: library),
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
             )
             server.webClient = WebClient(hlsJSURL: try hlsJsURL.map { try HLSJSURL($0) })
             server.corsOrigins = corsOrigins
             server.idleTimeoutSeconds = idleTimeout
-            let uploads = try UploadDesk(store: store, configuration: UploadConfiguration(library: library, limits: try limits.load()))
+            let uploadConfiguration = UploadConfiguration(library: library, limits: try limits.load())
+            let uploads = try UploadDesk(store: catalog, configuration: uploadConfiguration)
             server.uploads = uploads
             var services: [any Service] = [UploadExpiryService(desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel))]
             if let inbox {
                 _ = try limits.load()
                 let worker = try Worker(
                     configuration: self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: false),
-                    store: store, logger: ServerLogging.logger(label: "reel.worker", level: logLevel), metrics: server.metricsFactory)
+                    store: catalog, logger: ServerLogging.logger(label: "reel.worker", level: logLevel),
+                    metrics: server.metricsFactory)
                 services.append(worker)
                 let status = worker.status
                 server.healthProblem = {

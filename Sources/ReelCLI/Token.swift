@@ -36,9 +36,10 @@ extension Reel {
                 let id = LibraryLayout.newID()
                 let token = UploadToken(id: id, name: name, hash: hash, rateLimit: rateLimit,
                                         createdAt: Int64(Date().timeIntervalSince1970 * 1000))
-                let failure = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) { store -> CatalogError? in
+                let failure = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) {
+                    (registry: any TokenRegistry) -> CatalogError? in
                     do {
-                        try await store.createToken(token)
+                        try await registry.createToken(token)
                         return nil
                     } catch let error as CatalogError {
                         return error
@@ -59,8 +60,10 @@ extension Reel {
             @Flag(name: .long, help: "Print JSON.") var json = false
 
             func run() async throws {
-                let tokens = try await CatalogOpener.with(try database.location(), connections: 1, logger: Reel.Token.logger) { store in
-                    try await store.tokens()
+                let location = try database.location()
+                let tokens = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) {
+                    (registry: any TokenRegistry) in
+                    try await registry.tokens()
                 }
                 if json {
                     JSONOutput.print(tokens.map(TokenRow.init))
@@ -84,8 +87,9 @@ extension Reel {
             func run() async throws {
                 let location = try database.location()
                 let name = token
-                let revoked = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) { store in
-                    try await store.revokeToken(name, now: Int64(Date().timeIntervalSince1970 * 1000))
+                let revoked = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) {
+                    (registry: any TokenRegistry) in
+                    try await registry.revokeToken(name, now: Int64(Date().timeIntervalSince1970 * 1000))
                 }
                 guard let revoked else {
                     throw ValidationError("no token named or with id \"\(token)\" in \(location)")

@@ -18,7 +18,8 @@ internal import NIOPosix
 /// catalog's PostgreSQL connections run on a group of their own). Whole-file hashing goes to NIO's thread pool.
 public actor Worker: Service {
     public let configuration: WorkerConfiguration
-    public let store: any FeedStore
+    /// The job queue and publishing: the worker reads no feed and takes no upload over HTTP.
+    public let store: any JobQueue & Publishing
     /// Disk state for `/healthz`.
     public nonisolated let status = WorkerStatus()
     let layout: LibraryLayout
@@ -57,7 +58,7 @@ public actor Worker: Service {
 
     /// - Throws: `FileSystemError` when the library cannot be laid out or locked, `WorkerSetupError` when the inbox
     ///   and the library are on different file systems.
-    public init(configuration: WorkerConfiguration, store: any FeedStore, logger: Logger,
+    public init(configuration: WorkerConfiguration, store: any JobQueue & Publishing, logger: Logger,
                 metrics: any MetricsFactory = MetricsSystem.factory,
                 onFinished: (@Sendable (JobReport) -> Void)? = nil) throws {
         self.configuration = configuration

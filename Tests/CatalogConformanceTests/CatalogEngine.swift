@@ -18,12 +18,12 @@ enum CatalogEngine: String, CaseIterable, CustomTestStringConvertible, Sendable 
 
     /// Runs `body` with a fresh, migrated catalog of this engine: a SQLite file in its own directory, or a database of
     /// its own on the process's PostgreSQL server.
-    func withStore<T: Sendable>(_ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+    func withStore<T: Sendable>(_ body: @Sendable (any Catalog & CatalogSeeding) async throws -> T) async throws -> T {
         try await withCatalog { catalog in try await catalog.withStore(body) }
     }
 
     /// A fresh, empty catalog that tests may open more than once (two servers, a reopening after migration).
-    func withCatalog<T: Sendable>(_ body: @Sendable (Catalog) async throws -> T) async throws -> T {
+    func withCatalog<T: Sendable>(_ body: @Sendable (TestCatalog) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
             let directory = try TemporaryDirectory()
@@ -37,12 +37,12 @@ enum CatalogEngine: String, CaseIterable, CustomTestStringConvertible, Sendable 
 }
 
 /// Where one test's catalog lives.
-enum Catalog: Sendable {
+enum TestCatalog: Sendable {
     case sqlite(path: String)
     case postgres(PostgresLocation)
 
-    /// Opens (and migrates) the catalog for as long as `body` runs.
-    func withStore<T: Sendable>(_ body: @Sendable (any FeedStore) async throws -> T) async throws -> T {
+    /// Opens (and migrates) the catalog for as long as `body` runs: every role, and seeding to set tests up.
+    func withStore<T: Sendable>(_ body: @Sendable (any Catalog & CatalogSeeding) async throws -> T) async throws -> T {
         switch self {
         case let .sqlite(path):
             return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))

@@ -46,10 +46,12 @@ enum Fixtures {
                        contentHash: hash)
     }
 
-    /// A job as the worker makes one: inserted held by `owner` (epoch 0), then released to the queue.
-    static func queue(_ store: any FeedStore, _ id: String, now: Int64, owner: String = "intake") async throws {
-        try await store.insertJob(id: id, sourceName: Array("\(id).mp4".utf8), bytes: 1_000, owner: owner, now: now,
-                                  leaseMilliseconds: 60_000)
+    /// A job as the worker makes one: inserted held by `owner` (epoch 0), then released to the queue. Its source name
+    /// is `<id>.mp4` unless given (names are bytes, not text).
+    static func queue(_ store: any JobQueue, _ id: String, now: Int64, owner: String = "intake",
+                      sourceName: [UInt8]? = nil) async throws {
+        try await store.insertJob(id: id, sourceName: sourceName ?? Array("\(id).mp4".utf8), bytes: 1_000, owner: owner,
+                                  now: now, leaseMilliseconds: 60_000)
         try await store.release(JobLease(id: id, epoch: 0, owner: owner), now: now)
     }
 }

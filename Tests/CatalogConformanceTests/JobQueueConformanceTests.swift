@@ -4,7 +4,7 @@ import MediaModel
 import Synchronization
 import Testing
 
-/// The job queue on every engine: claim order, leases and their fencing, retries, verdicts and concurrent claimers.
+/// `JobQueue` on every engine: claim order, leases and their fencing, retries, verdicts and concurrent claimers.
 @Suite(.timeLimit(.minutes(10))) struct JobQueueConformanceTests {
     @Test(arguments: CatalogEngine.allCases)
     func claimsTakeTheOldestDueJobAndRaiseItsEpoch(engine: CatalogEngine) async throws {
@@ -86,28 +86,6 @@ import Testing
     }
 
     @Test(arguments: CatalogEngine.allCases)
-    func aDuplicateRollsBackAndIsRecordedAsOne(engine: CatalogEngine) async throws {
-        try await engine.withStore { store in
-            try await Fixtures.queue(store, "j1", now: 1)
-            try await Fixtures.queue(store, "j2", now: 2)
-            let first = try #require(try await store.claimNextJob(owner: "w", now: 3, leaseMilliseconds: 60_000))
-            let second = try #require(try await store.claimNextJob(owner: "w", now: 3, leaseMilliseconds: 60_000))
-            try await store.publish(Fixtures.image("i1", hash: "same"), lease: first.lease, now: 4)
-            let error = await #expect(throws: CatalogError.self) {
-                try await store.publish(Fixtures.image("i2", hash: "same"), lease: second.lease, now: 5)
-            }
-            #expect(error?.kind == .duplicate)
-            #expect(try await store.job(id: "j2")?.state == .processing, "the refused publish changed nothing")
-            let existing = try #require(try await store.publishedMedia(contentHash: "same"))
-            #expect(existing == PublishedMedia(kind: .image, id: "i1"))
-            try await store.finishDuplicate(second.lease, of: existing, now: 6)
-            let duplicate = try #require(try await store.job(id: "j2"))
-            #expect(duplicate.state == .published && duplicate.reason == .duplicate && duplicate.mediaID == "i1")
-            #expect(duplicate.lastError?.contains("i1") == true)
-        }
-    }
-
-    @Test(arguments: CatalogEngine.allCases)
     func verdictsAndFactsRoundTrip(engine: CatalogEngine) async throws {
         try await engine.withStore { store in
             try await Fixtures.queue(store, "j1", now: 1)
@@ -177,6 +155,55 @@ import Testing
             }
             #expect(woke.value.withLock { $0 })
             #expect(try await store.claimNextJob(owner: "w", now: 100, leaseMilliseconds: 1_000) != nil)
+        }
+    }
+
+    /// A held job's facts, progress and each way it can end read back as written, and a lost lease says why.
+    @Test(arguments: CatalogEngine.allCases)
+    func aHeldJobRecordsItsFactsProgressAndEnd(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            for id in ["image", "rejected", "duplicate"] {
+                try await Fixtures.queue(store, id, now: 1, sourceName: Array("upload \(id).mp4".utf8) + [0xFF])
+            }
+
+            let image = try #require(try await store.claimNextJob(owner: "w", now: 10, leaseMilliseconds: 1000))
+            try await store.setJobFacts(image.lease, kind: .image, contentHash: "bytes-1", now: 11)
+            try await store.setJobProgress(image.lease, progress: 1.5, now: 12)
+            var read = try #require(try await store.job(id: image.id))
+            #expect(read.kind == .image && read.contentHash == "bytes-1" && read.progress == 1 && read.updatedAt == 12)
+            try await store.setJobProgress(image.lease, progress: 0.25, now: 13)
+            #expect(try await store.job(id: image.id)?.progress == 0.25)
+            try await store.publish(PublishedImage(id: "i1", createdAt: 14, width: 640, height: 480, bytes: 12_345,
+                                                   path: "images/i1.webp", contentHash: "bytes-1"), lease: image.lease, now: 14)
+            read = try #require(try await store.job(id: image.id))
+            #expect(read.state == .published && read.mediaID == "i1" && read.progress == 1 && read.owner == nil)
+            #expect(try await store.publishedMedia(contentHash: "bytes-1") == PublishedMedia(kind: .image, id: "i1"))
+            #expect(try await store.isPublished(mediaID: "i1"))
+            let lost = await #expect(throws: CatalogError.self) { try await store.setJobProgress(image.lease, progress: 0.5, now: 15) }
+            #expect(lost?.kind == .leaseLost)
+            #expect(lost?.message.contains("the job is published at epoch 1, held by nobody") == true, "\(String(describing: lost))")
+
+            let rejected = try #require(try await store.claimNextJob(owner: "w", now: 20, leaseMilliseconds: 1000))
+            try await store.finishJob(rejected.lease, as: .rejected(Rejection(.tooLarge, "4 GB is over 2 GB", path: "x")),
+                                      kind: .video, now: 21)
+            read = try #require(try await store.job(id: rejected.id))
+            #expect(read.state == .rejected && read.reason == .rejected(.tooLarge) && read.lastError == "4 GB is over 2 GB")
+            #expect(read.kind == .video && read.owner == nil)
+
+            let duplicate = try #require(try await store.claimNextJob(owner: "w", now: 30, leaseMilliseconds: 1000))
+            try await store.finishDuplicate(duplicate.lease, of: PublishedMedia(kind: .image, id: "i1"), now: 31)
+            read = try #require(try await store.job(id: duplicate.id))
+            #expect(read.state == .published && read.reason == .duplicate && read.mediaID == "i1" && read.kind == .image)
+            #expect(try await store.jobCounts() == [.published: 2, .rejected: 1])
+            #expect(try await store.jobs(state: .published).map(\.id).sorted() == [duplicate.id, image.id].sorted())
+            #expect(try await store.jobsHeld().isEmpty)
+
+            // A job held from intake can be deleted by its holder only.
+            try await store.insertJob(id: "held", sourceName: [1, 2], bytes: 2, owner: "intake", now: 40, leaseMilliseconds: 100)
+            let notMine = await #expect(throws: CatalogError.self) { try await store.deleteJob(JobLease(id: "held", epoch: 0, owner: "other")) }
+            #expect(notMine?.kind == .leaseLost)
+            try await store.deleteJob(JobLease(id: "held", epoch: 0, owner: "intake"))
+            #expect(try await store.job(id: "held") == nil)
         }
     }
 }

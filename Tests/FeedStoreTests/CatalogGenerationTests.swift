@@ -19,7 +19,7 @@ import Testing
         let seeded = try await store.generationOnBothPaths()
         #expect(seeded != start)
         try await store.insertJob(id: "j1", sourceName: Array("a.mp4".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
-        try await store.publish(SQLiteFeedStore.syntheticVideo(7), lease: JobLease(id: "j1", epoch: 0, owner: "w"), now: 2)
+        try await store.publish(SyntheticVideos.video(7), lease: JobLease(id: "j1", epoch: 0, owner: "w"), now: 2)
         #expect(try await store.generationOnBothPaths() != seeded)
     }
 

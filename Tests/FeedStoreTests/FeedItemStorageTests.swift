@@ -49,7 +49,7 @@ import Testing
 
     /// A seed video with the storyboard the worker would publish for a 15 s portrait clip.
     func videoWithStoryboard(_ n: Int) -> PublishedVideo {
-        var video = SQLiteFeedStore.syntheticVideo(n)
+        var video = SyntheticVideos.video(n)
         video.storyboard = MediaModel.Storyboard(vttPath: "videos/\(video.id)/storyboard.vtt", imagePath: "videos/\(video.id)/storyboard.webp",
                                                  intervalSeconds: 1, tileWidth: 160, tileHeight: 284, columns: 10, count: 15)
         return video
@@ -176,7 +176,7 @@ import Testing
             let old = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("scratch.sqlite")))
             let pool = try DatabasePool(path: path)
             try FeedDatabase.migrator.migrate(pool, upTo: "v6: prefetch hints")
-            let video = SQLiteFeedStore.syntheticVideo(1)
+            let video = SyntheticVideos.video(1)
             // The item as a v6 catalog stored it: rendered from a video without a storyboard.
             try await old.publish(video)
             let item = FeedItemJSON.render(try #require(try await old.video(id: video.id)))
@@ -208,7 +208,7 @@ import Testing
     /// they were; the new columns are in place, and a codec set later (outside FeedStore) shows.
     @Test func migratingAVersion9CatalogReadsItsRenditionsWithoutCodecs() async throws {
         let path = directory.file("v9.sqlite")
-        let video = SQLiteFeedStore.syntheticVideo(2)
+        let video = SyntheticVideos.video(2)
         // The item as a v9 catalog stored it: rendered from renditions without codecs.
         let item = FeedItemJSON.render(FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
                                                  width: video.width, height: video.height, masterPath: video.masterPath,
@@ -261,7 +261,7 @@ import Testing
     /// fractional CRF published after it reads back in tenths.
     @Test func migratingAVersion10CatalogKeepsItsCRFsAndTakesFractionalOnes() async throws {
         let path = directory.file("v10.sqlite")
-        let video = SQLiteFeedStore.syntheticVideo(3)
+        let video = SyntheticVideos.video(3)
         do {
             let pool = try DatabasePool(path: path)
             try FeedDatabase.migrator.migrate(pool, upTo: "v10: rendition codecs and rates")
@@ -292,7 +292,7 @@ import Testing
         #expect(read.renditions.map(\.crf) == [21, nil, 23] && read.renditions.allSatisfy { $0.videoCodec == "h264" && $0.targetSSIMY == 0.97 })
         #expect(try #require(try await migrated.item(id: video.id)).json.contains(#""crf":21,"#))
 
-        var fractional = SQLiteFeedStore.syntheticVideo(4)
+        var fractional = SyntheticVideos.video(4)
         for index in fractional.renditions.indices { fractional.renditions[index].crf = 22.4 + Double(index) }
         try await migrated.publish(fractional)
         #expect(try await migrated.video(id: fractional.id)?.renditions.map(\.crf) == [22.4, 23.4, 24.4])

@@ -159,7 +159,7 @@ import TestServers
     @Test func renditionsPublishedBeforeVersion4ReadBackWithoutCodecs() async throws {
         let server = try await PostgresTestServer()
         try await server.createDatabase("before_codecs")
-        let video = SQLiteFeedStore.syntheticVideo(2)
+        let video = SyntheticVideos.video(2)
         let item = FeedItemJSON.render(FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
                                                  width: video.width, height: video.height, masterPath: video.masterPath,
                                                  posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath,
@@ -205,7 +205,7 @@ import TestServers
     @Test func version5KeepsWholeCRFsAndTakesFractionalOnes() async throws {
         let server = try await PostgresTestServer()
         try await server.createDatabase("whole_crfs")
-        let video = SQLiteFeedStore.syntheticVideo(3)
+        let video = SyntheticVideos.video(3)
         try await PostgresTestServerTests.withClient(server, database: "whole_crfs") { client in
             let applied = try await PostgresMigrator(migrations: PostgresSchema.migrations.filter { $0.version < 5 })
                 .migrate(client, logger: Self.logger)
@@ -224,7 +224,7 @@ import TestServers
                     """, logger: Self.logger)
             }
         }
-        var tenths = SQLiteFeedStore.syntheticVideo(4)
+        var tenths = SyntheticVideos.video(4)
         for index in tenths.renditions.indices { tenths.renditions[index].crf = 22.4 + Double(index) }
         let fractional = tenths
         try await PostgresFeedStoreTests.withStore(server, database: "whole_crfs", create: false) { store in

@@ -11,7 +11,9 @@ internal import Synchronization
 /// worker takes a file from the inbox: the job row and a file in `.incoming/<job>`. Nothing here trusts a byte past
 /// the last acknowledged offset, and nothing is acknowledged before it is fsynced and recorded in the catalog.
 public final class UploadDesk: Sendable {
-    public let store: any FeedStore
+    /// The uploads' records and the tokens that authorize them; a finished upload becomes a queued job through
+    /// `UploadLedger.finishUpload`, so the desk needs no other part of the job queue.
+    public let store: any UploadLedger & TokenRegistry
     public let configuration: UploadConfiguration
     let threadPool: NIOThreadPool
     /// Uploads with a PATCH in progress in this process: a second one at the same time is refused.
@@ -23,11 +25,12 @@ public final class UploadDesk: Sendable {
     static let sniffBytes: Int64 = 512
     static let writeBatchBytes: Int64 = 1 << 20
 
-    public convenience init(store: any FeedStore, configuration: UploadConfiguration) throws(FileSystemError) {
+    public convenience init(store: any UploadLedger & TokenRegistry,
+                            configuration: UploadConfiguration) throws(FileSystemError) {
         try self.init(store: store, configuration: configuration, threadPool: .singleton, clock: { ProcessInfo.processInfo.systemUptime })
     }
 
-    init(store: any FeedStore, configuration: UploadConfiguration, threadPool: NIOThreadPool,
+    init(store: any UploadLedger & TokenRegistry, configuration: UploadConfiguration, threadPool: NIOThreadPool,
          clock: @escaping @Sendable () -> Double) throws(FileSystemError) {
         self.store = store
         self.configuration = configuration

@@ -3,8 +3,8 @@ import Foundation
 import MediaModel
 import Testing
 
-/// The feed on every engine: pages, cursors, paging while videos are published, the generation, items.
-@Suite(.timeLimit(.minutes(10))) struct FeedConformanceTests {
+/// `FeedReading` on every engine: pages, cursors, paging while videos are published, the generation, items.
+@Suite(.timeLimit(.minutes(10))) struct FeedReadingConformanceTests {
     @Test(arguments: CatalogEngine.allCases)
     func pagesAreNewestFirstWithoutGapsOrDuplicates(engine: CatalogEngine) async throws {
         try await engine.withStore { store in
@@ -85,26 +85,6 @@ import Testing
             let video = try #require(try await store.claimNextJob(owner: "w", now: 6, leaseMilliseconds: 60_000))
             try await store.publish(Fixtures.video("m2", hash: "h-video"), lease: video.lease, now: 7)
             #expect(try await store.generation() != seeded)
-        }
-    }
-
-    @Test(arguments: CatalogEngine.allCases)
-    func aPublishedVideoKeepsEveryColumn(engine: CatalogEngine) async throws {
-        try await engine.withStore { store in
-            let published = Fixtures.video("m1", hash: "h1")
-            try await store.publish(published)
-            let video = try #require(try await store.video(id: "m1"))
-            #expect(video.renditions == published.renditions)
-            #expect(video.storyboard == published.storyboard)
-            #expect(video.durationMilliseconds == 15_250 && video.width == 1080 && video.height == 1920)
-            #expect(video.masterPath == published.masterPath && video.posterWebPPath == published.posterWebPPath)
-            #expect(try await store.publishedVideos().map(\.id) == ["m1"])
-            #expect(try await store.video(id: "missing") == nil)
-            #expect(try await store.item(id: "missing") == nil)
-            #expect(try await store.publishedMedia(contentHash: "h1") == PublishedMedia(kind: .video, id: "m1"))
-            #expect(try await store.isPublished(mediaID: "m1"))
-            #expect(try await !store.isPublished(mediaID: "m2"))
-            try await store.ping()
         }
     }
 

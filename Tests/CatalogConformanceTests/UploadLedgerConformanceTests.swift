@@ -2,28 +2,8 @@ import FeedStore
 import Foundation
 import Testing
 
-/// Tokens and resumable uploads on every engine, and migrations.
-@Suite(.timeLimit(.minutes(10))) struct UploadConformanceTests {
-    @Test(arguments: CatalogEngine.allCases)
-    func tokensAreCreatedFoundAndRevokedOnce(engine: CatalogEngine) async throws {
-        try await engine.withStore { store in
-            let token = UploadToken(id: "t1", name: "phone app", hash: "sha-1", rateLimit: 2.5, createdAt: 10)
-            try await store.createToken(token)
-            try await store.createToken(UploadToken(id: "t2", name: "web", hash: "sha-2", rateLimit: nil, createdAt: 11))
-            let clash = await #expect(throws: CatalogError.self) {
-                try await store.createToken(UploadToken(id: "t3", name: "web", hash: "sha-3", rateLimit: nil, createdAt: 12))
-            }
-            #expect(clash?.kind == .duplicate)
-            #expect(try await store.tokens().map(\.name) == ["phone app", "web"])
-            #expect(try await store.token(hash: "sha-1") == token)
-            #expect(try await store.token(hash: "nope") == nil)
-            #expect(try await store.revokeToken("web", now: 20)?.revokedAt == 20)
-            #expect(try await store.revokeToken("t2", now: 30)?.revokedAt == 20, "revoking twice keeps the first time")
-            #expect(try await store.revokeToken("nobody", now: 30) == nil)
-            #expect(try await store.token(hash: "sha-2")?.isRevoked == true)
-        }
-    }
-
+/// `UploadLedger` on every engine: resumable uploads, their offsets and expiry, and their hand-over to the job queue.
+@Suite(.timeLimit(.minutes(10))) struct UploadLedgerConformanceTests {
     @Test(arguments: CatalogEngine.allCases)
     func anUploadAdvancesOnlyFromItsOffsetAndBecomesAQueuedJob(engine: CatalogEngine) async throws {
         try await engine.withStore { store in
@@ -53,18 +33,33 @@ import Testing
         }
     }
 
+    /// Each column reads back as written, a file name that is not UTF-8 too (on PostgreSQL, a bytea both ways).
     @Test(arguments: CatalogEngine.allCases)
-    func openingAMigratedCatalogAgainKeepsItsData(engine: CatalogEngine) async throws {
-        try await engine.withCatalog { catalog in
-            try await catalog.withStore { store in
-                try await store.seed(count: 3, startingAt: 0, batch: 3)
-                try await Fixtures.queue(store, "j1", now: 1)
-            }
-            let (videos, claimed) = try await catalog.withStore { store in
-                (try await store.videoCount(), try await store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 1_000))
-            }
-            #expect(videos == 3)
-            #expect(claimed?.epoch == 1 && claimed?.id == "j1")
+    func anUploadAdvancesExpiresAndBecomesAQueuedJob(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            try await store.createToken(UploadToken(id: "t1", name: "alice", hash: "hash-a", rateLimit: nil, createdAt: 1))
+            let name: [UInt8] = Array("clip".utf8) + [0xFF, 0x00]
+            let upload = UploadRecord(id: "u1", tokenID: "t1", length: 100, metadata: "filename Y2xpcA==", filename: name,
+                                      createdAt: 1, updatedAt: 1, expiresAt: 10)
+            try await store.createUpload(upload)
+            #expect(try await store.upload(id: "u1") == upload)
+            #expect(try await store.expiredUploads(now: 10).map(\.id) == ["u1"])
+
+            #expect(try await store.advanceUpload(id: "u1", from: 0, to: 60, expiresAt: 20, now: 5))
+            #expect(try await store.advanceUpload(id: "u1", from: 0, to: 70, expiresAt: 20, now: 6) == false, "the offset moved")
+            #expect(try await store.expiredUploads(now: 10).isEmpty)
+
+            try await store.assignUploadJob(id: "u1", jobID: "j1", now: 7)
+            try await store.assignUploadJob(id: "u1", jobID: "j2", now: 8)
+            #expect(try await store.upload(id: "u1")?.jobID == "j1", "the first job id chosen is kept")
+            try await store.finishUpload(id: "u1", jobID: "j1", sourceName: name, bytes: 100, now: 9)
+            try await store.finishUpload(id: "u1", jobID: "j1", sourceName: [], bytes: 0, now: 12)
+            let job = try #require(try await store.job(id: "j1"))
+            #expect(job.state == .queued && job.owner == nil && job.sourceName == name && job.epoch == 0 && job.kind == .unknown)
+            #expect(try await store.upload(id: "u1")?.finishedAt == 9)
+
+            try await store.deleteUpload(id: "u1")
+            #expect(try await store.upload(id: "u1") == nil)
         }
     }
 }
