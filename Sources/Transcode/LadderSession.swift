@@ -236,11 +236,11 @@ final class LadderSession: @unchecked Sendable {
 
     func renditions() throws -> [TranscodeSummary.Rendition] {
         try outputs.map { output in
-            let measured = try MasterPlaylist.measure(playlist: output.directory + "/index.m3u8")
+            let measured = try MasterPlaylistWriter.measure(playlist: output.directory + "/index.m3u8")
             return TranscodeSummary.Rendition(
                 id: output.id, width: output.rung.width, height: output.rung.height, playlist: output.id + "/index.m3u8",
                 bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average,
-                codecs: try MasterPlaylist.codecs(initSegment: output.directory + "/init.mp4"),
+                codecs: try MasterPlaylistWriter.codecs(initSegment: output.directory + "/init.mp4"),
                 segments: measured.segments, frames: output.framesEncoded, rung: output.rung.id, videoCodec: output.codec,
                 crf: output.rung.crf(output.codec), ssimY: output.meter.map { $0.ssim.mean },
                 targetSSIMY: output.rung.targetSSIMY[output.codec], encodeCPUSeconds: output.encodeCPUSeconds

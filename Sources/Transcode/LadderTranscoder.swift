@@ -97,8 +97,8 @@ public struct LadderTranscoder: Sendable {
                 progress(TranscodeProgress(seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
             }
             let renditions = try session.renditions()
-            let iFrames = try MasterPlaylist.writeIFramePlaylists(renditions, directory: directory)
-            let masters = MasterPlaylist.files(renditions, iFrames: iFrames, codecs: plan.codecs, frameRate: plan.frameRateValue)
+            let iFrames = try MasterPlaylistWriter.writeIFramePlaylists(renditions, directory: directory)
+            let masters = MasterPlaylistWriter.files(renditions, iFrames: iFrames, codecs: plan.codecs, frameRate: plan.frameRateValue)
             for (name, text) in masters {
                 try AtomicFile.write(Array(text.utf8), to: directory + "/" + name, durable: false)
             }

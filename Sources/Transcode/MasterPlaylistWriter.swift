@@ -4,7 +4,7 @@ internal import Foundation
 
 /// The master playlist, written after encoding from what the segments really weigh: BANDWIDTH is the measured
 /// peak segment bitrate (never an estimate made before encoding), AVERAGE-BANDWIDTH the measured average.
-enum MasterPlaylist {
+enum MasterPlaylistWriter {
     struct Measured {
         var segments: Int
         var bytes: Int
