@@ -163,18 +163,21 @@ import Testing
         // The chunks go in on a thread of their own, 0.3 s apart: that spacing against the 2 s settle is what is under
         // test, and a test suspended between chunks could resume seconds late on a loaded concurrency pool.
         let seen = try await onOwnThread("writes slow.mp4 in \(chunks) chunks") {
-            var seen: [(fileThere: Bool, noJobs: Bool)] = []
+            // When each chunk went in, seconds from the first: a run saw the file taken at 7 of 8 chunks.
+            var seen: [(fileThere: Bool, noJobs: Bool, wroteAt: Double)] = []
+            let start = Date()
             for index in 0..<chunks {
                 let range = (bytes.count * index / chunks)..<(bytes.count * (index + 1) / chunks)
+                let wroteAt = Date().timeIntervalSince(start)
                 handle.write(bytes.subdata(in: range))
                 Thread.sleep(forTimeInterval: 0.3)
-                seen.append((FileManager.default.fileExists(atPath: target), try harness.jobStatesBlocking().isEmpty))
+                seen.append((FileManager.default.fileExists(atPath: target), try harness.jobStatesBlocking().isEmpty, wroteAt))
             }
             try handle.close()
             return seen
         }
         for (index, look) in seen.enumerated() {
-            #expect(look.fileThere, "taken after \(index + 1) of \(chunks) chunks")
+            #expect(look.fileThere, "taken after \(index + 1) of \(chunks) chunks, written at \(seen.map(\.wroteAt)) s")
             #expect(look.noJobs)
         }
         let jobs = try await harness.waitForJobs(count: 1)
