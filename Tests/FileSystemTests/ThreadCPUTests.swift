@@ -45,10 +45,10 @@ import Testing
             let thread = Thread {
                 _ = Self.spin(0.2)
                 started.signal()
-                finish.wait()
+                _ = finish.wait(timeout: .now() + 30)  // the test signals it at once; bounded all the same
             }
             thread.start()
-            started.wait()
+            guard started.wait(timeout: .now() + 30) == .success else { throw SpinTimeout(what: "the spinning thread to start") }
             let new = ThreadCPU.threadIDs().subtracting(before)
             let spent = new.compactMap { ThreadCPU.seconds(ofThread: $0) }.reduce(0, +)
             finish.signal()
@@ -68,10 +68,10 @@ import Testing
                 id = ThreadCPU.currentThreadID()
                 _ = Self.spin(0.2)
                 spun.signal()
-                finish.wait()
+                _ = finish.wait(timeout: .now() + 30)  // the test signals it at once; bounded all the same
             }
             thread.start()
-            spun.wait()
+            guard spun.wait(timeout: .now() + 30) == .success else { throw SpinTimeout(what: "the spinning thread to spin") }
             var group = ThreadGroupCPU(threads: [id])
             group.sample()
             finish.signal()
@@ -89,4 +89,10 @@ import Testing
         #expect(group.seconds == whileRunning, "an ended thread keeps what it used when last read")
         #expect(ThreadGroupCPU(threads: []).seconds == 0)
     }
+}
+
+/// A wait of these tests that passed its 30 s bound, naming what it waited for.
+struct SpinTimeout: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "no sign of \(what) within 30 s" }
 }
