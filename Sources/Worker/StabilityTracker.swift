@@ -1,17 +1,22 @@
 /// Decides when an inbox file has finished arriving: its size and mtime unchanged for `settle` seconds. A file
 /// still being copied in keeps changing, so it is never taken half-written. Pure: the caller passes the clock.
+///
+/// Each scan's facts are read at an unknown moment inside the scan (a listing can be descheduled for seconds on a
+/// loaded host), so the caller passes the clock before and after the listing. A first sighting counts from the
+/// listing's end and a repeat is judged at its start: the quiet time credited is never more than really passed.
 public struct StabilityTracker: Sendable {
     public let settle: Double
     private var seen: [[UInt8]: (size: Int64, modified: Int64, since: Double)] = [:]
 
     public init(settle: Double) { self.settle = settle }
 
-    /// Records this scan's facts for `name`; true once they have not changed for `settle` seconds.
-    public mutating func isStable(name: [UInt8], size: Int64, modified: Int64, now: Double) -> Bool {
+    /// Records this scan's facts for `name`, read after `listingStarted` and before `listingEnded` (monotonic
+    /// seconds); true once the same facts were already read at least `settle` seconds before this listing began.
+    public mutating func isStable(name: [UInt8], size: Int64, modified: Int64, listingStarted: Double, listingEnded: Double) -> Bool {
         if let previous = seen[name], previous.size == size, previous.modified == modified {
-            return now - previous.since >= settle
+            return listingStarted - previous.since >= settle
         }
-        seen[name] = (size, modified, now)
+        seen[name] = (size, modified, listingEnded)
         return settle <= 0
     }
 

@@ -9,16 +9,18 @@ extension Worker {
     /// mtime have settled. Ignored names (dotfiles, .part, .tmp, .crdownload) are left alone. A failure with one
     /// upload is logged and the scan goes on with the next.
     func intake() async throws(FileSystemError) {
+        let listingStarted = Self.monotonic
         let entries = try Directory.entries(of: configuration.inbox).filter { !$0.isIgnored }
+        let listingEnded = Self.monotonic
         tracker.keepOnly(Set(entries.map(\.name)))
-        let now = Self.monotonic
         for entry in entries {
             if disk.isPaused { return }
             let name = SourceName(entry.name)
             do {
                 if entry.kind != .regular {
                     try await refuseNotRegular(entry)
-                } else if tracker.isStable(name: entry.name, size: entry.size, modified: entry.modified, now: now) {
+                } else if tracker.isStable(name: entry.name, size: entry.size, modified: entry.modified,
+                                                 listingStarted: listingStarted, listingEnded: listingEnded) {
                     try await take(entry)
                 }
             } catch {

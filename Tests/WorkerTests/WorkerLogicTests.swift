@@ -7,42 +7,65 @@ import Worker
     @Test func aFileIsStableOnlyAfterItsFactsHoldForTheSettleTime() {
         var tracker = StabilityTracker(settle: 2)
         let name = Array("a.mp4".utf8)
-        let stable1 = tracker.isStable(name: name, size: 10, modified: 1, now: 0)
+        let stable1 = tracker.isStable(name: name, size: 10, modified: 1, listingStarted: 0, listingEnded: 0)
         #expect(!stable1)
-        let stable2 = tracker.isStable(name: name, size: 10, modified: 1, now: 1.9)
+        let stable2 = tracker.isStable(name: name, size: 10, modified: 1, listingStarted: 1.9, listingEnded: 1.9)
         #expect(!stable2)
-        let stable3 = tracker.isStable(name: name, size: 10, modified: 1, now: 2.0)
+        let stable3 = tracker.isStable(name: name, size: 10, modified: 1, listingStarted: 2.0, listingEnded: 2.0)
         #expect(stable3)
         // It grows: the clock starts again.
-        let stable4 = tracker.isStable(name: name, size: 20, modified: 1, now: 2.5)
+        let stable4 = tracker.isStable(name: name, size: 20, modified: 1, listingStarted: 2.5, listingEnded: 2.5)
         #expect(!stable4)
-        let stable5 = tracker.isStable(name: name, size: 20, modified: 1, now: 4.4)
+        let stable5 = tracker.isStable(name: name, size: 20, modified: 1, listingStarted: 4.4, listingEnded: 4.4)
         #expect(!stable5)
-        let stable6 = tracker.isStable(name: name, size: 20, modified: 1, now: 4.5)
+        let stable6 = tracker.isStable(name: name, size: 20, modified: 1, listingStarted: 4.5, listingEnded: 4.5)
         #expect(stable6)
         // Same size, newer mtime (rewritten in place): not stable.
-        let stable7 = tracker.isStable(name: name, size: 20, modified: 2, now: 5)
+        let stable7 = tracker.isStable(name: name, size: 20, modified: 2, listingStarted: 5, listingEnded: 5)
         #expect(!stable7)
+    }
+
+    /// A scan descheduled between listing and reading the clock must not count that stall as quiet time: here the
+    /// file grows every 0.3 s, and no scan's window may make 2 s of quiet out of it.
+    @Test func aStallDuringAListingIsNeverCountedAsQuietTime() {
+        var tracker = StabilityTracker(settle: 2)
+        let name = Array("slow.mp4".utf8)
+        // First sighting listed during [0, 1.8]: facts counted from 1.8, not 0.
+        let first = tracker.isStable(name: name, size: 7, modified: 7, listingStarted: 0, listingEnded: 1.8)
+        #expect(!first)
+        // Same facts listed in [2.05, 2.1] after a 1.8 s stall: only 0.25 s are sure to have passed.
+        let second = tracker.isStable(name: name, size: 7, modified: 7, listingStarted: 2.05, listingEnded: 2.1)
+        #expect(!second)
+        // A listing that started 2 s after the first one ended is sure of 2 s of quiet.
+        let third = tracker.isStable(name: name, size: 7, modified: 7, listingStarted: 3.85, listingEnded: 3.9)
+        #expect(third)
+        // A change seen in a stalled listing counts from that listing's end.
+        let grown = tracker.isStable(name: name, size: 8, modified: 8, listingStarted: 4, listingEnded: 7)
+        #expect(!grown)
+        let early = tracker.isStable(name: name, size: 8, modified: 8, listingStarted: 8.9, listingEnded: 9)
+        #expect(!early)
+        let settled = tracker.isStable(name: name, size: 8, modified: 8, listingStarted: 9, listingEnded: 9)
+        #expect(settled)
     }
 
     @Test func forgottenAndRemovedNamesStartOver() {
         var tracker = StabilityTracker(settle: 1)
         let a = Array("a".utf8), b = Array("b".utf8)
-        _ = tracker.isStable(name: a, size: 1, modified: 1, now: 0)
-        _ = tracker.isStable(name: b, size: 1, modified: 1, now: 0)
+        _ = tracker.isStable(name: a, size: 1, modified: 1, listingStarted: 0, listingEnded: 0)
+        _ = tracker.isStable(name: b, size: 1, modified: 1, listingStarted: 0, listingEnded: 0)
         tracker.keepOnly([b])
-        let stable8 = tracker.isStable(name: a, size: 1, modified: 1, now: 5)
+        let stable8 = tracker.isStable(name: a, size: 1, modified: 1, listingStarted: 5, listingEnded: 5)
         #expect(!stable8)
-        let stable9 = tracker.isStable(name: b, size: 1, modified: 1, now: 5)
+        let stable9 = tracker.isStable(name: b, size: 1, modified: 1, listingStarted: 5, listingEnded: 5)
         #expect(stable9)
         tracker.forget(b)
-        let stable10 = tracker.isStable(name: b, size: 1, modified: 1, now: 6)
+        let stable10 = tracker.isStable(name: b, size: 1, modified: 1, listingStarted: 6, listingEnded: 6)
         #expect(!stable10)
     }
 
     @Test func zeroSettleTakesAFileAtOnce() {
         var tracker = StabilityTracker(settle: 0)
-        let stable11 = tracker.isStable(name: [1], size: 1, modified: 1, now: 0)
+        let stable11 = tracker.isStable(name: [1], size: 1, modified: 1, listingStarted: 0, listingEnded: 0)
         #expect(stable11)
     }
 }
