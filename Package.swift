@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel", "Ingest", "LibZ",
+                "FeedStore", "FileSystem", "MediaModel", "LibZ",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -1,3 +1,5 @@
+public import MediaModel
+
 /// Facts read from an image's own headers before any decoder sees it: size, orientation, alpha, completeness.
 public struct ImageHeader: Sendable, Equatable {
     public var width: Int

@@ -1,4 +1,5 @@
 import Ingest
+import MediaModel
 import Testing
 import TestTraits
 

@@ -3,7 +3,6 @@ public import MediaModel
 public import FileSystem
 internal import Foundation
 internal import Hummingbird
-internal import Ingest
 internal import NIOPosix
 internal import Synchronization
 
