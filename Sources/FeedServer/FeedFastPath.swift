@@ -82,8 +82,8 @@ struct FeedFastPath: Sendable {
             promise.completeWithTask { await answer(query) }
             return promise.futureResult
         }
-        return feed.page(limit: query.key.limit, after: cursor, on: eventLoop).map { read -> Answer? in
-            let page = server.answer(read.page, generation: read.generation, key: query.key, gzip: query.gzip)
+        return feed.page(limit: query.key.limit, after: cursor, on: eventLoop).flatMapThrowing { read -> Answer? in
+            let page = try server.answer(read.page, generation: read.generation, key: query.key, gzip: query.gzip)
             return respond(query.request, key: query.key, page: page, started: query.started)
         }.recover { [logger] error in
             logger.debug("feed page left to the router", metadata: ["error": "\(error)"])

@@ -47,14 +47,14 @@ extension FeedServer {
         if pageCache.mayHold(key) || pageCache.isHot(key),
            let kept = keptPage(key, gzip: gzip, generation: try await store.generation()) { return kept }
         let (page, generation) = try await store.pageWithGeneration(limit: key.limit, after: try Self.cursor(key))
-        return answer(page, generation: generation, key: key, gzip: gzip)
+        return try answer(page, generation: generation, key: key, gzip: gzip)
     }
 
     /// `feedPage` without suspending, for `FeedFastPath` on the event loop: only with an engine that reads in-process.
     func feedPage(_ key: FeedPageCache.Key, gzip: Bool, reading feed: any SynchronousFeed) throws -> PageAnswer {
         if let kept = keptPage(key, gzip: gzip, generation: try feed.generation()) { return kept }
         let (page, generation) = try feed.pageWithGeneration(limit: key.limit, after: try Self.cursor(key))
-        return answer(page, generation: generation, key: key, gzip: gzip)
+        return try answer(page, generation: generation, key: key, gzip: gzip)
     }
 
     func keptPage(_ key: FeedPageCache.Key, gzip: Bool, generation: Int64) -> PageAnswer? {
@@ -63,18 +63,18 @@ extension FeedServer {
         return (cached.body, cached.generation, false)
     }
 
-    static func cursor(_ key: FeedPageCache.Key) throws -> FeedCursor? {
+    static func cursor(_ key: FeedPageCache.Key) throws -> FeedPosition? {
         guard let text = key.cursor else { return nil }
         do {
-            return try FeedCursor(decoding: text)
+            return try FeedCursor(decoding: text).position
         } catch {
             throw APIError(.badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
         }
     }
 
-    func answer(_ page: FeedPage, generation: Int64, key: FeedPageCache.Key, gzip: Bool) -> PageAnswer {
-        let body = FeedItemBody.page(page)
-        let next = page.nextCursor?.encoded
+    func answer(_ page: FeedPage, generation: Int64, key: FeedPageCache.Key, gzip: Bool) throws(CatalogError) -> PageAnswer {
+        let next = page.next.map { FeedCursor($0).encoded }
+        let body = try FeedItemBody.page(page, nextCursor: next, items: renderedItems)
         var encoded: ByteBuffer?
         if pageCache.isHot(key) {
             encoded = gzipEncoder.encode(body)

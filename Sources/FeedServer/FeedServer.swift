@@ -30,10 +30,19 @@ public struct FeedServer: Sendable {
     /// A connection that sends nothing for this long is closed, so a stalled client cannot hold a request open.
     public var idleTimeoutSeconds = 30.0
     public static let defaultLimit = 10
-    /// Finished bodies of the hot feed pages, valid for one catalog generation.
-    let pageCache = FeedPageCache()
+    /// Finished bodies of the hot feed pages, valid for one catalog generation (and this media base).
+    private(set) var pageCache = FeedPageCache()
     /// gzip for feed pages and playlists.
     let gzipEncoder = GzipEncoder()
+    /// `--media-base-url`: where the items' URLs point (`/media/`, this server's route, by default).
+    public var mediaBaseURL = MediaBaseURL.default {
+        didSet {
+            renderedItems = RenderedItems(mediaBase: mediaBaseURL)
+            pageCache = FeedPageCache()
+        }
+    }
+    /// Feed items rendered from the catalog's records with `mediaBaseURL`.
+    private(set) var renderedItems = RenderedItems(mediaBase: .default)
 
     public init(store: any FeedReading & JobStatusReading, library: MediaLibrary, rateLimit: RateLimit? = nil,
                 metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -113,7 +122,7 @@ public struct FeedServer: Sendable {
 
     func video(id: String) async throws -> Response {
         guard let item = try await store.item(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
-        return JSONBody.response(bytes: Array(item.json.utf8))
+        return JSONBody.response(bytes: try renderedItems.json(for: [item])[0])
     }
 
     func job(id: String) async throws -> Response {

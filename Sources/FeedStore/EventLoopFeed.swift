@@ -5,7 +5,7 @@ public import NIOCore
 public protocol EventLoopFeed: Sendable {
     /// The page and the generation it belongs to, completed on `eventLoop`. A failure (server down, a stored item that
     /// needs rendering again) sends the request the general way, which explains it.
-    func page(limit: Int, after cursor: FeedCursor?, on eventLoop: any EventLoop) -> EventLoopFuture<GeneratedPage>
+    func page(limit: Int, after cursor: FeedPosition?, on eventLoop: any EventLoop) -> EventLoopFuture<GeneratedPage>
 }
 
 /// A page and the catalog generation it was read at, from one snapshot.

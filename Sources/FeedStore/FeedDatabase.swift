@@ -1,4 +1,5 @@
 public import GRDB
+internal import Foundation
 
 /// The catalog's SQLite database: WAL (readers never wait for the publishing writer), a busy timeout, and
 /// versioned migrations applied at open.
@@ -167,9 +168,9 @@ public final class FeedDatabase: Sendable {
                 """)
         }
         migrator.registerMigration("v5: rendered feed items") { db in
-            // Each video's finished feed item (FeedItemJSON), so a page copies stored bytes instead of rendering
-            // them. The triggers clear it when an edit outside FeedStore changes what it shows; readers then render
-            // that row from its columns. FeedStore itself writes the item after the renditions.
+            // Each video's finished feed item as JSON, so a page copied stored bytes instead of rendering them. The
+            // triggers cleared it when an edit outside FeedStore changed what it showed. v12 replaces it with a
+            // record of facts; the items are no longer rendered here, since v12 drops the column in the same run.
             try db.execute(sql: """
                 ALTER TABLE videos ADD COLUMN item_json TEXT;
                 CREATE TRIGGER videos_edit_clears_item
@@ -183,15 +184,6 @@ public final class FeedDatabase: Sendable {
                 CREATE TRIGGER renditions_delete_clears_item AFTER DELETE ON renditions
                     BEGIN UPDATE videos SET item_json = NULL WHERE id = OLD.video_id AND item_json IS NOT NULL; END;
                 """)
-            // Existing catalogs: render every video's item now, in id order.
-            let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
-            let update = try db.makeStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?")
-            for id in ids {
-                guard let video = try SQLiteFeedStore.video(id: id, db, hints: false, storyboards: false, codecs: false) else {
-                    continue
-                }
-                try update.execute(arguments: [FeedItemJSON.render(video), id])
-            }
         }
         migrator.registerMigration("v6: prefetch hints") { db in
             // Per rendition, what prefetching its start costs (PrefetchHint): NULL for videos published before.
@@ -256,6 +248,43 @@ public final class FeedDatabase: Sendable {
                 ALTER TABLE renditions RENAME COLUMN crf_fractional TO crf;
                 """)
         }
+        migrator.registerMigration("v12: feed records, not rendered items") { db in
+            // The catalog keeps facts, not the HTTP API: `item_json` held finished JSON with `/media/` URLs, so a new
+            // media base or API field meant rewriting every row. `item_record` holds the same facts the columns do
+            // (FeedVideoRecord), for a page to read in one column; the feed server renders items from it. The
+            // triggers move to the new column, and every video's record is written from its columns now.
+            try db.execute(sql: """
+                DROP TRIGGER videos_edit_clears_item;
+                DROP TRIGGER renditions_insert_clears_item;
+                DROP TRIGGER renditions_update_clears_item;
+                DROP TRIGGER renditions_delete_clears_item;
+                ALTER TABLE videos DROP COLUMN item_json;
+                ALTER TABLE videos ADD COLUMN item_record BLOB;
+                """ + Self.recordTriggersSQL)
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
+            let update = try db.makeStatement(sql: "UPDATE videos SET item_record = ? WHERE id = ?")
+            for id in ids {
+                guard let video = try SQLiteFeedStore.video(id: id, db) else { continue }
+                try update.execute(arguments: [Data(FeedVideoRecord.encode(video)), id])
+            }
+        }
         return migrator
     }
+
+    /// The triggers that clear a video's stored record when an edit outside FeedStore changes what it holds; readers
+    /// then encode that row again from its columns. FeedStore itself writes the record after the renditions.
+    static let recordTriggersSQL = """
+        CREATE TRIGGER videos_edit_clears_record
+            AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                            storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                            storyboard_tile_height, storyboard_columns, storyboard_count
+            ON videos WHEN NEW.item_record IS NOT NULL
+            BEGIN UPDATE videos SET item_record = NULL WHERE id = NEW.id; END;
+        CREATE TRIGGER renditions_insert_clears_record AFTER INSERT ON renditions
+            BEGIN UPDATE videos SET item_record = NULL WHERE id = NEW.video_id AND item_record IS NOT NULL; END;
+        CREATE TRIGGER renditions_update_clears_record AFTER UPDATE ON renditions
+            BEGIN UPDATE videos SET item_record = NULL WHERE id IN (OLD.video_id, NEW.video_id) AND item_record IS NOT NULL; END;
+        CREATE TRIGGER renditions_delete_clears_record AFTER DELETE ON renditions
+            BEGIN UPDATE videos SET item_record = NULL WHERE id = OLD.video_id AND item_record IS NOT NULL; END;
+        """
 }

@@ -1,11 +1,11 @@
-/// One page of the feed: the items and the cursor for the next page (nil at the end).
+/// One page of the feed: the items and where the next page starts (nil at the end).
 public struct FeedPage: Sendable, Equatable {
     public var items: [FeedItem]
-    public var nextCursor: FeedCursor?
+    public var next: FeedPosition?
 
     /// Public for the catalog engines outside this module (PostgresCatalog).
-    public init(items: [FeedItem], nextCursor: FeedCursor?) {
+    public init(items: [FeedItem], next: FeedPosition?) {
         self.items = items
-        self.nextCursor = nextCursor
+        self.next = next
     }
 }

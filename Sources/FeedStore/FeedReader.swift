@@ -1,7 +1,7 @@
 internal import LibSQLite
 internal import Synchronization
 
-/// The feed's two hot reads — the catalog generation, and a page of stored items with the generation — on a
+/// The feed's two hot reads — the catalog generation, and a page of stored records with the generation — on a
 /// read-only connection of their own. Through GRDB each read cost about 16 µs of pool, queue and schema-check work
 /// around a 2 µs statement, the largest part of answering a kept page. Readers never wait for the writer in WAL
 /// mode; the short busy timeout only bounds a rare recovery, which then fails the request as `busy`.
@@ -27,11 +27,11 @@ final class FeedReader: Sendable {
         }
     }
 
-    /// One stored row of a page: `json` is nil when an edit outside FeedStore cleared the item.
+    /// One stored row of a page: `record` is nil when an edit outside FeedStore cleared it.
     struct Row {
         let publishedAt: Int64
         let id: String
-        let json: String?
+        let record: [UInt8]?
     }
 
     private let statements: Mutex<Statements>
@@ -81,7 +81,7 @@ final class FeedReader: Sendable {
                 rows.reserveCapacity(count)
                 var generation: Int64?
                 while try page.step() {
-                    rows.append(Row(publishedAt: page.int64(0), id: page.text(1) ?? "", json: page.text(2)))
+                    rows.append(Row(publishedAt: page.int64(0), id: page.text(1) ?? "", record: page.blob(2)))
                     generation = page.int64(3)
                 }
                 return (rows, generation)

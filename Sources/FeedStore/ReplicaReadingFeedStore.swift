@@ -18,7 +18,7 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     public var synchronousFeed: (any SynchronousFeed)? { feedReader.synchronousFeed }
     public var eventLoopFeed: (any EventLoopFeed)? { feedReader.eventLoopFeed }
 
-    public func pageWithGeneration(limit: Int, after cursor: FeedCursor?) async throws(CatalogError)
+    public func pageWithGeneration(limit: Int, after cursor: FeedPosition?) async throws(CatalogError)
         -> (page: FeedPage, generation: Int64) {
         try await feedReader.pageWithGeneration(limit: limit, after: cursor)
     }

@@ -3,11 +3,11 @@ internal import GRDB
 internal import MediaModel
 
 extension SQLiteFeedStore {
-    /// Only the index's columns and the stored item: a page never renders JSON and never reads the renditions.
+    /// Only the index's columns and the stored record: a page never reads the renditions.
     /// The catalog generation rides along (SQLite evaluates the uncorrelated subquery once), so one statement — one
     /// read snapshot — gives a page and the generation it belongs to. Run by `FeedReader`.
     static let pageSQL = """
-        SELECT published_at, id, item_json, (SELECT value FROM catalog_generation WHERE id = 1)
+        SELECT published_at, id, item_record, (SELECT value FROM catalog_generation WHERE id = 1)
         FROM videos INDEXED BY videos_feed
         WHERE status = 'published' AND published_at IS NOT NULL AND (published_at, id) < (?, ?)
         ORDER BY published_at DESC, id DESC
@@ -34,7 +34,7 @@ extension SQLiteFeedStore {
         """
 
     /// Newest first, `limit` (1...50) items after `cursor`. Keyset pagination: a deep page costs what the first does.
-    public func page(limit: Int, after cursor: FeedCursor?) async throws(CatalogError) -> FeedPage {
+    public func page(limit: Int, after cursor: FeedPosition?) async throws(CatalogError) -> FeedPage {
         try await pageWithGeneration(limit: limit, after: cursor).page
     }
 
@@ -48,20 +48,25 @@ extension SQLiteFeedStore {
         }
     }
 
-    /// A published video's feed item, as the feed shows it, or nil.
+    /// A published video's feed item, or nil.
     public func item(id: String) async throws(CatalogError) -> FeedItem? {
         try await read { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT published_at, item_json FROM videos WHERE id = ? AND status = 'published'
+                SELECT published_at, item_record FROM videos WHERE id = ? AND status = 'published'
                 """), arguments: [id]) else { return nil }
-            let json: String? = row[1]
-            return FeedItem(id: id, publishedAt: row[0], json: try json ?? Self.video(id: id, db).map(FeedItemJSON.render) ?? "null")
+            return FeedItem(id: id, publishedAt: row[0], record: try Self.record(stored: row[1], id: id, db))
         }
     }
 
+    /// The stored record, or (cleared by an edit outside FeedStore) the record encoded again from the video's columns.
+    static func record(stored: Data?, id: String, _ db: Database) throws -> [UInt8] {
+        if let stored { return Array(stored) }
+        guard let video = try video(id: id, db) else { throw CatalogError(.other, "video \(id) vanished inside a read") }
+        return FeedVideoRecord.encode(video)
+    }
+
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order), whatever its status. `hints: false`,
-    /// `storyboards: false` and `codecs: false` read a catalog from before migrations v6, v7 and v10 (the v5
-    /// migration renders items with them).
+    /// `storyboards: false` and `codecs: false` read a catalog from before migrations v6, v7 and v10.
     static func video(id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true) throws -> FeedVideo? {
         let videoSQL = storyboards ? Self.videoSQL : Self.videoSQLWithoutStoryboards
         guard let row = try Row.fetchOne(db.cachedStatement(sql: videoSQL), arguments: [id]) else { return nil }

@@ -1,3 +1,4 @@
+internal import Foundation
 internal import GRDB
 internal import MediaModel
 
@@ -89,11 +90,12 @@ extension SQLiteFeedStore {
                                               },
                                               item.videoCodec, item.crf, item.targetSSIMY])
         }
-        // Written last: the renditions' insert triggers clear a stored item (edits outside FeedStore go stale).
+        // Written last: the renditions' insert triggers clear a stored record (edits outside FeedStore go stale).
         let item = FeedVideo(id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
                              width: video.width, height: video.height, masterPath: video.masterPath,
                              posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions,
                              storyboard: video.storyboard)
-        try db.cachedStatement(sql: "UPDATE videos SET item_json = ? WHERE id = ?").execute(arguments: [FeedItemJSON.render(item), video.id])
+        try db.cachedStatement(sql: "UPDATE videos SET item_record = ? WHERE id = ?")
+            .execute(arguments: [Data(FeedVideoRecord.encode(item)), video.id])
     }
 }

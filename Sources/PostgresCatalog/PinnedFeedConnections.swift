@@ -31,7 +31,7 @@ final class PinnedFeedConnections: EventLoopFeed {
         self.logger = logger
     }
 
-    func page(limit: Int, after cursor: FeedCursor?, on eventLoop: any EventLoop) -> EventLoopFuture<GeneratedPage> {
+    func page(limit: Int, after cursor: FeedPosition?, on eventLoop: any EventLoop) -> EventLoopFuture<GeneratedPage> {
         let connections = slots.withLock { slots -> [PinnedFeedConnection]? in
             guard !slots.closed else { return nil }
             if let connections = slots.byLoop[ObjectIdentifier(eventLoop)] { return connections }
@@ -126,10 +126,10 @@ final class PinnedFeedConnection: @unchecked Sendable {
         self.logger = logger
     }
 
-    func page(limit: Int, after cursor: FeedCursor?) -> EventLoopFuture<GeneratedPage> {
+    func page(limit: Int, after cursor: FeedPosition?) -> EventLoopFuture<GeneratedPage> {
         eventLoop.assertInEventLoop()
         precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
-        let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
+        let start = cursor ?? FeedPosition.start
         let binds = [PostgresData(int64: start.publishedAt), PostgresData(string: start.id), PostgresData(int64: Int64(limit + 1))]
         started()
         return ready().flatMap { [self] ready in
@@ -144,15 +144,45 @@ final class PinnedFeedConnection: @unchecked Sendable {
                     guard columns.count == 4, let generation = columns[data: 0].int64 else {
                         throw CatalogError(.other, "the feed page query answered an unexpected row: \(columns.count) columns")
                     }
-                    return PostgresFeedStore.FeedRow((generation, columns[data: 1].int64, columns[data: 2].string, columns[data: 3].string))
+                    return PostgresFeedStore.FeedRow((generation, columns[data: 1].int64, columns[data: 2].string,
+                                                      try Self.bytea(columns[data: 3])))
                 }
                 guard let page = PostgresFeedStore.page(decoded, limit: limit) else {
-                    throw CatalogError(.unavailable, "a stored feed item needs rendering again; the general path renders it")
+                    throw CatalogError(.unavailable, "a stored feed record needs encoding again; the general path encodes it")
                 }
                 return page
             }.whenComplete { [self] result in sent.removeValue(forKey: key)?.completeWith(result) }
             return promise.futureResult
         }.always { [self] _ in finished() }
+    }
+
+    /// A bytea column's bytes, or nil for NULL. The text format spells them `\\x` and two hex digits a byte.
+    static func bytea(_ data: PostgresData) throws(CatalogError) -> ByteBuffer? {
+        guard let value = data.value else { return nil }
+        if data.formatCode == .binary { return value }
+        let text = value.readableBytesView
+        guard text.count >= 2, text.count % 2 == 0, text.first == UInt8(ascii: "\\"), text.dropFirst().first == UInt8(ascii: "x") else {
+            throw CatalogError(.other, "a bytea column came in the text format without its \\x prefix (\(text.count) bytes)")
+        }
+        var bytes = ByteBuffer()
+        bytes.reserveCapacity(text.count / 2 - 1)
+        var high: UInt8?
+        for digit in text.dropFirst(2) {
+            let nibble: UInt8
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
+            default: throw CatalogError(.other, "a bytea column's text has a byte that is not a hex digit: \(digit)")
+            }
+            if let first = high {
+                bytes.writeInteger(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return bytes
     }
 
     /// Fails every page still waiting on a connection that closed.

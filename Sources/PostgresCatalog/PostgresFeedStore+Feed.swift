@@ -8,10 +8,10 @@ extension PostgresFeedStore {
     /// The page and its generation in one statement, so one snapshot: the generation row always, joined to the
     /// page's rows (none on an empty page), newest first, keyset on (published_at, id).
     static let pageSQL = """
-        SELECT g.value AS generation, v.published_at, v.id, v.item_json
+        SELECT g.value AS generation, v.published_at, v.id, v.item_record
         FROM catalog_generation g
         LEFT JOIN LATERAL (
-            SELECT published_at, id, item_json FROM videos
+            SELECT published_at, id, item_record FROM videos
             WHERE status = 'published' AND published_at IS NOT NULL AND (published_at, id) < ($1, $2)
             ORDER BY published_at DESC, id DESC
             LIMIT $3
@@ -33,9 +33,9 @@ extension PostgresFeedStore {
         FROM renditions WHERE video_id = $1
         """
 
-    public func pageWithGeneration(limit: Int, after cursor: FeedCursor?) async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
+    public func pageWithGeneration(limit: Int, after cursor: FeedPosition?) async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
         precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
-        let start = cursor ?? FeedCursor(publishedAt: Int64.max, id: "\u{10FFFF}")
+        let start = cursor ?? FeedPosition.start
         let logger = self.logger
         return try await withConnection("read a feed page after \(start.publishedAt)/\(start.id)") { connection in
             var bindings = PostgresBindings(capacity: 3)
@@ -46,15 +46,15 @@ extension PostgresFeedStore {
             // between the event loop and the concurrency pool for the rows, which cost more than the query.
             let collected: EventLoopFuture<PostgresQueryResult> = connection.query(PostgresQuery(unsafeSQL: Self.pageSQL, binds: bindings),
                                                                                    logger: logger)
-            let rows = try await collected.get().rows.map { try FeedRow($0.decode((Int64, Int64?, String?, String?).self)) }
+            let rows = try await collected.get().rows.map { try FeedRow($0.decode((Int64, Int64?, String?, ByteBuffer?).self)) }
             if let page = Self.page(rows, limit: limit) { return (page.page, page.generation) }
-            // A row whose item was cleared by an edit outside Reel is rendered again from its columns.
+            // A row whose record was cleared by an edit outside Reel is encoded again from its columns.
             var items: [FeedItem] = []
             items.reserveCapacity(rows.count)
             for row in rows {
                 guard let id = row.id, let publishedAt = row.publishedAt else { continue }
-                let json = try await Self.itemJSON(stored: row.itemJSON, id: id, connection, logger: logger)
-                items.append(FeedItem(id: id, publishedAt: publishedAt, json: json))
+                let record = try await Self.record(stored: row.record, id: id, connection, logger: logger)
+                items.append(FeedItem(id: id, publishedAt: publishedAt, record: record))
             }
             return Self.page(items, generation: rows.first?.generation ?? 0, limit: limit)
         }
@@ -65,30 +65,30 @@ extension PostgresFeedStore {
         let generation: Int64
         let publishedAt: Int64?
         let id: String?
-        let itemJSON: String?
+        let record: ByteBuffer?
 
-        init(_ columns: (Int64, Int64?, String?, String?)) {
-            (generation, publishedAt, id, itemJSON) = columns
+        init(_ columns: (Int64, Int64?, String?, ByteBuffer?)) {
+            (generation, publishedAt, id, record) = columns
         }
     }
 
     /// The page of `pageSQL`'s rows (which ask for one item more than `limit`, to know whether a next page exists),
-    /// or nil when a stored item needs rendering again from its columns.
+    /// or nil when a stored record needs encoding again from its columns.
     static func page(_ rows: [FeedRow], limit: Int) -> GeneratedPage? {
         var items: [FeedItem] = []
         items.reserveCapacity(rows.count)
         for row in rows {
             guard let id = row.id, let publishedAt = row.publishedAt else { continue }
-            guard let json = row.itemJSON else { return nil }
-            items.append(FeedItem(id: id, publishedAt: publishedAt, json: json))
+            guard let record = row.record else { return nil }
+            items.append(FeedItem(id: id, publishedAt: publishedAt, record: Array(record.readableBytesView)))
         }
         let page = page(items, generation: rows.first?.generation ?? 0, limit: limit)
         return GeneratedPage(page: page.page, generation: page.generation)
     }
 
     private static func page(_ items: [FeedItem], generation: Int64, limit: Int) -> (page: FeedPage, generation: Int64) {
-        let next = items.count > limit ? FeedCursor(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
-        return (FeedPage(items: Array(items.prefix(limit)), nextCursor: next), generation)
+        let next = items.count > limit ? FeedPosition(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
+        return (FeedPage(items: Array(items.prefix(limit)), next: next), generation)
     }
 
     /// The feed query's plan (`EXPLAIN`, one line a step), for the test that proves it seeks through `videos_feed`.
@@ -111,10 +111,10 @@ extension PostgresFeedStore {
         let logger = self.logger
         return try await snapshot("read the feed item of video \(id)") { connection in
             guard let row = try await connection.rows("""
-                SELECT published_at, item_json FROM videos WHERE id = \(id) AND status = 'published'
+                SELECT published_at, item_record FROM videos WHERE id = \(id) AND status = 'published'
                 """, logger: logger).first else { return nil }
-            let json = try await Self.itemJSON(stored: row.value("item_json"), id: id, connection, logger: logger)
-            return FeedItem(id: id, publishedAt: try row.value("published_at", as: Int64?.self) ?? 0, json: json)
+            let record = try await Self.record(stored: row.value("item_record", as: ByteBuffer?.self), id: id, connection, logger: logger)
+            return FeedItem(id: id, publishedAt: try row.value("published_at", as: Int64?.self) ?? 0, record: record)
         }
     }
 
@@ -154,10 +154,13 @@ extension PostgresFeedStore {
         _ = try await rows("ping the catalog", "SELECT 1 FROM videos LIMIT 1")
     }
 
-    /// The stored item, or (cleared by an edit outside Reel) the item rendered again from the video's columns.
-    static func itemJSON(stored: String?, id: String, _ connection: PostgresConnection, logger: Logger) async throws -> String {
-        if let stored { return stored }
-        return try await video(id: id, connection, logger: logger).map(FeedItemJSON.render) ?? "null"
+    /// The stored record, or (cleared by an edit outside Reel) the record encoded again from the video's columns.
+    static func record(stored: ByteBuffer?, id: String, _ connection: PostgresConnection, logger: Logger) async throws -> [UInt8] {
+        if let stored { return Array(stored.readableBytesView) }
+        guard let video = try await video(id: id, connection, logger: logger) else {
+            throw CatalogError(.other, "video \(id) vanished inside a read")
+        }
+        return FeedVideoRecord.encode(video)
     }
 
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order, as on SQLite), whatever its status,

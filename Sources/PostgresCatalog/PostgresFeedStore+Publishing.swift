@@ -102,7 +102,7 @@ extension PostgresFeedStore {
                              width: video.width, height: video.height, masterPath: video.masterPath,
                              posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions,
                              storyboard: video.storyboard)
-        try await connection.query("UPDATE videos SET item_json = \(FeedItemJSON.render(item)) WHERE id = \(video.id)", logger: logger)
+        try await connection.query("UPDATE videos SET item_record = \(ByteBuffer(bytes: FeedVideoRecord.encode(item))) WHERE id = \(video.id)", logger: logger)
     }
 
     public func seed(count: Int, startingAt start: Int, batch: Int) async throws(CatalogError) {

@@ -35,6 +35,7 @@ public struct PostgresMigrator: Sendable {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                try await migration.fill?(connection, logger)
                 try await connection.query("INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                                            logger: logger)
                 logger.info("catalog migrated", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])

@@ -1,3 +1,8 @@
+public import PostgresNIO
+public import Logging
+internal import FeedStore
+internal import NIOCore
+
 /// The catalog's schema on PostgreSQL: the same tables, columns, constraints and triggers as the SQLite catalog
 /// (FeedDatabase's migrations v1–v8), with versioned migrations of its own. PostgreSQL catalogs start at this
 /// schema, so its first version is the SQLite catalog as it stands, not its history; later changes are appended to
@@ -8,9 +13,19 @@ public enum PostgresSchema {
         public let name: String
         /// One statement each: PostgresNIO's extended protocol runs one statement per query.
         public let statements: [String]
+        /// Rows written in Swift after the statements, in the same transaction (what SQL alone cannot compute).
+        public let fill: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
+
+        public init(version: Int, name: String, statements: [String],
+                    fill: (@Sendable (PostgresConnection, Logger) async throws -> Void)? = nil) {
+            self.version = version
+            self.name = name
+            self.statements = statements
+            self.fill = fill
+        }
     }
 
-    public static let migrations: [Migration] = [catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs]
+    public static let migrations: [Migration] = [catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords]
 
     static let catalog = Migration(version: 1, name: "catalog (the SQLite catalog's v7)", statements: [
         """
@@ -233,4 +248,55 @@ public enum PostgresSchema {
     static let fractionalCRFs = Migration(version: 5, name: "fractional CRFs (the SQLite catalog's v11)", statements: [
         "ALTER TABLE renditions ALTER COLUMN crf TYPE double precision",
     ])
+
+    /// The SQLite catalog's v12. The catalog keeps facts, not the HTTP API: `item_json` held finished JSON with
+    /// `/media/` URLs, so a new media base or API field meant rewriting every row. `item_record` holds the facts the
+    /// columns hold (FeedVideoRecord) for a page to read in one column; the feed server renders items from it.
+    static let feedRecords = Migration(version: 6, name: "feed records, not rendered items (the SQLite catalog's v12)", statements: [
+        "DROP TRIGGER videos_edit_clears_item ON videos",
+        "DROP TRIGGER renditions_edit_clears_item ON renditions",
+        "DROP FUNCTION clear_edited_video_item()",
+        "DROP FUNCTION clear_rendition_video_item()",
+        "ALTER TABLE videos DROP COLUMN item_json",
+        "ALTER TABLE videos ADD COLUMN item_record bytea",
+        """
+        CREATE FUNCTION clear_edited_video_record() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE videos SET item_record = NULL WHERE id = NEW.id;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER videos_edit_clears_record
+            AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                            storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                            storyboard_tile_height, storyboard_columns, storyboard_count
+            ON videos FOR EACH ROW WHEN (NEW.item_record IS NOT NULL)
+            EXECUTE FUNCTION clear_edited_video_record()
+        """,
+        """
+        CREATE FUNCTION clear_rendition_video_record() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                UPDATE videos SET item_record = NULL WHERE id = NEW.video_id AND item_record IS NOT NULL;
+            END IF;
+            IF TG_OP IN ('UPDATE', 'DELETE') THEN
+                UPDATE videos SET item_record = NULL WHERE id = OLD.video_id AND item_record IS NOT NULL;
+            END IF;
+            RETURN NULL;
+        END $$
+        """,
+        "CREATE TRIGGER renditions_edit_clears_record AFTER INSERT OR UPDATE OR DELETE ON renditions FOR EACH ROW EXECUTE FUNCTION clear_rendition_video_record()",
+    ], fill: { connection, logger in
+        // Every video's record from its columns, in id order, as SQLite's v12 does.
+        var ids: [String] = []
+        for try await id in try await connection.query("SELECT id FROM videos ORDER BY id", logger: logger).decode(String.self) {
+            ids.append(id)
+        }
+        for id in ids {
+            guard let video = try await PostgresFeedStore.video(id: id, connection, logger: logger) else { continue }
+            try await connection.query("UPDATE videos SET item_record = \(ByteBuffer(bytes: FeedVideoRecord.encode(video))) WHERE id = \(id)",
+                                       logger: logger)
+        }
+    })
 }

@@ -41,6 +41,9 @@ extension Reel {
         @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
             "Let web pages on this origin use the API (feed, media, uploads); repeatable, or * for any.", valueName: "origin"))
         var corsOrigins: [String] = []
+        @Option(name: .customLong("media-base-url"), help: ArgumentHelp(
+            "Where feed items point clients for the library's files: this server's /media/ (the default), or a CDN or object store's URL. The catalog keeps paths, so changing it needs no migration.",
+            valueName: "url")) var mediaBaseURL = "/media/"
         @Option(name: .long, help: "Close a connection that sends nothing for this many seconds (a stalled upload frees its slot).")
         var idleTimeout = 30.0
         @OptionGroup var worker: WorkerOptions
@@ -62,6 +65,7 @@ extension Reel {
             if let hlsJsURL {
                 do { _ = try HLSJSURL(hlsJsURL) } catch { throw ValidationError(error.description) }
             }
+            do { _ = try MediaBaseURL(mediaBaseURL) } catch { throw ValidationError(error.description) }
             _ = try readLocation()
         }
 
@@ -88,6 +92,7 @@ extension Reel {
             )
             server.webClient = WebClient(hlsJSURL: try hlsJsURL.map { try HLSJSURL($0) })
             server.corsOrigins = corsOrigins
+            server.mediaBaseURL = try MediaBaseURL(mediaBaseURL)
             server.idleTimeoutSeconds = idleTimeout
             let uploadConfiguration = UploadConfiguration(library: library, limits: try limits.load())
             let uploads = try UploadDesk(store: catalog, configuration: uploadConfiguration)

@@ -129,33 +129,30 @@ struct WorkerHarness {
     /// The feed item's prefetch hints are the real sizes on disk: each rendition's init segment, and the first
     /// segments (as many as cover 3 s) with their playlist durations.
     func checkPrefetchHints(entry: FeedItem, master: String) throws {
-        let item = try #require(try JSONSerialization.jsonObject(with: Data(entry.json.utf8)) as? [String: Any])
-        let renditions = try #require(item["renditions"] as? [[String: Any]])
+        let renditions = try entry.video().renditions
         #expect(!renditions.isEmpty)
         let folder = (master as NSString).deletingLastPathComponent
         for rendition in renditions {
-            let rung = try #require(rendition["rung"] as? String)
-            let hint = try #require(rendition["prefetch"] as? [String: Any], "\(entry.id) \(rung) has no prefetch hint")
+            let rung = rendition.rung
+            let hint = try #require(rendition.prefetch, "\(entry.id) \(rung) has no prefetch hint")
             let size = { (name: String) throws -> Int in
                 try #require(try FileManager.default.attributesOfItem(atPath: "\(folder)/\(rung)/\(name)")[.size] as? Int)
             }
-            #expect(hint["init_bytes"] as? Int == (try size("init.mp4")))
+            #expect(hint.initBytes == (try size("init.mp4")))
             let playlist = try String(contentsOfFile: "\(folder)/\(rung)/index.m3u8", encoding: .utf8).split(separator: "\n")
             let durations = playlist.filter { $0.hasPrefix("#EXTINF:") }.map { Double($0.dropFirst(8).prefix { $0 != "," }) ?? -1 }
             let names = playlist.filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
-            let first = try #require(hint["first_segments"] as? [[String: Any]])
+            let first = hint.firstSegments
             var covered = 0.0
             for (index, segment) in first.enumerated() {
-                #expect(segment["bytes"] as? Int == (try size(names[index])), "\(entry.id) \(rung) segment \(index)")
-                let duration = try #require(segment["duration_s"] as? Double)
+                #expect(segment.bytes == (try size(names[index])), "\(entry.id) \(rung) segment \(index)")
+                let duration = Double(segment.durationMilliseconds) / 1000
                 #expect(abs(duration - durations[index]) < 0.0015)
                 covered += duration
             }
             // Enough to cover the 3 s window, and not one segment more.
             #expect(covered >= 3 || first.count == names.count)
-            #expect(covered - (first.last?["duration_s"] as? Double ?? 0) < 3)
-            let window = (try size("init.mp4")) + first.compactMap { $0["bytes"] as? Int }.reduce(0, +)
-            #expect(hint["window_bytes"] as? Int == window)
+            #expect(covered - Double(first.last?.durationMilliseconds ?? 0) / 1000 < 3)
         }
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// The synchronous read runs here on the concurrency pool, which the server never does: it answers in microseconds in
 /// WAL mode (FeedReader's busy timeout is 100 ms), and a test waits for nothing else meanwhile.
 extension SQLiteFeedStore {
-    func pageOnBothPaths(limit: Int, after cursor: FeedCursor?) async throws -> FeedPage {
+    func pageOnBothPaths(limit: Int, after cursor: FeedPosition?) async throws -> FeedPage {
         let routed = try await pageWithGeneration(limit: limit, after: cursor)
         let fast = try (self as any SynchronousFeed).pageWithGeneration(limit: limit, after: cursor)
         #expect(routed.page == fast.page, "GRDB's page and the fast path's differ")

@@ -15,19 +15,19 @@ import TestServers
     static let pinnedName = "reel feed (pinned)"
 
     /// Every page of the feed, `limit` at a time, read through `read`.
-    static func walk(limit: Int, _ read: (FeedCursor?) async throws -> GeneratedPage) async throws -> [GeneratedPage] {
+    static func walk(limit: Int, _ read: (FeedPosition?) async throws -> GeneratedPage) async throws -> [GeneratedPage] {
         var pages: [GeneratedPage] = []
-        var cursor: FeedCursor?
+        var cursor: FeedPosition?
         repeat {
             let page = try await read(cursor)
             pages.append(page)
-            cursor = page.page.nextCursor
+            cursor = page.page.next
         } while cursor != nil && pages.count < 1000
         return pages
     }
 
     /// A page through `feed` on `loop`, checking the future completes on that loop.
-    static func page(_ feed: any EventLoopFeed, limit: Int, after cursor: FeedCursor?, on loop: any EventLoop) async throws -> GeneratedPage {
+    static func page(_ feed: any EventLoopFeed, limit: Int, after cursor: FeedPosition?, on loop: any EventLoop) async throws -> GeneratedPage {
         try await feed.page(limit: limit, after: cursor, on: loop).map { page in
             #expect(loop.inEventLoop, "the page completes on the loop that asked")
             return page
@@ -72,7 +72,7 @@ import TestServers
 
             // Asked from off the loop, the page still completes on it.
             let offLoop = try await feed.page(limit: 50, after: nil, on: loops[1]).map { ($0, loops[1].inEventLoop) }.get()
-            #expect(offLoop.1 && offLoop.0.page.items.count == 24 && offLoop.0.page.nextCursor == nil)
+            #expect(offLoop.1 && offLoop.0.page.items.count == 24 && offLoop.0.page.next == nil)
         } }
         // The server ends a backend just after its client closed: look until they are gone (bounded).
         let left = try await Self.eventually { () async throws -> Int in
@@ -83,22 +83,22 @@ import TestServers
         #expect(left == 0, "the store closed its pinned connections when it stopped")
     }
 
-    @Test func anItemThatNeedsRenderingFailsThePinnedPathAndThePoolRendersIt() async throws {
+    @Test func aRecordThatNeedsEncodingFailsThePinnedPathAndThePoolEncodesIt() async throws {
         let server = try await PostgresTestServer()
         try await Self.withLoops(1) { loops in try await PostgresFeedStoreTests.withStore(server, database: "render") { store in
             try await store.publish(PostgresFeedStoreTests.video("a", at: 1000))
             try await store.publish(PostgresFeedStoreTests.video("b", at: 2000))
             try await PostgresTestServerTests.withClient(server, database: "render") { client in
-                try await client.query("UPDATE videos SET item_json = NULL WHERE id = 'a'")
+                try await client.query("UPDATE videos SET item_record = NULL WHERE id = 'a'")
             }
             let feed = try #require(store.eventLoopFeed)
             let failure = await #expect(throws: CatalogError.self) {
                 try await feed.page(limit: 10, after: nil, on: loops[0]).get()
             }
-            #expect(failure?.message.contains("needs rendering again") == true, "\(String(describing: failure))")
+            #expect(failure?.message.contains("needs encoding again") == true, "\(String(describing: failure))")
             let rendered = try await store.pageWithGeneration(limit: 10, after: nil).page
             #expect(rendered.items.map(\.id) == ["b", "a"])
-            #expect(rendered.items[1].json.contains("\"id\":\"a\""), "\(rendered.items[1].json)")
+            #expect(try await store.video(id: "a") == rendered.items[1].video())
         } }
     }
 

@@ -63,7 +63,7 @@ import TestServers
         let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "feed") { store in
             let empty = try await store.pageWithGeneration(limit: 10, after: nil)
-            #expect(empty.page.items.isEmpty && empty.page.nextCursor == nil)
+            #expect(empty.page.items.isEmpty && empty.page.next == nil)
             #expect(try await store.generation() == empty.generation)
 
             // Two videos share a time: the id orders them, bytewise ("b" after "B").
@@ -75,25 +75,26 @@ import TestServers
             let first = try await store.pageWithGeneration(limit: 2, after: nil)
             #expect(first.page.items.map(\.id) == ["b", "B"])
             #expect(first.generation == (try await store.generation()))
-            let cursor = try #require(first.page.nextCursor)
-            #expect(cursor == FeedCursor(publishedAt: 2000, id: "B"))
+            let cursor = try #require(first.page.next)
+            #expect(cursor == FeedPosition(publishedAt: 2000, id: "B"))
             let second = try await store.pageWithGeneration(limit: 2, after: cursor).page
             #expect(second.items.map(\.id) == ["a"])
-            #expect(second.nextCursor == nil)
+            #expect(second.next == nil)
 
-            // What was published reads back, and its stored item is what FeedItemJSON renders.
+            // What was published reads back, and its stored record holds the same facts.
             let video = try #require(try await store.video(id: "a"))
             #expect(video.renditions.map(\.rung) == ["360p30", "720p30"])
             #expect(video.renditions[1].prefetch == Self.video("a", at: 1000).renditions[0].prefetch)
             #expect(video.storyboard == Self.video("a", at: 1000).storyboard)
-            #expect(second.items[0].json == FeedItemJSON.render(video))
-            #expect(try await store.item(id: "a")?.json == FeedItemJSON.render(video))
+            #expect(try second.items[0].video() == video)
+            #expect(second.items[0].record == FeedVideoRecord.encode(video))
+            #expect(try await store.item(id: "a")?.video() == video)
             #expect(try await store.publishedVideos().map(\.id) == ["b", "B", "a"])
             #expect(try await store.videoCount() == 3)
             #expect(try await store.item(id: "nope") == nil)
             try await store.ping()
         }
-        // An item cleared by an edit outside Reel is rendered again from the row's columns.
+        // A record cleared by an edit outside Reel is encoded again from the row's columns.
         try await PostgresTestServerTests.withClient(server, database: "feed") { client in
             try await client.query("UPDATE videos SET width = 720 WHERE id = 'a'")
         }
@@ -101,8 +102,8 @@ import TestServers
             let item = try #require(try await store.item(id: "a"))
             let video = try #require(try await store.video(id: "a"))
             #expect(video.width == 720)
-            #expect(item.json == FeedItemJSON.render(video))
-            #expect(try await store.pageWithGeneration(limit: 5, after: FeedCursor(publishedAt: 2000, id: "B")).page.items.first?.json == item.json)
+            #expect(try item.video() == video)
+            #expect(try await store.pageWithGeneration(limit: 5, after: FeedPosition(publishedAt: 2000, id: "B")).page.items.first?.record == item.record)
         }
     }
 

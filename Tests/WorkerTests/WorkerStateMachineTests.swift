@@ -25,10 +25,10 @@ import Worker
         let image = try #require(jobs.first { $0.kind == .image })
         #expect(rig.entries("videos") == [video.id])
         #expect(rig.entries("videos/\(video.id)") == ["360p", "master.m3u8", "storyboard.vtt", "storyboard.webp"])
-        // The storyboard is published with the ladder, and its item links it under /media/.
-        let item = try #require(try await rig.store.item(id: video.id)).json
-        #expect(item.contains(#""vtt_url":"/media/videos/\#(video.id)/storyboard.vtt""#), "\(item)")
-        #expect(item.contains(#""image_url":"/media/videos/\#(video.id)/storyboard.webp""#), "\(item)")
+        // The storyboard is published with the ladder, and the feed's record names its files in the library.
+        let item = try #require(try await rig.store.item(id: video.id)).video()
+        #expect(item.storyboard?.vttPath == "videos/\(video.id)/storyboard.vtt", "\(item)")
+        #expect(item.storyboard?.imagePath == "videos/\(video.id)/storyboard.webp", "\(item)")
         #expect(try await rig.store.video(id: video.id)?.storyboard?.count == 2)
         #expect(rig.entries("images") == [image.id + ".webp"])
         #expect(rig.entries("originals") == [image.id, video.id].sorted())
@@ -50,8 +50,8 @@ import Worker
         #expect(video.renditions.map(\.crf) == [24, 28, 38])
         #expect(video.renditions.map(\.targetSSIMY) == [0.9625, 0.9625, nil])
         #expect(video.renditions.map(\.codecs) == ["avc1.64001e,mp4a.40.2", "hvc1.1.6.L63.90,mp4a.40.2", "av01.0.01M.08,mp4a.40.2"])
-        let item = try #require(try await rig.store.item(id: job.id)).json
-        #expect(item.contains(#""rung":"360p-hevc","#) && item.contains(#""video_codec":"hevc","crf":28,"target_ssim_y":0.9625"#), "\(item)")
+        let hevc = try #require(try await rig.store.item(id: job.id)).video().renditions.first { $0.rung == "360p-hevc" }
+        #expect(hevc?.videoCodec == "hevc" && hevc?.crf == 28 && hevc?.targetSSIMY == 0.9625, "\(String(describing: hevc))")
     }
 
     @Test func aRejectedUploadLandsInRejectedWithItsReason() async throws {
@@ -225,7 +225,7 @@ import Worker
         let job = try #require(try await rig.jobs().first)
         #expect(job.state == .published && job.attempts == 2, "\(job)")
         #expect(rig.entries("videos/\(job.id)").contains("storyboard.vtt") && rig.entries("videos/\(job.id)").contains("storyboard.webp"))
-        #expect(try await rig.store.item(id: job.id)?.json.contains("/media/videos/\(job.id)/storyboard.vtt") == true)
+        #expect(try await rig.store.item(id: job.id)?.video().storyboard?.vttPath == "videos/\(job.id)/storyboard.vtt")
         #expect(rig.entries(".staging").isEmpty && rig.entries(".incoming").isEmpty)
     }
 

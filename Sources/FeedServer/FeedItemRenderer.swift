@@ -1,13 +1,12 @@
+internal import FeedStore
 internal import MediaModel
 
-/// One video as the feed shows it, as a finished JSON object. It is rendered once, when the video is published, and
-/// kept in `videos.item_json`, so a page is an index seek plus a copy of stored bytes, however deep it is.
-/// Paths in the catalog are relative to the library; URLs are under `/media/`.
-///
-/// `item_json` is derived data. A catalog edit made outside FeedStore that changes what an item shows (a path, a
-/// rendition) clears it through triggers (migration v5), and readers render such a row again here.
-public enum FeedItemJSON {
-    public static func render(_ video: FeedVideo) -> String {
+/// One video as the feed shows it, as a JSON object: the API's shape, rendered here at the edge from the catalog's
+/// facts. Paths in the catalog are relative to the library; URLs are under this server's media base (`/media/` by
+/// default), so moving the media to a CDN or an object store changes a flag, not the catalog. `RenderedItems` keeps
+/// the results, so a page still copies finished bytes.
+enum FeedItemRenderer {
+    static func render(_ video: FeedVideo, mediaBase: MediaBaseURL) -> [UInt8] {
         var json = JSONWriter(capacity: 1024)
         json.object { json in
             json.key("id"); json.string(video.id)
@@ -15,15 +14,15 @@ public enum FeedItemJSON {
             json.key("duration_s"); json.milliseconds(asSeconds: video.durationMilliseconds)
             json.key("width"); json.int(video.width)
             json.key("height"); json.int(video.height)
-            json.key("master_url"); json.mediaURL(video.masterPath)
-            json.key("poster_jpeg_url"); json.mediaURL(video.posterJPEGPath)
-            json.key("poster_webp_url"); json.mediaURL(video.posterWebPPath)
+            json.key("master_url"); json.mediaURL(base: mediaBase, video.masterPath)
+            json.key("poster_jpeg_url"); json.mediaURL(base: mediaBase, video.posterJPEGPath)
+            json.key("poster_webp_url"); json.mediaURL(base: mediaBase, video.posterWebPPath)
             if let storyboard = video.storyboard {
                 // Absent, not null, for videos published before storyboards: clients test for the key.
                 json.key("storyboard")
                 json.object { json in
-                    json.key("vtt_url"); json.mediaURL(storyboard.vttPath)
-                    json.key("image_url"); json.mediaURL(storyboard.imagePath)
+                    json.key("vtt_url"); json.mediaURL(base: mediaBase, storyboard.vttPath)
+                    json.key("image_url"); json.mediaURL(base: mediaBase, storyboard.imagePath)
                     json.key("interval_s"); json.int(storyboard.intervalSeconds)
                     json.key("tile_width"); json.int(storyboard.tileWidth)
                     json.key("tile_height"); json.int(storyboard.tileHeight)
@@ -73,6 +72,6 @@ public enum FeedItemJSON {
                 }
             }
         }
-        return String(decoding: json.bytes, as: UTF8.self)
+        return json.bytes
     }
 }

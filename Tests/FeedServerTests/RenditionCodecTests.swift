@@ -1,4 +1,5 @@
-@testable import FeedStore
+@testable import FeedServer
+import FeedStore
 import Foundation
 import MediaModel
 import Testing
@@ -19,7 +20,7 @@ import Testing
 
     /// The renditions array of a rendered item, as text.
     static func renditionsJSON(_ video: FeedVideo) throws -> String {
-        let json = FeedItemJSON.render(video)
+        let json = FeedItemRenderer.text(video)
         let start = try #require(json.range(of: #""renditions":"#))
         return String(json[start.upperBound...].dropLast())
     }
@@ -49,7 +50,7 @@ import Testing
             Self.rendition("720p", height: 1280, codec: "h264"), Self.rendition("360p-av1", height: 640, codec: "av1"),
             Self.rendition("720p-hevc", height: 1280, codec: "hevc"), Self.rendition("360p", height: 640, codec: nil),
         ])
-        let parsed = try JSONSerialization.jsonObject(with: Data(FeedItemJSON.render(video).utf8)) as? [String: Any]
+        let parsed = try JSONSerialization.jsonObject(with: Data(FeedItemRenderer.text(video).utf8)) as? [String: Any]
         let renditions = try #require(parsed?["renditions"] as? [[String: Any]])
         #expect(renditions.map { $0["rung"] as? String } == ["360p", "360p-hevc", "360p-av1", "720p", "720p-hevc", "720p-av1"])
         // The first rendition of each height is the one every player decodes.
@@ -61,5 +62,12 @@ import Testing
         var json = JSONWriter()
         json.double(value)
         #expect(String(decoding: json.bytes, as: UTF8.self) == text)
+    }
+}
+
+extension FeedItemRenderer {
+    /// An item as text, with the default media base.
+    static func text(_ video: FeedVideo, mediaBase: MediaBaseURL = .default) -> String {
+        String(decoding: render(video, mediaBase: mediaBase), as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
-@testable import FeedStore
+@testable import FeedServer
+import FeedStore
 import Foundation
 import Testing
 
@@ -30,12 +31,15 @@ import Testing
         #expect(String(decoding: json.bytes, as: UTF8.self) == "\"\(text)\"")
     }
 
-    @Test func mediaURLsPercentEncodeEverythingButUnreservedAndSlash() {
+    @Test func mediaURLsPercentEncodeEverythingButUnreservedAndSlash() throws {
+        let cdn = try MediaBaseURL("https://cdn.example.com/reel")
         var json = JSONWriter()
         json.array { json in
-            json.mediaURL("videos/a b/ü?#%.m3u8")
-            json.mediaURL(nil)
+            json.mediaURL(base: .default, "videos/a b/ü?#%.m3u8")
+            json.mediaURL(base: .default, nil)
+            json.mediaURL(base: cdn, "videos/a b/x.m3u8")
         }
-        #expect(String(decoding: json.bytes, as: UTF8.self) == #"["/media/videos/a%20b/%C3%BC%3F%23%25.m3u8",null]"#)
+        #expect(String(decoding: json.bytes, as: UTF8.self)
+                == #"["/media/videos/a%20b/%C3%BC%3F%23%25.m3u8",null,"https://cdn.example.com/reel/videos/a%20b/x.m3u8"]"#)
     }
 }

@@ -1,4 +1,4 @@
-@testable import FeedStore
+@testable import FeedServer
 import Foundation
 import Testing
 
@@ -29,6 +29,10 @@ import Testing
     }
 
     @Test func cursorsRoundTripAndForgeriesAreRefused() throws {
+        for bad in ["", "abc", "v000000123", "!!!!", String(repeating: "A", count: 300), Data("v2:1:x".utf8).base64EncodedString()] {
+            #expect(throws: FeedCursor.Malformed.self) { _ = try FeedCursor(decoding: bad) }
+        }
+        #expect(!FeedCursor(publishedAt: 1_700_000_123, id: "v000000123").encoded.contains("v000000123"))
         let cursor = FeedCursor(publishedAt: 1_700_000_123_456, id: "v000000123")
         #expect(try FeedCursor(decoding: cursor.encoded) == cursor)
         #expect(throws: FeedCursor.Malformed.self) { try FeedCursor(decoding: Base64URL.encode("v2:1:x".utf8)) }

@@ -2,7 +2,7 @@
 internal import Glibc
 #endif
 
-/// A minimal JSON writer for feed items (`FeedItemJSON`): the known shape written straight into bytes. Foundation's
+/// A minimal JSON writer for feed items (`FeedItemRenderer`): the known shape written straight into bytes. Foundation's
 /// JSONEncoder cost a third of the server's CPU on a 20-item page when items were still rendered per request.
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
@@ -133,13 +133,13 @@ struct JSONWriter {
         }
     }
 
-    /// The `/media/` URL of a library-relative path, or null. Bytes outside RFC 3986's unreserved set (and `/`)
-    /// are percent-encoded.
-    mutating func mediaURL(_ path: String?) {
+    /// The URL of a library-relative path under `base`, or null. Bytes outside RFC 3986's unreserved set (and `/`)
+    /// are percent-encoded; the base is checked when it is configured and needs no escaping.
+    mutating func mediaURL(base: MediaBaseURL, _ path: String?) {
         guard let path else { return null() }
         separate()
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: "/media/".utf8)
+        bytes.append(contentsOf: base.bytes)
         // By hand: a CharacterSet per call costs more than the rest of a feed item.
         let hex: StaticString = "0123456789ABCDEF"
         for byte in path.utf8 {
