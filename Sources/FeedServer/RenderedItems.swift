@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import FeedStore
 internal import NIOCore
 internal import Synchronization
+
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// Feed items rendered from their catalog records, kept by video id for as long as the record is byte-for-byte the
 /// same. The catalog stores facts (`FeedVideoRecord`) and this server renders them with its own media base, so a
@@ -80,7 +81,15 @@ final class RenderedItems: Sendable {
     /// Byte equality by `memcmp`. `==` on `[UInt8]` compares element by element: with it the deep feed page ran at
     /// 0.91× of the stored-JSON catalog's req/s, with `memcmp` at 0.99–1.00× (2026-11-27, ad-hoc wrk runs).
     private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBytes { a in b.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+        let count = a.count
+        guard count == b.count else { return false }
+        guard count > 0 else { return true }  // an empty buffer may have no address
+        return a.withUnsafeBytes { first in
+            b.withUnsafeBytes { second in
+                guard let first = first.baseAddress, let second = second.baseAddress else { return false }
+                return memcmp(first, second, count) == 0
+            }
+        }
     }
 
     /// How many items are kept, for tests.
@@ -100,7 +109,9 @@ final class RenderedItems: Sendable {
             while state.bytes > byteBudget, state.head < state.order.count {
                 let id = state.order[state.head]
                 state.head += 1
-                if let old = state.items.removeValue(forKey: id) { state.bytes -= old.record.count + old.json.count + id.utf8.count }
+                if let old = state.items.removeValue(forKey: id) {
+                    state.bytes -= old.record.count + old.json.count + id.utf8.count
+                }
             }
             if state.head > 1024, state.head * 2 > state.order.count {
                 state.order.removeFirst(state.head)
