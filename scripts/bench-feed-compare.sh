@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The feed before and after a change, in one run: two `reel` binaries (BEFORE and AFTER) each seed their own
 # catalog of ROWS videos and serve it; wrk (../shared/anchors/feed_load.sh, 2 threads, 16 connections) loads the
-# first page and a deep page (~900,000 rows in, a cursor the server never issued) on each, interleaved, and nginx
+# first page and a deep page (90 % of the way down, a cursor the server never issued) on each, interleaved, and nginx
 # (one worker) serves AFTER's first-page bytes as the ceiling. Prints each pair's ratio.
+# ENGINE=postgres puts each catalog in a throwaway PostgreSQL 15 cluster instead (scripts/lib/postgres.sh).
 #   scripts/bench-feed-compare.sh /tmp/reel-before .build/release/reel
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,15 +12,28 @@ after=$(realpath "$2")
 anchor=$(realpath ../shared/anchors/feed_load.sh)
 rows=${ROWS:-1000000}
 work=$(mktemp -d /tmp/reel-bench-compare.XXXXXX)
+engine=${ENGINE:-sqlite}
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+    if [ "$engine" = postgres ]; then pg_stop "$work/pg"; fi
+    rm -rf "$work"
+}
 trap cleanup EXIT
+if [ "$engine" = postgres ]; then
+    source scripts/lib/postgres.sh
+    pg_start "$work/pg"
+    pg_createdb before
+    pg_createdb after
+fi
 
 start() { # name binary -> sets base_<name>
     local name=$1 bin=$2
     mkdir -p "$work/$name/library"
-    "$bin" db seed --database "$work/$name/feed.sqlite" --count "$rows"
-    "$bin" serve --database "$work/$name/feed.sqlite" --library "$work/$name/library" --port 0 --log-level warning \
+    local catalog=$work/$name/feed.sqlite
+    if [ "$engine" = postgres ]; then catalog=$PG_URL_BASE/$name; fi
+    "$bin" db seed --database "$catalog" --count "$rows"
+    "$bin" serve --database "$catalog" --library "$work/$name/library" --port 0 --log-level warning \
         >"$work/$name/out" 2>"$work/$name/err" &
     pids+=($!)
     for _ in $(seq 100); do grep -q '^listening on' "$work/$name/out" 2>/dev/null && break; sleep 0.1; done
@@ -57,7 +71,7 @@ nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
 pids+=($!)
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$nport/first.json" >/dev/null 2>&1 && break; sleep 0.1; done
 
-deep_n=$((rows - 900000))
+deep_n=$((rows / 10))  # 90 % of the way down the newest-first feed
 cursor=$(printf 'v1:%d:%s' "$(( (1700000000 + deep_n) * 1000 ))" "$(printf 'v%09d' "$deep_n")" | base64 -w0 | tr '+/' '-_' | tr -d '=')
 curl -sf "$base_before/v1/feed?limit=20&cursor=$cursor" -o "$work/before-deep.json"
 curl -sf "$base_after/v1/feed?limit=20&cursor=$cursor" -o "$work/after-deep.json"
@@ -77,7 +91,7 @@ p = lambda x: float(x["p99_ms"])
 print()
 print("| page (20 items, 16 connections), round 1 / round 2 | before req/s | after req/s | after / before | before p99 ms | after p99 ms |")
 print("|---|---|---|---|---|---|")
-for name, (b, a, bb, aa) in (("first (kept page)", (b1, a1, b2, a2)), ("deep (~900,000 in, never issued)", (bd1, ad1, bd2, ad2))):
+for name, (b, a, bb, aa) in (("first (kept page)", (b1, a1, b2, a2)), ("deep (90 % down, never issued)", (bd1, ad1, bd2, ad2))):
     print(f"| {name} | {r(b):.0f} / {r(bb):.0f} | {r(a):.0f} / {r(aa):.0f} | **{r(a)/r(b):.2f}× / {r(aa)/r(bb):.2f}×** | "
           f"{p(b):.2f} / {p(bb):.2f} | {p(a):.2f} / {p(aa):.2f} |")
 print()
