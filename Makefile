@@ -1,7 +1,7 @@
 SWIFT ?= swift
 REEL_BIN := .build/release/reel
 
-.PHONY: deps deps-test deps-bench build release test demo bench clean
+.PHONY: deps deps-test deps-bench build release test demo bench format clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -25,9 +25,10 @@ release: deps
 	patchelf --remove-needed libcurl.so.4 $(REEL_BIN)
 	scripts/check-release-switches.sh $(REEL_BIN)
 
-# The blocking-call check first (seconds), then the tests under a watchdog: a run that prints nothing for 5 minutes
+# The format and blocking-call checks first (seconds), then the tests under a watchdog: a run that prints nothing for 5 minutes
 # (REEL_TEST_SILENCE_SECONDS) is stopped with the tests in flight and every thread's stack, never left to CI's limit.
 test: deps-test
+	scripts/check-format.sh
 	python3 scripts/check-blocking.py --sync-tests
 	$(SWIFT) build --build-tests
 	python3 scripts/test-watchdog.py -- $(SWIFT) test --skip-build
@@ -39,6 +40,10 @@ demo: release
 bench: deps-bench release
 	$(SWIFT) build -c release --product reel-bench
 	scripts/bench.sh $(REEL_BIN)
+
+# Rewrites the sources as .swift-format says (make test checks it).
+format:
+	swift format --configuration .swift-format --in-place --recursive --parallel Sources Tests Package.swift
 
 clean:
 	rm -rf .build

@@ -61,9 +61,15 @@ let package = Package(
         .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LibZ", dependencies: ["CZlib"], swiftSettings: upcoming),
-        .target(name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: upcoming),
-        .target(name: "FeedStore", dependencies: ["MediaModel", "LibSQLite", "FileSystem", .product(name: "GRDB", package: "GRDB.swift"),
-                                             .product(name: "NIOCore", package: "swift-nio")], swiftSettings: upcoming),
+        .target(
+            name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+            swiftSettings: upcoming),
+        .target(
+            name: "FeedStore",
+            dependencies: [
+                "MediaModel", "LibSQLite", "FileSystem", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ], swiftSettings: upcoming),
         .target(
             name: "FeedServer",
             dependencies: [
@@ -82,7 +88,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [
-                .embedInCode("WebClient/index.html"), .embedInCode("WebClient/app.js"), .embedInCode("WebClient/upload.js"), .embedInCode("WebClient/app.css"),
+                .embedInCode("WebClient/index.html"), .embedInCode("WebClient/app.js"),
+                .embedInCode("WebClient/upload.js"), .embedInCode("WebClient/app.css"),
                 .embedInCode("WebClient/icon.svg"), .embedInCode("OpenAPI/openapi.yaml"),
             ],
             swiftSettings: upcoming
@@ -99,15 +106,28 @@ let package = Package(
             ],
             swiftSettings: upcoming + testHooks
         ),
-        .target(name: "MediaFixtures", dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem", "Deadlines"], swiftSettings: upcoming),
+        .target(
+            name: "MediaFixtures",
+            dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem", "Deadlines"],
+            swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
-        .target(name: "Transcode", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck"], swiftSettings: upcoming),
-        .target(name: "ChatImages", dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "LibPNG", "MediaModel"], swiftSettings: upcoming),
-        .target(name: "UploadClient", dependencies: ["Transcode", "Ingest", "FileSystem", "MediaModel"], swiftSettings: upcoming),
+        .target(
+            name: "Transcode",
+            dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck"],
+            swiftSettings: upcoming),
+        .target(
+            name: "ChatImages",
+            dependencies: [
+                "Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "LibPNG", "MediaModel",
+            ], swiftSettings: upcoming),
+        .target(
+            name: "UploadClient", dependencies: ["Transcode", "Ingest", "FileSystem", "MediaModel"],
+            swiftSettings: upcoming),
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker", "FileSystem", "Deadlines",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker",
+                "FileSystem", "Deadlines",
                 "UploadClient",
                 "HLSCheck",
                 "PostgresCatalog",
@@ -122,32 +142,58 @@ let package = Package(
         // Benchmark drivers (`make bench`), kept out of the reel binary.
         .executableTarget(
             name: "ReelBench",
-            dependencies: ["FeedStore", "PostgresCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FeedStore", "PostgresCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcoming
         ),
         // Swift Testing traits of the project's own (OffThePool: a suite's CPU-heavy tests each on a thread of their own).
         .target(name: "TestTraits", swiftSettings: upcoming),
         .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
-        .testTarget(name: "LibAVTests", dependencies: ["TestTraits", "Deadlines", "LibAV", "MediaFixtures"], swiftSettings: upcoming),
-        .testTarget(name: "LibWebPTests", dependencies: ["TestTraits", "Deadlines", "LibWebP"], swiftSettings: upcoming),
-        .testTarget(name: "CLITests", dependencies: ["TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel", "PrefetchSim", "TestServers"],
-                    swiftSettings: upcoming),
-        .testTarget(name: "ChatImagesTests", dependencies: ["TestTraits", "Deadlines", "ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
-        .testTarget(name: "TranscodeTests", dependencies: ["TestTraits", "Deadlines", "Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel"], swiftSettings: upcoming),
+        .testTarget(
+            name: "LibAVTests", dependencies: ["TestTraits", "Deadlines", "LibAV", "MediaFixtures"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "LibWebPTests", dependencies: ["TestTraits", "Deadlines", "LibWebP"], swiftSettings: upcoming),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel",
+                "PrefetchSim", "TestServers",
+            ],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "ChatImagesTests",
+            dependencies: [
+                "TestTraits", "Deadlines", "ChatImages", "Ingest", "LibWebP", "LibTurboJPEG", "MediaFixtures",
+                "MediaModel",
+            ], swiftSettings: upcoming),
+        .testTarget(
+            name: "TranscodeTests",
+            dependencies: [
+                "TestTraits", "Deadlines", "Transcode", "Ingest", "LibAV", "LibWebP", "MediaFixtures", "MediaModel",
+            ], swiftSettings: upcoming),
         .testTarget(
             name: "PrefetchSimTests",
-            dependencies: ["TestTraits", "Deadlines", "PrefetchSim", "MediaModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "TestTraits", "Deadlines", "PrefetchSim", "MediaModel",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "FeedStoreTests",
-            dependencies: ["TestTraits", "Deadlines", "FeedStore", "MediaFixtures", "MediaModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "TestTraits", "Deadlines", "FeedStore", "MediaFixtures", "MediaModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "FeedServerTests",
-            dependencies: ["TestTraits", "Deadlines", 
+            dependencies: [
+                "TestTraits", "Deadlines",
                 "FeedServer", "FeedStore", "Transcode", "MediaFixtures",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -156,22 +202,33 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["TestTraits", "Deadlines", 
+            dependencies: [
+                "TestTraits", "Deadlines",
                 "Worker", "FileSystem", "FeedStore", "MediaModel", "MediaFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "FileSystemTests", dependencies: ["TestTraits", "Deadlines", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(
+            name: "FileSystemTests", dependencies: ["TestTraits", "Deadlines", "FileSystem"], swiftSettings: upcoming),
         .testTarget(
             name: "UploadClientTests",
-            dependencies: ["TestTraits", "Deadlines", "UploadClient", "Transcode", "Ingest", "FileSystem", "MediaModel", "MediaFixtures"],
+            dependencies: [
+                "TestTraits", "Deadlines", "UploadClient", "Transcode", "Ingest", "FileSystem", "MediaModel",
+                "MediaFixtures",
+            ],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "IngestTests", dependencies: ["TestTraits", "Deadlines", "Ingest", "LibAV", "MediaModel", "MediaFixtures"], swiftSettings: upcoming),
+        .testTarget(
+            name: "IngestTests",
+            dependencies: ["TestTraits", "Deadlines", "Ingest", "LibAV", "MediaModel", "MediaFixtures"],
+            swiftSettings: upcoming),
         .target(name: "HLSCheck", dependencies: ["FileSystem"], swiftSettings: upcoming),
-        .testTarget(name: "HLSCheckTests", dependencies: ["TestTraits", "Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(
+            name: "HLSCheckTests",
+            dependencies: ["TestTraits", "Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"],
+            swiftSettings: upcoming),
         // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresFeedStore).
         .target(
             name: "PostgresCatalog",
@@ -188,10 +245,12 @@ let package = Package(
             swiftSettings: upcoming
         ),
         // A throwaway PostgreSQL server (Debian's binaries, initdb as an unprivileged user) for the tests.
-        .target(name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines"], swiftSettings: upcoming),
+        .target(
+            name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines"], swiftSettings: upcoming),
         .testTarget(
             name: "PostgresTests",
-            dependencies: ["Deadlines",
+            dependencies: [
+                "Deadlines",
                 "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -204,14 +263,20 @@ let package = Package(
         // One suite, run unchanged against SQLite and a real PostgreSQL server.
         .testTarget(
             name: "CatalogConformanceTests",
-            dependencies: ["Deadlines", "FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Deadlines", "FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcoming
         ),
         // Simulated machines (network namespaces on one bridge): workers and feed servers on several hosts sharing one
         // PostgreSQL catalog and one library.
         .testTarget(
             name: "MultiHostTests",
-            dependencies: ["Deadlines", "TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Deadlines", "TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcoming
         ),
     ],

@@ -1,6 +1,6 @@
+internal import FileSystem
 public import Foundation
 public import MediaModel
-internal import FileSystem
 internal import Synchronization
 
 /// A directory of images converted in parallel, one file per core at a time. A failing file never stops the batch.
@@ -14,7 +14,10 @@ public struct BatchConversion: Sendable {
     public let quality: ImageQuality
     public let workers: Int
 
-    public init(converter: ChatImageConverter, quality: ImageQuality, workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        converter: ChatImageConverter, quality: ImageQuality,
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.converter = converter
         self.quality = quality
         self.workers = max(1, workers)
@@ -23,19 +26,26 @@ public struct BatchConversion: Sendable {
     /// The regular, visible files of `directory`, sorted by name, each with the output name it gets.
     /// Two sources with one stem (a.jpg, a.png) get distinct outputs (a.webp, a.png.webp).
     public static func plan(directory: String, output: String) throws -> [(source: String, output: String)] {
-        let names = try Directory.entries(of: directory).map { String(decoding: $0.name, as: UTF8.self) }.filter { !$0.hasPrefix(".") }.sorted()
+        let names = try Directory.entries(of: directory).map { String(decoding: $0.name, as: UTF8.self) }.filter {
+            !$0.hasPrefix(".")
+        }.sorted()
         var taken = Set<String>()
         return names.map { name in
             let stem = (name as NSString).deletingPathExtension
             var target = (stem.isEmpty ? name : stem) + ".webp"
             if taken.contains(target) { target = name + ".webp" }
             taken.insert(target)
-            return ((directory as NSString).appendingPathComponent(name), (output as NSString).appendingPathComponent(target))
+            return (
+                (directory as NSString).appendingPathComponent(name),
+                (output as NSString).appendingPathComponent(target)
+            )
         }
     }
 
     /// Runs the plan; `progress` is called after each file with (done, total), from any thread.
-    public func run(_ plan: [(source: String, output: String)], progress: @Sendable (Int, Int) -> Void = { _, _ in }) -> Outcome {
+    public func run(
+        _ plan: [(source: String, output: String)], progress: @Sendable (Int, Int) -> Void = { _, _ in }
+    ) -> Outcome {
         // What the workers share: the next file to take, and the results so far.
         struct State {
             var outcome = Outcome()

@@ -15,7 +15,9 @@ public struct ChatImageConverter: Sendable {
     /// out; a worker running fewer jobs than it has cores finishes each photo sooner with it.
     public var encoderThreads: Bool
 
-    public init(policy: AdmissionPolicy = AdmissionPolicy(), presets: ImagePresets = .default, encoderThreads: Bool = false) {
+    public init(
+        policy: AdmissionPolicy = AdmissionPolicy(), presets: ImagePresets = .default, encoderThreads: Bool = false
+    ) {
         self.policy = policy
         self.presets = presets
         self.encoderThreads = encoderThreads
@@ -23,22 +25,30 @@ public struct ChatImageConverter: Sendable {
 
     /// Converts `source` and returns the WebP bytes with a description of them.
     /// - Throws: `.rejected` with admission's reason codes, or `.failed` with `encode_failed` when libwebp refuses.
-    public func convert(_ source: String, quality: ImageQuality) throws(ProcessingError) -> (webp: [UInt8], result: ChatImageResult) {
+    public func convert(
+        _ source: String, quality: ImageQuality
+    ) throws(ProcessingError) -> (webp: [UInt8], result: ChatImageResult) {
         let prepared: PreparedPicture
         do { prepared = try prepare(source, quality: quality) } catch { throw .rejected(error) }
         let webp: [UInt8]
         do {
-            let webpPicture = switch prepared.pixels {
-            case let .rgba(pixels, hasAlpha):
-                try WebPPicture(rgba: pixels, width: prepared.width, height: prepared.height, stride: prepared.width * 4, hasAlpha: hasAlpha)
-            case let .yuv420(planes):
-                try WebPPicture(yuv420: planes, width: prepared.width, height: prepared.height)
-            }
-            let settings = WebPEncoderSettings(quality: Float(presets.preset(quality).quality), method: presets.method,
-                                               threads: encoderThreads)
+            let webpPicture =
+                switch prepared.pixels {
+                case let .rgba(pixels, hasAlpha):
+                    try WebPPicture(
+                        rgba: pixels, width: prepared.width, height: prepared.height, stride: prepared.width * 4,
+                        hasAlpha: hasAlpha)
+                case let .yuv420(planes):
+                    try WebPPicture(yuv420: planes, width: prepared.width, height: prepared.height)
+                }
+            let settings = WebPEncoderSettings(
+                quality: Float(presets.preset(quality).quality), method: presets.method,
+                threads: encoderThreads)
             webp = try WebPEncoder(settings: settings).encode(webpPicture, iccProfile: prepared.iccProfile)
         } catch {
-            throw .failed(ProcessingFailure(.encodeFailed, "WebP encoding failed (\(error.function): \(error.message))", path: source))
+            throw .failed(
+                ProcessingFailure(
+                    .encodeFailed, "WebP encoding failed (\(error.function): \(error.message))", path: source))
         }
         var described = prepared.result
         described.bytes = webp.count
@@ -68,15 +78,17 @@ public struct ChatImageConverter: Sendable {
         // Plan the size from the header, so the decoder can already scale towards it.
         let header = image.header
         let headerSwaps = image.upload.format != .heif && Orientation.swapsSides(header.orientation)
-        let planned = TargetSize.fitting(width: headerSwaps ? header.height : header.width,
-                                         height: headerSwaps ? header.width : header.height, maxSide: preset.maxSide)
+        let planned = TargetSize.fitting(
+            width: headerSwaps ? header.height : header.width,
+            height: headerSwaps ? header.width : header.height, maxSide: preset.maxSide)
         let (picture, orientation) = try PictureDecoding.decode(
             image, atLeast: headerSwaps ? (planned.height, planned.width) : (planned.width, planned.height)
         )
         // JPEG may arrive pre-scaled, so the plan from its header stands; HEIF arrives already rotated by libheif,
         // so its size comes from the decoded picture.
         let swaps = Orientation.swapsSides(orientation)
-        let upright = image.upload.format == .heif
+        let upright =
+            image.upload.format == .heif
             ? TargetSize.fitting(width: picture.width, height: picture.height, maxSide: preset.maxSide)
             : planned
         let stored = swaps ? (upright.height, upright.width) : (upright.width, upright.height)
@@ -89,15 +101,18 @@ public struct ChatImageConverter: Sendable {
         case let .planarRGB(planar):
             let resized: [UInt8]
             do {
-                resized = try Scaler.resizePlanarRGB(planar.planes, strides: planar.strides, width: planar.width, height: planar.height,
-                                                     toWidth: stored.0, toHeight: stored.1)
+                resized = try Scaler.resizePlanarRGB(
+                    planar.planes, strides: planar.strides, width: planar.width, height: planar.height,
+                    toWidth: stored.0, toHeight: stored.1)
             } catch {
                 throw Rejection(.decodeError, "resizing failed (\(error.function): \(error.message))", path: source)
             }
-            pixels = .rgba(Orientation.apply(orientation, to: resized, width: stored.0, height: stored.1).pixels, hasAlpha: false)
+            pixels = .rgba(
+                Orientation.apply(orientation, to: resized, width: stored.0, height: stored.1).pixels, hasAlpha: false)
             iccProfile = planar.iccProfile
         case let .rgba(decoded):
-            let (oriented, hasAlpha) = try resizeAndOrient(decoded, to: stored, orientation: orientation, source: source)
+            let (oriented, hasAlpha) = try resizeAndOrient(
+                decoded, to: stored, orientation: orientation, source: source)
             pixels = .rgba(oriented, hasAlpha: hasAlpha)
             iccProfile = decoded.iccProfile
         }
@@ -109,34 +124,46 @@ public struct ChatImageConverter: Sendable {
             sourceHeight: picture.height, orientation: orientation, width: width, height: height,
             hasAlpha: hasAlpha, bytes: 0, quality: quality
         )
-        return PreparedPicture(pixels: pixels, width: width, height: height, iccProfile: ColorProfile.profileToKeep(iccProfile), result: result)
+        return PreparedPicture(
+            pixels: pixels, width: width, height: height, iccProfile: ColorProfile.profileToKeep(iccProfile),
+            result: result)
     }
 
     /// Planar YCbCr: one swscale pass to the stored-orientation size in limited-range 4:2:0, then each plane turned.
-    private func resizeAndOrient(_ picture: PlanarPicture, to stored: (Int, Int), orientation: Int, source: String) throws(Rejection) -> [[UInt8]] {
+    private func resizeAndOrient(
+        _ picture: PlanarPicture, to stored: (Int, Int), orientation: Int, source: String
+    ) throws(Rejection) -> [[UInt8]] {
         let planes: [[UInt8]]
         do {
-            planes = try Scaler.resizeYUV(picture.planes, strides: picture.strides, width: picture.width, height: picture.height,
-                                          chromaShift: picture.chromaShift, isFullRange: picture.isFullRange,
-                                          toWidth: stored.0, toHeight: stored.1)
+            planes = try Scaler.resizeYUV(
+                picture.planes, strides: picture.strides, width: picture.width, height: picture.height,
+                chromaShift: picture.chromaShift, isFullRange: picture.isFullRange,
+                toWidth: stored.0, toHeight: stored.1)
         } catch {
             throw Rejection(.decodeError, "resizing failed (\(error.function): \(error.message))", path: source)
         }
         let chroma = ((stored.0 + 1) / 2, (stored.1 + 1) / 2)
-        return [Orientation.apply(orientation, toPlane: planes[0], width: stored.0, height: stored.1),
-                Orientation.apply(orientation, toPlane: planes[1], width: chroma.0, height: chroma.1),
-                Orientation.apply(orientation, toPlane: planes[2], width: chroma.0, height: chroma.1)]
+        return [
+            Orientation.apply(orientation, toPlane: planes[0], width: stored.0, height: stored.1),
+            Orientation.apply(orientation, toPlane: planes[1], width: chroma.0, height: chroma.1),
+            Orientation.apply(orientation, toPlane: planes[2], width: chroma.0, height: chroma.1),
+        ]
     }
 
     /// Packed RGBA: resized on planar GBR(A) (premultiplied when translucent), then turned. Returns whether alpha stays.
-    private func resizeAndOrient(_ picture: DecodedPicture, to stored: (Int, Int), orientation: Int, source: String) throws(Rejection)
-        -> (pixels: [UInt8], hasAlpha: Bool) {
+    private func resizeAndOrient(
+        _ picture: DecodedPicture, to stored: (Int, Int), orientation: Int, source: String
+    ) throws(Rejection)
+        -> (pixels: [UInt8], hasAlpha: Bool)
+    {
         var pixels = picture.rgba
         let keepsAlpha = picture.hasAlphaChannel && !AlphaPixels.isOpaque(pixels)
         if stored != (picture.width, picture.height) {
             if keepsAlpha { AlphaPixels.premultiply(&pixels) }
             do {
-                pixels = try Scaler.resizeRGBA(pixels, width: picture.width, height: picture.height, toWidth: stored.0, toHeight: stored.1, hasAlpha: keepsAlpha)
+                pixels = try Scaler.resizeRGBA(
+                    pixels, width: picture.width, height: picture.height, toWidth: stored.0, toHeight: stored.1,
+                    hasAlpha: keepsAlpha)
             } catch {
                 throw Rejection(.decodeError, "resizing failed (\(error.function): \(error.message))", path: source)
             }
@@ -147,13 +174,17 @@ public struct ChatImageConverter: Sendable {
 
     /// Converts `source` into the file `output`, written beside it under a temporary name, synced and renamed,
     /// so a reader never sees half a file and a failure leaves nothing behind.
-    public func convert(_ source: String, to output: String, quality: ImageQuality) throws(ProcessingError) -> ChatImageResult {
+    public func convert(
+        _ source: String, to output: String, quality: ImageQuality
+    ) throws(ProcessingError) -> ChatImageResult {
         var (webp, result) = try convert(source, quality: quality)
         do {
             try AtomicFile.write(webp, to: output)
         } catch {
-            throw .failed(ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, "cannot write \(output): \(error)",
-                                            path: source, retryable: error.isTransient))
+            throw .failed(
+                ProcessingFailure(
+                    error.isDiskFull ? .diskFull : .outputFailed, "cannot write \(output): \(error)",
+                    path: source, retryable: error.isTransient))
         }
         result.output = output
         return result

@@ -10,12 +10,15 @@ enum ColorProfile {
     static func isSRGB(_ profile: [UInt8]) -> Bool {
         func be32(_ at: Int) -> Int? {
             guard at >= 0, at + 4 <= profile.count else { return nil }
-            return Int(profile[at]) << 24 | Int(profile[at + 1]) << 16 | Int(profile[at + 2]) << 8 | Int(profile[at + 3])
+            return Int(profile[at]) << 24 | Int(profile[at + 1]) << 16 | Int(profile[at + 2]) << 8
+                | Int(profile[at + 3])
         }
         guard let count = be32(128), count < 1000 else { return false }
         for entry in 0..<count {
             let at = 132 + entry * 12
-            guard let offset = be32(at + 4), let size = be32(at + 8), offset + size <= profile.count else { return false }
+            guard let offset = be32(at + 4), let size = be32(at + 8), offset + size <= profile.count else {
+                return false
+            }
             guard Array(profile[at..<at + 4]) == Array("desc".utf8) else { continue }
             let description = Array(profile[offset..<offset + size])
             let ascii = Array("sRGB".utf8)

@@ -32,11 +32,13 @@ public struct ImagePresets: PresetFile, Equatable {
     public static var fileName: String { "images.json" }
 
     /// The design: 1024 px for low and medium, 2048 px for high; quality 0.3 / 0.6 / 0.8.
-    public static let `default` = ImagePresets(method: 4, presets: [
-        .low: Preset(maxSide: 1024, quality: 30),
-        .medium: Preset(maxSide: 1024, quality: 60),
-        .high: Preset(maxSide: 2048, quality: 80),
-    ])
+    public static let `default` = ImagePresets(
+        method: 4,
+        presets: [
+            .low: Preset(maxSide: 1024, quality: 30),
+            .medium: Preset(maxSide: 1024, quality: 60),
+            .high: Preset(maxSide: 2048, quality: 80),
+        ])
 
     public func preset(_ quality: ImageQuality) -> Preset { presets[quality] ?? Self.default.presets[quality]! }
 

@@ -15,7 +15,9 @@ internal import MediaModel
 enum PictureDecoding {
     /// `atLeast` is the stored-orientation size the picture will be resized to; decoders that can scale for free
     /// (JPEG's IDCT) stop there instead of at full size.
-    static func decode(_ image: AdmittedImage, atLeast minimum: (width: Int, height: Int)) throws(Rejection) -> (picture: DecodedImage, orientation: Int) {
+    static func decode(
+        _ image: AdmittedImage, atLeast minimum: (width: Int, height: Int)
+    ) throws(Rejection) -> (picture: DecodedImage, orientation: Int) {
         let resizes = minimum != (image.header.width, image.header.height)
         switch image.upload.format {
         case .jpeg: return (try decodeJPEG(image, atLeast: minimum, planar: resizes), image.header.orientation)
@@ -26,31 +28,39 @@ enum PictureDecoding {
         }
     }
 
-    private static func decodeJPEG(_ image: AdmittedImage, atLeast minimum: (width: Int, height: Int), planar: Bool) throws(Rejection) -> DecodedImage {
+    private static func decodeJPEG(
+        _ image: AdmittedImage, atLeast minimum: (width: Int, height: Int), planar: Bool
+    ) throws(Rejection) -> DecodedImage {
         do {
             let decompressor = try JPEGDecompressor()
             let header = image.header
             if header.isCMYK {
                 let decoded = try decompressor.decode(image.bytes, as: .cmyk, atLeast: minimum)
-                return .rgba(DecodedPicture(
-                    width: decoded.width, height: decoded.height,
-                    rgba: CMYKConversion.rgba(fromCMYK: decoded.pixels, inverted: header.hasAdobeMarker),
-                    hasAlphaChannel: false, iccProfile: nil
-                ))
+                return .rgba(
+                    DecodedPicture(
+                        width: decoded.width, height: decoded.height,
+                        rgba: CMYKConversion.rgba(fromCMYK: decoded.pixels, inverted: header.hasAdobeMarker),
+                        hasAlphaChannel: false, iccProfile: nil
+                    ))
             }
             if planar, let planes = try decompressor.decodePlanes(image.bytes, atLeast: minimum) {
                 // JFIF YCbCr is full range.
-                return .planar(PlanarPicture(
-                    width: planes.width, height: planes.height, planes: [planes.luma, planes.cb, planes.cr],
-                    strides: [planes.lumaStride, planes.chromaStride, planes.chromaStride], chromaShift: planes.chromaShift,
-                    isFullRange: true, iccProfile: header.iccProfile
-                ))
+                return .planar(
+                    PlanarPicture(
+                        width: planes.width, height: planes.height, planes: [planes.luma, planes.cb, planes.cr],
+                        strides: [planes.lumaStride, planes.chromaStride, planes.chromaStride],
+                        chromaShift: planes.chromaShift,
+                        isFullRange: true, iccProfile: header.iccProfile
+                    ))
             }
             let decoded = try decompressor.decode(image.bytes, as: .rgba, atLeast: minimum)
-            return .rgba(DecodedPicture(width: decoded.width, height: decoded.height, rgba: decoded.pixels,
-                                        hasAlphaChannel: false, iccProfile: header.iccProfile))
+            return .rgba(
+                DecodedPicture(
+                    width: decoded.width, height: decoded.height, rgba: decoded.pixels,
+                    hasAlphaChannel: false, iccProfile: header.iccProfile))
         } catch {
-            let reason: RejectionReason = error.isWarning && error.message.contains("Premature end") ? .truncated : .decodeError
+            let reason: RejectionReason =
+                error.isWarning && error.message.contains("Premature end") ? .truncated : .decodeError
             throw Rejection(reason, "the JPEG does not decode (\(error.function): \(error.message))", path: image.path)
         }
     }
@@ -60,16 +70,21 @@ enum PictureDecoding {
         do {
             picture = try PNGDecoder.decode(image.bytes, maximumSide: image.limits.maxSide)
         } catch {
-            let reason: RejectionReason = error.message.contains("ends early") || error.message.contains("Not enough image data")
+            let reason: RejectionReason =
+                error.message.contains("ends early") || error.message.contains("Not enough image data")
                 ? .truncated : .decodeError
             throw Rejection(reason, "the PNG does not decode (\(error.function): \(error.message))", path: image.path)
         }
         let header = image.header
         guard picture.width == header.width, picture.height == header.height else {
-            throw Rejection(.decodeError, "the header says \(header.width)x\(header.height) but the picture decodes to \(picture.width)x\(picture.height)", path: image.path)
+            throw Rejection(
+                .decodeError,
+                "the header says \(header.width)x\(header.height) but the picture decodes to \(picture.width)x\(picture.height)",
+                path: image.path)
         }
-        return DecodedPicture(width: picture.width, height: picture.height, rgba: picture.rgba,
-                              hasAlphaChannel: header.hasAlpha || picture.hasAlphaChannel, iccProfile: picture.iccProfile)
+        return DecodedPicture(
+            width: picture.width, height: picture.height, rgba: picture.rgba,
+            hasAlphaChannel: header.hasAlpha || picture.hasAlphaChannel, iccProfile: picture.iccProfile)
     }
 
     private static func decodeHEIF(_ image: AdmittedImage, planar: Bool) throws(Rejection) -> DecodedImage {
@@ -77,18 +92,29 @@ enum PictureDecoding {
             let context = try HeifContext(reading: image.bytes, maximumSide: image.limits.maxSide)
             let handle = try context.primaryImage()
             guard handle.width * handle.height <= image.limits.maxPixels else {
-                throw Rejection(.pixelCountExceedsLimit, "the picture is \(handle.width)x\(handle.height) = \(handle.width * handle.height) pixels; the limit is \(image.limits.maxPixels)", path: image.path)
+                throw Rejection(
+                    .pixelCountExceedsLimit,
+                    "the picture is \(handle.width)x\(handle.height) = \(handle.width * handle.height) pixels; the limit is \(image.limits.maxPixels)",
+                    path: image.path)
             }
             // A resized opaque 8-bit picture comes as RGB planes (libheif's cheapest output), resized as they are.
-            if planar, !handle.hasAlpha, handle.bitDepths == (8, 8), let decoded = try handle.decodePlanarRGB().rgbPlanes() {
-                return .planarRGB(PlanarRGBPicture(width: decoded.width, height: decoded.height, planes: decoded.planes,
-                                                   strides: decoded.strides, iccProfile: handle.iccProfile))
+            if planar, !handle.hasAlpha, handle.bitDepths == (8, 8),
+                let decoded = try handle.decodePlanarRGB().rgbPlanes()
+            {
+                return .planarRGB(
+                    PlanarRGBPicture(
+                        width: decoded.width, height: decoded.height, planes: decoded.planes,
+                        strides: decoded.strides, iccProfile: handle.iccProfile))
             }
             let decoded = try handle.decode()
-            return .rgba(DecodedPicture(width: decoded.width, height: decoded.height, rgba: try decoded.rgba(),
-                                        hasAlphaChannel: decoded.hasAlpha, iccProfile: handle.iccProfile))
+            return .rgba(
+                DecodedPicture(
+                    width: decoded.width, height: decoded.height, rgba: try decoded.rgba(),
+                    hasAlphaChannel: decoded.hasAlpha, iccProfile: handle.iccProfile))
         } catch let error as HeifError {
-            throw Rejection(.decodeError, "the HEIF picture does not decode (\(error.function): \(error.message))", path: image.path)
+            throw Rejection(
+                .decodeError, "the HEIF picture does not decode (\(error.function): \(error.message))", path: image.path
+            )
         } catch let rejection as Rejection {
             throw rejection
         } catch {

@@ -16,8 +16,10 @@ public struct DeadlineExceeded: Error, CustomStringConvertible, Sendable {
 /// (a continuation nobody resumes) is left behind, and the caller still returns on time. Cancelling the caller
 /// cancels the body and throws `CancellationError` at once.
 /// - Throws: the body's error, `DeadlineExceeded`, or `CancellationError`.
-public func withDeadline<T: Sendable>(_ limit: Duration, _ what: String,
-                                      _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+public func withDeadline<T: Sendable>(
+    _ limit: Duration, _ what: String,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let outcome = OneShot<T>()
     let work = Task {
         do { outcome.settle(.success(try await body())) } catch { outcome.settle(.failure(error)) }

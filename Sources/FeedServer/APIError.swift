@@ -1,5 +1,5 @@
-public import Hummingbird
 internal import Foundation
+public import Hummingbird
 
 /// An error the API answers with `{"error": {"code": ..., "message": ...}}`. `code` is stable and machine-readable;
 /// `message` says what was wrong for a person.
@@ -20,7 +20,8 @@ public struct APIError: HTTPResponseError, Equatable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.cacheControl] = "no-store"
-        return JSONBody.response(ErrorEnvelope(error: .init(code: code, message: message)), status: status, headers: headers)
+        return JSONBody.response(
+            ErrorEnvelope(error: .init(code: code, message: message)), status: status, headers: headers)
     }
 
     struct ErrorEnvelope: Encodable {
@@ -38,14 +39,20 @@ public struct APIError: HTTPResponseError, Equatable {
 
 /// JSON responses, encoded the same way everywhere.
 enum JSONBody {
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    static func response(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data(#"{"error":{"code":"internal","message":"the response could not be encoded"}}"#.utf8)
+        let data =
+            (try? encoder.encode(value))
+            ?? Data(#"{"error":{"code":"internal","message":"the response could not be encoded"}}"#.utf8)
         return response(bytes: data, status: status, headers: headers)
     }
 
-    static func response(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    static func response(
+        bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -10,8 +10,12 @@ enum AcceptEncoding {
             let coding = parts.first.map { $0.trimmingPrefixAndSuffixSpaces.lowercased() } ?? ""
             var quality = 1.0
             for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingPrefixAndSuffixSpaces.lowercased() }
-                if pair.count == 2, pair[0] == "q", let value = Double(pair[1]), (0...1).contains(value) { quality = value }
+                let pair = parameter.split(separator: "=", maxSplits: 1).map {
+                    $0.trimmingPrefixAndSuffixSpaces.lowercased()
+                }
+                if pair.count == 2, pair[0] == "q", let value = Double(pair[1]), (0...1).contains(value) {
+                    quality = value
+                }
             }
             switch coding {
             case "gzip", "x-gzip": gzip = max(gzip ?? 0, quality)

@@ -7,26 +7,47 @@ enum ByteRangeRequest: Equatable {
     case unsatisfiable
 
     init(header: String?, size: Int) {
-        guard let header else { self = .whole; return }
+        guard let header else {
+            self = .whole
+            return
+        }
         let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard trimmed.lowercased().hasPrefix("bytes=") else { self = .whole; return }
+        guard trimmed.lowercased().hasPrefix("bytes=") else {
+            self = .whole
+            return
+        }
         let spec = trimmed.dropFirst("bytes=".count)
-        guard !spec.contains(",") else { self = .whole; return }
+        guard !spec.contains(",") else {
+            self = .whole
+            return
+        }
         let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { self = .unsatisfiable; return }
+        guard parts.count == 2 else {
+            self = .unsatisfiable
+            return
+        }
         let first = parts[0].trimmingCharacters(in: .whitespaces), last = parts[1].trimmingCharacters(in: .whitespaces)
         if first.isEmpty {
             // Suffix range: the last N bytes.
-            guard let count = Int(last), count > 0, size > 0 else { self = .unsatisfiable; return }
+            guard let count = Int(last), count > 0, size > 0 else {
+                self = .unsatisfiable
+                return
+            }
             self = .partial(max(0, size - count)...(size - 1))
             return
         }
-        guard let start = Int(first), start >= 0, start < size else { self = .unsatisfiable; return }
+        guard let start = Int(first), start >= 0, start < size else {
+            self = .unsatisfiable
+            return
+        }
         if last.isEmpty {
             self = .partial(start...(size - 1))
             return
         }
-        guard let end = Int(last), end >= start else { self = .unsatisfiable; return }
+        guard let end = Int(last), end >= start else {
+            self = .unsatisfiable
+            return
+        }
         self = .partial(start...min(end, size - 1))
     }
 }

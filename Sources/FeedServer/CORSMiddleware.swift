@@ -7,9 +7,11 @@ struct CORSMiddleware: RouterMiddleware {
     let origins: Set<String>
 
     static let allowedMethods = "GET, HEAD, POST, PATCH, DELETE, OPTIONS"
-    static let allowedHeaders = "Authorization, Content-Type, Tus-Resumable, Upload-Length, Upload-Offset, Upload-Metadata, "
+    static let allowedHeaders =
+        "Authorization, Content-Type, Tus-Resumable, Upload-Length, Upload-Offset, Upload-Metadata, "
         + "Upload-Checksum, Upload-Defer-Length, If-None-Match, If-Range, Range"
-    static let exposedHeaders = "Location, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, "
+    static let exposedHeaders =
+        "Location, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, "
         + "Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires, Reel-Job, ETag, Retry-After, Content-Range, "
         + "Content-Length, Accept-Ranges"
 
@@ -21,7 +23,9 @@ struct CORSMiddleware: RouterMiddleware {
         return origins.contains(origin) ? origin : nil
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let allowed = allowedOrigin(request.headers[.origin])
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
             var headers: HTTPFields = [.vary: "Origin"]

@@ -15,7 +15,8 @@ extension Substring {
     /// Without leading and trailing spaces and tabs (HTTP's optional whitespace around list items).
     var trimmingPrefixAndSuffixSpaces: Substring {
         guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }),
-              let last = lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+            let last = lastIndex(where: { $0 != " " && $0 != "\t" })
+        else { return "" }
         return self[first...last]
     }
 }

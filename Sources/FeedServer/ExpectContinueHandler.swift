@@ -12,7 +12,8 @@ final class ExpectContinueHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case let .head(request) = unwrapInboundIn(data),
-           request.headerFields[.expect]?.lowercased() == "100-continue" {
+            request.headerFields[.expect]?.lowercased() == "100-continue"
+        {
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
         }
         context.fireChannelRead(data)

@@ -17,11 +17,15 @@ struct FeedCursor: Sendable, Hashable {
     var encoded: String { Base64URL.encode("v1:\(position.publishedAt):\(position.id)".utf8) }
 
     init(decoding text: String) throws(Malformed) {
-        guard text.utf8.count <= 256, let bytes = Base64URL.decode(text), let plain = String(validating: bytes, as: UTF8.self) else {
+        guard text.utf8.count <= 256, let bytes = Base64URL.decode(text),
+            let plain = String(validating: bytes, as: UTF8.self)
+        else {
             throw Malformed(text: text)
         }
         let parts = plain.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "v1", let time = Int64(parts[1]), !parts[2].isEmpty else { throw Malformed(text: text) }
+        guard parts.count == 3, parts[0] == "v1", let time = Int64(parts[1]), !parts[2].isEmpty else {
+            throw Malformed(text: text)
+        }
         position = FeedPosition(publishedAt: time, id: String(parts[2]))
     }
 }

@@ -28,7 +28,8 @@ struct FeedFastPath: Sendable {
         // The same series RequestMetricsMiddleware records for this route.
         let route = [("method", "GET"), ("route", "/v1/feed")]
         served = Counter(label: "reel_http_requests_total", dimensions: route + [("status", "200")], factory: factory)
-        notModified = Counter(label: "reel_http_requests_total", dimensions: route + [("status", "304")], factory: factory)
+        notModified = Counter(
+            label: "reel_http_requests_total", dimensions: route + [("status", "304")], factory: factory)
         duration = Timer(label: "reel_http_request_duration_seconds", dimensions: route, factory: factory)
         answered = Counter(label: "reel_feed_fast_path_responses_total", factory: factory)
     }
@@ -61,8 +62,9 @@ struct FeedFastPath: Sendable {
     /// thread would cost more than the read.
     func decide(_ request: HTTPRequest, client: () -> String?) -> Decision {
         guard request.method == .get, let path = request.path, let key = Self.feedKey(path),
-              !Self.asksToClose(request),
-              server.corsOrigins.isEmpty || request.headerFields[.origin] == nil else { return .router }
+            !Self.asksToClose(request),
+            server.corsOrigins.isEmpty || request.headerFields[.origin] == nil
+        else { return .router }
         let started = ContinuousClock.now
         if let limiter = server.rateLimiter, limiter.admit(client: client() ?? "unknown") != nil { return .router }
         let gzip = AcceptEncoding.acceptsGzip(request.headerFields[.acceptEncoding])
@@ -96,11 +98,17 @@ struct FeedFastPath: Sendable {
         return respond(query.request, key: query.key, page: page, started: query.started)
     }
 
-    private func respond(_ request: HTTPRequest, key: FeedPageCache.Key, page: FeedServer.PageAnswer,
-                         started: ContinuousClock.Instant) -> Answer {
+    private func respond(
+        _ request: HTTPRequest, key: FeedPageCache.Key, page: FeedServer.PageAnswer,
+        started: ContinuousClock.Instant
+    ) -> Answer {
         if logger.logLevel <= .debug {
-            logger.debug("Request", metadata: ["hb.request.path": .string(request.path ?? ""), "hb.request.method": "GET",
-                                               "fast_path": "true"])
+            logger.debug(
+                "Request",
+                metadata: [
+                    "hb.request.path": .string(request.path ?? ""), "hb.request.method": "GET",
+                    "fast_path": "true",
+                ])
         }
         let etag = FeedServer.etag(generation: page.generation, key: key, gzip: page.isGzip)
         var fields = FeedServer.feedHeaders(etag: etag, gzip: page.isGzip)
@@ -145,7 +153,8 @@ struct FeedFastPath: Sendable {
             let name = parts[0]
             let value = parts.count > 1 ? parts[1] : pair[pair.endIndex...]
             if name.elementsEqual("limit".utf8) {
-                guard limit == nil, !value.isEmpty, value.count <= 2, value.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+                guard limit == nil, !value.isEmpty, value.count <= 2, value.allSatisfy({ (0x30...0x39).contains($0) })
+                else { return nil }
                 let number = value.reduce(0) { $0 * 10 + Int($1 - 0x30) }
                 guard (1...FeedLimits.maximumPageSize).contains(number) else { return nil }
                 limit = number

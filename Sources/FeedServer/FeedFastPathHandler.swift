@@ -76,8 +76,10 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func finishQuery(_ query: FeedFastPath.Query, answer: FeedFastPath.Answer?, end: HTTPRequestPart,
-                             context: ChannelHandlerContext) {
+    private func finishQuery(
+        _ query: FeedFastPath.Query, answer: FeedFastPath.Answer?, end: HTTPRequestPart,
+        context: ChannelHandlerContext
+    ) {
         querying = false
         guard context.channel.isActive else {
             waiting.removeAll()

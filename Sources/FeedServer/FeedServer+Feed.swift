@@ -17,10 +17,16 @@ extension FeedServer {
         var limit = Self.defaultLimit
         if let text = query["limit"] {
             guard let value = Int(text) else {
-                throw APIError(.badRequest, code: "invalid_limit", message: "limit must be a whole number from 1 to \(FeedLimits.maximumPageSize), not \"\(text.prefix(64))\"")
+                throw APIError(
+                    .badRequest, code: "invalid_limit",
+                    message:
+                        "limit must be a whole number from 1 to \(FeedLimits.maximumPageSize), not \"\(text.prefix(64))\""
+                )
             }
             guard (1...FeedLimits.maximumPageSize).contains(value) else {
-                throw APIError(.badRequest, code: "limit_out_of_range", message: "limit must be from 1 to \(FeedLimits.maximumPageSize); \(value) is out of range")
+                throw APIError(
+                    .badRequest, code: "limit_out_of_range",
+                    message: "limit must be from 1 to \(FeedLimits.maximumPageSize); \(value) is out of range")
             }
             limit = value
         }
@@ -45,7 +51,10 @@ extension FeedServer {
         // A page that is neither kept nor worth keeping (a cursor this server did not issue) skips the generation
         // read: its own query returns the generation it belongs to. With PostgreSQL that is a round trip saved.
         if pageCache.mayHold(key) || pageCache.isHot(key),
-           let kept = keptPage(key, gzip: gzip, generation: try await store.generation()) { return kept }
+            let kept = keptPage(key, gzip: gzip, generation: try await store.generation())
+        {
+            return kept
+        }
         let (page, generation) = try await store.pageWithGeneration(limit: key.limit, after: try Self.cursor(key))
         return try answer(page, generation: generation, key: key, gzip: gzip)
     }
@@ -68,11 +77,14 @@ extension FeedServer {
         do {
             return try FeedCursor(decoding: text).position
         } catch {
-            throw APIError(.badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
+            throw APIError(
+                .badRequest, code: "invalid_cursor", message: "\(error); pass back the next_cursor of a previous page")
         }
     }
 
-    func answer(_ page: FeedPage, generation: Int64, key: FeedPageCache.Key, gzip: Bool) throws(CatalogError) -> PageAnswer {
+    func answer(
+        _ page: FeedPage, generation: Int64, key: FeedPageCache.Key, gzip: Bool
+    ) throws(CatalogError) -> PageAnswer {
         let next = page.next.map { FeedCursor($0).encoded }
         let body = try FeedItemBody.page(page, nextCursor: next, items: renderedItems)
         var encoded: ByteBuffer?

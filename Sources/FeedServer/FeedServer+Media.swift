@@ -1,6 +1,6 @@
-public import Hummingbird
-internal import Foundation
 internal import FileSystem
+internal import Foundation
+public import Hummingbird
 internal import NIOCore
 internal import NIOPosix
 
@@ -29,7 +29,9 @@ extension FeedServer {
         if file.isPlaylist {
             headers[.vary] = "Accept-Encoding"
             if request.headers[.range] == nil, AcceptEncoding.acceptsGzip(request.headers[.acceptEncoding]),
-               let response = try await gzippedPlaylist(file, headers: headers, ifNoneMatch: request.headers[.ifNoneMatch]) {
+                let response = try await gzippedPlaylist(
+                    file, headers: headers, ifNoneMatch: request.headers[.ifNoneMatch])
+            {
                 return response
             }
         }
@@ -50,9 +52,10 @@ extension FeedServer {
             let body = try await FileIO().loadFile(path: file.path, range: range, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         case .unsatisfiable:
-            throw APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
-                           message: "the range \"\((rangeHeader ?? "").prefix(64))\" is outside this \(file.size)-byte file",
-                           headers: [.contentRange: "bytes */\(file.size)"])
+            throw APIError(
+                .rangeNotSatisfiable, code: "range_not_satisfiable",
+                message: "the range \"\((rangeHeader ?? "").prefix(64))\" is outside this \(file.size)-byte file",
+                headers: [.contentRange: "bytes */\(file.size)"])
         }
     }
 
@@ -68,10 +71,12 @@ extension FeedServer {
             return Response(status: .notModified, headers: headers)
         }
         let encoder = gzipEncoder
-        guard let body = try await NIOThreadPool.singleton.runIfActive({ () -> ByteBuffer? in
-            guard let bytes = try? ReadOnlyFile.contents(of: file.path, limit: 1 << 20) else { return nil }
-            return encoder.encode(ByteBuffer(bytes: bytes))
-        }) else { return nil }
+        guard
+            let body = try await NIOThreadPool.singleton.runIfActive({ () -> ByteBuffer? in
+                guard let bytes = try? ReadOnlyFile.contents(of: file.path, limit: 1 << 20) else { return nil }
+                return encoder.encode(ByteBuffer(bytes: bytes))
+            })
+        else { return nil }
         headers[.contentLength] = String(body.readableBytes)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }

@@ -18,7 +18,8 @@ extension FeedServer {
         router.head("/v1/uploads/:id") { request, context in
             try await Self.tus {
                 let token = try await self.tusRequest(request, desk: desk)
-                let record = try await desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now)
+                let record = try await desk.upload(
+                    id: try context.parameters.require("id"), token: token, now: Self.now)
                 var headers = Self.offsetHeaders(record)
                 headers[TusHeader.length] = String(record.length)
                 if !record.metadata.isEmpty { headers[TusHeader.metadata] = record.metadata }
@@ -30,58 +31,73 @@ extension FeedServer {
             try await Self.tus {
                 let token = try await self.tusRequest(request, desk: desk)
                 guard Self.isOffsetStream(request) else {
-                    throw APIError(.unsupportedMediaType, code: "invalid_content_type",
-                                   message: "a PATCH body must be Content-Type: \(TusHeader.offsetContentType)")
+                    throw APIError(
+                        .unsupportedMediaType, code: "invalid_content_type",
+                        message: "a PATCH body must be Content-Type: \(TusHeader.offsetContentType)")
                 }
-                let record = try await desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now)
+                let record = try await desk.upload(
+                    id: try context.parameters.require("id"), token: token, now: Self.now)
                 let offset = try Self.offsetHeader(request)
                 let checksum = try UploadChecksum(header: request.headers[TusHeader.checksum])
-                let advanced = try await desk.append(to: record, offset: offset, checksum: checksum, body: request.body, now: Self.now)
+                let advanced = try await desk.append(
+                    to: record, offset: offset, checksum: checksum, body: request.body, now: Self.now)
                 return Response(status: .noContent, headers: Self.offsetHeaders(advanced))
             }
         }
         router.delete("/v1/uploads/:id") { request, context in
             try await Self.tus {
                 let token = try await self.tusRequest(request, desk: desk)
-                try await desk.terminate(try await desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now))
+                try await desk.terminate(
+                    try await desk.upload(id: try context.parameters.require("id"), token: token, now: Self.now))
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }
         }
     }
 
     func tusOptions(_ desk: UploadDesk) -> Response {
-        Response(status: .noContent, headers: [
-            TusHeader.resumable: TusHeader.protocolVersion,
-            TusHeader.version: TusHeader.protocolVersion,
-            TusHeader.extensions: TusHeader.supportedExtensions,
-            TusHeader.maxSize: String(desk.configuration.maximumBytes),
-            TusHeader.checksumAlgorithm: "sha1,sha256",
-        ])
+        Response(
+            status: .noContent,
+            headers: [
+                TusHeader.resumable: TusHeader.protocolVersion,
+                TusHeader.version: TusHeader.protocolVersion,
+                TusHeader.extensions: TusHeader.supportedExtensions,
+                TusHeader.maxSize: String(desk.configuration.maximumBytes),
+                TusHeader.checksumAlgorithm: "sha1,sha256",
+            ])
     }
 
     /// Every request but OPTIONS: a token first (401 before anything is said about uploads), then the version.
     func tusRequest(_ request: Request, desk: UploadDesk) async throws -> UploadToken {
         let token = try await desk.authenticate(request.headers[.authorization])
         guard request.headers[TusHeader.resumable] == TusHeader.protocolVersion else {
-            throw APIError(.preconditionFailed, code: "unsupported_tus_version",
-                           message: "send Tus-Resumable: \(TusHeader.protocolVersion); this server speaks tus \(TusHeader.protocolVersion) only",
-                           headers: [TusHeader.version: TusHeader.protocolVersion])
+            throw APIError(
+                .preconditionFailed, code: "unsupported_tus_version",
+                message:
+                    "send Tus-Resumable: \(TusHeader.protocolVersion); this server speaks tus \(TusHeader.protocolVersion) only",
+                headers: [TusHeader.version: TusHeader.protocolVersion])
         }
         return token
     }
 
     func createUpload(_ request: Request, token: UploadToken, desk: UploadDesk) async throws -> Response {
         if request.headers[TusHeader.deferLength] != nil {
-            throw APIError(.badRequest, code: "invalid_upload_length", message: "Upload-Defer-Length is not supported; send Upload-Length")
+            throw APIError(
+                .badRequest, code: "invalid_upload_length",
+                message: "Upload-Defer-Length is not supported; send Upload-Length")
         }
         guard let text = request.headers[TusHeader.length], let length = Int64(text), length >= 0 else {
-            throw APIError(.badRequest, code: "invalid_upload_length",
-                           message: "Upload-Length must be the upload's size in bytes, not \"\((request.headers[TusHeader.length] ?? "missing").prefix(40))\"")
+            throw APIError(
+                .badRequest, code: "invalid_upload_length",
+                message:
+                    "Upload-Length must be the upload's size in bytes, not \"\((request.headers[TusHeader.length] ?? "missing").prefix(40))\""
+            )
         }
-        var record = try await desk.create(token: token, length: length, metadataHeader: request.headers[TusHeader.metadata], now: Self.now)
+        var record = try await desk.create(
+            token: token, length: length, metadataHeader: request.headers[TusHeader.metadata], now: Self.now)
         if Self.isOffsetStream(request) {  // creation-with-upload
-            record = try await desk.append(to: record, offset: 0, checksum: try UploadChecksum(header: request.headers[TusHeader.checksum]),
-                                           body: request.body, now: Self.now)
+            record = try await desk.append(
+                to: record, offset: 0, checksum: try UploadChecksum(header: request.headers[TusHeader.checksum]),
+                body: request.body, now: Self.now)
         }
         var headers = Self.offsetHeaders(record)
         headers[.location] = "/v1/uploads/\(record.id)"
@@ -100,8 +116,11 @@ extension FeedServer {
 
     static func offsetHeader(_ request: Request) throws -> Int64 {
         guard let text = request.headers[TusHeader.offset], let offset = Int64(text), offset >= 0 else {
-            throw APIError(.badRequest, code: "invalid_offset",
-                           message: "Upload-Offset must be a byte offset, not \"\((request.headers[TusHeader.offset] ?? "missing").prefix(40))\"")
+            throw APIError(
+                .badRequest, code: "invalid_offset",
+                message:
+                    "Upload-Offset must be a byte offset, not \"\((request.headers[TusHeader.offset] ?? "missing").prefix(40))\""
+            )
         }
         return offset
     }
@@ -123,8 +142,10 @@ extension FeedServer {
             error.headers[TusHeader.resumable] = TusHeader.protocolVersion
             throw error
         } catch let error as FileSystemError where error.isDiskFull {
-            throw APIError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: "the server's disk is full; try again later",
-                           headers: [.retryAfter: "30", TusHeader.resumable: TusHeader.protocolVersion])
+            throw APIError(
+                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full",
+                message: "the server's disk is full; try again later",
+                headers: [.retryAfter: "30", TusHeader.resumable: TusHeader.protocolVersion])
         }
     }
 }

@@ -10,7 +10,9 @@ public struct HealthProblem: Sendable, Equatable {
 
     /// The library's file system is full, so uploads wait in the inbox.
     public static func diskFull(path: String, availableBytes: Int64, requiredBytes: Int64) -> HealthProblem {
-        HealthProblem(code: "disk_full", message: "the library's file system (\(path)) has \(availableBytes) bytes free and the worker "
-                      + "needs \(requiredBytes); uploads wait in the inbox until space is freed")
+        HealthProblem(
+            code: "disk_full",
+            message: "the library's file system (\(path)) has \(availableBytes) bytes free and the worker "
+                + "needs \(requiredBytes); uploads wait in the inbox until space is freed")
     }
 }

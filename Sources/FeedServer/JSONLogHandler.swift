@@ -1,6 +1,6 @@
 internal import FileSystem
-public import Logging
 internal import Foundation
+public import Logging
 internal import Synchronization
 
 /// One JSON object per line on stderr: time, level, label, message and the metadata as fields, so logs from the
@@ -30,7 +30,10 @@ public struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         for (key, value) in merged where fields[key] == nil { fields[key] = Self.plain(value) }
-        guard var data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard
+            var data = try? JSONSerialization.data(
+                withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return }
         data.append(0x0A)
         Self.lock.withLock { _ in StandardError.write(data) }
     }

@@ -42,7 +42,9 @@ struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escaping: copy them in one go.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !value.utf8.contains(where: {
+            $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+        }) {
             bytes.append(contentsOf: value.utf8)
             bytes.append(UInt8(ascii: "\""))
             return
@@ -56,8 +58,10 @@ struct JSONWriter {
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x00..<0x20, 0x7F:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                          hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                ])
             default: bytes.append(byte)
             }
         }
@@ -112,12 +116,18 @@ struct JSONWriter {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         bytes.append(UInt8(ascii: "\""))
-        digits(Int(parts.tm_year) + 1900, 4); bytes.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2); bytes.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2); bytes.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2); bytes.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2); bytes.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2); bytes.append(UInt8(ascii: "."))
+        digits(Int(parts.tm_year) + 1900, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        bytes.append(UInt8(ascii: "."))
         digits(Int(fraction), 3)
         bytes.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
     }
@@ -144,8 +154,9 @@ struct JSONWriter {
         let hex: StaticString = "0123456789ABCDEF"
         for byte in path.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 bytes.append(byte)
             default:
                 hex.withUTF8Buffer { hex in

@@ -21,14 +21,22 @@ public struct MediaBaseURL: Sendable, Equatable, CustomStringConvertible {
         guard text.hasPrefix("/") || text.hasPrefix("https://") || text.hasPrefix("http://") else {
             throw Invalid(text: text, reason: "must be an absolute path (/media/) or start with http:// or https://")
         }
-        if text.hasPrefix("//") { throw Invalid(text: text, reason: "is scheme-relative; write the scheme (https://...)") }
+        if text.hasPrefix("//") {
+            throw Invalid(text: text, reason: "is scheme-relative; write the scheme (https://...)")
+        }
         for byte in text.utf8 {
             // Printable ASCII, without what a URL or a JSON string cannot carry bare.
             guard (0x21...0x7E).contains(byte), !"\"\\<>`{}|^ ".utf8.contains(byte) else {
-                throw Invalid(text: text, reason: "contains \(byte < 0x21 || byte > 0x7E ? "a control, space or non-ASCII byte" : "\"\(Character(Unicode.Scalar(byte)))\""); percent-encode it")
+                throw Invalid(
+                    text: text,
+                    reason:
+                        "contains \(byte < 0x21 || byte > 0x7E ? "a control, space or non-ASCII byte" : "\"\(Character(Unicode.Scalar(byte)))\""); percent-encode it"
+                )
             }
         }
-        if let hostStart = text.firstRange(of: "://")?.upperBound, text[hostStart...].first == "/" || text[hostStart...].isEmpty {
+        if let hostStart = text.firstRange(of: "://")?.upperBound,
+            text[hostStart...].first == "/" || text[hostStart...].isEmpty
+        {
             throw Invalid(text: text, reason: "has no host")
         }
         self.init(checked: text.hasSuffix("/") ? text : text + "/")

@@ -1,5 +1,6 @@
 internal import FileSystem
 internal import Foundation
+
 #if canImport(Glibc)
 internal import Glibc
 #endif

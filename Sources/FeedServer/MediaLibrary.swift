@@ -42,8 +42,9 @@ public struct MediaLibrary: Sendable {
     /// public folder once symlinks are followed.
     private func resolve(relativePath: String) -> String? {
         guard let resolved = try? CanonicalPath(resolving: root + "/" + relativePath),
-              let inside = resolved.relativePath(under: canonicalRoot),
-              let top = inside.split(separator: "/").first, Self.publicRoots.contains(String(top)) else { return nil }
+            let inside = resolved.relativePath(under: canonicalRoot),
+            let top = inside.split(separator: "/").first, Self.publicRoots.contains(String(top))
+        else { return nil }
         return resolved.path
     }
 

@@ -1,5 +1,5 @@
-internal import Synchronization
 internal import Foundation
+internal import Synchronization
 
 /// Per-client token buckets keyed on the peer's IP address (see RateLimit), shared by the router's middleware and
 /// the feed's fast path so a client has one budget whichever path answers it.
@@ -22,7 +22,8 @@ final class RateLimiter: Sendable {
             if buckets.count > pruneThreshold {
                 buckets = buckets.filter { !$0.value.isFull(now: now) }
             }
-            var bucket = buckets[client] ?? TokenBucket(capacity: limit.burst, ratePerSecond: limit.requestsPerSecond, now: now)
+            var bucket =
+                buckets[client] ?? TokenBucket(capacity: limit.burst, ratePerSecond: limit.requestsPerSecond, now: now)
             let wait = bucket.take(now: now)
             buckets[client] = bucket
             return wait

@@ -1,13 +1,15 @@
+internal import Foundation
 public import Hummingbird
 internal import Metrics
-internal import Foundation
 
 /// Request counts and latency histograms per route and status, recorded into the server's own Prometheus
 /// registry (no global bootstrap, so tests and several servers in one process do not share counters).
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let factory: any MetricsFactory
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let started = ContinuousClock.now
         var status = 500
         defer {
@@ -15,8 +17,11 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             let route = context.endpointPath ?? "unmatched"
             let dimensions = [("method", request.method.rawValue), ("route", route), ("status", String(status))]
             Counter(label: "reel_http_requests_total", dimensions: dimensions, factory: factory).increment()
-            Timer(label: "reel_http_request_duration_seconds", dimensions: [("method", request.method.rawValue), ("route", route)],
-                  factory: factory).recordInterval(since: started)
+            Timer(
+                label: "reel_http_request_duration_seconds",
+                dimensions: [("method", request.method.rawValue), ("route", route)],
+                factory: factory
+            ).recordInterval(since: started)
         }
         do {
             let response = try await next(request, context)

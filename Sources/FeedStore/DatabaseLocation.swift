@@ -10,11 +10,14 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
 
     /// - Throws: `DatabaseLocationError` naming what is wrong with `text`.
     public static func parse(_ text: String) throws(DatabaseLocationError) -> DatabaseLocation {
-        guard !text.isEmpty else { throw DatabaseLocationError(text, "it is empty: give a SQLite path or a postgres:// URL") }
+        guard !text.isEmpty else {
+            throw DatabaseLocationError(text, "it is empty: give a SQLite path or a postgres:// URL")
+        }
         if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") {
             let scheme = text[..<colon].lowercased()
             guard scheme == "postgres" || scheme == "postgresql" else {
-                throw DatabaseLocationError(text, "the scheme '\(scheme)' is not supported: use postgres:// or a SQLite path")
+                throw DatabaseLocationError(
+                    text, "the scheme '\(scheme)' is not supported: use postgres:// or a SQLite path")
             }
             return .postgres(try PostgresLocation(url: text, rest: text[text.index(colon, offsetBy: 3)...]))
         }
@@ -46,8 +49,10 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
     public var database: String
     public var sslMode: SSLMode
 
-    public init(host: String, port: Int = 5432, user: String, password: String? = nil, database: String? = nil,
-                sslMode: SSLMode = .disable) {
+    public init(
+        host: String, port: Int = 5432, user: String, password: String? = nil, database: String? = nil,
+        sslMode: SSLMode = .disable
+    ) {
         self.host = host
         self.port = port
         self.user = user
@@ -83,9 +88,13 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
         }
         let user = try Self.decode(userPart, in: url, what: "user")
         guard !user.isEmpty else { throw DatabaseLocationError(url, "the user is empty") }
-        let password = try passwordPart.map { part throws(DatabaseLocationError) in try Self.decode(part, in: url, what: "password") }
+        let password = try passwordPart.map { part throws(DatabaseLocationError) in
+            try Self.decode(part, in: url, what: "password")
+        }
         let (host, port) = try Self.address(address, in: url)
-        guard !path.contains("/") else { throw DatabaseLocationError(url, "the database name '\(path)' contains a '/'") }
+        guard !path.contains("/") else {
+            throw DatabaseLocationError(url, "the database name '\(path)' contains a '/'")
+        }
         let database = try Self.decode(path, in: url, what: "database name")
         var sslMode = SSLMode.disable
         for parameter in query.split(separator: "&", omittingEmptySubsequences: true) {
@@ -100,21 +109,26 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
             }
             sslMode = mode
         }
-        self.init(host: host, port: port, user: user, password: password, database: database.isEmpty ? nil : database,
-                  sslMode: sslMode)
+        self.init(
+            host: host, port: port, user: user, password: password, database: database.isEmpty ? nil : database,
+            sslMode: sslMode)
     }
 
     /// `host`, `host:port`, `[v6]` or `[v6]:port`.
     private static func address(_ text: Substring, in url: String) throws(DatabaseLocationError) -> (String, Int) {
         var host: Substring, portText: Substring?
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw DatabaseLocationError(url, "an IPv6 host lacks its ']'") }
+            guard let close = text.firstIndex(of: "]") else {
+                throw DatabaseLocationError(url, "an IPv6 host lacks its ']'")
+            }
             host = text[text.index(after: text.startIndex)..<close]
             let after = text[text.index(after: close)...]
             if after.isEmpty {
                 portText = nil
             } else {
-                guard after.hasPrefix(":") else { throw DatabaseLocationError(url, "unexpected '\(after)' after the IPv6 host") }
+                guard after.hasPrefix(":") else {
+                    throw DatabaseLocationError(url, "unexpected '\(after)' after the IPv6 host")
+                }
                 portText = after.dropFirst()
             }
         } else if let colon = text.lastIndex(of: ":") {
@@ -124,7 +138,9 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
             host = text
             portText = nil
         }
-        guard !host.isEmpty else { throw DatabaseLocationError(url, "no host: write postgres://user@host[:port]/database") }
+        guard !host.isEmpty else {
+            throw DatabaseLocationError(url, "no host: write postgres://user@host[:port]/database")
+        }
         guard text.hasPrefix("[") || !host.contains(":") else {
             throw DatabaseLocationError(url, "an IPv6 host goes in brackets: postgres://user@[::1]:5432/database")
         }
@@ -139,12 +155,18 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Percent-decodes one URL component; a malformed escape is an error, not a guess.
-    private static func decode(_ text: Substring, in url: String, what: String) throws(DatabaseLocationError) -> String {
+    private static func decode(_ text: Substring, in url: String, what: String) throws(DatabaseLocationError) -> String
+    {
         var bytes: [UInt8] = []
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) else {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]),
+                let low = hexValue(utf8[utf8.startIndex + 1])
+            else {
                 throw DatabaseLocationError(url, "the \(what) has a malformed percent-escape")
             }
             bytes.append(high << 4 | low)
@@ -190,7 +212,8 @@ public struct DatabaseLocationError: Error, Equatable, Sendable, CustomStringCon
         guard let colonSlash = value.firstIndex(of: ":"), value[colonSlash...].hasPrefix("://") else { return value }
         let authorityStart = value.index(colonSlash, offsetBy: 3)
         guard let at = value[authorityStart...].lastIndex(of: "@"),
-              let colon = value[authorityStart..<at].firstIndex(of: ":") else { return value }
+            let colon = value[authorityStart..<at].firstIndex(of: ":")
+        else { return value }
         return String(value[..<value.index(after: colon)]) + "***" + String(value[at...])
     }
 }

@@ -36,8 +36,11 @@ public struct FeedJob: Sendable, Equatable {
     /// The lease this job's holder proves; its owner is empty when nobody holds it (so nothing matches).
     public var lease: JobLease { JobLease(id: id, epoch: epoch, owner: owner ?? "") }
 
-    public init(id: String, kind: Kind, state: State, attempts: Int, reason: JobReason? = nil, lastError: String?, progress: Double,
-                createdAt: Int64, updatedAt: Int64, mediaID: String?) {
+    public init(
+        id: String, kind: Kind, state: State, attempts: Int, reason: JobReason? = nil, lastError: String?,
+        progress: Double,
+        createdAt: Int64, updatedAt: Int64, mediaID: String?
+    ) {
         self.reason = reason
         self.id = id
         self.kind = kind

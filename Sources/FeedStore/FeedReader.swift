@@ -53,7 +53,9 @@ final class FeedReader: Sendable {
             return try statements.withLock { statements -> Int64 in
                 if let walIndex = statements.walIndex {
                     walIndex.copy(WALIndexHeader.length, into: &statements.header)
-                    if let known = statements.knownGeneration, statements.header == statements.knownHeader { return known }
+                    if let known = statements.knownGeneration, statements.header == statements.knownHeader {
+                        return known
+                    }
                     swap(&statements.header, &statements.knownHeader)
                     statements.knownGeneration = nil
                 }
@@ -71,7 +73,9 @@ final class FeedReader: Sendable {
 
     /// Up to `count` rows after (publishedAt, id), newest first, and the generation from the same statement (nil
     /// when there are no rows).
-    func rows(count: Int, before publishedAt: Int64, _ id: String) throws(SQLiteError) -> (rows: [Row], generation: Int64?) {
+    func rows(
+        count: Int, before publishedAt: Int64, _ id: String
+    ) throws(SQLiteError) -> (rows: [Row], generation: Int64?) {
         do {
             return try statements.withLock { statements -> (rows: [Row], generation: Int64?) in
                 let page = statements.page
@@ -92,7 +96,9 @@ final class FeedReader: Sendable {
     }
 
     private static func sqliteError(_ error: any Error) -> SQLiteError {
-        guard let error = error as? SQLiteError else { preconditionFailure("only SQLiteError is thrown here: \(error)") }
+        guard let error = error as? SQLiteError else {
+            preconditionFailure("only SQLiteError is thrown here: \(error)")
+        }
         return error
     }
 }

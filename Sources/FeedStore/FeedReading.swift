@@ -2,7 +2,9 @@
 /// fast paths for a caller on an event loop. Reads only, so a replica can answer them.
 public protocol FeedReading: Sendable {
     /// A page (newest first, `limit` 1...50 items after `cursor`) and the catalog generation it belongs to.
-    func pageWithGeneration(limit: Int, after cursor: FeedPosition?) async throws(CatalogError)
+    func pageWithGeneration(
+        limit: Int, after cursor: FeedPosition?
+    ) async throws(CatalogError)
         -> (page: FeedPage, generation: Int64)
     /// A number that changes in every transaction that changes the feed.
     func generation() async throws(CatalogError) -> Int64

@@ -24,8 +24,10 @@ public struct FeedVideo: Sendable, Equatable {
         /// What prefetching this rendition's start costs; nil for videos published before Reel measured it.
         public var prefetch: PrefetchHint?
 
-        public init(rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int,
-                    videoCodec: String? = nil, crf: Double? = nil, targetSSIMY: Double? = nil, prefetch: PrefetchHint? = nil) {
+        public init(
+            rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int,
+            videoCodec: String? = nil, crf: Double? = nil, targetSSIMY: Double? = nil, prefetch: PrefetchHint? = nil
+        ) {
             self.rung = rung
             self.width = width
             self.height = height
@@ -76,8 +78,10 @@ public struct FeedVideo: Sendable, Equatable {
     /// The scrubbing thumbnails; nil for videos published before Reel made them.
     public var storyboard: Storyboard?
 
-    public init(id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
-                posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil) {
+    public init(
+        id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
+        posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil
+    ) {
         self.id = id
         self.publishedAt = publishedAt
         self.durationMilliseconds = durationMilliseconds

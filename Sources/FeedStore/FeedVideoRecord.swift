@@ -77,15 +77,18 @@ public enum FeedVideoRecord {
         let posterJPEG = try input.optional { input throws(Malformed) in try input.string() }
         let posterWebP = try input.optional { input throws(Malformed) in try input.string() }
         let storyboard = try input.optional { input throws(Malformed) in
-            Storyboard(vttPath: try input.string(), imagePath: try input.string(), intervalSeconds: try input.int(),
-                       tileWidth: try input.int(), tileHeight: try input.int(), columns: try input.int(), count: try input.int())
+            Storyboard(
+                vttPath: try input.string(), imagePath: try input.string(), intervalSeconds: try input.int(),
+                tileWidth: try input.int(), tileHeight: try input.int(), columns: try input.int(),
+                count: try input.int())
         }
         let count = try input.count(atMost: 64, of: "renditions")
         var renditions: [FeedVideo.Rendition] = []
         renditions.reserveCapacity(count)
         for _ in 0..<count {
             let rung = try input.string()
-            let width = try input.int(), height = try input.int(), bandwidth = try input.int(), average = try input.int()
+            let width = try input.int(), height = try input.int(), bandwidth = try input.int(),
+                average = try input.int()
             let codecs = try input.string()
             let segments = try input.int()
             let videoCodec = try input.optional { input throws(Malformed) in try input.string() }
@@ -99,18 +102,23 @@ public enum FeedVideoRecord {
                 for _ in 0..<segmentCount {
                     segments.append(PrefetchHint.Segment(durationMilliseconds: try input.int(), bytes: try input.int()))
                 }
-                return PrefetchHint(initBytes: initBytes, segmentDurationMilliseconds: segmentDuration, firstSegments: segments)
+                return PrefetchHint(
+                    initBytes: initBytes, segmentDurationMilliseconds: segmentDuration, firstSegments: segments)
             }
-            renditions.append(FeedVideo.Rendition(rung: rung, width: width, height: height, bandwidth: bandwidth,
-                                                  averageBandwidth: average, codecs: codecs, segments: segments,
-                                                  videoCodec: videoCodec, crf: crf, targetSSIMY: target, prefetch: prefetch))
+            renditions.append(
+                FeedVideo.Rendition(
+                    rung: rung, width: width, height: height, bandwidth: bandwidth,
+                    averageBandwidth: average, codecs: codecs, segments: segments,
+                    videoCodec: videoCodec, crf: crf, targetSSIMY: target, prefetch: prefetch))
         }
         guard input.offset == input.bytes.count else {
-            throw Malformed(reason: "\(input.bytes.count - input.offset) bytes after the last rendition", offset: input.offset)
+            throw Malformed(
+                reason: "\(input.bytes.count - input.offset) bytes after the last rendition", offset: input.offset)
         }
-        return FeedVideo(id: id, publishedAt: publishedAt, durationMilliseconds: duration, width: width, height: height,
-                         masterPath: master, posterJPEGPath: posterJPEG, posterWebPPath: posterWebP, renditions: renditions,
-                         storyboard: storyboard)
+        return FeedVideo(
+            id: id, publishedAt: publishedAt, durationMilliseconds: duration, width: width, height: height,
+            masterPath: master, posterJPEGPath: posterJPEG, posterWebPPath: posterWebP, renditions: renditions,
+            storyboard: storyboard)
     }
 
     private struct Writer {
@@ -165,7 +173,9 @@ public enum FeedVideoRecord {
             var shift: UInt64 = 0
             while true {
                 let byte = try byte()
-                guard shift < 64, shift < 63 || byte & 0x7E == 0 else { throw Malformed(reason: "a number longer than 64 bits", offset: start) }
+                guard shift < 64, shift < 63 || byte & 0x7E == 0 else {
+                    throw Malformed(reason: "a number longer than 64 bits", offset: start)
+                }
                 value |= UInt64(byte & 0x7F) << shift
                 if byte & 0x80 == 0 { break }
                 shift += 7
@@ -176,14 +186,18 @@ public enum FeedVideoRecord {
         mutating func int() throws(Malformed) -> Int {
             let start = offset
             let value = try int64()
-            guard let fitted = Int(exactly: value) else { throw Malformed(reason: "\(value) does not fit an Int", offset: start) }
+            guard let fitted = Int(exactly: value) else {
+                throw Malformed(reason: "\(value) does not fit an Int", offset: start)
+            }
             return fitted
         }
 
         mutating func count(atMost limit: Int, of what: String) throws(Malformed) -> Int {
             let start = offset
             let value = try int()
-            guard (0...limit).contains(value) else { throw Malformed(reason: "\(value) \(what), more than \(limit) or negative", offset: start) }
+            guard (0...limit).contains(value) else {
+                throw Malformed(reason: "\(value) \(what), more than \(limit) or negative", offset: start)
+            }
             return value
         }
 
@@ -191,7 +205,8 @@ public enum FeedVideoRecord {
             let start = offset
             let length = try int()
             guard length >= 0, length <= bytes.count - offset else {
-                throw Malformed(reason: "a string of \(length) bytes where \(bytes.count - offset) are left", offset: start)
+                throw Malformed(
+                    reason: "a string of \(length) bytes where \(bytes.count - offset) are left", offset: start)
             }
             defer { offset += length }
             guard let text = String(validating: bytes[offset..<offset + length], as: UTF8.self) else {

@@ -7,8 +7,9 @@ public import MediaModel
 /// was taken over or ended. So a worker whose lease expired can never publish.
 public protocol JobQueue: JobStatusReading {
     /// A queued job for an upload `owner` is about to move out of the inbox, held (epoch 0) until it is released.
-    func insertJob(id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
-                   leaseMilliseconds: Int64) async throws(CatalogError)
+    func insertJob(
+        id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
+        leaseMilliseconds: Int64) async throws(CatalogError)
     /// Removes a job still held from intake (the move out of the inbox failed).
     func deleteJob(_ lease: JobLease) async throws(CatalogError)
     /// Lets any worker claim a queued job held from intake.
@@ -17,15 +18,18 @@ public protocol JobQueue: JobStatusReading {
     func claimNextJob(owner: String, now: Int64, leaseMilliseconds: Int64) async throws(CatalogError) -> FeedJob?
     /// Extends a held lease to `until`. - Returns: false when the lease is no longer held (taken over or ended).
     func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool
-    func setJobFacts(_ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?,
-                     now: Int64) async throws(CatalogError)
+    func setJobFacts(
+        _ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?,
+        now: Int64) async throws(CatalogError)
     func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError)
     /// Rejected (the upload is bad) or failed (Reel or the machine failed, and no attempt is left).
-    func finishJob(_ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?,
-                   now: Int64) async throws(CatalogError)
+    func finishJob(
+        _ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?,
+        now: Int64) async throws(CatalogError)
     /// Back to the queue, due at `notBefore`; with `refundAttempt` the attempt does not count.
-    func requeue(_ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
-                 now: Int64) async throws(CatalogError)
+    func requeue(
+        _ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
+        now: Int64) async throws(CatalogError)
     func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob]
     /// Jobs some worker holds: for recovery when that worker died or its lease expired.
     func jobsHeld() async throws(CatalogError) -> [FeedJob]

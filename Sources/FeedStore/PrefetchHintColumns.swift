@@ -22,7 +22,8 @@ public enum PrefetchHintColumns {
     /// A rendition's prefetch hint from its stored columns; nil when any is NULL (published before hints).
     public static func hint(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {
         guard let initBytes, let segmentDuration, let column = firstSegments,
-              let segments = Self.firstSegments(column: column) else { return nil }
+            let segments = Self.firstSegments(column: column)
+        else { return nil }
         return PrefetchHint(initBytes: initBytes, segmentDurationMilliseconds: segmentDuration, firstSegments: segments)
     }
 }

@@ -19,9 +19,11 @@ public struct PublishedVideo: Sendable, Equatable {
     /// Library paths of the storyboard's files; nil when the video has none.
     public var storyboard: Storyboard?
 
-    public init(id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
-                contentHash: String, source: String, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
-                renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil) {
+    public init(
+        id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
+        contentHash: String, source: String, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
+        renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil
+    ) {
         self.id = id
         self.createdAt = createdAt
         self.publishedAt = publishedAt

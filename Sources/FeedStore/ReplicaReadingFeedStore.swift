@@ -18,8 +18,11 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     public var synchronousFeed: (any SynchronousFeed)? { feedReader.synchronousFeed }
     public var eventLoopFeed: (any EventLoopFeed)? { feedReader.eventLoopFeed }
 
-    public func pageWithGeneration(limit: Int, after cursor: FeedPosition?) async throws(CatalogError)
-        -> (page: FeedPage, generation: Int64) {
+    public func pageWithGeneration(
+        limit: Int, after cursor: FeedPosition?
+    ) async throws(CatalogError)
+        -> (page: FeedPage, generation: Int64)
+    {
         try await feedReader.pageWithGeneration(limit: limit, after: cursor)
     }
     public func generation() async throws(CatalogError) -> Int64 { try await feedReader.generation() }
@@ -36,35 +39,46 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     // MARK: JobQueue, on the primary
 
     public func job(id: String) async throws(CatalogError) -> FeedJob? { try await primary.job(id: id) }
-    public func insertJob(id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
-                          leaseMilliseconds: Int64) async throws(CatalogError) {
-        try await primary.insertJob(id: id, sourceName: sourceName, bytes: bytes, owner: owner, now: now,
-                                    leaseMilliseconds: leaseMilliseconds)
+    public func insertJob(
+        id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
+        leaseMilliseconds: Int64
+    ) async throws(CatalogError) {
+        try await primary.insertJob(
+            id: id, sourceName: sourceName, bytes: bytes, owner: owner, now: now,
+            leaseMilliseconds: leaseMilliseconds)
     }
     public func deleteJob(_ lease: JobLease) async throws(CatalogError) { try await primary.deleteJob(lease) }
     public func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
         try await primary.release(lease, now: now)
     }
-    public func claimNextJob(owner: String, now: Int64,
-                             leaseMilliseconds: Int64) async throws(CatalogError) -> FeedJob? {
+    public func claimNextJob(
+        owner: String, now: Int64,
+        leaseMilliseconds: Int64
+    ) async throws(CatalogError) -> FeedJob? {
         try await primary.claimNextJob(owner: owner, now: now, leaseMilliseconds: leaseMilliseconds)
     }
     public func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
         try await primary.renewLease(lease, until: until, now: now)
     }
-    public func setJobFacts(_ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?,
-                            now: Int64) async throws(CatalogError) {
+    public func setJobFacts(
+        _ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?,
+        now: Int64
+    ) async throws(CatalogError) {
         try await primary.setJobFacts(lease, kind: kind, contentHash: contentHash, now: now)
     }
     public func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
         try await primary.setJobProgress(lease, progress: progress, now: now)
     }
-    public func finishJob(_ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?,
-                          now: Int64) async throws(CatalogError) {
+    public func finishJob(
+        _ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?,
+        now: Int64
+    ) async throws(CatalogError) {
         try await primary.finishJob(lease, as: error, kind: kind, now: now)
     }
-    public func requeue(_ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
-                        now: Int64) async throws(CatalogError) {
+    public func requeue(
+        _ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
+        now: Int64
+    ) async throws(CatalogError) {
         try await primary.requeue(lease, notBefore: notBefore, failure: failure, refundAttempt: refundAttempt, now: now)
     }
     public func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
@@ -108,8 +122,10 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
         try await primary.createUpload(upload)
     }
     public func upload(id: String) async throws(CatalogError) -> UploadRecord? { try await primary.upload(id: id) }
-    public func advanceUpload(id: String, from: Int64, to received: Int64, expiresAt: Int64,
-                              now: Int64) async throws(CatalogError) -> Bool {
+    public func advanceUpload(
+        id: String, from: Int64, to received: Int64, expiresAt: Int64,
+        now: Int64
+    ) async throws(CatalogError) -> Bool {
         try await primary.advanceUpload(id: id, from: from, to: received, expiresAt: expiresAt, now: now)
     }
     public func deleteUpload(id: String) async throws(CatalogError) { try await primary.deleteUpload(id: id) }
@@ -119,8 +135,10 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     public func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
         try await primary.assignUploadJob(id: id, jobID: jobID, now: now)
     }
-    public func finishUpload(id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
-                             now: Int64) async throws(CatalogError) {
+    public func finishUpload(
+        id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
+        now: Int64
+    ) async throws(CatalogError) {
         try await primary.finishUpload(id: id, jobID: jobID, sourceName: sourceName, bytes: bytes, now: now)
     }
 }

@@ -23,23 +23,27 @@ extension SQLiteFeedStore {
         // GRDB's async access ends a cancelled task's work (shutdown): as on PostgreSQL, the catalog is unavailable.
         if error is CancellationError { return CatalogError(.unavailable, "the database access was cancelled") }
         if let error = error as? SQLiteError {
-            let kind: CatalogError.Kind = switch error.kind {
-            case .busy: .busy
-            case .full: .full
-            case .unavailable: .unavailable
-            case .other: .other
-            }
+            let kind: CatalogError.Kind =
+                switch error.kind {
+                case .busy: .busy
+                case .full: .full
+                case .unavailable: .unavailable
+                case .other: .other
+                }
             return CatalogError(kind, error.description)
         }
         guard let error = error as? DatabaseError else { return CatalogError(.other, "\(error)") }
         let message = error.description
-        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+        if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+            || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        {
             return CatalogError(.duplicate, message)
         }
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return CatalogError(.busy, message)
         case .SQLITE_FULL: return CatalogError(.full, message)
-        case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PROTOCOL: return CatalogError(.unavailable, message)
+        case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PROTOCOL:
+            return CatalogError(.unavailable, message)
         default: return CatalogError(.other, message)
         }
     }

@@ -41,7 +41,10 @@ extension SQLiteFeedStore {
     /// A published video with its renditions, or nil.
     public func video(id: String) async throws(CatalogError) -> FeedVideo? {
         try await read { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM videos WHERE id = ? AND status = 'published'", arguments: [id]) == true else {
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM videos WHERE id = ? AND status = 'published'", arguments: [id]) == true
+            else {
                 return nil
             }
             return try Self.video(id: id, db)
@@ -51,9 +54,13 @@ extension SQLiteFeedStore {
     /// A published video's feed item, or nil.
     public func item(id: String) async throws(CatalogError) -> FeedItem? {
         try await read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT published_at, item_record FROM videos WHERE id = ? AND status = 'published'
-                """), arguments: [id]) else { return nil }
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT published_at, item_record FROM videos WHERE id = ? AND status = 'published'
+                            """), arguments: [id])
+            else { return nil }
             return FeedItem(id: id, publishedAt: row[0], record: try Self.record(stored: row[1], id: id, db))
         }
     }
@@ -61,37 +68,51 @@ extension SQLiteFeedStore {
     /// The stored record, or (cleared by an edit outside FeedStore) the record encoded again from the video's columns.
     static func record(stored: Data?, id: String, _ db: Database) throws -> [UInt8] {
         if let stored { return Array(stored) }
-        guard let video = try video(id: id, db) else { throw CatalogError(.other, "video \(id) vanished inside a read") }
+        guard let video = try video(id: id, db) else {
+            throw CatalogError(.other, "video \(id) vanished inside a read")
+        }
         return FeedVideoRecord.encode(video)
     }
 
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order), whatever its status. `hints: false`,
     /// `storyboards: false` and `codecs: false` read a catalog from before migrations v6, v7 and v10.
-    static func video(id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true) throws -> FeedVideo? {
+    static func video(
+        id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true
+    ) throws -> FeedVideo? {
         let videoSQL = storyboards ? Self.videoSQL : Self.videoSQLWithoutStoryboards
         guard let row = try Row.fetchOne(db.cachedStatement(sql: videoSQL), arguments: [id]) else { return nil }
         var sql = Self.renditionsSQL
         if !hints { sql = sql.replacingOccurrences(of: ", init_bytes, segment_duration_ms, first_segments", with: "") }
-        if !codecs { sql = sql.replacingOccurrences(of: "video_codec, crf, target_ssim_y", with: "NULL AS video_codec, NULL AS crf, NULL AS target_ssim_y") }
+        if !codecs {
+            sql = sql.replacingOccurrences(
+                of: "video_codec, crf, target_ssim_y", with: "NULL AS video_codec, NULL AS crf, NULL AS target_ssim_y")
+        }
         let renditions = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id]).map {
-            FeedVideo.Rendition(rung: $0["rung"], width: $0["width"], height: $0["height"], bandwidth: $0["bandwidth"],
-                                averageBandwidth: $0["average_bandwidth"], codecs: $0["codecs"], segments: $0["segments"],
-                                videoCodec: $0["video_codec"], crf: $0["crf"], targetSSIMY: $0["target_ssim_y"],
-                                prefetch: hints ? PrefetchHintColumns.hint(initBytes: $0["init_bytes"],
-                                                                           segmentDuration: $0["segment_duration_ms"],
-                                                                           firstSegments: $0["first_segments"]) : nil)
+            FeedVideo.Rendition(
+                rung: $0["rung"], width: $0["width"], height: $0["height"], bandwidth: $0["bandwidth"],
+                averageBandwidth: $0["average_bandwidth"], codecs: $0["codecs"], segments: $0["segments"],
+                videoCodec: $0["video_codec"], crf: $0["crf"], targetSSIMY: $0["target_ssim_y"],
+                prefetch: hints
+                    ? PrefetchHintColumns.hint(
+                        initBytes: $0["init_bytes"],
+                        segmentDuration: $0["segment_duration_ms"],
+                        firstSegments: $0["first_segments"]) : nil)
         }.sorted(by: FeedVideo.Rendition.precedes)
-        return FeedVideo(id: row[0], publishedAt: row[1] ?? 0, durationMilliseconds: row[2], width: row[3], height: row[4],
-                         masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions,
-                         storyboard: storyboards ? Self.storyboard(row) : nil)
+        return FeedVideo(
+            id: row[0], publishedAt: row[1] ?? 0, durationMilliseconds: row[2], width: row[3], height: row[4],
+            masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions,
+            storyboard: storyboards ? Self.storyboard(row) : nil)
     }
 
     /// The storyboard columns (8 to 14 of `videoSQL`), or nil when any is NULL (published before storyboards).
     static func storyboard(_ row: Row) -> Storyboard? {
-        guard let vtt: String = row[8], let image: String = row[9], let interval: Int = row[10], let tileWidth: Int = row[11],
-              let tileHeight: Int = row[12], let columns: Int = row[13], let count: Int = row[14] else { return nil }
-        return Storyboard(vttPath: vtt, imagePath: image, intervalSeconds: interval, tileWidth: tileWidth, tileHeight: tileHeight,
-                          columns: columns, count: count)
+        guard let vtt: String = row[8], let image: String = row[9], let interval: Int = row[10],
+            let tileWidth: Int = row[11],
+            let tileHeight: Int = row[12], let columns: Int = row[13], let count: Int = row[14]
+        else { return nil }
+        return Storyboard(
+            vttPath: vtt, imagePath: image, intervalSeconds: interval, tileWidth: tileWidth, tileHeight: tileHeight,
+            columns: columns, count: count)
     }
 
     /// The feed query's plan, for the test that proves it seeks through the index.

@@ -21,12 +21,16 @@ extension SQLiteFeedStore {
     /// A page and the generation it belongs to, from one read snapshot on GRDB's reader queue: the router's path.
     /// The same statement as the fast path's; an empty page, which carries no generation, reads it in the same snapshot.
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func pageWithGeneration(limit: Int, after cursor: FeedPosition?)
-        async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
+    public func pageWithGeneration(
+        limit: Int, after cursor: FeedPosition?
+    )
+        async throws(CatalogError) -> (page: FeedPage, generation: Int64)
+    {
         precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
         let start = cursor ?? FeedPosition.start
         return try await read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: Self.pageSQL), arguments: [start.publishedAt, start.id, limit + 1])
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: Self.pageSQL), arguments: [start.publishedAt, start.id, limit + 1])
             var items: [FeedItem] = []
             items.reserveCapacity(rows.count)
             for row in rows {
@@ -34,7 +38,8 @@ extension SQLiteFeedStore {
                 // A row whose record was cleared by an edit outside FeedStore is encoded again from its columns.
                 items.append(FeedItem(id: id, publishedAt: row[0], record: try Self.record(stored: row[2], id: id, db)))
             }
-            let generation = try (rows.last?[3] as Int64?) ?? Int64.fetchOne(db.cachedStatement(sql: Self.generationSQL)) ?? 0
+            let generation =
+                try (rows.last?[3] as Int64?) ?? Int64.fetchOne(db.cachedStatement(sql: Self.generationSQL)) ?? 0
             return (Self.makePage(items, limit: limit), generation)
         }
     }
@@ -52,8 +57,11 @@ extension SQLiteFeedStore {
     /// only. Never a page older than its generation (so a kept page is never stale): both come from one statement,
     /// and an empty page, which carries no generation, is read again after the generation.
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func pageWithGeneration(limit: Int, after cursor: FeedPosition?)
-        throws(CatalogError) -> (page: FeedPage, generation: Int64) {
+    public func pageWithGeneration(
+        limit: Int, after cursor: FeedPosition?
+    )
+        throws(CatalogError) -> (page: FeedPage, generation: Int64)
+    {
         precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
         let start = cursor ?? FeedPosition.start
         let reader = database.feedReader
@@ -70,7 +78,8 @@ extension SQLiteFeedStore {
             items.reserveCapacity(read.rows.count)
             for row in read.rows {
                 // A row whose record was cleared by an edit outside FeedStore is encoded again from its columns.
-                let record = try row.record ?? (try readSynchronously { db in try Self.record(stored: nil, id: row.id, db) })
+                let record =
+                    try row.record ?? (try readSynchronously { db in try Self.record(stored: nil, id: row.id, db) })
                 items.append(FeedItem(id: row.id, publishedAt: row.publishedAt, record: record))
             }
             return (Self.makePage(items, limit: limit), generation)
@@ -81,7 +90,8 @@ extension SQLiteFeedStore {
 
     /// The first `limit` of up to `limit + 1` items, with a cursor when there was one more.
     static func makePage(_ items: [FeedItem], limit: Int) -> FeedPage {
-        let next = items.count > limit ? FeedPosition(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
+        let next =
+            items.count > limit ? FeedPosition(publishedAt: items[limit - 1].publishedAt, id: items[limit - 1].id) : nil
         return FeedPage(items: Array(items.prefix(limit)), next: next)
     }
 

@@ -5,26 +5,35 @@ internal import GRDB
 extension SQLiteFeedStore {
     public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
         try await write { db in
-            try db.execute(sql: """
-                INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [upload.id, upload.tokenID, upload.length, upload.received, upload.metadata, Data(upload.filename),
-                                 upload.createdAt, upload.updatedAt, upload.expiresAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    upload.id, upload.tokenID, upload.length, upload.received, upload.metadata, Data(upload.filename),
+                    upload.createdAt, upload.updatedAt, upload.expiresAt,
+                ])
         }
     }
 
     public func upload(id: String) async throws(CatalogError) -> UploadRecord? {
-        try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM uploads WHERE id = ?", arguments: [id]).map(Self.upload(row:)) }
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM uploads WHERE id = ?", arguments: [id]).map(Self.upload(row:))
+        }
     }
 
     /// Records a new acknowledged offset, only if the upload is still at `from` (two PATCHes racing cannot both win).
     /// - Returns: whether it was recorded.
-    public func advanceUpload(id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64) async throws(CatalogError) -> Bool {
+    public func advanceUpload(
+        id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64
+    ) async throws(CatalogError) -> Bool {
         try await write { db in
-            try db.execute(sql: """
-                UPDATE uploads SET received = ?, updated_at = ?, expires_at = ?
-                WHERE id = ? AND received = ? AND job_id IS NULL
-                """, arguments: [received, now, expiresAt, id, from])
+            try db.execute(
+                sql: """
+                    UPDATE uploads SET received = ?, updated_at = ?, expires_at = ?
+                    WHERE id = ? AND received = ? AND job_id IS NULL
+                    """, arguments: [received, now, expiresAt, id, from])
             return db.changesCount == 1
         }
     }
@@ -36,8 +45,10 @@ extension SQLiteFeedStore {
     /// Unfinished uploads whose expiry has passed.
     public func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM uploads WHERE finished_at IS NULL AND job_id IS NULL AND expires_at <= ?",
-                             arguments: [now]).map(Self.upload(row:))
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM uploads WHERE finished_at IS NULL AND job_id IS NULL AND expires_at <= ?",
+                arguments: [now]
+            ).map(Self.upload(row:))
         }
     }
 
@@ -45,27 +56,34 @@ extension SQLiteFeedStore {
     /// still leads to that job (the worker's recovery gives an orphaned file in `.incoming/` a job with its name).
     public func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
         try await write { db in
-            try db.execute(sql: "UPDATE uploads SET job_id = coalesce(job_id, ?), updated_at = ? WHERE id = ?", arguments: [jobID, now, id])
+            try db.execute(
+                sql: "UPDATE uploads SET job_id = coalesce(job_id, ?), updated_at = ? WHERE id = ?",
+                arguments: [jobID, now, id])
         }
     }
 
     /// Step two, after the file is in `.incoming/<job>`: the queued job and the finished upload, in one transaction.
     /// A job already there (the worker's recovery made it first) is kept.
-    public func finishUpload(id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64) async throws(CatalogError) {
+    public func finishUpload(
+        id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64
+    ) async throws(CatalogError) {
         try await write { db in
-            try db.execute(sql: """
-                INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at)
-                VALUES (?, 'unknown', ?, ?, 'queued', NULL, ?, ?) ON CONFLICT(id) DO NOTHING
-                """, arguments: [jobID, Data(sourceName), bytes, now, now])
-            try db.execute(sql: "UPDATE uploads SET finished_at = coalesce(finished_at, ?), updated_at = ? WHERE id = ?",
-                           arguments: [now, now, id])
+            try db.execute(
+                sql: """
+                    INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at)
+                    VALUES (?, 'unknown', ?, ?, 'queued', NULL, ?, ?) ON CONFLICT(id) DO NOTHING
+                    """, arguments: [jobID, Data(sourceName), bytes, now, now])
+            try db.execute(
+                sql: "UPDATE uploads SET finished_at = coalesce(finished_at, ?), updated_at = ? WHERE id = ?",
+                arguments: [now, now, id])
         }
     }
 
     static func upload(row: Row) -> UploadRecord {
-        UploadRecord(id: row["id"], tokenID: row["token_id"], length: row["length"], received: row["received"],
-                     metadata: row["metadata"], filename: [UInt8]((row["filename"] as Data?) ?? Data()),
-                     createdAt: row["created_at"], updatedAt: row["updated_at"], expiresAt: row["expires_at"],
-                     jobID: row["job_id"], finishedAt: row["finished_at"])
+        UploadRecord(
+            id: row["id"], tokenID: row["token_id"], length: row["length"], received: row["received"],
+            metadata: row["metadata"], filename: [UInt8]((row["filename"] as Data?) ?? Data()),
+            createdAt: row["created_at"], updatedAt: row["updated_at"], expiresAt: row["expires_at"],
+            jobID: row["job_id"], finishedAt: row["finished_at"])
     }
 }

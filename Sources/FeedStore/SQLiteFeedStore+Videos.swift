@@ -5,10 +5,12 @@ extension SQLiteFeedStore {
     /// tool that models the whole library (the prefetch simulator) starts from. The feed itself pages instead.
     public func publishedVideos() async throws(CatalogError) -> [FeedVideo] {
         try await read { db in
-            let ids = try String.fetchAll(db, sql: """
-                SELECT id FROM videos WHERE status = 'published' AND published_at IS NOT NULL
-                ORDER BY published_at DESC, id DESC
-                """)
+            let ids = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM videos WHERE status = 'published' AND published_at IS NOT NULL
+                    ORDER BY published_at DESC, id DESC
+                    """)
             return try ids.compactMap { try Self.video(id: $0, db) }
         }
     }

@@ -3,11 +3,14 @@
 public protocol UploadLedger: Sendable {
     func createUpload(_ upload: UploadRecord) async throws(CatalogError)
     func upload(id: String) async throws(CatalogError) -> UploadRecord?
-    func advanceUpload(id: String, from: Int64, to received: Int64, expiresAt: Int64,
-                       now: Int64) async throws(CatalogError) -> Bool
+    func advanceUpload(
+        id: String, from: Int64, to received: Int64, expiresAt: Int64,
+        now: Int64
+    ) async throws(CatalogError) -> Bool
     func deleteUpload(id: String) async throws(CatalogError)
     func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord]
     func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError)
-    func finishUpload(id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
-                      now: Int64) async throws(CatalogError)
+    func finishUpload(
+        id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
+        now: Int64) async throws(CatalogError)
 }

@@ -16,8 +16,10 @@ public struct UploadRecord: Sendable, Equatable {
     public var jobID: String?
     public var finishedAt: Int64?
 
-    public init(id: String, tokenID: String, length: Int64, received: Int64 = 0, metadata: String, filename: [UInt8],
-                createdAt: Int64, updatedAt: Int64, expiresAt: Int64, jobID: String? = nil, finishedAt: Int64? = nil) {
+    public init(
+        id: String, tokenID: String, length: Int64, received: Int64 = 0, metadata: String, filename: [UInt8],
+        createdAt: Int64, updatedAt: Int64, expiresAt: Int64, jobID: String? = nil, finishedAt: Int64? = nil
+    ) {
         self.id = id
         self.tokenID = tokenID
         self.length = length

@@ -8,7 +8,9 @@ internal import Glibc
 public enum AtomicFile {
     /// Writes `bytes` to `path`. With `durable` false the two fsyncs are skipped: still atomic, not crash-proof
     /// (progress files, files inside a staging directory that is synced as a whole before it is published).
-    public static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true) throws(FileSystemError) {
+    public static func write(
+        _ bytes: some Collection<UInt8>, to path: String, durable: Bool = true
+    ) throws(FileSystemError) {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError("open", temporary) }

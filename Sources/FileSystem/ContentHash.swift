@@ -1,4 +1,5 @@
 internal import CFileSystem
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -14,7 +15,9 @@ public final class ContentHash {
     private let context: OpaquePointer
 
     public init(_ algorithm: Algorithm = .sha256) throws(FileSystemError) {
-        guard let context = EVP_MD_CTX_new() else { throw FileSystemError("EVP_MD_CTX_new", "(\(algorithm))", code: ENOMEM) }
+        guard let context = EVP_MD_CTX_new() else {
+            throw FileSystemError("EVP_MD_CTX_new", "(\(algorithm))", code: ENOMEM)
+        }
         self.context = context
         guard EVP_DigestInit_ex(context, algorithm == .sha1 ? EVP_sha1() : EVP_sha256(), nil) == 1 else {
             throw FileSystemError("EVP_DigestInit_ex", "(\(algorithm))", code: EINVAL)
@@ -51,7 +54,9 @@ public final class ContentHash {
     }
 
     /// The digest of bytes in memory (an upload chunk's `Upload-Checksum`).
-    public static func digest(of bytes: some Collection<UInt8>, _ algorithm: Algorithm = .sha256) throws(FileSystemError) -> [UInt8] {
+    public static func digest(
+        of bytes: some Collection<UInt8>, _ algorithm: Algorithm = .sha256
+    ) throws(FileSystemError) -> [UInt8] {
         let hash = try ContentHash(algorithm)
         if bytes.withContiguousStorageIfAvailable({ hash.update(UnsafeRawBufferPointer($0)) }) == nil {
             Array(bytes).withUnsafeBytes { hash.update($0) }

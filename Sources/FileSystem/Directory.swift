@@ -1,5 +1,6 @@
 internal import CFileSystem
 internal import Foundation
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -49,7 +50,9 @@ public enum Directory {
         guard descriptor >= 0 else { throw FileSystemError("open", directory) }
         defer { close(descriptor) }
         // RENAME_NOREPLACE: never overwrite an existing output.
-        let moved = cName.withUnsafeBufferPointer { CFileSystem_renameNoReplace(descriptor, $0.baseAddress!, AT_FDCWD, destination) }
+        let moved = cName.withUnsafeBufferPointer {
+            CFileSystem_renameNoReplace(descriptor, $0.baseAddress!, AT_FDCWD, destination)
+        }
         if moved != 0 { throw FileSystemError("renameat2", destination) }
     }
 

@@ -2,7 +2,8 @@
 /// name is data, and need not be UTF-8.
 public struct DirectoryEntry: Sendable, Equatable {
     public enum Kind: String, Sendable, CustomStringConvertible {
-        case regular, directory, symlink, fifo, socket, blockDevice = "block_device", characterDevice = "character_device", unknown
+        case regular, directory, symlink, fifo, socket, blockDevice = "block_device", characterDevice =
+            "character_device", unknown
 
         /// Words for messages: "character device", not "character_device".
         public var description: String { String(rawValue.map { $0 == "_" ? " " : $0 }) }

@@ -1,4 +1,5 @@
 internal import CFileSystem
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -23,7 +24,8 @@ public enum ForkServer {
         var pending: [UInt8] = []
         var children: [(pid: pid_t, descriptor: Int32)] = []
         while true {
-            var watched = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+            var watched =
+                [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
                 + children.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
             if poll(&watched, nfds_t(watched.count), -1) < 0 {
                 if errno == EINTR { continue }
@@ -59,7 +61,9 @@ public enum ForkServer {
     }
 
     /// Forks one child for `request` and replies; nil (after a `failed` reply) when it could not.
-    private static func start(_ request: String, _ child: (String) -> Int32, closing inherited: [Int32]) -> (pid: pid_t, descriptor: Int32)? {
+    private static func start(
+        _ request: String, _ child: (String) -> Int32, closing inherited: [Int32]
+    ) -> (pid: pid_t, descriptor: Int32)? {
         let threads = (try? Directory.entries(of: "/proc/self/task").count) ?? 0
         guard threads == 1 else {
             reply("failed \(EDEADLK) the job server has \(threads) threads and forks only with one")

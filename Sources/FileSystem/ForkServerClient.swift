@@ -1,4 +1,5 @@
 internal import Synchronization
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -133,7 +134,9 @@ public final class ForkServerClient: Sendable {
         state.running.removeAll()
     }
 
-    private static func launch(_ arguments: [String], _ environment: [String: String]) throws(FileSystemError) -> Connection {
+    private static func launch(
+        _ arguments: [String], _ environment: [String: String]
+    ) throws(FileSystemError) -> Connection {
         // A write to a server that has just died must fail with EPIPE, not kill this process.
         signal(SIGPIPE, SIG_IGN)
         let requests = try Pipe.make(), replies = try Pipe.make()

@@ -66,7 +66,9 @@ public final class ReadOnlyFile: Sendable {
         var buffer = [UInt8](repeating: 0, count: count)
         var total = 0
         while total < count {
-            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + total, count - total, off_t(offset) + off_t(total)) }
+            let n = buffer.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + total, count - total, off_t(offset) + off_t(total))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileSystemError("pread", path)
@@ -79,7 +81,9 @@ public final class ReadOnlyFile: Sendable {
     }
 
     /// Calls `body` with successive blocks of the whole file, from the start.
-    public func forEachBlock(size blockSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void) throws(FileSystemError) {
+    public func forEachBlock(
+        size blockSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(FileSystemError) {
         var buffer = [UInt8](repeating: 0, count: blockSize)
         var offset: off_t = 0
         while true {

@@ -1,4 +1,5 @@
 internal import CFileSystem
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -9,12 +10,16 @@ public enum ResourceLimits {
     public static func apply(addressSpace: Int?, cpuSeconds: Int?) throws(FileSystemError) {
         if let addressSpace {
             var limit = rlimit(rlim_cur: rlim_t(addressSpace), rlim_max: rlim_t(addressSpace))
-            if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) != 0 { throw FileSystemError("setrlimit(RLIMIT_AS)", "self") }
+            if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) != 0 {
+                throw FileSystemError("setrlimit(RLIMIT_AS)", "self")
+            }
         }
         if let cpuSeconds {
             // The soft limit sends SIGXCPU; the hard limit, a little later, SIGKILL.
             var limit = rlimit(rlim_cur: rlim_t(cpuSeconds), rlim_max: rlim_t(cpuSeconds + 5))
-            if setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &limit) != 0 { throw FileSystemError("setrlimit(RLIMIT_CPU)", "self") }
+            if setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &limit) != 0 {
+                throw FileSystemError("setrlimit(RLIMIT_CPU)", "self")
+            }
         }
         // No core dumps of hostile input.
         var none = rlimit(rlim_cur: 0, rlim_max: 0)

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Synchronization
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -18,7 +19,9 @@ public final class Subprocess: Sendable {
     public var termination: Termination? { ended.withLock { $0 } }
 
     /// Starts `arguments[0]` (an absolute path) with stdin from /dev/null.
-    public convenience init(_ arguments: [String], environment: [String: String], stdout: String, stderr: String) throws(FileSystemError) {
+    public convenience init(
+        _ arguments: [String], environment: [String: String], stdout: String, stderr: String
+    ) throws(FileSystemError) {
         try self.init(arguments, environment: environment) { actions in
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -28,15 +31,19 @@ public final class Subprocess: Sendable {
 
     /// Starts `arguments[0]` with stdin and stdout on the given pipe ends (a conversation with the child) and
     /// stderr shared with this process. The descriptors stay open here; the caller closes its copies.
-    public convenience init(_ arguments: [String], environment: [String: String], stdin: Pipe.ReadEnd, stdout: Pipe.WriteEnd) throws(FileSystemError) {
+    public convenience init(
+        _ arguments: [String], environment: [String: String], stdin: Pipe.ReadEnd, stdout: Pipe.WriteEnd
+    ) throws(FileSystemError) {
         try self.init(arguments, environment: environment) { actions in
             posix_spawn_file_actions_adddup2(&actions, stdin.descriptor, 0)
             posix_spawn_file_actions_adddup2(&actions, stdout.descriptor, 1)
         }
     }
 
-    private init(_ arguments: [String], environment: [String: String],
-                 streams: (inout posix_spawn_file_actions_t) -> Void) throws(FileSystemError) {
+    private init(
+        _ arguments: [String], environment: [String: String],
+        streams: (inout posix_spawn_file_actions_t) -> Void
+    ) throws(FileSystemError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -50,7 +57,8 @@ public final class Subprocess: Sendable {
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

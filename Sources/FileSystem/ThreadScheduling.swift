@@ -1,4 +1,5 @@
 internal import CFileSystem
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -36,14 +37,18 @@ public enum ThreadScheduling {
     /// `allowRealTime`. Capabilities are per thread: other threads keep theirs.
     public static func forbidRealTime() throws(FileSystemError) -> Bool {
         var wasOn: Int32 = 0
-        if CFileSystem_setSysNiceEffective(0, &wasOn) != 0 { throw FileSystemError("capset(CAP_SYS_NICE off)", "thread \(ThreadCPU.currentThreadID())") }
+        if CFileSystem_setSysNiceEffective(0, &wasOn) != 0 {
+            throw FileSystemError("capset(CAP_SYS_NICE off)", "thread \(ThreadCPU.currentThreadID())")
+        }
         return wasOn != 0
     }
 
     /// Puts CAP_SYS_NICE back in the calling thread's effective capabilities.
     public static func allowRealTime() throws(FileSystemError) {
         var wasOn: Int32 = 0
-        if CFileSystem_setSysNiceEffective(1, &wasOn) != 0 { throw FileSystemError("capset(CAP_SYS_NICE on)", "thread \(ThreadCPU.currentThreadID())") }
+        if CFileSystem_setSysNiceEffective(1, &wasOn) != 0 {
+            throw FileSystemError("capset(CAP_SYS_NICE on)", "thread \(ThreadCPU.currentThreadID())")
+        }
     }
 
     /// FIFO or round robin, with or without SCHED_RESET_ON_FORK.

@@ -1,4 +1,5 @@
 internal import CFileSystem
+
 #if canImport(Glibc)
 internal import Glibc
 #endif

@@ -12,7 +12,8 @@ struct AttributeList: Equatable {
             let name = String(text[index..<equals]).trimmingSpaces()
             var end = text.index(after: equals)
             if end < text.endIndex, text[end] == "\"" {
-                end = text[text.index(after: end)...].firstIndex(of: "\"").map { text.index(after: $0) } ?? text.endIndex
+                end =
+                    text[text.index(after: end)...].firstIndex(of: "\"").map { text.index(after: $0) } ?? text.endIndex
             }
             end = text[end...].firstIndex(of: ",") ?? text.endIndex
             let value = String(text[text.index(after: equals)..<end])
@@ -26,7 +27,9 @@ struct AttributeList: Equatable {
 
     /// A quoted-string value without its quotes; nil when absent or not quoted.
     func quoted(_ name: String) -> String? {
-        guard let value = values[name], value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return nil }
+        guard let value = values[name], value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else {
+            return nil
+        }
         return String(value.dropFirst().dropLast())
     }
 
@@ -40,7 +43,8 @@ struct AttributeList: Equatable {
     /// `WIDTHxHEIGHT` as a decimal-resolution.
     func resolution(_ name: String) -> (width: Int, height: Int)? {
         guard let parts = values[name]?.split(separator: "x"), parts.count == 2,
-              let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+            let width = Int(parts[0]), let height = Int(parts[1])
+        else { return nil }
         return (width, height)
     }
 }

@@ -11,7 +11,9 @@ struct BoxHeader: Equatable {
 
     /// The header at `offset` of `bytes` (which begin at file offset `base`), for a box that may not reach past
     /// `limit` (a file offset). A size of 0 means "to the limit".
-    static func parse(_ bytes: [UInt8], at offset: Int = 0, base: Int64 = 0, limit: Int64) throws(MediaParseError) -> BoxHeader {
+    static func parse(
+        _ bytes: [UInt8], at offset: Int = 0, base: Int64 = 0, limit: Int64
+    ) throws(MediaParseError) -> BoxHeader {
         var cursor = ByteCursor(bytes, from: offset)
         let start = base + Int64(offset)
         let small = try cursor.u32()
@@ -20,7 +22,9 @@ struct BoxHeader: Equatable {
         var size = Int64(small)
         if small == 1 {
             let large = try cursor.u64()
-            guard large <= UInt64(Int64.max) else { throw MediaParseError("box '\(type)' at \(start) has an impossible size") }
+            guard large <= UInt64(Int64.max) else {
+                throw MediaParseError("box '\(type)' at \(start) has an impossible size")
+            }
             size = Int64(large)
             headerSize = 16
         } else if small == 0 {

@@ -8,7 +8,9 @@ extension CheckRun {
                 continue
             }
             let bandwidth = attributes.integer("BANDWIDTH")
-            if bandwidth == nil { report(.syntax, masterFile, "\(uri): EXT-X-I-FRAME-STREAM-INF has no valid BANDWIDTH") }
+            if bandwidth == nil {
+                report(.syntax, masterFile, "\(uri): EXT-X-I-FRAME-STREAM-INF has no valid BANDWIDTH")
+            }
             let codecs = attributes.quoted("CODECS")
             if codecs == nil { report(.iFrameCodecs, masterFile, "\(uri): EXT-X-I-FRAME-STREAM-INF has no CODECS") }
             if attributes.resolution("RESOLUTION") == nil {
@@ -22,15 +24,23 @@ extension CheckRun {
                     compareCodecs(declared: codecs, measured: [codec], file: masterFile, name: uri)
                 }
                 if let resolution = attributes.resolution("RESOLUTION"),
-                   !(resolution.width == track.displayWidth && resolution.height == track.displayHeight),
-                   !(resolution.width == track.codedWidth && resolution.height == track.codedHeight) {
-                    report(.iFrameResolution, masterFile, "\(uri): RESOLUTION=\(attributes.text("RESOLUTION") ?? "") "
-                        + "but the video is \(track.displayWidth)x\(track.displayHeight)")
+                    !(resolution.width == track.displayWidth && resolution.height == track.displayHeight),
+                    !(resolution.width == track.codedWidth && resolution.height == track.codedHeight)
+                {
+                    report(
+                        .iFrameResolution, masterFile,
+                        "\(uri): RESOLUTION=\(attributes.text("RESOLUTION") ?? "") "
+                            + "but the video is \(track.displayWidth)x\(track.displayHeight)")
                 }
             }
-            if let bandwidth, bandwidth > 0, measured.peak > 0, abs(measured.peak - Double(bandwidth)) > 0.1 * Double(bandwidth) {
-                report(.iFrameBandwidth, masterFile, "\(uri): BANDWIDTH=\(bandwidth) but its largest I-frame is "
-                    + "\(Int(measured.peak.rounded())) bit/s over its EXTINF, \(Self.percent(measured.peak, of: bandwidth)) off")
+            if let bandwidth, bandwidth > 0, measured.peak > 0,
+                abs(measured.peak - Double(bandwidth)) > 0.1 * Double(bandwidth)
+            {
+                report(
+                    .iFrameBandwidth, masterFile,
+                    "\(uri): BANDWIDTH=\(bandwidth) but its largest I-frame is "
+                        + "\(Int(measured.peak.rounded())) bit/s over its EXTINF, \(Self.percent(measured.peak, of: bandwidth)) off"
+                )
             }
         }
     }
@@ -48,18 +58,25 @@ extension CheckRun {
                 report(.mapPresent, analysis.file, "no EXT-X-MAP before \(segment.uri)")
                 continue
             }
-            guard let initSegment = initSegment(map, playlist: analysis.location), let track = initSegment.video else { continue }
+            guard let initSegment = initSegment(map, playlist: analysis.location), let track = initSegment.video else {
+                continue
+            }
             videoTrack = videoTrack ?? track
             let scan: SegmentScan
             do {
-                scan = try SegmentScan.scan(reader, location, offset: range.offset, length: range.length,
-                                            defaults: [track.id: track.defaults], partialMediaData: true)
+                scan = try SegmentScan.scan(
+                    reader, location, offset: range.offset, length: range.length,
+                    defaults: [track.id: track.defaults], partialMediaData: true)
             } catch {
-                report(.iFrameMoof, analysis.file, "\(name): the range does not hold whole boxes from its first byte (\(error))")
+                report(
+                    .iFrameMoof, analysis.file,
+                    "\(name): the range does not hold whole boxes from its first byte (\(error))")
                 continue
             }
             guard let fragment = scan.fragments.first else {
-                report(.iFrameMoof, analysis.file, "\(name): no 'moof' in the range (boxes: \(scan.boxTypes.joined(separator: ", ")))")
+                report(
+                    .iFrameMoof, analysis.file,
+                    "\(name): no 'moof' in the range (boxes: \(scan.boxTypes.joined(separator: ", ")))")
                 continue
             }
             guard let sample = fragment.tracks.first(where: { $0.trackID == track.id })?.samples.first else {
@@ -67,8 +84,10 @@ extension CheckRun {
                 continue
             }
             guard sample.offset >= range.offset, sample.offset + Int64(sample.size) <= range.end else {
-                report(.iFrameIsIDR, analysis.file, "\(name): the I-frame's \(sample.size) bytes at \(sample.offset) "
-                    + "are not all in the range (\(range.offset)..<\(range.end))")
+                report(
+                    .iFrameIsIDR, analysis.file,
+                    "\(name): the I-frame's \(sample.size) bytes at \(sample.offset) "
+                        + "are not all in the range (\(range.offset)..<\(range.end))")
                 continue
             }
             let verdict = keyFrame(sample, track: track, location: location)

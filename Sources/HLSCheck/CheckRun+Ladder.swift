@@ -12,16 +12,22 @@ extension CheckRun {
             report(.multipleVariants, masterFile, "only one variant: players cannot adapt to the bandwidth they have")
         }
         if !video.isEmpty, master.iFrameVariants.isEmpty {
-            report(.iFramePlaylists, masterFile, "no EXT-X-I-FRAME-STREAM-INF: no I-frame playlists for scrubbing and fast forward")
+            report(
+                .iFramePlaylists, masterFile,
+                "no EXT-X-I-FRAME-STREAM-INF: no I-frame playlists for scrubbing and fast forward")
         }
         checkTargetDurations(unique + renditions)
         checkTimeRanges(unique + renditions)
         checkAlignment(video)
         let independent = video.filter(\.allStartWithIDR)
         if !independent.isEmpty, !master.independentSegments {
-            report(.independentMaster, masterFile, "segments start with IDRs but the master has no EXT-X-INDEPENDENT-SEGMENTS")
+            report(
+                .independentMaster, masterFile,
+                "segments start with IDRs but the master has no EXT-X-INDEPENDENT-SEGMENTS")
             for analysis in independent where !analysis.playlist.independentSegments {
-                report(.independentMedia, analysis.file, "EXT-X-INDEPENDENT-SEGMENTS is in neither this playlist nor the master")
+                report(
+                    .independentMedia, analysis.file,
+                    "EXT-X-INDEPENDENT-SEGMENTS is in neither this playlist nor the master")
             }
         }
     }
@@ -30,10 +36,13 @@ extension CheckRun {
         let targets = playlists.compactMap(\.playlist.targetDuration)
         let counts = Dictionary(targets.map { ($0, 1) }, uniquingKeysWith: +)
         // The most common target is the reference; on a tie, the first playlist's (the master's first variant).
-        guard counts.count > 1, let most = counts.values.max(), let usual = targets.first(where: { counts[$0] == most }) else { return }
+        guard counts.count > 1, let most = counts.values.max(), let usual = targets.first(where: { counts[$0] == most })
+        else { return }
         for analysis in playlists {
             if let target = analysis.playlist.targetDuration, target != usual {
-                report(.sameTargetDuration, analysis.file, "EXT-X-TARGETDURATION is \(target), the other media playlists say \(usual)")
+                report(
+                    .sameTargetDuration, analysis.file,
+                    "EXT-X-TARGETDURATION is \(target), the other media playlists say \(usual)")
             }
         }
     }
@@ -44,8 +53,10 @@ extension CheckRun {
         for analysis in playlists.dropFirst() {
             let difference = analysis.playlist.duration - reference.playlist.duration
             if abs(difference) > tolerance {
-                report(.sameTimeRange, analysis.file, "lasts \(Self.seconds(analysis.playlist.duration)) s, "
-                    + "\(reference.file) lasts \(Self.seconds(reference.playlist.duration)) s")
+                report(
+                    .sameTimeRange, analysis.file,
+                    "lasts \(Self.seconds(analysis.playlist.duration)) s, "
+                        + "\(reference.file) lasts \(Self.seconds(reference.playlist.duration)) s")
             }
         }
     }
@@ -59,12 +70,16 @@ extension CheckRun {
             let tolerance = min(reference.frameDuration ?? 0.04, analysis.frameDuration ?? 0.04) / 2
             let starts = analysis.segmentStarts
             if starts.count != referenceStarts.count {
-                report(.alignedSegments, analysis.file, "\(starts.count) segments, \(reference.file) has \(referenceStarts.count)")
+                report(
+                    .alignedSegments, analysis.file,
+                    "\(starts.count) segments, \(reference.file) has \(referenceStarts.count)")
                 continue
             }
             if let index = starts.indices.first(where: { abs(starts[$0] - referenceStarts[$0]) > tolerance }) {
-                report(.alignedSegments, analysis.file, "\(analysis.segments[index].uri) starts at \(Self.seconds(starts[index])) s, "
-                    + "the same segment of \(reference.file) at \(Self.seconds(referenceStarts[index])) s")
+                report(
+                    .alignedSegments, analysis.file,
+                    "\(analysis.segments[index].uri) starts at \(Self.seconds(starts[index])) s, "
+                        + "the same segment of \(reference.file) at \(Self.seconds(referenceStarts[index])) s")
                 continue
             }
             // IDRs inside segments are compared only when both variants were read whole.
@@ -73,8 +88,10 @@ extension CheckRun {
             let unmatched = keys.filter { key in !referenceKeys.contains { abs($0 - key) <= tolerance } }
             let missing = referenceKeys.filter { key in !keys.contains { abs($0 - key) <= tolerance } }
             if let first = (unmatched + missing).min() {
-                report(.alignedSegments, analysis.file, "IDRs differ from \(reference.file): \(keys.count) against "
-                    + "\(referenceKeys.count), first difference at \(Self.seconds(first)) s")
+                report(
+                    .alignedSegments, analysis.file,
+                    "IDRs differ from \(reference.file): \(keys.count) against "
+                        + "\(referenceKeys.count), first difference at \(Self.seconds(first)) s")
             }
         }
     }

@@ -10,7 +10,9 @@ extension CheckRun {
 
     private func readMedia(_ location: String, iFrames: Bool) -> RenditionAnalysis? {
         let file = display(location)
-        guard let playlist = loadPlaylist(location, missing: .variantResolves, referencedBy: masterFile) else { return nil }
+        guard let playlist = loadPlaylist(location, missing: .variantResolves, referencedBy: masterFile) else {
+            return nil
+        }
         guard !playlist.isMaster else {
             report(.syntax, file, "a master playlist where a media playlist was expected")
             return nil
@@ -30,7 +32,9 @@ extension CheckRun {
             let found = media.playlistType.map { "EXT-X-PLAYLIST-TYPE is \($0)" } ?? "EXT-X-PLAYLIST-TYPE is missing"
             report(.playlistTypeVOD, file, "\(found); a VOD playlist must say VOD")
         }
-        if !media.hasEndList { report(.endList, file, "no EXT-X-ENDLIST: players treat the playlist as live and keep reloading it") }
+        if !media.hasEndList {
+            report(.endList, file, "no EXT-X-ENDLIST: players treat the playlist as live and keep reloading it")
+        }
         if iFrames, !media.iFramesOnly { report(.iFramesOnly, file, "an I-frame playlist without EXT-X-I-FRAMES-ONLY") }
         guard let target = media.targetDuration else {
             report(.targetDurationRounded, file, "EXT-X-TARGETDURATION is missing")
@@ -38,15 +42,21 @@ extension CheckRun {
         }
         let over = media.segments.filter { Int($0.duration.rounded()) > target }
         if let first = over.first {
-            report(.targetDurationRounded, file, "EXT-X-TARGETDURATION is \(target), but \(over.count) segment(s) round to more, "
-                + "first \(first.uri) at EXTINF \(Self.seconds(first.duration))")
+            report(
+                .targetDurationRounded, file,
+                "EXT-X-TARGETDURATION is \(target), but \(over.count) segment(s) round to more, "
+                    + "first \(first.uri) at EXTINF \(Self.seconds(first.duration))")
         }
         if let longest = media.segments.map({ Int($0.duration.rounded()) }).max(), longest < target, !iFrames {
-            report(.targetDurationTight, file, "EXT-X-TARGETDURATION is \(target), but the longest segment rounds to \(longest)")
+            report(
+                .targetDurationTight, file,
+                "EXT-X-TARGETDURATION is \(target), but the longest segment rounds to \(longest)")
         }
         for segment in media.segments where segment.duration > Double(target) + 0.5 {
-            report(.targetDurationExceeded, file, "\(segment.uri) lasts \(Self.seconds(segment.duration)) s (EXTINF), "
-                + "more than 0.5 s over the target duration \(target)")
+            report(
+                .targetDurationExceeded, file,
+                "\(segment.uri) lasts \(Self.seconds(segment.duration)) s (EXTINF), "
+                    + "more than 0.5 s over the target duration \(target)")
         }
     }
 
@@ -77,15 +87,17 @@ extension CheckRun {
             analysis.initSegment = analysis.initSegment ?? initSegment
             let scan: SegmentScan
             do {
-                scan = try SegmentScan.scan(reader, location, offset: range.offset, length: range.length,
-                                            defaults: Dictionary(initSegment.tracks.map { ($0.id, $0.defaults) }) { a, _ in a })
+                scan = try SegmentScan.scan(
+                    reader, location, offset: range.offset, length: range.length,
+                    defaults: Dictionary(initSegment.tracks.map { ($0.id, $0.defaults) }) { a, _ in a })
             } catch {
                 report(.mediaExists, display(location), "not a readable fMP4 segment: \(error)")
                 expected = [:]
                 continue
             }
             if scan.fragments.isEmpty {
-                report(.mediaExists, display(location), "no 'moof' box (boxes: \(scan.boxTypes.joined(separator: ", ")))")
+                report(
+                    .mediaExists, display(location), "no 'moof' box (boxes: \(scan.boxTypes.joined(separator: ", ")))")
                 continue
             }
             checkDecodeTimes(scan, initSegment, segment: segment, file: display(location), expected: &expected)
@@ -95,25 +107,31 @@ extension CheckRun {
     }
 
     /// The bytes `segment` covers, or nil (with a finding) when its resource is missing or too short.
-    func resolveRange(_ segment: MediaPlaylist.Segment, location: String, playlist file: String) -> MediaPlaylist.ByteRange? {
+    func resolveRange(
+        _ segment: MediaPlaylist.Segment, location: String, playlist file: String
+    ) -> MediaPlaylist.ByteRange? {
         let size: Int64
         do { size = try reader.size(of: location) } catch {
-            report(.mediaExists, file,
-                   error.isNotFound ? "\(segment.uri) does not exist" : "\(segment.uri) cannot be read: \(error.reason)")
+            report(
+                .mediaExists, file,
+                error.isNotFound ? "\(segment.uri) does not exist" : "\(segment.uri) cannot be read: \(error.reason)")
             return nil
         }
         guard let range = segment.byteRange else { return MediaPlaylist.ByteRange(length: size, offset: 0) }
         guard range.end <= size else {
-            report(.byteRange, file,
-                   "EXT-X-BYTERANGE \(range.length)@\(range.offset) of \(segment.uri) runs past its end (\(size) bytes)")
+            report(
+                .byteRange, file,
+                "EXT-X-BYTERANGE \(range.length)@\(range.offset) of \(segment.uri) runs past its end (\(size) bytes)")
             return nil
         }
         return range
     }
 
     /// 7.3: each track's tfdt equals the previous segment's tfdt plus its duration (reset at a discontinuity).
-    private func checkDecodeTimes(_ scan: SegmentScan, _ initSegment: InitSegment, segment: MediaPlaylist.Segment, file: String,
-                                  expected: inout [UInt32: UInt64]) {
+    private func checkDecodeTimes(
+        _ scan: SegmentScan, _ initSegment: InitSegment, segment: MediaPlaylist.Segment, file: String,
+        expected: inout [UInt32: UInt64]
+    ) {
         if segment.discontinuity { expected = [:] }
         for track in initSegment.tracks {
             for run in scan.runs(of: track.id) {
@@ -123,9 +141,11 @@ extension CheckRun {
                 }
                 if let next = expected[track.id], next != base {
                     let scale = Double(max(track.timescale, 1))
-                    report(.decodeTime, file, "track \(track.id) (\(track.handler)) starts at decode time \(base) "
-                        + "(\(Self.seconds(Double(base) / scale)) s) but the previous fragment ends at \(next) "
-                        + "(\(Self.seconds(Double(next) / scale)) s)")
+                    report(
+                        .decodeTime, file,
+                        "track \(track.id) (\(track.handler)) starts at decode time \(base) "
+                            + "(\(Self.seconds(Double(base) / scale)) s) but the previous fragment ends at \(next) "
+                            + "(\(Self.seconds(Double(next) / scale)) s)")
                 }
                 expected[track.id] = base + run.duration
             }
@@ -133,8 +153,10 @@ extension CheckRun {
     }
 
     /// Real duration, start, sync samples and the IDR test of one segment's main track.
-    private func measure(_ scan: SegmentScan, _ initSegment: InitSegment, location: String,
-                         into facts: inout RenditionAnalysis.SegmentFacts, analysis: inout RenditionAnalysis) {
+    private func measure(
+        _ scan: SegmentScan, _ initSegment: InitSegment, location: String,
+        into facts: inout RenditionAnalysis.SegmentFacts, analysis: inout RenditionAnalysis
+    ) {
         guard let track = initSegment.video ?? initSegment.tracks.first, track.timescale > 0 else { return }
         let scale = Double(track.timescale)
         let runs = scan.runs(of: track.id)
@@ -158,7 +180,9 @@ extension CheckRun {
         guard track.isVideo, let first = firstRun.samples.first else { return }
         let verdict = keyFrame(first, track: track, location: location)
         facts.startsWithIDR = verdict.isKey
-        if !verdict.isKey { report(.startsWithIDR, display(location), "the first video sample is not an IDR: \(verdict.seen)") }
+        if !verdict.isKey {
+            report(.startsWithIDR, display(location), "the first video sample is not an IDR: \(verdict.seen)")
+        }
     }
 
     /// Whether `sample` is a sync sample and its bytes open with an IDR (or AV1 key frame).
@@ -168,14 +192,19 @@ extension CheckRun {
             return KeyFrame(isKey: false, seen: "the track has no codec configuration")
         }
         let head: [UInt8]
-        do { head = try reader.read(location, offset: sample.offset, count: min(Int(sample.size), SegmentScan.sampleHead)) } catch {
+        do {
+            head = try reader.read(
+                location, offset: sample.offset, count: min(Int(sample.size), SegmentScan.sampleHead))
+        } catch {
             return KeyFrame(isKey: false, seen: "its bytes cannot be read (\(error.reason))")
         }
         guard head.count == min(Int(sample.size), SegmentScan.sampleHead) else {
             return KeyFrame(isKey: false, seen: "its bytes lie past the end of the file")
         }
-        let verdict = KeyFrame.classify(head, sampleSize: Int(sample.size), format: format, configuration: configuration)
-        return verdict.isKey ? verdict : KeyFrame(isKey: false, seen: "sync flag set, but it starts with " + verdict.seen)
+        let verdict = KeyFrame.classify(
+            head, sampleSize: Int(sample.size), format: format, configuration: configuration)
+        return verdict.isKey
+            ? verdict : KeyFrame(isKey: false, seen: "sync flag set, but it starts with " + verdict.seen)
     }
 
     /// 8.1 and 7.7 against the durations read from the segments.
@@ -186,19 +215,28 @@ extension CheckRun {
         for segment in analysis.segments {
             guard let real = segment.duration else { continue }
             if abs(segment.extinf - real) > tolerance {
-                report(.extinfAccurate, analysis.file, "\(segment.uri): EXTINF \(Self.seconds(segment.extinf)) s, "
-                    + "but its samples last \(Self.seconds(real)) s (tolerance one frame, \(Self.seconds(tolerance)) s)")
+                report(
+                    .extinfAccurate, analysis.file,
+                    "\(segment.uri): EXTINF \(Self.seconds(segment.extinf)) s, "
+                        + "but its samples last \(Self.seconds(real)) s (tolerance one frame, \(Self.seconds(tolerance)) s)"
+                )
                 perSegmentReported = true
             }
             drift += segment.extinf - real
             if !perSegmentReported, abs(drift) > tolerance {
-                report(.extinfAccurate, analysis.file, "the EXTINF durations up to \(segment.uri) add up to "
-                    + "\(Self.seconds(drift)) s more than the samples (tolerance one frame)")
+                report(
+                    .extinfAccurate, analysis.file,
+                    "the EXTINF durations up to \(segment.uri) add up to "
+                        + "\(Self.seconds(drift)) s more than the samples (tolerance one frame)")
                 perSegmentReported = true
             }
-            if let target = analysis.playlist.targetDuration, real > Double(target) + 0.5, segment.extinf <= Double(target) + 0.5 {
-                report(.targetDurationExceeded, analysis.file, "\(segment.uri) holds \(Self.seconds(real)) s of samples, "
-                    + "more than 0.5 s over the target duration \(target)")
+            if let target = analysis.playlist.targetDuration, real > Double(target) + 0.5,
+                segment.extinf <= Double(target) + 0.5
+            {
+                report(
+                    .targetDurationExceeded, analysis.file,
+                    "\(segment.uri) holds \(Self.seconds(real)) s of samples, "
+                        + "more than 0.5 s over the target duration \(target)")
             }
         }
     }

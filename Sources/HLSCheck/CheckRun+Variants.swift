@@ -1,7 +1,9 @@
 /// The master playlist and what each EXT-X-STREAM-INF declares, against what its segments hold.
 extension CheckRun {
     func checkPresentation() {
-        guard let playlist = loadPlaylist(masterLocation, missing: .mediaExists, referencedBy: masterFile) else { return }
+        guard let playlist = loadPlaylist(masterLocation, missing: .mediaExists, referencedBy: masterFile) else {
+            return
+        }
         guard playlist.isMaster else {
             report(.syntax, masterFile, "not a master playlist: it has no EXT-X-STREAM-INF")
             return
@@ -27,8 +29,10 @@ extension CheckRun {
         var result: [RenditionAnalysis] = []
         for kind in ["AUDIO", "VIDEO"] {
             guard let group = variant.attributes.quoted(kind) else { continue }
-            for rendition in master.renditions where rendition.attributes.text("TYPE") == kind
-                && rendition.attributes.quoted("GROUP-ID") == group {
+            for rendition in master.renditions
+            where rendition.attributes.text("TYPE") == kind
+                && rendition.attributes.quoted("GROUP-ID") == group
+            {
                 guard let uri = rendition.attributes.quoted("URI") else { continue }
                 if let analysis = analyzeMedia(reader.resolve(uri, against: masterLocation)) { result.append(analysis) }
             }
@@ -36,7 +40,9 @@ extension CheckRun {
         return result
     }
 
-    private func checkVariant(_ variant: MasterPlaylist.Variant, _ analysis: RenditionAnalysis?, group: [RenditionAnalysis]) {
+    private func checkVariant(
+        _ variant: MasterPlaylist.Variant, _ analysis: RenditionAnalysis?, group: [RenditionAnalysis]
+    ) {
         let attributes = variant.attributes
         let name = variant.uri
         let bandwidth = attributes.integer("BANDWIDTH")
@@ -45,8 +51,9 @@ extension CheckRun {
         if !attributes.has("AVERAGE-BANDWIDTH") { report(.averagePresent, masterFile, "\(name): no AVERAGE-BANDWIDTH") }
         let codecs = attributes.quoted("CODECS")
         if codecs == nil {
-            report(.codecsPresent, masterFile,
-                   attributes.has("CODECS") ? "\(name): CODECS is not a quoted string" : "\(name): no CODECS")
+            report(
+                .codecsPresent, masterFile,
+                attributes.has("CODECS") ? "\(name): CODECS is not a quoted string" : "\(name): no CODECS")
         }
         guard let analysis else { return }
         let main = analysis.mainTrack
@@ -58,19 +65,25 @@ extension CheckRun {
         let display = main.map { "\($0.displayWidth)x\($0.displayHeight)" }
         if analysis.hasVideo, let main {
             if let resolution = attributes.resolution("RESOLUTION") {
-                let matches = (resolution.width == main.displayWidth && resolution.height == main.displayHeight)
+                let matches =
+                    (resolution.width == main.displayWidth && resolution.height == main.displayHeight)
                     || (resolution.width == main.codedWidth && resolution.height == main.codedHeight)
                 if !matches {
-                    report(.resolution, masterFile,
-                           "\(name): RESOLUTION=\(attributes.text("RESOLUTION") ?? "") but the video is \(display ?? "?")")
+                    report(
+                        .resolution, masterFile,
+                        "\(name): RESOLUTION=\(attributes.text("RESOLUTION") ?? "") but the video is \(display ?? "?")")
                 }
             } else {
-                report(.resolution, masterFile, "\(name): no valid RESOLUTION for a variant with video (\(display ?? "?"))")
+                report(
+                    .resolution, masterFile, "\(name): no valid RESOLUTION for a variant with video (\(display ?? "?"))"
+                )
             }
             if let declared = attributes.decimal("FRAME-RATE") {
                 if let measured = analysis.frameRate, abs(declared - measured) > max(0.002, measured * 0.001) {
-                    report(.frameRate, masterFile, "\(name): FRAME-RATE=\(attributes.text("FRAME-RATE") ?? "") "
-                        + "but the video runs at \(String(format3: measured)) fps")
+                    report(
+                        .frameRate, masterFile,
+                        "\(name): FRAME-RATE=\(attributes.text("FRAME-RATE") ?? "") "
+                            + "but the video runs at \(String(format3: measured)) fps")
                 }
             } else {
                 report(.frameRate, masterFile, "\(name): no valid FRAME-RATE for a variant with video")
@@ -82,36 +95,53 @@ extension CheckRun {
         let measuredPeak = peak.bitsPerSecond + groupPeak
         let measuredAverage = analysis.average + (group.map(\.average).max() ?? 0)
         if let bandwidth, bandwidth > 0, abs(measuredPeak - Double(bandwidth)) > 0.1 * Double(bandwidth) {
-            report(.peakBandwidth, masterFile, "\(name): BANDWIDTH=\(bandwidth) but the measured peak is \(Int(measuredPeak.rounded())) "
-                + "(\(peak.segment ?? "no segment")), \(Self.percent(measuredPeak, of: bandwidth)) off; allowed 10 %")
+            report(
+                .peakBandwidth, masterFile,
+                "\(name): BANDWIDTH=\(bandwidth) but the measured peak is \(Int(measuredPeak.rounded())) "
+                    + "(\(peak.segment ?? "no segment")), \(Self.percent(measuredPeak, of: bandwidth)) off; allowed 10 %"
+            )
         }
         if let average, average > 0, abs(measuredAverage - Double(average)) > 0.1 * Double(average) {
-            report(.averageBandwidth, masterFile, "\(name): AVERAGE-BANDWIDTH=\(average) but the measured average is "
-                + "\(Int(measuredAverage.rounded())), \(Self.percent(measuredAverage, of: average)) off; allowed 10 %")
+            report(
+                .averageBandwidth, masterFile,
+                "\(name): AVERAGE-BANDWIDTH=\(average) but the measured average is "
+                    + "\(Int(measuredAverage.rounded())), \(Self.percent(measuredAverage, of: average)) off; allowed 10 %"
+            )
         }
         if measuredAverage > 0, measuredPeak > 2 * measuredAverage {
-            report(.peakToAverage, masterFile, "\(name): the peak \(Int(measuredPeak.rounded())) is "
-                + "\(Int((100 * measuredPeak / measuredAverage).rounded())) % of the average \(Int(measuredAverage.rounded()))")
+            report(
+                .peakToAverage, masterFile,
+                "\(name): the peak \(Int(measuredPeak.rounded())) is "
+                    + "\(Int((100 * measuredPeak / measuredAverage).rounded())) % of the average \(Int(measuredAverage.rounded()))"
+            )
         }
-        variantReports.append(HLSVariantReport(
-            playlist: name, bandwidth: bandwidth, measuredPeak: Int(measuredPeak.rounded()), averageBandwidth: average,
-            measuredAverage: Int(measuredAverage.rounded()), codecs: codecs, measuredCodecs: measuredCodecs.joined(separator: ","),
-            resolution: attributes.text("RESOLUTION"), measuredResolution: analysis.hasVideo ? display : nil,
-            frameRate: attributes.decimal("FRAME-RATE"), measuredFrameRate: analysis.frameRate.map { ($0 * 1000).rounded() / 1000 },
-            targetDuration: analysis.playlist.targetDuration, segments: analysis.segments.count,
-            durationSeconds: (analysis.playlist.duration * 1000).rounded() / 1000
-        ))
+        variantReports.append(
+            HLSVariantReport(
+                playlist: name, bandwidth: bandwidth, measuredPeak: Int(measuredPeak.rounded()),
+                averageBandwidth: average,
+                measuredAverage: Int(measuredAverage.rounded()), codecs: codecs,
+                measuredCodecs: measuredCodecs.joined(separator: ","),
+                resolution: attributes.text("RESOLUTION"), measuredResolution: analysis.hasVideo ? display : nil,
+                frameRate: attributes.decimal("FRAME-RATE"),
+                measuredFrameRate: analysis.frameRate.map { ($0 * 1000).rounded() / 1000 },
+                targetDuration: analysis.playlist.targetDuration, segments: analysis.segments.count,
+                durationSeconds: (analysis.playlist.duration * 1000).rounded() / 1000
+            ))
     }
 
     /// CODECS must name every format the segments carry and nothing else (text formats of subtitle groups aside).
     func compareCodecs(declared: String, measured: [String], file: String, name: String) {
         let text: Set = ["wvtt", "stpp", "stpp.ttml.im1t", "c608"]
-        let declaredList = declared.split(separator: ",").map { $0.trimmingCharacters().lowercased() }.filter { !text.contains($0) }
+        let declaredList = declared.split(separator: ",").map { $0.trimmingCharacters().lowercased() }.filter {
+            !text.contains($0)
+        }
         let measuredList = measured.map { $0.lowercased() }
         let missing = measuredList.filter { !declaredList.contains($0) }
         let extra = declaredList.filter { !measuredList.contains($0) }
         guard !missing.isEmpty || !extra.isEmpty else { return }
-        report(.codecsMatch, file, "\(name): CODECS=\"\(declared)\" but the init segment holds \"\(measured.joined(separator: ","))\"")
+        report(
+            .codecsMatch, file,
+            "\(name): CODECS=\"\(declared)\" but the init segment holds \"\(measured.joined(separator: ","))\"")
     }
 
     static func percent(_ measured: Double, of declared: Int) -> String {

@@ -33,8 +33,10 @@ final class CheckRun {
         let file = display(location)
         let bytes: [UInt8]
         do { bytes = try reader.contents(of: location) } catch {
-            report(rule, error.isNotFound ? referencedBy : file,
-                   error.isNotFound ? "\(file) does not exist (\(error.reason))" : "\(file) cannot be read: \(error.reason)")
+            report(
+                rule, error.isNotFound ? referencedBy : file,
+                error.isNotFound
+                    ? "\(file) does not exist (\(error.reason))" : "\(file) cannot be read: \(error.reason)")
             return nil
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -44,7 +46,9 @@ final class CheckRun {
         if text.hasPrefix("\u{FEFF}") { report(.syntax, file, "the playlist starts with a byte order mark") }
         let playlist = Playlist(text: text)
         if !playlist.hasHeader { report(.header, file, "the first line is not #EXTM3U") }
-        if playlist.versions.count > 1 { report(.oneVersion, file, "EXT-X-VERSION appears \(playlist.versions.count) times") }
+        if playlist.versions.count > 1 {
+            report(.oneVersion, file, "EXT-X-VERSION appears \(playlist.versions.count) times")
+        }
         return playlist
     }
 
@@ -56,7 +60,8 @@ final class CheckRun {
             report(.version, file, "EXT-X-VERSION is \(stated), but \(need.reason) needs version \(need.version)")
         }
         if usesProgramID, declared >= 6 {
-            report(.version, file, "the PROGRAM-ID attribute was removed in version 6, and EXT-X-VERSION is \(declared)")
+            report(
+                .version, file, "the PROGRAM-ID attribute was removed in version 6, and EXT-X-VERSION is \(declared)")
         }
     }
 
@@ -70,15 +75,18 @@ final class CheckRun {
         return loaded
     }
 
-    private func readInitSegment(_ location: String, range: MediaPlaylist.ByteRange?, playlist: String) -> InitSegment? {
+    private func readInitSegment(_ location: String, range: MediaPlaylist.ByteRange?, playlist: String) -> InitSegment?
+    {
         let file = display(location)
         do {
             let size = try reader.size(of: location)
             var bytes: [UInt8]
             if let range {
                 guard range.end <= size else {
-                    report(.mapResolves, playlist,
-                           "EXT-X-MAP BYTERANGE \(range.length)@\(range.offset) runs past the end of \(file) (\(size) bytes)")
+                    report(
+                        .mapResolves, playlist,
+                        "EXT-X-MAP BYTERANGE \(range.length)@\(range.offset) runs past the end of \(file) (\(size) bytes)"
+                    )
                     return nil
                 }
                 bytes = try reader.read(location, offset: range.offset, count: Int(range.length))
@@ -86,11 +94,15 @@ final class CheckRun {
                 bytes = try reader.contents(of: location)
             }
             let parsed = try InitSegment.parse(bytes)
-            if !parsed.hasMovieExtends { report(.mapResolves, file, "the init segment has no 'mvex' box, so it cannot start fragments") }
+            if !parsed.hasMovieExtends {
+                report(.mapResolves, file, "the init segment has no 'mvex' box, so it cannot start fragments")
+            }
             return parsed
         } catch let error as HLSResourceError {
-            report(.mapResolves, error.isNotFound ? playlist : file,
-                   error.isNotFound ? "EXT-X-MAP names \(file), which does not exist" : "\(file) cannot be read: \(error.reason)")
+            report(
+                .mapResolves, error.isNotFound ? playlist : file,
+                error.isNotFound
+                    ? "EXT-X-MAP names \(file), which does not exist" : "\(file) cannot be read: \(error.reason)")
         } catch {
             report(.mapResolves, file, "\(file) is not a readable init segment: \(error)")
         }

@@ -14,7 +14,8 @@ struct CodecConfiguration: Equatable {
         _ = try cursor.u8()  // configurationVersion
         let profile = try cursor.u8(), compatibility = try cursor.u8(), level = try cursor.u8()
         let lengthSize = Int(try cursor.u8() & 0x03) + 1
-        let codec = format + "." + [profile, compatibility, level].map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        let codec =
+            format + "." + [profile, compatibility, level].map { String($0, radix: 16).leftPadded(to: 2) }.joined()
         return CodecConfiguration(codec: codec, nalLengthSize: lengthSize)
     }
 
@@ -35,8 +36,10 @@ struct CodecConfiguration: Equatable {
         var reversed: UInt32 = 0
         for bit in 0..<32 where compatibility & (1 << bit) != 0 { reversed |= 1 << (31 - bit) }
         while constraints.last == 0 { constraints.removeLast() }
-        var parts = [format, (space == 0 ? "" : String(UnicodeScalar(UInt8(64 + space)))) + String(profile),
-                     String(reversed, radix: 16, uppercase: true), (tier == 1 ? "H" : "L") + String(level)]
+        var parts = [
+            format, (space == 0 ? "" : String(UnicodeScalar(UInt8(64 + space)))) + String(profile),
+            String(reversed, radix: 16, uppercase: true), (tier == 1 ? "H" : "L") + String(level),
+        ]
         parts += constraints.map { String($0, radix: 16, uppercase: true) }
         return CodecConfiguration(codec: parts.joined(separator: "."), nalLengthSize: lengthSize)
     }
@@ -54,7 +57,9 @@ struct CodecConfiguration: Equatable {
         let depth = profile == 2 && highBitDepth ? (twelveBit ? 12 : 10) : (highBitDepth ? 10 : 8)
         var reducedStill = false
         // configOBUs: a sequence header OBU, when present, says whether frame headers are reduced.
-        if cursor.remaining > 0, let header = try? AV1.firstOBU(ofType: AV1.sequenceHeader, in: Array(cursor.take(cursor.remaining))) {
+        if cursor.remaining > 0,
+            let header = try? AV1.firstOBU(ofType: AV1.sequenceHeader, in: Array(cursor.take(cursor.remaining)))
+        {
             reducedStill = header.payload.first.map { ($0 >> 3) & 1 == 1 } ?? false
         }
         let codec = "av01.\(profile).\(String(level).leftPadded(to: 2))\(tier).\(String(depth).leftPadded(to: 2))"
@@ -66,7 +71,9 @@ struct CodecConfiguration: Equatable {
     static func mp4a(_ payload: ArraySlice<UInt8>) throws(MediaParseError) -> CodecConfiguration {
         var cursor = ByteCursor(Array(payload))
         try cursor.skip(4)  // version and flags
-        guard try descriptor(&cursor) == 0x03 else { throw MediaParseError("esds does not start with an ES_Descriptor") }
+        guard try descriptor(&cursor) == 0x03 else {
+            throw MediaParseError("esds does not start with an ES_Descriptor")
+        }
         try cursor.skip(2)  // ES_ID
         let flags = try cursor.u8()
         if flags & 0x80 != 0 { try cursor.skip(2) }

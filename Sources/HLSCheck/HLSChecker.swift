@@ -34,7 +34,8 @@ public struct HLSChecker: Sendable {
         let run = CheckRun(reader: reader, master: location)
         run.checkPresentation()
         // The master's findings first, then each file's in the order the checker reached it.
-        var findings = run.findings.filter { $0.file == run.masterFile } + run.findings.filter { $0.file != run.masterFile }
+        var findings =
+            run.findings.filter { $0.file == run.masterFile } + run.findings.filter { $0.file != run.masterFile }
         for index in findings.indices where options.waivedRules.contains(findings[index].rule) {
             findings[index].waived = true
         }

@@ -31,8 +31,9 @@ extension HLSResourceReader {
     func contents(of location: String, limit: Int = 16 << 20) throws(HLSResourceError) -> [UInt8] {
         let size = try size(of: location)
         guard size <= Int64(limit) else {
-            throw HLSResourceError(location: location, reason: "\(size) bytes is more than the \(limit) this checker reads whole",
-                                   isNotFound: false)
+            throw HLSResourceError(
+                location: location, reason: "\(size) bytes is more than the \(limit) this checker reads whole",
+                isNotFound: false)
         }
         return try read(location, offset: 0, count: Int(size))
     }

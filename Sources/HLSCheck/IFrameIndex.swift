@@ -32,7 +32,9 @@ package struct IFrameIndex: Sendable {
     /// Reads the media playlist at `path` (fMP4 with an EXT-X-MAP), its init segment and every segment's first
     /// 'moof'. - Throws: `MediaParseError` when a segment has no fragment or does not open on a sync sample,
     /// `HLSResourceError` when a file cannot be read.
-    package static func build(mediaPlaylist path: String, reader: any HLSResourceReader = LocalFiles()) throws -> IFrameIndex {
+    package static func build(
+        mediaPlaylist path: String, reader: any HLSResourceReader = LocalFiles()
+    ) throws -> IFrameIndex {
         let size = try reader.size(of: path)
         let text = String(decoding: try reader.read(path, offset: 0, count: Int(size)), as: UTF8.self)
         let playlist = MediaPlaylist(Playlist(text: text))
@@ -47,31 +49,43 @@ package struct IFrameIndex: Sendable {
         }
         var entries: [Entry] = []
         for segment in playlist.segments {
-            guard segment.byteRange == nil else { throw MediaParseError("\(segment.uri): segments with byte ranges are not indexed") }
+            guard segment.byteRange == nil else {
+                throw MediaParseError("\(segment.uri): segments with byte ranges are not indexed")
+            }
             let location = reader.resolve(segment.uri, against: path)
-            let scan = try SegmentScan.scan(reader, location, offset: 0, length: try reader.size(of: location),
-                                            defaults: [track.id: track.defaults])
+            let scan = try SegmentScan.scan(
+                reader, location, offset: 0, length: try reader.size(of: location),
+                defaults: [track.id: track.defaults])
             guard let fragment = scan.fragments.first,
-                  let sample = fragment.tracks.first(where: { $0.trackID == track.id })?.samples.first else {
+                let sample = fragment.tracks.first(where: { $0.trackID == track.id })?.samples.first
+            else {
                 throw MediaParseError("\(segment.uri): no fragment with a video sample")
             }
-            guard sample.isSync else { throw MediaParseError("\(segment.uri): the first video sample is not a sync sample") }
-            entries.append(Entry(uri: segment.uri, offset: fragment.start,
-                                 length: sample.offset + Int64(sample.size) - fragment.start, duration: segment.duration))
+            guard sample.isSync else {
+                throw MediaParseError("\(segment.uri): the first video sample is not a sync sample")
+            }
+            entries.append(
+                Entry(
+                    uri: segment.uri, offset: fragment.start,
+                    length: sample.offset + Int64(sample.size) - fragment.start, duration: segment.duration))
         }
-        return IFrameIndex(initURI: map.uri, codec: codec, width: track.displayWidth, height: track.displayHeight,
-                           targetDuration: playlist.targetDuration ?? Int(entries.map(\.duration).max()?.rounded() ?? 0),
-                           entries: entries)
+        return IFrameIndex(
+            initURI: map.uri, codec: codec, width: track.displayWidth, height: track.displayHeight,
+            targetDuration: playlist.targetDuration ?? Int(entries.map(\.duration).max()?.rounded() ?? 0),
+            entries: entries)
     }
 
     /// The I-frame playlist's text.
     package var playlistText: String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration)", "#EXT-X-MEDIA-SEQUENCE:0",
-                     "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-I-FRAMES-ONLY", "#EXT-X-MAP:URI=\"\(initURI)\""]
+        var lines = [
+            "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration)", "#EXT-X-MEDIA-SEQUENCE:0",
+            "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-I-FRAMES-ONLY", "#EXT-X-MAP:URI=\"\(initURI)\"",
+        ]
         for entry in entries {
             let milliseconds = Int((entry.duration * 1000).rounded())
             let fraction = String(milliseconds % 1000)
-            lines.append("#EXTINF:\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count) + fraction),")
+            lines.append(
+                "#EXTINF:\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count) + fraction),")
             lines.append("#EXT-X-BYTERANGE:\(entry.length)@\(entry.offset)")
             lines.append(entry.uri)
         }

@@ -44,8 +44,9 @@ struct InitSegment {
                 for trex in try children(bytes, box) where trex.type == "trex" {
                     var cursor = ByteCursor(bytes, from: Int(trex.payloadStart) + 4, to: Int(trex.end))
                     let id = try cursor.u32()
-                    defaults[id] = SampleDefaults(descriptionIndex: try cursor.u32(), duration: try cursor.u32(),
-                                                  size: try cursor.u32(), flags: try cursor.u32())
+                    defaults[id] = SampleDefaults(
+                        descriptionIndex: try cursor.u32(), duration: try cursor.u32(),
+                        size: try cursor.u32(), flags: try cursor.u32())
                 }
             }
         }
@@ -55,7 +56,9 @@ struct InitSegment {
         return result
     }
 
-    private static func children(_ bytes: [UInt8], _ box: BoxHeader, skipping: Int = 0) throws(MediaParseError) -> [BoxHeader] {
+    private static func children(
+        _ bytes: [UInt8], _ box: BoxHeader, skipping: Int = 0
+    ) throws(MediaParseError) -> [BoxHeader] {
         try BoxHeader.children(of: bytes, from: Int(box.payloadStart) + skipping, to: Int(box.end))
     }
 
@@ -84,13 +87,16 @@ struct InitSegment {
             track.handler = try cursor.fourCC()
         }
         guard let minf = media.first("minf"), let stbl = try children(bytes, minf).first("stbl"),
-              let stsd = try children(bytes, stbl).first("stsd"),
-              let entry = try children(bytes, stsd, skipping: 8).first else { return track }
+            let stsd = try children(bytes, stbl).first("stsd"),
+            let entry = try children(bytes, stsd, skipping: 8).first
+        else { return track }
         try readSampleEntry(bytes, entry, into: &track)
         return track
     }
 
-    private static func readSampleEntry(_ bytes: [UInt8], _ entry: BoxHeader, into track: inout Track) throws(MediaParseError) {
+    private static func readSampleEntry(
+        _ bytes: [UInt8], _ entry: BoxHeader, into track: inout Track
+    ) throws(MediaParseError) {
         var format = entry.type
         var childOffset = 0
         if track.isVideo {
@@ -108,7 +114,8 @@ struct InitSegment {
         }
         let boxes = try children(bytes, entry, skipping: childOffset)
         if format == "encv" || format == "enca", let sinf = boxes.first("sinf"),
-           let frma = try children(bytes, sinf).first("frma") {
+            let frma = try children(bytes, sinf).first("frma")
+        {
             var cursor = ByteCursor(bytes, from: Int(frma.payloadStart), to: Int(frma.end))
             format = try cursor.fourCC()
         }

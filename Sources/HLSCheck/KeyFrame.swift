@@ -8,15 +8,19 @@ struct KeyFrame: Equatable {
     /// Classifies the first picture-carrying unit in `sample`, which may be only the first bytes of a sample of
     /// `sampleSize` bytes. Parameter sets, SEI and delimiters before it are skipped: x264 puts an SEI before the
     /// first IDR.
-    static func classify(_ sample: [UInt8], sampleSize: Int? = nil, format: String, configuration: CodecConfiguration) -> KeyFrame {
+    static func classify(
+        _ sample: [UInt8], sampleSize: Int? = nil, format: String, configuration: CodecConfiguration
+    ) -> KeyFrame {
         let size = sampleSize ?? sample.count
         switch format {
         case "avc1", "avc3":
-            return nal(sample, size: size, lengthSize: configuration.nalLengthSize ?? 4, type: { $0 & 0x1F },
-                       isPicture: { (1...5).contains($0) }, isIDR: { $0 == 5 })
+            return nal(
+                sample, size: size, lengthSize: configuration.nalLengthSize ?? 4, type: { $0 & 0x1F },
+                isPicture: { (1...5).contains($0) }, isIDR: { $0 == 5 })
         case "hvc1", "hev1":
-            return nal(sample, size: size, lengthSize: configuration.nalLengthSize ?? 4, type: { ($0 >> 1) & 0x3F },
-                       isPicture: { $0 <= 31 }, isIDR: { $0 == 19 || $0 == 20 })
+            return nal(
+                sample, size: size, lengthSize: configuration.nalLengthSize ?? 4, type: { ($0 >> 1) & 0x3F },
+                isPicture: { $0 <= 31 }, isIDR: { $0 == 19 || $0 == 20 })
         case "av01":
             return AV1.keyFrame(in: sample, reducedStillPicture: configuration.av1ReducedStillPicture)
         default:
@@ -24,8 +28,10 @@ struct KeyFrame: Equatable {
         }
     }
 
-    private static func nal(_ sample: [UInt8], size: Int, lengthSize: Int, type: (UInt8) -> UInt8, isPicture: (UInt8) -> Bool,
-                            isIDR: (UInt8) -> Bool) -> KeyFrame {
+    private static func nal(
+        _ sample: [UInt8], size: Int, lengthSize: Int, type: (UInt8) -> UInt8, isPicture: (UInt8) -> Bool,
+        isIDR: (UInt8) -> Bool
+    ) -> KeyFrame {
         var offset = 0
         var seen: [UInt8] = []
         while offset + lengthSize < sample.count {

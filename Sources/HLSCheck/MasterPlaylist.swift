@@ -31,7 +31,9 @@ struct MasterPlaylist {
         for line in playlist.lines {
             if line.isURI {
                 if let tag = pending {
-                    variants.append(Variant(line: tag.number, attributes: AttributeList(tag.value), uri: line.text.trimmingSpaces()))
+                    variants.append(
+                        Variant(line: tag.number, attributes: AttributeList(tag.value), uri: line.text.trimmingSpaces())
+                    )
                     pending = nil
                 } else {
                     problems.append((line.number, "a URI line that no EXT-X-STREAM-INF introduces: \(line.text)"))
@@ -41,7 +43,9 @@ struct MasterPlaylist {
             guard line.isTag else { continue }
             switch line.tagName {
             case "EXT-X-STREAM-INF":
-                if let earlier = pending { problems.append((earlier.number, "EXT-X-STREAM-INF without a URI line after it")) }
+                if let earlier = pending {
+                    problems.append((earlier.number, "EXT-X-STREAM-INF without a URI line after it"))
+                }
                 pending = line
             case "EXT-X-I-FRAME-STREAM-INF":
                 iFrameVariants.append(IFrameVariant(line: line.number, attributes: AttributeList(line.value)))
@@ -53,7 +57,8 @@ struct MasterPlaylist {
                 }
             case "EXT-X-INDEPENDENT-SEGMENTS": independentSegments = true
             case "EXTINF", "EXT-X-TARGETDURATION", "EXT-X-MEDIA-SEQUENCE", "EXT-X-ENDLIST", "EXT-X-BYTERANGE":
-                problems.append((line.number, "\(line.tagName) is a media playlist tag and MUST NOT be in a master playlist"))
+                problems.append(
+                    (line.number, "\(line.tagName) is a media playlist tag and MUST NOT be in a master playlist"))
             case "EXT-X-DEFINE": versionNeeds.append(VersionNeed(version: 8, reason: "EXT-X-DEFINE"))
             default: break
             }
@@ -66,6 +71,7 @@ struct MasterPlaylist {
 
     /// The PROGRAM-ID attribute was removed in version 6 (RFC 8216 §7).
     var usesProgramID: Bool {
-        variants.contains { $0.attributes.has("PROGRAM-ID") } || iFrameVariants.contains { $0.attributes.has("PROGRAM-ID") }
+        variants.contains { $0.attributes.has("PROGRAM-ID") }
+            || iFrameVariants.contains { $0.attributes.has("PROGRAM-ID") }
     }
 }

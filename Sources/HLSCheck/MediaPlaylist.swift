@@ -49,16 +49,23 @@ struct MediaPlaylist {
                 }
                 if var pendingRange = range {
                     if pendingRange.offset < 0 {
-                        if let previous, previous.uri == uri { pendingRange.offset = previous.end } else {
-                            problems.append((line.number,
-                                             "EXT-X-BYTERANGE without an offset, but the previous segment is not a range of \(uri)"))
+                        if let previous, previous.uri == uri {
+                            pendingRange.offset = previous.end
+                        } else {
+                            problems.append(
+                                (
+                                    line.number,
+                                    "EXT-X-BYTERANGE without an offset, but the previous segment is not a range of \(uri)"
+                                ))
                             pendingRange.offset = 0
                         }
                     }
                     range = pendingRange
                 }
-                segments.append(Segment(line: line.number, uri: uri, duration: seconds, byteRange: range, map: map,
-                                        discontinuity: discontinuity))
+                segments.append(
+                    Segment(
+                        line: line.number, uri: uri, duration: seconds, byteRange: range, map: map,
+                        discontinuity: discontinuity))
                 previous = range.map { (uri, $0.end) }
                 duration = nil
                 range = nil
@@ -71,14 +78,18 @@ struct MediaPlaylist {
                 let text = String(line.value.prefix { $0 != "," }).trimmingSpaces()
                 if let seconds = Double(text), seconds >= 0 {
                     duration = seconds
-                    if Int(text) == nil { versionNeeds.append(VersionNeed(version: 3, reason: "a decimal EXTINF duration (\(text))")) }
+                    if Int(text) == nil {
+                        versionNeeds.append(VersionNeed(version: 3, reason: "a decimal EXTINF duration (\(text))"))
+                    }
                 } else {
                     problems.append((line.number, "EXTINF duration '\(text)' is not a number"))
                     duration = 0
                 }
             case "EXT-X-TARGETDURATION":
                 targetDuration = Int(line.value.trimmingCharacters())
-                if targetDuration == nil { problems.append((line.number, "EXT-X-TARGETDURATION '\(line.value)' is not an integer")) }
+                if targetDuration == nil {
+                    problems.append((line.number, "EXT-X-TARGETDURATION '\(line.value)' is not an integer"))
+                }
             case "EXT-X-PLAYLIST-TYPE": playlistType = String(line.value).trimmingSpaces()
             case "EXT-X-ENDLIST": hasEndList = true
             case "EXT-X-INDEPENDENT-SEGMENTS": independentSegments = true
@@ -87,7 +98,9 @@ struct MediaPlaylist {
                 versionNeeds.append(VersionNeed(version: 4, reason: "EXT-X-I-FRAMES-ONLY"))
             case "EXT-X-DISCONTINUITY": discontinuity = true
             case "EXT-X-BYTERANGE":
-                if let parsed = Self.byteRange(String(line.value)) { range = parsed } else {
+                if let parsed = Self.byteRange(String(line.value)) {
+                    range = parsed
+                } else {
                     problems.append((line.number, "EXT-X-BYTERANGE '\(line.value)' is not <n>[@<o>]"))
                 }
                 versionNeeds.append(VersionNeed(version: 4, reason: "EXT-X-BYTERANGE"))
@@ -100,24 +113,31 @@ struct MediaPlaylist {
                 var mapRange: ByteRange?
                 if let text = attributes.quoted("BYTERANGE") {
                     mapRange = Self.byteRange(text).map { ByteRange(length: $0.length, offset: max(0, $0.offset)) }
-                    if mapRange == nil { problems.append((line.number, "EXT-X-MAP BYTERANGE '\(text)' is not <n>[@<o>]")) }
+                    if mapRange == nil {
+                        problems.append((line.number, "EXT-X-MAP BYTERANGE '\(text)' is not <n>[@<o>]"))
+                    }
                 }
                 map = Map(line: line.number, uri: uri, byteRange: mapRange)
             case "EXT-X-KEY":
                 let attributes = AttributeList(line.value)
-                if attributes.has("IV") { versionNeeds.append(VersionNeed(version: 2, reason: "the IV attribute of EXT-X-KEY")) }
+                if attributes.has("IV") {
+                    versionNeeds.append(VersionNeed(version: 2, reason: "the IV attribute of EXT-X-KEY"))
+                }
                 if attributes.has("KEYFORMAT") || attributes.has("KEYFORMATVERSIONS") {
                     versionNeeds.append(VersionNeed(version: 5, reason: "KEYFORMAT in EXT-X-KEY"))
                 }
             case "EXT-X-DEFINE": versionNeeds.append(VersionNeed(version: 8, reason: "EXT-X-DEFINE"))
             case "EXT-X-STREAM-INF", "EXT-X-I-FRAME-STREAM-INF", "EXT-X-MEDIA":
-                problems.append((line.number, "\(line.tagName) is a master playlist tag and MUST NOT be in a media playlist"))
+                problems.append(
+                    (line.number, "\(line.tagName) is a master playlist tag and MUST NOT be in a media playlist"))
             default: break
             }
         }
         if map != nil {
-            versionNeeds.append(iFramesOnly ? VersionNeed(version: 5, reason: "EXT-X-MAP in an I-frame playlist")
-                                            : VersionNeed(version: 6, reason: "EXT-X-MAP"))
+            versionNeeds.append(
+                iFramesOnly
+                    ? VersionNeed(version: 5, reason: "EXT-X-MAP in an I-frame playlist")
+                    : VersionNeed(version: 6, reason: "EXT-X-MAP"))
         }
     }
 

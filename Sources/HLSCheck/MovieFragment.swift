@@ -28,12 +28,15 @@ struct MovieFragment {
 
     /// Reads `bytes`, which hold the whole moof box found at file offset `start`.
     /// - Throws: `MediaParseError` when a box or run is cut short.
-    static func parse(_ bytes: [UInt8], at start: Int64, defaults: [UInt32: SampleDefaults]) throws(MediaParseError) -> MovieFragment {
+    static func parse(
+        _ bytes: [UInt8], at start: Int64, defaults: [UInt32: SampleDefaults]
+    ) throws(MediaParseError) -> MovieFragment {
         let moof = try BoxHeader.parse(bytes, limit: Int64(bytes.count))
         guard moof.type == "moof" else { throw MediaParseError("expected 'moof', found '\(moof.type)'") }
         var fragment = MovieFragment(start: start, size: moof.size)
         var previousDataEnd = start
-        for traf in try BoxHeader.children(of: bytes, from: Int(moof.payloadStart), to: Int(moof.end)) where traf.type == "traf" {
+        for traf in try BoxHeader.children(of: bytes, from: Int(moof.payloadStart), to: Int(moof.end))
+        where traf.type == "traf" {
             let run = try trackRun(bytes, traf, moofStart: start, previousDataEnd: previousDataEnd, defaults: defaults)
             if let last = run.samples.last { previousDataEnd = last.offset + Int64(last.size) }
             fragment.tracks.append(run)
@@ -41,8 +44,10 @@ struct MovieFragment {
         return fragment
     }
 
-    private static func trackRun(_ bytes: [UInt8], _ traf: BoxHeader, moofStart: Int64, previousDataEnd: Int64,
-                                 defaults trackDefaults: [UInt32: SampleDefaults]) throws(MediaParseError) -> TrackRun {
+    private static func trackRun(
+        _ bytes: [UInt8], _ traf: BoxHeader, moofStart: Int64, previousDataEnd: Int64,
+        defaults trackDefaults: [UInt32: SampleDefaults]
+    ) throws(MediaParseError) -> TrackRun {
         let boxes = try BoxHeader.children(of: bytes, from: Int(traf.payloadStart), to: Int(traf.end))
         guard let tfhd = boxes.first("tfhd") else { throw MediaParseError("'traf' without 'tfhd'") }
         var cursor = ByteCursor(bytes, from: Int(tfhd.payloadStart), to: Int(tfhd.end))
@@ -70,7 +75,8 @@ struct MovieFragment {
             if flags & 0x01 != 0 { next = base + Int64(try cursor.i32()) }
             let firstFlags: UInt32? = flags & 0x04 != 0 ? try cursor.u32() : nil
             for index in 0..<Int(count) {
-                var sample = Sample(duration: defaults.duration, size: defaults.size, flags: defaults.flags, offset: next)
+                var sample = Sample(
+                    duration: defaults.duration, size: defaults.size, flags: defaults.flags, offset: next)
                 if flags & 0x100 != 0 { sample.duration = try cursor.u32() }
                 if flags & 0x200 != 0 { sample.size = try cursor.u32() }
                 if flags & 0x400 != 0 {

@@ -34,8 +34,10 @@ struct RenditionAnalysis {
     /// The most common sample duration of the main track, in seconds.
     var frameDuration: Double? {
         guard let timescale = mainTrack?.timescale, timescale > 0,
-              let common = sampleDurations.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key,
-              common > 0 else { return nil }
+            let common = sampleDurations.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?
+                .key,
+            common > 0
+        else { return nil }
         return Double(common) / Double(timescale)
     }
 

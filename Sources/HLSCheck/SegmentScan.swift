@@ -12,8 +12,10 @@ struct SegmentScan {
     /// Scans `location` from `offset` for `length` bytes.
     /// - Throws: `MediaParseError` for a damaged box structure, `HLSResourceError` when reading fails.
     /// With `partialMediaData`, an 'mdat' may run past the range (an I-frame range ends with its sample).
-    static func scan(_ reader: any HLSResourceReader, _ location: String, offset: Int64, length: Int64,
-                     defaults: [UInt32: SampleDefaults], partialMediaData: Bool = false) throws -> SegmentScan {
+    static func scan(
+        _ reader: any HLSResourceReader, _ location: String, offset: Int64, length: Int64,
+        defaults: [UInt32: SampleDefaults], partialMediaData: Bool = false
+    ) throws -> SegmentScan {
         var result = SegmentScan()
         let end = offset + length
         var position = offset
@@ -21,7 +23,9 @@ struct SegmentScan {
             let head = try reader.read(location, offset: position, count: Int(min(16, end - position)))
             let header: BoxHeader
             do { header = try BoxHeader.parse(head, base: position, limit: end) } catch {
-                if partialMediaData, let open = try? BoxHeader.parse(head, base: position, limit: .max), open.type == "mdat" {
+                if partialMediaData, let open = try? BoxHeader.parse(head, base: position, limit: .max),
+                    open.type == "mdat"
+                {
                     result.boxTypes.append("mdat")
                     break
                 }
@@ -29,7 +33,9 @@ struct SegmentScan {
             }
             result.boxTypes.append(header.type)
             if header.type == "moof" {
-                guard header.size <= moofLimit else { throw MediaParseError("'moof' at \(position) is \(header.size) bytes") }
+                guard header.size <= moofLimit else {
+                    throw MediaParseError("'moof' at \(position) is \(header.size) bytes")
+                }
                 let bytes = try reader.read(location, offset: position, count: Int(header.size))
                 result.fragments.append(try MovieFragment.parse(bytes, at: position, defaults: defaults))
             }

@@ -1,13 +1,15 @@
-public import MediaModel
 internal import LibAV
+public import MediaModel
 
 /// The one admission policy used by `reel check`, `transcode`, `compress`, `webp` and the worker.
 public struct AdmissionPolicy: Sendable {
     public var limits: AdmissionLimits
 
     /// Audio decoders allowed while probing uploaded videos.
-    public static let audioCodecs = ["aac", "mp3", "mp3float", "opus", "libopus", "vorbis", "flac", "alac", "ac3", "eac3",
-                              "pcm_s16le", "pcm_s16be", "pcm_s24le", "pcm_f32le"]
+    public static let audioCodecs = [
+        "aac", "mp3", "mp3float", "opus", "libopus", "vorbis", "flac", "alac", "ac3", "eac3",
+        "pcm_s16le", "pcm_s16be", "pcm_s24le", "pcm_f32le",
+    ]
     /// Image decoders, matched to the formats Reel sniffs.
     static let imageCodecs = ["mjpeg", "png", "webp", "gif", "bmp", "tiff"]
     static let videoDemuxers = ["mp4": "mov", "mov": "mov", "matroska": "matroska", "webm": "matroska"]
@@ -34,17 +36,21 @@ public struct AdmissionPolicy: Sendable {
         return try inspect(file, enforcing: false).info
     }
 
-    func inspect(_ file: UploadFile, enforcing: Bool, verifyingImageDecode: Bool = true) throws(Rejection) -> AdmittedUpload {
+    func inspect(
+        _ file: UploadFile, enforcing: Bool, verifyingImageDecode: Bool = true
+    ) throws(Rejection) -> AdmittedUpload {
         let head = try file.read(count: 4096)
         let format = SniffedFormat.sniff(head)
         switch format {
         case let .forbidden(name):
-            throw Rejection(.forbiddenFormat, "\(name) files are never opened (they can reference other files or URLs)",
-                            path: file.path)
+            throw Rejection(
+                .forbiddenFormat, "\(name) files are never opened (they can reference other files or URLs)",
+                path: file.path)
         case let .unsupported(name):
             throw Rejection(.unsupportedFormat, "\(name) is not an accepted upload format", path: file.path)
         case .unknown:
-            throw Rejection(.unsupportedFormat, "the content is not a recognised video or image format", path: file.path)
+            throw Rejection(
+                .unsupportedFormat, "the content is not a recognised video or image format", path: file.path)
         default:
             break
         }

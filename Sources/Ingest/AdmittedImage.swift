@@ -26,22 +26,30 @@ public final class AdmittedImage: @unchecked Sendable {
         guard let demuxer = upload.format.demuxer else {
             throw Rejection(.unsupportedFormat, "\(upload.format.name) is not decoded with libav", path: path)
         }
-        let policy = InputPolicy(format: demuxer, formatWhitelist: [demuxer], codecWhitelist: AdmissionPolicy.imageCodecs,
-                                 maxStreams: 1, maxPixels: limits.maxPixels)
+        let policy = InputPolicy(
+            format: demuxer, formatWhitelist: [demuxer], codecWhitelist: AdmissionPolicy.imageCodecs,
+            maxStreams: 1, maxPixels: limits.maxPixels)
         do {
             let input = try InputContext(path: file.libavPath, policy: policy)
-            guard let frame = try input.decodeFirstPicture(maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.imageCodecs) else {
+            guard
+                let frame = try input.decodeFirstPicture(
+                    maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.imageCodecs)
+            else {
                 throw Rejection(.decodeError, "the picture produced no frame", path: path)
             }
             guard frame.width == header.width, frame.height == header.height else {
-                throw Rejection(.decodeError, "the header says \(header.width)x\(header.height) but the picture decodes to \(frame.width)x\(frame.height)", path: path)
+                throw Rejection(
+                    .decodeError,
+                    "the header says \(header.width)x\(header.height) but the picture decodes to \(frame.width)x\(frame.height)",
+                    path: path)
             }
             return DecodedPicture(
                 width: frame.width, height: frame.height, rgba: try frame.packedRGBA(),
                 hasAlphaChannel: header.hasAlpha || frame.pixelFormat.hasAlpha, iccProfile: frame.iccProfile
             )
         } catch let error as AVError {
-            throw Rejection(.decodeError, "the picture does not decode (\(error.function): \(error.message))", path: path)
+            throw Rejection(
+                .decodeError, "the picture does not decode (\(error.function): \(error.message))", path: path)
         } catch let rejection as Rejection {
             throw rejection
         } catch {

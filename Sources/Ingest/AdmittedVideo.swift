@@ -31,6 +31,8 @@ extension AdmissionPolicy {
         guard upload.info.kind == .video else {
             throw Rejection(.noVideoStream, "\(format.name) is an image, not a video", path: path)
         }
-        return AdmittedVideo(upload: upload, file: file, inspector: VideoInspector(policy: self, file: file, format: format, enforcing: true))
+        return AdmittedVideo(
+            upload: upload, file: file,
+            inspector: VideoInspector(policy: self, file: file, format: format, enforcing: true))
     }
 }

@@ -1,6 +1,7 @@
 extension ImageHeader {
     static func readPNG(_ b: [UInt8]) -> ImageHeader? {
-        guard b.count >= 33, b.ascii(12, 4) == "IHDR", let width = b.bigEndian32(16), let height = b.bigEndian32(20) else {
+        guard b.count >= 33, b.ascii(12, 4) == "IHDR", let width = b.bigEndian32(16), let height = b.bigEndian32(20)
+        else {
             return nil
         }
         let colorType = b[25]
@@ -55,7 +56,9 @@ extension ImageHeader {
             let segment = at + 2
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
-                guard let height = b.bigEndian16(segment + 1), let width = b.bigEndian16(segment + 3) else { return nil }
+                guard let height = b.bigEndian16(segment + 1), let width = b.bigEndian16(segment + 3) else {
+                    return nil
+                }
                 if !sawFrame {
                     header.width = width
                     header.height = height
@@ -75,7 +78,9 @@ extension ImageHeader {
             if marker == 0xDA {
                 // Entropy-coded data runs until a marker that is neither stuffing (FF00) nor a restart (FFD0–D7).
                 while at + 1 < b.count {
-                    if b[at] == 0xFF && b[at + 1] != 0 && !(0xD0...0xD7).contains(b[at + 1]) && b[at + 1] != 0xFF { break }
+                    if b[at] == 0xFF && b[at + 1] != 0 && !(0xD0...0xD7).contains(b[at + 1]) && b[at + 1] != 0xFF {
+                        break
+                    }
                     at += 1
                 }
                 if at + 1 >= b.count { break }
@@ -126,7 +131,8 @@ extension ImageHeader {
 
     static func readWebP(_ b: [UInt8]) -> ImageHeader? {
         guard b.count >= 30, let riffSize = b.littleEndian32(4) else { return nil }
-        var header = ImageHeader(width: 0, height: 0, orientation: 1, hasAlpha: false, isComplete: riffSize + 8 <= b.count)
+        var header = ImageHeader(
+            width: 0, height: 0, orientation: 1, hasAlpha: false, isComplete: riffSize + 8 <= b.count)
         var at = 12
         var found = false
         while at + 8 <= b.count, let size = b.littleEndian32(at + 4) {
@@ -161,21 +167,25 @@ extension ImageHeader {
     }
 
     static func readBMP(_ b: [UInt8]) -> ImageHeader? {
-        guard let fileSize = b.littleEndian32(2), let width = b.littleEndian32(18), let rawHeight = b.littleEndian32(22),
-              let bitCount = b.littleEndian16(28)
+        guard let fileSize = b.littleEndian32(2), let width = b.littleEndian32(18),
+            let rawHeight = b.littleEndian32(22),
+            let bitCount = b.littleEndian16(28)
         else { return nil }
         let height = rawHeight > Int(Int32.max) ? (1 << 32) - rawHeight : rawHeight
         guard width > 0, width <= Int(Int32.max), height > 0 else { return nil }
-        return ImageHeader(width: width, height: height, orientation: 1, hasAlpha: bitCount == 32, isComplete: fileSize <= b.count)
+        return ImageHeader(
+            width: width, height: height, orientation: 1, hasAlpha: bitCount == 32, isComplete: fileSize <= b.count)
     }
 
     static func readTIFF(_ b: [UInt8]) -> ImageHeader? {
         guard let directory = TIFFDirectory(b[...]), let width = directory.first(TIFFDirectory.imageWidth),
-              let height = directory.first(TIFFDirectory.imageHeight)
+            let height = directory.first(TIFFDirectory.imageHeight)
         else { return nil }
         var end = 0
-        for (offsetsTag, countsTag) in [(TIFFDirectory.stripOffsets, TIFFDirectory.stripByteCounts),
-                                        (TIFFDirectory.tileOffsets, TIFFDirectory.tileByteCounts)] {
+        for (offsetsTag, countsTag) in [
+            (TIFFDirectory.stripOffsets, TIFFDirectory.stripByteCounts),
+            (TIFFDirectory.tileOffsets, TIFFDirectory.tileByteCounts),
+        ] {
             guard let offsets = directory.values[offsetsTag], let counts = directory.values[countsTag] else { continue }
             for (offset, count) in zip(offsets, counts) { end = max(end, Int(offset) + Int(count)) }
         }
@@ -202,12 +212,15 @@ extension ImageHeader {
                         switch property.type {
                         case "ispe":
                             if let w = b.bigEndian32(property.payload + 4), let h = b.bigEndian32(property.payload + 8),
-                               w * h > header.width * header.height {
+                                w * h > header.width * header.height
+                            {
                                 header.width = w
                                 header.height = h
                             }
                         case "auxC":
-                            if b.ascii(property.payload + 4, property.end - property.payload - 4).contains("alpha") { header.hasAlpha = true }
+                            if b.ascii(property.payload + 4, property.end - property.payload - 4).contains("alpha") {
+                                header.hasAlpha = true
+                            }
                         default: break
                         }
                     }

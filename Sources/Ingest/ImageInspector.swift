@@ -18,10 +18,15 @@ struct ImageInspector {
 
     func run() throws(Rejection) -> AdmittedUpload {
         if enforcing && file.size > limits.maxBytes {
-            throw reject(.tooLarge, "the image is \(Formatting.megabytes(file.size)); the limit is \(Formatting.megabytes(limits.maxBytes))")
+            throw reject(
+                .tooLarge,
+                "the image is \(Formatting.megabytes(file.size)); the limit is \(Formatting.megabytes(limits.maxBytes))"
+            )
         }
         if enforcing && !limits.formats.contains(format.name) {
-            throw reject(.unsupportedFormat, "\(format.name) images are not accepted (accepted: \(limits.formats.joined(separator: ", ")))")
+            throw reject(
+                .unsupportedFormat,
+                "\(format.name) images are not accepted (accepted: \(limits.formats.joined(separator: ", ")))")
         }
         // Probing without limits still never reads more than a hostile-sized image into memory.
         let bytes = try file.read(count: Int(min(file.size, max(limits.maxBytes, 200_000_000))))
@@ -37,16 +42,25 @@ struct ImageInspector {
         let pixels = header.width * header.height
         let isSafeToDecode = max(header.width, header.height) <= limits.maxSide && pixels <= limits.maxPixels
         if enforcing && pixels > limits.maxPixels {
-            throw reject(.pixelCountExceedsLimit, "the header declares \(header.width)x\(header.height) = \(pixels) pixels; the limit is \(limits.maxPixels)")
+            throw reject(
+                .pixelCountExceedsLimit,
+                "the header declares \(header.width)x\(header.height) = \(pixels) pixels; the limit is \(limits.maxPixels)"
+            )
         }
         if enforcing && max(header.width, header.height) > limits.maxSide {
-            throw reject(.dimensionsExceedLimit, "the header declares \(header.width)x\(header.height); the longest side may be at most \(limits.maxSide)")
+            throw reject(
+                .dimensionsExceedLimit,
+                "the header declares \(header.width)x\(header.height); the longest side may be at most \(limits.maxSide)"
+            )
         }
         var pixelFormat: String? = nil
         if verifyingDecode, isSafeToDecode, let demuxer = format.demuxer {
             let decoded = try decodeFirstFrame(demuxer: demuxer)
             if decoded.width != header.width || decoded.height != header.height {
-                throw reject(.decodeError, "the header says \(header.width)x\(header.height) but the picture decodes to \(decoded.width)x\(decoded.height)")
+                throw reject(
+                    .decodeError,
+                    "the header says \(header.width)x\(header.height) but the picture decodes to \(decoded.width)x\(decoded.height)"
+                )
             }
             pixelFormat = decoded.pixelFormat.name
             if format != .png && format != .gif && format != .webp { header.hasAlpha = decoded.pixelFormat.hasAlpha }
@@ -56,20 +70,26 @@ struct ImageInspector {
             hasAlpha: header.hasAlpha, frameCount: header.frameCount, pixelFormat: pixelFormat
         )
         let info = MediaInfo(
-            path: file.path, kind: .image, container: format.name, fileSize: file.size, durationSeconds: nil, bitRate: nil,
+            path: file.path, kind: .image, container: format.name, fileSize: file.size, durationSeconds: nil,
+            bitRate: nil,
             streamCount: 1, video: nil, audio: nil, image: image
         )
         return AdmittedUpload(info: info, format: format, imageHeader: header)
     }
 
-    private func decodeFirstFrame(demuxer: String) throws(Rejection) -> (width: Int, height: Int, pixelFormat: PixelFormat) {
+    private func decodeFirstFrame(
+        demuxer: String
+    ) throws(Rejection) -> (width: Int, height: Int, pixelFormat: PixelFormat) {
         let inputPolicy = InputPolicy(
             format: demuxer, formatWhitelist: [demuxer], codecWhitelist: AdmissionPolicy.imageCodecs, maxStreams: 1,
             maxPixels: limits.maxPixels
         )
         do {
             let input = try InputContext(path: file.libavPath, policy: inputPolicy)
-            guard let frame = try input.decodeFirstPicture(maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.imageCodecs) else {
+            guard
+                let frame = try input.decodeFirstPicture(
+                    maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.imageCodecs)
+            else {
                 throw reject(.decodeError, "the picture produced no frame")
             }
             return (frame.width, frame.height, frame.pixelFormat)

@@ -1,5 +1,5 @@
-public import MediaModel
 internal import FileSystem
+public import MediaModel
 
 extension PresetFile {
     /// Reads and strictly decodes the preset at `path` (the CLI at start, each job process again).

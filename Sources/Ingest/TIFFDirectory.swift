@@ -28,7 +28,9 @@ struct TIFFDirectory {
             return little ? a | b << 8 : a << 8 | b
         }
         func u32(_ offset: Int) -> UInt32? {
-            guard let low = u16(little ? offset : offset + 2), let high = u16(little ? offset + 2 : offset) else { return nil }
+            guard let low = u16(little ? offset : offset + 2), let high = u16(little ? offset + 2 : offset) else {
+                return nil
+            }
             return UInt32(low) | UInt32(high) << 16
         }
         guard u16(2) == 42, let ifdOffset = u32(4).map(Int.init), let count = u16(ifdOffset) else { return nil }

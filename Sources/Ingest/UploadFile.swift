@@ -1,5 +1,5 @@
-public import MediaModel
 internal import FileSystem
+public import MediaModel
 
 /// An upload opened the safe way (`ReadOnlyFile`: no symlinks, no FIFOs or devices, regular files only), with
 /// file-system errors turned into the rejection a user reads.

@@ -16,7 +16,10 @@ struct VideoInspector {
 
     func run() throws(Rejection) -> AdmittedUpload {
         if enforcing && file.size > limits.maxBytes {
-            throw reject(.tooLarge, "the video is \(Formatting.megabytes(file.size)); the limit is \(Formatting.megabytes(limits.maxBytes))")
+            throw reject(
+                .tooLarge,
+                "the video is \(Formatting.megabytes(file.size)); the limit is \(Formatting.megabytes(limits.maxBytes))"
+            )
         }
         let input = try open()
         let streams = input.streams.filter { !$0.isAttachedPicture }
@@ -28,20 +31,27 @@ struct VideoInspector {
         }
         let video = input.streams[videoIndex]
         if enforcing && !limits.codecs.contains(video.codecName) {
-            throw reject(.unsupportedFormat, "the video codec \(video.codecName) is not accepted (accepted: \(limits.codecs.joined(separator: ", ")))")
+            throw reject(
+                .unsupportedFormat,
+                "the video codec \(video.codecName) is not accepted (accepted: \(limits.codecs.joined(separator: ", ")))"
+            )
         }
         if enforcing { try checkDimensions(width: video.width, height: video.height, what: "the container declares") }
         let audio = input.bestStream(.audio).map { input.streams[$0] }
         var duration = input.durationSeconds ?? video.durationSeconds
         if duration == nil { duration = try scanDuration(videoIndex: videoIndex) }
         if enforcing { try checkDuration(duration) }
-        let frameRate = video.averageFrameRate.isValid ? video.averageFrameRate.doubleValue : video.realFrameRate.doubleValue
+        let frameRate =
+            video.averageFrameRate.isValid ? video.averageFrameRate.doubleValue : video.realFrameRate.doubleValue
         if enforcing { try checkFrameRate(average: frameRate, real: video.realFrameRate.doubleValue) }
         if input.indexedEndOffset > file.size {
-            throw reject(.truncated, "the file ends at byte \(file.size) but its index points to byte \(input.indexedEndOffset)")
+            throw reject(
+                .truncated, "the file ends at byte \(file.size) but its index points to byte \(input.indexedEndOffset)")
         }
         let decoded = try decodeFirstFrame(input, videoIndex: videoIndex)
-        if enforcing { try checkDimensions(width: decoded.width, height: decoded.height, what: "the bitstream decodes to") }
+        if enforcing {
+            try checkDimensions(width: decoded.width, height: decoded.height, what: "the bitstream decodes to")
+        }
 
         let swaps = video.rotation == 90 || video.rotation == 270
         let real = video.realFrameRate.doubleValue
@@ -52,15 +62,17 @@ struct VideoInspector {
                 index: videoIndex, codec: video.codecName, profile: video.profileName,
                 pixelFormat: decoded.pixelFormat.name, bitDepth: decoded.pixelFormat.bitDepth,
                 codedWidth: decoded.width, codedHeight: decoded.height,
-                displayWidth: swaps ? decoded.height : decoded.width, displayHeight: swaps ? decoded.width : decoded.height,
+                displayWidth: swaps ? decoded.height : decoded.width,
+                displayHeight: swaps ? decoded.width : decoded.height,
                 rotation: video.rotation, averageFrameRate: frameRate, realFrameRate: real,
                 isVariableFrameRate: real > 0 && abs(frameRate - real) / real > 0.01,
                 frameCount: video.frameCount > 0 ? video.frameCount : nil, durationSeconds: video.durationSeconds,
                 bitRate: video.bitRate > 0 ? video.bitRate : nil
             ),
             audio: audio.map {
-                MediaInfo.Audio(index: $0.index, codec: $0.codecName, channels: $0.channelCount, sampleRate: $0.sampleRate,
-                                durationSeconds: $0.durationSeconds)
+                MediaInfo.Audio(
+                    index: $0.index, codec: $0.codecName, channels: $0.channelCount, sampleRate: $0.sampleRate,
+                    durationSeconds: $0.durationSeconds)
             },
             image: nil
         )
@@ -79,7 +91,9 @@ struct VideoInspector {
     func open() throws(Rejection) -> InputContext {
         let policy = inputPolicy()
         guard policy.formatWhitelist.contains(policy.format) else {
-            throw reject(.unsupportedFormat, "the \(format.name) container is not accepted (accepted: \(limits.containers.joined(separator: ", ")))")
+            throw reject(
+                .unsupportedFormat,
+                "the \(format.name) container is not accepted (accepted: \(limits.containers.joined(separator: ", ")))")
         }
         do {
             return try InputContext(path: file.libavPath, policy: policy)
@@ -87,7 +101,8 @@ struct VideoInspector {
             if error.isEndOfFile {
                 throw reject(.truncated, "the file ends before its headers do (\(error.function): \(error.message))")
             }
-            throw reject(.probeFailed, "the file could not be read as \(format.name) (\(error.function): \(error.message))")
+            throw reject(
+                .probeFailed, "the file could not be read as \(format.name) (\(error.function): \(error.message))")
         }
     }
 
@@ -96,30 +111,45 @@ struct VideoInspector {
             throw reject(.probeFailed, "\(what) an invalid picture size \(width)x\(height)")
         }
         if max(width, height) > limits.maxSide {
-            throw reject(.dimensionsExceedLimit, "\(what) \(width)x\(height); the longest side may be at most \(limits.maxSide)")
+            throw reject(
+                .dimensionsExceedLimit, "\(what) \(width)x\(height); the longest side may be at most \(limits.maxSide)")
         }
         if width * height > limits.maxPixels {
-            throw reject(.pixelCountExceedsLimit, "\(what) \(width)x\(height) = \(width * height) pixels; the limit is \(limits.maxPixels)")
+            throw reject(
+                .pixelCountExceedsLimit,
+                "\(what) \(width)x\(height) = \(width * height) pixels; the limit is \(limits.maxPixels)")
         }
     }
 
     private func checkDuration(_ duration: Double?) throws(Rejection) {
         guard let duration else { throw reject(.probeFailed, "the duration could not be determined") }
         if duration > limits.maxDurationSeconds + limits.durationToleranceSeconds {
-            throw reject(.durationExceedsLimit, "the video lasts \(Formatting.seconds(duration)); the limit is \(Formatting.seconds(limits.maxDurationSeconds))")
+            throw reject(
+                .durationExceedsLimit,
+                "the video lasts \(Formatting.seconds(duration)); the limit is \(Formatting.seconds(limits.maxDurationSeconds))"
+            )
         }
         if duration < limits.minDurationSeconds {
-            throw reject(.durationBelowLimit, "the video lasts \(Formatting.seconds(duration)); the minimum is \(Formatting.seconds(limits.minDurationSeconds))")
+            throw reject(
+                .durationBelowLimit,
+                "the video lasts \(Formatting.seconds(duration)); the minimum is \(Formatting.seconds(limits.minDurationSeconds))"
+            )
         }
     }
 
     private func checkFrameRate(average: Double, real: Double) throws(Rejection) {
         // A 2 % margin keeps 60.0x fps phone clips in; a real rate far above any camera is a hostile timebase.
         if average > limits.maxFrameRate * 1.02 {
-            throw reject(.frameRateExceedsLimit, "the video runs at \(Formatting.decimal(average, places: 2)) fps; the limit is \(Formatting.decimal(limits.maxFrameRate, places: 2)) fps")
+            throw reject(
+                .frameRateExceedsLimit,
+                "the video runs at \(Formatting.decimal(average, places: 2)) fps; the limit is \(Formatting.decimal(limits.maxFrameRate, places: 2)) fps"
+            )
         }
         if real > max(limits.maxFrameRate * 4, 240) {
-            throw reject(.frameRateExceedsLimit, "the stream declares \(Formatting.decimal(real, places: 2)) fps; the limit is \(Formatting.decimal(limits.maxFrameRate, places: 2)) fps")
+            throw reject(
+                .frameRateExceedsLimit,
+                "the stream declares \(Formatting.decimal(real, places: 2)) fps; the limit is \(Formatting.decimal(limits.maxFrameRate, places: 2)) fps"
+            )
         }
     }
 
@@ -178,8 +208,9 @@ struct VideoInspector {
                 case .output:
                     return DecodedFacts(width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat)
                 case .endOfStream:
-                    throw reject(packets == 0 ? .truncated : .decodeError,
-                                 "no video frame could be decoded from \(packets) packets")
+                    throw reject(
+                        packets == 0 ? .truncated : .decodeError,
+                        "no video frame could be decoded from \(packets) packets")
                 case .needsInput:
                     if packets > 600 {
                         throw reject(.decodeError, "no video frame decoded from the first \(packets) packets")

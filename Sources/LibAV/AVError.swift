@@ -42,6 +42,8 @@ func check(_ result: Int32, _ function: String) throws(AVError) -> Int32 {
 
 /// Non-null check for libav allocators, which report failure by returning NULL.
 func allocated<T>(_ pointer: T?, _ function: String) throws(AVError) -> T {
-    guard let pointer else { throw AVError(function: function, message: "allocation failed", code: CFFmpeg_AVERROR(ENOMEM)) }
+    guard let pointer else {
+        throw AVError(function: function, message: "allocation failed", code: CFFmpeg_AVERROR(ENOMEM))
+    }
     return pointer
 }

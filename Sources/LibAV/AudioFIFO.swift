@@ -8,7 +8,8 @@ package final class AudioFIFO: @unchecked Sendable {
     let sampleRate: Int
 
     package init(formatRaw: Int32, channels: Int, sampleRate: Int) throws(AVError) {
-        fifo = try allocated(av_audio_fifo_alloc(AVSampleFormat(rawValue: formatRaw), Int32(channels), 4096), "av_audio_fifo_alloc")
+        fifo = try allocated(
+            av_audio_fifo_alloc(AVSampleFormat(rawValue: formatRaw), Int32(channels), 4096), "av_audio_fifo_alloc")
         self.formatRaw = formatRaw
         self.channels = channels
         self.sampleRate = sampleRate
@@ -20,8 +21,11 @@ package final class AudioFIFO: @unchecked Sendable {
 
     package func write(_ frame: Frame) throws(AVError) {
         guard frame.sampleCount > 0 else { return }
-        let data = frame.pointer.pointee.extended_data!.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: channels) { $0 }
-        let written = try check(av_audio_fifo_write(fifo, data, frame.pointer.pointee.nb_samples), "av_audio_fifo_write")
+        let data = frame.pointer.pointee.extended_data!.withMemoryRebound(
+            to: UnsafeMutableRawPointer?.self, capacity: channels
+        ) { $0 }
+        let written = try check(
+            av_audio_fifo_write(fifo, data, frame.pointer.pointee.nb_samples), "av_audio_fifo_write")
         guard written == frame.pointer.pointee.nb_samples else {
             throw AVError(function: "av_audio_fifo_write", message: "wrote \(written) of \(frame.sampleCount) samples")
         }
@@ -29,8 +33,11 @@ package final class AudioFIFO: @unchecked Sendable {
 
     /// Up to `count` samples as a new frame (fewer only at the end of the stream).
     package func read(_ count: Int) throws(AVError) -> Frame {
-        let frame = try Frame(sampleCount: min(count, self.count), sampleFormatRaw: formatRaw, channels: channels, sampleRate: sampleRate)
-        let data = frame.pointer.pointee.extended_data!.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: channels) { $0 }
+        let frame = try Frame(
+            sampleCount: min(count, self.count), sampleFormatRaw: formatRaw, channels: channels, sampleRate: sampleRate)
+        let data = frame.pointer.pointee.extended_data!.withMemoryRebound(
+            to: UnsafeMutableRawPointer?.self, capacity: channels
+        ) { $0 }
         let read = try check(av_audio_fifo_read(fifo, data, frame.pointer.pointee.nb_samples), "av_audio_fifo_read")
         frame.pointer.pointee.nb_samples = read
         return frame

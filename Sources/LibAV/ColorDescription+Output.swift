@@ -13,8 +13,10 @@ extension ColorDescription {
         let fallback = shortSide >= 720 ? ColorDescription.bt709 : .bt601
         return ColorDescription(
             range: AVCOL_RANGE_MPEG.rawValue,
-            primaries: primaries == AVCOL_PRI_UNSPECIFIED.rawValue || primaries == AVCOL_PRI_RESERVED0.rawValue ? fallback.primaries : primaries,
-            transfer: transfer == AVCOL_TRC_UNSPECIFIED.rawValue || transfer == AVCOL_TRC_RESERVED0.rawValue ? fallback.transfer : transfer,
+            primaries: primaries == AVCOL_PRI_UNSPECIFIED.rawValue || primaries == AVCOL_PRI_RESERVED0.rawValue
+                ? fallback.primaries : primaries,
+            transfer: transfer == AVCOL_TRC_UNSPECIFIED.rawValue || transfer == AVCOL_TRC_RESERVED0.rawValue
+                ? fallback.transfer : transfer,
             space: space == AVCOL_SPC_UNSPECIFIED.rawValue || space == AVCOL_SPC_RGB.rawValue ? fallback.space : space
         )
     }
@@ -24,8 +26,9 @@ extension InputContext {
     /// The colour tags the container/bitstream headers declare for a stream.
     package func colorDescription(ofStream index: Int) -> ColorDescription {
         let parameters = pointer.pointee.streams[index]!.pointee.codecpar.pointee
-        return ColorDescription(range: parameters.color_range.rawValue, primaries: parameters.color_primaries.rawValue,
-                                transfer: parameters.color_trc.rawValue, space: parameters.color_space.rawValue)
+        return ColorDescription(
+            range: parameters.color_range.rawValue, primaries: parameters.color_primaries.rawValue,
+            transfer: parameters.color_trc.rawValue, space: parameters.color_space.rawValue)
     }
 
     /// Whether the stream's first picture will arrive in a format `Frame.rotated` handles without conversion.

@@ -5,11 +5,13 @@ package final class Decoder: @unchecked Sendable {
     let context: UnsafeMutablePointer<AVCodecContext>
     package let timeBase: Rational
 
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int, codecWhitelist: [String]) throws(AVError) {
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int, codecWhitelist: [String]) throws(AVError)
+    {
         let parameters = stream.pointee.codecpar
         guard let codec = avcodec_find_decoder(parameters!.pointee.codec_id) else {
             let name = avcodec_get_name(parameters!.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
-            throw AVError(function: "avcodec_find_decoder", message: "no decoder for \(name)", code: CFFmpeg_AVERROR(ENOSYS))
+            throw AVError(
+                function: "avcodec_find_decoder", message: "no decoder for \(name)", code: CFFmpeg_AVERROR(ENOSYS))
         }
         context = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
         timeBase = Rational(stream.pointee.time_base)
@@ -34,7 +36,8 @@ package final class Decoder: @unchecked Sendable {
         let source = encoder.context
         guard let codec = avcodec_find_decoder(source.pointee.codec_id) else {
             let name = avcodec_get_name(source.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
-            throw AVError(function: "avcodec_find_decoder", message: "no decoder for \(name)", code: CFFmpeg_AVERROR(ENOSYS))
+            throw AVError(
+                function: "avcodec_find_decoder", message: "no decoder for \(name)", code: CFFmpeg_AVERROR(ENOSYS))
         }
         context = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
         timeBase = encoder.timeBase

@@ -8,8 +8,9 @@ package final class Encoder: @unchecked Sendable {
     package init(_ settings: EncoderSettings) throws(AVError) {
         Logging.silence()
         guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
-            throw AVError(function: "avcodec_find_encoder_by_name", message: "no encoder named \(settings.codec)",
-                          code: CFFmpeg_AVERROR(ENOSYS))
+            throw AVError(
+                function: "avcodec_find_encoder_by_name", message: "no encoder named \(settings.codec)",
+                code: CFFmpeg_AVERROR(ENOSYS))
         }
         context = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
         self.settings = settings
@@ -51,8 +52,9 @@ package final class Encoder: @unchecked Sendable {
         }
         opened = true
         if let key = unused.first {
-            throw AVError(function: "avcodec_open2(\(settings.codec))", message: "unknown option \(key)",
-                          code: CFFmpeg_AVERROR(EINVAL))
+            throw AVError(
+                function: "avcodec_open2(\(settings.codec))", message: "unknown option \(key)",
+                code: CFFmpeg_AVERROR(EINVAL))
         }
     }
 
@@ -67,7 +69,8 @@ package final class Encoder: @unchecked Sendable {
         // path hung the process. Give it a picture if it had none, then drain it; a drained one frees at once.
         if settings.codec == "libsvtav1", opened, !draining {
             if picturesSent == 0, case let .video(width, height, format, _) = settings.kind,
-               let picture = try? Frame(width: width, height: height, pixelFormat: format) {
+                let picture = try? Frame(width: width, height: height, pixelFormat: format)
+            {
                 picture.pts = 0
                 _ = avcodec_send_frame(context, picture.pointer)
             }

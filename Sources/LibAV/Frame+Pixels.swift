@@ -5,7 +5,8 @@ extension Frame {
     /// A new `rgba` frame holding a copy of tightly packed RGBA pixels.
     package convenience init(rgba pixels: [UInt8], width: Int, height: Int) throws(AVError) {
         guard pixels.count >= width * height * 4 else {
-            throw AVError(function: "Frame(rgba:)", message: "\(pixels.count) bytes is too few for \(width)x\(height) RGBA")
+            throw AVError(
+                function: "Frame(rgba:)", message: "\(pixels.count) bytes is too few for \(width)x\(height) RGBA")
         }
         try self.init(width: width, height: height, pixelFormat: .rgba)
         let stride = linesize(0)
@@ -42,7 +43,9 @@ extension Frame {
 
     /// The ICC profile the decoder attached (PNG iCCP, JPEG APP2, WebP ICCP), if any.
     package var iccProfile: [UInt8]? {
-        guard let data = av_frame_get_side_data(pointer, AV_FRAME_DATA_ICC_PROFILE), data.pointee.size > 0 else { return nil }
+        guard let data = av_frame_get_side_data(pointer, AV_FRAME_DATA_ICC_PROFILE), data.pointee.size > 0 else {
+            return nil
+        }
         return Array(UnsafeBufferPointer(start: data.pointee.data, count: Int(data.pointee.size)))
     }
 }

@@ -22,7 +22,9 @@ extension Frame {
             }
             if deep {
                 let sample = UInt16(min(maxValue, value * 4))
-                row.advanced(by: x * 2).withMemoryRebound(to: UInt16.self, capacity: 1) { $0.pointee = sample.littleEndian }
+                row.advanced(by: x * 2).withMemoryRebound(to: UInt16.self, capacity: 1) {
+                    $0.pointee = sample.littleEndian
+                }
             } else {
                 row[x] = UInt8(clamping: min(maxValue, value))
             }
@@ -77,8 +79,12 @@ extension Frame {
     package func fillRGBAPattern(alpha: Bool) throws(AVError) {
         try makeWritable()
         let channels = pixelFormat == .rgba ? 4 : pixelFormat == .rgb24 ? 3 : 0
-        guard channels > 0 else { throw AVError(function: "fillRGBAPattern", message: "needs rgba or rgb24, got \(pixelFormat)") }
-        guard channels == 4 || !alpha else { throw AVError(function: "fillRGBAPattern", message: "rgb24 has no alpha channel") }
+        guard channels > 0 else {
+            throw AVError(function: "fillRGBAPattern", message: "needs rgba or rgb24, got \(pixelFormat)")
+        }
+        guard channels == 4 || !alpha else {
+            throw AVError(function: "fillRGBAPattern", message: "rgb24 has no alpha channel")
+        }
         let base = CFFmpeg_frame_plane(pointer, 0)!
         let stride = linesize(0)
         for y in 0..<height {
@@ -97,11 +103,14 @@ extension Frame {
     /// A `pal8` copy of an `rgba` frame: its distinct colours become the palette (alpha included, so PNG writes
     /// tRNS and GIF a transparent index). Fails when there are more than 256 colours; fixtures stay simple.
     package func palettized() throws(AVError) -> Frame {
-        guard pixelFormat == .rgba else { throw AVError(function: "palettized", message: "needs rgba, got \(pixelFormat)") }
+        guard pixelFormat == .rgba else {
+            throw AVError(function: "palettized", message: "needs rgba, got \(pixelFormat)")
+        }
         let output = try Frame(width: width, height: height, pixelFormat: .pal8)
         let source = CFFmpeg_frame_plane(pointer, 0)!
         let indices = CFFmpeg_frame_plane(output.pointer, 0)!
-        let palette = UnsafeMutableRawPointer(CFFmpeg_frame_plane(output.pointer, 1)!).assumingMemoryBound(to: UInt32.self)
+        let palette = UnsafeMutableRawPointer(CFFmpeg_frame_plane(output.pointer, 1)!).assumingMemoryBound(
+            to: UInt32.self)
         var colours: [UInt32: UInt8] = [:]
         for y in 0..<height {
             for x in 0..<width {
@@ -109,7 +118,9 @@ extension Frame {
                 // libav palettes are native-endian ARGB words.
                 let argb = UInt32(p[3]) << 24 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
                 if colours[argb] == nil {
-                    guard colours.count < 256 else { throw AVError(function: "palettized", message: "more than 256 colours") }
+                    guard colours.count < 256 else {
+                        throw AVError(function: "palettized", message: "more than 256 colours")
+                    }
                     colours[argb] = UInt8(colours.count)
                     palette[colours.count - 1] = argb
                 }

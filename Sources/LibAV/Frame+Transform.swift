@@ -42,7 +42,8 @@ extension Frame {
         var sum = 0.0, squares = 0.0, count = 0.0
         for y in Swift.stride(from: 0, to: height, by: 4) {
             for x in Swift.stride(from: 0, to: width, by: 4) {
-                let v: Double = deep
+                let v: Double =
+                    deep
                     ? Double(UnsafeRawPointer(plane + y * stride + x * 2).loadUnaligned(as: UInt16.self)) / 4
                     : Double(plane[y * stride + x])
                 sum += v

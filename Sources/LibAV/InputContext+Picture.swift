@@ -4,7 +4,8 @@ extension InputContext {
     /// EAGAIN and EOF are loop states here, as everywhere; only real failures throw.
     package func decodeFirstPicture(maxPixels: Int, codecWhitelist: [String]) throws(AVError) -> Frame? {
         guard let stream = bestStream(.video) else { return nil }
-        let decoder = try makeDecoder(streamIndex: stream, threads: 1, maxPixels: maxPixels, codecWhitelist: codecWhitelist)
+        let decoder = try makeDecoder(
+            streamIndex: stream, threads: 1, maxPixels: maxPixels, codecWhitelist: codecWhitelist)
         let packet = try Packet()
         let frame = try Frame()
         var draining = false

@@ -90,7 +90,9 @@ package final class InputContext: @unchecked Sendable {
             avio_closep(&closing)
             throw error
         }
-        streams = (0..<Int(context.pointee.nb_streams)).map { InputContext.describe(context.pointee.streams[$0]!, index: $0) }
+        streams = (0..<Int(context.pointee.nb_streams)).map {
+            InputContext.describe(context.pointee.streams[$0]!, index: $0)
+        }
     }
 
     /// Runs `avformat_find_stream_info` with the pixel cap and codec whitelist on every probing decoder.
@@ -104,8 +106,9 @@ package final class InputContext: @unchecked Sendable {
             try check(av_dict_set(&dictionaries[i], "max_pixels", String(maxPixels), 0), "av_dict_set(max_pixels)")
             try check(av_dict_set(&dictionaries[i], "threads", "1", 0), "av_dict_set(threads)")
             if !codecWhitelist.isEmpty {
-                try check(av_dict_set(&dictionaries[i], "codec_whitelist", codecWhitelist.joined(separator: ","), 0),
-                          "av_dict_set(codec_whitelist)")
+                try check(
+                    av_dict_set(&dictionaries[i], "codec_whitelist", codecWhitelist.joined(separator: ","), 0),
+                    "av_dict_set(codec_whitelist)")
             }
         }
         let result = dictionaries.withUnsafeMutableBufferPointer { buffer in
@@ -183,7 +186,9 @@ package final class InputContext: @unchecked Sendable {
     }
 
     /// Opens a decoder for a stream, with a pixel cap and a bounded thread count.
-    package func makeDecoder(streamIndex: Int, threads: Int, maxPixels: Int, codecWhitelist: [String]) throws(AVError) -> Decoder {
+    package func makeDecoder(
+        streamIndex: Int, threads: Int, maxPixels: Int, codecWhitelist: [String]
+    ) throws(AVError) -> Decoder {
         try Decoder(
             stream: pointer.pointee.streams[streamIndex]!, threads: threads, maxPixels: maxPixels,
             codecWhitelist: codecWhitelist

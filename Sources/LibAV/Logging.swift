@@ -1,4 +1,5 @@
 internal import CFFmpeg
+
 #if canImport(Glibc)
 internal import Glibc
 #endif

@@ -19,7 +19,9 @@ package struct LumaSSIM: Sendable, Equatable {
     }
 
     /// One window's SSIM from its sums over `count` pixels: Σa, Σb, Σa², Σb², Σab. Pure; population moments.
-    package static func window(sumA: Double, sumB: Double, sumAA: Double, sumBB: Double, sumAB: Double, count: Double) -> Double {
+    package static func window(
+        sumA: Double, sumB: Double, sumAA: Double, sumBB: Double, sumAB: Double, count: Double
+    ) -> Double {
         let c1 = (0.01 * 255) * (0.01 * 255), c2 = (0.03 * 255) * (0.03 * 255)
         let meanA = sumA / count, meanB = sumB / count
         let varianceA = sumAA / count - meanA * meanA
@@ -35,10 +37,14 @@ extension Frame {
     /// same size. Sums of 4×4 blocks are made once and each 8×8 window adds four of them.
     /// - Throws: `AVError` when the two pictures differ in size or are not 8-bit.
     package func lumaSSIM(against reference: Frame) throws(AVError) -> LumaSSIM {
-        guard width == reference.width, height == reference.height, pixelFormat.bitDepth == 8, reference.pixelFormat.bitDepth == 8 else {
-            throw AVError(function: "lumaSSIM", message: "pictures of \(width)x\(height) (\(pixelFormat)) and \(reference.width)x\(reference.height) "
-                          + "(\(reference.pixelFormat)) cannot be compared: SSIM needs two 8-bit pictures of one size",
-                          code: CFFmpeg_AVERROR(EINVAL))
+        guard width == reference.width, height == reference.height, pixelFormat.bitDepth == 8,
+            reference.pixelFormat.bitDepth == 8
+        else {
+            throw AVError(
+                function: "lumaSSIM",
+                message: "pictures of \(width)x\(height) (\(pixelFormat)) and \(reference.width)x\(reference.height) "
+                    + "(\(reference.pixelFormat)) cannot be compared: SSIM needs two 8-bit pictures of one size",
+                code: CFFmpeg_AVERROR(EINVAL))
         }
         let blocksX = width / 4, blocksY = height / 4
         guard blocksX >= 2, blocksY >= 2 else { return LumaSSIM() }
@@ -53,11 +59,19 @@ extension Frame {
                     let rowA = a + (row * 4 + dy) * strideA + bx * 4, rowB = b + (row * 4 + dy) * strideB + bx * 4
                     for dx in 0..<4 {
                         let va = Int(rowA[dx]), vb = Int(rowB[dx])
-                        sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb
+                        sa += va
+                        sb += vb
+                        saa += va * va
+                        sbb += vb * vb
+                        sab += va * vb
                     }
                 }
                 let base = bx * 5
-                buffer[base] = sa; buffer[base + 1] = sb; buffer[base + 2] = saa; buffer[base + 3] = sbb; buffer[base + 4] = sab
+                buffer[base] = sa
+                buffer[base + 1] = sb
+                buffer[base + 2] = saa
+                buffer[base + 3] = sbb
+                buffer[base + 4] = sab
             }
         }
         var result = LumaSSIM()
@@ -69,8 +83,9 @@ extension Frame {
                 func window(_ k: Int) -> Double {
                     Double(previous[left + k] + previous[right + k] + current[left + k] + current[right + k])
                 }
-                result.total += LumaSSIM.window(sumA: window(0), sumB: window(1), sumAA: window(2), sumBB: window(3),
-                                                sumAB: window(4), count: 64)
+                result.total += LumaSSIM.window(
+                    sumA: window(0), sumB: window(1), sumAA: window(2), sumBB: window(3),
+                    sumAB: window(4), count: 64)
                 result.windows += 1
             }
             swap(&previous, &current)

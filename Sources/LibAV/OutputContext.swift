@@ -12,7 +12,8 @@ package final class OutputContext: @unchecked Sendable {
     package init(path: String, format: String) throws(AVError) {
         Logging.silence()
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(avformat_alloc_output_context2(&context, nil, format, path), "avformat_alloc_output_context2(\(format))")
+        try check(
+            avformat_alloc_output_context2(&context, nil, format, path), "avformat_alloc_output_context2(\(format))")
         pointer = try allocated(context, "avformat_alloc_output_context2")
         if pointer.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             // Every stored property is set, so deinit frees the context if this throws (pb stays nil).
@@ -31,14 +32,18 @@ package final class OutputContext: @unchecked Sendable {
     ///   requires, rather than the muxer's default `hev1`); nil for the muxer's choice.
     package func addStream(for encoder: Encoder, tag: String? = nil) throws(AVError) -> Int {
         let stream = try allocated(avformat_new_stream(pointer, nil), "avformat_new_stream")
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context")
+        try check(
+            avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context"
+        )
         if let tag {
             let bytes = Array(tag.utf8)
             guard bytes.count == 4 else {
-                throw AVError(function: "avformat_new_stream", message: "a sample entry tag has four characters, got \"\(tag)\"",
-                              code: CFFmpeg_AVERROR(EINVAL))
+                throw AVError(
+                    function: "avformat_new_stream", message: "a sample entry tag has four characters, got \"\(tag)\"",
+                    code: CFFmpeg_AVERROR(EINVAL))
             }
-            stream.pointee.codecpar.pointee.codec_tag = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+            stream.pointee.codecpar.pointee.codec_tag =
+                UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
         }
         stream.pointee.time_base = encoder.context.pointee.time_base
         if encoder.context.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
@@ -85,7 +90,8 @@ package final class OutputContext: @unchecked Sendable {
         }
         headerWritten = true
         if let key = unused.first {
-            throw AVError(function: "avformat_write_header", message: "unknown option \(key)", code: CFFmpeg_AVERROR(EINVAL))
+            throw AVError(
+                function: "avformat_write_header", message: "unknown option \(key)", code: CFFmpeg_AVERROR(EINVAL))
         }
     }
 

@@ -11,7 +11,9 @@ package final class Resampler: @unchecked Sendable {
     /// Configured from the first decoded frame, since only decoded frames carry the real layout.
     package init(from first: Frame, outputRate: Int, outputChannels: Int, outputFormatRaw: Int32) throws(AVError) {
         var inputLayout = AVChannelLayout()
-        if first.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || first.pointer.pointee.ch_layout.nb_channels == 0 {
+        if first.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC
+            || first.pointer.pointee.ch_layout.nb_channels == 0
+        {
             av_channel_layout_default(&inputLayout, max(1, first.pointer.pointee.ch_layout.nb_channels))
         } else {
             try check(av_channel_layout_copy(&inputLayout, &first.pointer.pointee.ch_layout), "av_channel_layout_copy")
@@ -21,9 +23,11 @@ package final class Resampler: @unchecked Sendable {
         av_channel_layout_default(&outputLayout, Int32(outputChannels))
         defer { av_channel_layout_uninit(&outputLayout) }
         var swr: OpaquePointer? = nil
-        try check(swr_alloc_set_opts2(&swr, &outputLayout, AVSampleFormat(rawValue: outputFormatRaw), Int32(outputRate),
-                                      &inputLayout, AVSampleFormat(rawValue: first.pointer.pointee.format),
-                                      first.pointer.pointee.sample_rate, 0, nil), "swr_alloc_set_opts2")
+        try check(
+            swr_alloc_set_opts2(
+                &swr, &outputLayout, AVSampleFormat(rawValue: outputFormatRaw), Int32(outputRate),
+                &inputLayout, AVSampleFormat(rawValue: first.pointer.pointee.format),
+                first.pointer.pointee.sample_rate, 0, nil), "swr_alloc_set_opts2")
         context = try allocated(swr, "swr_alloc_set_opts2")
         self.outputRate = outputRate
         self.outputChannels = outputChannels

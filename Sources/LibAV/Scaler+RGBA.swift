@@ -10,11 +10,13 @@ extension Scaler {
         if width == toWidth && height == toHeight { return pixels }
         let planarFormat: PixelFormat = hasAlpha ? .gbrap : .gbrp
         let input = try Frame(rgba: pixels, width: width, height: height)
-        let toPlanar = try Scaler(inputWidth: width, inputHeight: height, inputFormat: .rgba,
-                                  outputWidth: width, outputHeight: height, outputFormat: planarFormat, filter: .lanczos)
+        let toPlanar = try Scaler(
+            inputWidth: width, inputHeight: height, inputFormat: .rgba,
+            outputWidth: width, outputHeight: height, outputFormat: planarFormat, filter: .lanczos)
         let planar = try toPlanar.scale(input)
-        let resize = try Scaler(inputWidth: width, inputHeight: height, inputFormat: planarFormat,
-                                outputWidth: toWidth, outputHeight: toHeight, outputFormat: planarFormat, filter: .lanczos)
+        let resize = try Scaler(
+            inputWidth: width, inputHeight: height, inputFormat: planarFormat,
+            outputWidth: toWidth, outputHeight: toHeight, outputFormat: planarFormat, filter: .lanczos)
         return try resize.scale(planar).packedRGBA()
     }
 }
@@ -28,21 +30,26 @@ extension Scaler {
         _ planes: [[UInt8]], strides: [Int], width: Int, height: Int, toWidth: Int, toHeight: Int
     ) throws(AVError) -> [UInt8] {
         guard planes.count == 3, strides.count == 3,
-              (0..<3).allSatisfy({ strides[$0] >= width && planes[$0].count >= strides[$0] * (height - 1) + width }) else {
-            throw AVError(function: "Scaler.resizePlanarRGB", message: "the planes are too small for \(width)x\(height)")
+            (0..<3).allSatisfy({ strides[$0] >= width && planes[$0].count >= strides[$0] * (height - 1) + width })
+        else {
+            throw AVError(
+                function: "Scaler.resizePlanarRGB", message: "the planes are too small for \(width)x\(height)")
         }
-        let resize = try Scaler(inputWidth: width, inputHeight: height, inputFormat: .gbrp,
-                                outputWidth: toWidth, outputHeight: toHeight, outputFormat: .gbrp, filter: .lanczos)
+        let resize = try Scaler(
+            inputWidth: width, inputHeight: height, inputFormat: .gbrp,
+            outputWidth: toWidth, outputHeight: toHeight, outputFormat: .gbrp, filter: .lanczos)
         let output = try Frame(width: toWidth, height: toHeight, pixelFormat: .gbrp)
         // swscale's planar GBR is G, B, R in that order.
         let rows = planes[1].withUnsafeBufferPointer { g in
             planes[2].withUnsafeBufferPointer { b in
                 planes[0].withUnsafeBufferPointer { r in
                     let sources: [UnsafePointer<UInt8>?] = [g.baseAddress, b.baseAddress, r.baseAddress, nil]
-                    let targets: [UnsafeMutablePointer<UInt8>?] = (0..<3).map { CFFmpeg_frame_plane(output.pointer, Int32($0)) } + [nil]
+                    let targets: [UnsafeMutablePointer<UInt8>?] =
+                        (0..<3).map { CFFmpeg_frame_plane(output.pointer, Int32($0)) } + [nil]
                     let targetStrides: [Int32] = (0..<3).map { CFFmpeg_frame_linesize(output.pointer, Int32($0)) } + [0]
-                    return sws_scale(resize.context, sources, [Int32(strides[1]), Int32(strides[2]), Int32(strides[0]), 0], 0,
-                                     Int32(height), targets, targetStrides)
+                    return sws_scale(
+                        resize.context, sources, [Int32(strides[1]), Int32(strides[2]), Int32(strides[0]), 0], 0,
+                        Int32(height), targets, targetStrides)
                 }
             }
         }

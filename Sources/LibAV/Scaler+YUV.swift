@@ -22,20 +22,31 @@ extension Scaler {
         let chromaHeight = (height + (1 << chromaShift.vertical) - 1) >> chromaShift.vertical
         let rows = [height, chromaHeight, chromaHeight], columns = [width, chromaWidth, chromaWidth]
         guard planes.count == 3, strides.count == 3,
-              (0..<3).allSatisfy({ strides[$0] >= columns[$0] && planes[$0].count >= strides[$0] * (rows[$0] - 1) + columns[$0] })
+            (0..<3).allSatisfy({
+                strides[$0] >= columns[$0] && planes[$0].count >= strides[$0] * (rows[$0] - 1) + columns[$0]
+            })
         else {
-            throw AVError(function: "Scaler.resizeYUV", message: "the planes are too small for \(width)x\(height) at chroma shift \(chromaShift)")
+            throw AVError(
+                function: "Scaler.resizeYUV",
+                message: "the planes are too small for \(width)x\(height) at chroma shift \(chromaShift)")
         }
         let outputChroma = ((toWidth + 1) / 2, (toHeight + 1) / 2)
         // Samples come out 16-bit and are rounded once, into the limited range when they came in full range:
         // swscale leaves grey samples in the range they came in.
-        let luma = try Scaler(inputWidth: width, inputHeight: height, inputFormat: .gray,
-                              outputWidth: toWidth, outputHeight: toHeight, outputFormat: .gray16, filter: .lanczos)
-        let chroma = try Scaler(inputWidth: chromaWidth, inputHeight: chromaHeight, inputFormat: .gray,
-                                outputWidth: outputChroma.0, outputHeight: outputChroma.1, outputFormat: .gray16, filter: .bilinear)
-        return [try luma.scale(plane: planes[0], stride: strides[0], height: height, into: isFullRange ? .limitedLuma : .same),
-                try chroma.scale(plane: planes[1], stride: strides[1], height: chromaHeight, into: isFullRange ? .limitedChroma : .same),
-                try chroma.scale(plane: planes[2], stride: strides[2], height: chromaHeight, into: isFullRange ? .limitedChroma : .same)]
+        let luma = try Scaler(
+            inputWidth: width, inputHeight: height, inputFormat: .gray,
+            outputWidth: toWidth, outputHeight: toHeight, outputFormat: .gray16, filter: .lanczos)
+        let chroma = try Scaler(
+            inputWidth: chromaWidth, inputHeight: chromaHeight, inputFormat: .gray,
+            outputWidth: outputChroma.0, outputHeight: outputChroma.1, outputFormat: .gray16, filter: .bilinear)
+        return [
+            try luma.scale(
+                plane: planes[0], stride: strides[0], height: height, into: isFullRange ? .limitedLuma : .same),
+            try chroma.scale(
+                plane: planes[1], stride: strides[1], height: chromaHeight, into: isFullRange ? .limitedChroma : .same),
+            try chroma.scale(
+                plane: planes[2], stride: strides[2], height: chromaHeight, into: isFullRange ? .limitedChroma : .same),
+        ]
     }
 
     /// Where 16-bit scaled samples land when rounded to 8 bits.
@@ -51,11 +62,12 @@ extension Scaler {
         /// 16-bit grey output is the 8-bit value times 256 (255 comes out as 65280), not 257.
         var coefficients: (scale: Int, offset: Int) {
             let one = Double(1 << 24)
-            let (gain, base): (Double, Double) = switch self {
-            case .same: (1, 0)
-            case .limitedLuma: (219.0 / 255, 16)
-            case .limitedChroma: (224.0 / 255, 128 - 128 * 224.0 / 255)
-            }
+            let (gain, base): (Double, Double) =
+                switch self {
+                case .same: (1, 0)
+                case .limitedLuma: (219.0 / 255, 16)
+                case .limitedChroma: (224.0 / 255, 128 - 128 * 224.0 / 255)
+                }
             return (Int((one * gain / 256).rounded()), Int((one * base + one / 2).rounded()))
         }
     }
@@ -68,16 +80,25 @@ extension Scaler {
         let rows = plane.withUnsafeBufferPointer { source in
             wide.withUnsafeMutableBytes { target in
                 let sources: [UnsafePointer<UInt8>?] = [source.baseAddress, nil, nil, nil]
-                let targets: [UnsafeMutablePointer<UInt8>?] = [target.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
-                return sws_scale(context, sources, [Int32(stride), 0, 0, 0], 0, Int32(height), targets, [Int32(outputWidth * 2), 0, 0, 0])
+                let targets: [UnsafeMutablePointer<UInt8>?] = [
+                    target.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, nil,
+                ]
+                return sws_scale(
+                    context, sources, [Int32(stride), 0, 0, 0], 0, Int32(height), targets,
+                    [Int32(outputWidth * 2), 0, 0, 0])
             }
         }
         try check(rows, "sws_scale")
-        guard rows == Int32(outputHeight) else { throw AVError(function: "sws_scale", message: "wrote \(rows) of \(outputHeight) rows") }
+        guard rows == Int32(outputHeight) else {
+            throw AVError(function: "sws_scale", message: "wrote \(rows) of \(outputHeight) rows")
+        }
         let (scale, offset) = range.coefficients
         return [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
             wide.withUnsafeBufferPointer { wide in
-                for index in 0..<count { target[index] = UInt8(truncatingIfNeeded: (Int(UInt16(littleEndian: wide[index])) * scale + offset) >> 24) }
+                for index in 0..<count {
+                    target[index] = UInt8(
+                        truncatingIfNeeded: (Int(UInt16(littleEndian: wide[index])) * scale + offset) >> 24)
+                }
             }
             initialized = count
         }

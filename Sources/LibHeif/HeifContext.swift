@@ -20,8 +20,9 @@ package final class HeifContext {
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         storage.copyBytes(from: data)
         self.storage = storage
-        try check(heif_context_read_from_memory_without_copy(pointer, storage.baseAddress, data.count, nil),
-                  "heif_context_read_from_memory_without_copy")
+        try check(
+            heif_context_read_from_memory_without_copy(pointer, storage.baseAddress, data.count, nil),
+            "heif_context_read_from_memory_without_copy")
     }
 
     deinit {
@@ -32,7 +33,9 @@ package final class HeifContext {
     package func primaryImage() throws(HeifError) -> HeifImageHandle {
         var handle: OpaquePointer?
         try check(heif_context_get_primary_image_handle(pointer, &handle), "heif_context_get_primary_image_handle")
-        guard let handle else { throw HeifError(function: "heif_context_get_primary_image_handle", message: "no primary image") }
+        guard let handle else {
+            throw HeifError(function: "heif_context_get_primary_image_handle", message: "no primary image")
+        }
         return HeifImageHandle(handle, context: self)
     }
 
@@ -42,7 +45,9 @@ package final class HeifContext {
             throw HeifError(function: "heif_have_encoder_for_format", message: "libheif has no HEVC encoder")
         }
         var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(pointer, heif_compression_HEVC, &encoder), "heif_context_get_encoder_for_format")
+        try check(
+            heif_context_get_encoder_for_format(pointer, heif_compression_HEVC, &encoder),
+            "heif_context_get_encoder_for_format")
         defer { heif_encoder_release(encoder) }
         try check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "heif_encoder_set_lossy_quality")
         guard let options = heif_encoding_options_alloc() else {

@@ -10,14 +10,19 @@ package final class HeifImage {
     package init(pixels: [UInt8], width: Int, height: Int, hasAlpha: Bool) throws(HeifError) {
         let channels = hasAlpha ? 4 : 3
         guard pixels.count >= width * height * 4 else {
-            throw HeifError(function: "heif_image_create", message: "\(pixels.count) bytes is too few for \(width)x\(height)")
+            throw HeifError(
+                function: "heif_image_create", message: "\(pixels.count) bytes is too few for \(width)x\(height)")
         }
         var image: OpaquePointer?
-        try check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB,
-                                    hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image), "heif_image_create")
+        try check(
+            heif_image_create(
+                Int32(width), Int32(height), heif_colorspace_RGB,
+                hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image), "heif_image_create")
         guard let image else { throw HeifError(function: "heif_image_create", message: "no image") }
         pointer = image
-        try check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8), "heif_image_add_plane")
+        try check(
+            heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8),
+            "heif_image_add_plane")
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
             throw HeifError(function: "heif_image_get_plane", message: "no interleaved plane")
@@ -42,7 +47,9 @@ package final class HeifImage {
     /// The R, G and B planes of an 8-bit planar RGB image (from `decodePlanarRGB()`), copied with their row strides;
     /// nil when the image is something else (deeper samples).
     package func rgbPlanes() -> (planes: [[UInt8]], strides: [Int], width: Int, height: Int)? {
-        guard heif_image_get_colorspace(pointer) == heif_colorspace_RGB, heif_image_get_chroma_format(pointer) == heif_chroma_444 else {
+        guard heif_image_get_colorspace(pointer) == heif_colorspace_RGB,
+            heif_image_get_chroma_format(pointer) == heif_chroma_444
+        else {
             return nil
         }
         var planes: [[UInt8]] = [], strides: [Int] = []
@@ -50,15 +57,20 @@ package final class HeifImage {
             guard heif_image_get_bits_per_pixel(pointer, channel) == 8 else { return nil }
             var stride: Int32 = 0
             guard let plane = heif_image_get_plane_readonly(pointer, channel, &stride) else { return nil }
-            let rows = Int(heif_image_get_height(pointer, channel)), columns = Int(heif_image_get_width(pointer, channel))
+            let rows = Int(heif_image_get_height(pointer, channel)),
+                columns = Int(heif_image_get_width(pointer, channel))
             let count = Int(stride) * (rows - 1) + columns
-            planes.append([UInt8](unsafeUninitializedCapacity: count) { target, initialized in
-                target.baseAddress!.initialize(from: plane, count: count)
-                initialized = count
-            })
+            planes.append(
+                [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+                    target.baseAddress!.initialize(from: plane, count: count)
+                    initialized = count
+                })
             strides.append(Int(stride))
         }
-        return (planes, strides, Int(heif_image_get_width(pointer, heif_channel_R)), Int(heif_image_get_height(pointer, heif_channel_R)))
+        return (
+            planes, strides, Int(heif_image_get_width(pointer, heif_channel_R)),
+            Int(heif_image_get_height(pointer, heif_channel_R))
+        )
     }
 
     /// The pixels as tightly packed RGBA, alpha 255 where the image has none.

@@ -29,7 +29,10 @@ package final class HeifImageHandle {
 
     /// Bits per sample of the coded picture's luma and chroma.
     package var bitDepths: (luma: Int, chroma: Int) {
-        (Int(heif_image_handle_get_luma_bits_per_pixel(pointer)), Int(heif_image_handle_get_chroma_bits_per_pixel(pointer)))
+        (
+            Int(heif_image_handle_get_luma_bits_per_pixel(pointer)),
+            Int(heif_image_handle_get_chroma_bits_per_pixel(pointer))
+        )
     }
 
     /// Decodes to planar 8-bit RGB (one plane per channel) with rotation and mirroring applied. On iPhone grids this

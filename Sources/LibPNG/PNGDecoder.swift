@@ -29,7 +29,8 @@ package enum PNGDecoder {
                 count = width * height * 4
             }
             if failed { throw PNGError(function: "png_read_image", message: message(of: &info)) }
-            return Picture(width: width, height: height, rgba: rgba, hasAlphaChannel: info.has_alpha != 0, iccProfile: icc)
+            return Picture(
+                width: width, height: height, rgba: rgba, hasAlphaChannel: info.has_alpha != 0, iccProfile: icc)
         }
     }
 

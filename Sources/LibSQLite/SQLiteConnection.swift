@@ -25,7 +25,9 @@ package final class SQLiteConnection {
     package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard code == SQLITE_OK, let statement else { throw SQLiteError("sqlite3_prepare_v3", code: code, connection: handle) }
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError("sqlite3_prepare_v3", code: code, connection: handle)
+        }
         return SQLiteStatement(statement, connection: self)
     }
 }

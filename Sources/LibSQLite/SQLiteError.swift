@@ -19,14 +19,17 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
     init(_ function: String, code: Int32, connection: OpaquePointer?) {
         self.function = function
         self.code = code
-        message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
     }
 
     package var kind: Kind {
         switch code & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: .busy
         case SQLITE_FULL: .full
-        case SQLITE_IOERR, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PROTOCOL, SQLITE_NOTADB, SQLITE_CORRUPT: .unavailable
+        case SQLITE_IOERR, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PROTOCOL, SQLITE_NOTADB, SQLITE_CORRUPT:
+            .unavailable
         default: .other
         }
     }

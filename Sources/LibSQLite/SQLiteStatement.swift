@@ -18,11 +18,14 @@ package final class SQLiteStatement {
         sqlite3_reset(handle)  // its result repeats the previous step's error, already reported there
         for (index, value) in values.enumerated() {
             let position = Int32(index + 1)
-            let code: Int32 = switch value {
-            case .integer(let number): sqlite3_bind_int64(handle, position, number)
-            case .text(let text): sqlite3_bind_text(handle, position, text, -1, SQLITE_TRANSIENT)
+            let code: Int32 =
+                switch value {
+                case .integer(let number): sqlite3_bind_int64(handle, position, number)
+                case .text(let text): sqlite3_bind_text(handle, position, text, -1, SQLITE_TRANSIENT)
+                }
+            guard code == SQLITE_OK else {
+                throw SQLiteError("sqlite3_bind", code: code, connection: connection.handle)
             }
-            guard code == SQLITE_OK else { throw SQLiteError("sqlite3_bind", code: code, connection: connection.handle) }
         }
     }
 

@@ -19,9 +19,12 @@ package final class SQLiteWALIndex {
     package init?(_ connection: SQLiteConnection) throws(SQLiteError) {
         var file: UnsafeMutablePointer<sqlite3_file>?
         let control = sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_FILE_POINTER, &file)
-        guard control == SQLITE_OK else { throw SQLiteError("sqlite3_file_control", code: control, connection: connection.handle) }
+        guard control == SQLITE_OK else {
+            throw SQLiteError("sqlite3_file_control", code: control, connection: connection.handle)
+        }
         guard let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
-              let shmMap = methods.pointee.xShmMap else { return nil }
+            let shmMap = methods.pointee.xShmMap
+        else { return nil }
         var region: UnsafeMutableRawPointer?
         let mapped = shmMap(file, 0, Self.regionSize, 0, &region)
         if mapped & 0xFF == SQLITE_READONLY { return nil }  // and its extended codes: a -shm this process cannot write

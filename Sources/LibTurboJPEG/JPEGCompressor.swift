@@ -29,21 +29,24 @@ package final class JPEGCompressor {
         subsampling: Subsampling = .s420, progressive: Bool = false
     ) throws(TurboJPEGError) -> [UInt8] {
         guard pixels.count >= width * height * 4 else {
-            throw TurboJPEGError(function: "tjCompress2", message: "\(pixels.count) bytes is too few for \(width)x\(height)")
+            throw TurboJPEGError(
+                function: "tjCompress2", message: "\(pixels.count) bytes is too few for \(width)x\(height)")
         }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
-        let samp: TJSAMP = switch subsampling {
-        case .s444: TJSAMP_444
-        case .s422: TJSAMP_422
-        case .s420: TJSAMP_420
-        case .gray: TJSAMP_GRAY
-        }
+        let samp: TJSAMP =
+            switch subsampling {
+            case .s444: TJSAMP_444
+            case .s422: TJSAMP_422
+            case .s420: TJSAMP_420
+            case .gray: TJSAMP_GRAY
+            }
         let format = input == .rgba ? TJPF_RGBA : TJPF_CMYK
         let flags = TJFLAG_ACCURATEDCT | (progressive ? TJFLAG_PROGRESSIVE : 0)
         let result = pixels.withUnsafeBufferPointer {
-            tjCompress2(handle, $0.baseAddress, Int32(width), Int32(width * 4), Int32(height), Int32(format.rawValue),
-                        &output, &size, Int32(samp.rawValue), Int32(quality), Int32(flags))
+            tjCompress2(
+                handle, $0.baseAddress, Int32(width), Int32(width * 4), Int32(height), Int32(format.rawValue),
+                &output, &size, Int32(samp.rawValue), Int32(quality), Int32(flags))
         }
         defer { if let output { tjFree(output) } }
         guard result == 0, let output else {

@@ -18,7 +18,8 @@ package final class JPEGDecompressor {
 
         package static func == (a: Header, b: Header) -> Bool {
             a.width == b.width && a.height == b.height && a.colorspace == b.colorspace
-                && a.chromaShift?.horizontal == b.chromaShift?.horizontal && a.chromaShift?.vertical == b.chromaShift?.vertical
+                && a.chromaShift?.horizontal == b.chromaShift?.horizontal
+                && a.chromaShift?.vertical == b.chromaShift?.vertical
         }
     }
 
@@ -61,22 +62,25 @@ package final class JPEGDecompressor {
             tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
         }
         guard result == 0 else { throw error("tjDecompressHeader3") }
-        let space: Colorspace = switch TJCS(rawValue: UInt32(colorspace)) {
-        case TJCS_RGB: .rgb
-        case TJCS_GRAY: .gray
-        case TJCS_CMYK: .cmyk
-        case TJCS_YCCK: .ycck
-        case TJCS_YCbCr: .ycbcr
-        default: .unknown
-        }
-        let shift: (horizontal: Int, vertical: Int)? = switch TJSAMP(rawValue: UInt32(subsampling)) {
-        case TJSAMP_444: (0, 0)
-        case TJSAMP_422: (1, 0)
-        case TJSAMP_420: (1, 1)
-        case TJSAMP_440: (0, 1)
-        default: nil
-        }
-        return Header(width: Int(width), height: Int(height), colorspace: space, chromaShift: shift, subsampling: subsampling)
+        let space: Colorspace =
+            switch TJCS(rawValue: UInt32(colorspace)) {
+            case TJCS_RGB: .rgb
+            case TJCS_GRAY: .gray
+            case TJCS_CMYK: .cmyk
+            case TJCS_YCCK: .ycck
+            case TJCS_YCbCr: .ycbcr
+            default: .unknown
+            }
+        let shift: (horizontal: Int, vertical: Int)? =
+            switch TJSAMP(rawValue: UInt32(subsampling)) {
+            case TJSAMP_444: (0, 0)
+            case TJSAMP_422: (1, 0)
+            case TJSAMP_420: (1, 1)
+            case TJSAMP_440: (0, 1)
+            default: nil
+            }
+        return Header(
+            width: Int(width), height: Int(height), colorspace: space, chromaShift: shift, subsampling: subsampling)
     }
 
     /// Decodes the whole picture. Warnings (truncation, corrupt data) stop the decode and are thrown, so a
@@ -98,8 +102,9 @@ package final class JPEGDecompressor {
         let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
         let result = data.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
-                tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                              Int32(width), Int32(stride), Int32(height), Int32(pixelFormat.rawValue), Int32(flags))
+                tjDecompress2(
+                    handle, source.baseAddress, UInt(source.count), target.baseAddress,
+                    Int32(width), Int32(stride), Int32(height), Int32(pixelFormat.rawValue), Int32(flags))
             }
         }
         guard result == 0 else { throw error("tjDecompress2") }
@@ -110,19 +115,27 @@ package final class JPEGDecompressor {
     /// would only undo; nil when the JPEG is not three-component YCbCr at 4:4:4, 4:2:2, 4:2:0 or 4:4:0 (greyscale,
     /// CMYK, RGB and 4:1:1 decode with `decode(_:as:atLeast:)`). Warnings, scan limits and the IDCT pre-scale
     /// behave as there.
-    package func decodePlanes(_ data: [UInt8], atLeast minimum: (width: Int, height: Int)? = nil) throws(TurboJPEGError) -> Planes? {
+    package func decodePlanes(
+        _ data: [UInt8], atLeast minimum: (width: Int, height: Int)? = nil
+    ) throws(TurboJPEGError) -> Planes? {
         let header = try header(of: data)
         guard header.colorspace == .ycbcr, let shift = header.chromaShift else { return nil }
         let subsampling = header.subsampling
         var scaled = (header.width, header.height)
         if let minimum { scaled = Self.scaledSize(width: header.width, height: header.height, covering: minimum) }
         // Plane sizes as libjpeg-turbo writes them (padded to whole MCUs), not as the picture needs them.
-        let lumaStride = Int(tjPlaneWidth(0, Int32(scaled.0), subsampling)), lumaRows = Int(tjPlaneHeight(0, Int32(scaled.1), subsampling))
-        let chromaStride = Int(tjPlaneWidth(1, Int32(scaled.0), subsampling)), chromaRows = Int(tjPlaneHeight(1, Int32(scaled.1), subsampling))
+        let lumaStride = Int(tjPlaneWidth(0, Int32(scaled.0), subsampling)),
+            lumaRows = Int(tjPlaneHeight(0, Int32(scaled.1), subsampling))
+        let chromaStride = Int(tjPlaneWidth(1, Int32(scaled.0), subsampling)),
+            chromaRows = Int(tjPlaneHeight(1, Int32(scaled.1), subsampling))
         guard lumaStride > 0, lumaRows > 0, chromaStride > 0, chromaRows > 0 else { throw error("tjPlaneWidth") }
-        func plane(_ count: Int) -> [UInt8] { [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count } }
-        var planes = Planes(width: scaled.0, height: scaled.1, luma: plane(lumaStride * lumaRows), cb: plane(chromaStride * chromaRows),
-                            cr: plane(chromaStride * chromaRows), lumaStride: lumaStride, chromaStride: chromaStride, chromaShift: shift)
+        func plane(_ count: Int) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        }
+        var planes = Planes(
+            width: scaled.0, height: scaled.1, luma: plane(lumaStride * lumaRows), cb: plane(chromaStride * chromaRows),
+            cr: plane(chromaStride * chromaRows), lumaStride: lumaStride, chromaStride: chromaStride, chromaShift: shift
+        )
         var strides: [Int32] = [Int32(lumaStride), Int32(chromaStride), Int32(chromaStride)]
         let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
         let decoded = data.withUnsafeBufferPointer { source in
@@ -130,8 +143,9 @@ package final class JPEGDecompressor {
                 planes.cb.withUnsafeMutableBufferPointer { cb in
                     planes.cr.withUnsafeMutableBufferPointer { cr in
                         var targets: [UnsafeMutablePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
-                        return tjDecompressToYUVPlanes(handle, source.baseAddress, UInt(source.count), &targets, Int32(scaled.0),
-                                                       &strides, Int32(scaled.1), Int32(flags))
+                        return tjDecompressToYUVPlanes(
+                            handle, source.baseAddress, UInt(source.count), &targets, Int32(scaled.0),
+                            &strides, Int32(scaled.1), Int32(flags))
                     }
                 }
             }
@@ -147,7 +161,8 @@ package final class JPEGDecompressor {
         var count: Int32 = 0
         guard let factors = tjGetScalingFactors(&count) else { return (width, height) }
         var best = (width, height)
-        for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num == factor.denom || 2 * factor.num <= factor.denom {
+        for factor in UnsafeBufferPointer(start: factors, count: Int(count))
+        where factor.num == factor.denom || 2 * factor.num <= factor.denom {
             let w = (width * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
             let h = (height * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
             if w >= minimum.width, h >= minimum.height, w * h < best.0 * best.1 { best = (w, h) }
@@ -157,6 +172,7 @@ package final class JPEGDecompressor {
 
     private func error(_ function: String) -> TurboJPEGError {
         let message = String(cString: tjGetErrorStr2(handle))
-        return TurboJPEGError(function: function, message: message, isWarning: tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue))
+        return TurboJPEGError(
+            function: function, message: message, isWarning: tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue))
     }
 }

@@ -18,7 +18,9 @@ package struct WebPEncoder: Sendable {
         config.use_sharp_yuv = settings.sharpYUV ? 1 : 0
         config.thread_level = settings.threads ? 1 : 0
         guard WebPValidateConfig(&config) != 0 else {
-            throw WebPError(function: "WebPValidateConfig", message: "quality \(settings.quality) or method \(settings.method) is out of range")
+            throw WebPError(
+                function: "WebPValidateConfig",
+                message: "quality \(settings.quality) or method \(settings.method) is out of range")
         }
         let writer = WebPMemoryWriter()
         let ok = withUnsafeMutablePointer(to: &writer.raw) { sink -> Int32 in

@@ -12,7 +12,9 @@ package struct WebPImage: Sendable {
     /// Reads the header only: dimensions and alpha, without decoding pixels.
     package static func features(of data: [UInt8]) throws(WebPError) -> (width: Int, height: Int, hasAlpha: Bool) {
         var features = WebPBitstreamFeatures()
-        let status = data.withUnsafeBufferPointer { WebPGetFeaturesInternal($0.baseAddress, $0.count, &features, WEBP_DECODER_ABI_VERSION) }
+        let status = data.withUnsafeBufferPointer {
+            WebPGetFeaturesInternal($0.baseAddress, $0.count, &features, WEBP_DECODER_ABI_VERSION)
+        }
         guard status == VP8_STATUS_OK else {
             throw WebPError(function: "WebPGetFeatures", message: describe(status))
         }

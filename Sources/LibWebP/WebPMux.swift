@@ -5,7 +5,9 @@ final class WebPMux {
     let pointer: OpaquePointer
 
     init() throws(WebPError) {
-        guard let pointer = CWebP_MuxNew() else { throw WebPError(function: "WebPMuxNew", message: "allocation failed") }
+        guard let pointer = CWebP_MuxNew() else {
+            throw WebPError(function: "WebPMuxNew", message: "allocation failed")
+        }
         self.pointer = pointer
     }
 
@@ -23,7 +25,9 @@ final class WebPMux {
                 return WebPMuxSetChunk(mux.pointer, "ICCP", &icc, 1)
             }
         }
-        guard status == WEBP_MUX_OK else { throw WebPError(function: "WebPMuxSetChunk", message: "mux error \(status.rawValue)") }
+        guard status == WEBP_MUX_OK else {
+            throw WebPError(function: "WebPMuxSetChunk", message: "mux error \(status.rawValue)")
+        }
         var output = WebPData(bytes: nil, size: 0)
         let assembled = WebPMuxAssemble(mux.pointer, &output)
         defer { WebPDataClear(&output) }

@@ -10,10 +10,14 @@ package final class WebPPicture {
             throw WebPError(function: "WebPPictureInit", message: "libwebp version mismatch")
         }
         guard width > 0, height > 0, width <= Int(WEBP_MAX_DIMENSION), height <= Int(WEBP_MAX_DIMENSION) else {
-            throw WebPError(function: "WebPPictureImportRGBA", message: "dimensions \(width)x\(height) are outside 1...\(WEBP_MAX_DIMENSION)")
+            throw WebPError(
+                function: "WebPPictureImportRGBA",
+                message: "dimensions \(width)x\(height) are outside 1...\(WEBP_MAX_DIMENSION)")
         }
         guard stride >= width * 4, rgba.count >= stride * (height - 1) + width * 4 else {
-            throw WebPError(function: "WebPPictureImportRGBA", message: "buffer of \(rgba.count) bytes is too small for \(width)x\(height)")
+            throw WebPError(
+                function: "WebPPictureImportRGBA",
+                message: "buffer of \(rgba.count) bytes is too small for \(width)x\(height)")
         }
         // YUV import: lossy WebP is YUV, so converting once here avoids an ARGB copy and a second pass.
         raw.use_argb = 0
@@ -27,7 +31,9 @@ package final class WebPPicture {
             return WebPPictureImportRGBX(&raw, base, Int32(stride))
         }
         guard ok != 0 else {
-            throw WebPError(function: hasAlpha ? "WebPPictureImportRGBA" : "WebPPictureImportRGBX", message: Self.describe(raw.error_code))
+            throw WebPError(
+                function: hasAlpha ? "WebPPictureImportRGBA" : "WebPPictureImportRGBX",
+                message: Self.describe(raw.error_code))
         }
     }
 
@@ -38,12 +44,16 @@ package final class WebPPicture {
             throw WebPError(function: "WebPPictureInit", message: "libwebp version mismatch")
         }
         guard width > 0, height > 0, width <= Int(WEBP_MAX_DIMENSION), height <= Int(WEBP_MAX_DIMENSION) else {
-            throw WebPError(function: "WebPPictureAlloc", message: "dimensions \(width)x\(height) are outside 1...\(WEBP_MAX_DIMENSION)")
+            throw WebPError(
+                function: "WebPPictureAlloc",
+                message: "dimensions \(width)x\(height) are outside 1...\(WEBP_MAX_DIMENSION)")
         }
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         guard planes.count == 3, planes[0].count >= width * height,
-              planes[1].count >= chromaWidth * chromaHeight, planes[2].count >= chromaWidth * chromaHeight else {
-            throw WebPError(function: "WebPPictureAlloc", message: "the planes are too small for \(width)x\(height) 4:2:0")
+            planes[1].count >= chromaWidth * chromaHeight, planes[2].count >= chromaWidth * chromaHeight
+        else {
+            throw WebPError(
+                function: "WebPPictureAlloc", message: "the planes are too small for \(width)x\(height) 4:2:0")
         }
         raw.use_argb = 0
         raw.colorspace = WEBP_YUV420
@@ -52,12 +62,16 @@ package final class WebPPicture {
         guard WebPPictureAlloc(&raw) != 0 else {
             throw WebPError(function: "WebPPictureAlloc", message: Self.describe(raw.error_code))
         }
-        let targets = [(raw.y, Int(raw.y_stride), width, height), (raw.u, Int(raw.uv_stride), chromaWidth, chromaHeight),
-                       (raw.v, Int(raw.uv_stride), chromaWidth, chromaHeight)]
+        let targets = [
+            (raw.y, Int(raw.y_stride), width, height), (raw.u, Int(raw.uv_stride), chromaWidth, chromaHeight),
+            (raw.v, Int(raw.uv_stride), chromaWidth, chromaHeight),
+        ]
         for (plane, (target, stride, columns, rows)) in zip(planes, targets) {
             guard let target else { throw WebPError(function: "WebPPictureAlloc", message: "no plane was allocated") }
             plane.withUnsafeBufferPointer { source in
-                for row in 0..<rows { (target + row * stride).update(from: source.baseAddress! + row * columns, count: columns) }
+                for row in 0..<rows {
+                    (target + row * stride).update(from: source.baseAddress! + row * columns, count: columns)
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 internal import Deadlines
 import FileSystem
 import Foundation
+
 #if canImport(Glibc)
 public import Glibc
 #endif
@@ -90,15 +91,19 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Runs `command` to the end, blocking the thread.
     @available(*, noasync, message: "blocks a thread of the concurrency pool: await run(_:environment:within:) instead")
-    public static func run(_ command: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func run(
+        _ command: [String], environment: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(command, environment: environment)
         let status = child.wait()
         return (status, child.stdout, child.stderr)
     }
 
     /// Runs `command` to the end. - Throws: `DeadlineExceeded` when it has not exited after `limit` (it is then killed).
-    public static func run(_ command: [String], environment: [String: String] = [:],
-                           within limit: Duration = .seconds(120)) async throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func run(
+        _ command: [String], environment: [String: String] = [:],
+        within limit: Duration = .seconds(120)
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(command, environment: environment)
         let status = try await child.exit(within: limit)
         return (status, child.stdout, child.stderr)

@@ -8,7 +8,8 @@ public enum ReelExecutable {
             let path = candidate.appendingPathComponent("reel").path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/reel").path
     }
 }

@@ -4,7 +4,9 @@ internal import LibAV
 public enum SyntheticImage {
     /// A PNG of a gradient: RGBA with a translucent ramp when `alpha`, otherwise RGB with no alpha channel.
     public static func png(width: Int, height: Int, alpha: Bool) throws -> [UInt8] {
-        try encode(codec: "png", width: width, height: height, format: alpha ? .rgba : .rgb24) { try $0.fillRGBAPattern(alpha: alpha) }
+        try encode(codec: "png", width: width, height: height, format: alpha ? .rgba : .rgb24) {
+            try $0.fillRGBAPattern(alpha: alpha)
+        }
     }
 
     /// A baseline JPEG of the test pattern.
@@ -26,8 +28,12 @@ public enum SyntheticImage {
 
     /// A hostile PNG: its IHDR declares `width`x`height` RGBA but its IDAT is a few hundred zero bytes.
     public static func pngBomb(width: Int, height: Int) -> [UInt8] {
-        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { be32(data.count) + Array(type.utf8) + data + [0, 0, 0, 0] }
+        func be32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            be32(data.count) + Array(type.utf8) + data + [0, 0, 0, 0]
+        }
         let header = be32(width) + be32(height) + [8, 6, 0, 0, 0]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
             + chunk("IDAT", [UInt8](repeating: 0, count: 300)) + chunk("IEND", [])
@@ -35,10 +41,13 @@ public enum SyntheticImage {
 
     /// Encodes one prepared frame with a still-image encoder.
     static func encodeStill(codec: String, frame: Frame) throws(AVError) -> [UInt8] {
-        let encoder = try Encoder(EncoderSettings(
-            codec: codec, kind: .video(width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat, frameRate: Rational(1, 1)),
-            timeBase: Rational(1, 1), globalHeader: false
-        ))
+        let encoder = try Encoder(
+            EncoderSettings(
+                codec: codec,
+                kind: .video(
+                    width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat, frameRate: Rational(1, 1)),
+                timeBase: Rational(1, 1), globalHeader: false
+            ))
         frame.pts = 0
         _ = try encoder.send(frame)
         _ = try encoder.send(nil)

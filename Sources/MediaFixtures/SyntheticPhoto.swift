@@ -19,12 +19,13 @@ public struct SyntheticPhoto: Sendable {
         for y in 0..<height {
             for x in 0..<width {
                 let right = x >= width / 2, bottom = y >= height / 2
-                let color: (UInt8, UInt8, UInt8) = switch (right, bottom) {
-                case (false, false): (220, 30, 30)
-                case (true, false): (30, 200, 40)
-                case (false, true): (30, 40, 220)
-                case (true, true): (240, 240, 240)
-                }
+                let color: (UInt8, UInt8, UInt8) =
+                    switch (right, bottom) {
+                    case (false, false): (220, 30, 30)
+                    case (true, false): (30, 200, 40)
+                    case (false, true): (30, 40, 220)
+                    case (true, true): (240, 240, 240)
+                    }
                 let i = (y * width + x) * 4
                 pixels[i] = color.0
                 pixels[i + 1] = color.1
@@ -48,7 +49,10 @@ public struct SyntheticPhoto: Sendable {
             for x in 0..<width {
                 let v: UInt8 = (x + y) % 2 == 0 ? 0 : 255
                 let i = (y * width + x) * 4
-                rgba[i] = v; rgba[i + 1] = v; rgba[i + 2] = v; rgba[i + 3] = 255
+                rgba[i] = v
+                rgba[i + 1] = v
+                rgba[i + 2] = v
+                rgba[i + 3] = 255
             }
         }
     }
@@ -71,16 +75,28 @@ public struct SyntheticPhoto: Sendable {
         case adobeCMYK
     }
 
-    public func jpeg(_ flavour: JPEGFlavour = .baseline, quality: Int = 92, exifOrientation: Int? = nil) throws -> [UInt8] {
+    public func jpeg(
+        _ flavour: JPEGFlavour = .baseline, quality: Int = 92, exifOrientation: Int? = nil
+    ) throws -> [UInt8] {
         do {
             let compressor = try JPEGCompressor()
             var bytes: [UInt8]
             switch flavour {
-            case .baseline: bytes = try compressor.compress(rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .s444)
-            case .progressive: bytes = try compressor.compress(rgba, width: width, height: height, input: .rgba, quality: quality, progressive: true)
-            case .chroma422: bytes = try compressor.compress(rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .s422)
-            case .grayscale: bytes = try compressor.compress(rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .gray)
-            case .adobeCMYK: bytes = try compressor.compress(invertedCMYK(), width: width, height: height, input: .cmyk, quality: quality, subsampling: .s444)
+            case .baseline:
+                bytes = try compressor.compress(
+                    rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .s444)
+            case .progressive:
+                bytes = try compressor.compress(
+                    rgba, width: width, height: height, input: .rgba, quality: quality, progressive: true)
+            case .chroma422:
+                bytes = try compressor.compress(
+                    rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .s422)
+            case .grayscale:
+                bytes = try compressor.compress(
+                    rgba, width: width, height: height, input: .rgba, quality: quality, subsampling: .gray)
+            case .adobeCMYK:
+                bytes = try compressor.compress(
+                    invertedCMYK(), width: width, height: height, input: .cmyk, quality: quality, subsampling: .s444)
             }
             if let exifOrientation { bytes = SyntheticImage.jpeg(bytes, exifOrientation: exifOrientation) }
             return bytes
@@ -111,21 +127,26 @@ public struct SyntheticPhoto: Sendable {
     }
 
     public func encoded(_ format: LibAVFormat) throws -> [UInt8] {
-        let (codec, pixelFormat): (String, PixelFormat) = switch format {
-        case .png: ("png", .rgba)
-        case .png16: ("png", .rgba64)
-        case .pngPalette: ("png", .pal8)
-        case .pngGray: ("png", .gray)
-        case .gif: ("gif", .pal8)
-        case .bmp: ("bmp", .bgr24)
-        case .tiff: ("tiff", .rgba)
-        }
+        let (codec, pixelFormat): (String, PixelFormat) =
+            switch format {
+            case .png: ("png", .rgba)
+            case .png16: ("png", .rgba64)
+            case .pngPalette: ("png", .pal8)
+            case .pngGray: ("png", .gray)
+            case .gif: ("gif", .pal8)
+            case .bmp: ("bmp", .bgr24)
+            case .tiff: ("tiff", .rgba)
+            }
         do {
             let source = try Frame(rgba: rgba, width: width, height: height)
             // libav's GIF encoder leaves the trailer byte to the muxer; a file on disk has it.
-            if pixelFormat == .pal8 { return try SyntheticImage.encodeStill(codec: codec, frame: try source.palettized()) + (codec == "gif" ? [0x3B] : []) }
-            let converter = try Scaler(inputWidth: width, inputHeight: height, inputFormat: .rgba,
-                                       outputWidth: width, outputHeight: height, outputFormat: pixelFormat, filter: .bicubic)
+            if pixelFormat == .pal8 {
+                return try SyntheticImage.encodeStill(codec: codec, frame: try source.palettized())
+                    + (codec == "gif" ? [0x3B] : [])
+            }
+            let converter = try Scaler(
+                inputWidth: width, inputHeight: height, inputFormat: .rgba,
+                outputWidth: width, outputHeight: height, outputFormat: pixelFormat, filter: .bicubic)
             return try SyntheticImage.encodeStill(codec: codec, frame: try converter.scale(source))
         } catch {
             throw SyntheticMediaError(path: "<\(codec) in memory>", message: error.description)

@@ -80,20 +80,23 @@ public struct SyntheticVideo: Sendable {
         // One frame thread: x265 3.5's frame threads can deadlock in rate control (a 10-bit fixture encode hung a test
         // run with every x265 thread waiting; upstream issues 540 and 684). docs/quirks.md, "x265's frame threads".
         if codec == "libx265" { videoOptions.append(("x265-params", "log-level=none:frame-threads=1")) }
-        let video = try Encoder(EncoderSettings(
-            codec: codec,
-            kind: .video(width: width, height: height, pixelFormat: tenBit ? .yuv420p10 : .yuv420p, frameRate: fps),
-            timeBase: videoTimeBase, gopSize: Int(fps.doubleValue * 2), threads: 2, color: .bt709, options: videoOptions
-        ))
+        let video = try Encoder(
+            EncoderSettings(
+                codec: codec,
+                kind: .video(width: width, height: height, pixelFormat: tenBit ? .yuv420p10 : .yuv420p, frameRate: fps),
+                timeBase: videoTimeBase, gopSize: Int(fps.doubleValue * 2), threads: 2, color: .bt709,
+                options: videoOptions
+            ))
         let videoStream = includeVideo ? try output.addStream(for: video) : -1
         if rotation != 0, includeVideo { try output.setRotation(streamIndex: videoStream, degrees: rotation) }
         var audioEncoder: Encoder? = nil
         var audioStream = -1
         if let audio {
-            let encoder = try Encoder(EncoderSettings(
-                codec: "aac", kind: .audio(sampleRate: audio.sampleRate, channels: audio.channels),
-                timeBase: Rational(1, Int32(audio.sampleRate)), bitRate: 96_000
-            ))
+            let encoder = try Encoder(
+                EncoderSettings(
+                    codec: "aac", kind: .audio(sampleRate: audio.sampleRate, channels: audio.channels),
+                    timeBase: Rational(1, Int32(audio.sampleRate)), bitRate: 96_000
+                ))
             audioStream = try output.addStream(for: encoder)
             audioEncoder = encoder
         }
@@ -143,7 +146,9 @@ public struct SyntheticVideo: Sendable {
         try output.writeTrailer()
     }
 
-    private func send(_ frame: Frame?, to encoder: Encoder, stream: Int, output: OutputContext, packet: Packet) throws(AVError) {
+    private func send(
+        _ frame: Frame?, to encoder: Encoder, stream: Int, output: OutputContext, packet: Packet
+    ) throws(AVError) {
         _ = try encoder.send(frame)
         while try encoder.receive(into: packet) == .output {
             packet.streamIndex = stream

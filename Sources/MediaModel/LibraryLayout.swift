@@ -30,7 +30,9 @@ public struct LibraryLayout: Sendable {
     public var workers: String { root + "/.workers" }
     public var uploads: String { root + "/.uploads" }
 
-    public var allDirectories: [String] { [videos, images, originals, rejected, failed, incoming, staging, workers, uploads] }
+    public var allDirectories: [String] {
+        [videos, images, originals, rejected, failed, incoming, staging, workers, uploads]
+    }
 
     public func video(_ id: String) -> String { videos + "/" + id }
     public func image(_ id: String) -> String { images + "/" + id + ".webp" }

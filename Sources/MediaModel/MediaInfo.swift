@@ -24,7 +24,8 @@ public struct MediaInfo: Codable, Sendable, Equatable {
         public init(
             index: Int, codec: String, profile: String?, pixelFormat: String, bitDepth: Int, codedWidth: Int,
             codedHeight: Int, displayWidth: Int, displayHeight: Int, rotation: Int, averageFrameRate: Double,
-            realFrameRate: Double, isVariableFrameRate: Bool, frameCount: Int64?, durationSeconds: Double?, bitRate: Int64?
+            realFrameRate: Double, isVariableFrameRate: Bool, frameCount: Int64?, durationSeconds: Double?,
+            bitRate: Int64?
         ) {
             self.index = index
             self.codec = codec

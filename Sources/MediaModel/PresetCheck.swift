@@ -24,6 +24,7 @@ public struct PresetCheck: Sendable {
     }
 
     public mutating func within<Value: Comparable>(_ value: Value, _ range: ClosedRange<Value>, at keyPath: String) {
-        require(range.contains(value), at: keyPath, "must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        require(
+            range.contains(value), at: keyPath, "must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
     }
 }

@@ -33,7 +33,8 @@ struct PresetKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func value(for key: some CodingKey) throws -> JSONValue {
         guard let value = object[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing key \"\(key.stringValue)\""))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "missing key \"\(key.stringValue)\""))
         }
         return value
     }
@@ -60,12 +61,15 @@ struct PresetListContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try PresetDecoder.decode(type, from: try next(type), at: codingPath + [PresetKey(index: currentIndex)])
+        let value = try PresetDecoder.decode(
+            type, from: try next(type), at: codingPath + [PresetKey(index: currentIndex)])
         currentIndex += 1
         return value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let container = try nextDecoder(type).container(keyedBy: type)
         currentIndex += 1
         return container
@@ -89,9 +93,12 @@ struct PresetListContainer: UnkeyedDecodingContainer {
 
     private func next(_ type: Any.Type) throws -> JSONValue {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(
-                codingPath: codingPath + [PresetKey(index: currentIndex)], debugDescription: "the list has only \(items.count) entries"
-            ))
+            throw DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: codingPath + [PresetKey(index: currentIndex)],
+                    debugDescription: "the list has only \(items.count) entries"
+                ))
         }
         return items[currentIndex]
     }
@@ -105,7 +112,9 @@ struct PresetValueContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { value == .null }
 
     func decode(_ type: Bool.Type) throws -> Bool {
-        guard case let .bool(bool) = value else { throw value.mismatch(type, expected: "true or false", at: codingPath) }
+        guard case let .bool(bool) = value else {
+            throw value.mismatch(type, expected: "true or false", at: codingPath)
+        }
         return bool
     }
 
@@ -147,9 +156,11 @@ struct PresetValueContainer: SingleValueDecodingContainer {
         default: throw value.mismatch(type, expected: "a whole number", at: codingPath)
         }
         guard let exact else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath, debugDescription: "expected a whole number from \(T.min) to \(T.max), found \(value.text)"
-            ))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "expected a whole number from \(T.min) to \(T.max), found \(value.text)"
+                ))
         }
         return exact
     }

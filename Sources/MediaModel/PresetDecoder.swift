@@ -9,14 +9,18 @@ struct PresetDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case let .object(object) = value else { throw value.mismatch(type, expected: "an object", at: codingPath) }
+        guard case let .object(object) = value else {
+            throw value.mismatch(type, expected: "an object", at: codingPath)
+        }
         let unknown = object.keys.filter { Key(stringValue: $0) == nil }
         try Self.refuse(unknown, allowed: Self.names(of: Key.self), at: codingPath)
         return KeyedDecodingContainer(PresetKeyedContainer<Key>(object: object, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case let .array(items) = value else { throw value.mismatch([JSONValue].self, expected: "a list", at: codingPath) }
+        guard case let .array(items) = value else {
+            throw value.mismatch([JSONValue].self, expected: "a list", at: codingPath)
+        }
         return PresetListContainer(items: items, codingPath: codingPath)
     }
 
@@ -36,10 +40,11 @@ struct PresetDecoder: Decoder {
     /// Throws for the first unknown key (in sorted order, so the message does not change from run to run).
     private static func refuse(_ unknown: some Sequence<String>, allowed: [String], at path: [any CodingKey]) throws {
         guard let key = unknown.sorted().first else { return }
-        throw DecodingError.dataCorrupted(.init(
-            codingPath: path + [PresetKey(key)], debugDescription: "unknown key \"\(key)\"",
-            underlyingError: UnknownKey(allowed: allowed.sorted())
-        ))
+        throw DecodingError.dataCorrupted(
+            .init(
+                codingPath: path + [PresetKey(key)], debugDescription: "unknown key \"\(key)\"",
+                underlyingError: UnknownKey(allowed: allowed.sorted())
+            ))
     }
 
     private static func names<Key: CodingKey>(of type: Key.Type) -> [String] {

@@ -66,16 +66,22 @@ extension PresetError {
         switch error {
         case let .dataCorrupted(context):
             if let unknown = context.underlyingError as? UnknownKey {
-                self.init(file: file, kind: .unknownKey, keyPath: Self.keyPath(context.codingPath),
-                          message: "unknown key", allowedKeys: unknown.allowed)
+                self.init(
+                    file: file, kind: .unknownKey, keyPath: Self.keyPath(context.codingPath),
+                    message: "unknown key", allowedKeys: unknown.allowed)
             } else {
-                self.init(file: file, kind: .invalidValue, keyPath: Self.keyPath(context.codingPath), message: context.debugDescription)
+                self.init(
+                    file: file, kind: .invalidValue, keyPath: Self.keyPath(context.codingPath),
+                    message: context.debugDescription)
             }
         case let .keyNotFound(key, context):
-            self.init(file: file, kind: .missingKey, keyPath: Self.keyPath(context.codingPath + [key]),
-                      message: "missing (an entry of a list takes no defaults)")
+            self.init(
+                file: file, kind: .missingKey, keyPath: Self.keyPath(context.codingPath + [key]),
+                message: "missing (an entry of a list takes no defaults)")
         case let .typeMismatch(_, context), let .valueNotFound(_, context):
-            self.init(file: file, kind: .wrongType, keyPath: Self.keyPath(context.codingPath), message: context.debugDescription)
+            self.init(
+                file: file, kind: .wrongType, keyPath: Self.keyPath(context.codingPath),
+                message: context.debugDescription)
         @unknown default:
             self.init(file: file, kind: .invalidValue, message: "\(error)")
         }

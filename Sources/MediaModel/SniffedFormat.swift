@@ -101,9 +101,13 @@ public enum SniffedFormat: Sendable, Equatable {
         if lower.hasPrefix("<svg") || lower.contains("<svg") { return .forbidden("svg") }
         if lower.contains("<mpd") { return .forbidden("dash_manifest") }
         if lower.hasPrefix("v=0") { return .forbidden("sdp") }
-        if lower.hasPrefix("<?xml") || lower.hasPrefix("<!doctype") || lower.hasPrefix("<html") { return .forbidden("xml") }
+        if lower.hasPrefix("<?xml") || lower.hasPrefix("<!doctype") || lower.hasPrefix("<html") {
+            return .forbidden("xml")
+        }
         if lower.hasPrefix("file ") || lower.hasPrefix("file '") { return .forbidden("ffconcat") }
-        let printable = bytes.prefix(512).allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || ($0 >= 32 && $0 < 127) || $0 >= 0x80 }
+        let printable = bytes.prefix(512).allSatisfy {
+            $0 == 9 || $0 == 10 || $0 == 13 || ($0 >= 32 && $0 < 127) || $0 >= 0x80
+        }
         if printable && !bytes.isEmpty { return .unsupported("text") }
         return .unknown
     }

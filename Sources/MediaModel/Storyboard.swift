@@ -12,8 +12,10 @@ public struct Storyboard: Sendable, Equatable, Codable {
     /// Thumbnails (and cues), left to right, then top to bottom.
     public var count: Int
 
-    public init(vttPath: String, imagePath: String, intervalSeconds: Int, tileWidth: Int, tileHeight: Int, columns: Int,
-                count: Int) {
+    public init(
+        vttPath: String, imagePath: String, intervalSeconds: Int, tileWidth: Int, tileHeight: Int, columns: Int,
+        count: Int
+    ) {
         self.vttPath = vttPath
         self.imagePath = imagePath
         self.intervalSeconds = intervalSeconds

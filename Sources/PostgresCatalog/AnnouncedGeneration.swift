@@ -27,7 +27,9 @@ final class AnnouncedGeneration: SynchronousFeed {
     }
 
     /// Pages need the server: the caller (the feed's fast path) hands the request to the router.
-    func pageWithGeneration(limit: Int, after cursor: FeedPosition?) throws(CatalogError) -> (page: FeedPage, generation: Int64) {
+    func pageWithGeneration(
+        limit: Int, after cursor: FeedPosition?
+    ) throws(CatalogError) -> (page: FeedPage, generation: Int64) {
         throw CatalogError(.unavailable, "a feed page from PostgreSQL needs a round trip; the router reads it")
     }
 }

@@ -1,8 +1,8 @@
 public import FeedStore
-public import Logging
-public import PostgresNIO
 internal import GRDB
+public import Logging
 internal import NIOCore
+public import PostgresNIO
 
 /// `reel db copy`: an existing SQLite catalog into an empty PostgreSQL one, so a library can move to many hosts.
 ///
@@ -34,8 +34,10 @@ public struct CatalogCopy: Sendable {
 
     /// Copies everything and returns each table's row count.
     /// - Throws: `CatalogCopyError` naming the table and what went wrong; the target is then unchanged.
-    public func run(into client: PostgresClient, logger: Logger,
-                    progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws(CatalogCopyError) -> [String: Int] {
+    public func run(
+        into client: PostgresClient, logger: Logger,
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
+    ) async throws(CatalogCopyError) -> [String: Int] {
         // Synchronous: GRDB has no async `makeSnapshot()`. It opens one connection and begins a WAL read (no wait on
         // a writer), once per `reel db copy`; every read of the snapshot below is async, on GRDB's queue.
         let snapshot: DatabaseSnapshot
@@ -49,30 +51,39 @@ public struct CatalogCopy: Sendable {
         }
         do {
             // Bounded like every catalog call (`boundedLease`): a server that goes away mid-copy fails it, never hangs it.
-            return try await client.boundedTransaction("copy the catalog", connectionWait: .seconds(30), logger: logger) { connection in
+            return try await client.boundedTransaction("copy the catalog", connectionWait: .seconds(30), logger: logger)
+            { connection in
                 try await Self.refuseNonEmptyTarget(connection, logger: logger)
                 // The rendered items are copied as they are: the triggers that clear them (and bump the generation)
                 // on edits outside Reel must not fire for the copy. Reel's own user owns the tables; DDL is
                 // transactional, so the triggers are back on whatever happens.
                 for table in ["videos", "renditions"] {
-                    try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(table) DISABLE TRIGGER USER"), logger: logger)
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "ALTER TABLE \(table) DISABLE TRIGGER USER"), logger: logger)
                 }
                 var counts: [String: Int] = [:]
                 for table in Self.tables {
-                    counts[table.name] = try await copy(table.name, key: table.key, from: snapshot, into: connection, logger: logger,
-                                                        progress: progress)
+                    counts[table.name] = try await copy(
+                        table.name, key: table.key, from: snapshot, into: connection, logger: logger,
+                        progress: progress)
                 }
                 for table in ["videos", "renditions"] {
-                    try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(table) ENABLE TRIGGER USER"), logger: logger)
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "ALTER TABLE \(table) ENABLE TRIGGER USER"), logger: logger)
                 }
-                let generation = try await snapshot.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM catalog_generation WHERE id = 1") }
+                let generation = try await snapshot.read { db in
+                    try Int64.fetchOne(db, sql: "SELECT value FROM catalog_generation WHERE id = 1")
+                }
                 if let generation {
-                    try await connection.query("UPDATE catalog_generation SET value = \(generation) WHERE id = 1", logger: logger)
+                    try await connection.query(
+                        "UPDATE catalog_generation SET value = \(generation) WHERE id = 1", logger: logger)
                 }
                 for (table, count) in counts {
                     let copied = try await Self.count(table, connection, logger: logger)
                     guard copied == count else {
-                        throw CatalogCopyError("\(table): \(count) rows in the SQLite catalog but \(copied) in PostgreSQL after the copy; nothing was committed")
+                        throw CatalogCopyError(
+                            "\(table): \(count) rows in the SQLite catalog but \(copied) in PostgreSQL after the copy; nothing was committed"
+                        )
                     }
                 }
                 return counts
@@ -95,35 +106,51 @@ public struct CatalogCopy: Sendable {
             if rows > 0 { found.append("\(table) has \(rows) rows") }
         }
         guard found.isEmpty else {
-            throw CatalogCopyError("the PostgreSQL catalog is not empty (\(found.joined(separator: ", "))); copy into a new database")
+            throw CatalogCopyError(
+                "the PostgreSQL catalog is not empty (\(found.joined(separator: ", "))); copy into a new database")
         }
     }
 
     static func count(_ table: String, _ connection: PostgresConnection, logger: Logger) async throws -> Int {
         var count = 0
-        for try await value in try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)
-            .decode(Int.self) { count = value }
+        for try await value in try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger
+        )
+        .decode(Int.self) { count = value }
         return count
     }
 
     /// One table, batch by batch in primary-key order; the columns are those both engines have.
-    func copy(_ table: String, key: [String], from snapshot: DatabaseSnapshot, into connection: PostgresConnection, logger: Logger,
-              progress: @Sendable (Progress) -> Void) async throws -> Int {
+    func copy(
+        _ table: String, key: [String], from snapshot: DatabaseSnapshot, into connection: PostgresConnection,
+        logger: Logger,
+        progress: @Sendable (Progress) -> Void
+    ) async throws -> Int {
         var targetTypes: [String: String] = [:]
         let typeQuery: PostgresQuery = """
             SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = \(table)
             """
-        for try await (name, type) in try await connection.query(typeQuery, logger: logger).decode((String, String).self) {
+        for try await (name, type) in try await connection.query(typeQuery, logger: logger).decode(
+            (String, String).self)
+        {
             targetTypes[name] = type
         }
         let known = targetTypes
         let (columns, total) = try await snapshot.read { db in
-            (try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String }.filter { known[$0] != nil },
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0)
+            (
+                try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String }.filter {
+                    known[$0] != nil
+                },
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+            )
         }
-        guard !columns.isEmpty else { throw CatalogCopyError("\(table): no columns in common between the two catalogs") }
+        guard !columns.isEmpty else {
+            throw CatalogCopyError("\(table): no columns in common between the two catalogs")
+        }
         let keyIndexes = key.compactMap { columns.firstIndex(of: $0) }
-        guard keyIndexes.count == key.count else { throw CatalogCopyError("\(table): its key \(key) is missing from the copy") }
+        guard keyIndexes.count == key.count else {
+            throw CatalogCopyError("\(table): its key \(key) is missing from the copy")
+        }
         let list = columns.joined(separator: ", ")
         let keyList = key.joined(separator: ", ")
         let perStatement = min(batchRows, 60_000 / columns.count)  // PostgreSQL takes at most 65,535 parameters
@@ -137,10 +164,13 @@ public struct CatalogCopy: Sendable {
                 let batch: [Row]
                 if let after = start {
                     let marks = Array(repeating: "?", count: key.count).joined(separator: ", ")
-                    batch = try Row.fetchAll(db, sql: "SELECT \(list) FROM \(table) WHERE (\(keyList)) > (\(marks)) ORDER BY \(keyList) LIMIT ?",
-                                             arguments: StatementArguments(after + [perStatement.databaseValue]))
+                    batch = try Row.fetchAll(
+                        db,
+                        sql: "SELECT \(list) FROM \(table) WHERE (\(keyList)) > (\(marks)) ORDER BY \(keyList) LIMIT ?",
+                        arguments: StatementArguments(after + [perStatement.databaseValue]))
                 } else {
-                    batch = try Row.fetchAll(db, sql: "SELECT \(list) FROM \(table) ORDER BY \(keyList) LIMIT ?", arguments: [perStatement])
+                    batch = try Row.fetchAll(
+                        db, sql: "SELECT \(list) FROM \(table) ORDER BY \(keyList) LIMIT ?", arguments: [perStatement])
                 }
                 return batch.map { Array($0.databaseValues) }
             }
@@ -156,8 +186,10 @@ public struct CatalogCopy: Sendable {
                 }
                 tuples.append("(" + marks.joined(separator: ", ") + ")")
             }
-            try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table) (\(list)) VALUES " + tuples.joined(separator: ", "),
-                                                     binds: bindings), logger: logger)
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: "INSERT INTO \(table) (\(list)) VALUES " + tuples.joined(separator: ", "),
+                    binds: bindings), logger: logger)
             copied += rows.count
             progress(Progress(table: table, copied: copied, total: total))
             after = keyIndexes.map { last[$0] }
@@ -166,7 +198,9 @@ public struct CatalogCopy: Sendable {
         return copied
     }
 
-    static func bind(_ value: DatabaseValue, into bindings: inout PostgresBindings, table: String, column: String) throws {
+    static func bind(
+        _ value: DatabaseValue, into bindings: inout PostgresBindings, table: String, column: String
+    ) throws {
         switch value.storage {
         case .null: bindings.appendNull()
         case let .int64(number): bindings.append(number)

@@ -35,7 +35,9 @@ final class PinnedFeedConnections: EventLoopFeed {
         let connections = slots.withLock { slots -> [PinnedFeedConnection]? in
             guard !slots.closed else { return nil }
             if let connections = slots.byLoop[ObjectIdentifier(eventLoop)] { return connections }
-            let connections = (0..<Self.perLoop).map { _ in PinnedFeedConnection(eventLoop: eventLoop, opener: opener(), logger: logger) }
+            let connections = (0..<Self.perLoop).map { _ in
+                PinnedFeedConnection(eventLoop: eventLoop, opener: opener(), logger: logger)
+            }
             slots.byLoop[ObjectIdentifier(eventLoop)] = connections
             return connections
         }
@@ -74,8 +76,10 @@ final class PinnedFeedConnections: EventLoopFeed {
             // The page's generic plan is the index seek its custom plans are, but PostgreSQL costs it far higher (it
             // cannot see the cursor or the limit) and so plans every execution again: that planning was most of the
             // server's time per page. These connections run only this statement.
-            named.options.additionalStartupParameters = [("application_name", Self.applicationName),
-                                                         ("plan_cache_mode", "force_generic_plan")]
+            named.options.additionalStartupParameters = [
+                ("application_name", Self.applicationName),
+                ("plan_cache_mode", "force_generic_plan"),
+            ]
             return PostgresConnection.connect(on: eventLoop, configuration: named, id: id, logger: logger)
         }
     }
@@ -130,7 +134,10 @@ final class PinnedFeedConnection: @unchecked Sendable {
         eventLoop.assertInEventLoop()
         precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
         let start = cursor ?? FeedPosition.start
-        let binds = [PostgresData(int64: start.publishedAt), PostgresData(string: start.id), PostgresData(int64: Int64(limit + 1))]
+        let binds = [
+            PostgresData(int64: start.publishedAt), PostgresData(string: start.id),
+            PostgresData(int64: Int64(limit + 1)),
+        ]
         started()
         return ready().flatMap { [self] ready in
             let promise = eventLoop.makePromise(of: GeneratedPage.self)
@@ -142,13 +149,18 @@ final class PinnedFeedConnection: @unchecked Sendable {
                 let decoded = try rows.map { row in
                     let columns = row.makeRandomAccess()
                     guard columns.count == 4, let generation = columns[data: 0].int64 else {
-                        throw CatalogError(.other, "the feed page query answered an unexpected row: \(columns.count) columns")
+                        throw CatalogError(
+                            .other, "the feed page query answered an unexpected row: \(columns.count) columns")
                     }
-                    return PostgresFeedStore.FeedRow((generation, columns[data: 1].int64, columns[data: 2].string,
-                                                      try Self.bytea(columns[data: 3])))
+                    return PostgresFeedStore.FeedRow(
+                        (
+                            generation, columns[data: 1].int64, columns[data: 2].string,
+                            try Self.bytea(columns[data: 3])
+                        ))
                 }
                 guard let page = PostgresFeedStore.page(decoded, limit: limit) else {
-                    throw CatalogError(.unavailable, "a stored feed record needs encoding again; the general path encodes it")
+                    throw CatalogError(
+                        .unavailable, "a stored feed record needs encoding again; the general path encodes it")
                 }
                 return page
             }.whenComplete { [self] result in sent.removeValue(forKey: key)?.completeWith(result) }
@@ -161,8 +173,11 @@ final class PinnedFeedConnection: @unchecked Sendable {
         guard let value = data.value else { return nil }
         if data.formatCode == .binary { return value }
         let text = value.readableBytesView
-        guard text.count >= 2, text.count % 2 == 0, text.first == UInt8(ascii: "\\"), text.dropFirst().first == UInt8(ascii: "x") else {
-            throw CatalogError(.other, "a bytea column came in the text format without its \\x prefix (\(text.count) bytes)")
+        guard text.count >= 2, text.count % 2 == 0, text.first == UInt8(ascii: "\\"),
+            text.dropFirst().first == UInt8(ascii: "x")
+        else {
+            throw CatalogError(
+                .other, "a bytea column came in the text format without its \\x prefix (\(text.count) bytes)")
         }
         var bytes = ByteBuffer()
         bytes.reserveCapacity(text.count / 2 - 1)
@@ -190,7 +205,8 @@ final class PinnedFeedConnection: @unchecked Sendable {
         let waiting = sent
         sent.removeAll()
         for promise in waiting.values {
-            promise.fail(CatalogError(.unavailable, "the feed's pinned catalog connection closed before the page was answered"))
+            promise.fail(
+                CatalogError(.unavailable, "the feed's pinned catalog connection closed before the page was answered"))
         }
     }
 
@@ -205,8 +221,11 @@ final class PinnedFeedConnection: @unchecked Sendable {
                 return
             }
             guard NIODeadline.now() - lastProgress > Self.stallLimit, case let .ready(ready) = state else { return }
-            logger.warning("closing the feed's pinned catalog connection: no answer", metadata: [
-                "pages_waiting": "\(outstanding)", "seconds": "\(Self.stallLimit.nanoseconds / 1_000_000_000)"])
+            logger.warning(
+                "closing the feed's pinned catalog connection: no answer",
+                metadata: [
+                    "pages_waiting": "\(outstanding)", "seconds": "\(Self.stallLimit.nanoseconds / 1_000_000_000)",
+                ])
             state = .idle
             let _: EventLoopFuture<Void> = ready.connection.close()
             failSent()

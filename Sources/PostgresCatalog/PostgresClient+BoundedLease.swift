@@ -21,7 +21,9 @@ extension PostgresClient {
     /// The pool had no connection for us in time: the server is down or unreachable, or every connection is busy.
     struct ConnectionTimeout: Error, CustomStringConvertible {
         let timeout: Duration
-        var description: String { "no connection to the server within \(timeout) (server down or unreachable, or the pool exhausted)" }
+        var description: String {
+            "no connection to the server within \(timeout) (server down or unreachable, or the pool exhausted)"
+        }
     }
 
     /// The connection closed while the body ran, and the body did not fail by itself.
@@ -47,16 +49,20 @@ extension PostgresClient {
     /// Runs `body` on a pooled connection; returns within `connectionWait` when no connection comes, and within
     /// `lostConnectionGrace` (plus a look's interval) of the connection closing under a body that never ends.
     /// Cancelling the caller returns at once with `CancellationError` and cancels the body.
-    func boundedLease<T: Sendable>(_ operation: String, connectionWait: Duration, logger: Logger,
-                                   _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async -> BoundedOutcome<T> {
+    func boundedLease<T: Sendable>(
+        _ operation: String, connectionWait: Duration, logger: Logger,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async -> BoundedOutcome<T> {
         let lease = Lease()
         let outcome = OneShot<T>()
         let work = Task {
             do {
-                outcome.settle(.success(try await self.withConnection { connection in
-                    lease.set(connection)
-                    return try await body(connection)
-                }))
+                outcome.settle(
+                    .success(
+                        try await self.withConnection { connection in
+                            lease.set(connection)
+                            return try await body(connection)
+                        }))
             } catch {
                 outcome.settle(.failure(error))
             }
@@ -70,9 +76,12 @@ extension PostgresClient {
                         continue
                     }
                     try? await Task.sleep(for: Self.lostConnectionGrace)
-                    guard !Task.isCancelled, outcome.settle(.failure(ConnectionLost(grace: Self.lostConnectionGrace))) else { return }
+                    guard !Task.isCancelled, outcome.settle(.failure(ConnectionLost(grace: Self.lostConnectionGrace)))
+                    else { return }
                     work.cancel()
-                    logger.warning("left a catalog call behind: its connection closed and it never ended", metadata: ["operation": "\(operation)"])
+                    logger.warning(
+                        "left a catalog call behind: its connection closed and it never ended",
+                        metadata: ["operation": "\(operation)"])
                     return
                 }
                 guard ContinuousClock.now < deadline else {
@@ -84,7 +93,8 @@ extension PostgresClient {
         }
         defer { watch.cancel() }
         do {
-            return BoundedOutcome(result: .success(try await outcome.value { work.cancel() }), leased: lease.leased != nil)
+            return BoundedOutcome(
+                result: .success(try await outcome.value { work.cancel() }), leased: lease.leased != nil)
         } catch {
             return BoundedOutcome(result: .failure(error), leased: lease.leased != nil)
         }
@@ -92,8 +102,10 @@ extension PostgresClient {
 
     /// `boundedLease` in one transaction, for callers outside the store (migrations, `reel db copy`).
     /// - Throws: the body's error, `PostgresTransactionError`, `ConnectionTimeout` or `ConnectionLost`.
-    func boundedTransaction<T: Sendable>(_ operation: String, connectionWait: Duration, logger: Logger,
-                                         _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func boundedTransaction<T: Sendable>(
+        _ operation: String, connectionWait: Duration, logger: Logger,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await boundedLease(operation, connectionWait: connectionWait, logger: logger) { connection in
             try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
         }.result.get()

@@ -1,8 +1,8 @@
 public import FeedStore
-public import PostgresNIO
-internal import NIOSSL
-public import NIOPosix
 public import Logging
+public import NIOPosix
+internal import NIOSSL
+public import PostgresNIO
 
 /// A `PostgresLocation` (`--database postgres://...`) as PostgresNIO's client configuration: libpq's `sslmode`
 /// honoured (TLS off by default), a bounded pool, and timeouts short enough that a server that went away is noticed.
@@ -14,12 +14,14 @@ public enum PostgresEndpoint {
 
     /// A pool for `location` on `eventLoopGroup`.
     public static func client(_ location: PostgresLocation, connections: Int = 8, logger: Logger) -> PostgresClient {
-        PostgresClient(configuration: configuration(location, connections: connections), eventLoopGroup: eventLoopGroup,
-                       backgroundLogger: logger)
+        PostgresClient(
+            configuration: configuration(location, connections: connections), eventLoopGroup: eventLoopGroup,
+            backgroundLogger: logger)
     }
 
     /// - Parameter connections: the pool's upper bound; feed servers and workers each keep their own pool.
-    public static func configuration(_ location: PostgresLocation, connections: Int = 8) -> PostgresClient.Configuration {
+    public static func configuration(_ location: PostgresLocation, connections: Int = 8) -> PostgresClient.Configuration
+    {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: tls(location.sslMode))

@@ -8,10 +8,13 @@ internal import PostgresNIO
 extension PostgresFeedStore {
     /// Runs `body` on a connection of `pool` (the store's pool by default). - Throws: `CatalogError`, `.unavailable`
     /// when no connection came within `connectionWait` or the connection was lost under a body that never ended.
-    func withConnection<T: Sendable>(_ operation: String, on pool: PostgresClient? = nil,
-                                     _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+    func withConnection<T: Sendable>(
+        _ operation: String, on pool: PostgresClient? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(CatalogError) -> T {
         let described = "\(operation) at \(location)"
-        let outcome = await (pool ?? client).boundedLease(described, connectionWait: connectionWait, logger: logger, body)
+        let outcome = await (pool ?? client).boundedLease(
+            described, connectionWait: connectionWait, logger: logger, body)
         switch outcome.result {
         case let .success(value): return value
         case let .failure(error): throw Self.classify(error, operation: described, beforeConnection: !outcome.leased)
@@ -20,8 +23,10 @@ extension PostgresFeedStore {
 
     /// `body` in one transaction: committed when it returns, rolled back when it throws (its `CatalogError` arrives
     /// as it was thrown).
-    func transaction<T: Sendable>(_ operation: String,
-                                  _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+    func transaction<T: Sendable>(
+        _ operation: String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(CatalogError) -> T {
         let logger = self.logger
         return try await withConnection(operation) { connection in
             try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
@@ -29,8 +34,10 @@ extension PostgresFeedStore {
     }
 
     /// `body` in one read-only snapshot, as SQLite's reads are: every statement sees the same commits.
-    func snapshot<T: Sendable>(_ operation: String,
-                               _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+    func snapshot<T: Sendable>(
+        _ operation: String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(CatalogError) -> T {
         let logger = self.logger
         return try await transaction(operation) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)

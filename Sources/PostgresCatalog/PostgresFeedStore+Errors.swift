@@ -25,8 +25,8 @@ extension PostgresFeedStore {
             if error.code == .server { return kind(sqlState: error.serverInfo?[.sqlState] ?? "") }
             switch error.code {
             case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
-                 .queryCancelled, .listenFailed, .sslUnsupported, .failedToAddSSLHandler, .unsupportedAuthMechanism,
-                 .authMechanismRequiresPassword, .saslError:
+                .queryCancelled, .listenFailed, .sslUnsupported, .failedToAddSSLHandler, .unsupportedAuthMechanism,
+                .authMechanismRequiresPassword, .saslError:
                 return .unavailable
             default:
                 return .other
@@ -42,9 +42,11 @@ extension PostgresFeedStore {
     static func kind(sqlState: String) -> CatalogError.Kind {
         switch sqlState {
         case "23505": .duplicate  // unique_violation
-        case "40001", "40P01", "55P03", "57014", "53300": .busy  // serialization, deadlock, lock/statement timeout, too many connections
+        // serialization, deadlock, lock/statement timeout, too many connections
+        case "40001", "40P01", "55P03", "57014", "53300": .busy
         case "53100": .full  // disk_full
-        case "57P01", "57P02", "57P03", "25006", "3D000": .unavailable  // shutdown, starting up, read-only standby, no database
+        // shutdown, starting up, read-only standby, no database
+        case "57P01", "57P02", "57P03", "25006", "3D000": .unavailable
         default:
             switch sqlState.prefix(2) {
             case "08", "28": .unavailable  // connection exception, authorization failed

@@ -5,7 +5,9 @@ internal import PostgresNIO
 extension PostgresFeedStore {
     /// - Throws: `CatalogError` with kind `.duplicate` when the name (or hash) is taken.
     public func createToken(_ token: UploadToken) async throws(CatalogError) {
-        _ = try await rows("create upload token \(token.name)", """
+        _ = try await rows(
+            "create upload token \(token.name)",
+            """
             INSERT INTO upload_tokens (id, name, hash, rate_limit, created_at, revoked_at)
             VALUES (\(token.id), \(token.name), \(token.hash), \(token.rateLimit), \(token.createdAt), \(token.revokedAt))
             """)
@@ -28,19 +30,26 @@ extension PostgresFeedStore {
     public func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
         let logger = self.logger
         return try await transaction("revoke upload token \(nameOrID)") { connection in
-            guard let row = try await connection.rows("""
-                SELECT * FROM upload_tokens WHERE name = \(nameOrID) OR id = \(nameOrID) ORDER BY name = \(nameOrID) DESC LIMIT 1
-                """, logger: logger).first else { return nil }
+            guard
+                let row = try await connection.rows(
+                    """
+                    SELECT * FROM upload_tokens WHERE name = \(nameOrID) OR id = \(nameOrID) ORDER BY name = \(nameOrID) DESC LIMIT 1
+                    """, logger: logger
+                ).first
+            else { return nil }
             var token = try Self.token(row: row)
-            try await connection.query("UPDATE upload_tokens SET revoked_at = coalesce(revoked_at, \(now)) WHERE id = \(token.id)",
-                                       logger: logger)
+            try await connection.query(
+                "UPDATE upload_tokens SET revoked_at = coalesce(revoked_at, \(now)) WHERE id = \(token.id)",
+                logger: logger)
             token.revokedAt = token.revokedAt ?? now
             return token
         }
     }
 
     static func token(row: PostgresRandomAccessRow) throws -> UploadToken {
-        UploadToken(id: try row.value("id"), name: try row.value("name"), hash: try row.value("hash"),
-                    rateLimit: try row.value("rate_limit"), createdAt: try row.value("created_at"), revokedAt: try row.value("revoked_at"))
+        UploadToken(
+            id: try row.value("id"), name: try row.value("name"), hash: try row.value("hash"),
+            rateLimit: try row.value("rate_limit"), createdAt: try row.value("created_at"),
+            revokedAt: try row.value("revoked_at"))
     }
 }

@@ -6,7 +6,9 @@ internal import PostgresNIO
 /// a finished upload to the job queue.
 extension PostgresFeedStore {
     public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
-        _ = try await rows("create upload \(upload.id)", """
+        _ = try await rows(
+            "create upload \(upload.id)",
+            """
             INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
             VALUES (\(upload.id), \(upload.tokenID), \(upload.length), \(upload.received), \(upload.metadata),
                     \(ByteBuffer.bytea(upload.filename)), \(upload.createdAt), \(upload.updatedAt), \(upload.expiresAt))
@@ -21,11 +23,16 @@ extension PostgresFeedStore {
 
     /// Records a new acknowledged offset, only if the upload is still at `from` (two PATCHes racing cannot both win).
     /// - Returns: whether it was recorded.
-    public func advanceUpload(id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64) async throws(CatalogError) -> Bool {
-        try await rows("advance upload \(id) from \(from) to \(received)", """
+    public func advanceUpload(
+        id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64
+    ) async throws(CatalogError) -> Bool {
+        try await rows(
+            "advance upload \(id) from \(from) to \(received)",
+            """
             UPDATE uploads SET received = \(received), updated_at = \(now), expires_at = \(expiresAt)
             WHERE id = \(id) AND received = \(from) AND job_id IS NULL RETURNING id
-            """).count == 1
+            """
+        ).count == 1
     }
 
     public func deleteUpload(id: String) async throws(CatalogError) {
@@ -34,7 +41,9 @@ extension PostgresFeedStore {
 
     public func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
         let operation = "list the uploads expired at \(now)"
-        let rows = try await rows(operation, """
+        let rows = try await rows(
+            operation,
+            """
             SELECT * FROM uploads WHERE finished_at IS NULL AND job_id IS NULL AND expires_at <= \(now)
             """)
         return try Self.decode(operation) { try rows.map(Self.upload(row:)) }
@@ -42,31 +51,40 @@ extension PostgresFeedStore {
 
     /// Step one of the hand-over: the job's id is chosen and kept before the file moves.
     public func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
-        _ = try await rows("assign job \(jobID) to upload \(id)", """
+        _ = try await rows(
+            "assign job \(jobID) to upload \(id)",
+            """
             UPDATE uploads SET job_id = coalesce(job_id, \(jobID)), updated_at = \(now) WHERE id = \(id)
             """)
     }
 
     /// Step two, after the file is in `.incoming/<job>`: the queued job and the finished upload, in one transaction.
     /// A job already there (the worker's recovery made it first) is kept.
-    public func finishUpload(id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64) async throws(CatalogError) {
+    public func finishUpload(
+        id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64
+    ) async throws(CatalogError) {
         let logger = self.logger
         try await transaction("finish upload \(id) as job \(jobID)") { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at)
                 VALUES (\(jobID), 'unknown', \(ByteBuffer.bytea(sourceName)), \(bytes), 'queued', NULL, \(now), \(now))
                 ON CONFLICT (id) DO NOTHING
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE uploads SET finished_at = coalesce(finished_at, \(now)), updated_at = \(now) WHERE id = \(id)
                 """, logger: logger)
         }
     }
 
     static func upload(row: PostgresRandomAccessRow) throws -> UploadRecord {
-        UploadRecord(id: try row.value("id"), tokenID: try row.value("token_id"), length: try row.value("length"),
-                     received: try row.value("received"), metadata: try row.value("metadata"), filename: try row.bytes("filename"),
-                     createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at"),
-                     expiresAt: try row.value("expires_at"), jobID: try row.value("job_id"), finishedAt: try row.value("finished_at"))
+        UploadRecord(
+            id: try row.value("id"), tokenID: try row.value("token_id"), length: try row.value("length"),
+            received: try row.value("received"), metadata: try row.value("metadata"),
+            filename: try row.bytes("filename"),
+            createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at"),
+            expiresAt: try row.value("expires_at"), jobID: try row.value("job_id"),
+            finishedAt: try row.value("finished_at"))
     }
 }

@@ -34,7 +34,9 @@ public final class PostgresFeedStore: Catalog, CatalogSeeding, Service {
     /// - Parameter connections: the pool's upper bound, besides the one `LISTEN` connection.
     ///   - connectionWait: how long a call waits for a pooled connection before it fails as unavailable. Tests that run
     ///     beside heavy work give it longer; a server wants it short, so a client learns of an outage quickly.
-    public init(location: PostgresLocation, connections: Int = 8, connectionWait: Duration = .seconds(5), logger: Logger) {
+    public init(
+        location: PostgresLocation, connections: Int = 8, connectionWait: Duration = .seconds(5), logger: Logger
+    ) {
         self.connectionWait = connectionWait
         self.location = location
         self.logger = logger
@@ -49,19 +51,33 @@ public final class PostgresFeedStore: Catalog, CatalogSeeding, Service {
     public func run() async {
         let ended = OneShot<Void>()
         let parts = [
-            Task { await self.client.run(); ended.settle(.success(())) },
-            Task { await self.listener.run(); ended.settle(.success(())) },
-            Task { await self.listenForQueuedJobs(); ended.settle(.success(())) },
+            Task {
+                await self.client.run()
+                ended.settle(.success(()))
+            },
+            Task {
+                await self.listener.run()
+                ended.settle(.success(()))
+            },
+            Task {
+                await self.listenForQueuedJobs()
+                ended.settle(.success(()))
+            },
         ]
         await cancelWhenGracefulShutdown {
             _ = try? await ended.value()
         }
         for part in parts { part.cancel() }
         let closing = Task { await self.pinned.close() }
-        let names = ["the connection pool", "the LISTEN connection's pool", "the LISTEN loop", "the feed's pinned connections"]
+        let names = [
+            "the connection pool", "the LISTEN connection's pool", "the LISTEN loop", "the feed's pinned connections",
+        ]
         for (part, name) in zip(parts + [closing], names) where await value(of: part, upTo: Self.shutdownGrace) == nil {
-            logger.warning("left a catalog task behind at shutdown", metadata: [
-                "task": "\(name)", "catalog": "\(location)", "grace": "\(Self.shutdownGrace)"])
+            logger.warning(
+                "left a catalog task behind at shutdown",
+                metadata: [
+                    "task": "\(name)", "catalog": "\(location)", "grace": "\(Self.shutdownGrace)",
+                ])
         }
     }
 
@@ -77,7 +93,7 @@ public final class PostgresFeedStore: Catalog, CatalogSeeding, Service {
             do {
                 _ = try await rows("reach the server to migrate the catalog", "SELECT 1")
                 break
-            } catch where error.kind == .unavailable && ContinuousClock.now < deadline {
+            } catch  where error.kind == .unavailable && ContinuousClock.now < deadline {
                 logger.warning("waiting for the catalog's server", metadata: ["error": "\(error)"])
                 try? await Task.sleep(for: .seconds(1))
             }
@@ -126,10 +142,14 @@ public final class PostgresFeedStore: Catalog, CatalogSeeding, Service {
         }
     }
 
-    private func follow(jobs: PostgresNotificationSequence, generations: PostgresNotificationSequence,
-                        on connection: PostgresConnection) async throws {
-        for try await value in try await connection.query("SELECT value FROM catalog_generation WHERE id = 1", logger: logger)
-            .decode(Int64.self) { announcedGeneration.advance(to: value) }
+    private func follow(
+        jobs: PostgresNotificationSequence, generations: PostgresNotificationSequence,
+        on connection: PostgresConnection
+    ) async throws {
+        for try await value in try await connection.query(
+            "SELECT value FROM catalog_generation WHERE id = 1", logger: logger
+        )
+        .decode(Int64.self) { announcedGeneration.advance(to: value) }
         queuedJobs.wakeAll()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

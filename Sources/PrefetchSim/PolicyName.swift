@@ -20,7 +20,9 @@ public enum PolicyName: Hashable, Sendable, CaseIterable {
     public static let windowSizes = 0...4
 
     public static let allCases: [PolicyName] =
-        [.noPrefetch, .next1, .window] + windowSizes.map(windowOf) + [.aware, .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload]
+        [.noPrefetch, .next1, .window] + windowSizes.map(windowOf) + [
+            .aware, .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload,
+        ]
 
     /// Every accepted name as help and errors list it, `window:K` standing for its forms.
     public static var validNames: [String] { listed(allCases) }

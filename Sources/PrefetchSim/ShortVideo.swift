@@ -19,14 +19,23 @@ public struct ShortVideo: Sendable, Equatable {
     /// A challenge video: 1 s chunks, no init segments, the challenge's rates.
     public init(name: String, chunkBytes: [[Int]], retention: [Double]) {
         let count = chunkBytes.first?.count ?? 0
-        self.init(name: name, chunkBytes: chunkBytes, chunkMilliseconds: [Int](repeating: 1000, count: count),
-                  initBytes: [Int](repeating: 0, count: chunkBytes.count), rungKbps: Array(MMGCRates.kbps.prefix(chunkBytes.count)),
-                  retention: retention)
+        self.init(
+            name: name, chunkBytes: chunkBytes, chunkMilliseconds: [Int](repeating: 1000, count: count),
+            initBytes: [Int](repeating: 0, count: chunkBytes.count),
+            rungKbps: Array(MMGCRates.kbps.prefix(chunkBytes.count)),
+            retention: retention)
     }
 
-    public init(name: String, chunkBytes: [[Int]], chunkMilliseconds: [Int], initBytes: [Int], rungKbps: [Double], retention: [Double]) {
-        precondition(!chunkBytes.isEmpty && chunkBytes.allSatisfy { $0.count == chunkMilliseconds.count }, "every rung lists every chunk")
-        precondition(initBytes.count == chunkBytes.count && rungKbps.count == chunkBytes.count, "one init size and one rate per rung")
+    public init(
+        name: String, chunkBytes: [[Int]], chunkMilliseconds: [Int], initBytes: [Int], rungKbps: [Double],
+        retention: [Double]
+    ) {
+        precondition(
+            !chunkBytes.isEmpty && chunkBytes.allSatisfy { $0.count == chunkMilliseconds.count },
+            "every rung lists every chunk")
+        precondition(
+            initBytes.count == chunkBytes.count && rungKbps.count == chunkBytes.count,
+            "one init size and one rate per rung")
         self.name = name
         self.chunkBytes = chunkBytes
         self.retention = retention
@@ -34,7 +43,10 @@ public struct ShortVideo: Sendable, Equatable {
         self.initBytes = initBytes
         self.rungKbps = rungKbps
         var end = 0
-        chunkEnds = chunkMilliseconds.map { end += $0; return end }
+        chunkEnds = chunkMilliseconds.map {
+            end += $0
+            return end
+        }
     }
 
     public var chunkCount: Int { chunkMilliseconds.count }
@@ -49,7 +61,7 @@ public struct ShortVideo: Sendable, Equatable {
     /// How many chunks start before `milliseconds`: those playback has reached.
     public func chunks(startingBefore milliseconds: Int) -> Int {
         guard milliseconds > 0 else { return 0 }
-        var low = 0, high = chunkCount   // chunk k starts at end(ofChunks: k)
+        var low = 0, high = chunkCount  // chunk k starts at end(ofChunks: k)
         while low < high {
             let middle = (low + high) / 2
             if end(ofChunks: middle) < milliseconds { low = middle + 1 } else { high = middle }

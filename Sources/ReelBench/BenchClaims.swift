@@ -10,7 +10,8 @@ extension ReelBench {
     /// contend in the database as workers on different hosts would), and prints one JSON line: claims per second,
     /// latency percentiles, and how many jobs were claimed twice (must be 0).
     struct Claims: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "claims", abstract: "Measure concurrent job claims.")
+        static let configuration = CommandConfiguration(
+            commandName: "claims", abstract: "Measure concurrent job claims.")
 
         @Option(name: .long, help: "Catalog: a SQLite file or a postgres:// URL.") var database: String
         @Option(name: .long, help: "Jobs to queue and drain.") var jobs = 10_000
@@ -36,8 +37,9 @@ extension ReelBench {
                     for part in 0..<claimers {
                         group.addTask {
                             for n in stride(from: part, to: jobs, by: claimers) {
-                                try await store.finishUpload(id: "bench-\(prefix)-\(n)", jobID: String(format: "%@%08d", prefix, n),
-                                                             sourceName: Array("clip\(n).mp4".utf8), bytes: 1_000, now: now)
+                                try await store.finishUpload(
+                                    id: "bench-\(prefix)-\(n)", jobID: String(format: "%@%08d", prefix, n),
+                                    sourceName: Array("clip\(n).mp4".utf8), bytes: 1_000, now: now)
                             }
                         }
                     }
@@ -51,7 +53,9 @@ extension ReelBench {
                             var mine: [(String, Duration)] = []
                             while true {
                                 let before = clock.now
-                                guard let job = try await store.claimNextJob(owner: "bench\(claimer)", now: now + 1, leaseMilliseconds: 60_000)
+                                guard
+                                    let job = try await store.claimNextJob(
+                                        owner: "bench\(claimer)", now: now + 1, leaseMilliseconds: 60_000)
                                 else { break }
                                 mine.append((job.id, clock.now - before))
                             }
@@ -62,14 +66,19 @@ extension ReelBench {
                 }
                 let elapsed = clock.now - started
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                let latencies = claims.map { Double($0.1.components.attoseconds) / 1e15 + Double($0.1.components.seconds) * 1000 }.sorted()
+                let latencies = claims.map {
+                    Double($0.1.components.attoseconds) / 1e15 + Double($0.1.components.seconds) * 1000
+                }.sorted()
                 let ids = claims.map(\.0)
                 let processing = try await store.jobCounts()[.processing] ?? 0
                 return BenchClaimsResult(
-                    engine: location.description.hasPrefix("postgres") ? "postgresql" : "sqlite", jobs: jobs, claimers: claimers,
+                    engine: location.description.hasPrefix("postgres") ? "postgresql" : "sqlite", jobs: jobs,
+                    claimers: claimers,
                     claims: claims.count, seconds: seconds, claimsPerSecond: Double(claims.count) / max(seconds, 1e-9),
-                    p50Milliseconds: Self.percentile(latencies, 0.50), p99Milliseconds: Self.percentile(latencies, 0.99),
-                    doubleClaims: ids.count - Set(ids).count, unclaimed: jobs - Set(ids).count, processingRows: processing)
+                    p50Milliseconds: Self.percentile(latencies, 0.50),
+                    p99Milliseconds: Self.percentile(latencies, 0.99),
+                    doubleClaims: ids.count - Set(ids).count, unclaimed: jobs - Set(ids).count,
+                    processingRows: processing)
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -14,7 +14,8 @@ extension Reel {
 
         /// `reel db seed --database PATH --count N`: synthetic published videos for tests and benchmarks.
         struct Seed: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Fill the catalog with N synthetic published videos.")
+            static let configuration = CommandConfiguration(
+                abstract: "Fill the catalog with N synthetic published videos.")
 
             @OptionGroup var database: DatabaseOption
             @Option(name: .long, help: "How many videos to add.") var count: Int
@@ -34,29 +35,40 @@ extension Reel {
                     try await catalog.seed(count: count, startingAt: existing, batch: 50_000)
                     return (existing, Date().timeIntervalSince(started))
                 }
-                print(String(format: "seeded %ld videos (%ld in all) into %@ in %.1f s", count, existing + count, location.description, seconds))
+                print(
+                    String(
+                        format: "seeded %ld videos (%ld in all) into %@ in %.1f s", count, existing + count,
+                        location.description, seconds))
             }
         }
 
         /// `reel db copy --from catalog.sqlite --to postgres://...`: moving a library's catalog to PostgreSQL.
         struct Copy: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Copy a SQLite catalog into an empty PostgreSQL catalog (in one transaction, row counts checked).",
+                abstract:
+                    "Copy a SQLite catalog into an empty PostgreSQL catalog (in one transaction, row counts checked).",
                 discussion: """
                     Stop the workers and servers that write to the SQLite catalog first (the copy reads one snapshot, so
                     anything written during it stays behind). Then start them with --database set to the same URL: the
                     library folder is unchanged, since the catalog stores paths relative to it.
                     """)
 
-            @Option(name: .long, help: "The SQLite catalog to copy (migrated to the current schema first).") var from: String
-            @Option(name: .long, help: ArgumentHelp("The PostgreSQL catalog: postgres://user@host[:port]/database.", valueName: "url"))
+            @Option(name: .long, help: "The SQLite catalog to copy (migrated to the current schema first).") var from:
+                String
+            @Option(
+                name: .long,
+                help: ArgumentHelp("The PostgreSQL catalog: postgres://user@host[:port]/database.", valueName: "url"))
             var to: String
             @Option(name: .long, help: "Rows per INSERT.") var batch = 1_000
 
             func validate() throws {
                 guard (1...50_000).contains(batch) else { throw ValidationError("--batch must be from 1 to 50000") }
-                guard case .postgres = try target() else { throw ValidationError("--to must be a postgres:// URL, not \(to)") }
-                guard FileManager.default.fileExists(atPath: from) else { throw ValidationError("--from \(from): no such SQLite catalog") }
+                guard case .postgres = try target() else {
+                    throw ValidationError("--to must be a postgres:// URL, not \(to)")
+                }
+                guard FileManager.default.fileExists(atPath: from) else {
+                    throw ValidationError("--from \(from): no such SQLite catalog")
+                }
             }
 
             func target() throws -> DatabaseLocation {
@@ -82,8 +94,10 @@ extension Reel {
                     }
                 }
                 for (table, count) in counts.sorted(by: { $0.key < $1.key }) { print("\(table)\t\(count)") }
-                printError(String(format: "copied %ld rows from %@ into %@ in %.1f s; row counts match",
-                                  counts.values.reduce(0, +), from, location.description, Date().timeIntervalSince(started)))
+                printError(
+                    String(
+                        format: "copied %ld rows from %@ into %@ in %.1f s; row counts match",
+                        counts.values.reduce(0, +), from, location.description, Date().timeIntervalSince(started)))
             }
         }
     }

@@ -4,10 +4,12 @@ import Foundation
 
 /// `--database`: a SQLite path or a `postgres://` URL, or `REEL_DATABASE_URL` when the option is not given.
 struct DatabaseOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Catalog: a SQLite file (created and migrated when missing) or postgres://user[:password]@host[:port]/database"
-            + "[?sslmode=disable|prefer|require|verify-ca|verify-full]. Default: $REEL_DATABASE_URL.",
-        valueName: "path-or-url")) var database: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Catalog: a SQLite file (created and migrated when missing) or postgres://user[:password]@host[:port]/database"
+                + "[?sslmode=disable|prefer|require|verify-ca|verify-full]. Default: $REEL_DATABASE_URL.",
+            valueName: "path-or-url")) var database: String?
 
     func validate() throws { _ = try location() }
 

@@ -4,6 +4,7 @@ import FileSystem
 import Foundation
 import HLSCheck
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,18 +21,25 @@ extension Reel {
                 """
         )
 
-        @Argument(help: ArgumentHelp("A directory holding master.m3u8, a master playlist, or an http(s) URL of one.",
-                                     valueName: "dir-or-url"))
+        @Argument(
+            help: ArgumentHelp(
+                "A directory holding master.m3u8, a master playlist, or an http(s) URL of one.",
+                valueName: "dir-or-url"))
         var source: String
-        @Option(name: .long, help: ArgumentHelp("A rule broken on purpose (e.g. 6.1): still listed, marked waived, not a "
-                                                + "failure. Repeatable.", valueName: "rule"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "A rule broken on purpose (e.g. 6.1): still listed, marked waived, not a "
+                    + "failure. Repeatable.", valueName: "rule"))
         var waive: [String] = []
         @Flag(name: .long, help: "Print the report as JSON.") var json = false
 
         var isURL: Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
 
         func validate() throws {
-            guard isURL || Directory.exists(source) else { throw ValidationError("\(source): no such directory or file") }
+            guard isURL || Directory.exists(source) else {
+                throw ValidationError("\(source): no such directory or file")
+            }
         }
 
         /// The checker reads synchronously (files, or HTTP GETs it waits for): it runs on a thread of its own.
@@ -40,7 +48,9 @@ extension Reel {
             let (source, isURL) = (self.source, self.isURL)
             let report = try await onOwnThread("hls-check \(source)") { () -> HLSReport in
                 if isURL {
-                    let master = source.hasSuffix(".m3u8") ? source : (source.hasSuffix("/") ? source : source + "/") + "master.m3u8"
+                    let master =
+                        source.hasSuffix(".m3u8")
+                        ? source : (source.hasSuffix("/") ? source : source + "/") + "master.m3u8"
                     return HLSChecker(reader: HTTPResources(), options: options).check(master: master)
                 } else if Directory.isDirectory(source) {
                     return HLSChecker(options: options).check(directory: source)
@@ -56,10 +66,13 @@ extension Reel {
             print("\(report.master)")
             for variant in report.variants {
                 let rate = variant.measuredFrameRate.map { String(format: "%.3f fps", $0) } ?? "no video"
-                print("  \(variant.playlist)  \(variant.measuredResolution ?? "-")  \(rate)  \(variant.measuredCodecs ?? "-")  "
-                    + "\(variant.segments) segments, \(String(format: "%.3f", variant.durationSeconds)) s")
-                print("    BANDWIDTH \(variant.bandwidth.map(String.init) ?? "-") (measured peak \(variant.measuredPeak)), "
-                    + "AVERAGE-BANDWIDTH \(variant.averageBandwidth.map(String.init) ?? "-") (measured \(variant.measuredAverage))")
+                print(
+                    "  \(variant.playlist)  \(variant.measuredResolution ?? "-")  \(rate)  \(variant.measuredCodecs ?? "-")  "
+                        + "\(variant.segments) segments, \(String(format: "%.3f", variant.durationSeconds)) s")
+                print(
+                    "    BANDWIDTH \(variant.bandwidth.map(String.init) ?? "-") (measured peak \(variant.measuredPeak)), "
+                        + "AVERAGE-BANDWIDTH \(variant.averageBandwidth.map(String.init) ?? "-") (measured \(variant.measuredAverage))"
+                )
             }
             for group in report.findingsByFile {
                 print(group.file)
@@ -69,8 +82,9 @@ extension Reel {
                 }
             }
             let waived = report.findings.filter(\.waived).count
-            print("\(report.passed ? "PASS" : "FAIL"): \(report.mustCount) MUST, \(report.shouldCount) SHOULD"
-                + (waived > 0 ? ", \(waived) waived" : ""))
+            print(
+                "\(report.passed ? "PASS" : "FAIL"): \(report.mustCount) MUST, \(report.shouldCount) SHOULD"
+                    + (waived > 0 ? ", \(waived) waived" : ""))
         }
     }
 }
@@ -119,13 +133,17 @@ final class HTTPResources: HLSResourceReader, Sendable {
         }.resume()
         // URLSession ends every task by the resource timeout; the wait's own bound only guards against one it lost.
         guard done.wait(timeout: .now() + Self.requestTimeout * 3) == .success else {
-            throw HLSResourceError(location: location, reason: "no answer within \(Int(Self.requestTimeout * 3)) s", isNotFound: false)
+            throw HLSResourceError(
+                location: location, reason: "no answer within \(Int(Self.requestTimeout * 3)) s", isNotFound: false)
         }
         let (data, response, error) = outcome.get()
-        if let error { throw HLSResourceError(location: location, reason: error.localizedDescription, isNotFound: false) }
+        if let error {
+            throw HLSResourceError(location: location, reason: error.localizedDescription, isNotFound: false)
+        }
         let status = response?.statusCode ?? 0
         guard (200..<300).contains(status), let data else {
-            throw HLSResourceError(location: location, reason: "HTTP \(status)", isNotFound: status == 404 || status == 410)
+            throw HLSResourceError(
+                location: location, reason: "HTTP \(status)", isNotFound: status == 404 || status == 410)
         }
         let bytes = [UInt8](data)
         recent.withLock { recent in

@@ -16,7 +16,8 @@ extension Reel {
                 info = try AdmissionPolicy().probe(path: file)
             } catch {
                 if json {
-                    JSONOutput.print(Check.Refused(reason: error.reason.rawValue, message: error.message, path: error.path))
+                    JSONOutput.print(
+                        Check.Refused(reason: error.reason.rawValue, message: error.message, path: error.path))
                 } else {
                     printError("cannot probe \(error.path): \(error.reason.rawValue): \(error.message)")
                 }

@@ -17,8 +17,11 @@ enum ProbeTable {
                 ("coded size", "\(video.codedWidth)x\(video.codedHeight)"),
                 ("display size", "\(video.displayWidth)x\(video.displayHeight)"),
                 ("rotation", "\(video.rotation)°"),
-                ("frame rate", "\(fixed(video.averageFrameRate, 3)) avg, \(fixed(video.realFrameRate, 3)) real"
-                    + (video.isVariableFrameRate ? " (variable)" : "")),
+                (
+                    "frame rate",
+                    "\(fixed(video.averageFrameRate, 3)) avg, \(fixed(video.realFrameRate, 3)) real"
+                        + (video.isVariableFrameRate ? " (variable)" : "")
+                ),
             ]
             if let frames = video.frameCount { rows.append(("frames", String(frames))) }
             if let duration = video.durationSeconds { rows.append(("video duration", "\(fixed(duration, 3)) s")) }
@@ -37,7 +40,8 @@ enum ProbeTable {
             if let pixelFormat = image.pixelFormat { rows.append(("pixel format", pixelFormat)) }
         }
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(
+            separator: "\n")
     }
 
     static func fixed(_ value: Double, _ places: Int) -> String {

@@ -1,12 +1,12 @@
 import ArgumentParser
 import FeedServer
 import FeedStore
-import PostgresCatalog
 import FileSystem
 import Foundation
 import Logging
-import Transcode
+import PostgresCatalog
 import ServiceLifecycle
+import Transcode
 import Worker
 
 extension Reel {
@@ -23,9 +23,11 @@ extension Reel {
         )
 
         @OptionGroup var database: DatabaseOption
-        @Option(name: .customLong("database-read"), help: ArgumentHelp(
-            "A read replica for the feed's reads (postgres:// URL or SQLite path); uploads, jobs and publishing use --database.",
-            valueName: "path-or-url")) var databaseRead: String?
+        @Option(
+            name: .customLong("database-read"),
+            help: ArgumentHelp(
+                "A read replica for the feed's reads (postgres:// URL or SQLite path); uploads, jobs and publishing use --database.",
+                valueName: "path-or-url")) var databaseRead: String?
         @Option(name: .long, help: "Library directory holding videos/ and images/.") var library: String
         @Option(name: .long, help: "Address to bind.") var host = "127.0.0.1"
         @Option(name: .long, help: "Port (0 picks a free one; the chosen port is printed).") var port = 8080
@@ -34,21 +36,32 @@ extension Reel {
         @Option(name: .long, help: "Burst size for --rate-limit (default: 2 × the rate).") var rateBurst: Double?
         @Option(name: .long, help: "Event-loop threads for socket I/O (handlers run on Swift's concurrency pool).")
         var ioThreads = 1
-        @Option(name: .long, help: "Also run the worker on this inbox, in this process (see reel worker).") var inbox: String?
-        @Option(name: .customLong("hls-js-url"), help: ArgumentHelp(
-            "hls.js for browsers without native HLS in the web client: an http(s) URL (.mjs is loaded as a module).",
-            valueName: "url")) var hlsJsURL: String?
-        @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
-            "Let web pages on this origin use the API (feed, media, uploads); repeatable, or * for any.", valueName: "origin"))
+        @Option(name: .long, help: "Also run the worker on this inbox, in this process (see reel worker).") var inbox:
+            String?
+        @Option(
+            name: .customLong("hls-js-url"),
+            help: ArgumentHelp(
+                "hls.js for browsers without native HLS in the web client: an http(s) URL (.mjs is loaded as a module).",
+                valueName: "url")) var hlsJsURL: String?
+        @Option(
+            name: .customLong("cors-origin"),
+            help: ArgumentHelp(
+                "Let web pages on this origin use the API (feed, media, uploads); repeatable, or * for any.",
+                valueName: "origin"))
         var corsOrigins: [String] = []
-        @Option(name: .customLong("media-base-url"), help: ArgumentHelp(
-            "Where feed items point clients for the library's files: this server's /media/ (the default), or a CDN or object store's URL. The catalog keeps paths, so changing it needs no migration.",
-            valueName: "url")) var mediaBaseURL = "/media/"
-        @Option(name: .long, help: "Close a connection that sends nothing for this many seconds (a stalled upload frees its slot).")
+        @Option(
+            name: .customLong("media-base-url"),
+            help: ArgumentHelp(
+                "Where feed items point clients for the library's files: this server's /media/ (the default), or a CDN or object store's URL. The catalog keeps paths, so changing it needs no migration.",
+                valueName: "url")) var mediaBaseURL = "/media/"
+        @Option(
+            name: .long,
+            help: "Close a connection that sends nothing for this many seconds (a stalled upload frees its slot).")
         var idleTimeout = 30.0
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
-        @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+        @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel =
+            "info"
 
         func validate() throws {
             guard (1...64).contains(ioThreads) else { throw ValidationError("--io-threads must be from 1 to 64") }
@@ -56,10 +69,15 @@ extension Reel {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
             if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
             if let rateBurst, !(rateBurst >= 1) { throw ValidationError("--rate-burst must be at least 1") }
-            guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
+            guard Logger.Level(rawValue: logLevel) != nil else {
+                throw ValidationError("--log-level \(logLevel) is not a level")
+            }
             for origin in corsOrigins where origin != "*" {
-                guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.dropFirst(8).contains("/") else {
-                    throw ValidationError("--cors-origin \(origin) must be * or an origin such as https://app.example.com (scheme, host, optional port; no path)")
+                guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.dropFirst(8).contains("/")
+                else {
+                    throw ValidationError(
+                        "--cors-origin \(origin) must be * or an origin such as https://app.example.com (scheme, host, optional port; no path)"
+                    )
                 }
             }
             if let hlsJsURL {
@@ -97,20 +115,26 @@ extension Reel {
             let uploadConfiguration = UploadConfiguration(library: library, limits: try limits.load())
             let uploads = try UploadDesk(store: catalog, configuration: uploadConfiguration)
             server.uploads = uploads
-            var services: [any Service] = [UploadExpiryService(desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel))]
+            var services: [any Service] = [
+                UploadExpiryService(desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel))
+            ]
             if let inbox {
                 _ = try limits.load()
                 let worker = try Worker(
-                    configuration: self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: false),
+                    configuration: self.worker.configuration(
+                        inbox: inbox, library: library, limits: limits.limits, once: false),
                     store: catalog, logger: ServerLogging.logger(label: "reel.worker", level: logLevel),
                     metrics: server.metricsFactory)
                 services.append(worker)
                 let status = worker.status
                 server.healthProblem = {
-                    status.diskFull.map { .diskFull(path: $0.path, availableBytes: $0.availableBytes, requiredBytes: $0.requiredBytes) }
+                    status.diskFull.map {
+                        .diskFull(path: $0.path, availableBytes: $0.availableBytes, requiredBytes: $0.requiredBytes)
+                    }
                 }
             }
-            try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) { host, port in
+            try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) {
+                host, port in
                 // One line on stdout that scripts wait for; everything else is JSON on stderr.
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }

@@ -7,16 +7,22 @@ extension Reel.Simulate {
     /// sizes. Renditions without a hint (published before Reel measured them) are estimated from their bit rate,
     /// and a line on stderr says how many.
     static func feedVideos(at path: String) async throws -> [FeedVideoModel] {
-        let models = try await SQLiteFeedStore(database: FeedDatabase(readOnlyPath: path)).publishedVideos().map { video in
-            try FeedVideoModel(name: video.id, durationMilliseconds: video.durationMilliseconds, renditions: video.renditions.map {
-                FeedVideoModel.Rendition(id: $0.rung, averageBandwidth: $0.averageBandwidth, segments: $0.segments, prefetch: $0.prefetch)
-            })
+        let models = try await SQLiteFeedStore(database: FeedDatabase(readOnlyPath: path)).publishedVideos().map {
+            video in
+            try FeedVideoModel(
+                name: video.id, durationMilliseconds: video.durationMilliseconds,
+                renditions: video.renditions.map {
+                    FeedVideoModel.Rendition(
+                        id: $0.rung, averageBandwidth: $0.averageBandwidth, segments: $0.segments, prefetch: $0.prefetch
+                    )
+                })
         }
         guard !models.isEmpty else { throw ValidationError("\(path): no published videos") }
         let estimated = models.reduce(0) { $0 + $1.estimatedRenditions.count }
         if estimated > 0 {
-            printError("simulate: \(estimated) of \(models.reduce(0) { $0 + $1.renditions.count }) renditions have no prefetch hint; "
-                + "their sizes are estimated from AVERAGE-BANDWIDTH x duration, without an init segment")
+            printError(
+                "simulate: \(estimated) of \(models.reduce(0) { $0 + $1.renditions.count }) renditions have no prefetch hint; "
+                    + "their sizes are estimated from AVERAGE-BANDWIDTH x duration, without an init segment")
         }
         return models
     }

@@ -7,36 +7,59 @@ extension Reel {
     struct Simulate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Simulate feed-scroll prefetch policies on bandwidth traces (ACM MM'22 challenge semantics).",
-            discussion: "Modes: client (the phone client: player pool, prefetch window, paging; policies none, next1, window, window:K, aware) and mmgc (the challenge's exact semantics; also W0 W1 W2 W4 A2 no_save fixed_preload)."
+            discussion:
+                "Modes: client (the phone client: player pool, prefetch window, paging; policies none, next1, window, window:K, aware) and mmgc (the challenge's exact semantics; also W0 W1 W2 W4 A2 no_save fixed_preload)."
         )
 
         @Option(name: .long, help: "A trace file or a directory of traces.") var network: String
         @Option(name: .long, help: "Catalog directory: <video>/video_size_{0,1,2}.") var catalog: String?
-        @Option(name: .long, help: "A Reel catalog (catalog.sqlite), read only: its published videos with their real init and first-segment sizes (client mode).")
+        @Option(
+            name: .long,
+            help:
+                "A Reel catalog (catalog.sqlite), read only: its published videos with their real init and first-segment sizes (client mode)."
+        )
         var feedCatalog: String?
-        @Option(name: .long, help: "Retention curves directory (needed by A2, aware and sampled users).") var retention: String?
-        @Option(name: .long, help: "Policy: \(PolicyName.validNames.joined(separator: ", ")) (default: window).", transform: { try PolicyName(parsing: $0) })
+        @Option(name: .long, help: "Retention curves directory (needed by A2, aware and sampled users).") var retention:
+            String?
+        @Option(
+            name: .long, help: "Policy: \(PolicyName.validNames.joined(separator: ", ")) (default: window).",
+            transform: { try PolicyName(parsing: $0) })
         var policy: PolicyName = .window
-        @Option(name: .long, help: "sample0 (the challenge's default user) or a number of seeded users.") var users: String = "sample0"
+        @Option(name: .long, help: "sample0 (the challenge's default user) or a number of seeded users.") var users:
+            String = "sample0"
         @Option(name: .long, help: "Seed for sampled users.") var seed: UInt64 = 1
-        @Option(name: .long, help: "client (the phone client model) or mmgc (the challenge's semantics).") var mode: String = "client"
+        @Option(name: .long, help: "client (the phone client model) or mmgc (the challenge's semantics).") var mode:
+            String = "client"
         @Option(name: .long, help: "Players in the pool (client mode, 3–5).") var players: Int = 3
-        @Option(name: .long, help: "Chance that a user swipes back after a video (client mode, 0–1).") var backSwipes: Double = 0
-        @Option(name: .long, help: "Milliseconds of scroll gesture between videos (client mode).") var scrollPause: Int = 0
+        @Option(name: .long, help: "Chance that a user swipes back after a video (client mode, 0–1).") var backSwipes:
+            Double = 0
+        @Option(name: .long, help: "Milliseconds of scroll gesture between videos (client mode).") var scrollPause:
+            Int = 0
         @Flag(name: .long, help: "Print JSON.") var json = false
 
         func validate() throws {
-            guard mode == "mmgc" || mode == "client" else { throw ValidationError("--mode takes client or mmgc, not \(mode)") }
-            guard (catalog == nil) != (feedCatalog == nil) else { throw ValidationError("give either --catalog or --feed-catalog") }
-            if feedCatalog != nil, mode != "client" {
-                throw ValidationError("--feed-catalog runs in client mode: the challenge's semantics need its 1 s chunks and three rungs")
+            guard mode == "mmgc" || mode == "client" else {
+                throw ValidationError("--mode takes client or mmgc, not \(mode)")
             }
-            if feedCatalog != nil, retention != nil { throw ValidationError("--retention goes with --catalog: a Reel catalog has no retention curves") }
-            if mode == "client", !policy.runsInClientMode { throw ValidationError(PolicyNameError.challengeOnly(policy).description) }
+            guard (catalog == nil) != (feedCatalog == nil) else {
+                throw ValidationError("give either --catalog or --feed-catalog")
+            }
+            if feedCatalog != nil, mode != "client" {
+                throw ValidationError(
+                    "--feed-catalog runs in client mode: the challenge's semantics need its 1 s chunks and three rungs")
+            }
+            if feedCatalog != nil, retention != nil {
+                throw ValidationError("--retention goes with --catalog: a Reel catalog has no retention curves")
+            }
+            if mode == "client", !policy.runsInClientMode {
+                throw ValidationError(PolicyNameError.challengeOnly(policy).description)
+            }
             guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
             guard (0...1).contains(backSwipes) else { throw ValidationError("--back-swipes takes a probability 0...1") }
             guard scrollPause >= 0 else { throw ValidationError("--scroll-pause takes milliseconds ≥ 0") }
-            guard users == "sample0" || (Int(users) ?? 0) > 0 else { throw ValidationError("--users takes sample0 or a positive number") }
+            guard users == "sample0" || (Int(users) ?? 0) > 0 else {
+                throw ValidationError("--users takes sample0 or a positive number")
+            }
         }
 
         /// The challenge's figures at the top level (score, qoe, bytes_downloaded, wasted_bytes, rebuffer_ms,
@@ -98,35 +121,49 @@ extension Reel {
             }
             let elapsed = max(Date().timeIntervalSince(started), 1e-9)
             let sessions = Double(traces.count) * Double(users == "sample0" ? 1 : Int(users)!)
-            let report = Report(policy: policy.rawValue, traces: traces.count, users: users, result: result, stallRatio: result.stallRatio,
-                                wasteRatio: result.wasteRatio, chunkEventsPerSecond: result.chunksDownloaded * sessions / elapsed)
+            let report = Report(
+                policy: policy.rawValue, traces: traces.count, users: users, result: result,
+                stallRatio: result.stallRatio,
+                wasteRatio: result.wasteRatio, chunkEventsPerSecond: result.chunksDownloaded * sessions / elapsed)
             if json {
                 JSONOutput.print(report)
             } else {
-                print(String(format: "%@ on %d traces, users %@: score %.4f, QoE %.4f, downloaded %.0f B, wasted %.0f B (%.1f%%), rebuffer %.0f ms of %.0f ms (%.1f%%)",
-                             policy.rawValue, traces.count, users, result.score, result.qoe, result.bytesDownloaded, result.wastedBytes,
-                             100 * result.wasteRatio, result.rebufferMilliseconds, result.watchMilliseconds, 100 * result.stallRatio))
+                print(
+                    String(
+                        format:
+                            "%@ on %d traces, users %@: score %.4f, QoE %.4f, downloaded %.0f B, wasted %.0f B (%.1f%%), rebuffer %.0f ms of %.0f ms (%.1f%%)",
+                        policy.rawValue, traces.count, users, result.score, result.qoe, result.bytesDownloaded,
+                        result.wastedBytes,
+                        100 * result.wasteRatio, result.rebufferMilliseconds, result.watchMilliseconds,
+                        100 * result.stallRatio))
             }
         }
 
         private func runClient(traces: [NetworkTrace], videos: [ShortVideo]) throws {
             let session = (0..<7).map { videos[$0 % videos.count] }
-            let people = users == "sample0" ? [MMGCRunner.sample0] : UserSampler(videos: session).users(Int(users)!, seed: seed)
+            let people =
+                users == "sample0" ? [MMGCRunner.sample0] : UserSampler(videos: session).users(Int(users)!, seed: seed)
             var base = ClientConfiguration()
             base.players = players
             let started = Date()
-            var summary = try ClientRun.run(catalog: session, traces: traces, users: people, policy: policy, base: base,
-                                            backSwipeProbability: backSwipes, pauseMilliseconds: scrollPause, seed: seed)
-            summary.chunkEventsPerSecond = Double(summary.chunksDownloaded) / max(Date().timeIntervalSince(started), 1e-9)
+            var summary = try ClientRun.run(
+                catalog: session, traces: traces, users: people, policy: policy, base: base,
+                backSwipeProbability: backSwipes, pauseMilliseconds: scrollPause, seed: seed)
+            summary.chunkEventsPerSecond =
+                Double(summary.chunksDownloaded) / max(Date().timeIntervalSince(started), 1e-9)
             if json {
                 JSONOutput.print(summary)
             } else {
-                print("\(policy) (client model, \(players) players) on \(summary.sessions) sessions: startup p50 \(summary.startupP50Milliseconds) ms, "
-                    + "p95 \(summary.startupP95Milliseconds) ms; \(summary.stallCount) stalls, \(summary.stallMilliseconds) ms; "
-                    + String(format: "stall ratio %.1f%%; ", 100 * summary.stallRatio)
-                    + "downloaded \(summary.bytesDownloaded) B, wasted \(summary.bytesWasted) B "
-                    + String(format: "(%.1f%%); prefetch hit rate %.1f%%; ", 100 * summary.wasteRatio, 100 * summary.prefetchHitRate)
-                    + "\(summary.playersCreated) players; peak buffer \(summary.peakBufferedBytes) B; \(summary.pageRequests) page requests")
+                print(
+                    "\(policy) (client model, \(players) players) on \(summary.sessions) sessions: startup p50 \(summary.startupP50Milliseconds) ms, "
+                        + "p95 \(summary.startupP95Milliseconds) ms; \(summary.stallCount) stalls, \(summary.stallMilliseconds) ms; "
+                        + String(format: "stall ratio %.1f%%; ", 100 * summary.stallRatio)
+                        + "downloaded \(summary.bytesDownloaded) B, wasted \(summary.bytesWasted) B "
+                        + String(
+                            format: "(%.1f%%); prefetch hit rate %.1f%%; ", 100 * summary.wasteRatio,
+                            100 * summary.prefetchHitRate)
+                        + "\(summary.playersCreated) players; peak buffer \(summary.peakBufferedBytes) B; \(summary.pageRequests) page requests"
+                )
             }
         }
     }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import FeedServer
 import FeedStore
-import PostgresCatalog
 import Foundation
 import Logging
 import MediaModel
+import PostgresCatalog
 
 extension Reel {
     /// `reel token`: who may upload over HTTP. A token is printed once; the catalog keeps its SHA-256 only.
@@ -34,8 +34,9 @@ extension Reel {
                 let location = try database.location()
                 let (secret, hash) = try BearerToken.generate()
                 let id = LibraryLayout.newID()
-                let token = UploadToken(id: id, name: name, hash: hash, rateLimit: rateLimit,
-                                        createdAt: Int64(Date().timeIntervalSince1970 * 1000))
+                let token = UploadToken(
+                    id: id, name: name, hash: hash, rateLimit: rateLimit,
+                    createdAt: Int64(Date().timeIntervalSince1970 * 1000))
                 let failure = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) {
                     (registry: any TokenRegistry) -> CatalogError? in
                     do {
@@ -47,7 +48,8 @@ extension Reel {
                 }
                 if let failure {
                     guard failure.kind == .duplicate else { throw failure }
-                    throw ValidationError("a token named \"\(name)\" already exists in \(location) (reel token list shows them)")
+                    throw ValidationError(
+                        "a token named \"\(name)\" already exists in \(location) (reel token list shows them)")
                 }
                 print(secret)
                 printError("token \"\(name)\" (id \(id)) created; it is shown only this once")
@@ -69,18 +71,23 @@ extension Reel {
                     JSONOutput.print(tokens.map(TokenRow.init))
                     return
                 }
-                func padded(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+                func padded(_ text: String, _ width: Int) -> String {
+                    text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+                }
                 print(padded("id", 13), padded("name", 24), padded("rate limit", 11), padded("created", 21), "revoked")
                 for token in tokens {
                     let row = TokenRow(token)
-                    print(padded(row.id, 13), padded(row.name, 24), padded(row.rateLimit.map { String(format: "%g/s", $0) } ?? "none", 11),
-                          padded(row.createdAt, 21), row.revokedAt ?? "-")
+                    print(
+                        padded(row.id, 13), padded(row.name, 24),
+                        padded(row.rateLimit.map { String(format: "%g/s", $0) } ?? "none", 11),
+                        padded(row.createdAt, 21), row.revokedAt ?? "-")
                 }
             }
         }
 
         struct Revoke: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Revoke a token by name or id; its requests get 401 from then on.")
+            static let configuration = CommandConfiguration(
+                abstract: "Revoke a token by name or id; its requests get 401 from then on.")
             @OptionGroup var database: DatabaseOption
             @Argument(help: "The token's name or id.") var token: String
 

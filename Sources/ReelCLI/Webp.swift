@@ -1,6 +1,6 @@
-import FileSystem
 public import ArgumentParser
 import ChatImages
+import FileSystem
 import Foundation
 import Ingest
 import MediaModel
@@ -10,14 +10,18 @@ extension Reel {
     struct Webp: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Convert a chat image (or a directory of them) to WebP: upright, resized, metadata stripped.",
-            discussion: "Exit 0 when every file converted, 65 when a file was rejected or failed (the summary lists each)."
+            discussion:
+                "Exit 0 when every file converted, 65 when a file was rejected or failed (the summary lists each)."
         )
 
         @Argument(help: "An image file, or a directory of images.") var input: String
         @Option(name: .long, help: "Output .webp file, or a directory when INPUT is a directory.") var output: String
-        @Option(name: .long, help: "low (1024 px, q30), medium (1024 px, q60) or high (2048 px, q80).") var quality: ImageQuality = .high
-        @Option(name: .long, help: "Image presets JSON (default: Presets/images.json when present).") var presets: String?
-        @Option(name: .long, help: "Files converted at once in a directory batch (default: one per core).") var jobs: Int?
+        @Option(name: .long, help: "low (1024 px, q30), medium (1024 px, q60) or high (2048 px, q80).") var quality:
+            ImageQuality = .high
+        @Option(name: .long, help: "Image presets JSON (default: Presets/images.json when present).") var presets:
+            String?
+        @Option(name: .long, help: "Files converted at once in a directory batch (default: one per core).") var jobs:
+            Int?
         @OptionGroup var limits: LimitsOption
         @Flag(name: .long, help: "Print JSON.") var json = false
 
@@ -31,7 +35,8 @@ extension Reel {
         }
 
         func run() async throws {
-            let converter = ChatImageConverter(policy: AdmissionPolicy(limits: try limits.load()), presets: try ImagePresets.load(option: presets))
+            let converter = ChatImageConverter(
+                policy: AdmissionPolicy(limits: try limits.load()), presets: try ImagePresets.load(option: presets))
             guard Directory.isDirectory(input) else {
                 try convertOne(converter)
                 return
@@ -40,7 +45,9 @@ extension Reel {
             let plan = try BatchConversion.plan(directory: input, output: output)
             let showsProgress = !json && isatty(2) != 0
             let started = Date()
-            let outcome = BatchConversion(converter: converter, quality: quality, workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount).run(plan) { done, total in
+            let outcome = BatchConversion(
+                converter: converter, quality: quality, workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            ).run(plan) { done, total in
                 guard showsProgress else { return }
                 let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
                 StandardError.write(String(format: "\r%d/%d images, %.1f/s ", done, total, rate))
@@ -51,7 +58,9 @@ extension Reel {
             } else {
                 let bytes = outcome.converted.reduce(0) { $0 + $1.bytes }
                 print("converted \(outcome.converted.count) of \(plan.count) images to \(output) (\(bytes) bytes)")
-                for failure in outcome.failed { printError("failed: \(failure.path): \(failure.code): \(failure.message)") }
+                for failure in outcome.failed {
+                    printError("failed: \(failure.path): \(failure.code): \(failure.message)")
+                }
             }
             if !outcome.failed.isEmpty { throw ExitCode(65) }
         }
@@ -62,7 +71,9 @@ extension Reel {
                 if json {
                     JSONOutput.print(result)
                 } else {
-                    print("\(input) (\(result.sourceFormat) \(result.sourceWidth)x\(result.sourceHeight)) -> \(output) (\(result.width)x\(result.height), \(result.bytes) bytes)")
+                    print(
+                        "\(input) (\(result.sourceFormat) \(result.sourceWidth)x\(result.sourceHeight)) -> \(output) (\(result.width)x\(result.height), \(result.bytes) bytes)"
+                    )
                 }
             } catch {
                 let isRejection = if case .rejected = error { true } else { false }

@@ -1,13 +1,13 @@
 import ArgumentParser
 import FeedStore
-import PostgresCatalog
 import FileSystem
-import Ingest
 import Foundation
+import Ingest
 import Logging
+import PostgresCatalog
 import ServiceLifecycle
-import UnixSignals
 import Transcode
+import UnixSignals
 import Worker
 
 extension Reel {
@@ -15,7 +15,8 @@ extension Reel {
     struct WorkerCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "worker",
-            abstract: "Ingest uploads dropped in an inbox: videos to the HLS ladder, images to WebP, published to the catalog.",
+            abstract:
+                "Ingest uploads dropped in an inbox: videos to the HLS ladder, images to WebP, published to the catalog.",
             discussion: """
                 Each upload becomes a job (queued → processing → published | rejected | failed) run in its own process
                 under memory, CPU and wall-clock limits. Published originals move to LIBRARY/originals/<id>; refused
@@ -25,29 +26,36 @@ extension Reel {
         )
 
         @Option(name: .long, help: "Directory uploads are dropped into.") var inbox: String
-        @Option(name: .long, help: "Library directory (videos/, images/, originals/, rejected/, ...).") var library: String
+        @Option(name: .long, help: "Library directory (videos/, images/, originals/, rejected/, ...).") var library:
+            String
         @OptionGroup var database: DatabaseOption
         @Flag(name: .long, help: "Process what is in the inbox, then exit.") var once = false
         @Flag(name: .long, help: "Print one JSON line per finished job.") var json = false
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
-        @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+        @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel =
+            "info"
 
         func run() async throws {
             _ = try limits.load()  // a bad limits file is a usage error here, not in every job
             let logger = ServerLogging.logger(label: "reel.worker", level: logLevel)
             var onFinished: (@Sendable (JobReport) -> Void)?
             if json {
-                onFinished = { report in FileHandle.standardOutput.write(Data((JSONOutput.string(report) + "\n").utf8)) }
+                onFinished = { report in FileHandle.standardOutput.write(Data((JSONOutput.string(report) + "\n").utf8))
+                }
             }
-            let configuration = self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: once)
+            let configuration = self.worker.configuration(
+                inbox: inbox, library: library, limits: limits.limits, once: once)
             // A few connections: the loop, the heartbeat and recovery, and LISTEN.
-            try await CatalogOpener.with(try database.location(), connections: 4, logger: logger) { [onFinished] store in
-                let worker = try Worker(configuration: configuration, store: store, logger: logger, onFinished: onFinished)
+            try await CatalogOpener.with(try database.location(), connections: 4, logger: logger) {
+                [onFinished] store in
+                let worker = try Worker(
+                    configuration: configuration, store: store, logger: logger, onFinished: onFinished)
                 // SIGTERM and SIGINT shut the worker down gracefully; with --once it ends the group when it is done.
-                let group = ServiceGroup(configuration: .init(
-                    services: [.init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup)],
-                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                let group = ServiceGroup(
+                    configuration: .init(
+                        services: [.init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup)],
+                        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
                 try await group.run()
             }
         }
@@ -55,8 +63,9 @@ extension Reel {
 
     /// `reel worker-job`: one job, run by the worker in a child process. Not for people.
     struct WorkerJob: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: JobInvocation.subcommand, abstract: "Run one worker job (internal).",
-                                                        shouldDisplay: false)
+        static let configuration = CommandConfiguration(
+            commandName: JobInvocation.subcommand, abstract: "Run one worker job (internal).",
+            shouldDisplay: false)
 
         @Option(name: .long, help: "The job, as the worker encodes it.") var invocation: String
 

@@ -7,21 +7,28 @@ import Worker
 /// The worker's options, shared by `reel worker` and `reel serve --inbox`.
 struct WorkerOptions: ParsableArguments {
     @Option(name: .long, help: "Jobs in parallel, each in its own process (default: 1 per 2 cores).") var jobs: Int?
-    @Option(name: .long, help: "Seconds a file's size and mtime must stay unchanged before it is taken.") var settle = 2.0
+    @Option(name: .long, help: "Seconds a file's size and mtime must stay unchanged before it is taken.") var settle =
+        2.0
     @Option(name: .long, help: "Seconds between inbox scans.") var pollInterval = 0.25
-    @Option(name: .long, help: "Wall-clock seconds a job may run before it is killed (reason: timeout).") var jobTimeout = 600.0
+    @Option(name: .long, help: "Wall-clock seconds a job may run before it is killed (reason: timeout).")
+    var jobTimeout = 600.0
     @Option(name: .long, help: "Address-space limit per job process, in MB.") var jobMemoryMb = 4096
     @Option(name: .long, help: "Attempts for transient failures (with exponential backoff).") var maxAttempts = 3
-    @Option(name: .long, help: "Seconds running jobs get to finish after SIGTERM before they are re-queued.") var grace = 30.0
+    @Option(name: .long, help: "Seconds running jobs get to finish after SIGTERM before they are re-queued.")
+    var grace = 30.0
     @Option(name: .long, help: "Ladder preset JSON (default: Presets/ladder.json when present).") var ladder: String?
     @Option(name: .long, help: "Stop claiming uploads while the library's file system has less than this many MB free.")
     var minFreeMb = 64
-    @Option(name: .long, help: "Seconds a claimed job stays this worker's without a heartbeat; after that any worker re-queues it.")
+    @Option(
+        name: .long,
+        help: "Seconds a claimed job stays this worker's without a heartbeat; after that any worker re-queues it.")
     var leaseSeconds = 30.0
 
     func validate() throws {
         if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be from 1 to 64") }
-        guard settle >= 0, pollInterval > 0, pollInterval <= 60 else { throw ValidationError("--settle must be ≥ 0 and --poll-interval in (0, 60]") }
+        guard settle >= 0, pollInterval > 0, pollInterval <= 60 else {
+            throw ValidationError("--settle must be ≥ 0 and --poll-interval in (0, 60]")
+        }
         guard jobTimeout >= 1 else { throw ValidationError("--job-timeout must be at least 1 s") }
         guard jobMemoryMb >= 256 else { throw ValidationError("--job-memory-mb must be at least 256") }
         guard (1...20).contains(maxAttempts) else { throw ValidationError("--max-attempts must be from 1 to 20") }
@@ -45,7 +52,8 @@ struct WorkerOptions: ParsableArguments {
         configuration.once = once
         configuration.minimumFreeBytes = Int64(minFreeMb) << 20
         #if REEL_TEST_HOOKS
-        configuration.faults = WorkerFaults(environmentValue: ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"])
+        configuration.faults = WorkerFaults(
+            environmentValue: ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"])
         #endif
         configuration.ladderPath = LadderPreset.path(option: ladder).map(absolute)
         configuration.limitsPath = AdmissionLimits.path(option: limits).map(absolute)

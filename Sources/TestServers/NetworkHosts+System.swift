@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import MediaFixtures
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,14 +14,17 @@ extension NetworkHosts {
     static func ip(_ ip: String, _ arguments: [String]) throws -> String {
         let command = [ip] + arguments
         let result = try ChildProcess.run(command)
-        guard result.status == 0 else { throw NetworkHostsError(command: command, status: result.status, stderr: result.stderr) }
+        guard result.status == 0 else {
+            throw NetworkHostsError(command: command, status: result.status, stderr: result.stderr)
+        }
         return result.stdout
     }
 
     static func findIP() throws -> String {
         let candidates = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
         guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw NetworkHostsError("no `ip` in \(candidates.joined(separator: ", ")) (make test installs Debian's iproute2)")
+            throw NetworkHostsError(
+                "no `ip` in \(candidates.joined(separator: ", ")) (make test installs Debian's iproute2)")
         }
         return path
     }
@@ -40,7 +44,9 @@ extension NetworkHosts {
 
     /// The names `ip netns list` shows.
     static func namespaces(ip: String) throws -> [String] {
-        try Self.ip(ip, ["netns", "list"]).split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        try Self.ip(ip, ["netns", "list"]).split(separator: "\n").compactMap {
+            $0.split(separator: " ").first.map(String.init)
+        }
     }
 
     /// The names of the root namespace's links (`eth0`, not `eth0@if3`).
@@ -73,7 +79,8 @@ extension NetworkHosts {
     /// SIGKILLed or crashed test process left behind.
     static func removeStale(ip: String) throws {
         for namespace in try namespaces(ip: ip) where namespace.hasPrefix(namespacePrefix) {
-            guard let pid = pid_t(namespace.dropFirst(namespacePrefix.count).prefix { $0.isNumber }), !isAlive(pid) else { continue }
+            guard let pid = pid_t(namespace.dropFirst(namespacePrefix.count).prefix { $0.isNumber }), !isAlive(pid)
+            else { continue }
             try killProcesses(in: namespace, ip: ip)
             try Self.ip(ip, ["netns", "del", namespace])
         }
@@ -81,7 +88,8 @@ extension NetworkHosts {
         for link in try links(ip: ip) where link.hasPrefix("rb") || link.hasPrefix("rv") {
             let rest = link.dropFirst(2)
             let digits = rest.prefix { $0.isNumber }
-            guard !digits.isEmpty, rest.dropFirst(digits.count).first == "x", let pid = pid_t(digits), !isAlive(pid) else { continue }
+            guard !digits.isEmpty, rest.dropFirst(digits.count).first == "x", let pid = pid_t(digits), !isAlive(pid)
+            else { continue }
             do {
                 try Self.ip(ip, ["link", "del", link])
             } catch {
@@ -94,7 +102,8 @@ extension NetworkHosts {
 
     /// The lowest x such that nothing in the root namespace (an address or a route) is in 10.211.x.0/24.
     static func freeOctet(ip: String) throws -> Int {
-        let text = try Self.ip(ip, ["-4", "-o", "addr", "show"]) + "\n" + Self.ip(ip, ["-4", "route", "show", "table", "all"])
+        let text =
+            try Self.ip(ip, ["-4", "-o", "addr", "show"]) + "\n" + Self.ip(ip, ["-4", "route", "show", "table", "all"])
         var used = Set<Int>()
         for token in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) where token.hasPrefix("10.211.") {
             if let octet = Int(token.dropFirst("10.211.".count).prefix { $0.isNumber }) { used.insert(octet) }

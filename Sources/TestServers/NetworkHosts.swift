@@ -3,6 +3,7 @@ import FileSystem
 import Foundation
 public import MediaFixtures
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +42,8 @@ public final class NetworkHosts: Sendable {
     public init(blockingCount count: Int) throws {
         precondition((1...250).contains(count), "NetworkHosts takes 1 to 250 hosts")
         guard getuid() == 0 else {
-            throw NetworkHostsError("network namespaces need root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run the multi-host tests as root")
+            throw NetworkHostsError(
+                "network namespaces need root (CAP_NET_ADMIN and CAP_SYS_ADMIN): run the multi-host tests as root")
         }
         ip = try Self.findIP()
         let serial = String(Self.counter.add(1, ordering: .relaxed).newValue, radix: 36)
@@ -54,9 +56,10 @@ public final class NetworkHosts: Sendable {
         rootAddress = "10.211.\(octet).1"
         subnet = "10.211.\(octet).0/24"
         hosts = (0..<count).map { index in
-            NetworkHost(index: index, namespace: "\(Self.namespacePrefix)\(getpid())-\(serial)-\(index)",
-                        address: "10.211.\(octet).\(index + 2)", interface: "eth0",
-                        rootInterface: "rv\(tag)-\(String(index, radix: 36))")
+            NetworkHost(
+                index: index, namespace: "\(Self.namespacePrefix)\(getpid())-\(serial)-\(index)",
+                address: "10.211.\(octet).\(index + 2)", interface: "eth0",
+                rootInterface: "rv\(tag)-\(String(index, radix: 36))")
         }
         do {
             try create()
@@ -79,13 +82,18 @@ public final class NetworkHosts: Sendable {
     /// its `stdout` and `stderr`.
     /// - Throws: `NetworkHostsError` when the set is closed or the executable is not there; FileSystemError when
     ///   the spawn fails.
-    public func run(_ host: NetworkHost, _ executable: String, _ arguments: [String] = [],
-                    environment: [String: String] = [:]) throws -> ChildProcess {
-        guard !isClosed.withLock({ $0 }) else { throw NetworkHostsError("run \(executable) in \(host): the hosts are closed") }
+    public func run(
+        _ host: NetworkHost, _ executable: String, _ arguments: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> ChildProcess {
+        guard !isClosed.withLock({ $0 }) else {
+            throw NetworkHostsError("run \(executable) in \(host): the hosts are closed")
+        }
         if executable.contains("/"), !FileManager.default.isExecutableFile(atPath: executable) {
             throw NetworkHostsError("run in \(host): \(executable) is not an executable file")
         }
-        return try ChildProcess([ip, "netns", "exec", host.namespace, executable] + arguments, environment: environment)
+        return try ChildProcess(
+            [ip, "netns", "exec", host.namespace, executable] + arguments, environment: environment)
     }
 
     /// Cuts `host` off: its bridge port goes down, so nothing from the root namespace or another host reaches it,
@@ -101,7 +109,8 @@ public final class NetworkHosts: Sendable {
             !(try hostLink(host).contains("LOWER_UP"))
         }
         guard lost else {
-            throw NetworkHostsError("after cutting \(host): its \(host.interface) still has carrier: \(try hostLink(host))")
+            throw NetworkHostsError(
+                "after cutting \(host): its \(host.interface) still has carrier: \(try hostLink(host))")
         }
     }
 
@@ -125,11 +134,19 @@ public final class NetworkHosts: Sendable {
     }
 
     private func closeBlocking() throws {
-        guard !isClosed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+        guard
+            !isClosed.withLock({ closed in
+                defer { closed = true }
+                return closed
+            })
+        else { return }
         var failures: [any Error] = []
         // What exists (a set that failed halfway has only part of it); when listing fails, everything is tried.
         func existing(_ list: () throws -> [String]) -> Set<String>? {
-            do { return Set(try list()) } catch { failures.append(error); return nil }
+            do { return Set(try list()) } catch {
+                failures.append(error)
+                return nil
+            }
         }
         let namespaces = existing { try Self.namespaces(ip: ip) }
         let links = existing { try Self.links(ip: ip) }
@@ -158,8 +175,12 @@ public final class NetworkHosts: Sendable {
         try Self.ip(ip, ["link", "set", bridge, "up"])
         for host in hosts {
             try Self.ip(ip, ["netns", "add", host.namespace])
-            try Self.ip(ip, ["link", "add", host.rootInterface, "type", "veth", "peer", "name", host.interface,
-                             "netns", host.namespace])
+            try Self.ip(
+                ip,
+                [
+                    "link", "add", host.rootInterface, "type", "veth", "peer", "name", host.interface,
+                    "netns", host.namespace,
+                ])
             try Self.ip(ip, ["link", "set", host.rootInterface, "master", bridge])
             try Self.ip(ip, ["link", "set", host.rootInterface, "up"])
             try Self.ip(ip, ["-n", host.namespace, "addr", "add", host.address + "/24", "dev", host.interface])

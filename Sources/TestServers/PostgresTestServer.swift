@@ -2,6 +2,7 @@ import Deadlines
 import FileSystem
 import Foundation
 import MediaFixtures
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +42,10 @@ public final class PostgresTestServer: @unchecked Sendable {
         if getuid() == 0 {
             // The Debian package's own unprivileged account; the cluster's files must be its.
             guard let account = getpwnam("postgres") else {
-                throw SetupError(description: "running as root, PostgreSQL needs an unprivileged user: no 'postgres' account (apt-get install postgresql)")
+                throw SetupError(
+                    description:
+                        "running as root, PostgreSQL needs an unprivileged user: no 'postgres' account (apt-get install postgresql)"
+                )
             }
             for path in [root, socketDirectory] {
                 guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
@@ -54,10 +58,14 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
         self.host = host
         port = try Self.freePort(host: host)
-        let initdb = try await ChildProcess.run(runAs + [binaries + "/initdb", "-D", dataDirectory, "-U", Self.user, "-A", "trust",
-                                                   "-E", "UTF8", "--locale=C", "--no-sync"])
+        let initdb = try await ChildProcess.run(
+            runAs + [
+                binaries + "/initdb", "-D", dataDirectory, "-U", Self.user, "-A", "trust",
+                "-E", "UTF8", "--locale=C", "--no-sync",
+            ])
         guard initdb.status == 0 else {
-            throw SetupError(description: "initdb -D \(dataDirectory) failed (\(initdb.status)): \(initdb.stderr)\(initdb.stdout)")
+            throw SetupError(
+                description: "initdb -D \(dataDirectory) failed (\(initdb.status)): \(initdb.stderr)\(initdb.stdout)")
         }
         try trust(networks)
         try await start()
@@ -78,12 +86,14 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// - Throws: `SetupError` with the server's log when it exits or does not get ready within `limit`.
     public func start(within limit: Duration = .seconds(120)) async throws {
         guard process == nil else { return }
-        let server = try ChildProcess(runAs + [
-            binaries + "/postgres", "-D", dataDirectory, "-p", String(port), "-k", socketDirectory,
-            // No fsync (the machine does not crash under a test), but every commit is written before it is
-            // acknowledged, so a killed server loses nothing a client was told is committed.
-            "-c", "listen_addresses=\(host)", "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
-        ])
+        let server = try ChildProcess(
+            runAs + [
+                binaries + "/postgres", "-D", dataDirectory, "-p", String(port), "-k", socketDirectory,
+                // No fsync (the machine does not crash under a test), but every commit is written before it is
+                // acknowledged, so a killed server loses nothing a client was told is committed.
+                "-c", "listen_addresses=\(host)", "-c", "fsync=off", "-c", "full_page_writes=off", "-c",
+                "max_connections=200",
+            ])
         process = server
         let seconds = Double(limit.components.seconds)
         let ready = await ChildProcess.suspendUntil(seconds: seconds) {
@@ -92,7 +102,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         guard ready, !server.hasExited else {
             let log = server.stderr
             await stop()
-            throw SetupError(description: "postgres -D \(dataDirectory) -p \(port) did not start within \(limit): \(log.suffix(2000))")
+            throw SetupError(
+                description:
+                    "postgres -D \(dataDirectory) -p \(port) did not start within \(limit): \(log.suffix(2000))")
         }
     }
 
@@ -111,8 +123,11 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     /// Creates a database of its own for one test.
     public func createDatabase(_ name: String) async throws {
-        let created = try await ChildProcess.run(runAs + [binaries + "/createdb", "-h", socketDirectory, "-p", String(port),
-                                                    "-U", Self.user, name])
+        let created = try await ChildProcess.run(
+            runAs + [
+                binaries + "/createdb", "-h", socketDirectory, "-p", String(port),
+                "-U", Self.user, name,
+            ])
         guard created.status == 0 else {
             throw SetupError(description: "createdb \(name) failed (\(created.status)): \(created.stderr)")
         }
@@ -141,9 +156,17 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// The newest PostgreSQL under /usr/lib/postgresql/<version>/bin with initdb in it.
     static func findBinaries() throws -> String {
         let base = "/usr/lib/postgresql"
-        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).compactMap(Int.init).sorted()
-        guard let version = versions.last(where: { FileManager.default.isExecutableFile(atPath: "\(base)/\($0)/bin/initdb") }) else {
-            throw SetupError(description: "no PostgreSQL server binaries under \(base)/<version>/bin (make test installs Debian's postgresql)")
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).compactMap(Int.init)
+            .sorted()
+        guard
+            let version = versions.last(where: {
+                FileManager.default.isExecutableFile(atPath: "\(base)/\($0)/bin/initdb")
+            })
+        else {
+            throw SetupError(
+                description:
+                    "no PostgreSQL server binaries under \(base)/<version>/bin (make test installs Debian's postgresql)"
+            )
         }
         return "\(base)/\(version)/bin"
     }
@@ -156,9 +179,13 @@ public final class PostgresTestServer: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw SetupError(description: "not an IPv4 address: \(host)") }
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            throw SetupError(description: "not an IPv4 address: \(host)")
+        }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { throw SetupError(description: "bind \(host):0: \(String(cString: strerror(errno)))") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

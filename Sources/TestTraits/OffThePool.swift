@@ -8,8 +8,10 @@ public import Testing
 public struct OffThePool: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         // The suite itself needs no thread of its own; each test (and each case of a parameterised one) does.
         guard !test.isSuite else { return try await function() }
         try await withTaskExecutorPreference(OwnThreadExecutor(label: test.name)) { try await function() }

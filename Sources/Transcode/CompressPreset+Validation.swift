@@ -6,8 +6,9 @@ extension CompressPreset {
     public func validate(_ check: inout PresetCheck) {
         check.positive(frameRate, at: "frame_rate")
         check.positive(keyframeIntervalSeconds, at: "keyframe_interval_seconds")
-        check.require(LadderPreset.x264Presets.contains(x264Preset), at: "x264_preset",
-                      "must be one of \(LadderPreset.x264Presets.joined(separator: ", ")), got \"\(x264Preset)\"")
+        check.require(
+            LadderPreset.x264Presets.contains(x264Preset), at: "x264_preset",
+            "must be one of \(LadderPreset.x264Presets.joined(separator: ", ")), got \"\(x264Preset)\"")
         check.within(crf, 0...51, at: "crf")
         check.nonNegative(remuxBelowBytes, at: "remux_below_bytes")
         audio.validate(&check, at: "audio")

@@ -52,10 +52,14 @@ public struct CompressPreset: PresetFile, Equatable {
     func ladder(_ quality: Quality) -> LadderPreset {
         let tier = tier(quality)
         return LadderPreset(
-            segmentSeconds: keyframeIntervalSeconds * 2, keyframeIntervalSeconds: keyframeIntervalSeconds, maxFrameRate: frameRate,
+            segmentSeconds: keyframeIntervalSeconds * 2, keyframeIntervalSeconds: keyframeIntervalSeconds,
+            maxFrameRate: frameRate,
             x264Preset: x264Preset, audio: audio,
-            rungs: [.init(id: "\(tier.shortSide)p", shortSide: tier.shortSide, crf: crf, maxBitrateKbps: tier.bitrateKbps,
-                          bufferKbits: tier.bufferKbits, audioBitrateKbps: tier.audioBitrateKbps)],
+            rungs: [
+                .init(
+                    id: "\(tier.shortSide)p", shortSide: tier.shortSide, crf: crf, maxBitrateKbps: tier.bitrateKbps,
+                    bufferKbits: tier.bufferKbits, audioBitrateKbps: tier.audioBitrateKbps)
+            ],
             poster: .init(searchSeconds: 0, rung: "\(tier.shortSide)p")
         )
     }

@@ -8,8 +8,9 @@ extension Frame {
         guard rotation != 0 else { return try makeReference() }
         var source = self
         if pixelFormat != .yuv420p {
-            let converter = try Scaler(inputWidth: width, inputHeight: height, inputFormat: pixelFormat,
-                                       outputWidth: width, outputHeight: height, outputFormat: .yuv420p, filter: .lanczos)
+            let converter = try Scaler(
+                inputWidth: width, inputHeight: height, inputFormat: pixelFormat,
+                outputWidth: width, outputHeight: height, outputFormat: .yuv420p, filter: .lanczos)
             source = try converter.scale(self)
             source.colorDescription = colorDescription
         }

@@ -36,7 +36,8 @@ public struct LadderPlan: Sendable, Equatable {
     public var frameRateValue: Double { Double(frameRate.numerator) / Double(frameRate.denominator) }
 
     public static func == (a: LadderPlan, b: LadderPlan) -> Bool {
-        a.rungs == b.rungs && a.frameRate == b.frameRate && a.keyframeInterval == b.keyframeInterval && a.rotation == b.rotation
+        a.rungs == b.rungs && a.frameRate == b.frameRate && a.keyframeInterval == b.keyframeInterval
+            && a.rotation == b.rotation
             && a.codecs == b.codecs
     }
 }

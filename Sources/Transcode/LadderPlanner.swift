@@ -28,7 +28,8 @@ public struct LadderPlanner: Sendable {
         let short = min(displayWidth, displayHeight)
         let sorted = preset.rungs.sorted { $0.shortSide < $1.shortSide }
         // Never upscale: rungs up to the source's short side, plus a native rung when the source sits between rungs.
-        var chosen: [(id: String, short: Int, template: LadderPreset.Rung, caps: (Int, Int))] = sorted
+        var chosen: [(id: String, short: Int, template: LadderPreset.Rung, caps: (Int, Int))] =
+            sorted
             .filter { $0.shortSide <= short }
             .map { ($0.id, $0.shortSide, $0, ($0.maxBitrateKbps, $0.bufferKbits)) }
         let top = sorted.last!
@@ -39,19 +40,22 @@ public struct LadderPlanner: Sendable {
             chosen.append(("\(native)p", native, template, caps))
         }
         let rungs = chosen.map { rung -> LadderPlan.Rung in
-            let (width, height) = scaledSize(displayWidth: displayWidth, displayHeight: displayHeight, shortSide: rung.short)
+            let (width, height) = scaledSize(
+                displayWidth: displayWidth, displayHeight: displayHeight, shortSide: rung.short)
             // Audio follows the nearest rung at or above (a 480p native rung gets 720p's audio).
             let audio = (sorted.first { $0.shortSide >= rung.short } ?? top).audioBitrateKbps
             let others = preset.codecs.filter { $0 != .h264 }.map { ($0, Double(preset.crf($0, rung: rung.template))) }
-            return LadderPlan.Rung(id: rung.id, width: width, height: height, crf: Double(rung.template.crf),
-                                   maxBitrateKbps: rung.caps.0, bufferKbits: rung.caps.1, audioBitrateKbps: audio,
-                                   otherCRFs: Dictionary(uniqueKeysWithValues: others))
+            return LadderPlan.Rung(
+                id: rung.id, width: width, height: height, crf: Double(rung.template.crf),
+                maxBitrateKbps: rung.caps.0, bufferKbits: rung.caps.1, audioBitrateKbps: audio,
+                otherCRFs: Dictionary(uniqueKeysWithValues: others))
         }
         let frameRate = outputFrameRate(average: source.averageFrameRate, real: source.realFrameRate)
         let fps = Double(frameRate.numerator) / Double(frameRate.denominator)
-        return LadderPlan(rungs: rungs, frameRate: frameRate,
-                          keyframeInterval: max(1, Int((fps * preset.keyframeIntervalSeconds).rounded())),
-                          rotation: source.rotation, codecs: preset.codecs.sorted())
+        return LadderPlan(
+            rungs: rungs, frameRate: frameRate,
+            keyframeInterval: max(1, Int((fps * preset.keyframeIntervalSeconds).rounded())),
+            rotation: source.rotation, codecs: preset.codecs.sorted())
     }
 
     /// Keeps the aspect ratio with even sides; the short side is exactly `shortSide`.
@@ -71,7 +75,8 @@ public struct LadderPlanner: Sendable {
         guard let high = rungs.first(where: { $0.shortSide >= shortSide }), high.shortSide != low.shortSide else {
             return (low.maxBitrateKbps, low.bufferKbits)
         }
-        let t = Double(shortSide * shortSide - low.shortSide * low.shortSide)
+        let t =
+            Double(shortSide * shortSide - low.shortSide * low.shortSide)
             / Double(high.shortSide * high.shortSide - low.shortSide * low.shortSide)
         let rate = Int((Double(low.maxBitrateKbps) + Double(high.maxBitrateKbps - low.maxBitrateKbps) * t).rounded())
         return (rate, rate * 2)

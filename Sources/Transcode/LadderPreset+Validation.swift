@@ -4,7 +4,9 @@ extension LadderPreset {
     public static var fileName: String { "ladder.json" }
 
     /// libx264's speed presets, fastest first: a misspelt one would only fail when the first encoder opens.
-    static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+    static let x264Presets = [
+        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
+    ]
     /// x265 has the same names.
     static let x265Presets = x264Presets
 
@@ -12,18 +14,22 @@ extension LadderPreset {
         check.positive(segmentSeconds, at: "segment_seconds")
         check.positive(keyframeIntervalSeconds, at: "keyframe_interval_seconds")
         if segmentSeconds > 0, keyframeIntervalSeconds > 0 {
-            check.require(segmentSeconds.truncatingRemainder(dividingBy: keyframeIntervalSeconds) == 0, at: "segment_seconds",
-                          "must be a multiple of keyframe_interval_seconds (\(keyframeIntervalSeconds)), got \(segmentSeconds)")
+            check.require(
+                segmentSeconds.truncatingRemainder(dividingBy: keyframeIntervalSeconds) == 0, at: "segment_seconds",
+                "must be a multiple of keyframe_interval_seconds (\(keyframeIntervalSeconds)), got \(segmentSeconds)")
         }
         check.positive(maxFrameRate, at: "max_frame_rate")
-        check.require(Self.x264Presets.contains(x264Preset), at: "x264_preset",
-                      "must be one of \(Self.x264Presets.joined(separator: ", ")), got \"\(x264Preset)\"")
+        check.require(
+            Self.x264Presets.contains(x264Preset), at: "x264_preset",
+            "must be one of \(Self.x264Presets.joined(separator: ", ")), got \"\(x264Preset)\"")
         audio.validate(&check, at: "audio")
         check.require(!rungs.isEmpty, at: "rungs", "needs at least one rung")
         for (index, rung) in rungs.enumerated() {
             let path = "rungs[\(index)]"
             check.require(!rung.id.isEmpty, at: path + ".id", "must not be empty")
-            check.require(rungs.firstIndex { $0.id == rung.id } == index, at: path + ".id", "\"\(rung.id)\" is used by an earlier rung")
+            check.require(
+                rungs.firstIndex { $0.id == rung.id } == index, at: path + ".id",
+                "\"\(rung.id)\" is used by an earlier rung")
             check.positive(rung.shortSide, at: path + ".short_side")
             check.within(rung.crf, VideoCodec.h264.crfRange, at: path + ".crf")
             check.positive(rung.maxBitrateKbps, at: path + ".max_bitrate_kbps")
@@ -32,20 +38,26 @@ extension LadderPreset {
             if let hevcCRF = rung.hevcCRF { check.within(hevcCRF, VideoCodec.hevc.crfRange, at: path + ".hevc_crf") }
             if let av1CRF = rung.av1CRF { check.within(av1CRF, VideoCodec.av1.crfRange, at: path + ".av1_crf") }
             if let target = rung.targetSSIMY { check.within(target, 0...1, at: path + ".target_ssim_y") }
-            if codecs.contains(.hevc) { check.within(crf(.hevc, rung: rung), VideoCodec.hevc.crfRange, at: path + ".crf + hevc.crf_offset") }
-            if codecs.contains(.av1) { check.within(crf(.av1, rung: rung), VideoCodec.av1.crfRange, at: path + ".crf + av1.crf_offset") }
+            if codecs.contains(.hevc) {
+                check.within(crf(.hevc, rung: rung), VideoCodec.hevc.crfRange, at: path + ".crf + hevc.crf_offset")
+            }
+            if codecs.contains(.av1) {
+                check.within(crf(.av1, rung: rung), VideoCodec.av1.crfRange, at: path + ".crf + av1.crf_offset")
+            }
         }
         check.require(codecs.contains(.h264), at: "codecs", "must include \"h264\", the fallback every player decodes")
         check.require(Set(codecs).count == codecs.count, at: "codecs", "lists a codec twice: \(codecs.map(\.rawValue))")
-        check.require(Self.x265Presets.contains(hevc.preset), at: "hevc.preset",
-                      "must be one of \(Self.x265Presets.joined(separator: ", ")), got \"\(hevc.preset)\"")
+        check.require(
+            Self.x265Presets.contains(hevc.preset), at: "hevc.preset",
+            "must be one of \(Self.x265Presets.joined(separator: ", ")), got \"\(hevc.preset)\"")
         check.within(av1.preset, 0...13, at: "av1.preset")
         check.within(hevc.probeCRFStep, 1...20, at: "hevc.probe_crf_step")
         check.within(av1.probeCRFStep, 1...30, at: "av1.probe_crf_step")
         contentAware.validate(&check, at: "content_aware")
         check.nonNegative(poster.searchSeconds, at: "poster.search_seconds")
-        check.require(rungs.contains { $0.id == poster.rung }, at: "poster.rung",
-                      "must be the id of a rung (\(rungs.map(\.id).joined(separator: ", "))), got \"\(poster.rung)\"")
+        check.require(
+            rungs.contains { $0.id == poster.rung }, at: "poster.rung",
+            "must be the id of a rung (\(rungs.map(\.id).joined(separator: ", "))), got \"\(poster.rung)\"")
     }
 }
 

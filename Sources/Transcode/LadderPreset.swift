@@ -17,8 +17,10 @@ public struct LadderPreset: PresetFile, Equatable {
         /// `content_aware.max_ssim_drop` bounds the rise.
         public var targetSSIMY: Double?
 
-        public init(id: String, shortSide: Int, crf: Int, maxBitrateKbps: Int, bufferKbits: Int, audioBitrateKbps: Int,
-                    hevcCRF: Int? = nil, av1CRF: Int? = nil, targetSSIMY: Double? = nil) {
+        public init(
+            id: String, shortSide: Int, crf: Int, maxBitrateKbps: Int, bufferKbits: Int, audioBitrateKbps: Int,
+            hevcCRF: Int? = nil, av1CRF: Int? = nil, targetSSIMY: Double? = nil
+        ) {
             self.id = id
             self.shortSide = shortSide
             self.crf = crf
@@ -78,8 +80,10 @@ public struct LadderPreset: PresetFile, Equatable {
         /// How far below the H.264 rendition's predicted SSIM-Y the HEVC and AV1 renditions may aim.
         public var codecSSIMMargin: Double
 
-        public init(enabled: Bool, samples: Int, sampleSeconds: Double, maxCRFRaise: Int, maxSSIMDrop: Double,
-                    codecSSIMMargin: Double) {
+        public init(
+            enabled: Bool, samples: Int, sampleSeconds: Double, maxCRFRaise: Int, maxSSIMDrop: Double,
+            codecSSIMMargin: Double
+        ) {
             self.enabled = enabled
             self.samples = samples
             self.sampleSeconds = sampleSeconds
@@ -141,10 +145,12 @@ public struct LadderPreset: PresetFile, Equatable {
     public var av1: AV1
     public var contentAware: ContentAware
 
-    public init(segmentSeconds: Double, keyframeIntervalSeconds: Double, maxFrameRate: Double, x264Preset: String,
-                audio: Audio, rungs: [Rung], poster: Poster, codecs: [VideoCodec] = [.h264],
-                hevc: HEVC = LadderPreset.defaultHEVC, av1: AV1 = LadderPreset.defaultAV1,
-                contentAware: ContentAware = LadderPreset.fixedRates) {
+    public init(
+        segmentSeconds: Double, keyframeIntervalSeconds: Double, maxFrameRate: Double, x264Preset: String,
+        audio: Audio, rungs: [Rung], poster: Poster, codecs: [VideoCodec] = [.h264],
+        hevc: HEVC = LadderPreset.defaultHEVC, av1: AV1 = LadderPreset.defaultAV1,
+        contentAware: ContentAware = LadderPreset.fixedRates
+    ) {
         self.segmentSeconds = segmentSeconds
         self.keyframeIntervalSeconds = keyframeIntervalSeconds
         self.maxFrameRate = maxFrameRate
@@ -174,8 +180,9 @@ public struct LadderPreset: PresetFile, Equatable {
     public static let defaultHEVC = HEVC(preset: "medium", crfOffset: 4, probeCRFStep: 6)
     public static let defaultAV1 = AV1(preset: 8, crfOffset: 20, probeCRFStep: 12)
     /// Content-aware rates' settings, switched off: every rung at its own `crf`.
-    public static let fixedRates = ContentAware(enabled: false, samples: 2, sampleSeconds: 2, maxCRFRaise: 8,
-                                                maxSSIMDrop: 0.0025, codecSSIMMargin: 0)
+    public static let fixedRates = ContentAware(
+        enabled: false, samples: 2, sampleSeconds: 2, maxCRFRaise: 8,
+        maxSSIMDrop: 0.0025, codecSSIMMargin: 0)
     /// The shipped setting: content-aware rates on.
     public static let contentAwareRates: ContentAware = {
         var settings = fixedRates
@@ -208,10 +215,15 @@ public struct LadderPreset: PresetFile, Equatable {
         segmentSeconds: 2, keyframeIntervalSeconds: 2, maxFrameRate: 30, x264Preset: "veryfast",
         audio: Audio(sampleRate: 48_000, channels: 2),
         rungs: [
-            Rung(id: "360p", shortSide: 360, crf: 21, maxBitrateKbps: 1500, bufferKbits: 3000, audioBitrateKbps: 64, targetSSIMY: 0.985),
-            Rung(id: "720p", shortSide: 720, crf: 21, maxBitrateKbps: 3000, bufferKbits: 6000, audioBitrateKbps: 96, targetSSIMY: 0.988),
-            Rung(id: "1080p", shortSide: 1080, crf: 21, maxBitrateKbps: 6000, bufferKbits: 12000, audioBitrateKbps: 128,
-                 targetSSIMY: 0.990),
+            Rung(
+                id: "360p", shortSide: 360, crf: 21, maxBitrateKbps: 1500, bufferKbits: 3000, audioBitrateKbps: 64,
+                targetSSIMY: 0.985),
+            Rung(
+                id: "720p", shortSide: 720, crf: 21, maxBitrateKbps: 3000, bufferKbits: 6000, audioBitrateKbps: 96,
+                targetSSIMY: 0.988),
+            Rung(
+                id: "1080p", shortSide: 1080, crf: 21, maxBitrateKbps: 6000, bufferKbits: 12000, audioBitrateKbps: 128,
+                targetSSIMY: 0.990),
         ],
         poster: Poster(searchSeconds: 3, rung: "720p"),
         contentAware: contentAwareRates

@@ -1,9 +1,9 @@
 internal import FileSystem
 internal import Foundation
+internal import Ingest
 internal import LibAV
 internal import LibTurboJPEG
 internal import LibWebP
-internal import Ingest
 public import MediaModel
 internal import Synchronization
 
@@ -40,9 +40,12 @@ final class LadderSession: @unchecked Sendable {
 
     /// `destination` gives each rung of `plan` in each of its codecs its output. A `storyboardDuration` (the
     /// container's claim, 0 when unknown) collects storyboard thumbnails as the rungs encode.
-    init(input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
-         destination: (LadderPlan.Rung, VideoCodec) -> RungOutput.Destination, limits: AdmissionLimits.Video, threads: Int,
-         storyboardDuration: Double? = nil, measure: Bool = false) throws {
+    init(
+        input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
+        destination: (LadderPlan.Rung, VideoCodec) -> RungOutput.Destination, limits: AdmissionLimits.Video,
+        threads: Int,
+        storyboardDuration: Double? = nil, measure: Bool = false
+    ) throws {
         self.input = input
         self.videoIndex = videoIndex
         self.audioIndex = audioIndex
@@ -50,14 +53,22 @@ final class LadderSession: @unchecked Sendable {
         self.preset = preset
         videoTimeBase = input.timeBase(ofStream: videoIndex)
         fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
-        videoDecoder = try input.makeDecoder(streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
+        videoDecoder = try input.makeDecoder(
+            streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
         audioDecoder = try audioIndex.map { (index) throws(AVError) in
-            try input.makeDecoder(streamIndex: index, threads: 1, maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.audioCodecs)
+            try input.makeDecoder(
+                streamIndex: index, threads: 1, maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.audioCodecs
+            )
         }
         let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
         let color = input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide)
         scalers = plan.rungs.map { RungScaler(width: $0.width, height: $0.height) }
-        audio = audioIndex == nil ? [] : try plan.rungs.map { rung throws(AVError) in try RungAudio(bitrateKbps: rung.audioBitrateKbps, preset: preset) }
+        audio =
+            audioIndex == nil
+            ? []
+            : try plan.rungs.map { rung throws(AVError) in
+                try RungAudio(bitrateKbps: rung.audioBitrateKbps, preset: preset)
+            }
         var outputs: [RungOutput] = []
         for codec in plan.codecs {
             for (index, rung) in plan.rungs.enumerated() {
@@ -65,9 +76,11 @@ final class LadderSession: @unchecked Sendable {
                 if case let .hls(folder) = destination {
                     try Directory.create(folder)
                 }
-                outputs.append(try RungOutput(rung: rung, codec: codec, plan: plan, preset: preset, destination: destination,
-                                              color: color, audio: audio.isEmpty ? nil : audio[index].encoder, threads: threads,
-                                              measure: measure))
+                outputs.append(
+                    try RungOutput(
+                        rung: rung, codec: codec, plan: plan, preset: preset, destination: destination,
+                        color: color, audio: audio.isEmpty ? nil : audio[index].encoder, threads: threads,
+                        measure: measure))
             }
         }
         self.outputs = outputs
@@ -76,9 +89,14 @@ final class LadderSession: @unchecked Sendable {
         for (index, rungAudio) in audio.enumerated() {
             rungAudio.deliver(to: outputs.filter { $0.rung.id == plan.rungs[index].id })
         }
-        fifo = audio.isEmpty ? nil : try AudioFIFO(formatRaw: audio[0].encoder.sampleFormatRaw, channels: preset.audio.channels,
-                                                   sampleRate: preset.audio.sampleRate)
-        posterRung = plan.rungs.lastIndex { $0.id == preset.poster.rung }
+        fifo =
+            audio.isEmpty
+            ? nil
+            : try AudioFIFO(
+                formatRaw: audio[0].encoder.sampleFormatRaw, channels: preset.audio.channels,
+                sampleRate: preset.audio.sampleRate)
+        posterRung =
+            plan.rungs.lastIndex { $0.id == preset.poster.rung }
             ?? plan.rungs.lastIndex { min($0.width, $0.height) <= 720 } ?? 0
         poster = PosterPicker(searchSeconds: preset.poster.searchSeconds, frameRate: plan.frameRateValue)
         let frameRate = fps
@@ -157,7 +175,8 @@ final class LadderSession: @unchecked Sendable {
     /// a last picture that rounds past the end is dropped, as a 61st frame in a 2 s clip at 30 fps would be.
     private func flushVideo() throws {
         guard let pending, let first = firstTimestamp else { return }
-        let sourceFrame = Int64((1 / max(input.streams[videoIndex].averageFrameRate.doubleValue, 1)) / videoTimeBase.doubleValue)
+        let sourceFrame = Int64(
+            (1 / max(input.streams[videoIndex].averageFrameRate.doubleValue, 1)) / videoTimeBase.doubleValue)
         let end = max(nextSlot == 0 ? 1 : 0, slotOf(lastTimestamp - first + max(sourceFrame, 1)))
         while nextSlot < end {
             try emit(pending.picture, slot: nextSlot)
@@ -207,8 +226,9 @@ final class LadderSession: @unchecked Sendable {
         guard let fifo else { return }
         while try decoder.receive(into: frame) == .output {
             if resampler == nil {
-                resampler = try Resampler(from: frame, outputRate: preset.audio.sampleRate, outputChannels: preset.audio.channels,
-                                          outputFormatRaw: fifo.formatRaw)
+                resampler = try Resampler(
+                    from: frame, outputRate: preset.audio.sampleRate, outputChannels: preset.audio.channels,
+                    outputFormatRaw: fifo.formatRaw)
             }
             try fifo.write(try resampler!.convert(frame))
             frame.unref()
@@ -238,10 +258,12 @@ final class LadderSession: @unchecked Sendable {
         try outputs.map { output in
             let measured = try MasterPlaylistWriter.measure(playlist: output.directory + "/index.m3u8")
             return TranscodeSummary.Rendition(
-                id: output.id, width: output.rung.width, height: output.rung.height, playlist: output.id + "/index.m3u8",
+                id: output.id, width: output.rung.width, height: output.rung.height,
+                playlist: output.id + "/index.m3u8",
                 bytes: measured.bytes, bandwidth: measured.peak, averageBandwidth: measured.average,
                 codecs: try MasterPlaylistWriter.codecs(initSegment: output.directory + "/init.mp4"),
-                segments: measured.segments, frames: output.framesEncoded, rung: output.rung.id, videoCodec: output.codec,
+                segments: measured.segments, frames: output.framesEncoded, rung: output.rung.id,
+                videoCodec: output.codec,
                 crf: output.rung.crf(output.codec), ssimY: output.meter.map { $0.ssim.mean },
                 targetSSIMY: output.rung.targetSSIMY[output.codec], encodeCPUSeconds: output.encodeCPUSeconds
             )
@@ -250,20 +272,25 @@ final class LadderSession: @unchecked Sendable {
 
     /// Writes the chosen poster as JPEG and WebP at the poster rung's size; returns its time in seconds.
     func writePosters(jpeg: String, webp: String) throws -> Double {
-        guard let chosen = poster.chosen else { throw TranscodeError(.encodeFailed, "no picture was decoded for the poster", path: "") }
+        guard let chosen = poster.chosen else {
+            throw TranscodeError(.encodeFailed, "no picture was decoded for the poster", path: "")
+        }
         let rgba = try chosen.frame.packedRGBA()
         let (width, height) = (chosen.frame.width, chosen.frame.height)
         let jpegBytes = try JPEGCompressor().compress(rgba, width: width, height: height, input: .rgba, quality: 85)
         try AtomicFile.write(jpegBytes, to: jpeg, durable: false)
         let picture = try WebPPicture(rgba: rgba, width: width, height: height, stride: width * 4, hasAlpha: false)
-        try AtomicFile.write(try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(picture), to: webp, durable: false)
+        try AtomicFile.write(
+            try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(picture), to: webp, durable: false)
         return Double(chosen.slot) / fps.doubleValue
     }
 
     /// Writes the storyboard's sheet and WebVTT file into `directory`, timed on the output's length.
     /// - Throws: `TranscodeError` when the session collected no storyboard or it cannot be encoded.
     func writeStoryboard(into directory: String) throws -> Storyboard {
-        guard let storyboard else { throw TranscodeError(.encodeFailed, "this session collected no storyboard", path: "") }
+        guard let storyboard else {
+            throw TranscodeError(.encodeFailed, "this session collected no storyboard", path: "")
+        }
         return try storyboard.write(into: directory, durationSeconds: outputSeconds)
     }
 }

@@ -1,6 +1,6 @@
 internal import FileSystem
-internal import HLSCheck
 internal import Foundation
+internal import HLSCheck
 public import Ingest
 internal import LibAV
 internal import LibTurboJPEG
@@ -18,8 +18,10 @@ public struct LadderTranscoder: Sendable {
     /// decode per rendition and the rung's pictures held for the encoder's delay.
     public var measuresQuality: Bool
 
-    public init(policy: AdmissionPolicy = AdmissionPolicy(), preset: LadderPreset = .default, encoderThreads: Int = 2,
-                measuresQuality: Bool = false) {
+    public init(
+        policy: AdmissionPolicy = AdmissionPolicy(), preset: LadderPreset = .default, encoderThreads: Int = 2,
+        measuresQuality: Bool = false
+    ) {
         self.policy = policy
         self.preset = preset
         self.encoderThreads = encoderThreads
@@ -35,7 +37,9 @@ public struct LadderTranscoder: Sendable {
     ) throws(TranscodeError) -> TranscodeSummary {
         let started = Date()
         let admitted: AdmittedVideo
-        do { admitted = try policy.admitVideo(path: source) } catch { throw TranscodeError(.rejected(error), path: source) }
+        do { admitted = try policy.admitVideo(path: source) } catch {
+            throw TranscodeError(.rejected(error), path: source)
+        }
         let staging = try Self.makeStaging(final: output, source: source)
         do throws(TranscodeError) {
             var summary = try transcode(admitted, into: staging.path, progress: progress, isCancelled: isCancelled)
@@ -53,11 +57,14 @@ public struct LadderTranscoder: Sendable {
     /// patterns in segment names, so a '%' in the path would be misread.
     static func makeStaging(final output: String, source: String) throws(TranscodeError) -> StagingDirectory {
         guard !output.contains("%") else {
-            throw TranscodeError(.outputFailed, "the output path may not contain '%': \(output)", path: source, retryable: false)
+            throw TranscodeError(
+                .outputFailed, "the output path may not contain '%': \(output)", path: source, retryable: false)
         }
         if Directory.exists(output) {
             guard let entries = try? Directory.entries(of: output), entries.isEmpty else {
-                throw TranscodeError(.outputFailed, "\(output) already exists and is not an empty directory", path: source, retryable: false)
+                throw TranscodeError(
+                    .outputFailed, "\(output) already exists and is not an empty directory", path: source,
+                    retryable: false)
             }
         }
         do { return try StagingDirectory(besides: output) } catch { throw TranscodeError(error, path: source) }
@@ -76,15 +83,17 @@ public struct LadderTranscoder: Sendable {
         let audioIndex = input.bestStream(.audio)
         input.discardAll(except: Set([videoIndex] + (audioIndex.map { [$0] } ?? [])))
         let stream = input.streams[videoIndex]
-        var plan = LadderPlanner(preset: preset).plan(.init(
-            width: stream.width, height: stream.height, rotation: stream.rotation,
-            averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
-        ))
+        var plan = LadderPlanner(preset: preset).plan(
+            .init(
+                width: stream.width, height: stream.height, rotation: stream.rotation,
+                averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
+            ))
         let duration = admitted.info.durationSeconds ?? 0
         do {
             var rateAnalysis: RateAnalysis?
             if preset.contentAware.enabled {
-                (plan, rateAnalysis) = try analyseRates(admitted, videoIndex: videoIndex, plan: plan, duration: duration)
+                (plan, rateAnalysis) = try analyseRates(
+                    admitted, videoIndex: videoIndex, plan: plan, duration: duration)
             }
             let session = try LadderSession(
                 input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
@@ -94,11 +103,14 @@ public struct LadderTranscoder: Sendable {
             let started = Date()
             try session.run(duration: duration, isCancelled: isCancelled) { seconds in
                 let elapsed = Date().timeIntervalSince(started)
-                progress(TranscodeProgress(seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
+                progress(
+                    TranscodeProgress(
+                        seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
             }
             let renditions = try session.renditions()
             let iFrames = try MasterPlaylistWriter.writeIFramePlaylists(renditions, directory: directory)
-            let masters = MasterPlaylistWriter.files(renditions, iFrames: iFrames, codecs: plan.codecs, frameRate: plan.frameRateValue)
+            let masters = MasterPlaylistWriter.files(
+                renditions, iFrames: iFrames, codecs: plan.codecs, frameRate: plan.frameRateValue)
             for (name, text) in masters {
                 try AtomicFile.write(Array(text.utf8), to: directory + "/" + name, durable: false)
             }
@@ -125,21 +137,26 @@ public struct LadderTranscoder: Sendable {
 
     /// Chooses every rendition's CRF for this clip from probe encodes of a few windows (`RateAnalyzer`), on an input
     /// of its own: the ladder's input then reads the clip once from the start.
-    private func analyseRates(_ admitted: AdmittedVideo, videoIndex: Int, plan: LadderPlan,
-                              duration: Double) throws -> (LadderPlan, RateAnalysis) {
+    private func analyseRates(
+        _ admitted: AdmittedVideo, videoIndex: Int, plan: LadderPlan,
+        duration: Double
+    ) throws -> (LadderPlan, RateAnalysis) {
         let input: InputContext
         do { input = try admitted.openInput() } catch { throw TranscodeError(.rejected(error), path: admitted.path) }
         input.discardAll(except: [videoIndex])
         let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
-        let windows = RateAnalyzer.windows(duration: duration, samples: preset.contentAware.samples,
-                                           seconds: preset.contentAware.sampleSeconds, grid: preset.keyframeIntervalSeconds)
+        let windows = RateAnalyzer.windows(
+            duration: duration, samples: preset.contentAware.samples,
+            seconds: preset.contentAware.sampleSeconds, grid: preset.keyframeIntervalSeconds)
         let limits = admitted.limits
         let probe = RateProbe(
             input: input, videoIndex: videoIndex, plan: plan, preset: preset,
-            color: input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide), threads: encoderThreads,
+            color: input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide),
+            threads: encoderThreads,
             windowStarts: windows.starts, windowSeconds: windows.seconds
         ) {
-            try input.makeDecoder(streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
+            try input.makeDecoder(
+                streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
         }
         return try RateAnalyzer(preset: preset).run(plan: plan, probe: probe)
     }
@@ -152,8 +169,9 @@ public struct LadderTranscoder: Sendable {
         guard report.passed else {
             let broken = report.findings.filter { $0.severity == .must && !$0.waived }
                 .map { "\($0.rule) \($0.file): \($0.message)" }.joined(separator: "; ")
-            throw TranscodeError(.outputFailed, "the ladder breaks Apple's HLS authoring rules (a Reel bug): \(broken)", path: source,
-                                 retryable: false)
+            throw TranscodeError(
+                .outputFailed, "the ladder breaks Apple's HLS authoring rules (a Reel bug): \(broken)", path: source,
+                retryable: false)
         }
     }
 }

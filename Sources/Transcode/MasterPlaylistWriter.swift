@@ -1,6 +1,6 @@
 internal import FileSystem
-internal import HLSCheck
 internal import Foundation
+internal import HLSCheck
 
 /// The master playlist, written after encoding from what the segments really weigh: BANDWIDTH is the measured
 /// peak segment bitrate (never an estimate made before encoding), AVERAGE-BANDWIDTH the measured average.
@@ -31,7 +31,8 @@ enum MasterPlaylistWriter {
             }
         }
         let average = totalSeconds > 0 ? Double(totalBytes * 8) / totalSeconds : 0
-        return Measured(segments: count, bytes: totalBytes, peak: Int(peak.rounded(.up)), average: Int(average.rounded()))
+        return Measured(
+            segments: count, bytes: totalBytes, peak: Int(peak.rounded(.up)), average: Int(average.rounded()))
     }
 
     /// RFC 6381 codec strings from the init segment the player will read (avcC, hvcC, av1C, esds), in track order.
@@ -48,37 +49,51 @@ enum MasterPlaylistWriter {
     /// The master playlists of a ladder, by file name: `master.m3u8` with every variant; with more than one codec also
     /// `master-<codec>.m3u8` with that codec's alone. A player that picks by bandwidth only (GStreamer 1.22's
     /// hlsdemux2) switches codec mid-stream in the full master and fails; one codec's master never asks it to.
-    static func files(_ renditions: [TranscodeSummary.Rendition], iFrames: [IFrameVariant], codecs: [VideoCodec],
-                      frameRate: Double) -> [(name: String, text: String)] {
+    static func files(
+        _ renditions: [TranscodeSummary.Rendition], iFrames: [IFrameVariant], codecs: [VideoCodec],
+        frameRate: Double
+    ) -> [(name: String, text: String)] {
         var files = [("master.m3u8", text(renditions, iFrames: iFrames, frameRate: frameRate))]
         guard codecs.count > 1 else { return files }
         for codec in codecs {
             let kept = renditions.indices.filter { renditions[$0].videoCodec == codec }
-            files.append(("master-\(codec.rawValue).m3u8",
-                          text(kept.map { renditions[$0] }, iFrames: kept.compactMap { $0 < iFrames.count ? iFrames[$0] : nil },
-                               frameRate: frameRate)))
+            files.append(
+                (
+                    "master-\(codec.rawValue).m3u8",
+                    text(
+                        kept.map { renditions[$0] },
+                        iFrames: kept.compactMap { $0 < iFrames.count ? iFrames[$0] : nil },
+                        frameRate: frameRate)
+                ))
         }
         return files
     }
 
-    static func text(_ renditions: [TranscodeSummary.Rendition], iFrames: [IFrameVariant] = [], frameRate: Double) -> String {
+    static func text(
+        _ renditions: [TranscodeSummary.Rendition], iFrames: [IFrameVariant] = [], frameRate: Double
+    ) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
         for r in renditions {
-            lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(r.bandwidth),AVERAGE-BANDWIDTH=\(r.averageBandwidth),"
-                + "CODECS=\"\(r.codecs)\",RESOLUTION=\(r.width)x\(r.height),FRAME-RATE=\(String(format: "%.3f", frameRate))")
+            lines.append(
+                "#EXT-X-STREAM-INF:BANDWIDTH=\(r.bandwidth),AVERAGE-BANDWIDTH=\(r.averageBandwidth),"
+                    + "CODECS=\"\(r.codecs)\",RESOLUTION=\(r.width)x\(r.height),FRAME-RATE=\(String(format: "%.3f", frameRate))"
+            )
             lines.append(r.playlist)
         }
         for variant in iFrames {
             let index = variant.index
-            lines.append("#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(index.peakBitRate),AVERAGE-BANDWIDTH=\(index.averageBitRate),"
-                + "CODECS=\"\(index.codec)\",RESOLUTION=\(index.width)x\(index.height),URI=\"\(variant.uri)\"")
+            lines.append(
+                "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(index.peakBitRate),AVERAGE-BANDWIDTH=\(index.averageBitRate),"
+                    + "CODECS=\"\(index.codec)\",RESOLUTION=\(index.width)x\(index.height),URI=\"\(variant.uri)\"")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// Writes `<rung>/iframes.m3u8` for each rendition (Apple 6.1: I-frame playlists MUST be provided), from the
     /// segments as written: each entry a byte range of a segment's 'moof' and its first, IDR, picture.
-    static func writeIFramePlaylists(_ renditions: [TranscodeSummary.Rendition], directory: String) throws -> [IFrameVariant] {
+    static func writeIFramePlaylists(
+        _ renditions: [TranscodeSummary.Rendition], directory: String
+    ) throws -> [IFrameVariant] {
         try renditions.map { rendition in
             let folder = (rendition.playlist as NSString).deletingLastPathComponent
             let index = try IFrameIndex.build(mediaPlaylist: directory + "/" + rendition.playlist)

@@ -16,7 +16,10 @@ final class PosterPicker: @unchecked Sendable {
 
     func consider(_ picture: Frame, slot: Int64) throws(AVError) {
         guard !isSettled, slot % stride == 0 else { return }
-        if slot >= searchSlots { isSettled = true; return }
+        if slot >= searchSlots {
+            isSettled = true
+            return
+        }
         let (mean, deviation) = picture.lumaStatistics()
         let usable = mean >= 32 && mean <= 224 && deviation >= 12
         if usable || deviation > bestDeviation {

@@ -8,10 +8,11 @@ final class RungAudio: @unchecked Sendable {
     private let packet: Packet
 
     init(bitrateKbps: Int, preset: LadderPreset) throws(AVError) {
-        encoder = try Encoder(EncoderSettings(
-            codec: "aac", kind: .audio(sampleRate: preset.audio.sampleRate, channels: preset.audio.channels),
-            timeBase: Rational(1, Int32(preset.audio.sampleRate)), bitRate: Int64(bitrateKbps) * 1000,
-            globalHeader: true, options: [("profile", "aac_low")]))
+        encoder = try Encoder(
+            EncoderSettings(
+                codec: "aac", kind: .audio(sampleRate: preset.audio.sampleRate, channels: preset.audio.channels),
+                timeBase: Rational(1, Int32(preset.audio.sampleRate)), bitRate: Int64(bitrateKbps) * 1000,
+                globalHeader: true, options: [("profile", "aac_low")]))
         packet = try Packet()
     }
 

@@ -40,15 +40,19 @@ final class RungOutput: @unchecked Sendable {
     /// - Parameters:
     ///   - audio: the rung's AAC encoder, whose packets `writeAudio` takes; nil for a silent source.
     ///   - measure: read every picture back as it is encoded and measure its SSIM-Y (`meter`).
-    init(rung: LadderPlan.Rung, codec: VideoCodec = .h264, plan: LadderPlan, preset: LadderPreset, destination: Destination,
-         color: ColorDescription, audio: Encoder?, threads: Int, measure: Bool = false) throws(AVError) {
+    init(
+        rung: LadderPlan.Rung, codec: VideoCodec = .h264, plan: LadderPlan, preset: LadderPreset,
+        destination: Destination,
+        color: ColorDescription, audio: Encoder?, threads: Int, measure: Bool = false
+    ) throws(AVError) {
         self.rung = rung
         self.codec = codec
         switch destination {
         case let .hls(directory): self.directory = directory
         case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
         }
-        timed = try TimedEncoder(Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
+        timed = try TimedEncoder(
+            Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
         video = timed.encoder
         meter = measure ? try RenditionMeter(reading: video) : nil
         let muxer: OutputContext
@@ -75,28 +79,40 @@ final class RungOutput: @unchecked Sendable {
 
     /// Each codec with fixed, closed GOPs and no scene-cut keyframes, so IDRs land on the same frames in every
     /// rendition, and the rung's CRF capped by its VBV rate.
-    static func videoSettings(_ codec: VideoCodec, rung: LadderPlan.Rung, plan: LadderPlan, preset: LadderPreset,
-                              color: ColorDescription, threads: Int) -> EncoderSettings {
+    static func videoSettings(
+        _ codec: VideoCodec, rung: LadderPlan.Rung, plan: LadderPlan, preset: LadderPreset,
+        color: ColorDescription, threads: Int
+    ) -> EncoderSettings {
         let fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
         let keyint = String(plan.keyframeInterval)
         let crf = VideoCodec.optionText(crf: rung.crf(codec))
         let options: [(String, String)]
         switch codec {
         case .h264:
-            options = [("preset", preset.x264Preset), ("profile", "high"), ("crf", crf),
-                       ("x264-params", "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0"), ("forced-idr", "1")]
+            options = [
+                ("preset", preset.x264Preset), ("profile", "high"), ("crf", crf),
+                ("x264-params", "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0"), ("forced-idr", "1"),
+            ]
         case .hevc:
-            options = [("preset", preset.hevc.preset), ("crf", crf), ("forced-idr", "1"),
-                       ("x265-params", "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0:pools=\(max(1, threads)):log-level=error")]
+            options = [
+                ("preset", preset.hevc.preset), ("crf", crf), ("forced-idr", "1"),
+                (
+                    "x265-params",
+                    "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0:pools=\(max(1, threads)):log-level=error"
+                ),
+            ]
         case .av1:
             // irefresh-type 2: key frames (closed GOPs); scd 0: no scene-change key frames.
-            options = [("preset", String(preset.av1.preset)), ("crf", crf),
-                       ("svtav1-params", "scd=0:irefresh-type=2:lp=\(max(1, threads))")]
+            options = [
+                ("preset", String(preset.av1.preset)), ("crf", crf),
+                ("svtav1-params", "scd=0:irefresh-type=2:lp=\(max(1, threads))"),
+            ]
         }
         return EncoderSettings(
             codec: codec.encoderName,
             kind: .video(width: rung.width, height: rung.height, pixelFormat: .yuv420p, frameRate: fps),
-            timeBase: fps.inverted, maxRate: Int64(rung.maxBitrateKbps) * 1000, bufferSize: Int64(rung.bufferKbits) * 1000,
+            timeBase: fps.inverted, maxRate: Int64(rung.maxBitrateKbps) * 1000,
+            bufferSize: Int64(rung.bufferKbits) * 1000,
             gopSize: plan.keyframeInterval, threads: threads, globalHeader: true, color: color, options: options)
     }
 

@@ -30,8 +30,9 @@ final class RungScaler: @unchecked Sendable {
         }
         let input = (frame.width, frame.height, frame.pixelFormat)
         if scaler == nil || scalerInput! != input {
-            scaler = try Scaler(inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,
-                                outputWidth: width, outputHeight: height, outputFormat: .yuv420p, filter: .lanczos)
+            scaler = try Scaler(
+                inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,
+                outputWidth: width, outputHeight: height, outputFormat: .yuv420p, filter: .lanczos)
             scalerInput = input
         }
         let scaled = try scaler!.scale(frame)

@@ -59,14 +59,17 @@ final class StoryboardCollector: @unchecked Sendable {
         if geometry == nil || geometry!.width != picture.width || geometry!.height != picture.height {
             // The poster rung's size never changes within a clip; a new size would misalign the sheet.
             guard geometry == nil else {
-                throw TranscodeError(.encodeFailed, "the storyboard's pictures changed size to \(picture.width)x\(picture.height) "
-                                     + "(a Reel bug)", path: "", retryable: false)
+                throw TranscodeError(
+                    .encodeFailed,
+                    "the storyboard's pictures changed size to \(picture.width)x\(picture.height) "
+                        + "(a Reel bug)", path: "", retryable: false)
             }
             let tile = StoryboardPlan.tileSize(width: picture.width, height: picture.height)
             geometry = (picture.width, picture.height, tile.width, tile.height)
             // Area averaging: a 720p picture shrinks 4.5× and Lanczos would ring on the checkerboards phones film.
-            scaler = try Scaler(inputWidth: picture.width, inputHeight: picture.height, inputFormat: picture.pixelFormat,
-                                outputWidth: tile.width, outputHeight: tile.height, outputFormat: .rgba, filter: .area)
+            scaler = try Scaler(
+                inputWidth: picture.width, inputHeight: picture.height, inputFormat: picture.pixelFormat,
+                outputWidth: tile.width, outputHeight: tile.height, outputFormat: .rgba, filter: .area)
         }
         return try scaler!.scale(picture).packedRGBA()
     }
@@ -79,25 +82,31 @@ final class StoryboardCollector: @unchecked Sendable {
         guard let geometry else {
             throw TranscodeError(.encodeFailed, "no picture was decoded for the storyboard", path: "")
         }
-        let plan = try StoryboardPlan(durationSeconds: durationSeconds, width: geometry.width, height: geometry.height,
-                                      intervalSeconds: intervalSeconds)
+        let plan = try StoryboardPlan(
+            durationSeconds: durationSeconds, width: geometry.width, height: geometry.height,
+            intervalSeconds: intervalSeconds)
         guard plan.count == tiles.count else {
-            throw TranscodeError(.encodeFailed, "the storyboard has \(tiles.count) thumbnails but \(durationSeconds) s needs "
-                                 + "\(plan.count) (a Reel bug)", path: "", retryable: false)
+            throw TranscodeError(
+                .encodeFailed,
+                "the storyboard has \(tiles.count) thumbnails but \(durationSeconds) s needs "
+                    + "\(plan.count) (a Reel bug)", path: "", retryable: false)
         }
         let sheet = composeSheet(plan)
         let bytes: [UInt8]
         do {
-            let image = try WebPPicture(rgba: sheet, width: plan.sheetWidth, height: plan.sheetHeight, stride: plan.sheetWidth * 4,
-                                        hasAlpha: false)
+            let image = try WebPPicture(
+                rgba: sheet, width: plan.sheetWidth, height: plan.sheetHeight, stride: plan.sheetWidth * 4,
+                hasAlpha: false)
             bytes = try WebPEncoder(settings: WebPEncoderSettings(quality: 70)).encode(image)
         } catch {
             throw TranscodeError(.encodeFailed, "storyboard: \(error)", path: "")
         }
         try AtomicFile.write(bytes, to: directory + "/" + Self.imageName, durable: false)
-        try AtomicFile.write(Array(plan.webVTT(image: Self.imageName).utf8), to: directory + "/" + Self.vttName, durable: false)
-        return Storyboard(vttPath: Self.vttName, imagePath: Self.imageName, intervalSeconds: plan.intervalSeconds,
-                          tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, columns: plan.columns, count: plan.count)
+        try AtomicFile.write(
+            Array(plan.webVTT(image: Self.imageName).utf8), to: directory + "/" + Self.vttName, durable: false)
+        return Storyboard(
+            vttPath: Self.vttName, imagePath: Self.imageName, intervalSeconds: plan.intervalSeconds,
+            tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, columns: plan.columns, count: plan.count)
     }
 
     /// The thumbnails on one opaque black RGBA sheet, at the plan's cue rectangles.

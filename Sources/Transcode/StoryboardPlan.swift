@@ -52,7 +52,8 @@ struct StoryboardPlan: Equatable, Sendable {
         guard interval > 0 else { throw Self.failure("the storyboard interval must be positive, got \(interval) s") }
         let count = Self.tileCount(durationSeconds: durationSeconds, intervalSeconds: interval)
         guard count <= Self.maxTiles else {
-            throw Self.failure("\(count) thumbnails at \(interval) s for \(durationSeconds) s; at most \(Self.maxTiles)")
+            throw Self.failure(
+                "\(count) thumbnails at \(interval) s for \(durationSeconds) s; at most \(Self.maxTiles)")
         }
         self.durationSeconds = durationSeconds
         self.intervalSeconds = interval
@@ -87,8 +88,9 @@ struct StoryboardPlan: Equatable, Sendable {
         return (0..<count).map { index in
             let start = index * step
             let end = index == count - 1 ? max(durationMilliseconds, start + 1) : start + step
-            return Cue(startMilliseconds: start, endMilliseconds: end, x: index % columns * tileWidth,
-                       y: index / columns * tileHeight, width: tileWidth, height: tileHeight)
+            return Cue(
+                startMilliseconds: start, endMilliseconds: end, x: index % columns * tileWidth,
+                y: index / columns * tileHeight, width: tileWidth, height: tileHeight)
         }
     }
 

@@ -15,10 +15,14 @@ final class TimedEncoder: @unchecked Sendable {
 
     init(_ settings: EncoderSettings) throws(AVError) {
         let before = ThreadCPU.threadIDs()
-        let couldRaise = try Self.scheduling(settings) { () throws(FileSystemError) in try ThreadScheduling.forbidRealTime() }
+        let couldRaise = try Self.scheduling(settings) { () throws(FileSystemError) in
+            try ThreadScheduling.forbidRealTime()
+        }
         let opened: Result<Encoder, AVError>
         do { opened = .success(try Encoder(settings)) } catch { opened = .failure(error) }
-        if couldRaise { try Self.scheduling(settings) { () throws(FileSystemError) in try ThreadScheduling.allowRealTime() } }
+        if couldRaise {
+            try Self.scheduling(settings) { () throws(FileSystemError) in try ThreadScheduling.allowRealTime() }
+        }
         encoder = try opened.get()
         threads = ThreadGroupCPU(threads: ThreadCPU.threadIDs().subtracting(before))
         // Any thread made real time some other way (a library that sets its class from one of its own threads).
@@ -55,7 +59,9 @@ final class TimedEncoder: @unchecked Sendable {
         return try call()
     }
 
-    private static func scheduling<T>(_ settings: EncoderSettings, _ call: () throws(FileSystemError) -> T) throws(AVError) -> T {
+    private static func scheduling<T>(
+        _ settings: EncoderSettings, _ call: () throws(FileSystemError) -> T
+    ) throws(AVError) -> T {
         do {
             return try call()
         } catch {

@@ -18,6 +18,7 @@ extension TranscodeError {
 
     /// A file-system call failed while writing the output.
     init(_ error: FileSystemError, path: String) {
-        self.init(error.isDiskFull ? .diskFull : .outputFailed, error.description, path: path, retryable: error.isTransient)
+        self.init(
+            error.isDiskFull ? .diskFull : .outputFailed, error.description, path: path, retryable: error.isTransient)
     }
 }

@@ -33,7 +33,9 @@ public struct TranscodeError: Error, CustomStringConvertible, Sendable {
         case let .rejected(rejection): .rejected(rejection)
         case let .failed(failure): .failed(failure)
         case .cancelled:
-            .failed(ProcessingFailure(.cancelled, "interrupted before the output was complete; nothing was written", path: path))
+            .failed(
+                ProcessingFailure(
+                    .cancelled, "interrupted before the output was complete; nothing was written", path: path))
         }
     }
 

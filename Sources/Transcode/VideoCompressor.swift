@@ -11,7 +11,8 @@ public struct VideoCompressor: Sendable {
     public var preset: CompressPreset
     public var encoderThreads: Int
 
-    public init(policy: AdmissionPolicy = AdmissionPolicy(), preset: CompressPreset = .default, encoderThreads: Int = 2) {
+    public init(policy: AdmissionPolicy = AdmissionPolicy(), preset: CompressPreset = .default, encoderThreads: Int = 2)
+    {
         self.policy = policy
         self.preset = preset
         self.encoderThreads = encoderThreads
@@ -23,13 +24,16 @@ public struct VideoCompressor: Sendable {
     ) throws(TranscodeError) -> CompressSummary {
         let started = Date()
         let admitted: AdmittedVideo
-        do { admitted = try policy.admitVideo(path: source) } catch { throw TranscodeError(.rejected(error), path: source) }
+        do { admitted = try policy.admitVideo(path: source) } catch {
+            throw TranscodeError(.rejected(error), path: source)
+        }
         let info = admitted.info
         guard let video = info.video else {
             throw TranscodeError(.rejected(Rejection(.noVideoStream, "no video stream", path: source)), path: source)
         }
         guard !Directory.exists(output) else {
-            throw TranscodeError(.outputFailed, "\(output) already exists; compress never overwrites", path: source, retryable: false)
+            throw TranscodeError(
+                .outputFailed, "\(output) already exists; compress never overwrites", path: source, retryable: false)
         }
         let staging: StagingDirectory
         do { staging = try StagingDirectory(besides: output) } catch { throw TranscodeError(error, path: source) }
@@ -46,8 +50,9 @@ public struct VideoCompressor: Sendable {
             if fits {
                 try Remuxer.remux(input, to: temporary, rotation: video.rotation, isCancelled: isCancelled)
             } else {
-                let (width, height, rate) = try transcode(input, admitted: admitted, to: temporary, quality: quality,
-                                                          progress: progress, isCancelled: isCancelled, started: started)
+                let (width, height, rate) = try transcode(
+                    input, admitted: admitted, to: temporary, quality: quality,
+                    progress: progress, isCancelled: isCancelled, started: started)
                 (summary.width, summary.height, summary.frameRate) = (width, height, rate)
             }
             try staging.publish("output.mp4", to: output)
@@ -71,16 +76,21 @@ public struct VideoCompressor: Sendable {
         _ input: InputContext, admitted: AdmittedVideo, to path: String, quality: CompressPreset.Quality,
         progress: @Sendable (TranscodeProgress) -> Void, isCancelled: @Sendable () -> Bool, started: Date
     ) throws -> (Int, Int, Double) {
-        guard let videoIndex = input.bestStream(.video) else { throw Rejection(.noVideoStream, "no video stream", path: admitted.path) }
+        guard let videoIndex = input.bestStream(.video) else {
+            throw Rejection(.noVideoStream, "no video stream", path: admitted.path)
+        }
         let audioIndex = input.bestStream(.audio)
         input.discardAll(except: Set([videoIndex] + (audioIndex.map { [$0] } ?? [])))
         let stream = input.streams[videoIndex]
         let ladder = preset.ladder(quality)
-        let plan = LadderPlanner(preset: ladder).plan(.init(
-            width: stream.width, height: stream.height, rotation: stream.rotation,
-            averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
-        ))
-        let top = LadderPlan(rungs: [plan.rungs.last!], frameRate: plan.frameRate, keyframeInterval: plan.keyframeInterval, rotation: plan.rotation)
+        let plan = LadderPlanner(preset: ladder).plan(
+            .init(
+                width: stream.width, height: stream.height, rotation: stream.rotation,
+                averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
+            ))
+        let top = LadderPlan(
+            rungs: [plan.rungs.last!], frameRate: plan.frameRate, keyframeInterval: plan.keyframeInterval,
+            rotation: plan.rotation)
         let session = try LadderSession(
             input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: top, preset: ladder,
             destination: { _, _ in .mp4(path: path) }, limits: admitted.limits, threads: encoderThreads
@@ -88,7 +98,9 @@ public struct VideoCompressor: Sendable {
         let duration = admitted.info.durationSeconds ?? 0
         try session.run(duration: duration, isCancelled: isCancelled) { seconds in
             let elapsed = Date().timeIntervalSince(started)
-            progress(TranscodeProgress(seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
+            progress(
+                TranscodeProgress(
+                    seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
         }
         return (top.rungs[0].width, top.rungs[0].height, top.frameRateValue)
     }

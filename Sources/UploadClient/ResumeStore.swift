@@ -3,7 +3,7 @@ public import Foundation
 public import Transcode
 
 #if canImport(Glibc)
-    internal import Glibc
+internal import Glibc
 #endif
 
 /// Where `reel upload` remembers unfinished uploads between runs: one JSON entry per (file content, server, tier),
@@ -59,7 +59,9 @@ public struct ResumeStore: Sendable {
 
     /// The entry's key: SHA-256 (hex) over the content hash, the server URL and the tier (nil for original bytes).
     /// - Throws: `UploadError` `.failed(digest_failed)` when libcrypto cannot make a digest.
-    public static func key(contentSHA256: String, server: URL, quality: CompressPreset.Quality?) throws(UploadError)
+    public static func key(
+        contentSHA256: String, server: URL, quality: CompressPreset.Quality?
+    ) throws(UploadError)
         -> String
     {
         let text = "reel-upload-v1\n\(server.absoluteString)\n\(contentSHA256)\n\(quality?.rawValue ?? "original")"

@@ -2,7 +2,7 @@ public import Foundation
 internal import Synchronization
 
 #if canImport(FoundationNetworking)
-    internal import FoundationNetworking
+internal import FoundationNetworking
 #endif
 
 /// `HTTPTransport` over Foundation's `URLSession` (libcurl on Linux). One session per transport, no caching,
@@ -92,7 +92,8 @@ struct ConnectionError: Error, CustomStringConvertible {
     init(_ error: any Error) {
         let nsError = error as NSError
         let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
-        let text = nsError.userInfo[NSLocalizedDescriptionKey] as? String
+        let text =
+            nsError.userInfo[NSLocalizedDescriptionKey] as? String
             ?? underlying?.userInfo[NSLocalizedDescriptionKey] as? String
         description = "\(nsError.domain) \(nsError.code)" + (text.map { ": " + $0 } ?? "")
     }

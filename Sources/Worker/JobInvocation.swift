@@ -18,8 +18,10 @@ public struct JobInvocation: Codable, Sendable, Equatable {
     /// A core is spare (fewer jobs than cores), so an image job may give its encoder a second thread.
     public var encoderThreads: Bool?
 
-    public init(jobID: String, source: String, staging: String, memoryMegabytes: Int, cpuSeconds: Int,
-                ladderPath: String? = nil, limitsPath: String? = nil, fault: String? = nil, encoderThreads: Bool? = nil) {
+    public init(
+        jobID: String, source: String, staging: String, memoryMegabytes: Int, cpuSeconds: Int,
+        ladderPath: String? = nil, limitsPath: String? = nil, fault: String? = nil, encoderThreads: Bool? = nil
+    ) {
         self.jobID = jobID
         self.source = source
         self.staging = staging

@@ -38,8 +38,9 @@ public struct ProcessJobLauncher: JobLauncher {
     public init(executable: String = Subprocess.currentExecutable) { self.executable = executable }
 
     public func launch(_ invocation: JobInvocation) throws(FileSystemError) -> any JobProcess {
-        try Subprocess(invocation.commandLine(executable: executable), environment: Self.jobEnvironment,
-                       stdout: invocation.stdoutFile, stderr: invocation.stderrFile)
+        try Subprocess(
+            invocation.commandLine(executable: executable), environment: Self.jobEnvironment,
+            stdout: invocation.stdoutFile, stderr: invocation.stderrFile)
     }
 
     /// Few malloc arenas keep the address-space limit meaningful; no Swift backtracer (a crash is recorded, not
@@ -60,7 +61,8 @@ public struct ForkingJobLauncher: JobLauncher {
     private let server: ForkServerClient
 
     public init(executable: String = Subprocess.currentExecutable) {
-        server = ForkServerClient(arguments: [executable, JobServer.subcommand], environment: ProcessJobLauncher.jobEnvironment)
+        server = ForkServerClient(
+            arguments: [executable, JobServer.subcommand], environment: ProcessJobLauncher.jobEnvironment)
     }
 
     public func launch(_ invocation: JobInvocation) throws(FileSystemError) -> any JobProcess {

@@ -1,6 +1,6 @@
+public import ChatImages
 public import MediaModel
 public import Transcode
-public import ChatImages
 
 /// What a job process leaves in its staging directory (`outcome.json`) for the worker to publish or record:
 /// the outputs' description when it succeeded, otherwise the rejection or failure.
@@ -12,8 +12,10 @@ public struct JobOutcome: Codable, Sendable {
     public var video: TranscodeSummary?
     public var image: ChatImageResult?
 
-    public init(kind: MediaKind? = nil, error: ProcessingError? = nil, info: MediaInfo? = nil, video: TranscodeSummary? = nil,
-                image: ChatImageResult? = nil) {
+    public init(
+        kind: MediaKind? = nil, error: ProcessingError? = nil, info: MediaInfo? = nil, video: TranscodeSummary? = nil,
+        image: ChatImageResult? = nil
+    ) {
         self.kind = kind
         self.error = error
         self.info = info

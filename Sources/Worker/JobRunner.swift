@@ -1,9 +1,9 @@
-public import Ingest
-public import Transcode
 public import ChatImages
-internal import MediaModel
 internal import FileSystem
 internal import Foundation
+public import Ingest
+internal import MediaModel
+public import Transcode
 
 /// The job process (`reel worker-job`): admits one upload and transcodes or converts it into its staging directory,
 /// under resource limits it sets on itself first. It never touches the catalog; the worker publishes.
@@ -37,7 +37,8 @@ public struct JobRunner: Sendable {
             let ladder = try invocation.ladderPath.map { try LadderPreset.load(from: $0) } ?? .default
             runner = JobRunner(policy: AdmissionPolicy(limits: limits), ladder: ladder)
         } catch {
-            let failure = ProcessingFailure(.crashed, "the job could not load its presets: \(error)", path: invocation.source, retryable: false)
+            let failure = ProcessingFailure(
+                .crashed, "the job could not load its presets: \(error)", path: invocation.source, retryable: false)
             return record(JobOutcome(error: .failed(failure)), for: invocation)
         }
         return record(runner.process(invocation), for: invocation)
@@ -54,7 +55,8 @@ public struct JobRunner: Sendable {
         case "job-hang":
             while true { pause() }
         case "job-transient":
-            let failure = ProcessingFailure(.outputFailed, "injected: Input/output error", path: invocation.source, retryable: true)
+            let failure = ProcessingFailure(
+                .outputFailed, "injected: Input/output error", path: invocation.source, retryable: true)
             return record(JobOutcome(error: .failed(failure)), for: invocation)
         case "job-disk-full":
             let failure = ProcessingFailure(.diskFull, "injected: No space left on device", path: invocation.source)
@@ -98,9 +100,13 @@ public struct JobRunner: Sendable {
         let progressFile = invocation.progressFile
         do {
             var summary = try LadderTranscoder(policy: policy, preset: ladder)
-                .run(source: source, output: invocation.mediaDirectory, progress: { progress in
-                    try? AtomicFile.write(Array(String(format: "%.4f", progress.percent / 100).utf8), to: progressFile, durable: false)
-                })
+                .run(
+                    source: source, output: invocation.mediaDirectory,
+                    progress: { progress in
+                        try? AtomicFile.write(
+                            Array(String(format: "%.4f", progress.percent / 100).utf8), to: progressFile, durable: false
+                        )
+                    })
             summary.source = ""
             summary.output = ""
             return JobOutcome(kind: .video, info: info, video: summary)

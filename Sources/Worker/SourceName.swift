@@ -11,7 +11,8 @@ public struct SourceName: Sendable, Equatable {
     /// those shown as \u{...} escapes and invalid bytes as \x.. escapes.
     public var display: String {
         if let text = String(validating: bytes, as: UTF8.self) {
-            return text.unicodeScalars.map { Self.isUnsafe($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+            return text.unicodeScalars.map { Self.isUnsafe($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+                .joined()
         }
         return bytes.map { byte in
             guard byte < 0x80 else { return "\\x" + String(byte, radix: 16) }

@@ -12,7 +12,9 @@ public struct StabilityTracker: Sendable {
 
     /// Records this scan's facts for `name`, read after `listingStarted` and before `listingEnded` (monotonic
     /// seconds); true once the same facts were already read at least `settle` seconds before this listing began.
-    public mutating func isStable(name: [UInt8], size: Int64, modified: Int64, listingStarted: Double, listingEnded: Double) -> Bool {
+    public mutating func isStable(
+        name: [UInt8], size: Int64, modified: Int64, listingStarted: Double, listingEnded: Double
+    ) -> Bool {
         if let previous = seen[name], previous.size == size, previous.modified == modified {
             return listingStarted - previous.since >= settle
         }

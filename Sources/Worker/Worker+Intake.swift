@@ -1,8 +1,8 @@
-internal import Logging
-internal import MediaModel
 internal import FeedStore
 internal import FileSystem
 internal import Foundation
+internal import Logging
+internal import MediaModel
 
 extension Worker {
     /// One scan of the inbox: refuses what is not a regular file, and takes each regular file whose size and
@@ -19,14 +19,18 @@ extension Worker {
             do {
                 if entry.kind != .regular {
                     try await refuseNotRegular(entry)
-                } else if tracker.isStable(name: entry.name, size: entry.size, modified: entry.modified,
-                                                 listingStarted: listingStarted, listingEnded: listingEnded) {
+                } else if tracker.isStable(
+                    name: entry.name, size: entry.size, modified: entry.modified,
+                    listingStarted: listingStarted, listingEnded: listingEnded)
+                {
                     try await take(entry)
                 }
             } catch {
                 if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
                 tracker.forget(entry.name)
-                logger.error("cannot take an upload; it stays in the inbox", metadata: ["file": "\(name.display)", "error": "\(error)"])
+                logger.error(
+                    "cannot take an upload; it stays in the inbox",
+                    metadata: ["file": "\(name.display)", "error": "\(error)"])
             }
         }
     }
@@ -38,8 +42,9 @@ extension Worker {
         let id = Self.newID()
         let name = SourceName(entry.name)
         let lease = JobLease(id: id, epoch: 0, owner: owner)
-        try await store.insertJob(id: id, sourceName: entry.name, bytes: Int(entry.size), owner: owner, now: Self.nowMilliseconds,
-                                  leaseMilliseconds: leaseMilliseconds)
+        try await store.insertJob(
+            id: id, sourceName: entry.name, bytes: Int(entry.size), owner: owner, now: Self.nowMilliseconds,
+            leaseMilliseconds: leaseMilliseconds)
         do {
             try Directory.move(entry: entry.name, in: configuration.inbox, to: layout.incoming(id))
         } catch {
@@ -62,11 +67,13 @@ extension Worker {
         let id = Self.newID()
         let name = SourceName(entry.name)
         let kind = entry.kind.rawValue.replacingOccurrences(of: "_", with: " ")
-        let rejection = Rejection(.notRegularFile, "the upload is a \(kind), not a regular file; only regular files are processed",
-                                  path: name.display)
+        let rejection = Rejection(
+            .notRegularFile, "the upload is a \(kind), not a regular file; only regular files are processed",
+            path: name.display)
         let lease = JobLease(id: id, epoch: 0, owner: owner)
-        try await store.insertJob(id: id, sourceName: entry.name, bytes: 0, owner: owner, now: Self.nowMilliseconds,
-                                  leaseMilliseconds: leaseMilliseconds)
+        try await store.insertJob(
+            id: id, sourceName: entry.name, bytes: 0, owner: owner, now: Self.nowMilliseconds,
+            leaseMilliseconds: leaseMilliseconds)
         do {
             try Directory.move(entry: entry.name, in: configuration.inbox, to: layout.rejected(id))
         } catch {
@@ -77,16 +84,21 @@ extension Worker {
         try await store.finishJob(lease, as: .rejected(rejection), now: Self.nowMilliseconds)
         try Directory.sync(layout.rejected)
         try Directory.sync(configuration.inbox)
-        try writeReason(for: id, in: layout.rejected, state: .rejected, reason: .rejected(rejection.reason),
-                        message: rejection.message, name: name, bytes: 0, contentHash: nil)
-        report(id: id, name: name, state: .rejected, kind: .unknown, reason: .rejected(rejection.reason), message: rejection.message,
-               mediaID: nil, attempts: 0, seconds: 0)
+        try writeReason(
+            for: id, in: layout.rejected, state: .rejected, reason: .rejected(rejection.reason),
+            message: rejection.message, name: name, bytes: 0, contentHash: nil)
+        report(
+            id: id, name: name, state: .rejected, kind: .unknown, reason: .rejected(rejection.reason),
+            message: rejection.message,
+            mediaID: nil, attempts: 0, seconds: 0)
     }
 
     /// `<id>.reason.json`: what happened and why, with the original name (as text, and as raw bytes when it is not
     /// UTF-8). Written atomically.
-    func writeReason(for id: String, in directory: String, state: FeedJob.State, reason: JobReason, message: String,
-                     name: SourceName, bytes: Int, contentHash: String?) throws {
+    func writeReason(
+        for id: String, in directory: String, state: FeedJob.State, reason: JobReason, message: String,
+        name: SourceName, bytes: Int, contentHash: String?
+    ) throws {
         #if REEL_TEST_HOOKS
         try configuration.faults.check(.writeReason, path: layout.reason(id, in: directory))
         #endif

@@ -1,8 +1,8 @@
-internal import MediaModel
 internal import FeedStore
 internal import FileSystem
 internal import Foundation
 internal import Logging
+internal import MediaModel
 internal import NIOPosix
 
 extension Worker {
@@ -12,8 +12,11 @@ extension Worker {
         while running.count < configuration.jobs && !disk.isPaused {
             let job: FeedJob
             do {
-                guard let claimed = try await store.claimNextJob(owner: owner, now: Self.nowMilliseconds,
-                                                                 leaseMilliseconds: leaseMilliseconds) else {
+                guard
+                    let claimed = try await store.claimNextJob(
+                        owner: owner, now: Self.nowMilliseconds,
+                        leaseMilliseconds: leaseMilliseconds)
+                else {
                     queueAnnounced = false
                     return
                 }
@@ -35,11 +38,14 @@ extension Worker {
     func start(_ job: FeedJob) async throws {
         let source = layout.incoming(job.id)
         guard Directory.exists(source) else {
-            let failure = ProcessingFailure(.uploadMissing, "the upload vanished from the library before it was processed",
-                                            path: source, retryable: false)
+            let failure = ProcessingFailure(
+                .uploadMissing, "the upload vanished from the library before it was processed",
+                path: source, retryable: false)
             try await store.finishJob(job.lease, as: .failed(failure), now: Self.nowMilliseconds)
-            report(id: job.id, name: SourceName(job.sourceName), state: .failed, kind: job.kind, reason: .failed(.uploadMissing),
-                   message: failure.message, mediaID: nil, attempts: job.attempts, seconds: 0)
+            report(
+                id: job.id, name: SourceName(job.sourceName), state: .failed, kind: job.kind,
+                reason: .failed(.uploadMissing),
+                message: failure.message, mediaID: nil, attempts: job.attempts, seconds: 0)
             return
         }
         #if REEL_TEST_HOOKS
@@ -82,11 +88,16 @@ extension Worker {
         } catch {
             throw ProcessingFailure(.spawnFailed, "the job process could not be started: \(error)", path: source)
         }
-        running[job.id] = RunningJob(job: claimed, invocation: invocation, process: process, started: Self.monotonic,
-                                     leaseRenewed: Self.monotonic)
+        running[job.id] = RunningJob(
+            job: claimed, invocation: invocation, process: process, started: Self.monotonic,
+            leaseRenewed: Self.monotonic)
         recordRunning()
-        logger.info("job started", metadata: ["job": "\(job.id)", "file": "\(SourceName(job.sourceName).display)",
-                                               "attempt": "\(job.attempts)", "pid": "\(process.pid)"])
+        logger.info(
+            "job started",
+            metadata: [
+                "job": "\(job.id)", "file": "\(SourceName(job.sourceName).display)",
+                "attempt": "\(job.attempts)", "pid": "\(process.pid)",
+            ])
     }
 
     /// This claim's staging directory: one per epoch, so a worker that lost its lease (and may still be running on
@@ -119,8 +130,10 @@ extension Worker {
             } else if now - entry.lastProgressCheck >= 1 {
                 entry.lastProgressCheck = now
                 if let bytes = try? ReadOnlyFile.contents(of: entry.invocation.progressFile, limit: 64),
-                   let progress = Double(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-                   progress > entry.reportedProgress {
+                    let progress = Double(
+                        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+                    progress > entry.reportedProgress
+                {
                     entry.reportedProgress = progress
                     try? await store.setJobProgress(entry.lease, progress: progress, now: Self.nowMilliseconds)
                 }
@@ -136,31 +149,41 @@ extension Worker {
         let source = entry.invocation.source
         do {
             if timedOut {
-                throw ProcessingFailure(.timeout, "processing took longer than the \(Int(configuration.jobTimeoutSeconds)) s limit and was stopped",
-                                        path: source)
+                throw ProcessingFailure(
+                    .timeout,
+                    "processing took longer than the \(Int(configuration.jobTimeoutSeconds)) s limit and was stopped",
+                    path: source)
             }
             switch termination {
             case let .signalled(signal):
                 // A job cut short while the library's disk is full most likely ran into the wall: wait for space
                 // instead of spending attempts.
                 if isDiskNearlyFull() {
-                    throw ProcessingFailure(.diskFull, "the job process died with \(Subprocess.signalName(signal)) while the library's disk was full",
-                                            path: source)
+                    throw ProcessingFailure(
+                        .diskFull,
+                        "the job process died with \(Subprocess.signalName(signal)) while the library's disk was full",
+                        path: source)
                 }
                 if signal == SIGXCPU {
-                    throw ProcessingFailure(.timeout, "processing used more than its CPU-time limit and was stopped", path: source)
+                    throw ProcessingFailure(
+                        .timeout, "processing used more than its CPU-time limit and was stopped", path: source)
                 }
-                throw ProcessingFailure(.crashed, "the job process died with \(Subprocess.signalName(signal)) while processing this upload "
-                    + "(its limits: \(configuration.memoryLimitMegabytes) MB of address space, \(Int(configuration.jobTimeoutSeconds)) s)",
+                throw ProcessingFailure(
+                    .crashed,
+                    "the job process died with \(Subprocess.signalName(signal)) while processing this upload "
+                        + "(its limits: \(configuration.memoryLimitMegabytes) MB of address space, \(Int(configuration.jobTimeoutSeconds)) s)",
                     path: source)
             case let .exited(code):
                 guard let bytes = try? ReadOnlyFile.contents(of: entry.invocation.outcomeFile),
-                      let outcome = try? JSONDecoder().decode(JobOutcome.self, from: Data(bytes)) else {
+                    let outcome = try? JSONDecoder().decode(JobOutcome.self, from: Data(bytes))
+                else {
                     if code == JobInvocation.ExitCode.outcomeUnwritable || isDiskNearlyFull() {
-                        throw ProcessingFailure(.diskFull, "the job could not write its outcome: \(stderrTail(of: entry))", path: source)
+                        throw ProcessingFailure(
+                            .diskFull, "the job could not write its outcome: \(stderrTail(of: entry))", path: source)
                     }
-                    throw ProcessingFailure(.crashed, "the job process exited \(code) without an outcome: \(stderrTail(of: entry))",
-                                            path: source, retryable: true)
+                    throw ProcessingFailure(
+                        .crashed, "the job process exited \(code) without an outcome: \(stderrTail(of: entry))",
+                        path: source, retryable: true)
                 }
                 try await conclude(job, outcome: outcome, staging: entry.invocation.staging, seconds: seconds)
             }
@@ -186,7 +209,8 @@ extension Worker {
         case nil:
             try await publish(job, outcome: outcome, staging: staging, seconds: seconds)
         case let .rejected(rejection)?:
-            try await refuse(job, rejection, kind: outcome.kind.map { $0 == .video ? .video : .image }, seconds: seconds)
+            try await refuse(
+                job, rejection, kind: outcome.kind.map { $0 == .video ? .video : .image }, seconds: seconds)
         case let .failed(failure)?:
             throw failure
         }
@@ -202,11 +226,13 @@ extension Worker {
                 // In a task of its own, which is not cancelled: GRDB's async access refuses a cancelled task's work
                 // (CancellationError), and this write must still happen. It is one short write; the loop waits for it.
                 try await Task { [store, lease = entry.lease] in
-                    try await store.requeue(lease, notBefore: 0, failure: nil, refundAttempt: true, now: Self.nowMilliseconds)
+                    try await store.requeue(
+                        lease, notBefore: 0, failure: nil, refundAttempt: true, now: Self.nowMilliseconds)
                 }.value
                 logger.warning("job re-queued at shutdown", metadata: ["job": "\(id)"])
             } catch {
-                logger.error("cannot re-queue a job at shutdown; recovery will", metadata: ["job": "\(id)", "error": "\(error)"])
+                logger.error(
+                    "cannot re-queue a job at shutdown; recovery will", metadata: ["job": "\(id)", "error": "\(error)"])
             }
         }
         running.removeAll()
@@ -225,7 +251,9 @@ extension Worker {
         for (id, var entry) in running {
             let lost: String?
             do {
-                if try await store.renewLease(entry.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds) {
+                if try await store.renewLease(
+                    entry.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds)
+                {
                     entry.leaseRenewed = now
                     running[id] = entry
                     lost = nil
@@ -233,10 +261,12 @@ extension Worker {
                     lost = "another worker holds it now"
                 }
             } catch {
-                lost = now - entry.leaseRenewed >= configuration.leaseSeconds
+                lost =
+                    now - entry.leaseRenewed >= configuration.leaseSeconds
                     ? "it could not be renewed for \(Int(configuration.leaseSeconds)) s (\(error))" : nil
                 if lost == nil {
-                    logger.warning("cannot renew a job's lease; trying again", metadata: ["job": "\(id)", "error": "\(error)"])
+                    logger.warning(
+                        "cannot renew a job's lease; trying again", metadata: ["job": "\(id)", "error": "\(error)"])
                 }
             }
             if let lost { dropLostJob(entry, why: lost) }
@@ -249,7 +279,10 @@ extension Worker {
         running[entry.job.id] = nil
         Directory.remove(staging(of: entry.job))
         recordRunning()
-        logger.warning("lost a job's lease; its new holder finishes it", metadata: [
-            "job": "\(entry.job.id)", "epoch": "\(entry.job.epoch)", "why": "\(why)"])
+        logger.warning(
+            "lost a job's lease; its new holder finishes it",
+            metadata: [
+                "job": "\(entry.job.id)", "epoch": "\(entry.job.epoch)", "why": "\(why)",
+            ])
     }
 }

@@ -1,8 +1,8 @@
-internal import MediaModel
 internal import FeedStore
 internal import FileSystem
 internal import Foundation
 internal import Logging
+internal import MediaModel
 internal import Metrics
 
 extension Worker {
@@ -13,7 +13,8 @@ extension Worker {
         Directory.remove(staging(of: job))
         if let error = error as? CatalogError, error.kind == .leaseLost {
             // Taken over (this worker's lease expired): the new holder finishes the job; nothing here is recorded.
-            logger.warning("lost a job's lease; its new holder finishes it", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.warning(
+                "lost a job's lease; its new holder finishes it", metadata: ["job": "\(job.id)", "error": "\(error)"])
             return
         }
         let failure = Self.classify(error, path: layout.incoming(job.id))
@@ -21,8 +22,9 @@ extension Worker {
         do {
             try await retryOrFail(job, failure, seconds: seconds)
         } catch {
-            logger.error("cannot record a job's failure; recovery will re-queue it",
-                         metadata: ["job": "\(job.id)", "failure": "\(failure)", "error": "\(error)"])
+            logger.error(
+                "cannot record a job's failure; recovery will re-queue it",
+                metadata: ["job": "\(job.id)", "failure": "\(failure)", "error": "\(error)"])
         }
     }
 
@@ -32,7 +34,9 @@ extension Worker {
         case let failure as ProcessingFailure:
             return failure
         case let error as FileSystemError:
-            return ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, error.description, path: path, retryable: error.isTransient)
+            return ProcessingFailure(
+                error.isDiskFull ? .diskFull : .outputFailed, error.description, path: path,
+                retryable: error.isTransient)
         case let error as CatalogError:
             return ProcessingFailure(.catalogUnavailable, error.description, path: path, retryable: error.isTransient)
         default:
@@ -45,34 +49,45 @@ extension Worker {
     func retryOrFail(_ job: FeedJob, _ failure: ProcessingFailure, seconds: Double) async throws {
         let name = SourceName(job.sourceName)
         if failure.reason == .diskFull {
-            try await store.requeue(job.lease, notBefore: 0, failure: failure, refundAttempt: true, now: Self.nowMilliseconds)
+            try await store.requeue(
+                job.lease, notBefore: 0, failure: failure, refundAttempt: true, now: Self.nowMilliseconds)
             logger.warning("job waits for disk space", metadata: ["job": "\(job.id)", "message": "\(failure.message)"])
             return
         }
         if failure.retryable && job.attempts < configuration.maxAttempts {
             let delay = configuration.backoff.delay(afterAttempt: job.attempts)
-            try await store.requeue(job.lease, notBefore: Self.nowMilliseconds + Int64(delay * 1000), failure: failure,
-                                    refundAttempt: false, now: Self.nowMilliseconds)
-            logger.warning("job will be retried", metadata: ["job": "\(job.id)", "reason": "\(failure.reason.rawValue)",
-                                                             "message": "\(failure.message)", "attempt": "\(job.attempts)",
-                                                             "retry_in_s": "\(delay)"])
+            try await store.requeue(
+                job.lease, notBefore: Self.nowMilliseconds + Int64(delay * 1000), failure: failure,
+                refundAttempt: false, now: Self.nowMilliseconds)
+            logger.warning(
+                "job will be retried",
+                metadata: [
+                    "job": "\(job.id)", "reason": "\(failure.reason.rawValue)",
+                    "message": "\(failure.message)", "attempt": "\(job.attempts)",
+                    "retry_in_s": "\(delay)",
+                ])
             return
         }
         var final = failure
         if failure.retryable { final.message += " (gave up after \(job.attempts) attempts)" }
         try await store.finishJob(job.lease, as: .failed(final), now: Self.nowMilliseconds)
         fileVerdict(job, state: .failed, reason: .failed(final.reason), message: final.message, in: layout.failed)
-        report(id: job.id, name: name, state: .failed, kind: job.kind, reason: .failed(final.reason), message: final.message,
-               mediaID: nil, attempts: job.attempts, seconds: seconds)
+        report(
+            id: job.id, name: name, state: .failed, kind: job.kind, reason: .failed(final.reason),
+            message: final.message,
+            mediaID: nil, attempts: job.attempts, seconds: seconds)
     }
 
     /// The upload broke a rule: the verdict in the catalog first, then the reason file and the original beside it.
     func refuse(_ job: FeedJob, _ rejection: Rejection, kind: FeedJob.Kind?, seconds: Double) async throws {
         try await store.finishJob(job.lease, as: .rejected(rejection), kind: kind, now: Self.nowMilliseconds)
         Directory.remove(staging(of: job))
-        fileVerdict(job, state: .rejected, reason: .rejected(rejection.reason), message: rejection.message, in: layout.rejected)
-        report(id: job.id, name: SourceName(job.sourceName), state: .rejected, kind: kind ?? job.kind, reason: .rejected(rejection.reason),
-               message: rejection.message, mediaID: nil, attempts: job.attempts, seconds: seconds)
+        fileVerdict(
+            job, state: .rejected, reason: .rejected(rejection.reason), message: rejection.message, in: layout.rejected)
+        report(
+            id: job.id, name: SourceName(job.sourceName), state: .rejected, kind: kind ?? job.kind,
+            reason: .rejected(rejection.reason),
+            message: rejection.message, mediaID: nil, attempts: job.attempts, seconds: seconds)
     }
 
     /// `<id>.reason.json` and the original into `rejected/` or `failed/`. Best effort once the catalog has the verdict:
@@ -80,11 +95,14 @@ extension Worker {
     func fileVerdict(_ job: FeedJob, state: FeedJob.State, reason: JobReason, message: String, in directory: String) {
         let bytes = (try? ReadOnlyFile(path: layout.incoming(job.id)))?.size ?? 0
         do {
-            try writeReason(for: job.id, in: directory, state: state, reason: reason, message: message, name: SourceName(job.sourceName),
-                            bytes: Int(bytes), contentHash: job.contentHash)
+            try writeReason(
+                for: job.id, in: directory, state: state, reason: reason, message: message,
+                name: SourceName(job.sourceName),
+                bytes: Int(bytes), contentHash: job.contentHash)
         } catch {
             if let error = error as? FileSystemError, error.isDiskFull { noteDiskFull(error) }
-            logger.warning("cannot write a reason file yet; recovery will", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.warning(
+                "cannot write a reason file yet; recovery will", metadata: ["job": "\(job.id)", "error": "\(error)"])
             return
         }
         moveOriginal(job.id, to: directory + "/" + job.id)
@@ -95,11 +113,13 @@ extension Worker {
         let available = (try? DiskSpace.availableBytes(at: layout.root)) ?? 0
         let transition = disk.noteFull(available: available, now: Self.monotonic)
         if transition != nil {
-            status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+            status.setDiskFull(
+                .init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
         }
         if transition == .paused {
-            logger.error("the library's disk is full: no new uploads are claimed until space is freed",
-                         metadata: ["library": "\(layout.root)", "available_bytes": "\(available)", "cause": "\(cause)"])
+            logger.error(
+                "the library's disk is full: no new uploads are claimed until space is freed",
+                metadata: ["library": "\(layout.root)", "available_bytes": "\(available)", "cause": "\(cause)"])
         }
     }
 
@@ -114,10 +134,14 @@ extension Worker {
         }
         switch disk.observe(available: available, now: now) {
         case .paused?:
-            status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
-            logger.error("the library's disk is nearly full: no new uploads are claimed until space is freed",
-                         metadata: ["library": "\(layout.root)", "available_bytes": "\(available)",
-                                    "minimum_free_bytes": "\(configuration.minimumFreeBytes)"])
+            status.setDiskFull(
+                .init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+            logger.error(
+                "the library's disk is nearly full: no new uploads are claimed until space is freed",
+                metadata: [
+                    "library": "\(layout.root)", "available_bytes": "\(available)",
+                    "minimum_free_bytes": "\(configuration.minimumFreeBytes)",
+                ])
         case .resumed?:
             status.setDiskFull(nil)
             logger.notice("claiming uploads again", metadata: ["available_bytes": "\(available)"])
@@ -125,7 +149,8 @@ extension Worker {
             break
         case nil:
             if disk.isPaused {
-                status.setDiskFull(.init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+                status.setDiskFull(
+                    .init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
             }
         }
     }
@@ -134,18 +159,27 @@ extension Worker {
         Gauge(label: "reel_worker_jobs_running", factory: metrics).record(running.count)
     }
 
-    func report(id: String, name: SourceName, state: FeedJob.State, kind: FeedJob.Kind, reason: JobReason?, message: String?,
-                mediaID: String?, attempts: Int, seconds: Double) {
+    func report(
+        id: String, name: SourceName, state: FeedJob.State, kind: FeedJob.Kind, reason: JobReason?, message: String?,
+        mediaID: String?, attempts: Int, seconds: Double
+    ) {
         Counter(label: "reel_worker_jobs_total", dimensions: [("state", state.rawValue)], factory: metrics).increment()
-        Timer(label: "reel_worker_job_duration_seconds", dimensions: [("kind", kind.rawValue), ("state", state.rawValue)],
-              factory: metrics).recordNanoseconds(Int64(seconds * 1_000_000_000))
-        var metadata: Logger.Metadata = ["job": "\(id)", "file": "\(name.display)", "kind": "\(kind.rawValue)",
-                                         "state": "\(state.rawValue)", "seconds": "\(String(format: "%.2f", seconds))"]
+        Timer(
+            label: "reel_worker_job_duration_seconds",
+            dimensions: [("kind", kind.rawValue), ("state", state.rawValue)],
+            factory: metrics
+        ).recordNanoseconds(Int64(seconds * 1_000_000_000))
+        var metadata: Logger.Metadata = [
+            "job": "\(id)", "file": "\(name.display)", "kind": "\(kind.rawValue)",
+            "state": "\(state.rawValue)", "seconds": "\(String(format: "%.2f", seconds))",
+        ]
         if let reason { metadata["reason"] = "\(reason.code)" }
         if let message { metadata["message"] = "\(message)" }
         if let mediaID { metadata["media_id"] = "\(mediaID)" }
         logger.info("job finished", metadata: metadata)
-        onFinished?(JobReport(job: id, file: name.display, state: state.rawValue, kind: kind.rawValue, reason: reason?.code,
-                              message: message, mediaID: mediaID, attempts: attempts, seconds: (seconds * 100).rounded() / 100))
+        onFinished?(
+            JobReport(
+                job: id, file: name.display, state: state.rawValue, kind: kind.rawValue, reason: reason?.code,
+                message: message, mediaID: mediaID, attempts: attempts, seconds: (seconds * 100).rounded() / 100))
     }
 }

@@ -1,9 +1,9 @@
-internal import MediaModel
+internal import ChatImages
 internal import FeedStore
 internal import FileSystem
 internal import Foundation
 internal import Logging
-internal import ChatImages
+internal import MediaModel
 internal import Transcode
 
 extension Worker {
@@ -21,7 +21,10 @@ extension Worker {
         #if REEL_TEST_HOOKS
         reach("after-staging")
         #endif
-        guard try await store.renewLease(job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds) else {
+        guard
+            try await store.renewLease(
+                job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds)
+        else {
             throw CatalogError(.leaseLost, "\(job.lease) was taken over before its outputs were published")
         }
         let kind: FeedJob.Kind
@@ -36,8 +39,9 @@ extension Worker {
                 #if REEL_TEST_HOOKS
                 reach("after-rename")
                 #endif
-                try await store.publish(publishedVideo(job, summary: summary, info: outcome.info, contentHash: contentHash),
-                                        lease: job.lease, now: Self.nowMilliseconds)
+                try await store.publish(
+                    publishedVideo(job, summary: summary, info: outcome.info, contentHash: contentHash),
+                    lease: job.lease, now: Self.nowMilliseconds)
             } else if let image = outcome.image {
                 kind = .image
                 #if REEL_TEST_HOOKS
@@ -48,12 +52,14 @@ extension Worker {
                 #if REEL_TEST_HOOKS
                 reach("after-rename")
                 #endif
-                let published = PublishedImage(id: job.id, createdAt: job.createdAt, width: image.width, height: image.height,
-                                               bytes: image.bytes, path: "images/\(job.id).webp", contentHash: contentHash)
+                let published = PublishedImage(
+                    id: job.id, createdAt: job.createdAt, width: image.width, height: image.height,
+                    bytes: image.bytes, path: "images/\(job.id).webp", contentHash: contentHash)
                 try await store.publish(published, lease: job.lease, now: Self.nowMilliseconds)
             } else {
-                throw ProcessingFailure(.crashed, "the job reported success without an output", path: layout.incoming(job.id),
-                                        retryable: false)
+                throw ProcessingFailure(
+                    .crashed, "the job reported success without an output", path: layout.incoming(job.id),
+                    retryable: false)
             }
         } catch let error as CatalogError where error.kind == .duplicate {
             // The same bytes published by a parallel job a moment ago: content_hash is unique. The lease was proved
@@ -65,7 +71,9 @@ extension Worker {
         } catch let error as CatalogError {
             // Not recorded: the outputs must not stay visible without their row, if they are still this worker's.
             if error.kind != .leaseLost,
-               (try? await store.renewLease(job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds)) == true {
+                (try? await store.renewLease(
+                    job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds)) == true
+            {
                 Directory.remove(layout.video(job.id))
                 Directory.remove(layout.image(job.id))
             }
@@ -76,11 +84,14 @@ extension Worker {
         #endif
         staging.discard()
         moveOriginal(job.id, to: layout.original(job.id))
-        report(id: job.id, name: SourceName(job.sourceName), state: .published, kind: kind, reason: nil, message: nil,
-               mediaID: job.id, attempts: job.attempts, seconds: seconds)
+        report(
+            id: job.id, name: SourceName(job.sourceName), state: .published, kind: kind, reason: nil, message: nil,
+            mediaID: job.id, attempts: job.attempts, seconds: seconds)
     }
 
-    func publishedVideo(_ job: FeedJob, summary: TranscodeSummary, info: MediaInfo?, contentHash: String) -> PublishedVideo {
+    func publishedVideo(
+        _ job: FeedJob, summary: TranscodeSummary, info: MediaInfo?, contentHash: String
+    ) -> PublishedVideo {
         let top = summary.renditions.max { $0.height < $1.height }
         let source = (try? JSONEncoder().encode(info)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let prefix = "videos/\(job.id)/"
@@ -88,12 +99,14 @@ extension Worker {
             id: job.id, createdAt: job.createdAt, publishedAt: Self.nowMilliseconds,
             durationMilliseconds: Int((summary.durationSeconds * 1000).rounded()),
             width: top?.width ?? 0, height: top?.height ?? 0, contentHash: contentHash, source: source,
-            masterPath: prefix + "master.m3u8", posterJPEGPath: prefix + summary.posterJPEG, posterWebPPath: prefix + summary.posterWebP,
+            masterPath: prefix + "master.m3u8", posterJPEGPath: prefix + summary.posterJPEG,
+            posterWebPPath: prefix + summary.posterWebP,
             renditions: summary.renditions.map {
-                FeedVideo.Rendition(rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
-                                    averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments,
-                                    videoCodec: $0.videoCodec?.rawValue, crf: $0.crf, targetSSIMY: $0.targetSSIMY,
-                                    prefetch: Self.prefetchHint(playlist: layout.video(job.id) + "/" + $0.playlist))
+                FeedVideo.Rendition(
+                    rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
+                    averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments,
+                    videoCodec: $0.videoCodec?.rawValue, crf: $0.crf, targetSSIMY: $0.targetSSIMY,
+                    prefetch: Self.prefetchHint(playlist: layout.video(job.id) + "/" + $0.playlist))
             },
             storyboard: summary.storyboard?.prefixingPaths(with: prefix))
     }
@@ -104,7 +117,8 @@ extension Worker {
         let folder = Directory.parent(of: path)
         return PrefetchHint(mediaPlaylist: String(decoding: bytes, as: UTF8.self)) { uri in
             guard !uri.contains("/"), let status = try? FileStatus(path: folder + "/" + uri, followingSymlinks: false),
-                  status.kind == .regular else { return nil }
+                status.kind == .regular
+            else { return nil }
             return Int(status.size)
         }
     }
@@ -128,9 +142,11 @@ extension Worker {
         try await store.finishDuplicate(job.lease, of: existing, now: Self.nowMilliseconds)
         Directory.remove(layout.incoming(job.id))
         Directory.remove(staging(of: job))
-        report(id: job.id, name: SourceName(job.sourceName), state: .published, kind: existing.kind, reason: .duplicate,
-               message: "byte-identical to \(existing.kind.rawValue) \(existing.id)", mediaID: existing.id, attempts: job.attempts,
-               seconds: seconds)
+        report(
+            id: job.id, name: SourceName(job.sourceName), state: .published, kind: existing.kind, reason: .duplicate,
+            message: "byte-identical to \(existing.kind.rawValue) \(existing.id)", mediaID: existing.id,
+            attempts: job.attempts,
+            seconds: seconds)
     }
 
     /// Moves the claimed upload next to its verdict. Best effort: when it fails (full or read-only disk), the upload
@@ -146,7 +162,9 @@ extension Worker {
             try Directory.sync(layout.incoming)
         } catch {
             if error.isDiskFull { noteDiskFull(error) }
-            logger.warning("cannot move an upload next to its verdict yet; recovery will", metadata: ["job": "\(id)", "error": "\(error)"])
+            logger.warning(
+                "cannot move an upload next to its verdict yet; recovery will",
+                metadata: ["job": "\(id)", "error": "\(error)"])
         }
     }
 }

@@ -1,8 +1,8 @@
-internal import Logging
-internal import MediaModel
 internal import FeedStore
 internal import FileSystem
 internal import Foundation
+internal import Logging
+internal import MediaModel
 
 extension Worker {
     /// Puts back what a dead worker (killed at any moment, on any host) left behind, and what this worker could not
@@ -24,8 +24,12 @@ extension Worker {
                 continue
             }
             if let expiry = job.leaseExpiresAt, expiry < now {
-                logger.warning("a job's lease expired; taking it back", metadata: [
-                    "job": "\(job.id)", "owner": "\(holder)", "epoch": "\(job.epoch)", "expired_ms_ago": "\(now - expiry)"])
+                logger.warning(
+                    "a job's lease expired; taking it back",
+                    metadata: [
+                        "job": "\(job.id)", "owner": "\(holder)", "epoch": "\(job.epoch)",
+                        "expired_ms_ago": "\(now - expiry)",
+                    ])
                 await recoverSafely(job, refundAttempt: true)
                 continue
             }
@@ -48,7 +52,8 @@ extension Worker {
         do {
             try await recover(job, refundAttempt: refundAttempt)
         } catch let error as CatalogError where error.kind == .leaseLost {
-            logger.info("a job changed hands while it was being recovered; left to its holder", metadata: ["job": "\(job.id)"])
+            logger.info(
+                "a job changed hands while it was being recovered; left to its holder", metadata: ["job": "\(job.id)"])
         } catch {
             logger.error("cannot recover a job yet", metadata: ["job": "\(job.id)", "error": "\(error)"])
         }
@@ -62,11 +67,13 @@ extension Worker {
             if Directory.exists(layout.incoming(job.id)) {
                 try await store.release(job.lease, now: now)
             } else if Directory.exists(layout.rejected(job.id)) {
-                let rejection = Rejection(.notRegularFile, "the upload is not a regular file; only regular files are processed",
-                                          path: SourceName(job.sourceName).display)
+                let rejection = Rejection(
+                    .notRegularFile, "the upload is not a regular file; only regular files are processed",
+                    path: SourceName(job.sourceName).display)
                 try await store.finishJob(job.lease, as: .rejected(rejection), now: now)
-                try writeReason(for: job.id, in: layout.rejected, state: .rejected, reason: .rejected(.notRegularFile),
-                                message: rejection.message, name: SourceName(job.sourceName), bytes: 0, contentHash: nil)
+                try writeReason(
+                    for: job.id, in: layout.rejected, state: .rejected, reason: .rejected(.notRegularFile),
+                    message: rejection.message, name: SourceName(job.sourceName), bytes: 0, contentHash: nil)
             } else {
                 try await store.deleteJob(job.lease)  // the upload is still in the inbox and will be taken again
             }
@@ -77,8 +84,12 @@ extension Worker {
         case .published, .rejected, .failed:
             break
         }
-        logger.warning("recovered a job", metadata: ["job": "\(job.id)", "state": "\(job.state.rawValue)",
-                                                     "owner": "\(job.owner ?? "")", "dead_owner": "\(job.owner != owner)"])
+        logger.warning(
+            "recovered a job",
+            metadata: [
+                "job": "\(job.id)", "state": "\(job.state.rawValue)",
+                "owner": "\(job.owner ?? "")", "dead_owner": "\(job.owner != owner)",
+            ])
     }
 
     /// Uploads in `.incoming/` whose job already ended: the worker died, or the disk refused, between the catalog
@@ -89,8 +100,9 @@ extension Worker {
             guard Self.isToken(id), running[id] == nil else { continue }
             guard let job = try await store.job(id: id) else {
                 // No row: never happens with rows written first, but an upload is never dropped. It gets a job.
-                try await store.insertJob(id: id, sourceName: Array("(recovered)".utf8), bytes: Int(entry.size), owner: owner,
-                                          now: Self.nowMilliseconds, leaseMilliseconds: leaseMilliseconds)
+                try await store.insertJob(
+                    id: id, sourceName: Array("(recovered)".utf8), bytes: Int(entry.size), owner: owner,
+                    now: Self.nowMilliseconds, leaseMilliseconds: leaseMilliseconds)
                 try await store.release(JobLease(id: id, epoch: 0, owner: owner), now: Self.nowMilliseconds)
                 continue
             }
@@ -100,11 +112,13 @@ extension Worker {
             case .published:
                 Directory.remove(layout.incoming(id))  // a duplicate, recorded as such
             case .rejected:
-                fileVerdict(job, state: .rejected, reason: job.reason ?? .rejected(.unreadable), message: job.lastError ?? "",
-                            in: layout.rejected)
+                fileVerdict(
+                    job, state: .rejected, reason: job.reason ?? .rejected(.unreadable), message: job.lastError ?? "",
+                    in: layout.rejected)
             case .failed:
-                fileVerdict(job, state: .failed, reason: job.reason ?? .failed(.crashed), message: job.lastError ?? "",
-                            in: layout.failed)
+                fileVerdict(
+                    job, state: .failed, reason: job.reason ?? .failed(.crashed), message: job.lastError ?? "",
+                    in: layout.failed)
             case .queued, .processing:
                 break
             }
@@ -121,8 +135,10 @@ extension Worker {
             let id = String(parts[0])
             let epoch = parts.count == 2 ? Int64(parts[1]) : nil
             if let held = running[id], held.job.epoch == epoch { continue }
-            if let job = try await store.job(id: id), job.state == .processing, job.epoch == epoch, let holder = job.owner,
-               holder != owner, Self.isToken(holder) {
+            if let job = try await store.job(id: id), job.state == .processing, job.epoch == epoch,
+                let holder = job.owner,
+                holder != owner, Self.isToken(holder)
+            {
                 let leaseLive = job.leaseExpiresAt.map { $0 >= now } ?? true
                 if leaseLive, try FileLock(path: layout.lock(holder)) == nil { continue }  // another live worker's job
             }
@@ -132,6 +148,7 @@ extension Worker {
 
     /// Ids and owner tokens are lowercase hex; anything else is never turned into a path.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        !text.isEmpty && text.count <= 64
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }

@@ -1,12 +1,12 @@
 public import FeedStore
-public import Logging
-public import Metrics
-public import ServiceLifecycle
 internal import FileSystem
-internal import MediaModel
 internal import Foundation
+public import Logging
+internal import MediaModel
+public import Metrics
 internal import NIOCore
 internal import NIOPosix
+public import ServiceLifecycle
 
 /// The watch-folder worker: takes finished uploads out of the inbox, runs each in its own job process under resource
 /// limits, and publishes the outputs atomically (files fsynced and renamed into place, then one catalog transaction).
@@ -58,9 +58,11 @@ public actor Worker: Service {
 
     /// - Throws: `FileSystemError` when the library cannot be laid out or locked, `WorkerSetupError` when the inbox
     ///   and the library are on different file systems.
-    public init(configuration: WorkerConfiguration, store: any JobQueue & Publishing, logger: Logger,
-                metrics: any MetricsFactory = MetricsSystem.factory,
-                onFinished: (@Sendable (JobReport) -> Void)? = nil) throws {
+    public init(
+        configuration: WorkerConfiguration, store: any JobQueue & Publishing, logger: Logger,
+        metrics: any MetricsFactory = MetricsSystem.factory,
+        onFinished: (@Sendable (JobReport) -> Void)? = nil
+    ) throws {
         self.configuration = configuration
         self.store = store
         self.logger = logger
@@ -69,10 +71,13 @@ public actor Worker: Service {
         layout = LibraryLayout(root: configuration.library)
         for directory in layout.allDirectories + [configuration.inbox] { try Directory.create(directory) }
         // Taking an upload is a rename out of the inbox: atomic, and the claim between workers. That needs one file system.
-        guard try FileStatus(path: configuration.inbox, followingSymlinks: true).device
-                == FileStatus(path: layout.incoming, followingSymlinks: true).device else {
-            throw WorkerSetupError(description: "\(configuration.inbox) and \(configuration.library) are on different file systems; "
-                                   + "the inbox and the library must share one, because uploads are renamed (the claim), never copied")
+        guard
+            try FileStatus(path: configuration.inbox, followingSymlinks: true).device
+                == FileStatus(path: layout.incoming, followingSymlinks: true).device
+        else {
+            throw WorkerSetupError(
+                description: "\(configuration.inbox) and \(configuration.library) are on different file systems; "
+                    + "the inbox and the library must share one, because uploads are renamed (the claim), never copied")
         }
         owner = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         guard let lock = try FileLock(path: layout.lock(owner)) else {
@@ -80,7 +85,8 @@ public actor Worker: Service {
         }
         self.lock = lock
         tracker = StabilityTracker(settle: configuration.settleSeconds)
-        disk = DiskPressure(minimumFreeBytes: configuration.minimumFreeBytes, retrySeconds: configuration.diskFullRetrySeconds)
+        disk = DiskPressure(
+            minimumFreeBytes: configuration.minimumFreeBytes, retrySeconds: configuration.diskFullRetrySeconds)
         executorLoop = Self.executorGroup.next()
     }
 
@@ -104,8 +110,12 @@ public actor Worker: Service {
     public nonisolated func requestStop() { stop.set() }
 
     private func loop() async {
-        logger.info("worker started", metadata: ["inbox": "\(configuration.inbox)", "library": "\(configuration.library)",
-                                                  "jobs": "\(configuration.jobs)", "owner": "\(owner)"])
+        logger.info(
+            "worker started",
+            metadata: [
+                "inbox": "\(configuration.inbox)", "library": "\(configuration.library)",
+                "jobs": "\(configuration.jobs)", "owner": "\(owner)",
+            ])
         var stopSince: Double?
         var lastScan = -Double.infinity
         while true {
@@ -131,7 +141,8 @@ public actor Worker: Service {
             }
             let before = running.count
             await pollRunning()
-            if stopSince == nil && running.count < before && !disk.isPaused { await fillSlots() }  // a freed slot is refilled at once
+            // a freed slot is refilled at once
+            if stopSince == nil && running.count < before && !disk.isPaused { await fillSlots() }
             await renewLeases()
             if let stopSince {
                 if running.isEmpty { break }
@@ -171,7 +182,8 @@ public actor Worker: Service {
 
     /// Nothing left to do for `--once`: no upload waiting in the inbox and no queued job.
     func isIdle() async -> Bool {
-        guard let entries = try? Directory.entries(of: configuration.inbox), !entries.contains(where: { !$0.isIgnored }) else {
+        guard let entries = try? Directory.entries(of: configuration.inbox), !entries.contains(where: { !$0.isIgnored })
+        else {
             return false
         }
         guard let counts = try? await store.jobCounts() else { return false }
@@ -180,7 +192,9 @@ public actor Worker: Service {
 
     /// Uploads still in `.incoming/` that no running job holds.
     func hasUnfiledUploads() -> Bool {
-        ((try? Directory.entries(of: layout.incoming)) ?? []).contains { running[String(decoding: $0.name, as: UTF8.self)] == nil }
+        ((try? Directory.entries(of: layout.incoming)) ?? []).contains {
+            running[String(decoding: $0.name, as: UTF8.self)] == nil
+        }
     }
 
     static var monotonic: Double { ProcessInfo.processInfo.systemUptime }

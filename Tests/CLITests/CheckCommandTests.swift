@@ -1,7 +1,7 @@
 import Foundation
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
 
 /// The CLI contract: exit codes, JSON fields, and memory on hostile images, seen from outside the process.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct CheckCommandTests {
@@ -67,11 +67,15 @@ import TestTraits
         try clip.write(to: path)
         let result = try await ReelProcess.run(["probe", path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        for key in ["kind", "container", "file_size", "duration_seconds", "bit_rate", "stream_count", "video", "audio"] {
+        for key in ["kind", "container", "file_size", "duration_seconds", "bit_rate", "stream_count", "video", "audio"]
+        {
             #expect(result.json[key] != nil, "missing \(key)")
         }
         let video = try #require(result.json["video"] as? [String: Any])
-        for key in ["codec", "profile", "pixel_format", "bit_depth", "coded_width", "display_width", "rotation", "average_frame_rate", "real_frame_rate"] {
+        for key in [
+            "codec", "profile", "pixel_format", "bit_depth", "coded_width", "display_width", "rotation",
+            "average_frame_rate", "real_frame_rate",
+        ] {
             #expect(video[key] != nil, "missing video.\(key)")
         }
         let table = try await ReelProcess.run(["probe", path])

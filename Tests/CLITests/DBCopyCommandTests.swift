@@ -1,7 +1,7 @@
 import Foundation
 import MediaFixtures
-import Testing
 import TestServers
+import Testing
 
 /// `reel db copy`: a SQLite catalog moved into PostgreSQL serves the same feed, byte for byte, from the same library.
 /// HTTP goes through curl, and every wait for a child suspends, so no CLI test holds a thread of the concurrency pool.
@@ -10,19 +10,27 @@ import TestServers
         let directory = try TemporaryDirectory()
         let sqlite = directory.file("catalog.sqlite")
         #expect(try await ReelProcess.run(["db", "seed", "--database", sqlite, "--count", "2500"]).status == 0)
-        #expect(try await ReelProcess.run(["token", "create", "--database", sqlite, "--name", "phone app", "--rate-limit", "3"]).status == 0)
+        #expect(
+            try await ReelProcess.run([
+                "token", "create", "--database", sqlite, "--name", "phone app", "--rate-limit", "3",
+            ]).status == 0)
         let server = try await PostgresTestServer()
         try await server.createDatabase("moved")
         let url = server.url(database: "moved")
 
         let copied = try await ReelProcess.run(["db", "copy", "--from", sqlite, "--to", url, "--batch", "700"])
         #expect(copied.status == 0, "\(copied.stderr)")
-        let counts = Dictionary(uniqueKeysWithValues: copied.stdout.split(separator: "\n").compactMap { line -> (String, Int)? in
-            let parts = line.split(separator: "\t")
-            return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
-        })
-        #expect(counts == ["videos": 2500, "renditions": 7500, "upload_tokens": 1, "uploads": 0, "images": 0, "jobs": 0], "\(copied.stdout)")
-        #expect(copied.stderr.contains("copy: videos 2500/2500 (100 %)") && copied.stderr.contains("row counts match"), "\(copied.stderr)")
+        let counts = Dictionary(
+            uniqueKeysWithValues: copied.stdout.split(separator: "\n").compactMap { line -> (String, Int)? in
+                let parts = line.split(separator: "\t")
+                return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
+            })
+        #expect(
+            counts == ["videos": 2500, "renditions": 7500, "upload_tokens": 1, "uploads": 0, "images": 0, "jobs": 0],
+            "\(copied.stdout)")
+        #expect(
+            copied.stderr.contains("copy: videos 2500/2500 (100 %)") && copied.stderr.contains("row counts match"),
+            "\(copied.stderr)")
         #expect(try await ReelProcess.run(["token", "list", "--database", url]).stdout.contains("phone app"))
 
         // Both catalogs, served side by side: the same pages, the same ETags (the generation carried over), and a
@@ -38,11 +46,15 @@ import TestServers
             #expect(try await Self.get(fromPostgres.base + "/v1/feed?limit=50") == first)
             #expect(try await Self.get(split.base + "/v1/feed?limit=50") == first)
             #expect(try await Self.get(split.base + "/healthz").status == 200)
-            let cursor = try #require(try JSONSerialization.jsonObject(with: Data(first.body.utf8)) as? [String: Any])["next_cursor"] as? String
+            let cursor =
+                try #require(try JSONSerialization.jsonObject(with: Data(first.body.utf8)) as? [String: Any])[
+                    "next_cursor"] as? String
             let deep = try await Self.get(fromSQLite.base + "/v1/feed?limit=20&cursor=" + #require(cursor))
             #expect(deep.status == 200 && deep.body.contains("v000002449"))
             #expect(try await Self.get(fromPostgres.base + "/v1/feed?limit=20&cursor=" + #require(cursor)) == deep)
-            #expect(try await Self.get(fromPostgres.base + "/v1/videos/v000000007") == Self.get(fromSQLite.base + "/v1/videos/v000000007"))
+            #expect(
+                try await Self.get(fromPostgres.base + "/v1/videos/v000000007")
+                    == Self.get(fromSQLite.base + "/v1/videos/v000000007"))
             // PostgreSQL's pages take the event-loop fast path too: kept pages against the generation NOTIFY announced,
             // others after their query, without the router.
             let metrics = try await Self.get(fromPostgres.base + "/metrics").body
@@ -58,10 +70,17 @@ import TestServers
 
             let again = try await ReelProcess.run(["db", "copy", "--from", sqlite, "--to", url])
             #expect(again.status != 0)
-            #expect(again.stderr.contains("not empty") && again.stderr.contains("videos has 2501 rows"), "\(again.stderr)")
-            #expect(!again.stderr.contains("Usage:") && !again.stderr.contains("PostgresTransactionError"), "\(again.stderr)")
-            let notPostgres = try await ReelProcess.run(["db", "copy", "--from", sqlite, "--to", directory.file("other.sqlite")])
-            #expect(notPostgres.status != 0 && notPostgres.stderr.contains("--to must be a postgres:// URL"), "\(notPostgres.stderr)")
+            #expect(
+                again.stderr.contains("not empty") && again.stderr.contains("videos has 2501 rows"), "\(again.stderr)")
+            #expect(
+                !again.stderr.contains("Usage:") && !again.stderr.contains("PostgresTransactionError"),
+                "\(again.stderr)")
+            let notPostgres = try await ReelProcess.run([
+                "db", "copy", "--from", sqlite, "--to", directory.file("other.sqlite"),
+            ])
+            #expect(
+                notPostgres.status != 0 && notPostgres.stderr.contains("--to must be a postgres:// URL"),
+                "\(notPostgres.stderr)")
         }
     }
 
@@ -71,12 +90,19 @@ import TestServers
     }
 
     static func serve(_ database: String, library: String, reading replica: String? = nil) async throws -> Served {
-        let process = try ChildProcess([ReelProcess.executable, "serve", "--database", database, "--library", library, "--port", "0",
-                                        "--log-level", "warning"] + (replica.map { ["--database-read", $0] } ?? []))
+        let process = try ChildProcess(
+            [
+                ReelProcess.executable, "serve", "--database", database, "--library", library, "--port", "0",
+                "--log-level", "warning",
+            ] + (replica.map { ["--database-read", $0] } ?? []))
         guard await listens(process, prefix: "listening on http://", seconds: 60),
-              let base = process.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init) else {
+            let base = process.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init)
+        else {
             process.signal(SIGKILL)
-            throw ServeFailed(description: "reel serve --database \(database) did not say it was listening within 60 s: \(process.stderr.suffix(2000))")
+            throw ServeFailed(
+                description:
+                    "reel serve --database \(database) did not say it was listening within 60 s: \(process.stderr.suffix(2000))"
+            )
         }
         return Served(process: process, base: base)
     }
@@ -94,10 +120,15 @@ import TestServers
     /// GET with curl: status, ETag and body.
     static func get(_ url: String) async throws -> Answer {
         let headers = try TemporaryDirectory()
-        let result = try await ChildProcess.run(["/usr/bin/curl", "-s", "--max-time", "30", "-D", headers.file("h"), "-w", "\n%{http_code}", url])
+        let result = try await ChildProcess.run([
+            "/usr/bin/curl", "-s", "--max-time", "30", "-D", headers.file("h"), "-w", "\n%{http_code}", url,
+        ])
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let head = (try? String(contentsOfFile: headers.file("h"), encoding: .utf8)) ?? ""
-        let etag = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) }
-        return Answer(status: Int(lines.last ?? "") ?? 0, etag: etag ?? "", body: lines.dropLast().joined(separator: "\n"))
+        let etag = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }.map {
+            String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+        }
+        return Answer(
+            status: Int(lines.last ?? "") ?? 0, etag: etag ?? "", body: lines.dropLast().joined(separator: "\n"))
     }
 }

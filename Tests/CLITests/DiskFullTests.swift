@@ -16,7 +16,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let mount = directory.file("small-fs")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try await ChildProcess.run(["/bin/mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", mount], within: .seconds(60))
+        let mounted = try await ChildProcess.run(
+            ["/bin/mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", mount], within: .seconds(60))
         try #require(mounted.status == 0, "mount: \(mounted.stderr)")
         // Unmounted after the rest whether it returned or threw (`defer` cannot await).
         let unmount = { _ = try? await ChildProcess.run(["/bin/umount", "-l", mount], within: .seconds(60)) }
@@ -26,15 +27,20 @@ import Testing
             let clip = directory.file("clip.mp4")
             try SyntheticVideo(width: 320, height: 180, seconds: 1.5).write(to: clip)
             try Data(contentsOf: URL(fileURLWithPath: clip)).write(to: URL(fileURLWithPath: inbox + "/clip.mp4"))
-            try Data(try SyntheticImage.png(width: 120, height: 80, alpha: false)).write(to: URL(fileURLWithPath: inbox + "/photo.png"))
+            try Data(try SyntheticImage.png(width: 120, height: 80, alpha: false)).write(
+                to: URL(fileURLWithPath: inbox + "/photo.png"))
             // Fill the file system to the last block.
-            let fill = try await ChildProcess.run(["/bin/dd", "if=/dev/zero", "of=\(mount)/filler", "bs=1M"], within: .seconds(120))
+            let fill = try await ChildProcess.run(
+                ["/bin/dd", "if=/dev/zero", "of=\(mount)/filler", "bs=1M"], within: .seconds(120))
             #expect(fill.stderr.contains("No space left on device"), "dd: \(fill.stderr)")
 
-            let server = try ChildProcess([ReelProcess.executable, "serve", "--database", database, "--library", library, "--inbox", inbox,
-                                           "--port", "0", "--settle", "0.3", "--poll-interval", "0.1", "--min-free-mb", "0"])
+            let server = try ChildProcess([
+                ReelProcess.executable, "serve", "--database", database, "--library", library, "--inbox", inbox,
+                "--port", "0", "--settle", "0.3", "--poll-interval", "0.1", "--min-free-mb", "0",
+            ])
             #expect(await listens(server, seconds: 60), "reel serve never said it was listening: \(server.stderr)")
-            let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+            let base = try #require(
+                server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
             let store = SQLiteFeedStore(database: try FeedDatabase(path: database))
 
             // The jobs hit ENOSPC; the worker pauses and says so, and the server keeps answering.
@@ -44,7 +50,10 @@ import Testing
                 health = try await Self.get(base + "/healthz")
                 return health.status == 503 && health.code == "disk_full"
             }
-            #expect(paused, "/healthz did not say disk_full within 120 s: \(health), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))")
+            #expect(
+                paused,
+                "/healthz did not say disk_full within 120 s: \(health), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))"
+            )
             #expect(try await Self.get(base + "/v1/feed").status == 200)
             let whileFull = try await Self.allJobs(store)
             #expect(whileFull.allSatisfy { $0.state == .queued || $0.state == .processing }, "\(whileFull)")
@@ -60,14 +69,20 @@ import Testing
                 jobs = try await Self.allJobs(store)
                 return jobs.count == 2 && jobs.allSatisfy { $0.state == .published }
             }
-            #expect(published, "the two jobs were not published within 120 s: \(jobs), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))")
+            #expect(
+                published,
+                "the two jobs were not published within 120 s: \(jobs), \(timeouts) requests timed out\n\(server.stderr.suffix(4000))"
+            )
             #expect(try await Self.get(base + "/healthz").status == 200)
             #expect(server.stderr.contains("claiming uploads again"))
             // Originals move to originals/ just after each publish commits, so they may lag the job states.
             let originals = try await Self.poll(seconds: 30, timeouts: &timeouts) {
                 ((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? []).count == 2
             }
-            #expect(originals, "the two originals were not in originals/ within 30 s: \((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? [])")
+            #expect(
+                originals,
+                "the two originals were not in originals/ within 30 s: \((try? FileManager.default.contentsOfDirectory(atPath: library + "/originals")) ?? [])"
+            )
             #expect(try await store.page(limit: 10, after: nil).items.count == 1)
             server.signal(SIGTERM)
             #expect(try await server.exit(within: .seconds(120)) == 0, "\(server.stderr.suffix(2000))")
@@ -83,11 +98,15 @@ import Testing
 
     /// GET with curl: the status and the JSON error code, if any.
     static func get(_ url: String) async throws -> (status: Int, code: String) {
-        let result = try await ChildProcess.run(["/usr/bin/curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", url])
+        let result = try await ChildProcess.run([
+            "/usr/bin/curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", url,
+        ])
         guard result.status != 28 else { throw TimedOut() }  // curl's "operation timed out"
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let status = Int(lines.last ?? "") ?? 0
-        let body = (try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8))) as? [String: Any]
+        let body =
+            (try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8)))
+            as? [String: Any]
         return (status, ((body?["error"] as? [String: Any])?["code"] as? String) ?? "")
     }
 

@@ -1,11 +1,12 @@
 import Foundation
+import MediaFixtures
+import TestTraits
+import Testing
+import Transcode
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import MediaFixtures
-import Testing
-import TestTraits
-import Transcode
 
 /// `reel hls-check` seen from outside: exit codes, the JSON report and the human listing, on a ladder made by
 /// Reel's own transcoder.
@@ -66,7 +67,9 @@ import Transcode
         try FileManager.default.removeItem(atPath: output + "/180p/seg_001.m4s")
         let result = try await ReelProcess.run(["hls-check", output])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("180p/index.m3u8\n  MUST   RFC8216 3: seg_001.m4s does not exist"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("180p/index.m3u8\n  MUST   RFC8216 3: seg_001.m4s does not exist"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("FAIL: "))
     }
 
@@ -77,16 +80,23 @@ import Transcode
     }
 
     @Test func ladderServedOverHTTPIsCheckedLikeTheDirectory() async throws {
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile) else { return }
+        guard
+            let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(
+                where: FileManager.default.isExecutableFile)
+        else { return }
         let (output, _) = try makeLadder()
         let port = try Self.freePort()
-        let server = try ChildProcess([python, "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", output])
+        let server = try ChildProcess([
+            python, "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", output,
+        ])
         try await withProcesses([server]) {
             let base = "http://127.0.0.1:\(port)/"
             // curl, not a synchronous Data(contentsOf:) GET on a thread of the concurrency pool; -f: a 404 is not served.
             let served = await ChildProcess.suspendUntil(seconds: 10) {
-                (try? await ChildProcess.run(["/usr/bin/curl", "-sf", "--max-time", "5", "-o", "/dev/null", base + "master.m3u8"],
-                                             within: .seconds(10)).status) == 0
+                (try? await ChildProcess.run(
+                    ["/usr/bin/curl", "-sf", "--max-time", "5", "-o", "/dev/null", base + "master.m3u8"],
+                    within: .seconds(10)
+                ).status) == 0
             }
             #expect(served, "python's http.server did not serve master.m3u8 within 10 s: \(server.stderr)")
             let overHTTP = try await ReelProcess.run(["hls-check", base, "--json"])

@@ -3,6 +3,7 @@ import FeedStore
 import Foundation
 import MediaFixtures
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,8 @@ import Glibc
     /// Fields of /proc/PID/stat after the command name: state, ppid, pgrp, ...; nil once the process is gone.
     func stat(_ pid: Int32) -> [String]? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let end = text.lastIndex(of: ")") else { return nil }
+            let end = text.lastIndex(of: ")")
+        else { return nil }
         return text[text.index(after: end)...].split(separator: " ").map(String.init)
     }
 
@@ -25,14 +27,17 @@ import Glibc
 
     func threads(of pid: Int32) -> Int? {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        return status.split(separator: "\n").first { $0.hasPrefix("Threads:") }.flatMap { Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces)) }
+        return status.split(separator: "\n").first { $0.hasPrefix("Threads:") }.flatMap {
+            Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces))
+        }
     }
 
     /// The pid of the worker's latest "job started" log line.
     func startedJob(_ worker: ChildProcess) -> Int32? {
         worker.stderr.split(separator: "\n").compactMap { line -> Int32? in
             guard line.contains("job started"),
-                  let fields = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+                let fields = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            else { return nil }
             return (fields["pid"] as? String).flatMap { Int32($0) }
         }.last
     }
@@ -40,10 +45,15 @@ import Glibc
     @Test func jobsForkFromOneSingleThreadedServerThatDiesWithTheWorker() async throws {
         let harness = try WorkerHarness()
         try harness.drop("hang.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
-        let worker = try harness.startWorker(["--job-timeout", "120"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
+        let worker = try harness.startWorker(
+            ["--job-timeout", "120"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
         var job: Int32?
-        #expect(await ChildProcess.suspendUntil(seconds: 30) { job = startedJob(worker); return job != nil },
-                "no job started within 30 s: \(worker.stderr.suffix(2000))")
+        #expect(
+            await ChildProcess.suspendUntil(seconds: 30) {
+                job = startedJob(worker)
+                return job != nil
+            },
+            "no job started within 30 s: \(worker.stderr.suffix(2000))")
         let jobPID = try #require(job)
         let server = try #require(parent(of: jobPID))
         #expect(server != worker.pid && parent(of: server) == worker.pid)
@@ -54,8 +64,9 @@ import Glibc
 
         worker.signal(SIGKILL)
         #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
-        #expect(await ChildProcess.suspendUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) },
-                "the server or its job outlived the worker by 10 s")
+        #expect(
+            await ChildProcess.suspendUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) },
+            "the server or its job outlived the worker by 10 s")
     }
 
     @Test func aKilledServerIsReplacedAndItsJobRetried() async throws {
@@ -64,9 +75,13 @@ import Glibc
         let worker = try harness.startWorker()
         // Watched, and the server killed, on a thread of its own: the job runs for seconds, and a test task can resume
         // later than that while CPU-bound tests hold both threads of the concurrency pool.
-        let seen = try await onOwnThread("waits for the worker's first job and kills its server") { () -> (job: Int32?, server: Int32?) in
+        let seen = try await onOwnThread("waits for the worker's first job and kills its server") {
+            () -> (job: Int32?, server: Int32?) in
             var job: Int32?
-            _ = ChildProcess.waitUntil(seconds: 30) { job = startedJob(worker); return job != nil }
+            _ = ChildProcess.waitUntil(seconds: 30) {
+                job = startedJob(worker)
+                return job != nil
+            }
             let server = job.flatMap { parent(of: $0) }
             if let server { kill(server, SIGKILL) }
             return (job, server)

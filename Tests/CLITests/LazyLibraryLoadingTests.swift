@@ -1,7 +1,7 @@
 import Foundation
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
 
 /// libavformat, libavcodec, libswresample and libheif are opened on first use (`CLazyLoader`), not at start: a JPEG
 /// or a PNG becomes a WebP without any of them, a HEIC loads libheif alone, and a video still gets libav. Seen from outside,
@@ -13,7 +13,8 @@ import TestTraits
 
     /// Runs reel with `LD_DEBUG=files` and returns its result with the sonames ld.so opened (`libavcodec.so.59`, ...).
     func run(_ arguments: [String]) async throws -> (status: Int32, stderr: String, loaded: [String]) {
-        let result = try await ChildProcess.run([ReelProcess.executable] + arguments, environment: ["LD_DEBUG": "files"])
+        let result = try await ChildProcess.run(
+            [ReelProcess.executable] + arguments, environment: ["LD_DEBUG": "files"])
         let loaded = result.stderr.split(whereSeparator: \.isNewline).compactMap { line -> String? in
             guard let start = line.range(of: "file=") else { return nil }
             let name = line[start.upperBound...].prefix { $0 != " " }
@@ -39,11 +40,15 @@ import TestTraits
         let source = try directory.write("upload", try SyntheticPhoto(width: 800, height: 600).jpeg(exifOrientation: 6))
         let staging = directory.file("staging")
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
-        let invocation: [String: Any] = ["jobID": "job", "source": source, "staging": staging, "memoryMegabytes": 1024, "cpuSeconds": 60]
+        let invocation: [String: Any] = [
+            "jobID": "job", "source": source, "staging": staging, "memoryMegabytes": 1024, "cpuSeconds": 60,
+        ]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: invocation), as: UTF8.self)
         let (status, stderr, loaded) = try await run(["worker-job", "--invocation", json])
         #expect(status == 0, "\(stderr.suffix(2000))")
-        let outcome = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: staging + "/outcome.json"))) as? [String: Any]
+        let outcome =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: staging + "/outcome.json")))
+            as? [String: Any]
         let image = try #require(outcome?["image"] as? [String: Any])
         #expect(image["width"] as? Int == 600 && image["height"] as? Int == 800)
         #expect(FileManager.default.fileExists(atPath: staging + "/media.webp"))
@@ -52,7 +57,8 @@ import TestTraits
     }
 
     @Test func pngBecomesWebPWithoutLoadingCodecLibraries() async throws {
-        let photo = try directory.write("sticker.png", try SyntheticPhoto(width: 640, height: 480, alpha: true).encoded(.png))
+        let photo = try directory.write(
+            "sticker.png", try SyntheticPhoto(width: 640, height: 480, alpha: true).encoded(.png))
         let (status, stderr, loaded) = try await run(["webp", photo, "--output", directory.file("sticker.webp")])
         #expect(status == 0, "\(stderr.suffix(2000))")
         #expect(loads("libpng16", loaded), "\(loaded)")

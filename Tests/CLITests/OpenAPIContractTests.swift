@@ -20,31 +20,42 @@ import Testing
         #expect(seeded.status == 0, "\(seeded.stderr)")
         // The jobs the description's examples name, so their 200s are checked too: one queued, one rejected.
         let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
-        try await store.insertJob(id: "45e721da56e24bb8ac2c", sourceName: Array("clip.mp4".utf8), bytes: 1_000, owner: "contract", now: 1, leaseMilliseconds: 60_000)
-        try await store.insertJob(id: "8d1f0a6b2c9e4f7a5b3c", sourceName: Array("notes.m3u8".utf8), bytes: 200, owner: "contract", now: 2, leaseMilliseconds: 60_000)
-        try await store.finishJob(JobLease(id: "8d1f0a6b2c9e4f7a5b3c", epoch: 0, owner: "contract"),
-                                  as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")), kind: nil, now: 3)
+        try await store.insertJob(
+            id: "45e721da56e24bb8ac2c", sourceName: Array("clip.mp4".utf8), bytes: 1_000, owner: "contract", now: 1,
+            leaseMilliseconds: 60_000)
+        try await store.insertJob(
+            id: "8d1f0a6b2c9e4f7a5b3c", sourceName: Array("notes.m3u8".utf8), bytes: 200, owner: "contract", now: 2,
+            leaseMilliseconds: 60_000)
+        try await store.finishJob(
+            JobLease(id: "8d1f0a6b2c9e4f7a5b3c", epoch: 0, owner: "contract"),
+            as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")), kind: nil, now: 3)
         // The newest video has H.264, HEVC and AV1 renditions with their CRFs (one fixed, without a target), so every
         // first page shows each rendition key the description names.
         let rungs: [(id: String, codec: String, codecs: String, crf: Double, target: Double?)] = [
-            ("720p", "h264", "avc1.64001f,mp4a.40.2", 22.7, 0.968), ("720p-hevc", "hevc", "hvc1.1.6.L93.90,mp4a.40.2", 27.1, 0.968),
+            ("720p", "h264", "avc1.64001f,mp4a.40.2", 22.7, 0.968),
+            ("720p-hevc", "hevc", "hvc1.1.6.L93.90,mp4a.40.2", 27.1, 0.968),
             ("720p-av1", "av1", "av01.0.05M.08,mp4a.40.2", 37, nil),
         ]
-        try await store.publish(PublishedVideo(
-            id: "multicodec", createdAt: 1_800_000_000_000, publishedAt: 1_800_000_000_000, durationMilliseconds: 8_000, width: 720,
-            height: 1280, contentHash: "multicodec", source: "{}", masterPath: "videos/multicodec/master.m3u8",
-            posterJPEGPath: "videos/multicodec/poster.jpg", posterWebPPath: "videos/multicodec/poster.webp",
-            renditions: rungs.map {
-                FeedVideo.Rendition(rung: $0.id, width: 720, height: 1280, bandwidth: 1_600_000, averageBandwidth: 1_400_000,
-                                    codecs: $0.codecs, segments: 4, videoCodec: $0.codec, crf: $0.crf, targetSSIMY: $0.target)
-            }))
+        try await store.publish(
+            PublishedVideo(
+                id: "multicodec", createdAt: 1_800_000_000_000, publishedAt: 1_800_000_000_000,
+                durationMilliseconds: 8_000, width: 720,
+                height: 1280, contentHash: "multicodec", source: "{}", masterPath: "videos/multicodec/master.m3u8",
+                posterJPEGPath: "videos/multicodec/poster.jpg", posterWebPPath: "videos/multicodec/poster.webp",
+                renditions: rungs.map {
+                    FeedVideo.Rendition(
+                        rung: $0.id, width: 720, height: 1280, bandwidth: 1_600_000, averageBandwidth: 1_400_000,
+                        codecs: $0.codecs, segments: 4, videoCodec: $0.codec, crf: $0.crf, targetSSIMY: $0.target)
+                }))
 
         // The files the description's /media/ examples name, so its 200, 206, 304 and 416 answers are checked.
         let video = directory.file("library/videos/v000000029")
         try FileManager.default.createDirectory(atPath: video + "/360p", withIntermediateDirectories: true)
         try Data("#EXTM3U\n#EXT-X-VERSION:7\n".utf8).write(to: URL(fileURLWithPath: video + "/master.m3u8"))
-        try Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0) }).write(to: URL(fileURLWithPath: video + "/poster.jpg"))
-        try Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(to: URL(fileURLWithPath: video + "/360p/seg_000.m4s"))
+        try Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0) }).write(
+            to: URL(fileURLWithPath: video + "/poster.jpg"))
+        try Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(
+            to: URL(fileURLWithPath: video + "/360p/seg_000.m4s"))
         try Data("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8)
             .write(to: URL(fileURLWithPath: video + "/storyboard.vtt"))
 
@@ -52,14 +63,20 @@ import Testing
         #expect(created.status == 0, "\(created.stderr)")
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog,
-                                       "--library", directory.file("library"), "--port", "0"] + serveOptions)
+        let server = try ChildProcess(
+            [
+                ReelProcess.executable, "serve", "--database", catalog,
+                "--library", directory.file("library"), "--port", "0",
+            ] + serveOptions)
         #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
 
         // The uploads too, with a real token: schemathesis creates, patches, reads and terminates them.
-        let run = try await ChildProcess.run(["/usr/bin/timeout", "300", "/bin/bash", Self.runner, base,
-                                              "--token", token, "--max-examples", "50"], within: .seconds(330))
+        let run = try await ChildProcess.run(
+            [
+                "/usr/bin/timeout", "300", "/bin/bash", Self.runner, base,
+                "--token", token, "--max-examples", "50",
+            ], within: .seconds(330))
         let output = "\(run.stdout)\n\(run.stderr)"
         #expect(run.status == 0, "schemathesis: \(output)\nserver: \(server.stderr.suffix(4000))")
         // Every operation but GET /openapi.yaml itself, which schemathesis leaves out as the schema's own URL

@@ -1,5 +1,6 @@
 import Foundation
 import MediaFixtures
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,9 @@ struct ReelProcess {
     ///   GNU time is small and forks reel itself, so its figure is reel's alone.
     /// - Parameter limit: how long reel may run; past it the run throws `DeadlineExceeded` naming the command (and reel
     ///   is killed). The test suspends meanwhile, so the concurrency pool stays free for the other tests.
-    static func run(_ arguments: [String], measuringPeakMemory: Bool = false, within limit: Duration = .seconds(600)) async throws -> Result {
+    static func run(
+        _ arguments: [String], measuringPeakMemory: Bool = false, within limit: Duration = .seconds(600)
+    ) async throws -> Result {
         let peak = FileManager.default.temporaryDirectory.appendingPathComponent("reel-peak-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: peak) }
         let command = measuringPeakMemory ? ["/usr/bin/time", "-f", "%M", "-o", peak, executable] : [executable]
@@ -39,6 +42,7 @@ struct ReelProcess {
     /// GNU time writes "Command exited with non-zero status N" before the figure when reel fails.
     static func lastNumber(in path: String) -> Int {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        return text.split(whereSeparator: \.isNewline).last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        return text.split(whereSeparator: \.isNewline).last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            ?? 0
     }
 }

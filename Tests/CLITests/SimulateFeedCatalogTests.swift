@@ -4,6 +4,7 @@ import MediaFixtures
 import MediaModel
 import PrefetchSim
 import Testing
+
 @testable import ReelCLI
 
 /// `reel simulate --feed-catalog`: the simulator's videos come from a real library, with the sizes of its files.
@@ -54,7 +55,8 @@ import Testing
         let harness = try WorkerHarness()
         let trace = harness.directory.file("trace")
         try "0 1\n1 1\n".write(toFile: trace, atomically: true, encoding: .utf8)
-        let run = try await ReelProcess.run(["simulate", "--network", trace, "--feed-catalog", harness.database] + extra)
+        let run = try await ReelProcess.run(
+            ["simulate", "--network", trace, "--feed-catalog", harness.database] + extra)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }

@@ -1,8 +1,9 @@
 import Deadlines
 import Foundation
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,9 @@ import Glibc
         let storyboard = try #require(summary["storyboard"] as? [String: Any], "\(summary)")
         #expect(storyboard["vtt"] as? String == "storyboard.vtt" && storyboard["image"] as? String == "storyboard.webp")
         // 3 s at one per second; a 180x320 source is one 180x320 rung, whose tiles are 160x284.
-        #expect(storyboard["count"] as? Int == 3 && storyboard["columns"] as? Int == 3 && storyboard["interval_seconds"] as? Int == 1)
+        #expect(
+            storyboard["count"] as? Int == 3 && storyboard["columns"] as? Int == 3
+                && storyboard["interval_seconds"] as? Int == 1)
         #expect(storyboard["tile_width"] as? Int == 160 && storyboard["tile_height"] as? Int == 284)
         for name in ["storyboard.vtt", "storyboard.webp"] {
             #expect(FileManager.default.fileExists(atPath: output + "/" + name), "\(name) is missing")
@@ -34,8 +37,10 @@ import Glibc
         try SyntheticVideo(width: 320, height: 180, seconds: 2).write(to: clip)
         let result = try await ReelProcess.run(["transcode", clip, "--output", directory.file("ladder")])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("  storyboard: 2 thumbnails every 1 s, 160x90 in 2 columns: storyboard.webp, storyboard.vtt"),
-                "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "  storyboard: 2 thumbnails every 1 s, 160x90 in 2 columns: storyboard.webp, storyboard.vtt"),
+            "\(result.stdout)")
     }
 
     /// Each rendition's encoder CPU counts the threads that started while it opened. In a process of its own, where
@@ -46,13 +51,17 @@ import Glibc
         let clip = directory.file("clip.mp4")
         try SyntheticVideo(width: 480, height: 270, seconds: 3).write(to: clip)
         let preset = directory.file("ladder.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"codecs": ["h264", "hevc"], "segment_seconds": 2, "keyframe_interval_seconds": 1,
              "rungs": [{"id": "90p", "short_side": 90, "crf": 28, "max_bitrate_kbps": 300, "buffer_kbits": 600, "audio_bitrate_kbps": 64},
                        {"id": "270p", "short_side": 270, "crf": 28, "max_bitrate_kbps": 900, "buffer_kbits": 1800, "audio_bitrate_kbps": 128}],
              "poster": {"rung": "90p"}}
-            """#.utf8).write(to: URL(fileURLWithPath: preset))
-        let result = try await ReelProcess.run(["transcode", clip, "--output", directory.file("ladder"), "--ladder", preset, "--json"])
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: preset))
+        let result = try await ReelProcess.run([
+            "transcode", clip, "--output", directory.file("ladder"), "--ladder", preset, "--json",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let last = try #require(result.stdout.split(separator: "\n").last)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
@@ -80,7 +89,9 @@ import Glibc
         try SyntheticVideo(width: 360, height: 640, seconds: 4).write(to: clip)
         let preset = directory.file("ladder.json")
         try Data(#"{"codecs": ["h264", "av1"], "av1": {"preset": 8}}"#.utf8).write(to: URL(fileURLWithPath: preset))
-        let child = try ChildProcess([ReelProcess.executable, "transcode", clip, "--output", directory.file("ladder"), "--ladder", preset])
+        let child = try ChildProcess([
+            ReelProcess.executable, "transcode", clip, "--output", directory.file("ladder"), "--ladder", preset,
+        ])
         // Sampled until reel exits, for at most 540 s; then `exit` names the transcode that is still running.
         let (samples, mostThreads, realTime) = try await onOwnThread("samples the threads of \(child.description)") {
             var samples = 0, mostThreads = 0, realTime: Set<String> = []
@@ -107,11 +118,11 @@ import Glibc
         var policies: [String: Int] = [:]
         for id in ids {
             guard let line = try? String(contentsOfFile: "\(task)/\(id)/stat", encoding: .utf8),
-                  let close = line.lastIndex(of: ")") else { continue }
+                let close = line.lastIndex(of: ")")
+            else { continue }
             let fields = line[line.index(after: close)...].split(separator: " ")
             if fields.count > 38, let policy = Int(fields[38]) { policies[id] = policy }
         }
         return policies
     }
 }
-

@@ -1,16 +1,18 @@
-import GRDB
 import Deadlines
 import FeedStore
 import Foundation
+import GRDB
 import MediaFixtures
 import Testing
 
 /// `reel upload` against a real `reel serve --inbox`: the product's flow end to end, through a server that dies.
 @Suite(.timeLimit(.minutes(15))) struct UploadCommandTests {
     static func startServer(_ directory: TemporaryDirectory, port: Int) throws -> ChildProcess {
-        try ChildProcess([ReelProcess.executable, "serve", "--database", directory.file("catalog.sqlite"),
-                          "--library", directory.file("library"), "--inbox", directory.file("inbox"), "--settle", "0.3",
-                          "--poll-interval", "0.1", "--port", String(port)])
+        try ChildProcess([
+            ReelProcess.executable, "serve", "--database", directory.file("catalog.sqlite"),
+            "--library", directory.file("library"), "--inbox", directory.file("inbox"), "--settle", "0.3",
+            "--poll-interval", "0.1", "--port", String(port),
+        ])
     }
 
     /// The server is killed with SIGKILL mid-upload and started again on the same port; `reel upload` resumes from
@@ -19,8 +21,10 @@ import Testing
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
         // One request a second (burst 2) for this token: the upload takes seconds, so the kill lands in the middle.
-        let created = try await ReelProcess.run(["token", "create", "--database", directory.file("catalog.sqlite"), "--name", "phone",
-                                                 "--rate-limit", "1"])
+        let created = try await ReelProcess.run([
+            "token", "create", "--database", directory.file("catalog.sqlite"), "--name", "phone",
+            "--rate-limit", "1",
+        ])
         #expect(created.status == 0, "\(created.stderr)")
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
@@ -40,9 +44,12 @@ import Testing
         let base = first.stdout.split(separator: "\n").first.map { String($0.split(separator: " ").last ?? "") } ?? ""
         let port = try #require(Int(base.split(separator: ":").last ?? ""))
 
-        let client = try ChildProcess([ReelProcess.executable, "upload", source, "--server", base, "--token", token,
-                                       "--chunk-mb", "1", "--json"],
-                                      environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
+        let client = try ChildProcess(
+            [
+                ReelProcess.executable, "upload", source, "--server", base, "--token", token,
+                "--chunk-mb", "1", "--json",
+            ],
+            environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         // The acknowledged offset. The watch below runs on a thread of its own and reads it through GRDB's synchronous
         // access there; the test itself reads it through the async access.
@@ -52,7 +59,9 @@ import Testing
         // Watched, and the server killed, on a thread of its own: the upload lasts about ten seconds, and a test task
         // can resume later than that while CPU-bound tests hold both threads of the concurrency pool.
         let underWay = try await onOwnThread("kills the server once 2 MB are in") {
-            let underWay = try ChildProcess.waitUntil(seconds: 60) { try store.database.pool.read(received) >= 2_000_000 }
+            let underWay = try ChildProcess.waitUntil(seconds: 60) {
+                try store.database.pool.read(received) >= 2_000_000
+            }
             first.signal(SIGKILL)
             return underWay
         }
@@ -61,7 +70,8 @@ import Testing
         let acknowledged = try await store.database.pool.read(received)
         #expect(acknowledged < Int64(size), "the upload finished before the kill")
         // Every acknowledged byte is on disk and is the source's.
-        let partial = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.file("library/.uploads")).first)
+        let partial = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory.file("library/.uploads")).first)
         let stored = try Data(contentsOf: URL(fileURLWithPath: directory.file("library/.uploads/\(partial)")))
         let original = try Data(contentsOf: URL(fileURLWithPath: source))
         #expect(stored.count >= acknowledged && stored.prefix(Int(acknowledged)) == original.prefix(Int(acknowledged)))
@@ -75,8 +85,11 @@ import Testing
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
             }
             // After the restart the client asked the server where it stood and went on from the acknowledged offset.
-            #expect(events.contains { $0["event"] as? String == "progress" && ($0["bytes"] as? Int).map(Int64.init) == acknowledged },
-                    "\(client.stdout)")
+            #expect(
+                events.contains {
+                    $0["event"] as? String == "progress" && ($0["bytes"] as? Int).map(Int64.init) == acknowledged
+                },
+                "\(client.stdout)")
             let done = try #require(events.last { $0["event"] as? String == "done" }, "\(client.stdout)")
             #expect(done["state"] as? String == "published")
             let master = try #require(done["master_url"] as? String)
@@ -85,22 +98,29 @@ import Testing
             let job = try #require(try await store.jobs(state: .published).first)
             // The original moves to originals/ just after the publish commits, so it may lag the job's state.
             let originalPath = directory.file("library/originals/\(job.id)")
-            #expect(await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) },
-                    "\(originalPath) never appeared within 30 s")
+            #expect(
+                await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) },
+                "\(originalPath) never appeared within 30 s")
             let published = try Data(contentsOf: URL(fileURLWithPath: originalPath))
             #expect(published == original, "the published original is the file, byte for byte")
 
-            let gst = try #require(["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first {
-                FileManager.default.isExecutableFile(atPath: $0)
-            }, "make test installs GStreamer")
+            let gst = try #require(
+                ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                }, "make test installs GStreamer")
             var play = (status: Int32(-1), stdout: "", stderr: "")
             for _ in 1...3 {  // hlsdemux2 sometimes gives up on a saturated machine; a real fault fails every attempt
-                play = try await ChildProcess.run(["/usr/bin/timeout", "120", gst, "playbin3", "uri=\(master)",
-                                                   "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"],
-                                                  environment: ["GST_PLUGIN_FEATURE_RANK": "hlsdemux:NONE"], within: .seconds(150))
+                play = try await ChildProcess.run(
+                    [
+                        "/usr/bin/timeout", "120", gst, "playbin3", "uri=\(master)",
+                        "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false",
+                    ],
+                    environment: ["GST_PLUGIN_FEATURE_RANK": "hlsdemux:NONE"], within: .seconds(150))
                 if play.status == 0 { break }
             }
-            #expect(play.status == 0 && play.stdout.contains("Got EOS from element"), "gst-launch: \(play.stdout) \(play.stderr)")
+            #expect(
+                play.status == 0 && play.stdout.contains("Got EOS from element"),
+                "gst-launch: \(play.stdout) \(play.stderr)")
         }
     }
 
@@ -114,9 +134,12 @@ import Testing
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
         try handle.truncate(atOffset: 60_000_000)
         try handle.close()
-        let result = try await ChildProcess.run([ReelProcess.executable, "upload", huge, "--server", "http://127.0.0.1:\(listener.port)",
-                                                 "--token", "reel_unused"],
-                                                environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
+        let result = try await ChildProcess.run(
+            [
+                ReelProcess.executable, "upload", huge, "--server", "http://127.0.0.1:\(listener.port)",
+                "--token", "reel_unused",
+            ],
+            environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("huge.mp4") && result.stderr.contains("50"), "\(result.stderr)")
         #expect(listener.acceptedConnections() == 0)

@@ -17,7 +17,9 @@ import Testing
         let store: SQLiteFeedStore
 
         /// A rig for `body`, its server stopped after it (SIGTERM, SIGKILL after 30 s) whether it returned or threw.
-        static func with<T>(idleTimeout: Double = 30, extra: [String] = [], _ body: (Rig) async throws -> T) async throws -> T {
+        static func with<T>(
+            idleTimeout: Double = 30, extra: [String] = [], _ body: (Rig) async throws -> T
+        ) async throws -> T {
             let rig = try await Rig(idleTimeout: idleTimeout, extra: extra)
             return try await withProcesses([rig.server]) { try await body(rig) }
         }
@@ -32,9 +34,12 @@ import Testing
             // under heavy load with SQLITE_PROTOCOL (SQLite gave up retrying its WAL read lock).
             store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
             try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
-            server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog, "--library", directory.file("library"),
-                                       "--inbox", directory.file("inbox"), "--settle", "0.3", "--poll-interval", "0.1", "--port", "0",
-                                       "--idle-timeout", String(idleTimeout)] + extra)
+            server = try ChildProcess(
+                [
+                    ReelProcess.executable, "serve", "--database", catalog, "--library", directory.file("library"),
+                    "--inbox", directory.file("inbox"), "--settle", "0.3", "--poll-interval", "0.1", "--port", "0",
+                    "--idle-timeout", String(idleTimeout),
+                ] + extra)
             let server = self.server
             guard await listens(server, seconds: 30) else {
                 throw RigError(message: "reel serve did not say it was listening within 30 s: \(server.stderr)")
@@ -43,9 +48,13 @@ import Testing
         }
 
         func client(_ arguments: [String]) async throws -> [String: Any] {
-            let run = try await ChildProcess.run(["/usr/bin/timeout", "300", "python3", Self.script] + arguments, within: .seconds(330))
+            let run = try await ChildProcess.run(
+                ["/usr/bin/timeout", "300", "python3", Self.script] + arguments, within: .seconds(330))
             guard let report = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] else {
-                throw RigError(message: "upload_clients.py \(arguments.first ?? ""): status \(run.status)\n\(run.stdout)\n\(run.stderr)")
+                throw RigError(
+                    message:
+                        "upload_clients.py \(arguments.first ?? ""): status \(run.status)\n\(run.stdout)\n\(run.stderr)"
+                )
             }
             return report
         }
@@ -82,30 +91,40 @@ import Testing
             let storage = rig.directory.file("tuspy-urls.json")
             let chunk = 16 * 1024
             // The first run stops after three chunks, as if the phone lost its network.
-            let first = try await rig.client(["tuspy", "--url", rig.base, "--token", rig.token, "--file", source, "--storage", storage,
-                                              "--chunk", String(chunk), "--stop-after", "3"])
+            let first = try await rig.client([
+                "tuspy", "--url", rig.base, "--token", rig.token, "--file", source, "--storage", storage,
+                "--chunk", String(chunk), "--stop-after", "3",
+            ])
             #expect(first["error"] == nil, "\(first)")
             #expect(first["offset"] as? Int == 3 * chunk)
             // The second run finds the stored URL, asks the server for its offset and finishes from there.
-            let second = try await rig.client(["tuspy", "--url", rig.base, "--token", rig.token, "--file", source, "--storage", storage,
-                                               "--chunk", String(chunk)])
+            let second = try await rig.client([
+                "tuspy", "--url", rig.base, "--token", rig.token, "--file", source, "--storage", storage,
+                "--chunk", String(chunk),
+            ])
             #expect(second["error"] == nil, "\(second)")
             #expect(second["url"] as? String == first["url"] as? String)
             #expect(second["startOffset"] as? Int == 3 * chunk)
             #expect(second["offset"] as? Int == size)
 
             let location = try #require(second["url"] as? String)
-            let head = try await ChildProcess.run(["/usr/bin/curl", "-sI", "--max-time", "30", "-H", "Tus-Resumable: 1.0.0",
-                                                   "-H", "Authorization: Bearer \(rig.token)", location])
-            let jobLine = try #require(head.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("reel-job:") }, "\(head.stdout)")
+            let head = try await ChildProcess.run([
+                "/usr/bin/curl", "-sI", "--max-time", "30", "-H", "Tus-Resumable: 1.0.0",
+                "-H", "Authorization: Bearer \(rig.token)", location,
+            ])
+            let jobLine = try #require(
+                head.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("reel-job:") }, "\(head.stdout)")
             let job = try #require(try await rig.finishedJob(String(jobLine.split(separator: "/").last ?? "")))
             #expect(job.state == .published, "\(job)")
             // The original moves to originals/ just after the publish commits (never before), so it may lag the state.
             let originalPath = rig.directory.file("library/originals/\(job.id)")
-            #expect(await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) },
-                    "\(originalPath) never appeared within 30 s")
+            #expect(
+                await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) },
+                "\(originalPath) never appeared within 30 s")
             let original = try Data(contentsOf: URL(fileURLWithPath: originalPath))
-            #expect(original == (try Data(contentsOf: URL(fileURLWithPath: source))), "the published original is the uploaded file, byte for byte")
+            #expect(
+                original == (try Data(contentsOf: URL(fileURLWithPath: source))),
+                "the published original is the uploaded file, byte for byte")
         }
     }
 
@@ -117,7 +136,9 @@ import Testing
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
             try handle.truncate(atOffset: 60_000_000)  // sparse: 60 MB declared, nothing stored
             try handle.close()
-            let report = try await rig.client(["refusals", "--url", rig.base, "--token", rig.token, "--small", small, "--huge", huge])
+            let report = try await rig.client([
+                "refusals", "--url", rig.base, "--token", rig.token, "--small", small, "--huge", huge,
+            ])
             #expect((report["noToken"] as? [String: Any])?["status"] as? Int == 401, "\(report)")
             #expect((report["wrongToken"] as? [String: Any])?["status"] as? Int == 401, "\(report)")
             #expect((report["oversized"] as? [String: Any])?["status"] as? Int == 413, "\(report)")
@@ -131,15 +152,23 @@ import Testing
     @Test func hostileUploadsAreRefusedWithoutASingleLoopbackConnection() async throws {
         try await Rig.with { rig in
             let listener = try LoopbackListener()
-            let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nhttp://127.0.0.1:\(listener.port)/secret.ts\n#EXT-X-ENDLIST\n"
+            let playlist =
+                "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nhttp://127.0.0.1:\(listener.port)/secret.ts\n#EXT-X-ENDLIST\n"
             let files = [
                 try rig.directory.write("playlist.mp4", Array(playlist.utf8)),
-                try rig.directory.write("drawing.svg", Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><image href=\"http://127.0.0.1:\(listener.port)/x\"/></svg>".utf8)),
+                try rig.directory.write(
+                    "drawing.svg",
+                    Array(
+                        "<svg xmlns=\"http://www.w3.org/2000/svg\"><image href=\"http://127.0.0.1:\(listener.port)/x\"/></svg>"
+                            .utf8)),
                 try rig.directory.write("bomb.png", SyntheticImage.pngBomb(width: 60_000, height: 60_000)),
             ]
             let report = try await rig.client(["concurrent", "--url", rig.base, "--token", rig.token] + files)
             let results = try #require(report["results"] as? [[String: Any]])
-            let byName = Dictionary(uniqueKeysWithValues: results.map { (URL(fileURLWithPath: $0["file"] as? String ?? "").lastPathComponent, $0) })
+            let byName = Dictionary(
+                uniqueKeysWithValues: results.map {
+                    (URL(fileURLWithPath: $0["file"] as? String ?? "").lastPathComponent, $0)
+                })
             for name in ["playlist.mp4", "drawing.svg"] {
                 #expect(byName[name]?["status"] as? Int == 422, "\(byName[name] ?? [:])")
                 #expect((byName[name]?["body"] as? String)?.contains("forbidden_format") == true)
@@ -150,7 +179,9 @@ import Testing
             let bombJob = try #require(Self.jobID(bomb["job"]))
             let job = try #require(try await rig.finishedJob(bombJob))
             #expect(job.state == .rejected)
-            #expect(job.reason?.code == "pixel_count_exceeds_limit" || job.reason?.code == "dimensions_exceed_limit", "\(job)")
+            #expect(
+                job.reason?.code == "pixel_count_exceeds_limit" || job.reason?.code == "dimensions_exceed_limit",
+                "\(job)")
             #expect(listener.acceptedConnections() == 0)
         }
     }
@@ -159,11 +190,15 @@ import Testing
         try await Rig.with(idleTimeout: 2) { rig in
             let source = rig.directory.file("clip.mp4")
             try SyntheticVideo(width: 320, height: 180, seconds: 1.5).write(to: source)
-            let report = try await rig.client(["slowloris", "--url", rig.base, "--token", rig.token, "--file", source, "--idle-seconds", "2"])
+            let report = try await rig.client([
+                "slowloris", "--url", rig.base, "--token", rig.token, "--file", source, "--idle-seconds", "2",
+            ])
             let fast = try #require(report["fast"] as? [String: Any])
             #expect(fast["status"] as? Int == 201, "\(report)")
             #expect(fast["job"] != nil)
-            #expect(report["slowClosedAfterSeconds"] is Double || report["slowClosedAfterSeconds"] is Int, "the server never closed it: \(report)")
+            #expect(
+                report["slowClosedAfterSeconds"] is Double || report["slowClosedAfterSeconds"] is Int,
+                "the server never closed it: \(report)")
             // The bytes that did arrive before the stall were kept: a client resumes from there.
             let head = try #require(report["slowHead"] as? [String: Any])
             #expect(head["status"] as? Int == 200)
@@ -191,7 +226,9 @@ import Testing
                 for id in jobs { states.append(try await rig.store.job(id: id)?.state) }
                 return states.allSatisfy { $0.map { [.published, .rejected, .failed].contains($0) } ?? false }
             }
-            #expect(states.allSatisfy { $0 == .published }, "\(Dictionary(grouping: states, by: { $0 }).mapValues(\.count))")
+            #expect(
+                states.allSatisfy { $0 == .published }, "\(Dictionary(grouping: states, by: { $0 }).mapValues(\.count))"
+            )
         }
     }
 }

@@ -17,16 +17,24 @@ import Transcode
     func theFeedPlaysSwipesPrefetchesAndPagesInChromium(players: Int, engine: String) async throws {
         let directory = try TemporaryDirectory()
         try await Self.makeLibrary(in: directory, videos: Self.videos)
-        var serveArguments = ["serve", "--database", directory.file("catalog.sqlite"), "--library", directory.file("library"),
-                              "--port", "0"]
+        var serveArguments = [
+            "serve", "--database", directory.file("catalog.sqlite"), "--library", directory.file("library"),
+            "--port", "0",
+        ]
         var hlsJSServer: ChildProcess?
         if engine == "hls.js" {
             let vendor = Self.packageRoot.appendingPathComponent(".build/vendor")
-            try #require(FileManager.default.fileExists(atPath: vendor.appendingPathComponent("hls.mjs").path),
-                         "hls.js is missing: scripts/install-deps.sh test runs scripts/fetch-hlsjs.py")
-            let files = try ChildProcess(["/usr/bin/env", "python3", Self.browserFolder.appendingPathComponent("cors_file_server.py").path, vendor.path])
+            try #require(
+                FileManager.default.fileExists(atPath: vendor.appendingPathComponent("hls.mjs").path),
+                "hls.js is missing: scripts/install-deps.sh test runs scripts/fetch-hlsjs.py")
+            let files = try ChildProcess([
+                "/usr/bin/env", "python3", Self.browserFolder.appendingPathComponent("cors_file_server.py").path,
+                vendor.path,
+            ])
             hlsJSServer = files
-            #expect(await listens(files, prefix: "listening on "), "the hls.js file server never said it was listening: \(files.stderr)")
+            #expect(
+                await listens(files, prefix: "listening on "),
+                "the hls.js file server never said it was listening: \(files.stderr)")
             serveArguments += ["--hls-js-url", Self.listeningURL(files) + "/hls.mjs"]
         }
         let server = try ChildProcess([ReelProcess.executable] + serveArguments)
@@ -34,11 +42,15 @@ import Transcode
             #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
             let base = Self.listeningURL(server)
             let out = Self.packageRoot.appendingPathComponent(".build/web-client/\(engine)-\(players)-players").path
-            let run = try await ChildProcess.run(["/usr/bin/timeout", "240", "python3", Self.driver, "--url", base, "--out", out,
-                                                  "--players", String(players), "--page-size", String(Self.pageSize),
-                                                  "--engine", engine == "native" ? "auto" : engine], within: .seconds(270))
-            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-                                      "no report: \(run.stdout) \(run.stderr)")
+            let run = try await ChildProcess.run(
+                [
+                    "/usr/bin/timeout", "240", "python3", Self.driver, "--url", base, "--out", out,
+                    "--players", String(players), "--page-size", String(Self.pageSize),
+                    "--engine", engine == "native" ? "auto" : engine,
+                ], within: .seconds(270))
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                "no report: \(run.stdout) \(run.stderr)")
             #expect(run.status == 0 && report["harnessError"] == nil, "\(report["harnessError"] ?? run.stderr)")
 
             // The first video plays, and its poster was on screen before that frame. How soon is measured by
@@ -68,7 +80,8 @@ import Transcode
             // It started from the buffer checked above (how soon is the startup bench's to measure).
             #expect(swipe["startupMs"] as? Int != nil, "\(swipe)")
             let after = try #require(report["afterSwipe"] as? [String: Any])
-            let previous = try #require(after["previous"] as? [String: Any], "the previous item lost its player: \(after)")
+            let previous = try #require(
+                after["previous"] as? [String: Any], "the previous item lost its player: \(after)")
             #expect((previous["bufferedSeconds"] as? Double ?? 0) > 0, "\(previous)")
             #expect(previous["state"] as? String == "ready", "\(previous)")
             if players >= 4 {
@@ -92,8 +105,11 @@ import Transcode
             #expect(pages.last?["loaded"] as? Int == Self.pageSize, "\(pages)")
             #expect(report["loadedAfterPaging"] as? Int == 2 * Self.pageSize)
             let steps = report["steps"] as? [[String: Any]] ?? []
-            #expect(steps.allSatisfy { ($0["pageRequests"] as? Int ?? 0) == (($0["current"] as? Int ?? 0) >= Self.pageSize - 3 ? 2 : 1) },
-                    "\(steps)")
+            #expect(
+                steps.allSatisfy {
+                    ($0["pageRequests"] as? Int ?? 0) == (($0["current"] as? Int ?? 0) >= Self.pageSize - 3 ? 2 : 1)
+                },
+                "\(steps)")
 
             // Back up: the previous item plays again from its kept buffer; the wheel moves on a desktop.
             #expect((report["back"] as? [String: Any])?["player"] != nil)
@@ -132,8 +148,10 @@ import Transcode
         #expect(created.status == 0, "\(created.stderr)")
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
-        let server = try ChildProcess([ReelProcess.executable, "serve", "--database", catalog, "--library", directory.file("library"),
-                                       "--inbox", directory.file("inbox"), "--settle", "0.3", "--poll-interval", "0.1", "--port", "0"])
+        let server = try ChildProcess([
+            ReelProcess.executable, "serve", "--database", catalog, "--library", directory.file("library"),
+            "--inbox", directory.file("inbox"), "--settle", "0.3", "--poll-interval", "0.1", "--port", "0",
+        ])
         try await withProcesses([server]) {
             #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
             // Over 2 MB, so it goes up in more than one PATCH.
@@ -147,17 +165,23 @@ import Transcode
             #expect(size > 2_000_000, "the clip is only \(size) bytes")
 
             let out = Self.packageRoot.appendingPathComponent(".build/web-client/upload").path
-            let run = try await ChildProcess.run(["/usr/bin/timeout", "300", "python3", Self.driver, "--url", Self.listeningURL(server),
-                                                  "--out", out, "--upload", clip, "--token", token], within: .seconds(330))
-            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-                                      "no report: \(run.stdout) \(run.stderr)")
+            let run = try await ChildProcess.run(
+                [
+                    "/usr/bin/timeout", "300", "python3", Self.driver, "--url", Self.listeningURL(server),
+                    "--out", out, "--upload", clip, "--token", token,
+                ], within: .seconds(330))
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                "no report: \(run.stdout) \(run.stderr)")
             #expect(run.status == 0 && report["harnessError"] == nil, "\(report["harnessError"] ?? run.stderr)")
             let upload = try #require(report["upload"] as? [String: Any])
             #expect(upload["phase"] as? String == "published", "\(upload) \(report["uploadStatusText"] ?? "")")
             #expect(upload["offset"] as? Int == size)
             let requests = report["uploadRequests"] as? [[String: Any]] ?? []
             #expect(requests.filter { $0["method"] as? String == "POST" }.count == 1)
-            #expect(requests.filter { $0["method"] as? String == "PATCH" }.count == (size + 1_999_999) / 2_000_000, "\(requests)")
+            #expect(
+                requests.filter { $0["method"] as? String == "PATCH" }.count == (size + 1_999_999) / 2_000_000,
+                "\(requests)")
             let jobPath = try #require(upload["job"] as? String)
             let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
             let job = try #require(try await store.job(id: String(jobPath.dropFirst("/v1/jobs/".count))))
@@ -170,7 +194,8 @@ import Transcode
     // MARK: Fixtures
 
     static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     static var browserFolder: URL { packageRoot.appendingPathComponent("Tests/Browser") }
@@ -204,15 +229,17 @@ import Transcode
             let id = String(format: "web%03d", index)
             let (folder, summary) = ladders[index % ladders.count]
             try FileManager.default.copyItem(atPath: folder, toPath: "\(videosFolder)/\(id)")
-            try await store.publish(PublishedVideo(
-                id: id, createdAt: Int64(index), publishedAt: 1_800_000_000_000 - Int64(index) * 60_000,
-                durationMilliseconds: Int(summary.durationSeconds * 1000), width: 360, height: 640,
-                contentHash: id, source: "{}", masterPath: "videos/\(id)/master.m3u8",
-                posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
-                renditions: summary.renditions.map {
-                    FeedVideo.Rendition(rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
-                                        averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments)
-                }))
+            try await store.publish(
+                PublishedVideo(
+                    id: id, createdAt: Int64(index), publishedAt: 1_800_000_000_000 - Int64(index) * 60_000,
+                    durationMilliseconds: Int(summary.durationSeconds * 1000), width: 360, height: 640,
+                    contentHash: id, source: "{}", masterPath: "videos/\(id)/master.m3u8",
+                    posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
+                    renditions: summary.renditions.map {
+                        FeedVideo.Rendition(
+                            rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
+                            averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments)
+                    }))
         }
     }
 

@@ -1,20 +1,24 @@
 import Deadlines
 import FeedStore
 import Foundation
+import MediaFixtures
 import MediaModel
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MediaFixtures
-import Testing
 
 /// `reel worker` and `reel serve --inbox` as real processes, on generated media.
 @Suite(.timeLimit(.minutes(15))) struct WorkerCommandTests {
     @Test func mixedUploadsBecomeAPlayableFeed() async throws {
         let harness = try WorkerHarness()
-        let server = try ChildProcess([ReelProcess.executable, "serve", "--database", harness.database, "--library", harness.library,
-                                       "--port", "0", "--inbox", harness.inbox, "--settle", "0.3", "--poll-interval", "0.1"])
-        #expect(await listens(server, prefix: "listening on"), "reel serve never said it was listening: \(server.stderr)")
+        let server = try ChildProcess([
+            ReelProcess.executable, "serve", "--database", harness.database, "--library", harness.library,
+            "--port", "0", "--inbox", harness.inbox, "--settle", "0.3", "--poll-interval", "0.1",
+        ])
+        #expect(
+            await listens(server, prefix: "listening on"), "reel serve never said it was listening: \(server.stderr)")
         let base = try #require(server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
         try await harness.dropVideo("first.mp4", width: 320, height: 180)
         try await harness.dropVideo("second.mov", width: 180, height: 320)
@@ -25,9 +29,11 @@ import Testing
         #expect(jobs.filter { $0.state == .published }.count == 4, "\(jobs.map { ($0.state, $0.reason) })")
         // A byte-identical re-upload of the first video, once it is published.
         // The original moves to originals/ just after the publish commits, so it may lag the job's state.
-        let firstOriginal = harness.library + "/originals/" + (jobs.first { $0.sourceName == Array("first.mp4".utf8) }?.id ?? "")
-        #expect(await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: firstOriginal) },
-                "\(firstOriginal) never appeared within 30 s")
+        let firstOriginal =
+            harness.library + "/originals/" + (jobs.first { $0.sourceName == Array("first.mp4".utf8) }?.id ?? "")
+        #expect(
+            await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: firstOriginal) },
+            "\(firstOriginal) never appeared within 30 s")
         let firstBytes = try Data(contentsOf: URL(fileURLWithPath: firstOriginal))
         try harness.drop("first again.mp4", Array(firstBytes))
         let all = try await harness.waitForJobs(count: 6)
@@ -37,17 +43,24 @@ import Testing
         #expect(try await harness.store.videoCount() == 2)
 
         let (data, _) = try await URLSession.shared.data(from: URL(string: base + "/v1/feed")!)
-        let items = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
+        let items = try #require(
+            (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
         #expect(items.count == 2)
         for item in items {
             let master = try #require(item["master_url"] as? String)
             let (playlist, response) = try await URLSession.shared.data(from: URL(string: base + master)!)
-            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/vnd.apple.mpegurl")
-            let variant = try #require(String(decoding: playlist, as: UTF8.self).split(separator: "\n").first { !$0.hasPrefix("#") })
-            let variantURL = URL(string: base + master)!.deletingLastPathComponent().appendingPathComponent(String(variant))
+            #expect(
+                (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+                    == "application/vnd.apple.mpegurl")
+            let variant = try #require(
+                String(decoding: playlist, as: UTF8.self).split(separator: "\n").first { !$0.hasPrefix("#") })
+            let variantURL = URL(string: base + master)!.deletingLastPathComponent().appendingPathComponent(
+                String(variant))
             let (media, _) = try await URLSession.shared.data(from: variantURL)
-            let segment = try #require(String(decoding: media, as: UTF8.self).split(separator: "\n").first { !$0.hasPrefix("#") })
-            let (bytes, segmentResponse) = try await URLSession.shared.data(from: variantURL.deletingLastPathComponent().appendingPathComponent(String(segment)))
+            let segment = try #require(
+                String(decoding: media, as: UTF8.self).split(separator: "\n").first { !$0.hasPrefix("#") })
+            let (bytes, segmentResponse) = try await URLSession.shared.data(
+                from: variantURL.deletingLastPathComponent().appendingPathComponent(String(segment)))
             #expect((segmentResponse as? HTTPURLResponse)?.statusCode == 200 && bytes.count > 100)
             #expect((segmentResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "video/mp4")
             let poster = try #require(item["poster_webp_url"] as? String)
@@ -60,9 +73,13 @@ import Testing
             #expect(vtt == master.replacingOccurrences(of: "master.m3u8", with: "storyboard.vtt"))
             #expect(sheet == master.replacingOccurrences(of: "master.m3u8", with: "storyboard.webp"))
             let (cues, vttResponse) = try await URLSession.shared.data(from: URL(string: base + vtt)!)
-            #expect((vttResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/vtt; charset=utf-8")
-            let cueCount = String(decoding: cues, as: UTF8.self).components(separatedBy: "storyboard.webp#xywh=").count - 1
-            #expect(String(decoding: cues, as: UTF8.self).hasPrefix("WEBVTT") && cueCount == storyboard["count"] as? Int)
+            #expect(
+                (vttResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+                    == "text/vtt; charset=utf-8")
+            let cueCount =
+                String(decoding: cues, as: UTF8.self).components(separatedBy: "storyboard.webp#xywh=").count - 1
+            #expect(
+                String(decoding: cues, as: UTF8.self).hasPrefix("WEBVTT") && cueCount == storyboard["count"] as? Int)
             let (_, sheetResponse) = try await URLSession.shared.data(from: URL(string: base + sheet)!)
             #expect((sheetResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "image/webp")
         }
@@ -96,18 +113,25 @@ import Testing
         try harness.drop("truncated.mp4", Array(whole.prefix(whole.count / 3)))
         try FileManager.default.createSymbolicLink(atPath: harness.inbox + "/link.mp4", withDestinationPath: clip)
         #expect(mkfifo(harness.inbox + "/pipe.mp4", 0o600) == 0)
-        try FileManager.default.createDirectory(atPath: harness.inbox + "/folder.mp4", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: harness.inbox + "/folder.mp4", withIntermediateDirectories: false)
         let result = try await harness.runOnce()
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
-        let expected = ["empty.mp4": "empty_file", "playlist.mp4": "forbidden_format", "bomb.png": "pixel_count_exceeds_limit",
-                        "link.mp4": "not_regular_file", "pipe.mp4": "not_regular_file", "folder.mp4": "not_regular_file"]
+        let expected = [
+            "empty.mp4": "empty_file", "playlist.mp4": "forbidden_format", "bomb.png": "pixel_count_exceeds_limit",
+            "link.mp4": "not_regular_file", "pipe.mp4": "not_regular_file", "folder.mp4": "not_regular_file",
+        ]
         let jobs = try await harness.jobs()
         #expect(jobs.count == 7)
         for job in jobs {
             let name = String(decoding: job.sourceName, as: UTF8.self)
             #expect(job.state == .rejected, "\(name)")
             if let reason = expected[name] { #expect(job.reason?.code == reason, "\(name): \(job.reason?.code ?? "")") }
-            if name == "truncated.mp4" { #expect(["truncated", "decode_error", "probe_failed"].contains(job.reason?.code ?? ""), "\(job.reason?.code ?? "")") }
+            if name == "truncated.mp4" {
+                #expect(
+                    ["truncated", "decode_error", "probe_failed"].contains(job.reason?.code ?? ""),
+                    "\(job.reason?.code ?? "")")
+            }
             let file = try harness.reason(job.id)
             #expect(file["reason"] as? String == job.reason?.code)
             #expect(file["original_name"] as? String == name)
@@ -126,12 +150,15 @@ import Testing
         let harness = try WorkerHarness()
         let names: [[UInt8]] = [
             Array("new\nline.png".utf8), Array("rtl\u{202E}gnp.exe.png".utf8), Array("%d%n%s.png".utf8),
-            Array("$(touch pwned).png".utf8), Array("; rm -rf ~ #.png".utf8), [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x2E, 0x70, 0x6E, 0x67],
+            Array("$(touch pwned).png".utf8), Array("; rm -rf ~ #.png".utf8),
+            [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x2E, 0x70, 0x6E, 0x67],
         ]
         for (index, name) in names.enumerated() {
             let bytes = try SyntheticImage.png(width: 40 + index, height: 30, alpha: false)
             let directory = open(harness.inbox, O_RDONLY | O_DIRECTORY)
-            let file = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { openat(directory, $0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+            let file = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+                openat(directory, $0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            }
             #expect(file >= 0)
             _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
             close(file)
@@ -146,8 +173,10 @@ import Testing
         #expect(harness.entries("images").allSatisfy { $0.hasSuffix(".webp") && $0.count == 25 })
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/pwned"))
         let reported = harness.jsonLines(result.stdout).compactMap { $0["file"] as? String }
-        #expect(reported.contains("new\\u{a}line.png") && reported.contains("rtl\\u{202e}gnp.exe.png") && reported.contains("bad\\xff\\xfe.png"),
-                "\(reported)")
+        #expect(
+            reported.contains("new\\u{a}line.png") && reported.contains("rtl\\u{202e}gnp.exe.png")
+                && reported.contains("bad\\xff\\xfe.png"),
+            "\(reported)")
     }
 
     @Test func aFileStillBeingWrittenIsNotTakenEarly() async throws {
@@ -158,7 +187,12 @@ import Testing
         // 2 s to settle against writes 0.3 s apart: a generous margin on a loaded machine.
         let worker = try harness.startWorker(["--settle", "2.0"])
         let target = harness.inbox + "/slow.mp4"
-        let handle = try #require(FileHandle(forWritingAtPath: { _ = FileManager.default.createFile(atPath: target, contents: nil); return target }()))
+        let handle = try #require(
+            FileHandle(
+                forWritingAtPath: {
+                    _ = FileManager.default.createFile(atPath: target, contents: nil)
+                    return target
+                }()))
         let chunks = 8
         // The chunks go in on a thread of their own, 0.3 s apart: that spacing against the 2 s settle is what is under
         // test, and a test suspended between chunks could resume seconds late on a loaded concurrency pool.
@@ -171,7 +205,8 @@ import Testing
                 let wroteAt = Date().timeIntervalSince(start)
                 handle.write(bytes.subdata(in: range))
                 Thread.sleep(forTimeInterval: 0.3)
-                seen.append((FileManager.default.fileExists(atPath: target), try harness.jobStatesBlocking().isEmpty, wroteAt))
+                seen.append(
+                    (FileManager.default.fileExists(atPath: target), try harness.jobStatesBlocking().isEmpty, wroteAt))
             }
             try handle.close()
             return seen
@@ -197,7 +232,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(500))
         first.signal(SIGTERM)
         second.signal(SIGTERM)
-        let firstStatus = try await first.exit(within: .seconds(120)), secondStatus = try await second.exit(within: .seconds(120))
+        let firstStatus = try await first.exit(within: .seconds(120)),
+            secondStatus = try await second.exit(within: .seconds(120))
         #expect(firstStatus == 0 && secondStatus == 0)
         #expect(try await harness.jobs().count == 10)
         #expect(jobs.allSatisfy { $0.state == .published && $0.attempts == 1 })
@@ -206,7 +242,9 @@ import Testing
         let reports = harness.jsonLines(first.stdout) + harness.jsonLines(second.stdout)
         #expect(reports.count == 10)
         #expect(Set(reports.compactMap { $0["job"] as? String }).count == 10)
-        #expect(!harness.jsonLines(first.stdout).isEmpty && !harness.jsonLines(second.stdout).isEmpty, "both workers took uploads")
+        #expect(
+            !harness.jsonLines(first.stdout).isEmpty && !harness.jsonLines(second.stdout).isEmpty,
+            "both workers took uploads")
     }
 
     @Test(arguments: ["during-transcode", "after-staging", "after-rename", "after-commit"])
@@ -223,14 +261,18 @@ import Testing
                     (try? harness.jobStatesBlocking().contains { $0.state == .processing && $0.progress > 0 }) ?? false
                 }
                 worker.signal(SIGKILL)
-                return (progressed, (try? harness.jobStatesBlocking().map { "\($0.state.map(\.rawValue) ?? "?") \($0.progress)" }) ?? [])
+                return (
+                    progressed,
+                    (try? harness.jobStatesBlocking().map { "\($0.state.map(\.rawValue) ?? "?") \($0.progress)" }) ?? []
+                )
             }
             #expect(progressed, "no job reported progress within 300 s: \(jobs)\n\(worker.stderr.suffix(2000))")
             #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         } else {
             let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
-            #expect(await ChildProcess.suspendUntil(seconds: 60) { worker.hasExited },
-                    "the fault point \(point) was not reached within 60 s (the worker did not exit)")
+            #expect(
+                await ChildProcess.suspendUntil(seconds: 60) { worker.hasExited },
+                "the fault point \(point) was not reached within 60 s (the worker did not exit)")
             #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         }
         let restart = try await harness.runOnce()
@@ -241,7 +283,8 @@ import Testing
         #expect(harness.entries(".staging").isEmpty)
         #expect(harness.entries(".incoming").isEmpty)
         #expect(harness.entries("originals").count == 2)
-        #expect(harness.entries("videos") == (try await harness.store.page(limit: 50, after: nil).items.map(\.id)).sorted())
+        #expect(
+            harness.entries("videos") == (try await harness.store.page(limit: 50, after: nil).items.map(\.id)).sorted())
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: harness.inbox)) ?? []).isEmpty)
         try await harness.checkPublishedVideosAreComplete()
     }
@@ -249,17 +292,20 @@ import Testing
     @Test func aJobThatCrashesEveryTimeOrHangsEndsFailedAndTheWorkerGoesOn() async throws {
         let harness = try WorkerHarness()
         try harness.drop("crash.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
-        let crashed = try await harness.runOnce(["--max-attempts", "2"], environment: ["REEL_FAULT_INJECTION": "job-crash"])
+        let crashed = try await harness.runOnce(
+            ["--max-attempts", "2"], environment: ["REEL_FAULT_INJECTION": "job-crash"])
         #expect(crashed.status == 0, "\(crashed.stderr.suffix(2000))")
         try harness.drop("hang.png", try SyntheticImage.png(width: 91, height: 60, alpha: false))
-        let hung = try await harness.runOnce(["--job-timeout", "2", "--max-attempts", "1"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
+        let hung = try await harness.runOnce(
+            ["--job-timeout", "2", "--max-attempts", "1"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
         #expect(hung.status == 0, "\(hung.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
         let crash = try #require(jobs.first { $0.sourceName == Array("crash.png".utf8) })
         let hang = try #require(jobs.first { $0.sourceName == Array("hang.png".utf8) })
         // A crash is Reel's failure, not the upload's: retried, then failed once the attempts are spent.
         #expect(crash.state == .failed && crash.reason?.code == "crashed" && crash.attempts == 2, "\(crash)")
-        #expect((crash.lastError ?? "").contains("SIGSEGV") && (crash.lastError ?? "").contains("gave up after 2 attempts"))
+        #expect(
+            (crash.lastError ?? "").contains("SIGSEGV") && (crash.lastError ?? "").contains("gave up after 2 attempts"))
         #expect(crashed.stderr.components(separatedBy: "job will be retried").count - 1 == 1)
         #expect(hang.state == .failed && hang.reason?.code == "timeout", "\(hang)")
         #expect(try harness.reason(crash.id, in: "failed")["reason"] as? String == "crashed")
@@ -271,14 +317,16 @@ import Testing
         let harness = try WorkerHarness()
         try harness.drop("photo.png", try SyntheticImage.png(width: 90, height: 60, alpha: false))
         let started = Date()
-        let result = try await harness.runOnce(["--max-attempts", "3"], environment: ["REEL_FAULT_INJECTION": "job-transient"])
+        let result = try await harness.runOnce(
+            ["--max-attempts", "3"], environment: ["REEL_FAULT_INJECTION": "job-transient"])
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         // Backoff 2 s after the first attempt and 4 s after the second.
         #expect(Date().timeIntervalSince(started) >= 6)
         let job = try #require(try await harness.jobs().first)
         #expect(job.state == .failed && job.attempts == 3 && job.reason?.code == "output_failed", "\(job)")
         #expect((job.lastError ?? "").contains("gave up after 3 attempts"))
-        #expect(harness.entries("failed").contains(job.id) && harness.entries("failed").contains(job.id + ".reason.json"))
+        #expect(
+            harness.entries("failed").contains(job.id) && harness.entries("failed").contains(job.id + ".reason.json"))
         #expect(result.stderr.components(separatedBy: "job will be retried").count - 1 == 2)
     }
 
@@ -289,14 +337,18 @@ import Testing
         // Watched, and SIGTERM sent, on a thread of its own: the job processes for a few seconds, and a test task can
         // resume later than that while CPU-bound tests hold both threads of the concurrency pool.
         let processing = try await onOwnThread("sends SIGTERM once a job is processing") {
-            let processing = ChildProcess.waitUntil(seconds: 300) { (try? harness.jobStatesBlocking().contains { $0.state == .processing }) ?? false }
+            let processing = ChildProcess.waitUntil(seconds: 300) {
+                (try? harness.jobStatesBlocking().contains { $0.state == .processing }) ?? false
+            }
             worker.signal(SIGTERM)
             return processing
         }
         #expect(processing, "no job was processing within 300 s")
         #expect(try await worker.exit(within: .seconds(120)) == 0, "\(worker.stderr.suffix(2000))")
         let jobs = try await harness.jobs()
-        #expect(jobs.count == 1 && jobs[0].state == .queued && jobs[0].attempts == 0, "\(jobs.map { ($0.state, $0.attempts) })")
+        #expect(
+            jobs.count == 1 && jobs[0].state == .queued && jobs[0].attempts == 0,
+            "\(jobs.map { ($0.state, $0.attempts) })")
         #expect(harness.entries(".incoming") == [jobs[0].id])
         #expect(harness.entries(".staging").isEmpty)
         let restart = try await harness.runOnce()
@@ -316,18 +368,48 @@ import Testing
         let watcher = try OpenWatcher(path: secret)
         let url = "http://127.0.0.1:\(listener.port)"
         let files: [(String, [UInt8])] = [
-            ("hls-local.mp4", Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n\(secret)\n#EXTINF:2.0,\n../secret.ts\n#EXT-X-ENDLIST\n".utf8)),
-            ("hls-ssrf.mp4", Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"\(url)/init.mp4\"\n#EXTINF:2.0,\n\(url)/a.ts\n#EXT-X-ENDLIST\n".utf8)),
+            (
+                "hls-local.mp4",
+                Array(
+                    "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n\(secret)\n#EXTINF:2.0,\n../secret.ts\n#EXT-X-ENDLIST\n"
+                        .utf8)
+            ),
+            (
+                "hls-ssrf.mp4",
+                Array(
+                    "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"\(url)/init.mp4\"\n#EXTINF:2.0,\n\(url)/a.ts\n#EXT-X-ENDLIST\n"
+                        .utf8)
+            ),
             ("hls-bom.mov", [0xEF, 0xBB, 0xBF] + Array("#EXTM3U\n#EXTINF:1,\n\(url)/b.ts\n".utf8)),
-            ("dash.mp4", Array("<?xml version=\"1.0\"?><MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\"><BaseURL>\(url)/</BaseURL><Period><AdaptationSet><Representation id=\"1\" bandwidth=\"1\"><BaseURL>v.mp4</BaseURL></Representation></AdaptationSet></Period></MPD>".utf8)),
+            (
+                "dash.mp4",
+                Array(
+                    "<?xml version=\"1.0\"?><MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\"><BaseURL>\(url)/</BaseURL><Period><AdaptationSet><Representation id=\"1\" bandwidth=\"1\"><BaseURL>v.mp4</BaseURL></Representation></AdaptationSet></Period></MPD>"
+                        .utf8)
+            ),
             ("concat.mp4", Array("ffconcat version 1.0\nfile '\(secret)'\nfile '\(url)/c.mp4'\n".utf8)),
-            ("image.svg.png", Array("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><image xlink:href=\"\(url)/x.png\"/><image xlink:href=\"file://\(secret)\"/></svg>".utf8)),
-            ("sdp.mp4", Array("v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video \(listener.port) RTP/AVP 96\n".utf8)),
+            (
+                "image.svg.png",
+                Array(
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><image xlink:href=\"\(url)/x.png\"/><image xlink:href=\"file://\(secret)\"/></svg>"
+                        .utf8)
+            ),
+            (
+                "sdp.mp4",
+                Array(
+                    "v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video \(listener.port) RTP/AVP 96\n"
+                        .utf8)
+            ),
             ("bomb.png", SyntheticImage.pngBomb(width: 16000, height: 16000)),
-            ("ftyp-garbage.mp4", [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8) + (0..<20000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }),
+            (
+                "ftyp-garbage.mp4",
+                [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)
+                    + (0..<20000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            ),
         ]
         for (name, bytes) in files { try harness.drop(name, bytes) }
-        try FileManager.default.createSymbolicLink(atPath: harness.inbox + "/secret-link.mp4", withDestinationPath: secret)
+        try FileManager.default.createSymbolicLink(
+            atPath: harness.inbox + "/secret-link.mp4", withDestinationPath: secret)
         #expect(mkfifo(harness.inbox + "/fifo.mp4", 0o600) == 0)
         let result = try await harness.runOnce()
         #expect(result.status == 0, "the worker did not survive: \(result.stderr.suffix(2000))")
@@ -335,7 +417,9 @@ import Testing
         #expect(jobs.count == files.count + 2)
         for job in jobs {
             #expect(job.state == .rejected, "\(String(decoding: job.sourceName, as: UTF8.self)) was \(job.state)")
-            #expect(job.reason?.code != "crashed" && job.reason?.code != "timeout", "\(String(decoding: job.sourceName, as: UTF8.self)): \(job.reason?.code ?? "")")
+            #expect(
+                job.reason?.code != "crashed" && job.reason?.code != "timeout",
+                "\(String(decoding: job.sourceName, as: UTF8.self)): \(job.reason?.code ?? "")")
         }
         #expect(listener.acceptedConnections() == 0, "a hostile upload reached the network")
         #expect(!watcher.wasOpened, "a hostile upload made something read outside the inbox")

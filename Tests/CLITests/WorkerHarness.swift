@@ -1,7 +1,7 @@
-import GRDB
 import Deadlines
 import FeedStore
 import Foundation
+import GRDB
 import MediaFixtures
 import MediaModel
 import Testing
@@ -23,19 +23,24 @@ struct WorkerHarness {
 
     /// Fast settings for tests: files settle after 0.3 s, scans every 0.1 s.
     func workerArguments(_ extra: [String] = []) -> [String] {
-        ["--inbox", inbox, "--library", library, "--database", database, "--settle", "0.3", "--poll-interval", "0.1"] + extra
+        ["--inbox", inbox, "--library", library, "--database", database, "--settle", "0.3", "--poll-interval", "0.1"]
+            + extra
     }
 
     func startWorker(_ extra: [String] = [], environment: [String: String] = [:]) throws -> ChildProcess {
-        try ChildProcess([ReelProcess.executable, "worker", "--json"] + workerArguments(extra), environment: environment)
+        try ChildProcess(
+            [ReelProcess.executable, "worker", "--json"] + workerArguments(extra), environment: environment)
     }
 
     /// Runs `reel worker --once` to the end, suspending meanwhile; past `limit` it throws `DeadlineExceeded` naming
     /// the command (and the worker is killed).
-    func runOnce(_ extra: [String] = [], environment: [String: String] = [:],
-                 within limit: Duration = .seconds(600)) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await ChildProcess.run([ReelProcess.executable, "worker", "--once", "--json"] + workerArguments(extra),
-                                   environment: environment, within: limit)
+    func runOnce(
+        _ extra: [String] = [], environment: [String: String] = [:],
+        within limit: Duration = .seconds(600)
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess.run(
+            [ReelProcess.executable, "worker", "--once", "--json"] + workerArguments(extra),
+            environment: environment, within: limit)
     }
 
     /// Writes a file into the inbox through a dotfile and a rename, as a careful uploader would.
@@ -117,7 +122,9 @@ struct WorkerHarness {
             }
             try checkPrefetchHints(entry: entry, master: master)
             for poster in [item.posterJPEGPath, item.posterWebPPath] {
-                #expect(FileManager.default.fileExists(atPath: library + "/" + (poster ?? "")), "\(item.id): poster missing")
+                #expect(
+                    FileManager.default.fileExists(atPath: library + "/" + (poster ?? "")), "\(item.id): poster missing"
+                )
             }
             let storyboard = try #require(item.storyboard, "\(item.id) has no storyboard")
             for file in [storyboard.vttPath, storyboard.imagePath] {
@@ -136,11 +143,15 @@ struct WorkerHarness {
             let rung = rendition.rung
             let hint = try #require(rendition.prefetch, "\(entry.id) \(rung) has no prefetch hint")
             let size = { (name: String) throws -> Int in
-                try #require(try FileManager.default.attributesOfItem(atPath: "\(folder)/\(rung)/\(name)")[.size] as? Int)
+                try #require(
+                    try FileManager.default.attributesOfItem(atPath: "\(folder)/\(rung)/\(name)")[.size] as? Int)
             }
             #expect(hint.initBytes == (try size("init.mp4")))
-            let playlist = try String(contentsOfFile: "\(folder)/\(rung)/index.m3u8", encoding: .utf8).split(separator: "\n")
-            let durations = playlist.filter { $0.hasPrefix("#EXTINF:") }.map { Double($0.dropFirst(8).prefix { $0 != "," }) ?? -1 }
+            let playlist = try String(contentsOfFile: "\(folder)/\(rung)/index.m3u8", encoding: .utf8).split(
+                separator: "\n")
+            let durations = playlist.filter { $0.hasPrefix("#EXTINF:") }.map {
+                Double($0.dropFirst(8).prefix { $0 != "," }) ?? -1
+            }
             let names = playlist.filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
             let first = hint.firstSegments
             var covered = 0.0
@@ -157,6 +168,8 @@ struct WorkerHarness {
     }
 
     func jsonLines(_ text: String) -> [[String: Any]] {
-        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 }

@@ -6,6 +6,7 @@ import PostgresCatalog
 import Synchronization
 import TestServers
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +50,8 @@ enum TestCatalog: Sendable {
         case let .postgres(location):
             // Patient: in the full test run, blocking tests can hold the concurrency pool (which runs the connection
             // pool) for minutes; conformance is about what the engine answers, not how fast.
-            let store = PostgresFeedStore(location: location, connections: 8, connectionWait: .seconds(300), logger: Logger(label: "conformance"))
+            let store = PostgresFeedStore(
+                location: location, connections: 8, connectionWait: .seconds(300), logger: Logger(label: "conformance"))
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }
                 defer { group.cancelAll() }

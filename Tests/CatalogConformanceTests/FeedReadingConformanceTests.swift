@@ -120,20 +120,23 @@ import Testing
     @Test func bothEnginesStoreTheSameRecordsAndPages() async throws {
         var renders: [[UInt8]] = []
         for engine in CatalogEngine.allCases {
-            renders.append(try await engine.withStore { store in
-                try await store.publish(Fixtures.video("m1", hash: "h1", publishedAt: 1_700_000_000_000))
-                try await store.publish(Fixtures.video("m2", hash: "h2", publishedAt: 1_700_000_001_000))
-                try await store.publish(Fixtures.multiCodecVideo("m3", hash: "h3"))
-                let page = try await store.pageWithGeneration(limit: 1, after: nil).page
-                let next = try await store.pageWithGeneration(limit: 1, after: page.next).page
-                let item = try #require(try await store.item(id: "m1"))
-                let multiCodec = try #require(try await store.item(id: "m3"))
-                let records: [[UInt8]] = (page.items + next.items + [item, multiCodec]).map(\.record)
-                let videos = try (page.items + next.items + [item, multiCodec]).map { try $0.video() }
-                #expect(videos.contains { $0.storyboard != nil } && videos.contains { $0.renditions.contains { $0.prefetch != nil } }
-                        && videos.contains { $0.renditions.contains { $0.targetSSIMY != nil } })
-                return records.joined(separator: [0xFF]) + Array("\(String(describing: page.next))".utf8)
-            })
+            renders.append(
+                try await engine.withStore { store in
+                    try await store.publish(Fixtures.video("m1", hash: "h1", publishedAt: 1_700_000_000_000))
+                    try await store.publish(Fixtures.video("m2", hash: "h2", publishedAt: 1_700_000_001_000))
+                    try await store.publish(Fixtures.multiCodecVideo("m3", hash: "h3"))
+                    let page = try await store.pageWithGeneration(limit: 1, after: nil).page
+                    let next = try await store.pageWithGeneration(limit: 1, after: page.next).page
+                    let item = try #require(try await store.item(id: "m1"))
+                    let multiCodec = try #require(try await store.item(id: "m3"))
+                    let records: [[UInt8]] = (page.items + next.items + [item, multiCodec]).map(\.record)
+                    let videos = try (page.items + next.items + [item, multiCodec]).map { try $0.video() }
+                    #expect(
+                        videos.contains { $0.storyboard != nil }
+                            && videos.contains { $0.renditions.contains { $0.prefetch != nil } }
+                            && videos.contains { $0.renditions.contains { $0.targetSSIMY != nil } })
+                    return records.joined(separator: [0xFF]) + Array("\(String(describing: page.next))".utf8)
+                })
         }
         #expect(renders.count == 2 && renders[0] == renders[1], "\(renders)")
     }

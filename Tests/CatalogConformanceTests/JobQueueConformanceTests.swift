@@ -12,7 +12,8 @@ import Testing
             try await Fixtures.queue(store, "late", now: 30)
             try await Fixtures.queue(store, "early", now: 10)
             // Held from intake (not yet released): nobody may claim it.
-            try await store.insertJob(id: "held", sourceName: [0x61], bytes: 1, owner: "intake", now: 5, leaseMilliseconds: 60_000)
+            try await store.insertJob(
+                id: "held", sourceName: [0x61], bytes: 1, owner: "intake", now: 5, leaseMilliseconds: 60_000)
             let first = try #require(try await store.claimNextJob(owner: "w1", now: 100, leaseMilliseconds: 2_000))
             #expect(first.id == "early" && first.state == .processing && first.owner == "w1")
             #expect(first.epoch == 1 && first.attempts == 1 && first.leaseExpiresAt == 2_100)
@@ -64,8 +65,13 @@ import Testing
                     case 0: try await store.publish(Fixtures.video("j1", hash: "h1"), lease: stale.lease, now: 5_000)
                     case 1: try await store.publish(Fixtures.image("j1", hash: "h1"), lease: stale.lease, now: 5_000)
                     case 2: try await store.setJobProgress(stale.lease, progress: 0.9, now: 5_000)
-                    case 3: try await store.finishJob(stale.lease, as: .failed(ProcessingFailure(.crashed, "x", path: "p")), kind: nil, now: 5_000)
-                    default: try await store.requeue(stale.lease, notBefore: 0, failure: nil, refundAttempt: false, now: 5_000)
+                    case 3:
+                        try await store.finishJob(
+                            stale.lease, as: .failed(ProcessingFailure(.crashed, "x", path: "p")), kind: nil, now: 5_000
+                        )
+                    default:
+                        try await store.requeue(
+                            stale.lease, notBefore: 0, failure: nil, refundAttempt: false, now: 5_000)
                     }
                 }
                 #expect(error?.kind == .leaseLost, "\(attempt): \(String(describing: error))")
@@ -81,7 +87,8 @@ import Testing
             try await store.publish(Fixtures.video("j1", hash: "h1"), lease: fresh.lease, now: 6_000)
             let done = try #require(try await store.job(id: "j1"))
             #expect(done.state == .published && done.mediaID == "j1" && done.owner == nil && done.progress == 1)
-            #expect(try await store.renewLease(fresh.lease, until: 9_000, now: 6_001) == false, "an ended job has no lease")
+            #expect(
+                try await store.renewLease(fresh.lease, until: 9_000, now: 6_001) == false, "an ended job has no lease")
         }
     }
 
@@ -94,15 +101,21 @@ import Testing
             try await store.setJobProgress(job.lease, progress: 1.7, now: 4)
             var seen = try #require(try await store.job(id: "j1"))
             #expect(seen.kind == .video && seen.contentHash == "abc" && seen.progress == 1 && seen.updatedAt == 4)
-            try await store.finishJob(job.lease, as: .rejected(Rejection(.tooLarge, "61 MB is over the 50 MB limit", path: "j1.mp4")),
-                                      kind: .video, now: 5)
+            try await store.finishJob(
+                job.lease, as: .rejected(Rejection(.tooLarge, "61 MB is over the 50 MB limit", path: "j1.mp4")),
+                kind: .video, now: 5)
             seen = try #require(try await store.job(id: "j1"))
-            #expect(seen.state == .rejected && seen.reason == .rejected(.tooLarge) && seen.lastError == "61 MB is over the 50 MB limit")
+            #expect(
+                seen.state == .rejected && seen.reason == .rejected(.tooLarge)
+                    && seen.lastError == "61 MB is over the 50 MB limit")
             #expect(seen.owner == nil && seen.leaseExpiresAt == nil)
             // An intake that lost the race for the upload deletes its job; another holder cannot.
-            try await store.insertJob(id: "j2", sourceName: [0xff, 0xfe], bytes: 9, owner: "me", now: 6, leaseMilliseconds: 60_000)
+            try await store.insertJob(
+                id: "j2", sourceName: [0xff, 0xfe], bytes: 9, owner: "me", now: 6, leaseMilliseconds: 60_000)
             #expect(try await store.job(id: "j2")?.sourceName == [0xff, 0xfe], "names are bytes, not text")
-            let refused = await #expect(throws: CatalogError.self) { try await store.deleteJob(JobLease(id: "j2", epoch: 0, owner: "other")) }
+            let refused = await #expect(throws: CatalogError.self) {
+                try await store.deleteJob(JobLease(id: "j2", epoch: 0, owner: "other"))
+            }
             #expect(refused?.kind == .leaseLost)
             try await store.deleteJob(JobLease(id: "j2", epoch: 0, owner: "me"))
             #expect(try await store.job(id: "j2") == nil)
@@ -117,7 +130,9 @@ import Testing
                 for worker in 0..<8 {
                     group.addTask {
                         var mine: [FeedJob] = []
-                        while let job = try await store.claimNextJob(owner: "w\(worker)", now: 1_000, leaseMilliseconds: 60_000) {
+                        while let job = try await store.claimNextJob(
+                            owner: "w\(worker)", now: 1_000, leaseMilliseconds: 60_000)
+                        {
                             mine.append(job)
                         }
                         return mine
@@ -173,34 +188,46 @@ import Testing
             #expect(read.kind == .image && read.contentHash == "bytes-1" && read.progress == 1 && read.updatedAt == 12)
             try await store.setJobProgress(image.lease, progress: 0.25, now: 13)
             #expect(try await store.job(id: image.id)?.progress == 0.25)
-            try await store.publish(PublishedImage(id: "i1", createdAt: 14, width: 640, height: 480, bytes: 12_345,
-                                                   path: "images/i1.webp", contentHash: "bytes-1"), lease: image.lease, now: 14)
+            try await store.publish(
+                PublishedImage(
+                    id: "i1", createdAt: 14, width: 640, height: 480, bytes: 12_345,
+                    path: "images/i1.webp", contentHash: "bytes-1"), lease: image.lease, now: 14)
             read = try #require(try await store.job(id: image.id))
             #expect(read.state == .published && read.mediaID == "i1" && read.progress == 1 && read.owner == nil)
             #expect(try await store.publishedMedia(contentHash: "bytes-1") == PublishedMedia(kind: .image, id: "i1"))
             #expect(try await store.isPublished(mediaID: "i1"))
-            let lost = await #expect(throws: CatalogError.self) { try await store.setJobProgress(image.lease, progress: 0.5, now: 15) }
+            let lost = await #expect(throws: CatalogError.self) {
+                try await store.setJobProgress(image.lease, progress: 0.5, now: 15)
+            }
             #expect(lost?.kind == .leaseLost)
-            #expect(lost?.message.contains("the job is published at epoch 1, held by nobody") == true, "\(String(describing: lost))")
+            #expect(
+                lost?.message.contains("the job is published at epoch 1, held by nobody") == true,
+                "\(String(describing: lost))")
 
             let rejected = try #require(try await store.claimNextJob(owner: "w", now: 20, leaseMilliseconds: 1000))
-            try await store.finishJob(rejected.lease, as: .rejected(Rejection(.tooLarge, "4 GB is over 2 GB", path: "x")),
-                                      kind: .video, now: 21)
+            try await store.finishJob(
+                rejected.lease, as: .rejected(Rejection(.tooLarge, "4 GB is over 2 GB", path: "x")),
+                kind: .video, now: 21)
             read = try #require(try await store.job(id: rejected.id))
-            #expect(read.state == .rejected && read.reason == .rejected(.tooLarge) && read.lastError == "4 GB is over 2 GB")
+            #expect(
+                read.state == .rejected && read.reason == .rejected(.tooLarge) && read.lastError == "4 GB is over 2 GB")
             #expect(read.kind == .video && read.owner == nil)
 
             let duplicate = try #require(try await store.claimNextJob(owner: "w", now: 30, leaseMilliseconds: 1000))
             try await store.finishDuplicate(duplicate.lease, of: PublishedMedia(kind: .image, id: "i1"), now: 31)
             read = try #require(try await store.job(id: duplicate.id))
-            #expect(read.state == .published && read.reason == .duplicate && read.mediaID == "i1" && read.kind == .image)
+            #expect(
+                read.state == .published && read.reason == .duplicate && read.mediaID == "i1" && read.kind == .image)
             #expect(try await store.jobCounts() == [.published: 2, .rejected: 1])
             #expect(try await store.jobs(state: .published).map(\.id).sorted() == [duplicate.id, image.id].sorted())
             #expect(try await store.jobsHeld().isEmpty)
 
             // A job held from intake can be deleted by its holder only.
-            try await store.insertJob(id: "held", sourceName: [1, 2], bytes: 2, owner: "intake", now: 40, leaseMilliseconds: 100)
-            let notMine = await #expect(throws: CatalogError.self) { try await store.deleteJob(JobLease(id: "held", epoch: 0, owner: "other")) }
+            try await store.insertJob(
+                id: "held", sourceName: [1, 2], bytes: 2, owner: "intake", now: 40, leaseMilliseconds: 100)
+            let notMine = await #expect(throws: CatalogError.self) {
+                try await store.deleteJob(JobLease(id: "held", epoch: 0, owner: "other"))
+            }
             #expect(notMine?.kind == .leaseLost)
             try await store.deleteJob(JobLease(id: "held", epoch: 0, owner: "intake"))
             #expect(try await store.job(id: "held") == nil)

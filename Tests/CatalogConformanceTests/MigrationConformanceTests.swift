@@ -11,7 +11,10 @@ import Testing
                 try await Fixtures.queue(store, "j1", now: 1)
             }
             let (videos, claimed) = try await catalog.withStore { store in
-                (try await store.videoCount(), try await store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 1_000))
+                (
+                    try await store.videoCount(),
+                    try await store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 1_000)
+                )
             }
             #expect(videos == 3)
             #expect(claimed?.epoch == 1 && claimed?.id == "j1")

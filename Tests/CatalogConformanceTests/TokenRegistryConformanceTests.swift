@@ -8,9 +8,11 @@ import Testing
         try await engine.withStore { store in
             let token = UploadToken(id: "t1", name: "phone app", hash: "sha-1", rateLimit: 2.5, createdAt: 10)
             try await store.createToken(token)
-            try await store.createToken(UploadToken(id: "t2", name: "web", hash: "sha-2", rateLimit: nil, createdAt: 11))
+            try await store.createToken(
+                UploadToken(id: "t2", name: "web", hash: "sha-2", rateLimit: nil, createdAt: 11))
             let clash = await #expect(throws: CatalogError.self) {
-                try await store.createToken(UploadToken(id: "t3", name: "web", hash: "sha-3", rateLimit: nil, createdAt: 12))
+                try await store.createToken(
+                    UploadToken(id: "t3", name: "web", hash: "sha-3", rateLimit: nil, createdAt: 12))
             }
             #expect(clash?.kind == .duplicate)
             #expect(try await store.tokens().map(\.name) == ["phone app", "web"])
@@ -32,7 +34,8 @@ import Testing
             try await store.createToken(alice)
             try await store.createToken(bob)
             let taken = await #expect(throws: CatalogError.self) {
-                try await store.createToken(UploadToken(id: "t3", name: "alice", hash: "hash-c", rateLimit: nil, createdAt: 11))
+                try await store.createToken(
+                    UploadToken(id: "t3", name: "alice", hash: "hash-c", rateLimit: nil, createdAt: 11))
             }
             #expect(taken?.kind == .duplicate)
             #expect(try await store.tokens() == [alice, bob])

@@ -2,8 +2,8 @@ import ChatImages
 import Foundation
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct BatchConversionTests {
     @Test func oneBadFileDoesNotStopTheBatch() throws {
@@ -15,7 +15,8 @@ import TestTraits
         try input.write(".hidden.jpg", try SyntheticPhoto(width: 40, height: 30).jpeg())
         let plan = try BatchConversion.plan(directory: input.path, output: output.path)
         #expect(plan.count == 4)
-        #expect(Set(plan.map { ($0.output as NSString).lastPathComponent }) == ["a.webp", "a.png.webp", "b.webp", "c.webp"])
+        #expect(
+            Set(plan.map { ($0.output as NSString).lastPathComponent }) == ["a.webp", "a.png.webp", "b.webp", "c.webp"])
         let outcome = BatchConversion(converter: ChatImageConverter(), quality: .medium, workers: 2).run(plan)
         #expect(outcome.converted.count == 3)
         #expect(outcome.failed.map(\.rejection?.reason) == [.unsupportedFormat])

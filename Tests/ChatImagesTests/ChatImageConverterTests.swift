@@ -4,8 +4,8 @@ import Ingest
 import LibWebP
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// Real conversions of generated fixtures, judged on the output's properties.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct ChatImageConverterTests {
@@ -16,7 +16,8 @@ import TestTraits
     // Quadrant colours of SyntheticPhoto, viewed upright.
     let red = (220, 30, 30), green = (30, 200, 40), blue = (30, 40, 220), white = (240, 240, 240)
 
-    func convert(_ name: String, _ bytes: [UInt8], quality: ImageQuality = .high) throws -> (ChatImageResult, WebPFile) {
+    func convert(_ name: String, _ bytes: [UInt8], quality: ImageQuality = .high) throws -> (ChatImageResult, WebPFile)
+    {
         let source = try directory.write(name, bytes)
         let output = directory.file(name + ".webp")
         let result = try converter.convert(source, to: output, quality: quality)
@@ -53,7 +54,8 @@ import TestTraits
     }
 
     @Test func tinyImageIsNeverUpscaled() throws {
-        let (result, webp) = try convert("one.png", try SyntheticPhoto(width: 1, height: 1, color: (10, 20, 30, 255)).encoded(.png))
+        let (result, webp) = try convert(
+            "one.png", try SyntheticPhoto(width: 1, height: 1, color: (10, 20, 30, 255)).encoded(.png))
         #expect(result.width == 1 && result.height == 1)
         #expect(webp.image.width == 1 && webp.image.height == 1)
     }
@@ -69,7 +71,8 @@ import TestTraits
     }
 
     @Test func alphaIsKeptWhenTranslucentAndDroppedWhenOpaque() throws {
-        let (translucent, withAlpha) = try convert("alpha.png", try SyntheticPhoto(width: 80, height: 60, alpha: true).encoded(.png))
+        let (translucent, withAlpha) = try convert(
+            "alpha.png", try SyntheticPhoto(width: 80, height: 60, alpha: true).encoded(.png))
         #expect(translucent.hasAlpha)
         #expect(withAlpha.image.hasAlpha)
         #expect(withAlpha.chunkNames.contains("ALPH"))
@@ -152,8 +155,10 @@ import TestTraits
     /// The worker gives the encoder a second thread when it has a spare core; the picture must not change with it.
     @Test func encoderThreadsMakeTheSameBytes() throws {
         let sources = [
-            try directory.write("big.jpg", try SyntheticPhoto(width: 2600, height: 1800).jpeg()),  // resized, YCbCr planes
-            try directory.write("alpha.png", try SyntheticImage.png(width: 900, height: 700, alpha: true)),  // RGBA with alpha
+            // resized, YCbCr planes
+            try directory.write("big.jpg", try SyntheticPhoto(width: 2600, height: 1800).jpeg()),
+            // RGBA with alpha
+            try directory.write("alpha.png", try SyntheticImage.png(width: 900, height: 700, alpha: true)),
         ]
         for source in sources {
             let single = try ChatImageConverter().convert(source, quality: .high)

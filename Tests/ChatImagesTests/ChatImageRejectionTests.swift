@@ -3,8 +3,8 @@ import Foundation
 import Ingest
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// Every way a chat image is refused, and that a refusal writes nothing.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct ChatImageRejectionTests {
@@ -16,7 +16,8 @@ import TestTraits
         let output = directory.file(name + ".webp")
         defer { #expect(!FileManager.default.fileExists(atPath: output), "a refused image left \(output)") }
         do {
-            _ = try ChatImageConverter(policy: AdmissionPolicy(limits: limits)).convert(source, to: output, quality: .high)
+            _ = try ChatImageConverter(policy: AdmissionPolicy(limits: limits)).convert(
+                source, to: output, quality: .high)
             return nil
         } catch {
             #expect(error.path == source)
@@ -26,9 +27,14 @@ import TestTraits
     }
 
     func png(width: Int, height: Int) -> [UInt8] {
-        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { be32(data.count) + Array(type.utf8) + data + [0, 0, 0, 0] }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0])
+        func be32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            be32(data.count) + Array(type.utf8) + data + [0, 0, 0, 0]
+        }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0])
             + chunk("IDAT", [UInt8](repeating: 0, count: 48_000)) + chunk("IEND", [])
     }
 
@@ -59,10 +65,16 @@ import TestTraits
     }
 
     @Test func svgTextAndNoiseAreRefused() throws {
-        #expect(try reason("logo.svg", Array(#"<svg xmlns="http://www.w3.org/2000/svg"><image href="file:///etc/passwd"/></svg>"#.utf8)) == .forbiddenFormat)
+        #expect(
+            try reason(
+                "logo.svg",
+                Array(#"<svg xmlns="http://www.w3.org/2000/svg"><image href="file:///etc/passwd"/></svg>"#.utf8))
+                == .forbiddenFormat)
         #expect(try reason("notes.jpg", Array("hello, this is text\n".utf8)) == .unsupportedFormat)
         var generator = SystemRandomNumberGenerator()
-        #expect(try reason("noise.png", (0..<4096).map { _ in UInt8.random(in: 1...255, using: &generator) }) == .unsupportedFormat)
+        #expect(
+            try reason("noise.png", (0..<4096).map { _ in UInt8.random(in: 1...255, using: &generator) })
+                == .unsupportedFormat)
     }
 
     @Test func emptyFileAndSymlinkAreRefused() throws {

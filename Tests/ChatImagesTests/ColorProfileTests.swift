@@ -1,14 +1,17 @@
-@testable import ChatImages
 import Foundation
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
+
+@testable import ChatImages
 
 /// ICC handling: wide-gamut profiles are kept on purpose, sRGB ones dropped, nothing else carried.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct ColorProfileTests {
     /// A minimal ICC profile: 128-byte header, one `desc` tag holding `name` (v2 ASCII or v4 UTF-16BE).
     static func profile(named name: String, utf16: Bool = false) -> [UInt8] {
-        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         let text = utf16 ? Array(name.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } : Array(name.utf8) + [0]
         let tag = Array((utf16 ? "mluc" : "desc").utf8) + [0, 0, 0, 0] + be32(text.count) + text
         let tagOffset = 128 + 4 + 12
@@ -36,7 +39,7 @@ import TestTraits
     /// The same profile with the header fields libpng checks before it accepts an iCCP chunk.
     static func checkedProfile(named name: String) -> [UInt8] {
         var bytes = profile(named: name)
-        bytes.replaceSubrange(8..<12, with: [2, 0x10, 0, 0])            // version 2.1
+        bytes.replaceSubrange(8..<12, with: [2, 0x10, 0, 0])  // version 2.1
         bytes.replaceSubrange(12..<24, with: Array("mntrRGB XYZ ".utf8))  // device class, colour space, PCS
         bytes.replaceSubrange(36..<40, with: Array("acsp".utf8))
         return bytes
@@ -44,11 +47,17 @@ import TestTraits
 
     /// Splices an iCCP chunk (the profile in a stored, uncompressed zlib stream) after the PNG's IHDR.
     static func png(_ png: [UInt8], icc: [UInt8]) -> [UInt8] {
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         var a: UInt32 = 1, b: UInt32 = 0
-        for byte in icc { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        for byte in icc {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
         let length = UInt16(icc.count)
-        let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        let zlib: [UInt8] =
+            [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
             + icc + be32(b << 16 | a)
         let body = Array("iCCP".utf8) + Array("P3".utf8) + [0, 0] + zlib
         var crc: UInt32 = 0xFFFF_FFFF
@@ -62,7 +71,8 @@ import TestTraits
     @Test func wideGamutProfileOfAPNGIsKept() throws {
         let directory = try TemporaryDirectory()
         let p3 = Self.checkedProfile(named: "Display P3")
-        let source = try directory.write("p3.png", Self.png(try SyntheticPhoto(width: 32, height: 24).encoded(.png), icc: p3))
+        let source = try directory.write(
+            "p3.png", Self.png(try SyntheticPhoto(width: 32, height: 24).encoded(.png), icc: p3))
         _ = try ChatImageConverter().convert(source, to: directory.file("p3.webp"), quality: .high)
         let kept = try WebPFile(path: directory.file("p3.webp"))
         #expect(kept.chunkNames == ["VP8X", "ICCP", "VP8 "])

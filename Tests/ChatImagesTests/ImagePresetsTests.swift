@@ -1,8 +1,8 @@
 import ChatImages
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// `Presets/images.json` through the strict loader.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct ImagePresetsTests {
@@ -11,7 +11,8 @@ import TestTraits
     }
 
     @Test func shippedFileLoadsAndHoldsTheBuiltInDefaults() throws {
-        let loaded = try PresetLoader.decode(ImagePresets.self, from: try PresetFixtures.bytes(of: "images.json"), file: "images.json")
+        let loaded = try PresetLoader.decode(
+            ImagePresets.self, from: try PresetFixtures.bytes(of: "images.json"), file: "images.json")
         #expect(loaded == ImagePresets.default)
     }
 

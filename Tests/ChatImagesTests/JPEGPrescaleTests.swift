@@ -1,6 +1,6 @@
 import LibTurboJPEG
-import Testing
 import TestTraits
+import Testing
 
 /// Which IDCT pre-scale a JPEG decode uses before the Lanczos resize: only 1/1 or factors of 1/2 and below, since
 /// the 5/8, 3/4 and 7/8 IDCTs cost quality (measured; docs/quirks.md, "JPEG IDCT pre-scale").
@@ -17,7 +17,9 @@ import TestTraits
         (8192, 6144, 2048, 1536, 2048, 1536),
         (16384, 12288, 2048, 1536, 2048, 1536),
     ])
-    func choosesFullSizeOrAFactorOfOneHalfAndBelow(width: Int, height: Int, minWidth: Int, minHeight: Int, expectedWidth: Int, expectedHeight: Int) {
+    func choosesFullSizeOrAFactorOfOneHalfAndBelow(
+        width: Int, height: Int, minWidth: Int, minHeight: Int, expectedWidth: Int, expectedHeight: Int
+    ) {
         let chosen = JPEGDecompressor.scaledSize(width: width, height: height, covering: (minWidth, minHeight))
         #expect(chosen.0 == expectedWidth && chosen.1 == expectedHeight, "\(width)x\(height) → \(chosen)")
         #expect(chosen.0 >= minWidth && chosen.1 >= minHeight)

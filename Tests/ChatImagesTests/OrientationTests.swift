@@ -1,16 +1,22 @@
-@testable import ChatImages
-import Testing
 import TestTraits
+import Testing
+
+@testable import ChatImages
 
 /// EXIF orientation, checked against the standard's wording: where the stored 0th row and 0th column end up.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct OrientationTests {
     /// A 3x2 stored picture whose pixels are numbered 0...5 row by row (stored in the red byte).
     let stored: [UInt8] = (0..<6).flatMap { [UInt8($0), 0, 0, 255] }
 
-    func corners(_ orientation: Int) -> (width: Int, height: Int, topLeft: UInt8, topRight: UInt8, bottomLeft: UInt8, bottomRight: UInt8) {
+    func corners(
+        _ orientation: Int
+    ) -> (width: Int, height: Int, topLeft: UInt8, topRight: UInt8, bottomLeft: UInt8, bottomRight: UInt8) {
         let out = Orientation.apply(orientation, to: stored, width: 3, height: 2)
         func at(_ x: Int, _ y: Int) -> UInt8 { out.pixels[(y * out.width + x) * 4] }
-        return (out.width, out.height, at(0, 0), at(out.width - 1, 0), at(0, out.height - 1), at(out.width - 1, out.height - 1))
+        return (
+            out.width, out.height, at(0, 0), at(out.width - 1, 0), at(0, out.height - 1),
+            at(out.width - 1, out.height - 1)
+        )
     }
 
     // Stored pixel 0 is (row 0, column 0); pixel 2 is (row 0, last column); pixel 3 is (last row, column 0).
@@ -30,7 +36,9 @@ import TestTraits
         #expect(seen.width == width && seen.height == height)
         let positions = ["tl": seen.topLeft, "tr": seen.topRight, "bl": seen.bottomLeft, "br": seen.bottomRight]
         for (pixel, corner) in expected {
-            #expect(positions[corner] == UInt8(pixel), "orientation \(orientation): stored pixel \(pixel) should be at \(corner)")
+            #expect(
+                positions[corner] == UInt8(pixel),
+                "orientation \(orientation): stored pixel \(pixel) should be at \(corner)")
         }
     }
 
@@ -46,7 +54,9 @@ import TestTraits
         for orientation in 1...8 {
             let rgba = Orientation.apply(orientation, to: stored, width: 3, height: 2)
             let turned = Orientation.apply(orientation, toPlane: plane, width: 3, height: 2)
-            #expect(turned == stride(from: 0, to: rgba.pixels.count, by: 4).map { rgba.pixels[$0] }, "orientation \(orientation)")
+            #expect(
+                turned == stride(from: 0, to: rgba.pixels.count, by: 4).map { rgba.pixels[$0] },
+                "orientation \(orientation)")
         }
     }
 
@@ -61,7 +71,8 @@ import TestTraits
 
     @Test func cmykConversionFollowsAdobeInversion() {
         // Inverted storage: 255 means no ink. No ink at all is white; full K is black.
-        #expect(Array(CMYKConversion.rgba(fromCMYK: [255, 255, 255, 255], inverted: true).prefix(3)) == [255, 255, 255])
+        #expect(
+            Array(CMYKConversion.rgba(fromCMYK: [255, 255, 255, 255], inverted: true).prefix(3)) == [255, 255, 255])
         #expect(Array(CMYKConversion.rgba(fromCMYK: [255, 255, 255, 0], inverted: true).prefix(3)) == [0, 0, 0])
         // Plain storage: full cyan ink removes red.
         #expect(Array(CMYKConversion.rgba(fromCMYK: [255, 0, 0, 0], inverted: false).prefix(3)) == [0, 255, 255])

@@ -4,8 +4,8 @@ import Ingest
 import LibWebP
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// Resized JPEGs and HEIFs take the planar path (YCbCr resized as it is, no RGB on the way to the WebP encoder):
 /// it must give the same upright picture and colours as the RGBA path.
@@ -16,7 +16,9 @@ import TestTraits
 
     let red = (220, 30, 30), green = (30, 200, 40), blue = (30, 40, 220), white = (240, 240, 240)
 
-    func convert(_ name: String, _ bytes: [UInt8], quality: ImageQuality = .medium) throws -> (ChatImageResult, WebPFile) {
+    func convert(
+        _ name: String, _ bytes: [UInt8], quality: ImageQuality = .medium
+    ) throws -> (ChatImageResult, WebPFile) {
         let source = try directory.write(name, bytes)
         let output = directory.file(name + ".webp")
         let result = try converter.convert(source, to: output, quality: quality)
@@ -31,7 +33,8 @@ import TestTraits
         let stored = Orientation.apply(inverse, to: upright.rgba, width: 1301, height: 977)
         var photo = SyntheticPhoto(width: stored.width, height: stored.height)
         photo.rgba = stored.pixels
-        let (result, webp) = try convert("o\(orientation).jpg", try photo.jpeg(.progressive, exifOrientation: orientation))
+        let (result, webp) = try convert(
+            "o\(orientation).jpg", try photo.jpeg(.progressive, exifOrientation: orientation))
         #expect(result.width == 1024 && result.height == 769, "\(result.width)x\(result.height)")
         #expect(webp.image.width == 1024 && webp.image.height == 769)
         #expect(close(webp.color(0.25, 0.25), red, tolerance: 12))

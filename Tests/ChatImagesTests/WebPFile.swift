@@ -16,7 +16,9 @@ struct WebPFile {
         var offset = 12
         while offset + 8 <= bytes.count {
             names.append(String(decoding: bytes[offset..<offset + 4], as: UTF8.self))
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            let size =
+                Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(
+                    bytes[offset + 7]) << 24
             offset += 8 + size + (size & 1)
         }
         return names
@@ -26,8 +28,12 @@ struct WebPFile {
     func chunk(_ name: String) -> [UInt8]? {
         var offset = 12
         while offset + 8 <= bytes.count {
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
-            if String(decoding: bytes[offset..<offset + 4], as: UTF8.self) == name { return Array(bytes[offset + 8..<min(bytes.count, offset + 8 + size)]) }
+            let size =
+                Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(
+                    bytes[offset + 7]) << 24
+            if String(decoding: bytes[offset..<offset + 4], as: UTF8.self) == name {
+                return Array(bytes[offset + 8..<min(bytes.count, offset + 8 + size)])
+            }
             offset += 8 + size + (size & 1)
         }
         return nil
@@ -35,7 +41,8 @@ struct WebPFile {
 
     /// The colour at a fraction of the width and height, e.g. (0.25, 0.25) for the centre of the top-left quadrant.
     func color(_ fx: Double, _ fy: Double) -> (r: Int, g: Int, b: Int, a: Int) {
-        let x = min(image.width - 1, Int(Double(image.width) * fx)), y = min(image.height - 1, Int(Double(image.height) * fy))
+        let x = min(image.width - 1, Int(Double(image.width) * fx)),
+            y = min(image.height - 1, Int(Double(image.height) * fy))
         let i = (y * image.width + x) * 4
         return (Int(image.rgba[i]), Int(image.rgba[i + 1]), Int(image.rgba[i + 2]), Int(image.rgba[i + 3]))
     }

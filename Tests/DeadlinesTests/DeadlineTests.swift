@@ -8,7 +8,9 @@ import Testing
 
     @Test func theBodysValueAndErrorPassThrough() async throws {
         #expect(try await withDeadline(.seconds(30), "a quick body") { 42 } == 42)
-        await #expect(throws: Failure()) { try await withDeadline(.seconds(30), "a failing body") { () -> Int in throw Failure() } }
+        await #expect(throws: Failure()) {
+            try await withDeadline(.seconds(30), "a failing body") { () -> Int in throw Failure() }
+        }
     }
 
     @Test func aBodyThatIgnoresCancellationIsLeftBehindAndTheWaitNamesWhatItWaitedFor() async throws {
@@ -30,7 +32,9 @@ import Testing
                 do { try await Task.sleep(for: .seconds(600)) } catch { stopped.settle(.success(())) }
             }
         }
-        #expect((try? await withDeadline(.seconds(30), "the sleeper to see its cancellation") { try await stopped.value() }) != nil)
+        #expect(
+            (try? await withDeadline(.seconds(30), "the sleeper to see its cancellation") { try await stopped.value() })
+                != nil)
     }
 
     @Test func cancellingTheCallerEndsTheWaitAtOnceAndCancelsTheBody() async throws {
@@ -38,13 +42,19 @@ import Testing
         let bodyCancelled = OneShot<Void>()
         let caller = Task {
             try await withDeadline(.seconds(600), "a body the caller gives up on") {
-                await withTaskCancellationHandler { await parked.park() } onCancel: { bodyCancelled.settle(.success(())) }
+                await withTaskCancellationHandler {
+                    await parked.park()
+                } onCancel: {
+                    bodyCancelled.settle(.success(()))
+                }
             }
         }
         while parked.count == 0 { await Task.yield() }
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
-        #expect((try? await withDeadline(.seconds(30), "the body's cancellation") { try await bodyCancelled.value() }) != nil)
+        #expect(
+            (try? await withDeadline(.seconds(30), "the body's cancellation") { try await bodyCancelled.value() })
+                != nil)
         parked.release()
     }
 
@@ -55,7 +65,10 @@ import Testing
 
     @Test func aTaskStillRunningAtTheLimitGivesNil() async {
         let parked = Parked()
-        let task = Task { await parked.park(); return 1 }
+        let task = Task {
+            await parked.park()
+            return 1
+        }
         #expect(await value(of: task, upTo: .milliseconds(100)) == nil)
         parked.release()
         #expect(await task.value == 1)
@@ -63,7 +76,10 @@ import Testing
 
     @Test func aCancelledCallerStillGivesTheTaskItsGrace() async {
         let gate = OneShot<Void>()
-        let task = Task { _ = try? await gate.value(); return 9 }
+        let task = Task {
+            _ = try? await gate.value()
+            return 9
+        }
         let caller = Task {
             withUnsafeCurrentTask { $0?.cancel() }  // a service shutting down is cancelled, then closes its parts
             return await value(of: task, upTo: .seconds(30))

@@ -13,6 +13,9 @@ final class Parked: Sendable {
     var count: Int { waiting.withLock { $0.count } }
 
     func release() {
-        for continuation in waiting.withLock({ list in defer { list.removeAll() }; return list }) { continuation.resume() }
+        for continuation in waiting.withLock({ list in
+            defer { list.removeAll() }
+            return list
+        }) { continuation.resume() }
     }
 }

@@ -1,12 +1,15 @@
-@testable import FeedServer
 import Foundation
 import Testing
+
+@testable import FeedServer
 
 /// The cursor's base64url codec against Foundation's base64 on every length up to 64 and on hostile input.
 @Suite(.timeLimit(.minutes(5))) struct Base64URLTests {
     static func foundation(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
     @Test func encodesAsFoundationDoesAndDecodesBack() {
@@ -29,7 +32,10 @@ import Testing
     }
 
     @Test func cursorsRoundTripAndForgeriesAreRefused() throws {
-        for bad in ["", "abc", "v000000123", "!!!!", String(repeating: "A", count: 300), Data("v2:1:x".utf8).base64EncodedString()] {
+        for bad in [
+            "", "abc", "v000000123", "!!!!", String(repeating: "A", count: 300),
+            Data("v2:1:x".utf8).base64EncodedString(),
+        ] {
             #expect(throws: FeedCursor.Malformed.self) { _ = try FeedCursor(decoding: bad) }
         }
         #expect(!FeedCursor(publishedAt: 1_700_000_123, id: "v000000123").encoded.contains("v000000123"))

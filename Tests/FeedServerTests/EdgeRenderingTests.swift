@@ -18,20 +18,29 @@ import Testing
         cdn.mediaBaseURL = try MediaBaseURL("https://cdn.example.com/reel")
         var urls: [[String]] = []
         for server in [rig.server, cdn] {
-            urls.append(try await Application(router: server.router()).test(.router) { client in
-                let page = try await client.json("/v1/feed?limit=2")
-                let item = try #require((page["items"] as? [[String: Any]])?.first)
-                let storyboard = item["storyboard"] as? [String: Any]
-                let one = try await client.json("/v1/videos/v000000002")
-                #expect(one["master_url"] as? String == item["master_url"] as? String)
-                return [item["master_url"], item["poster_jpeg_url"], item["poster_webp_url"], storyboard?["vtt_url"]].compactMap { $0 as? String }
-            })
+            urls.append(
+                try await Application(router: server.router()).test(.router) { client in
+                    let page = try await client.json("/v1/feed?limit=2")
+                    let item = try #require((page["items"] as? [[String: Any]])?.first)
+                    let storyboard = item["storyboard"] as? [String: Any]
+                    let one = try await client.json("/v1/videos/v000000002")
+                    #expect(one["master_url"] as? String == item["master_url"] as? String)
+                    return [
+                        item["master_url"], item["poster_jpeg_url"], item["poster_webp_url"], storyboard?["vtt_url"],
+                    ].compactMap { $0 as? String }
+                })
         }
-        #expect(urls[0] == ["/media/videos/v000000002/master.m3u8", "/media/videos/v000000002/poster.jpg", "/media/videos/v000000002/poster.webp"])
+        #expect(
+            urls[0] == [
+                "/media/videos/v000000002/master.m3u8", "/media/videos/v000000002/poster.jpg",
+                "/media/videos/v000000002/poster.webp",
+            ])
         #expect(urls[1] == urls[0].map { "https://cdn.example.com/reel/" + $0.dropFirst("/media/".count) })
         // Nothing was written: the same generation, and the catalog holds paths only.
         #expect(try await rig.store.generation() == generation)
-        let records = try await rig.store.database.pool.read { db in try Data.fetchAll(db, sql: "SELECT item_record FROM videos") }
+        let records = try await rig.store.database.pool.read { db in
+            try Data.fetchAll(db, sql: "SELECT item_record FROM videos")
+        }
         #expect(records.count == 3 && records.allSatisfy { !String(decoding: $0, as: UTF8.self).contains("/media/") })
     }
 
@@ -42,11 +51,14 @@ import Testing
             let before = try #require((try await client.json("/v1/feed?limit=7")["items"] as? [[String: Any]])?.first)
             #expect(before["master_url"] as? String == "/media/videos/v000000001/master.m3u8")
             try await rig.store.database.pool.write { db in
-                try db.execute(sql: "UPDATE videos SET master_path = 'videos/moved/master.m3u8' WHERE id = 'v000000001'")
+                try db.execute(
+                    sql: "UPDATE videos SET master_path = 'videos/moved/master.m3u8' WHERE id = 'v000000001'")
             }
             let after = try #require((try await client.json("/v1/feed?limit=7")["items"] as? [[String: Any]])?.first)
             #expect(after["master_url"] as? String == "/media/videos/moved/master.m3u8")
-            #expect(try await client.json("/v1/videos/v000000001")["master_url"] as? String == "/media/videos/moved/master.m3u8")
+            #expect(
+                try await client.json("/v1/videos/v000000001")["master_url"] as? String
+                    == "/media/videos/moved/master.m3u8")
         }
     }
 }

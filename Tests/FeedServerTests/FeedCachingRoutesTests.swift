@@ -1,10 +1,11 @@
-@testable import FeedServer
 import FeedStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import Testing
+
+@testable import FeedServer
 
 /// `/v1/feed`'s validators and hot-page cache, through the router: ETags, 304s, Cache-Control, and pages that
 /// change on the first request after a publish.
@@ -78,7 +79,8 @@ import Testing
             let second = try await client.json("/v1/feed?limit=10&cursor=\(cursor)")
             #expect(server.pageCache.count == 2)
             #expect((second["items"] as? [[String: Any]])?.first?["id"] as? String == "v000000019")
-            #expect(try await client.json("/v1/feed?limit=10&cursor=\(cursor)")["next_cursor"] as? String
+            #expect(
+                try await client.json("/v1/feed?limit=10&cursor=\(cursor)")["next_cursor"] as? String
                     == second["next_cursor"] as? String)
 
             let handMade = FeedCursor(publishedAt: (1_700_000_000 + 5) * 1000, id: "v000000005").encoded

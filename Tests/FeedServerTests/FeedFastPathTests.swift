@@ -1,17 +1,19 @@
-@testable import FeedServer
 import FeedStore
 import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import MediaFixtures
+import Testing
+
+@testable import FeedServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(Glibc)
 import Glibc
 #endif
-import Hummingbird
-import HummingbirdTesting
-import Logging
-import MediaFixtures
-import Testing
 
 /// Feed pages answered before the router (`FeedFastPath`), on a real socket: the same bytes and headers as the
 /// router gives, fresh after a publish on another connection, taking turns with the router on one connection, and
@@ -27,15 +29,20 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
     }
 
-    func withServer(rateLimit: RateLimit? = nil, _ body: @escaping @Sendable (Int, FeedServer) async throws -> Void) async throws {
-        let server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")), rateLimit: rateLimit)
+    func withServer(
+        rateLimit: RateLimit? = nil, _ body: @escaping @Sendable (Int, FeedServer) async throws -> Void
+    ) async throws {
+        let server = FeedServer(
+            store: store, library: try MediaLibrary(root: directory.file("library")), rateLimit: rateLimit)
         let app = server.application(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         try await app.test(.live) { client in
             try await body(try #require(client.port), server)
         }
     }
 
-    static func get(_ port: Int, _ path: String, headers: [String: String] = [:]) async throws -> (Data, HTTPURLResponse) {
+    static func get(
+        _ port: Int, _ path: String, headers: [String: String] = [:]
+    ) async throws -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.cachePolicy = .reloadIgnoringLocalCacheData
@@ -59,7 +66,9 @@ import Testing
             #expect(try await Self.fastAnswers(port) == 1)
             #expect(fast == routed)
             for name in ["ETag", "Cache-Control", "Content-Type", "Content-Length", "Server"] {
-                #expect(fastResponse.value(forHTTPHeaderField: name) == routedResponse.value(forHTTPHeaderField: name), "\(name)")
+                #expect(
+                    fastResponse.value(forHTTPHeaderField: name) == routedResponse.value(forHTTPHeaderField: name),
+                    "\(name)")
             }
             #expect(fastResponse.value(forHTTPHeaderField: "Date")?.hasSuffix(" GMT") == true)
             let etag = try #require(fastResponse.value(forHTTPHeaderField: "ETag"))
@@ -75,8 +84,12 @@ import Testing
             #expect(second == secondAgain)
             let answers = try await Self.fastAnswers(port)
             #expect(answers == 4)
-            let items = try #require((try JSONSerialization.jsonObject(with: second) as? [String: Any])?["items"] as? [[String: Any]])
-            #expect(items.compactMap { $0["id"] as? String } == ["v000000006", "v000000005", "v000000004", "v000000003", "v000000002"])
+            let items = try #require(
+                (try JSONSerialization.jsonObject(with: second) as? [String: Any])?["items"] as? [[String: Any]])
+            #expect(
+                items.compactMap { $0["id"] as? String } == [
+                    "v000000006", "v000000005", "v000000004", "v000000003", "v000000002",
+                ])
         }
     }
 
@@ -85,9 +98,12 @@ import Testing
             _ = try await Self.get(port, "/v1/feed?limit=5")
             let (encoded, encodedResponse) = try await Self.get(port, "/v1/feed?limit=%35")
             #expect(encodedResponse.statusCode == 200)
-            #expect(((try JSONSerialization.jsonObject(with: encoded) as? [String: Any])?["items"] as? [Any])?.count == 5)
-            for (path, code) in [("/v1/feed?limit=0", "limit_out_of_range"), ("/v1/feed?limit=", "invalid_limit"),
-                                 ("/v1/feed?limit=5&cursor=nope", "invalid_cursor"), ("/v1/feed?limit=999", "limit_out_of_range")] {
+            #expect(
+                ((try JSONSerialization.jsonObject(with: encoded) as? [String: Any])?["items"] as? [Any])?.count == 5)
+            for (path, code) in [
+                ("/v1/feed?limit=0", "limit_out_of_range"), ("/v1/feed?limit=", "invalid_limit"),
+                ("/v1/feed?limit=5&cursor=nope", "invalid_cursor"), ("/v1/feed?limit=999", "limit_out_of_range"),
+            ] {
                 let (body, response) = try await Self.get(port, path)
                 #expect(response.statusCode == 400, "\(path)")
                 #expect(String(decoding: body, as: UTF8.self).contains(code), "\(path)")
@@ -111,17 +127,26 @@ import Testing
 
     @Test func fastAndRoutedRequestsTakeTurnsOnOneConnection() async throws {
         try await withServer { port, _ in
-            let paths = ["/v1/feed?limit=2", "/healthz", "/v1/feed?limit=2", "/v1/videos/none", "/v1/feed?limit=%32", "/v1/feed?limit=2"]
-            let responses = try await RawConnection.offThePool(port: port, paths.map {
-                "GET \($0) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
-            })
+            let paths = [
+                "/v1/feed?limit=2", "/healthz", "/v1/feed?limit=2", "/v1/videos/none", "/v1/feed?limit=%32",
+                "/v1/feed?limit=2",
+            ]
+            let responses = try await RawConnection.offThePool(
+                port: port,
+                paths.map {
+                    "GET \($0) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
+                })
             var statuses: [String] = []
             for (path, response) in zip(paths, responses) {
                 statuses.append(response.components(separatedBy: "\r\n").first ?? "")
                 if path.hasPrefix("/v1/feed") { #expect(response.contains("\"items\":"), "\(path)") }
             }
-            #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK",
-                                 "HTTP/1.1 200 OK"])
+            #expect(
+                statuses == [
+                    "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found",
+                    "HTTP/1.1 200 OK",
+                    "HTTP/1.1 200 OK",
+                ])
             #expect(try await Self.fastAnswers(port) == 3)
         }
     }
@@ -164,7 +189,9 @@ final class RawConnection: @unchecked Sendable {  // used by one thread at a tim
         var timeout = timeval(tv_sec: 120, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(connected == 0)
     }
@@ -191,10 +218,11 @@ final class RawConnection: @unchecked Sendable {  // used by one thread at a tim
     static func offThePool(port: Int, _ requests: [String]) async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let connection = try RawConnection(port: port)
-                    return try requests.map { try connection.exchange($0) }
-                })
+                continuation.resume(
+                    with: Result {
+                        let connection = try RawConnection(port: port)
+                        return try requests.map { try connection.exchange($0) }
+                    })
             }.start()
         }
     }
@@ -202,11 +230,16 @@ final class RawConnection: @unchecked Sendable {  // used by one thread at a tim
     /// Whether `bytes` hold one whole response: its head and as many body bytes as its Content-Length says.
     static func isComplete(_ bytes: [UInt8]) -> Bool {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        guard let end = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator }) else {
+        guard
+            let end = (0...max(0, bytes.count - 4)).first(where: {
+                bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator
+            })
+        else {
             return false
         }
         let head = String(decoding: bytes[..<end], as: UTF8.self)
-        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+        let length =
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
         return bytes.count - (end + 4) >= length
     }

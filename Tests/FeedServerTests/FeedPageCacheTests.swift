@@ -1,6 +1,7 @@
-@testable import FeedServer
 import NIOCore
 import Testing
+
+@testable import FeedServer
 
 /// The page cache's bounds and its one-generation rule, without a server.
 @Suite(.timeLimit(.minutes(5))) struct FeedPageCacheTests {

@@ -51,7 +51,10 @@ import Testing
             #expect(item["poster_webp_url"] as? String == "/media/videos/v000000002/poster.webp")
             let renditions = try #require(item["renditions"] as? [[String: Any]])
             #expect(renditions.compactMap { $0["height"] as? Int } == [640, 1280, 1920])
-            #expect(renditions.allSatisfy { ($0["bandwidth"] as? Int ?? 0) > 0 && $0["average_bandwidth"] != nil && $0["codecs"] != nil })
+            #expect(
+                renditions.allSatisfy {
+                    ($0["bandwidth"] as? Int ?? 0) > 0 && $0["average_bandwidth"] != nil && $0["codecs"] != nil
+                })
         }
     }
 
@@ -99,7 +102,9 @@ import Testing
             try await client.execute(uri: "/v1/feed?" + query, method: .get) { response in
                 #expect(response.status == .badRequest, "\(query)")
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
-                let error = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: [String: String]])
+                let error = try #require(
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                        as? [String: [String: String]])
                 #expect(error["error"]?["code"] == code, "\(query)")
                 #expect((error["error"]?["message"]?.count ?? 0) > 10)
             }
@@ -110,10 +115,15 @@ import Testing
         try await store.seed(count: 2)
         try await app.test(.router) { client in
             #expect(try await client.json("/v1/videos/v000000001")["id"] as? String == "v000000001")
-            for uri in ["/v1/videos/nope", "/v1/videos/%2e%2e", "/v1/jobs/nope", "/v1/nothing", "/v1", "/index.html", "/v1/feed/extra"] {
+            for uri in [
+                "/v1/videos/nope", "/v1/videos/%2e%2e", "/v1/jobs/nope", "/v1/nothing", "/v1", "/index.html",
+                "/v1/feed/extra",
+            ] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .notFound, "\(uri)")
-                    let body = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: [String: String]]
+                    let body =
+                        try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                        as? [String: [String: String]]
                     #expect(body?["error"]?["code"] == "not_found", "\(uri)")
                 }
             }
@@ -122,14 +132,16 @@ import Testing
 
     @Test func jobStatusReportsStateAndProgressInPercent() async throws {
         try await store.database.pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO jobs (id, kind, source_name, state, attempts, progress, created_at, updated_at)
-                VALUES ('j1', 'video', X'6162', 'processing', 1, 0.427, 1, 2),
-                       ('j2', 'image', X'6162', 'rejected', 1, 0, 1, 2)
-                """)
-            try db.execute(sql: """
-                UPDATE jobs SET reason = 'duration_exceeds_limit', last_error = 'too_long: 75 s is over the 60 s limit' WHERE id = 'j2'
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO jobs (id, kind, source_name, state, attempts, progress, created_at, updated_at)
+                    VALUES ('j1', 'video', X'6162', 'processing', 1, 0.427, 1, 2),
+                           ('j2', 'image', X'6162', 'rejected', 1, 0, 1, 2)
+                    """)
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET reason = 'duration_exceeds_limit', last_error = 'too_long: 75 s is over the 60 s limit' WHERE id = 'j2'
+                    """)
         }
         try await app.test(.router) { client in
             let processing = try await client.json("/v1/jobs/j1")
@@ -154,8 +166,12 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
                 let text = String(buffer: response.body)
-                #expect(text.contains(#"reel_http_requests_total{method="GET",route="/v1/feed",status="200"} 1"#), "\(text)")
-                #expect(text.contains(#"reel_http_requests_total{method="GET",route="/v1/feed",status="400"} 1"#), "\(text)")
+                #expect(
+                    text.contains(#"reel_http_requests_total{method="GET",route="/v1/feed",status="200"} 1"#), "\(text)"
+                )
+                #expect(
+                    text.contains(#"reel_http_requests_total{method="GET",route="/v1/feed",status="400"} 1"#), "\(text)"
+                )
                 #expect(text.contains("reel_http_request_duration_seconds_bucket"), "\(text)")
             }
         }
@@ -164,7 +180,8 @@ import Testing
     @Test func rateLimitAnswers429WithRetryAfterOnceTheBurstIsSpent() async throws {
         try await store.seed(count: 1)
         // One token per 1000 s: however slowly a loaded machine runs these four requests, none refills the bucket.
-        let limited = FeedServer(store: store, library: server.library, rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 3))
+        let limited = FeedServer(
+            store: store, library: server.library, rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 3))
         try await Application(router: limited.router()).test(.router) { client in
             for _ in 0..<3 {
                 #expect(try await client.execute(uri: "/v1/feed", method: .get).status == .ok)
@@ -173,7 +190,9 @@ import Testing
                 #expect(response.status == .tooManyRequests)
                 let retry = try #require(response.headers[.retryAfter].flatMap { Int($0) })
                 #expect((1...1000).contains(retry))
-                let body = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: [String: String]]
+                let body =
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                    as? [String: [String: String]]
                 #expect(body?["error"]?["code"] == "rate_limited")
             }
         }
@@ -185,7 +204,8 @@ extension TestClientProtocol {
     func json(_ uri: String) async throws -> [String: Any] {
         try await execute(uri: uri, method: .get) { response in
             #expect(response.status == .ok, "\(uri): \(String(buffer: response.body))")
-            return try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+            return try #require(
+                try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
         }
     }
 }

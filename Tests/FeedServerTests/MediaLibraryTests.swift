@@ -1,13 +1,15 @@
-@testable import FeedServer
 import FeedStore
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import Testing
+
+@testable import FeedServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the library resolves and stats (on NIO's thread pool) before `/media/` serves a byte: symlinks are judged
 /// by where they land, only regular files are served, and the validator is built from the file's own status.
@@ -22,8 +24,10 @@ import Testing
         _ = try directory.write("library/rejected/r1.reason.json", Array("{}".utf8))
         let videos = directory.file("library/videos")
         // Relative links, as a careless `ln -s` inside the library would make them.
-        try FileManager.default.createSymbolicLink(atPath: videos + "/v1/original.mp4", withDestinationPath: "../../originals/v1")
-        try FileManager.default.createSymbolicLink(atPath: videos + "/v1/reason.json", withDestinationPath: "../../rejected/r1.reason.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: videos + "/v1/original.mp4", withDestinationPath: "../../originals/v1")
+        try FileManager.default.createSymbolicLink(
+            atPath: videos + "/v1/reason.json", withDestinationPath: "../../rejected/r1.reason.json")
         try FileManager.default.createSymbolicLink(atPath: videos + "/v1/gone.m4s", withDestinationPath: "missing.m4s")
         try FileManager.default.createSymbolicLink(atPath: videos + "/v1/loop.m4s", withDestinationPath: "loop.m4s")
         try FileManager.default.createSymbolicLink(atPath: videos + "/v2", withDestinationPath: "v1")
@@ -31,7 +35,9 @@ import Testing
     }
 
     func get(_ uri: String) async throws -> TestResponse {
-        let server = FeedServer(store: SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"))), library: library)
+        let server = FeedServer(
+            store: SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"))), library: library
+        )
         return try await Application(router: server.router()).test(.router) { client in
             try await client.execute(uri: uri, method: .get)
         }
@@ -58,11 +64,15 @@ import Testing
 
     @Test func theETagIsSizeMicrosecondsAndInodeInHexAndLastModifiedIsTheSecond() async throws {
         let path = directory.file("library/videos/v1/360p/seg-00001.m4s")
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.123456)], ofItemAtPath: path)
-        let inode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber).uint64Value
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.123456)], ofItemAtPath: path)
+        let inode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)
+            .uint64Value
 
         let response = try await get("/media/videos/v1/360p/seg-00001.m4s")
-        #expect(response.headers[.eTag] == "\"12c-\(String(1_700_000_000_123_456, radix: 16))-\(String(inode, radix: 16))\"")
+        #expect(
+            response.headers[.eTag] == "\"12c-\(String(1_700_000_000_123_456, radix: 16))-\(String(inode, radix: 16))\""
+        )
         #expect(response.headers[.lastModified] == "Tue, 14 Nov 2023 22:13:20 GMT")
     }
 }

@@ -21,8 +21,9 @@ import Testing
         _ = try directory.write("library/videos/v1/poster.jpg", [0xFF, 0xD8, 0xFF])
         _ = try directory.write("library/videos/v1/poster.webp", Array("RIFF".utf8))
         _ = try directory.write("library/videos/v1/storyboard.webp", Array("RIFF storyboard".utf8))
-        _ = try directory.write("library/videos/v1/storyboard.vtt",
-                                Array("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8))
+        _ = try directory.write(
+            "library/videos/v1/storyboard.vtt",
+            Array("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8))
         _ = try directory.write("library/images/i1.webp", Array("RIFF".utf8))
         _ = try directory.write("library/originals/v1", Array("original upload".utf8))
         _ = try directory.write("library/rejected/r1.reason.json", Array("{}".utf8))
@@ -30,10 +31,14 @@ import Testing
         _ = try directory.write("library/videos/v1/.hidden", Array("x".utf8))
         _ = try directory.write("secret.txt", Array("outside the library".utf8))
         let library = directory.file("library")
-        try FileManager.default.createSymbolicLink(atPath: library + "/videos/v1/escape.m3u8", withDestinationPath: directory.file("secret.txt"))
-        try FileManager.default.createSymbolicLink(atPath: library + "/videos/outside", withDestinationPath: directory.path)
-        try FileManager.default.createSymbolicLink(atPath: library + "/videos/origs", withDestinationPath: library + "/originals")
-        try FileManager.default.createSymbolicLink(atPath: library + "/videos/inside.webp", withDestinationPath: library + "/images/i1.webp")
+        try FileManager.default.createSymbolicLink(
+            atPath: library + "/videos/v1/escape.m3u8", withDestinationPath: directory.file("secret.txt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: library + "/videos/outside", withDestinationPath: directory.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: library + "/videos/origs", withDestinationPath: library + "/originals")
+        try FileManager.default.createSymbolicLink(
+            atPath: library + "/videos/inside.webp", withDestinationPath: library + "/images/i1.webp")
         server = FeedServer(store: store, library: try MediaLibrary(root: library))
     }
 
@@ -66,11 +71,14 @@ import Testing
 
     @Test func anUnchangedFileIsA304ForItsETag() async throws {
         try await app.test(.router) { client in
-            let etag = try #require(try await client.execute(uri: "/media/videos/v1/poster.jpg", method: .get).headers[.eTag])
-            let again = try await client.execute(uri: "/media/videos/v1/poster.jpg", method: .get, headers: [.ifNoneMatch: etag])
+            let etag = try #require(
+                try await client.execute(uri: "/media/videos/v1/poster.jpg", method: .get).headers[.eTag])
+            let again = try await client.execute(
+                uri: "/media/videos/v1/poster.jpg", method: .get, headers: [.ifNoneMatch: etag])
             #expect(again.status == .notModified)
             #expect(again.body.readableBytes == 0)
-            let other = try await client.execute(uri: "/media/videos/v1/poster.jpg", method: .get, headers: [.ifNoneMatch: "\"nope\""])
+            let other = try await client.execute(
+                uri: "/media/videos/v1/poster.jpg", method: .get, headers: [.ifNoneMatch: "\"nope\""])
             #expect(other.status == .ok)
         }
     }
@@ -81,7 +89,8 @@ import Testing
     ])
     func byteRangesAre206WithTheRightBytes(range: String, first: Int, last: Int) async throws {
         try await app.test(.router) { client in
-            try await client.execute(uri: "/media/videos/v1/360p/seg-00001.m4s", method: .get, headers: [.range: range]) { response in
+            try await client.execute(uri: "/media/videos/v1/360p/seg-00001.m4s", method: .get, headers: [.range: range])
+            { response in
                 #expect(response.status == .partialContent, "\(range)")
                 #expect(response.headers[.contentRange] == "bytes \(first)-\(last)/5000")
                 #expect(Array(response.body.readableBytesView) == Array(segment[first...last]))
@@ -92,7 +101,8 @@ import Testing
     @Test func aRangePastTheEndIs416() async throws {
         try await app.test(.router) { client in
             for range in ["bytes=5000-", "bytes=6000-7000", "bytes=9-3", "bytes=-0"] {
-                let response = try await client.execute(uri: "/media/videos/v1/360p/seg-00001.m4s", method: .get, headers: [.range: range])
+                let response = try await client.execute(
+                    uri: "/media/videos/v1/360p/seg-00001.m4s", method: .get, headers: [.range: range])
                 #expect(response.status == .rangeNotSatisfiable, "\(range)")
                 #expect(response.headers[.contentRange] == "bytes */5000")
             }
@@ -102,7 +112,8 @@ import Testing
     @Test(arguments: [
         "/media/../secret.txt", "/media/videos/../../secret.txt", "/media/%2e%2e/secret.txt",
         "/media/videos/%2e%2e/%2e%2e/secret.txt", "/media/videos/%2E%2E%2F%2E%2E%2Fsecret.txt",
-        "/media/videos/..%2f..%2fsecret.txt", "/media//etc/passwd", "/media/%2fetc%2fpasswd", "/media/videos/%2fetc%2fpasswd",
+        "/media/videos/..%2f..%2fsecret.txt", "/media//etc/passwd", "/media/%2fetc%2fpasswd",
+        "/media/videos/%2fetc%2fpasswd",
         "/media/videos/v1/escape.m3u8", "/media/videos/outside/secret.txt", "/media/videos/origs/v1",
         "/media/originals/v1", "/media/rejected/r1.reason.json", "/media/.staging/v2/master.m3u8",
         "/media/videos/v1/.hidden", "/media/videos/v1", "/media/videos/v1/", "/media/videos/v1/missing.m4s",

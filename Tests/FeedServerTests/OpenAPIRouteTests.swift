@@ -1,10 +1,11 @@
-@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import MediaModel
 import Testing
+
+@testable import FeedServer
 
 /// `GET /openapi.yaml`: the embedded description, served like the web client's files, naming every route the router
 /// has. (`OpenAPIContractTests` checks the server's answers against it with schemathesis.)
@@ -42,13 +43,17 @@ import Testing
     @Test func namesEveryRouteTheRouterHas() async throws {
         let outline = try OpenAPIOutline(String(decoding: PackageResources.openapi_yaml, as: UTF8.self))
         var server = rig.server
-        server.uploads = try UploadDesk(store: rig.store, configuration: UploadConfiguration(library: rig.directory.file("library"), limits: .default))
+        server.uploads = try UploadDesk(
+            store: rig.store,
+            configuration: UploadConfiguration(library: rig.directory.file("library"), limits: .default))
         let routes = server.router().routes
         #expect(routes.count >= 17)
         for route in routes {
             let path = OpenAPIOutline.templated(route.path.description)
             let method = route.method.rawValue.lowercased()
-            #expect(outline.operations[path]?.contains(method) == true, "\(route.method) \(route.path) is not in openapi.yaml")
+            #expect(
+                outline.operations[path]?.contains(method) == true,
+                "\(route.method) \(route.path) is not in openapi.yaml")
         }
         // And every path it describes is routed.
         let routed = Set(routes.map { OpenAPIOutline.templated($0.path.description) })
@@ -57,7 +62,9 @@ import Testing
         #expect(outline.operations["/v1/uploads/{id}"] == ["options", "head", "patch", "delete"])
         #expect(!outline.references.isEmpty)
         for reference in outline.references {
-            #expect(outline.components[reference.section]?.contains(reference.name) == true, "no component for \(reference)")
+            #expect(
+                outline.components[reference.section]?.contains(reference.name) == true, "no component for \(reference)"
+            )
         }
     }
 }
@@ -96,13 +103,17 @@ struct OpenAPIOutline {
                 guard parts.count == 2 else { throw Malformed(description: "a $ref that is not section/name: \(line)") }
                 references.insert(Reference(section: String(parts[0]), name: String(parts[1])))
             }
-            let key = content.hasSuffix(":") ? String(content.dropLast()) : content.split(separator: ":").first.map(String.init)
+            let key =
+                content.hasSuffix(":")
+                ? String(content.dropLast()) : content.split(separator: ":").first.map(String.init)
             guard let key else { continue }
             switch (indent, topLevel) {
             case (0, _):
                 topLevel = key
             case (2, "paths"):
-                guard key.hasPrefix("/") else { throw Malformed(description: "a path that does not start with /: \(line)") }
+                guard key.hasPrefix("/") else {
+                    throw Malformed(description: "a path that does not start with /: \(line)")
+                }
                 guard operations[key] == nil else { throw Malformed(description: "\(key) is described twice") }
                 path = key
                 operations[key] = []
@@ -116,7 +127,9 @@ struct OpenAPIOutline {
                 break
             }
         }
-        guard !operations.isEmpty, !components.isEmpty else { throw Malformed(description: "no paths or no components") }
+        guard !operations.isEmpty, !components.isEmpty else {
+            throw Malformed(description: "no paths or no components")
+        }
     }
 
     /// A router path as OpenAPI writes it: Hummingbird already prints captures as `{id}`; its recursive wildcard

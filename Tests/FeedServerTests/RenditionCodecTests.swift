@@ -1,21 +1,27 @@
-@testable import FeedServer
 import FeedStore
 import Foundation
 import MediaModel
 import Testing
 
+@testable import FeedServer
+
 /// Renditions in several codecs: each one's codec, CRF and target SSIM-Y in the item, after the keys it always had,
 /// and the renditions listed by height with H.264 first at each height.
 @Suite(.timeLimit(.minutes(5))) struct RenditionCodecTests {
-    static func rendition(_ id: String, height: Int, codec: String?, crf: Double? = nil, target: Double? = nil,
-                          prefetch: PrefetchHint? = nil) -> FeedVideo.Rendition {
-        FeedVideo.Rendition(rung: id, width: height * 9 / 16, height: height, bandwidth: 1_000_000, averageBandwidth: 900_000,
-                            codecs: "x", segments: 4, videoCodec: codec, crf: crf, targetSSIMY: target, prefetch: prefetch)
+    static func rendition(
+        _ id: String, height: Int, codec: String?, crf: Double? = nil, target: Double? = nil,
+        prefetch: PrefetchHint? = nil
+    ) -> FeedVideo.Rendition {
+        FeedVideo.Rendition(
+            rung: id, width: height * 9 / 16, height: height, bandwidth: 1_000_000, averageBandwidth: 900_000,
+            codecs: "x", segments: 4, videoCodec: codec, crf: crf, targetSSIMY: target, prefetch: prefetch)
     }
 
     static func video(_ renditions: [FeedVideo.Rendition]) -> FeedVideo {
-        FeedVideo(id: "v", publishedAt: 0, durationMilliseconds: 8_000, width: 720, height: 1280, masterPath: "videos/v/master.m3u8",
-                  posterJPEGPath: nil, posterWebPPath: nil, renditions: renditions)
+        FeedVideo(
+            id: "v", publishedAt: 0, durationMilliseconds: 8_000, width: 720, height: 1280,
+            masterPath: "videos/v/master.m3u8",
+            posterJPEGPath: nil, posterWebPPath: nil, renditions: renditions)
     }
 
     /// The renditions array of a rendered item, as text.
@@ -26,13 +32,18 @@ import Testing
     }
 
     @Test func theNewKeysFollowSegmentsAndPrecedePrefetch() throws {
-        let hint = PrefetchHint(initBytes: 900, segmentDurationMilliseconds: 2_000, firstSegments: [.init(durationMilliseconds: 2_000, bytes: 5)])
-        let video = Self.video([Self.rendition("720p-hevc", height: 1280, codec: "hevc", crf: 27, target: 0.968, prefetch: hint)])
-        #expect(try Self.renditionsJSON(video) == """
-            [{"rung":"720p-hevc","width":720,"height":1280,"bandwidth":1000000,"average_bandwidth":900000,"codecs":"x","segments":4,\
-            "video_codec":"hevc","crf":27,"target_ssim_y":0.968,"prefetch":{"init_bytes":900,"segment_duration_s":2,\
-            "first_segments":[{"duration_s":2,"bytes":5}],"window_bytes":905}}]
-            """)
+        let hint = PrefetchHint(
+            initBytes: 900, segmentDurationMilliseconds: 2_000,
+            firstSegments: [.init(durationMilliseconds: 2_000, bytes: 5)])
+        let video = Self.video([
+            Self.rendition("720p-hevc", height: 1280, codec: "hevc", crf: 27, target: 0.968, prefetch: hint)
+        ])
+        #expect(
+            try Self.renditionsJSON(video) == """
+                [{"rung":"720p-hevc","width":720,"height":1280,"bandwidth":1000000,"average_bandwidth":900000,"codecs":"x","segments":4,\
+                "video_codec":"hevc","crf":27,"target_ssim_y":0.968,"prefetch":{"init_bytes":900,"segment_duration_s":2,\
+                "first_segments":[{"duration_s":2,"bytes":5}],"window_bytes":905}}]
+                """)
     }
 
     @Test func aMissingValueOmitsItsKeyRatherThanWritingNull() throws {
@@ -46,13 +57,17 @@ import Testing
 
     @Test func renditionsAreListedByHeightThenH264HEVCAV1() throws {
         let video = Self.video([
-            Self.rendition("720p-av1", height: 1280, codec: "av1"), Self.rendition("360p-hevc", height: 640, codec: "hevc"),
+            Self.rendition("720p-av1", height: 1280, codec: "av1"),
+            Self.rendition("360p-hevc", height: 640, codec: "hevc"),
             Self.rendition("720p", height: 1280, codec: "h264"), Self.rendition("360p-av1", height: 640, codec: "av1"),
             Self.rendition("720p-hevc", height: 1280, codec: "hevc"), Self.rendition("360p", height: 640, codec: nil),
         ])
         let parsed = try JSONSerialization.jsonObject(with: Data(FeedItemRenderer.text(video).utf8)) as? [String: Any]
         let renditions = try #require(parsed?["renditions"] as? [[String: Any]])
-        #expect(renditions.map { $0["rung"] as? String } == ["360p", "360p-hevc", "360p-av1", "720p", "720p-hevc", "720p-av1"])
+        #expect(
+            renditions.map { $0["rung"] as? String } == [
+                "360p", "360p-hevc", "360p-av1", "720p", "720p-hevc", "720p-av1",
+            ])
         // The first rendition of each height is the one every player decodes.
         #expect(renditions[0]["video_codec"] == nil && renditions[3]["video_codec"] as? String == "h264")
     }

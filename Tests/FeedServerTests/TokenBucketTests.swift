@@ -15,7 +15,7 @@ import Testing
         #expect(bucket.take(now: 100) == nil)
         #expect(bucket.take(now: 100) == nil)
         #expect(bucket.take(now: 100) == nil)
-        #expect(bucket.take(now: 100) != nil)   // never more than the capacity, however long the pause
+        #expect(bucket.take(now: 100) != nil)  // never more than the capacity, however long the pause
     }
 
     @Test func aClockThatGoesBackDoesNotMintTokens() {

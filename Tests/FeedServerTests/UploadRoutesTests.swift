@@ -1,4 +1,3 @@
-@testable import FeedServer
 import FeedStore
 import FileSystem
 import Foundation
@@ -6,8 +5,10 @@ import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
+
+@testable import FeedServer
 
 /// `/v1/uploads` through the router: tus 1.0.0's core and extensions, tokens, early refusals, and the hand-over of
 /// a finished upload to the job queue (the same states and files as the inbox).
@@ -23,7 +24,8 @@ import TestTraits
     init() async throws {
         directory = try TemporaryDirectory()
         store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
-        desk = try UploadDesk(store: store, configuration: UploadConfiguration(library: directory.file("library"), limits: .default))
+        desk = try UploadDesk(
+            store: store, configuration: UploadConfiguration(library: directory.file("library"), limits: .default))
         var server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
         server.uploads = desk
         self.server = server
@@ -45,11 +47,16 @@ import TestTraits
 
     static let offsetStream: HTTPFields = [.contentType: TusHeader.offsetContentType]
 
-    func create(_ client: some TestClientProtocol, length: Int, filename: String = "clip.mp4", filetype: String = "video/mp4",
-                token: String? = nil) async throws -> String {
-        let metadata = "filename \(Data(filename.utf8).base64EncodedString()),filetype \(Data(filetype.utf8).base64EncodedString())"
-        return try await client.execute(uri: "/v1/uploads", method: .post,
-                                        headers: headers(token, [TusHeader.length: String(length), TusHeader.metadata: metadata])) { response in
+    func create(
+        _ client: some TestClientProtocol, length: Int, filename: String = "clip.mp4", filetype: String = "video/mp4",
+        token: String? = nil
+    ) async throws -> String {
+        let metadata =
+            "filename \(Data(filename.utf8).base64EncodedString()),filetype \(Data(filetype.utf8).base64EncodedString())"
+        return try await client.execute(
+            uri: "/v1/uploads", method: .post,
+            headers: headers(token, [TusHeader.length: String(length), TusHeader.metadata: metadata])
+        ) { response in
             #expect(response.status == .created, "\(String(buffer: response.body))")
             #expect(response.headers[TusHeader.offset] == "0")
             #expect(response.headers[TusHeader.expires]?.hasSuffix(" GMT") == true)
@@ -58,11 +65,14 @@ import TestTraits
         }
     }
 
-    func patch(_ client: some TestClientProtocol, _ location: String, offset: Int, _ bytes: [UInt8], extra: HTTPFields = [:],
-               token: String? = nil) async throws -> TestResponse {
-        try await client.execute(uri: location, method: .patch,
-                                 headers: headers(token, Self.offsetStream + [TusHeader.offset: String(offset)] + extra),
-                                 body: ByteBuffer(bytes: bytes))
+    func patch(
+        _ client: some TestClientProtocol, _ location: String, offset: Int, _ bytes: [UInt8], extra: HTTPFields = [:],
+        token: String? = nil
+    ) async throws -> TestResponse {
+        try await client.execute(
+            uri: location, method: .patch,
+            headers: headers(token, Self.offsetStream + [TusHeader.offset: String(offset)] + extra),
+            body: ByteBuffer(bytes: bytes))
     }
 
     func clip() throws -> [UInt8] {
@@ -76,7 +86,9 @@ import TestTraits
             try await client.execute(uri: "/v1/uploads", method: .options) { response in
                 #expect(response.status == .noContent)
                 #expect(response.headers[TusHeader.version] == "1.0.0")
-                #expect(response.headers[TusHeader.extensions] == "creation,creation-with-upload,termination,expiration,checksum")
+                #expect(
+                    response.headers[TusHeader.extensions]
+                        == "creation,creation-with-upload,termination,expiration,checksum")
                 #expect(response.headers[TusHeader.maxSize] == "50000000")
                 #expect(response.headers[TusHeader.checksumAlgorithm] == "sha1,sha256")
             }
@@ -127,9 +139,11 @@ import TestTraits
     @Test func creationWithUploadTakesTheFirstBytesInThePost() async throws {
         let bytes = try clip()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/uploads", method: .post,
-                                     headers: headers(nil, Self.offsetStream + [TusHeader.length: String(bytes.count)]),
-                                     body: ByteBuffer(bytes: bytes)) { response in
+            try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: headers(nil, Self.offsetStream + [TusHeader.length: String(bytes.count)]),
+                body: ByteBuffer(bytes: bytes)
+            ) { response in
                 #expect(response.status == .created)
                 #expect(response.headers[TusHeader.offset] == String(bytes.count))
                 #expect(response.headers[TusHeader.reelJob]?.hasPrefix("/v1/jobs/") == true)
@@ -161,16 +175,21 @@ import TestTraits
         let bad = Data(repeating: 7, count: algorithm == .sha1 ? 20 : 32).base64EncodedString()
         try await app.test(.router) { client in
             let location = try await create(client, length: bytes.count)
-            let refused = try await patch(client, location, offset: 0, chunk, extra: [TusHeader.checksum: "\(algorithm.rawValue) \(bad)"])
+            let refused = try await patch(
+                client, location, offset: 0, chunk, extra: [TusHeader.checksum: "\(algorithm.rawValue) \(bad)"])
             #expect(refused.status.code == 460)
             #expect(String(buffer: refused.body).contains("checksum_mismatch"))
             try await client.execute(uri: location, method: .head, headers: headers()) { response in
                 #expect(response.headers[TusHeader.offset] == "0")
             }
-            let accepted = try await patch(client, location, offset: 0, chunk, extra: [TusHeader.checksum: "\(algorithm.rawValue) \(good)"])
+            let accepted = try await patch(
+                client, location, offset: 0, chunk, extra: [TusHeader.checksum: "\(algorithm.rawValue) \(good)"])
             #expect(accepted.status == .noContent && accepted.headers[TusHeader.offset] == "4096")
-            let unknown = try await patch(client, location, offset: 4096, [1], extra: [TusHeader.checksum: "md5 \(good)"])
-            #expect(unknown.status == .badRequest && String(buffer: unknown.body).contains("unsupported_checksum_algorithm"))
+            let unknown = try await patch(
+                client, location, offset: 4096, [1], extra: [TusHeader.checksum: "md5 \(good)"])
+            #expect(
+                unknown.status == .badRequest && String(buffer: unknown.body).contains("unsupported_checksum_algorithm")
+            )
         }
     }
 
@@ -186,7 +205,9 @@ import TestTraits
                 }
             }
             _ = try await store.revokeToken("other", now: 2)
-            try await client.execute(uri: "/v1/uploads", method: .post, headers: headers(otherToken, [TusHeader.length: "10"])) { response in
+            try await client.execute(
+                uri: "/v1/uploads", method: .post, headers: headers(otherToken, [TusHeader.length: "10"])
+            ) { response in
                 #expect(response.status == .unauthorized)
             }
             // Reading the feed stays public.
@@ -210,9 +231,12 @@ import TestTraits
     @Test func declaredLengthsOverTheLimitAre413BeforeAByteIsStored() async throws {
         try await app.test(.router) { client in
             for (length, type) in [(50_000_001, "video/mp4"), (20_000_001, "image/jpeg")] {
-                let metadata = "filename \(Data("big".utf8).base64EncodedString()),filetype \(Data(type.utf8).base64EncodedString())"
-                try await client.execute(uri: "/v1/uploads", method: .post,
-                                         headers: headers(nil, [TusHeader.length: String(length), TusHeader.metadata: metadata])) { response in
+                let metadata =
+                    "filename \(Data("big".utf8).base64EncodedString()),filetype \(Data(type.utf8).base64EncodedString())"
+                try await client.execute(
+                    uri: "/v1/uploads", method: .post,
+                    headers: headers(nil, [TusHeader.length: String(length), TusHeader.metadata: metadata])
+                ) { response in
                     #expect(response.status == .contentTooLarge)
                     #expect(String(buffer: response.body).contains("\"too_large\""))
                     #expect(String(buffer: response.body).contains(type.hasPrefix("image") ? "20000000" : "50000000"))
@@ -250,28 +274,39 @@ import TestTraits
                 ([TusHeader.length: "-1"], .badRequest, "invalid_upload_length"),
                 ([TusHeader.deferLength: "1"], .badRequest, "invalid_upload_length"),
                 ([TusHeader.length: "0"], .unprocessableContent, "empty_file"),
-                ([TusHeader.length: "10", TusHeader.metadata: "filename !!notbase64"], .badRequest, "invalid_metadata"),
+                (
+                    [TusHeader.length: "10", TusHeader.metadata: "filename !!notbase64"], .badRequest,
+                    "invalid_metadata"
+                ),
                 ([TusHeader.length: "10", TusHeader.metadata: "a b c"], .badRequest, "invalid_metadata"),
             ]
             for (extra, status, code) in cases {
                 try await client.execute(uri: "/v1/uploads", method: .post, headers: headers(nil, extra)) { response in
                     #expect(response.status == status, "\(extra)")
-                    #expect(String(buffer: response.body).contains("\"\(code)\""), "\(extra): \(String(buffer: response.body))")
+                    #expect(
+                        String(buffer: response.body).contains("\"\(code)\""),
+                        "\(extra): \(String(buffer: response.body))")
                 }
             }
-            try await client.execute(uri: "/v1/uploads", method: .post,
-                                     headers: [.authorization: "Bearer \(token)", TusHeader.length: "10"]) { response in
+            try await client.execute(
+                uri: "/v1/uploads", method: .post,
+                headers: [.authorization: "Bearer \(token)", TusHeader.length: "10"]
+            ) { response in
                 #expect(response.status == .preconditionFailed)
                 #expect(response.headers[TusHeader.version] == "1.0.0")
             }
             let location = try await create(client, length: 10)
-            try await client.execute(uri: location, method: .patch, headers: headers(nil, [TusHeader.offset: "0", .contentType: "text/plain"]),
-                                     body: ByteBuffer(bytes: [1])) { response in
+            try await client.execute(
+                uri: location, method: .patch,
+                headers: headers(nil, [TusHeader.offset: "0", .contentType: "text/plain"]),
+                body: ByteBuffer(bytes: [1])
+            ) { response in
                 #expect(response.status == .unsupportedMediaType)
             }
             let tooMuch = try await patch(client, location, offset: 0, [UInt8](repeating: 0x47, count: 11))
             #expect(tooMuch.status == .badRequest && String(buffer: tooMuch.body).contains("exceeds_upload_length"))
-            let noOffset = try await client.execute(uri: location, method: .patch, headers: headers(nil, Self.offsetStream), body: ByteBuffer(bytes: [1]))
+            let noOffset = try await client.execute(
+                uri: location, method: .patch, headers: headers(nil, Self.offsetStream), body: ByteBuffer(bytes: [1]))
             #expect(noOffset.status == .badRequest && String(buffer: noOffset.body).contains("invalid_offset"))
             try await client.execute(uri: "/v1/uploads/../../etc", method: .head, headers: headers()) { response in
                 #expect(response.status == .notFound)
@@ -310,10 +345,13 @@ import TestTraits
     }
 
     @Test func aTokensRateLimitAnswers429WithRetryAfter() async throws {
-        let limited = try await Self.makeToken(store, name: "limited", rateLimit: 0.001)  // burst 1, one token per 1000 s
+        // burst 1, one token per 1000 s
+        let limited = try await Self.makeToken(store, name: "limited", rateLimit: 0.001)
         try await app.test(.router) { client in
             _ = try await create(client, length: 10, token: limited)
-            try await client.execute(uri: "/v1/uploads", method: .post, headers: headers(limited, [TusHeader.length: "10"])) { response in
+            try await client.execute(
+                uri: "/v1/uploads", method: .post, headers: headers(limited, [TusHeader.length: "10"])
+            ) { response in
                 #expect(response.status == .tooManyRequests)
                 #expect(response.headers[.retryAfter].flatMap { Int($0) }.map { (1...1000).contains($0) } == true)
             }
@@ -326,23 +364,31 @@ import TestTraits
         var server = self.server
         server.corsOrigins = ["https://app.example.com"]
         try await Application(router: server.router()).test(.router) { client in
-            try await client.execute(uri: "/v1/uploads", method: .options,
-                                     headers: [.origin: "https://app.example.com", .accessControlRequestMethod: "PATCH",
-                                               .accessControlRequestHeaders: "upload-offset, tus-resumable"]) { response in
+            try await client.execute(
+                uri: "/v1/uploads", method: .options,
+                headers: [
+                    .origin: "https://app.example.com", .accessControlRequestMethod: "PATCH",
+                    .accessControlRequestHeaders: "upload-offset, tus-resumable",
+                ]
+            ) { response in
                 #expect(response.status == .noContent)
                 #expect(response.headers[.accessControlAllowOrigin] == "https://app.example.com")
                 #expect(response.headers[.accessControlAllowMethods]?.contains("PATCH") == true)
                 #expect(response.headers[.accessControlAllowHeaders]?.contains("Upload-Offset") == true)
             }
-            try await client.execute(uri: "/v1/feed", method: .get, headers: [.origin: "https://app.example.com"]) { response in
+            try await client.execute(uri: "/v1/feed", method: .get, headers: [.origin: "https://app.example.com"]) {
+                response in
                 #expect(response.headers[.accessControlAllowOrigin] == "https://app.example.com")
                 #expect(response.headers[.accessControlExposeHeaders]?.contains("Upload-Offset") == true)
             }
-            try await client.execute(uri: "/media/videos/none/master.m3u8", method: .get, headers: [.origin: "https://app.example.com"]) { response in
+            try await client.execute(
+                uri: "/media/videos/none/master.m3u8", method: .get, headers: [.origin: "https://app.example.com"]
+            ) { response in
                 #expect(response.status == .notFound)
                 #expect(response.headers[.accessControlAllowOrigin] == "https://app.example.com")
             }
-            try await client.execute(uri: "/v1/feed", method: .get, headers: [.origin: "https://evil.example"]) { response in
+            try await client.execute(uri: "/v1/feed", method: .get, headers: [.origin: "https://evil.example"]) {
+                response in
                 #expect(response.headers[.accessControlAllowOrigin] == nil)
             }
         }

@@ -1,8 +1,9 @@
-@testable import FeedServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import FeedServer
 
 /// `GET /` and its two assets: the bytes embedded in the binary, with validators and a Content-Security-Policy that
 /// lets only this server's code run (and hls.js from the origin the operator named).
@@ -77,12 +78,15 @@ import Testing
 
     @Test func theHlsJsURLIsEscapedIntoThePageAndItsOriginIntoThePolicy() async throws {
         var server = rig.server
-        server.webClient = WebClient(hlsJSURL: try HLSJSURL("https://cdn.example.org:8443/hls.js/1.6/hls.min.js?a=1&b=2"))
+        server.webClient = WebClient(
+            hlsJSURL: try HLSJSURL("https://cdn.example.org:8443/hls.js/1.6/hls.min.js?a=1&b=2"))
         try await Application(router: server.router()).test(.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
                 let html = String(buffer: response.body)
                 #expect(html.contains("content=\"https://cdn.example.org:8443/hls.js/1.6/hls.min.js?a=1&amp;b=2\""))
-                #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self' https://cdn.example.org:8443;") == true)
+                #expect(
+                    response.headers[.contentSecurityPolicy]?.contains(
+                        "script-src 'self' https://cdn.example.org:8443;") == true)
             }
         }
     }

@@ -1,8 +1,9 @@
-@testable import FeedStore
 import Foundation
 import GRDB
 import MediaFixtures
 import Testing
+
+@testable import FeedStore
 
 /// The catalog generation moves with every change to the feed, and only with those, on every connection.
 @Suite(.timeLimit(.minutes(5))) struct CatalogGenerationTests {
@@ -18,7 +19,8 @@ import Testing
         try await store.seed(count: 3)
         let seeded = try await store.generationOnBothPaths()
         #expect(seeded != start)
-        try await store.insertJob(id: "j1", sourceName: Array("a.mp4".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
+        try await store.insertJob(
+            id: "j1", sourceName: Array("a.mp4".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
         try await store.publish(SyntheticVideos.video(7), lease: JobLease(id: "j1", epoch: 0, owner: "w"), now: 2)
         #expect(try await store.generationOnBothPaths() != seeded)
     }
@@ -26,13 +28,16 @@ import Testing
     @Test func jobUpdatesAndImagesLeaveTheGenerationAlone() async throws {
         try await store.seed(count: 1)
         let before = try await store.generationOnBothPaths()
-        try await store.insertJob(id: "j1", sourceName: Array("a.png".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
+        try await store.insertJob(
+            id: "j1", sourceName: Array("a.png".utf8), bytes: 1, owner: "w", now: 1, leaseMilliseconds: 60_000)
         try await store.release(JobLease(id: "j1", epoch: 0, owner: "w"), now: 1)
         let claimed = try #require(try await store.claimNextJob(owner: "w", now: 2, leaseMilliseconds: 60_000))
         try await store.setJobProgress(claimed.lease, progress: 0.5, now: 2)
         #expect(try await store.renewLease(claimed.lease, until: 90_000, now: 2))
-        try await store.publish(PublishedImage(id: "i1", createdAt: 3, width: 1, height: 1, bytes: 1, path: "images/i1.webp",
-                                         contentHash: "h"), lease: claimed.lease, now: 3)
+        try await store.publish(
+            PublishedImage(
+                id: "i1", createdAt: 3, width: 1, height: 1, bytes: 1, path: "images/i1.webp",
+                contentHash: "h"), lease: claimed.lease, now: 3)
         #expect(try await store.generationOnBothPaths() == before)
     }
 
@@ -67,11 +72,15 @@ import Testing
             try await other.seed(count: 1, startingAt: 10 + round)
             let next = try await store.generationOnBothPaths()
             #expect(next == (try await other.generationOnBothPaths()))
-            #expect(try await store.pageOnBothPaths(limit: 1, after: nil).items.first?.id == String(format: "v%09d", 10 + round))
+            #expect(
+                try await store.pageOnBothPaths(limit: 1, after: nil).items.first?.id
+                    == String(format: "v%09d", 10 + round))
         }
         // A checkpoint that restarts the WAL changes the header too, and the generation stays right.
         let before = try await store.generationOnBothPaths()
-        try await other.database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await other.database.pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
         #expect(try await store.generationOnBothPaths() == before)
         try await other.seed(count: 1, startingAt: 99)
         #expect(try await store.generationOnBothPaths() != before)
@@ -88,7 +97,8 @@ import Testing
         let shm = directory.file("catalog.sqlite-shm")
         // SQLite holds a shared lock on the DMS byte of the -shm while any of its connections here use the index.
         #expect(!(try Self.locks(heldOn: shm)).isEmpty, "this process holds no lock on \(shm)")
-        let script = "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM videos').fetchone()[0])"
+        let script =
+            "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM videos').fetchone()[0])"
         let other = try await ChildProcess.run(["/usr/bin/python3", "-c", script, directory.file("catalog.sqlite")])
         #expect(other.status == 0 && other.stdout == "1\n", "\(other.stderr)")
         #expect(!(try Self.locks(heldOn: shm)).isEmpty, "after another process opened the catalog")

@@ -39,7 +39,7 @@ import Testing
             seen += page.items.map(\.id)
             cursor = page.next
             if !publishedMore {
-                try await store.seed(count: 10, startingAt: 60)   // newer videos arrive mid-scroll
+                try await store.seed(count: 10, startingAt: 60)  // newer videos arrive mid-scroll
                 publishedMore = true
             }
         } while cursor != nil

@@ -1,32 +1,45 @@
-@testable import FeedStore
 import MediaModel
 import Testing
+
+@testable import FeedStore
 
 /// The feed's stored record: every video reads back as it was encoded, and no bytes — cut short, flipped, or made
 /// up — crash the decoder; each is a `Malformed` naming the offset.
 @Suite(.timeLimit(.minutes(5))) struct FeedVideoRecordTests {
-    static let hint = PrefetchHint(initBytes: 812, segmentDurationMilliseconds: 2_000,
-                                   firstSegments: [.init(durationMilliseconds: 2_000, bytes: 201_234), .init(durationMilliseconds: 1_001, bytes: 7)])
+    static let hint = PrefetchHint(
+        initBytes: 812, segmentDurationMilliseconds: 2_000,
+        firstSegments: [
+            .init(durationMilliseconds: 2_000, bytes: 201_234), .init(durationMilliseconds: 1_001, bytes: 7),
+        ])
 
     static let videos: [FeedVideo] = {
         var all: [FeedVideo] = (0..<3).map { n in
             let seeded = SyntheticVideos.video(n)
-            return FeedVideo(id: seeded.id, publishedAt: seeded.publishedAt, durationMilliseconds: seeded.durationMilliseconds,
-                             width: seeded.width, height: seeded.height, masterPath: seeded.masterPath, posterJPEGPath: seeded.posterJPEGPath,
-                             posterWebPPath: seeded.posterWebPPath, renditions: seeded.renditions, storyboard: seeded.storyboard)
+            return FeedVideo(
+                id: seeded.id, publishedAt: seeded.publishedAt, durationMilliseconds: seeded.durationMilliseconds,
+                width: seeded.width, height: seeded.height, masterPath: seeded.masterPath,
+                posterJPEGPath: seeded.posterJPEGPath,
+                posterWebPPath: seeded.posterWebPPath, renditions: seeded.renditions, storyboard: seeded.storyboard)
         }
-        all.append(FeedVideo(id: "日本 😂 \u{0}\"\\", publishedAt: Int64.min, durationMilliseconds: Int.max, width: -1, height: 0,
-                             masterPath: nil, posterJPEGPath: "", posterWebPPath: nil, renditions: []))
-        all.append(FeedVideo(id: "max", publishedAt: Int64.max, durationMilliseconds: 0, width: 1080, height: 1920,
-                             masterPath: "videos/max/master.m3u8", posterJPEGPath: nil, posterWebPPath: "p.webp",
-                             renditions: [
-                                FeedVideo.Rendition(rung: "360p-hevc", width: 360, height: 640, bandwidth: 1, averageBandwidth: 0, codecs: "hvc1",
-                                                    segments: 8, videoCodec: "hevc", crf: 22.4, targetSSIMY: 0.9625, prefetch: hint),
-                                FeedVideo.Rendition(rung: "720p", width: 720, height: 1280, bandwidth: Int.max, averageBandwidth: Int.min,
-                                                    codecs: "", segments: 0, videoCodec: nil, crf: .nan, targetSSIMY: -.infinity, prefetch: nil),
-                             ],
-                             storyboard: Storyboard(vttPath: "s.vtt", imagePath: "s.webp", intervalSeconds: 1, tileWidth: 160,
-                                                    tileHeight: 284, columns: 10, count: 60)))
+        all.append(
+            FeedVideo(
+                id: "日本 😂 \u{0}\"\\", publishedAt: Int64.min, durationMilliseconds: Int.max, width: -1, height: 0,
+                masterPath: nil, posterJPEGPath: "", posterWebPPath: nil, renditions: []))
+        all.append(
+            FeedVideo(
+                id: "max", publishedAt: Int64.max, durationMilliseconds: 0, width: 1080, height: 1920,
+                masterPath: "videos/max/master.m3u8", posterJPEGPath: nil, posterWebPPath: "p.webp",
+                renditions: [
+                    FeedVideo.Rendition(
+                        rung: "360p-hevc", width: 360, height: 640, bandwidth: 1, averageBandwidth: 0, codecs: "hvc1",
+                        segments: 8, videoCodec: "hevc", crf: 22.4, targetSSIMY: 0.9625, prefetch: hint),
+                    FeedVideo.Rendition(
+                        rung: "720p", width: 720, height: 1280, bandwidth: Int.max, averageBandwidth: Int.min,
+                        codecs: "", segments: 0, videoCodec: nil, crf: .nan, targetSSIMY: -.infinity, prefetch: nil),
+                ],
+                storyboard: Storyboard(
+                    vttPath: "s.vtt", imagePath: "s.webp", intervalSeconds: 1, tileWidth: 160,
+                    tileHeight: 284, columns: 10, count: 60)))
         return all
     }()
 
@@ -38,9 +51,13 @@ import Testing
         if video.renditions.contains(where: { $0.crf?.isNaN == true }) {
             #expect(decoded.renditions.map { $0.crf?.bitPattern } == video.renditions.map { $0.crf?.bitPattern })
             var same = decoded
-            for i in same.renditions.indices { same.renditions[i].crf = video.renditions[i].crf?.isNaN == true ? nil : same.renditions[i].crf }
+            for i in same.renditions.indices {
+                same.renditions[i].crf = video.renditions[i].crf?.isNaN == true ? nil : same.renditions[i].crf
+            }
             var expected = video
-            for i in expected.renditions.indices where expected.renditions[i].crf?.isNaN == true { expected.renditions[i].crf = nil }
+            for i in expected.renditions.indices where expected.renditions[i].crf?.isNaN == true {
+                expected.renditions[i].crf = nil
+            }
             #expect(same == expected)
         } else {
             #expect(decoded == video)
@@ -64,10 +81,14 @@ import Testing
     @Test func anotherVersionOrABadFlagIsNamed() {
         var record = FeedVideoRecord.encode(Self.videos[4])
         record[0] = 9
-        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1", offset: 0)) { try FeedVideoRecord.decode(record) }
+        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1", offset: 0)) {
+            try FeedVideoRecord.decode(record)
+        }
         // A record whose first optional (the master path) is flagged 2.
         let bad: [UInt8] = [1, 2, UInt8(ascii: "a"), 0, 0, 0, 0, 2]
-        #expect(throws: FeedVideoRecord.Malformed(reason: "presence flag 2, expected 0 or 1", offset: 7)) { try FeedVideoRecord.decode(bad) }
+        #expect(throws: FeedVideoRecord.Malformed(reason: "presence flag 2, expected 0 or 1", offset: 7)) {
+            try FeedVideoRecord.decode(bad)
+        }
         // A length beyond the record, and a number of more than 64 bits.
         #expect(throws: FeedVideoRecord.Malformed.self) { try FeedVideoRecord.decode([1, 0x7E]) }
         #expect(throws: FeedVideoRecord.Malformed(reason: "a number longer than 64 bits", offset: 1)) {

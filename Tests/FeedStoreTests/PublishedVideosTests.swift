@@ -6,15 +6,23 @@ import Testing
 
 /// The whole library as a tool that models it reads it: every published video, through a read-only connection.
 @Suite(.timeLimit(.minutes(5))) struct PublishedVideosTests {
-    static let hint = PrefetchHint(initBytes: 812, segmentDurationMilliseconds: 2000,
-                                   firstSegments: [.init(durationMilliseconds: 2000, bytes: 90_000), .init(durationMilliseconds: 2000, bytes: 80_000)])
+    static let hint = PrefetchHint(
+        initBytes: 812, segmentDurationMilliseconds: 2000,
+        firstSegments: [
+            .init(durationMilliseconds: 2000, bytes: 90_000), .init(durationMilliseconds: 2000, bytes: 80_000),
+        ])
 
     static func video(_ id: String, publishedAt: Int64) -> PublishedVideo {
-        PublishedVideo(id: id, createdAt: 1, publishedAt: publishedAt, durationMilliseconds: 8000, width: 360, height: 640, contentHash: id,
-                       source: "{}", masterPath: "videos/\(id)/master.m3u8", posterJPEGPath: "videos/\(id)/poster.jpg",
-                       posterWebPPath: "videos/\(id)/poster.webp",
-                       renditions: [FeedVideo.Rendition(rung: "360p", width: 360, height: 640, bandwidth: 700_000, averageBandwidth: 600_000,
-                                                        codecs: "avc1.64001e,mp4a.40.2", segments: 4, prefetch: hint)])
+        PublishedVideo(
+            id: id, createdAt: 1, publishedAt: publishedAt, durationMilliseconds: 8000, width: 360, height: 640,
+            contentHash: id,
+            source: "{}", masterPath: "videos/\(id)/master.m3u8", posterJPEGPath: "videos/\(id)/poster.jpg",
+            posterWebPPath: "videos/\(id)/poster.webp",
+            renditions: [
+                FeedVideo.Rendition(
+                    rung: "360p", width: 360, height: 640, bandwidth: 700_000, averageBandwidth: 600_000,
+                    codecs: "avc1.64001e,mp4a.40.2", segments: 4, prefetch: hint)
+            ])
     }
 
     @Test func everyPublishedVideoComesWithItsHintsNewestFirst() async throws {

@@ -1,9 +1,10 @@
 import FileSystem
 import Foundation
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CanonicalPathTests {
     @Test func resolvesSymlinksDotsAndRepeatedSlashes() throws {
@@ -42,7 +43,9 @@ import Testing
         #expect(inside.relativePath(under: root) == "videos/v1/master.m3u8")
         #expect(root.relativePath(under: root) == nil)
         // A sibling whose name starts with the root's is outside it.
-        #expect(try CanonicalPath(resolving: scratch.file("library-old/videos/v1/master.m3u8")).relativePath(under: root) == nil)
+        #expect(
+            try CanonicalPath(resolving: scratch.file("library-old/videos/v1/master.m3u8")).relativePath(under: root)
+                == nil)
         #expect(try CanonicalPath(resolving: scratch.path).relativePath(under: root) == nil)
         #expect(inside.relativePath(under: try CanonicalPath(resolving: "/")) == String(inside.path.dropFirst()))
     }
@@ -56,6 +59,7 @@ import Testing
 
         // Equal as Swift strings, yet another folder on disk: not inside the root.
         #expect(try CanonicalPath(resolving: scratch.file("cafe\u{301}/videos/v1")).relativePath(under: root) == nil)
-        #expect(try CanonicalPath(resolving: scratch.file("caf\u{E9}/videos/v1")).relativePath(under: root) == "videos/v1")
+        #expect(
+            try CanonicalPath(resolving: scratch.file("caf\u{E9}/videos/v1")).relativePath(under: root) == "videos/v1")
     }
 }

@@ -1,15 +1,17 @@
 import FileSystem
 import Foundation
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FileStatusTests {
     @Test func reportsARegularFilesSizeModificationTimeInodeAndDevice() throws {
         let scratch = try ScratchDirectory()
         let path = try scratch.write("clip.m4s", Array(repeating: 7, count: 42))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.25)], ofItemAtPath: path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000.25)], ofItemAtPath: path)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
 
         let status = try FileStatus(path: path, followingSymlinks: false)
@@ -55,7 +57,9 @@ import Testing
     @Test func aFileBelowAFileIsNotADirectory() throws {
         let scratch = try ScratchDirectory()
         let file = try scratch.write("poster.jpg", [0xFF])
-        let error = try #require(throws: FileSystemError.self) { try FileStatus(path: file + "/x", followingSymlinks: true) }
+        let error = try #require(throws: FileSystemError.self) {
+            try FileStatus(path: file + "/x", followingSymlinks: true)
+        }
         #expect(error.code == ENOTDIR)
         #expect(error.description.contains(file + "/x"))
     }

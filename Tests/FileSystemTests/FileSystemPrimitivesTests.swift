@@ -4,7 +4,8 @@ import Testing
 
 extension ScratchDirectory {
     func names(_ relative: String = "") -> [String] {
-        ((try? Directory.entries(of: path + "/" + relative)) ?? []).map { String(decoding: $0.name, as: UTF8.self) }.sorted()
+        ((try? Directory.entries(of: path + "/" + relative)) ?? []).map { String(decoding: $0.name, as: UTF8.self) }
+            .sorted()
     }
 }
 
@@ -57,10 +58,13 @@ extension ScratchDirectory {
     @Test func refusesSymlinksFIFOsAndDirectoriesByKind() throws {
         let scratch = try ScratchDirectory()
         try AtomicFile.write([1], to: scratch.path + "/real")
-        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: scratch.path + "/real")
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.path + "/link", withDestinationPath: scratch.path + "/real")
         #expect(mkfifo(scratch.path + "/fifo", 0o600) == 0)
         for (name, kind) in [("link", DirectoryEntry.Kind.symlink), ("fifo", .fifo), ("", .directory)] {
-            let error = #expect(throws: ReadOnlyFile.OpenError.self) { _ = try ReadOnlyFile(path: scratch.path + "/" + name) }
+            let error = #expect(throws: ReadOnlyFile.OpenError.self) {
+                _ = try ReadOnlyFile(path: scratch.path + "/" + name)
+            }
             #expect(error == .notRegularFile(path: scratch.path + "/" + name, kind: kind))
         }
         #expect(try ReadOnlyFile(path: scratch.path + "/real").size == 1)
@@ -81,8 +85,12 @@ extension ScratchDirectory {
         try AtomicFile.write([UInt8](), to: scratch.path + "/empty")
         try AtomicFile.write(Array("abc".utf8), to: scratch.path + "/abc")
         // FIPS 180-2 test vectors.
-        #expect(try ContentHash.sha256(ofFile: scratch.path + "/empty") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(try ContentHash.sha256(ofFile: scratch.path + "/abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            try ContentHash.sha256(ofFile: scratch.path + "/empty")
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            try ContentHash.sha256(ofFile: scratch.path + "/abc")
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // Across block boundaries: 3 MiB of a repeating pattern, hashed in 1 MiB blocks, equals one update.
         let big = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try AtomicFile.write(big, to: scratch.path + "/big")
@@ -106,7 +114,9 @@ extension ScratchDirectory {
     @Test func freeSpaceIsMeasured() throws {
         let scratch = try ScratchDirectory()
         #expect(try DiskSpace.availableBytes(at: scratch.path) > 0)
-        let error = #expect(throws: FileSystemError.self) { _ = try DiskSpace.availableBytes(at: scratch.path + "/none") }
+        let error = #expect(throws: FileSystemError.self) {
+            _ = try DiskSpace.availableBytes(at: scratch.path + "/none")
+        }
         #expect(error?.call == "statvfs" && error?.isNotFound == true)
     }
 }

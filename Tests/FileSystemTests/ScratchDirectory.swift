@@ -18,7 +18,8 @@ final class ScratchDirectory {
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let target = file(name)
-        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: target))
         return target
     }

@@ -1,7 +1,8 @@
-@testable import FileSystem
 import Deadlines
 import Foundation
 import Testing
+
+@testable import FileSystem
 
 /// Per-thread CPU, which `reel transcode` reports per encoder (`encode_cpu_seconds`).
 ///
@@ -48,7 +49,9 @@ import Testing
                 _ = finish.wait(timeout: .now() + 30)  // the test signals it at once; bounded all the same
             }
             thread.start()
-            guard started.wait(timeout: .now() + 30) == .success else { throw SpinTimeout(what: "the spinning thread to start") }
+            guard started.wait(timeout: .now() + 30) == .success else {
+                throw SpinTimeout(what: "the spinning thread to start")
+            }
             let new = ThreadCPU.threadIDs().subtracting(before)
             let spent = new.compactMap { ThreadCPU.seconds(ofThread: $0) }.reduce(0, +)
             finish.signal()
@@ -71,7 +74,9 @@ import Testing
                 _ = finish.wait(timeout: .now() + 30)  // the test signals it at once; bounded all the same
             }
             thread.start()
-            guard spun.wait(timeout: .now() + 30) == .success else { throw SpinTimeout(what: "the spinning thread to spin") }
+            guard spun.wait(timeout: .now() + 30) == .success else {
+                throw SpinTimeout(what: "the spinning thread to spin")
+            }
             var group = ThreadGroupCPU(threads: [id])
             group.sample()
             finish.signal()

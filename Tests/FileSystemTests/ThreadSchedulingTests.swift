@@ -1,7 +1,9 @@
-@testable import FileSystem
 import Deadlines
 import Foundation
 import Testing
+
+@testable import FileSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +16,8 @@ import Glibc
     @Test(.enabled(if: geteuid() == 0, "only a privileged process can make a thread real time"))
     func aRealTimeThreadIsPutBackInTheNormalClass() async throws {
         let (before, after, failure) = try await onOwnThread("raises a thread to real time and puts it back") {
-            let raised = DispatchSemaphore(value: 0), checked = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+            let raised = DispatchSemaphore(value: 0), checked = DispatchSemaphore(value: 0),
+                done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var before = false, after = true
             nonisolated(unsafe) var failure: (any Error)?
             let thread = Thread {
@@ -48,7 +51,9 @@ import Glibc
 
     @Test(.enabled(if: geteuid() == 0, "only a privileged process can make a thread real time"))
     func aThreadThatForbidsRealTimeCannotRaiseOneUntilItAllowsItAgain() async throws {
-        let (forbidden, allowed, couldRaise, failure) = try await onOwnThread("forbids, then allows, real time on a thread") {
+        let (forbidden, allowed, couldRaise, failure) = try await onOwnThread(
+            "forbids, then allows, real time on a thread"
+        ) {
             nonisolated(unsafe) var forbidden: Result<Void, FileSystemError> = .success(())
             nonisolated(unsafe) var allowed: Result<Void, FileSystemError> = .success(())
             nonisolated(unsafe) var couldRaise = false, failure: (any Error)?
@@ -71,7 +76,11 @@ import Glibc
         }
         #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
         #expect(couldRaise)
-        if case let .failure(error) = forbidden { #expect(error.code == EPERM, "\(error)") } else { Issue.record("raised while forbidden") }
+        if case let .failure(error) = forbidden {
+            #expect(error.code == EPERM, "\(error)")
+        } else {
+            Issue.record("raised while forbidden")
+        }
         if case let .failure(error) = allowed { Issue.record("could not raise once allowed again: \(error)") }
     }
 
@@ -86,7 +95,8 @@ import Glibc
     static func makeCurrentThreadRealTime(priority: Int32) throws(FileSystemError) {
         var parameters = sched_param()
         parameters.sched_priority = priority
-        if sched_setscheduler(0, SCHED_FIFO, &parameters) != 0 { throw FileSystemError("sched_setscheduler(SCHED_FIFO)", "self") }
+        if sched_setscheduler(0, SCHED_FIFO, &parameters) != 0 {
+            throw FileSystemError("sched_setscheduler(SCHED_FIFO)", "self")
+        }
     }
 }
-

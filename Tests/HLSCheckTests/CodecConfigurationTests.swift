@@ -1,7 +1,8 @@
 import Foundation
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
+
 @testable import HLSCheck
 
 /// RFC 6381 codec strings from configuration records built byte by byte, and from real files.
@@ -15,12 +16,16 @@ import TestTraits
 
     @Test func hevcRecordReversesCompatibilityFlagsAndDropsTrailingZeroConstraints() throws {
         // Main profile, Main tier, level 3.1 (93), progressive + frame-only constraint byte 0xB0, 4-byte lengths.
-        let main: [UInt8] = [0x01, 0x01, 0x60, 0x00, 0x00, 0x00, 0xB0, 0, 0, 0, 0, 0, 93,
-                             0xF0, 0x00, 0xFC, 0xFD, 0xF8, 0xF8, 0x00, 0x00, 0x0F, 0x00]
+        let main: [UInt8] = [
+            0x01, 0x01, 0x60, 0x00, 0x00, 0x00, 0xB0, 0, 0, 0, 0, 0, 93,
+            0xF0, 0x00, 0xFC, 0xFD, 0xF8, 0xF8, 0x00, 0x00, 0x0F, 0x00,
+        ]
         #expect(try CodecConfiguration.hevc("hvc1", main[...]).codec == "hvc1.1.6.L93.B0")
         // Main 10, High tier, level 5 (150), no constraint bytes.
-        let main10: [UInt8] = [0x01, 0x22, 0x20, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 150,
-                               0xF0, 0x00, 0xFC, 0xFD, 0xFA, 0xFA, 0x00, 0x00, 0x0F, 0x00]
+        let main10: [UInt8] = [
+            0x01, 0x22, 0x20, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 150,
+            0xF0, 0x00, 0xFC, 0xFD, 0xFA, 0xFA, 0x00, 0x00, 0x0F, 0x00,
+        ]
         let configuration = try CodecConfiguration.hevc("hev1", main10[...])
         #expect(configuration.codec == "hev1.2.4.H150")
         #expect(configuration.nalLengthSize == 4)
@@ -34,14 +39,20 @@ import TestTraits
     @Test func esdsGivesTheAudioObjectType() throws {
         // ES_Descriptor > DecoderConfigDescriptor (MPEG-4 audio) > DecoderSpecificInfo, with 4-byte lengths as
         // FFmpeg writes them; AudioSpecificConfig 0x11 0x90 is AAC-LC (object type 2).
-        let lc: [UInt8] = [0, 0, 0, 0, 0x03, 0x80, 0x80, 0x80, 0x25, 0x00, 0x02, 0x00,
-                           0x04, 0x80, 0x80, 0x80, 0x17, 0x40, 0x15, 0, 0, 0, 0, 0, 0xFA, 0, 0, 0, 0xFA, 0,
-                           0x05, 0x80, 0x80, 0x80, 0x05, 0x11, 0x90, 0x56, 0xE5, 0x00]
+        let lc: [UInt8] = [
+            0, 0, 0, 0, 0x03, 0x80, 0x80, 0x80, 0x25, 0x00, 0x02, 0x00,
+            0x04, 0x80, 0x80, 0x80, 0x17, 0x40, 0x15, 0, 0, 0, 0, 0, 0xFA, 0, 0, 0, 0xFA, 0,
+            0x05, 0x80, 0x80, 0x80, 0x05, 0x11, 0x90, 0x56, 0xE5, 0x00,
+        ]
         #expect(try CodecConfiguration.mp4a(lc[...]).codec == "mp4a.40.2")
-        let he: [UInt8] = [0, 0, 0, 0, 0x03, 0x19, 0x00, 0x01, 0x00,
-                           0x04, 0x11, 0x40, 0x15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x05, 0x02, 0x2B, 0x10]
+        let he: [UInt8] = [
+            0, 0, 0, 0, 0x03, 0x19, 0x00, 0x01, 0x00,
+            0x04, 0x11, 0x40, 0x15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x05, 0x02, 0x2B, 0x10,
+        ]
         #expect(try CodecConfiguration.mp4a(he[...]).codec == "mp4a.40.5")
-        let mp3: [UInt8] = [0, 0, 0, 0, 0x03, 0x10, 0x00, 0x01, 0x00, 0x04, 0x0D, 0x6B, 0x15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        let mp3: [UInt8] = [
+            0, 0, 0, 0, 0x03, 0x10, 0x00, 0x01, 0x00, 0x04, 0x0D, 0x6B, 0x15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ]
         #expect(try CodecConfiguration.mp4a(mp3[...]).codec == "mp4a.6B")
     }
 
@@ -60,7 +71,9 @@ import TestTraits
         let file = try InitSegment.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         let video = try #require(file.video)
         #expect(video.format == "hev1" || video.format == "hvc1")
-        #expect(video.configuration?.codec.hasPrefix("\(video.format!).1.6.L") == true, "\(video.configuration?.codec ?? "none")")
+        #expect(
+            video.configuration?.codec.hasPrefix("\(video.format!).1.6.L") == true,
+            "\(video.configuration?.codec ?? "none")")
         #expect(video.codedWidth == 320 && video.codedHeight == 180)
     }
     /// The public reading the ladder writes its master's CODECS from: one string per track, video then audio.
@@ -74,7 +87,9 @@ import TestTraits
         let codecs = try InitSegmentCodecs.codecs(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         let prefix = ["libx264": "avc1.", "libx265": "hev1."][encoder]!
         #expect(codecs.count == 2, "\(codecs)")
-        #expect(codecs.first?.hasPrefix(prefix) == true || (encoder == "libx265" && codecs.first?.hasPrefix("hvc1.") == true), "\(codecs)")
+        #expect(
+            codecs.first?.hasPrefix(prefix) == true
+                || (encoder == "libx265" && codecs.first?.hasPrefix("hvc1.") == true), "\(codecs)")
         #expect(codecs.last == "mp4a.40.2", "\(codecs)")
         #expect(throws: MediaParseError.self) { try InitSegmentCodecs.codecs(of: Array("not an init segment".utf8)) }
     }

@@ -1,9 +1,10 @@
 import Foundation
 import MediaFixtures
-import Testing
 import TestTraits
-@testable import HLSCheck
+import Testing
 import Transcode
+
+@testable import HLSCheck
 
 /// Real ladders from Reel's transcoder, checked whole and then broken one way at a time.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct HLSCheckerTests {
@@ -17,7 +18,9 @@ import Transcode
         #expect(report.findings.isEmpty, "\(report.summary)")
         // One I-frame playlist per rung, listed in the master (Apple 6.1).
         let master = try ladder.text("master.m3u8")
-        #expect(master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }.count == ladder.summary.renditions.count)
+        #expect(
+            master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }.count
+                == ladder.summary.renditions.count)
         #expect(report.variants.count == ladder.summary.renditions.count)
         for (variant, rendition) in zip(report.variants, ladder.summary.renditions) {
             #expect(variant.playlist == rendition.playlist)
@@ -33,7 +36,9 @@ import Transcode
     @Test func wrongCodecsIsFound() throws {
         let ladder = try Ladder.make(in: temporary)
         let real = ladder.summary.renditions[0].codecs
-        try ladder.edit("master.m3u8") { $0.replacingOccurrences(of: "CODECS=\"\(real)\"", with: "CODECS=\"avc1.42e01e,mp4a.40.2\"") }
+        try ladder.edit("master.m3u8") {
+            $0.replacingOccurrences(of: "CODECS=\"\(real)\"", with: "CODECS=\"avc1.42e01e,mp4a.40.2\"")
+        }
         let report = ladder.check(waiving: ["6.1"])
         let found = report.findings("RFC8216 4.3.4.2")
         #expect(found.count == 1, "\(report.summary)")
@@ -70,12 +75,15 @@ import Transcode
         let rendition = ladder.summary.renditions[0]
         let lie = rendition.bandwidth * 13 / 10
         try ladder.edit("master.m3u8") {
-            $0.replacingOccurrences(of: "#EXT-X-STREAM-INF:BANDWIDTH=\(rendition.bandwidth),", with: "#EXT-X-STREAM-INF:BANDWIDTH=\(lie),")
+            $0.replacingOccurrences(
+                of: "#EXT-X-STREAM-INF:BANDWIDTH=\(rendition.bandwidth),", with: "#EXT-X-STREAM-INF:BANDWIDTH=\(lie),")
         }
         let report = ladder.check(waiving: ["6.1"])
         let found = report.findings("1.27")
         #expect(found.count == 1, "\(report.summary)")
-        #expect(found.first?.message.hasPrefix("\(rendition.playlist): BANDWIDTH=\(lie) but the measured peak is \(rendition.bandwidth)") == true)
+        #expect(
+            found.first?.message.hasPrefix(
+                "\(rendition.playlist): BANDWIDTH=\(lie) but the measured peak is \(rendition.bandwidth)") == true)
         #expect(report.findings("1.26").isEmpty)
         #expect(!report.passed)
     }
@@ -84,7 +92,9 @@ import Transcode
         let ladder = try Ladder.make(in: temporary)
         let rendition = ladder.summary.renditions[1]
         try ladder.edit("master.m3u8") {
-            $0.replacingOccurrences(of: "AVERAGE-BANDWIDTH=\(rendition.averageBandwidth),", with: "AVERAGE-BANDWIDTH=\(rendition.averageBandwidth / 2),")
+            $0.replacingOccurrences(
+                of: "AVERAGE-BANDWIDTH=\(rendition.averageBandwidth),",
+                with: "AVERAGE-BANDWIDTH=\(rendition.averageBandwidth / 2),")
         }
         let report = ladder.check(waiving: ["6.1"])
         #expect(report.findings("1.26").count == 1, "\(report.summary)")
@@ -103,9 +113,13 @@ import Transcode
 
     @Test func wrongTargetDurationIsFound() throws {
         let ladder = try Ladder.make(in: temporary)
-        try ladder.edit("180p/index.m3u8") { $0.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "#EXT-X-TARGETDURATION:1\n") }
+        try ladder.edit("180p/index.m3u8") {
+            $0.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "#EXT-X-TARGETDURATION:1\n")
+        }
         let report = ladder.check(waiving: ["6.1"])
-        #expect(report.findings("RFC8216 4.3.3.1").contains { $0.severity == .must && $0.file == "180p/index.m3u8" }, "\(report.summary)")
+        #expect(
+            report.findings("RFC8216 4.3.3.1").contains { $0.severity == .must && $0.file == "180p/index.m3u8" },
+            "\(report.summary)")
         #expect(report.findings("7.7").contains { $0.file == "180p/index.m3u8" })
         #expect(report.findings("8.2").map(\.file) == ["180p/index.m3u8"])
         #expect(!report.passed)
@@ -114,7 +128,9 @@ import Transcode
     @Test func targetDurationLargerThanNeededIsOnlyASHOULD() throws {
         let ladder = try Ladder.make(in: temporary)
         for rung in ["90p", "180p"] {
-            try ladder.edit("\(rung)/index.m3u8") { $0.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "#EXT-X-TARGETDURATION:6\n") }
+            try ladder.edit("\(rung)/index.m3u8") {
+                $0.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "#EXT-X-TARGETDURATION:6\n")
+            }
         }
         let report = ladder.check(waiving: ["6.1"])
         let found = report.findings("RFC8216 4.3.3.1")
@@ -153,7 +169,9 @@ import Transcode
 
     @Test func versionTooLowForTheTagsIsFound() throws {
         let ladder = try Ladder.make(in: temporary)
-        try ladder.edit("90p/index.m3u8") { $0.replacingOccurrences(of: "#EXT-X-VERSION:7\n", with: "#EXT-X-VERSION:3\n") }
+        try ladder.edit("90p/index.m3u8") {
+            $0.replacingOccurrences(of: "#EXT-X-VERSION:7\n", with: "#EXT-X-VERSION:3\n")
+        }
         let report = ladder.check(waiving: ["6.1"])
         let found = report.findings("RFC8216 7")
         #expect(found.map(\.file) == ["90p/index.m3u8"], "\(report.summary)")
@@ -167,8 +185,9 @@ import Transcode
         let video = try #require(initSegment.video)
         let lengthSize = try #require(video.configuration?.nalLengthSize)
         var bytes = try ladder.bytes("\(rung)/\(segment)")
-        let scan = try SegmentScan.scan(LocalFiles(), ladder.path("\(rung)/\(segment)"), offset: 0, length: Int64(bytes.count),
-                                        defaults: [video.id: video.defaults])
+        let scan = try SegmentScan.scan(
+            LocalFiles(), ladder.path("\(rung)/\(segment)"), offset: 0, length: Int64(bytes.count),
+            defaults: [video.id: video.defaults])
         let sample = try #require(scan.runs(of: video.id).first?.samples.first)
         var offset = Int(sample.offset)
         while offset < Int(sample.offset) + Int(sample.size) {

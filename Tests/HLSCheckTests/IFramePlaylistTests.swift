@@ -1,9 +1,10 @@
 import Foundation
 import MediaFixtures
-import Testing
 import TestTraits
-@testable import HLSCheck
+import Testing
 import Transcode
+
+@testable import HLSCheck
 
 /// I-frame playlists written by hand into a real ladder, in place of the one Reel wrote: one entry per segment, the
 /// byte range running from the segment's 'moof' to the end of its first (IDR) sample. Reel's own must be the same.
@@ -84,30 +85,43 @@ import Transcode
         return try media.segments.map { segment in
             let path = ladder.path("\(rung)/\(segment.uri)")
             let size = try ladder.bytes("\(rung)/\(segment.uri)").count
-            let scan = try SegmentScan.scan(LocalFiles(), path, offset: 0, length: Int64(size), defaults: [video.id: video.defaults])
+            let scan = try SegmentScan.scan(
+                LocalFiles(), path, offset: 0, length: Int64(size), defaults: [video.id: video.defaults])
             let fragment = try #require(scan.fragments.first)
             let sample = try #require(fragment.tracks.first { $0.trackID == video.id }?.samples.first)
             let end = sample.offset + Int64(sample.size)
-            return Entry(segment: segment.uri, duration: segment.duration,
-                         range: .init(length: end - fragment.start, offset: fragment.start), sampleOffset: sample.offset)
+            return Entry(
+                segment: segment.uri, duration: segment.duration,
+                range: .init(length: end - fragment.start, offset: fragment.start), sampleOffset: sample.offset)
         }
     }
 
     /// Writes `rung/iframes.m3u8` and lists it in the master with the bandwidth its entries measure.
     func install(_ ladder: Ladder, rung: String, _ entries: [Entry]) throws {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0",
-                     "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-I-FRAMES-ONLY", "#EXT-X-MAP:URI=\"init.mp4\""]
+        var lines = [
+            "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0",
+            "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-I-FRAMES-ONLY", "#EXT-X-MAP:URI=\"init.mp4\"",
+        ]
         for entry in entries {
-            lines += ["#EXTINF:\(entry.duration),", "#EXT-X-BYTERANGE:\(entry.range.length)@\(entry.range.offset)", entry.segment]
+            lines += [
+                "#EXTINF:\(entry.duration),", "#EXT-X-BYTERANGE:\(entry.range.length)@\(entry.range.offset)",
+                entry.segment,
+            ]
         }
         lines.append("#EXT-X-ENDLIST")
         try ladder.write("\(rung)/iframes.m3u8", lines.joined(separator: "\n") + "\n")
         let peak = entries.map { Double($0.range.length * 8) / $0.duration }.max() ?? 0
         let rendition = try #require(ladder.summary.renditions.first { $0.id == rung })
         let videoCodec = rendition.codecs.split(separator: ",")[0]
-        let master = try ladder.text("master.m3u8").split(separator: "\n").filter { !$0.contains("URI=\"\(rung)/iframes.m3u8\"") }
+        let master =
+            try ladder.text("master.m3u8").split(separator: "\n").filter {
+                !$0.contains("URI=\"\(rung)/iframes.m3u8\"")
+            }
             .joined(separator: "\n") + "\n"
-        try ladder.write("master.m3u8", master + "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Int(peak.rounded(.up))),"
-            + "CODECS=\"\(videoCodec)\",RESOLUTION=\(rendition.width)x\(rendition.height),URI=\"\(rung)/iframes.m3u8\"\n")
+        try ladder.write(
+            "master.m3u8",
+            master + "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(Int(peak.rounded(.up))),"
+                + "CODECS=\"\(videoCodec)\",RESOLUTION=\(rendition.width)x\(rendition.height),URI=\"\(rung)/iframes.m3u8\"\n"
+        )
     }
 }

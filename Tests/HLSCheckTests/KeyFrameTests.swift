@@ -1,5 +1,6 @@
-import Testing
 import TestTraits
+import Testing
+
 @testable import HLSCheck
 
 /// IDR detection from the first bytes of a sample.
@@ -9,12 +10,14 @@ import TestTraits
 
     @Test func h264IDRAfterAnSEIIsAKeyFrame() {
         let sample: [UInt8] = [0, 0, 0, 2, 0x06, 0x05, 0, 0, 0, 3, 0x65, 0x88, 0x84]
-        #expect(KeyFrame.classify(sample, format: "avc1", configuration: avc) == KeyFrame(isKey: true, seen: "NAL type 5"))
+        #expect(
+            KeyFrame.classify(sample, format: "avc1", configuration: avc) == KeyFrame(isKey: true, seen: "NAL type 5"))
     }
 
     @Test func h264NonIDRSliceIsNot() {
         let sample: [UInt8] = [0, 0, 0, 3, 0x41, 0x9A, 0x00]
-        #expect(KeyFrame.classify(sample, format: "avc1", configuration: avc) == KeyFrame(isKey: false, seen: "NAL type 1"))
+        #expect(
+            KeyFrame.classify(sample, format: "avc1", configuration: avc) == KeyFrame(isKey: false, seen: "NAL type 1"))
     }
 
     @Test func hevcIDRTypesAreKeyFramesAndCRAIsNot() {
@@ -28,7 +31,9 @@ import TestTraits
         let key: [UInt8] = [0x12, 0x00, 0x32, 0x02, 0x10, 0x00]
         #expect(AV1.keyFrame(in: key, reducedStillPicture: false) == KeyFrame(isKey: true, seen: "AV1 KEY_FRAME"))
         let inter: [UInt8] = [0x12, 0x00, 0x32, 0x02, 0x30, 0x00]
-        #expect(KeyFrame.classify(inter, format: "av01", configuration: av1) == KeyFrame(isKey: false, seen: "AV1 INTER_FRAME"))
+        #expect(
+            KeyFrame.classify(inter, format: "av01", configuration: av1)
+                == KeyFrame(isKey: false, seen: "AV1 INTER_FRAME"))
     }
 
     @Test func garbageNeverTraps() {

@@ -21,7 +21,9 @@ struct Ladder {
     let summary: TranscodeSummary
 
     /// Transcodes a generated vertical clip of `seconds` into `temporary/ladder`.
-    static func make(in temporary: TemporaryDirectory, seconds: Double = 5, preset: LadderPreset = preset) throws -> Ladder {
+    static func make(
+        in temporary: TemporaryDirectory, seconds: Double = 5, preset: LadderPreset = preset
+    ) throws -> Ladder {
         let source = temporary.file("source.mp4")
         try SyntheticVideo(width: 180, height: 320, seconds: seconds).write(to: source)
         let output = temporary.file("ladder")
@@ -33,11 +35,17 @@ struct Ladder {
 
     func text(_ relative: String) throws -> String { try String(contentsOfFile: path(relative), encoding: .utf8) }
 
-    func bytes(_ relative: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(relative)))) }
+    func bytes(_ relative: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(relative))))
+    }
 
-    func write(_ relative: String, _ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: path(relative))) }
+    func write(_ relative: String, _ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path(relative)))
+    }
 
-    func write(_ relative: String, bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: path(relative))) }
+    func write(_ relative: String, bytes: [UInt8]) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path(relative)))
+    }
 
     /// Rewrites a playlist and fails the test if the edit changed nothing.
     func edit(_ relative: String, _ transform: (String) -> String) throws {
@@ -63,5 +71,7 @@ extension HLSReport {
     func findings(_ rule: String) -> [HLSFinding] { findings.filter { $0.rule == rule } }
 
     /// One line per finding, for failure messages.
-    var summary: String { findings.map { "\($0.severity.rawValue) \($0.rule) \($0.file): \($0.message)" }.joined(separator: "\n") }
+    var summary: String {
+        findings.map { "\($0.severity.rawValue) \($0.rule) \($0.file): \($0.message)" }.joined(separator: "\n")
+    }
 }

@@ -1,11 +1,13 @@
-import Testing
 import TestTraits
+import Testing
+
 @testable import HLSCheck
 
 /// Playlist syntax the checker relies on.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct PlaylistTests {
     @Test func quotedAttributeValuesKeepTheirCommas() {
-        let list = AttributeList(#"BANDWIDTH=651406,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=360x640,FRAME-RATE=30.000"#)
+        let list = AttributeList(
+            #"BANDWIDTH=651406,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=360x640,FRAME-RATE=30.000"#)
         #expect(list.integer("BANDWIDTH") == 651_406)
         #expect(list.quoted("CODECS") == "avc1.64001e,mp4a.40.2")
         #expect(list.resolution("RESOLUTION")! == (360, 640))

@@ -1,7 +1,7 @@
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// Operators' limits files: partial files keep defaults, typos and nonsense values are refused.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct AdmissionLimitsTests {
@@ -21,7 +21,8 @@ import TestTraits
     }
 
     @Test func shippedFileLoadsAndHoldsTheBuiltInDefaults() throws {
-        let loaded = try PresetLoader.decode(AdmissionLimits.self, from: try PresetFixtures.bytes(of: "limits.json"), file: "limits.json")
+        let loaded = try PresetLoader.decode(
+            AdmissionLimits.self, from: try PresetFixtures.bytes(of: "limits.json"), file: "limits.json")
         #expect(loaded == AdmissionLimits.default)
     }
 

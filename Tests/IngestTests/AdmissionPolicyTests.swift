@@ -2,8 +2,8 @@ import Foundation
 import Ingest
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// Every reason code, each with a fixture generated for it.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct AdmissionPolicyTests {
@@ -79,12 +79,14 @@ import TestTraits
     @Test func rejectsPlaylistAndSVGDisguisedByName() throws {
         let playlist = try directory.write("clip.mp4", text: "#EXTM3U\n#EXTINF:1,\n/etc/passwd\n#EXT-X-ENDLIST\n")
         #expect(rejection(playlist)?.reason == .forbiddenFormat)
-        let svg = try directory.write("photo.png", text: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>")
+        let svg = try directory.write(
+            "photo.png", text: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>")
         #expect(rejection(svg)?.reason == .forbiddenFormat)
     }
 
     @Test func rejectsFtypFollowedByGarbageAsProbeFailure() throws {
-        let bytes: [UInt8] = [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)
+        let bytes: [UInt8] =
+            [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)
             + [UInt8](repeating: 0x5A, count: 4000)
         #expect(rejection(try directory.write("garbage.mp4", bytes))?.reason == .probeFailed)
     }

@@ -1,15 +1,18 @@
 import Foundation
-@testable import Ingest
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
+
+@testable import Ingest
 
 /// Header facts read before any decode, from files built the way the quirks in docs/quirks.md describe.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct ImageHeaderTests {
     /// APP2 `ICC_PROFILE` segments carry their sequence number; here they appear in the file last chunk first.
     @Test func iccProfileSplitAcrossAPP2ChunksIsReassembledInOrder() throws {
         let profile = (0..<300).map { UInt8($0 % 251) }
-        let chunks = stride(from: 0, to: profile.count, by: 100).map { Array(profile[$0..<min($0 + 100, profile.count)]) }
+        let chunks = stride(from: 0, to: profile.count, by: 100).map {
+            Array(profile[$0..<min($0 + 100, profile.count)])
+        }
         var segments: [UInt8] = []
         for (index, chunk) in chunks.enumerated().reversed() {
             let payload = Array("ICC_PROFILE".utf8) + [0, UInt8(index + 1), UInt8(chunks.count)] + chunk

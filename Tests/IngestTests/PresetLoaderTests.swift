@@ -1,7 +1,7 @@
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// The loader's rules on a small preset of its own: a list of entries and a table keyed by a closed set of names.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct PresetLoaderTests {
@@ -21,7 +21,9 @@ import TestTraits
 
         static var fileName: String { "sample.json" }
         static var `default`: Sample {
-            Sample(rate: 1.5, entries: [Entry(name: "a", count: 1), Entry(name: "b", count: 2)], sizes: [.small: 1, .large: 2])
+            Sample(
+                rate: 1.5, entries: [Entry(name: "a", count: 1), Entry(name: "b", count: 2)],
+                sizes: [.small: 1, .large: 2])
         }
 
         func validate(_ check: inout PresetCheck) {

@@ -2,8 +2,8 @@ import Foundation
 import Ingest
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// `reel probe` must report what a phone clip really is: display size after rotation, true frame rate, bit depth.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct ProbeTests {
@@ -93,8 +93,10 @@ import TestTraits
     }
 
     @Test func pngAlphaIsReported() throws {
-        let withAlpha = try AdmissionPolicy().probe(path: try directory.write("a.png", try SyntheticImage.png(width: 20, height: 10, alpha: true)))
-        let opaque = try AdmissionPolicy().probe(path: try directory.write("b.png", try SyntheticImage.png(width: 20, height: 10, alpha: false)))
+        let withAlpha = try AdmissionPolicy().probe(
+            path: try directory.write("a.png", try SyntheticImage.png(width: 20, height: 10, alpha: true)))
+        let opaque = try AdmissionPolicy().probe(
+            path: try directory.write("b.png", try SyntheticImage.png(width: 20, height: 10, alpha: false)))
         #expect(withAlpha.image?.hasAlpha == true)
         #expect(opaque.image?.hasAlpha == false)
         #expect(withAlpha.image?.frameCount == 1)

@@ -1,8 +1,8 @@
 import Foundation
 import Ingest
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 /// The committed samples that `make demo` uses are real phone-style media; probe must read each one right.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct SampleMediaTests {
@@ -17,7 +17,8 @@ import TestTraits
     @Test func samplesStayUnderFiveMegabytes() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
         let total = try names.reduce(0) { sum, name in
-            let attributes = try FileManager.default.attributesOfItem(atPath: Self.folder.appendingPathComponent(name).path)
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: Self.folder.appendingPathComponent(name).path)
             return sum + ((attributes[.size] as? Int) ?? 0)
         }
         #expect(names.count >= 5)

@@ -1,7 +1,7 @@
 import Ingest
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct SniffedFormatTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
@@ -22,8 +22,12 @@ import TestTraits
         #expect(SniffedFormat.sniff(bytes("#EXTM3U\n#EXT-X-VERSION:3\n")) == .forbidden("hls_playlist"))
         #expect(SniffedFormat.sniff([0xEF, 0xBB, 0xBF] + bytes("#EXTM3U\n")) == .forbidden("hls_playlist"))
         #expect(SniffedFormat.sniff(bytes("ffconcat version 1.0\nfile /etc/passwd\n")) == .forbidden("ffconcat"))
-        #expect(SniffedFormat.sniff(bytes("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>")) == .forbidden("svg"))
-        #expect(SniffedFormat.sniff(bytes("<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash\">")) == .forbidden("dash_manifest"))
+        #expect(
+            SniffedFormat.sniff(bytes("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>"))
+                == .forbidden("svg"))
+        #expect(
+            SniffedFormat.sniff(bytes("<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash\">"))
+                == .forbidden("dash_manifest"))
         #expect(SniffedFormat.sniff(bytes("v=0\no=- 0 0 IN IP4 127.0.0.1\n")) == .forbidden("sdp"))
     }
 

@@ -1,8 +1,9 @@
 import Foundation
-@testable import LibAV
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
+
+@testable import LibAV
 
 /// The libav layer alone must refuse nested opens, even if the sniffing in front of it were bypassed.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct HostileInputTests {
@@ -21,14 +22,17 @@ import TestTraits
 
     /// Opens `path` as an HLS playlist on purpose: the worst case, a demuxer that wants to open more URLs.
     private func openAsPlaylist(_ path: String) -> Result<InputContext, AVError> {
-        let policy = InputPolicy(format: "hls", formatWhitelist: ["hls"], codecWhitelist: ["h264"], maxStreams: 8,
-                                 maxPixels: 1 << 20)
+        let policy = InputPolicy(
+            format: "hls", formatWhitelist: ["hls"], codecWhitelist: ["h264"], maxStreams: 8,
+            maxPixels: 1 << 20)
         return Result { () throws(AVError) in try InputContext(path: path, policy: policy) }
     }
 
     @Test func playlistSegmentOnLoopbackIsNeverContacted() throws {
         let listener = try LoopbackListener()
-        let playlist = try write("inbox/clip.mp4", """
+        let playlist = try write(
+            "inbox/clip.mp4",
+            """
             #EXTM3U
             #EXT-X-TARGETDURATION:2
             #EXT-X-MAP:URI="http://127.0.0.1:\(listener.port)/init.mp4"
@@ -49,7 +53,9 @@ import TestTraits
     @Test func playlistPointingOutsideTheInboxNeverOpensThatFile() throws {
         let secret = try write("secret.ts", String(repeating: "SECRET", count: 200))
         let watcher = try OpenWatcher(path: secret)
-        let playlist = try write("inbox/clip.mp4", """
+        let playlist = try write(
+            "inbox/clip.mp4",
+            """
             #EXTM3U
             #EXT-X-TARGETDURATION:2
             #EXTINF:2.0,
@@ -68,13 +74,15 @@ import TestTraits
 
     @Test func demuxerOutsideTheWhitelistIsRefused() throws {
         let playlist = try write("inbox/list.mp4", "#EXTM3U\n#EXTINF:1,\nx.ts\n")
-        let policy = InputPolicy(format: "hls", formatWhitelist: ["mov"], codecWhitelist: [], maxStreams: 8, maxPixels: 1 << 20)
+        let policy = InputPolicy(
+            format: "hls", formatWhitelist: ["mov"], codecWhitelist: [], maxStreams: 8, maxPixels: 1 << 20)
         #expect(throws: AVError.self) { try InputContext(path: playlist, policy: policy) }
     }
 
     @Test func errorsNameTheFailingCall() throws {
         let missing = directory + "/missing.mp4"
-        let policy = InputPolicy(format: "mov", formatWhitelist: ["mov"], codecWhitelist: [], maxStreams: 8, maxPixels: 1 << 20)
+        let policy = InputPolicy(
+            format: "mov", formatWhitelist: ["mov"], codecWhitelist: [], maxStreams: 8, maxPixels: 1 << 20)
         do {
             _ = try InputContext(path: missing, policy: policy)
             Issue.record("opening a missing file succeeded")

@@ -1,13 +1,16 @@
-@testable import LibAV
-import Testing
 import TestTraits
+import Testing
+
+@testable import LibAV
 
 /// SSIM-Y: the window formula on known sums, and whole pictures against themselves, shifted and degraded copies.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct LumaSSIMTests {
     /// A window's sums for pixel lists `a` and `b`.
     static func window(_ a: [Double], _ b: [Double]) -> Double {
-        LumaSSIM.window(sumA: a.reduce(0, +), sumB: b.reduce(0, +), sumAA: a.map { $0 * $0 }.reduce(0, +),
-                        sumBB: b.map { $0 * $0 }.reduce(0, +), sumAB: zip(a, b).map { $0 * $1 }.reduce(0, +), count: Double(a.count))
+        LumaSSIM.window(
+            sumA: a.reduce(0, +), sumB: b.reduce(0, +), sumAA: a.map { $0 * $0 }.reduce(0, +),
+            sumBB: b.map { $0 * $0 }.reduce(0, +), sumAB: zip(a, b).map { $0 * $1 }.reduce(0, +), count: Double(a.count)
+        )
     }
 
     @Test(arguments: [0.0, 17, 128, 255])
@@ -57,7 +60,8 @@ import TestTraits
 
     @Test func picturesOfTwoSizesCannotBeCompared() throws {
         let error = #expect(throws: AVError.self) {
-            try Self.picture(brightness: 0.5).lumaSSIM(against: try Self.picture(brightness: 0.5, width: 32, height: 48))
+            try Self.picture(brightness: 0.5).lumaSSIM(
+                against: try Self.picture(brightness: 0.5, width: 32, height: 48))
         }
         #expect(error?.message.contains("64x48") == true && error?.message.contains("32x48") == true)
     }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import LibAV
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
+
+@testable import LibAV
 
 /// A wrapper whose C object fails to open must throw an error naming the call, and free the object exactly once:
 /// a failure here used to free it in the initializer and again in deinit, which crashed the process.
@@ -11,8 +12,9 @@ import TestTraits
     init() throws { directory = try TemporaryDirectory() }
 
     static func video(_ codec: String, options: [(String, String)]) -> EncoderSettings {
-        EncoderSettings(codec: codec, kind: .video(width: 320, height: 180, pixelFormat: .yuv420p, frameRate: Rational(30, 1)),
-                        timeBase: Rational(1, 30), options: options)
+        EncoderSettings(
+            codec: codec, kind: .video(width: 320, height: 180, pixelFormat: .yuv420p, frameRate: Rational(30, 1)),
+            timeBase: Rational(1, 30), options: options)
     }
 
     @Test func anEncoderGivenAnOptionItDoesNotKnowThrows() {
@@ -47,8 +49,9 @@ import TestTraits
         var clip = SyntheticVideo(width: 320, height: 180, seconds: 0.5)
         clip.audio = nil
         try clip.write(to: path)
-        let policy = InputPolicy(format: "mov", formatWhitelist: ["mov,mp4,m4a,3gp,3g2,mj2"], codecWhitelist: ["h264"],
-                                 maxStreams: 4, maxPixels: 1 << 22)
+        let policy = InputPolicy(
+            format: "mov", formatWhitelist: ["mov,mp4,m4a,3gp,3g2,mj2"], codecWhitelist: ["h264"],
+            maxStreams: 4, maxPixels: 1 << 22)
         let input = try InputContext(path: path, policy: policy)
         #expect {
             _ = try input.makeDecoder(streamIndex: 0, threads: 1, maxPixels: 1 << 22, codecWhitelist: ["vp9"])

@@ -1,6 +1,6 @@
 import LibWebP
-import Testing
 import TestTraits
+import Testing
 
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct WebPEncoderTests {
     /// A gradient with an alpha ramp, so both colour and alpha survive only if the encoder keeps them.
@@ -23,14 +23,17 @@ import TestTraits
         var offset = 12
         while offset + 8 <= data.count {
             names.append(String(decoding: data[offset..<offset + 4], as: UTF8.self))
-            let size = Int(data[offset + 4]) | Int(data[offset + 5]) << 8 | Int(data[offset + 6]) << 16 | Int(data[offset + 7]) << 24
+            let size =
+                Int(data[offset + 4]) | Int(data[offset + 5]) << 8 | Int(data[offset + 6]) << 16 | Int(data[offset + 7])
+                << 24
             offset += 8 + size + (size & 1)
         }
         return names
     }
 
     @Test func encodesDecodableLossyFileWithAlpha() throws {
-        let picture = try WebPPicture(rgba: gradient(width: 64, height: 48, alpha: true), width: 64, height: 48, stride: 64 * 4, hasAlpha: true)
+        let picture = try WebPPicture(
+            rgba: gradient(width: 64, height: 48, alpha: true), width: 64, height: 48, stride: 64 * 4, hasAlpha: true)
         let data = try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(picture)
         #expect(Array(data.prefix(4)) == Array("RIFF".utf8))
         let image = try WebPImage(decoding: data)
@@ -44,7 +47,8 @@ import TestTraits
     }
 
     @Test func opaqueImportWritesNoAlphaPlane() throws {
-        let picture = try WebPPicture(rgba: gradient(width: 16, height: 16, alpha: false), width: 16, height: 16, stride: 64, hasAlpha: false)
+        let picture = try WebPPicture(
+            rgba: gradient(width: 16, height: 16, alpha: false), width: 16, height: 16, stride: 64, hasAlpha: false)
         let data = try WebPEncoder(settings: WebPEncoderSettings(quality: 60)).encode(picture)
         #expect(try WebPImage.features(of: data).hasAlpha == false)
         #expect(chunkNames(data) == ["VP8 "])
@@ -62,13 +66,17 @@ import TestTraits
     }
 
     @Test func rejectsTruncatedBitstream() throws {
-        let picture = try WebPPicture(rgba: gradient(width: 32, height: 32, alpha: false), width: 32, height: 32, stride: 128, hasAlpha: false)
+        let picture = try WebPPicture(
+            rgba: gradient(width: 32, height: 32, alpha: false), width: 32, height: 32, stride: 128, hasAlpha: false)
         let data = try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(picture)
         #expect(throws: WebPError.self) { _ = try WebPImage(decoding: Array(data.prefix(data.count / 2))) }
     }
 
     @Test func rejectsOutOfRangeQuality() throws {
-        let picture = try WebPPicture(rgba: gradient(width: 8, height: 8, alpha: false), width: 8, height: 8, stride: 32, hasAlpha: false)
-        #expect(throws: WebPError.self) { _ = try WebPEncoder(settings: WebPEncoderSettings(quality: 150)).encode(picture) }
+        let picture = try WebPPicture(
+            rgba: gradient(width: 8, height: 8, alpha: false), width: 8, height: 8, stride: 32, hasAlpha: false)
+        #expect(throws: WebPError.self) {
+            _ = try WebPEncoder(settings: WebPEncoderSettings(quality: 150)).encode(picture)
+        }
     }
 }

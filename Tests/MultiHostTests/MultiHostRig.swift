@@ -2,6 +2,7 @@ import Deadlines
 import Foundation
 import MediaFixtures
 import TestServers
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,9 @@ final class MultiHostRig {
         server = try await PostgresTestServer(host: hosts.rootAddress, trusting: [hosts.subnet])
         try await server.createDatabase(database)
         directory = try TemporaryDirectory()
-        for path in [inbox, library] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        for path in [inbox, library] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
     }
 
     /// Stops every process the rig started (SIGTERM, SIGKILL after 30 s), then removes the hosts.
@@ -52,10 +55,12 @@ final class MultiHostRig {
 
     /// `reel worker` on host `index`: short leases and polls, one job at a time, one JSON line per finished job.
     func worker(on index: Int, leaseSeconds: Int = 3) throws -> ChildProcess {
-        let worker = try hosts.run(hosts.hosts[index], Self.reel, [
-            "worker", "--inbox", inbox, "--library", library, "--database", url, "--jobs", "1", "--json",
-            "--lease-seconds", String(leaseSeconds), "--poll-interval", "0.1", "--settle", "0.3", "--grace", "5",
-        ])
+        let worker = try hosts.run(
+            hosts.hosts[index], Self.reel,
+            [
+                "worker", "--inbox", inbox, "--library", library, "--database", url, "--jobs", "1", "--json",
+                "--lease-seconds", String(leaseSeconds), "--poll-interval", "0.1", "--settle", "0.3", "--grace", "5",
+            ])
         started.append(worker)
         return worker
     }
@@ -63,11 +68,18 @@ final class MultiHostRig {
     /// `reel serve` on host `index`, listening on that host's address; returns it once it listens, with its base URL.
     func serve(on index: Int) async throws -> (process: ChildProcess, base: String) {
         let host = hosts.hosts[index]
-        let process = try hosts.run(host, Self.reel, ["serve", "--database", url, "--library", library, "--host", host.address,
-                                                      "--port", "0", "--log-level", "warning"])
+        let process = try hosts.run(
+            host, Self.reel,
+            [
+                "serve", "--database", url, "--library", library, "--host", host.address,
+                "--port", "0", "--log-level", "warning",
+            ])
         started.append(process)
-        guard await ChildProcess.suspendUntil(seconds: 60, { process.stdout.hasPrefix("listening on http://") || process.hasExited }),
-              let base = process.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init) else {
+        guard
+            await ChildProcess.suspendUntil(
+                seconds: 60, { process.stdout.hasPrefix("listening on http://") || process.hasExited }),
+            let base = process.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init)
+        else {
             process.signal(SIGKILL)
             throw RigError("reel serve on \(host) did not start: \(process.stderr.suffix(3000))")
         }
@@ -78,7 +90,9 @@ final class MultiHostRig {
     func drop(_ name: String, _ bytes: [UInt8]) throws {
         let hidden = inbox + "/." + name + ".part"
         try Data(bytes).write(to: URL(fileURLWithPath: hidden))
-        guard rename(hidden, inbox + "/" + name) == 0 else { throw RigError("rename \(hidden): \(String(cString: strerror(errno)))") }
+        guard rename(hidden, inbox + "/" + name) == 0 else {
+            throw RigError("rename \(hidden): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// A clip whose ladder takes this machine a while (`seconds` of 720p), so a test can act while it is processing.
@@ -88,22 +102,29 @@ final class MultiHostRig {
         try await onOwnThread("encodes \(seconds) s of 720p for \(name)") {
             try SyntheticVideo(width: 1280, height: 720, seconds: seconds).write(to: path)
         }
-        guard rename(path, inbox + "/" + name) == 0 else { throw RigError("rename \(path): \(String(cString: strerror(errno)))") }
+        guard rename(path, inbox + "/" + name) == 0 else {
+            throw RigError("rename \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// One SQL statement through psql from the root namespace: its rows, columns separated by `|`.
     func sql(_ statement: String) async throws -> [String] {
-        let result = try await ChildProcess.run([server.psql, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", statement,
-                                           "host=\(server.host) port=\(server.port) user=\(PostgresTestServer.user) dbname=\(database) connect_timeout=5"])
+        let result = try await ChildProcess.run([
+            server.psql, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", statement,
+            "host=\(server.host) port=\(server.port) user=\(PostgresTestServer.user) dbname=\(database) connect_timeout=5",
+        ])
         guard result.status == 0 else { throw RigError("psql \(statement): \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
     /// `job|state|epoch|attempts|owner|media_id` for every job.
     func jobs() async throws -> [Job] {
-        try await sql("SELECT id, state, epoch, attempts, coalesce(owner, ''), coalesce(media_id, '') FROM jobs ORDER BY id").map { line in
+        try await sql(
+            "SELECT id, state, epoch, attempts, coalesce(owner, ''), coalesce(media_id, '') FROM jobs ORDER BY id"
+        ).map { line in
             let f = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            return Job(id: f[0], state: f[1], epoch: Int(f[2]) ?? -1, attempts: Int(f[3]) ?? -1, owner: f[4], mediaID: f[5])
+            return Job(
+                id: f[0], state: f[1], epoch: Int(f[2]) ?? -1, attempts: Int(f[3]) ?? -1, owner: f[4], mediaID: f[5])
         }
     }
 
@@ -120,14 +141,17 @@ final class MultiHostRig {
     static func reports(of worker: ChildProcess) -> [(job: String, state: String)] {
         worker.stdout.split(separator: "\n").compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let job = object["job"] as? String, let state = object["state"] as? String else { return nil }
+                let job = object["job"] as? String, let state = object["state"] as? String
+            else { return nil }
             return (job, state)
         }
     }
 
     /// GET with curl from the root namespace: status and body (a request that gets no answer in 20 s has status 0).
     static func get(_ url: String) async throws -> (status: Int, body: String) {
-        let result = try await ChildProcess.run(["/usr/bin/curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", url])
+        let result = try await ChildProcess.run([
+            "/usr/bin/curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", url,
+        ])
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }

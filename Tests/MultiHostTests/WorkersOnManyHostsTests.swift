@@ -1,7 +1,8 @@
 import Foundation
 import MediaFixtures
-import Testing
 import TestServers
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +15,10 @@ import Glibc
         try await MultiHostRig.with { rig in
             let workers = try (0..<3).map { try rig.worker(on: $0) }
             for n in 0..<20 {
-                let image = n % 2 == 0 ? try SyntheticImage.png(width: 200 + n, height: 150, alpha: false)
-                                       : try SyntheticImage.jpeg(width: 200 + n, height: 150)
+                let image =
+                    n % 2 == 0
+                    ? try SyntheticImage.png(width: 200 + n, height: 150, alpha: false)
+                    : try SyntheticImage.jpeg(width: 200 + n, height: 150)
                 try rig.drop("photo\(n).\(n % 2 == 0 ? "png" : "jpg")", image)
             }
             for n in 0..<10 {
@@ -28,9 +31,14 @@ import Glibc
             }
             let jobs = try await rig.jobs()
             #expect(done && jobs.count == 30, "\(jobs) \(workers.map { $0.stderr.suffix(1500) })")
-            #expect(jobs.allSatisfy { $0.state == "published" && $0.epoch == 1 && $0.attempts == 1 && $0.owner.isEmpty }, "\(jobs)")
+            #expect(
+                jobs.allSatisfy { $0.state == "published" && $0.epoch == 1 && $0.attempts == 1 && $0.owner.isEmpty },
+                "\(jobs)")
             #expect(Set(jobs.map(\.mediaID)).count == 30, "every upload is its own media")
-            #expect(try await rig.sql("SELECT (SELECT count(*) FROM videos) || ' ' || (SELECT count(*) FROM images)") == ["10 20"])
+            #expect(
+                try await rig.sql("SELECT (SELECT count(*) FROM videos) || ' ' || (SELECT count(*) FROM images)") == [
+                    "10 20"
+                ])
             #expect(MultiHostRig.entries(rig.library + "/videos").count == 10)
             #expect(MultiHostRig.entries(rig.library + "/images").count == 20)
             #expect(MultiHostRig.entries(rig.library + "/originals").count == 30)
@@ -38,7 +46,9 @@ import Glibc
             // Each job was reported by exactly one worker, and the work was shared.
             let reports = workers.flatMap { MultiHostRig.reports(of: $0) }
             #expect(reports.count == 30 && Set(reports.map(\.job)).count == 30, "\(reports)")
-            #expect(workers.filter { !MultiHostRig.reports(of: $0).isEmpty }.count >= 2, "\(workers.map { MultiHostRig.reports(of: $0).count })")
+            #expect(
+                workers.filter { !MultiHostRig.reports(of: $0).isEmpty }.count >= 2,
+                "\(workers.map { MultiHostRig.reports(of: $0).count })")
         }
     }
 
@@ -46,12 +56,16 @@ import Glibc
         try await MultiHostRig.with { rig in
             let first = try rig.worker(on: 0)
             try await rig.dropSlowVideo("long.mp4")
-            let processing = try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }
+            let processing = try await ChildProcess.suspendUntil(seconds: 120) {
+                try await rig.jobs().first?.state == "processing"
+            }
             let jobsNow = (try? await rig.jobs()) ?? []
             #expect(processing, "\(jobsNow) \(first.stderr.suffix(2000))")
             let others = try (1..<3).map { try rig.worker(on: $0) }
             await first.stop(SIGKILL)
-            let published = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.state == "published" }
+            let published = try await ChildProcess.suspendUntil(seconds: 300) {
+                try await rig.jobs().first?.state == "published"
+            }
             let job = try #require(try await rig.jobs().first)
             #expect(published && job.state == "published", "\(job) \(others.map { $0.stderr.suffix(2000) })")
             // Taken over once (epoch 2), the dead worker's attempt refunded, and finished by a live host.
@@ -60,7 +74,9 @@ import Glibc
             #expect(others.contains { $0.stderr.contains("taking it back") || $0.stderr.contains("recovered a job") })
             let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
             #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
-            let swept = await ChildProcess.suspendUntil(seconds: 10) { MultiHostRig.entries(rig.library + "/.staging").isEmpty }
+            let swept = await ChildProcess.suspendUntil(seconds: 10) {
+                MultiHostRig.entries(rig.library + "/.staging").isEmpty
+            }
             #expect(swept, "the dead attempt's staging is swept: \(MultiHostRig.entries(rig.library + "/.staging"))")
         }
     }
@@ -73,13 +89,18 @@ import Glibc
             var timeline: [String] = []
             func note(_ step: String) {
                 let elapsed = ContinuousClock.now - start
-                timeline.append(String(format: "%lld.%02lld s ", elapsed.components.seconds, elapsed.components.attoseconds / 10_000_000_000_000_000) + step)
+                timeline.append(
+                    String(
+                        format: "%lld.%02lld s ", elapsed.components.seconds,
+                        elapsed.components.attoseconds / 10_000_000_000_000_000) + step)
             }
             let late = try rig.worker(on: 0)
             // 20 s of 720p: the transcode must outlast the steps up to the cut on a loaded machine (a 6 s clip was
             // published before the cut took effect, and the test then had nothing to take over).
             try await rig.dropSlowVideo("long.mp4", seconds: 20)
-            #expect(try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" }, "\(late.stderr.suffix(2000))")
+            #expect(
+                try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" },
+                "\(late.stderr.suffix(2000))")
             // The taker's lease is long enough that a heavily loaded machine (a second build beside the tests) never lets it
             // lapse: with 3 s, a late heartbeat let the cut host take the job back (epoch 3) and publish it, rightly.
             note("processing")
@@ -88,8 +109,9 @@ import Glibc
             note("cut \(rig.hosts.hosts[0])")
             let atCut = try await rig.jobs()
             note("at the cut: \(atCut)")
-            try #require(atCut.first?.state == "processing" && atCut.first?.epoch == 1,
-                         "the job must still be processing on the cut host when its link goes: \(timeline)")
+            try #require(
+                atCut.first?.state == "processing" && atCut.first?.epoch == 1,
+                "the job must still be processing on the cut host when its link goes: \(timeline)")
             // Host 1 takes the job once host 0's lease has expired; then host 0 comes back.
             // 300 s like the other waits: the cut host may hold the row in an open transaction until PostgreSQL gives up
             // on its connection (TCP retransmission back-off); under a loaded run 120 s was not always enough.
@@ -106,15 +128,20 @@ import Glibc
             #expect(takenOver, "\(timeline) \(taker.stderr.suffix(1500))")
             try await rig.hosts.restoreLink(rig.hosts.hosts[0])
             note("restored")
-            let published = try await ChildProcess.suspendUntil(seconds: 300) { try await rig.jobs().first?.state == "published" }
+            let published = try await ChildProcess.suspendUntil(seconds: 300) {
+                try await rig.jobs().first?.state == "published"
+            }
             let job = try #require(try await rig.jobs().first)
             note("published: \(published) \(job)")
-            #expect(published && job.epoch == 2, "\(timeline)\nlate: \(Self.events(late))\ntaker: \(Self.events(taker))")
+            #expect(
+                published && job.epoch == 2, "\(timeline)\nlate: \(Self.events(late))\ntaker: \(Self.events(taker))")
             // The new owner published; the late worker learned it had lost the job and published nothing.
             #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
             // It learns at its next heartbeat that reaches the server: its connection's TCP retransmissions back off while
             // the link is down, so the first one after the link is back can come a minute or more later.
-            #expect(await ChildProcess.suspendUntil(seconds: 300) { late.stderr.contains("lost a job's lease") }, "\(late.stderr.suffix(3000))")
+            #expect(
+                await ChildProcess.suspendUntil(seconds: 300) { late.stderr.contains("lost a job's lease") },
+                "\(late.stderr.suffix(3000))")
             #expect(MultiHostRig.reports(of: late).isEmpty, "\(late.stdout)")
             #expect(try await rig.sql("SELECT count(*) FROM videos") == ["1"])
             let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
@@ -127,7 +154,8 @@ import Glibc
     static func events(_ worker: ChildProcess) -> [String] {
         worker.stderr.split(separator: "\n").compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let message = object["message"] as? String, message != "catalog migrated" else { return nil }
+                let message = object["message"] as? String, message != "catalog migrated"
+            else { return nil }
             return "\((object["time"] as? String)?.suffix(13) ?? "") \(message)"
         }
     }
@@ -136,32 +164,50 @@ import Glibc
         try await MultiHostRig.with { rig in
             let workers = try (0..<2).map { try rig.worker(on: $0) }
             let server = try await rig.serve(on: 2)
-            for n in 0..<4 { try rig.drop("before\(n).png", try SyntheticImage.png(width: 100 + n, height: 90, alpha: false)) }
-            #expect(try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().filter { $0.state == "published" }.count == 4 })
+            for n in 0..<4 {
+                try rig.drop("before\(n).png", try SyntheticImage.png(width: 100 + n, height: 90, alpha: false))
+            }
+            #expect(
+                try await ChildProcess.suspendUntil(seconds: 120) {
+                    try await rig.jobs().filter { $0.state == "published" }.count == 4
+                })
             #expect(try await MultiHostRig.get(server.base + "/v1/feed").status == 200)
 
             await rig.server.stop()
             // Uploads keep arriving while the catalog is down; the feed says so at once, as JSON, never hangs.
-            for n in 0..<4 { try rig.drop("during\(n).png", try SyntheticImage.png(width: 200 + n, height: 90, alpha: false)) }
+            for n in 0..<4 {
+                try rig.drop("during\(n).png", try SyntheticImage.png(width: 200 + n, height: 90, alpha: false))
+            }
             let down = try await MultiHostRig.get(server.base + "/v1/feed?limit=5&cursor=djE6MTcwMDAwMDAwMDAwMDp4")
             #expect(down.status == 503 && down.body.contains("\"database_unavailable\""), "\(down)")
             #expect(try await MultiHostRig.get(server.base + "/healthz").status == 503)
             try await rig.server.start()
 
-            for n in 0..<4 { try rig.drop("after\(n).png", try SyntheticImage.png(width: 300 + n, height: 90, alpha: false)) }
-            let all = try await ChildProcess.suspendUntil(seconds: 180) { try await rig.jobs().filter { $0.state == "published" }.count == 12 }
+            for n in 0..<4 {
+                try rig.drop("after\(n).png", try SyntheticImage.png(width: 300 + n, height: 90, alpha: false))
+            }
+            let all = try await ChildProcess.suspendUntil(seconds: 180) {
+                try await rig.jobs().filter { $0.state == "published" }.count == 12
+            }
             let jobsNow = (try? await rig.jobs()) ?? []
             #expect(all, "\(jobsNow) \(workers.map { $0.stderr.suffix(1500) })")
             #expect(workers.allSatisfy { !$0.hasExited }, "the workers were not restarted")
-            #expect(MultiHostRig.entries(rig.inbox).isEmpty && MultiHostRig.entries(rig.library + "/images").count == 12)
-            let back = try await ChildProcess.suspendUntil(seconds: 60) { try await MultiHostRig.get(server.base + "/v1/feed").status == 200 }
-            #expect(back && !server.process.hasExited, "the feed server reconnected on its own: \(server.process.stderr.suffix(2000))")
+            #expect(
+                MultiHostRig.entries(rig.inbox).isEmpty && MultiHostRig.entries(rig.library + "/images").count == 12)
+            let back = try await ChildProcess.suspendUntil(seconds: 60) {
+                try await MultiHostRig.get(server.base + "/v1/feed").status == 200
+            }
+            #expect(
+                back && !server.process.hasExited,
+                "the feed server reconnected on its own: \(server.process.stderr.suffix(2000))")
         }
     }
 
     @Test func feedServersOnTwoHostsServeTheSamePagesAndEachOthersCursors() async throws {
         try await MultiHostRig.with { rig in
-            let seeded = try await ChildProcess.run([MultiHostRig.reel, "db", "seed", "--database", rig.url, "--count", "120"])
+            let seeded = try await ChildProcess.run([
+                MultiHostRig.reel, "db", "seed", "--database", rig.url, "--count", "120",
+            ])
             #expect(seeded.status == 0, "\(seeded.stderr)")
             let first = try await rig.serve(on: 0)
             let second = try await rig.serve(on: 1)
@@ -172,7 +218,8 @@ import Glibc
                 let here = try await MultiHostRig.get((page % 2 == 0 ? first : second).base + path)
                 let there = try await MultiHostRig.get((page % 2 == 0 ? second : first).base + path)
                 #expect(here.status == 200 && here == there, "page \(page)")
-                let object = try #require(try JSONSerialization.jsonObject(with: Data(here.body.utf8)) as? [String: Any])
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(here.body.utf8)) as? [String: Any])
                 seen += ((object["items"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
                 cursor = object["next_cursor"] as? String
                 if cursor == nil { break }

@@ -4,8 +4,8 @@ import Logging
 import MediaModel
 import PostgresCatalog
 import PostgresNIO
-import Testing
 import TestServers
+import Testing
 
 /// The PostgreSQL engine against a real server: the feed and its generation, duplicates, claims under concurrency,
 /// fenced leases, `LISTEN` wake-ups, and a server that goes away and comes back. Each test has its own server and
@@ -20,12 +20,15 @@ import TestServers
     /// A migrated store on a database of its own (created unless `create` is false), running until `body` returns.
     /// - Parameter connectionWait: patient by default: in the full test run, blocking tests can hold the concurrency
     ///   pool (which runs the connection pool) for minutes. The outage test passes the production 5 s.
-    static func withStore<T: Sendable>(_ server: PostgresTestServer, database: String, create: Bool = true, connections: Int = 8,
-                                       connectionWait: Duration = .seconds(300),
-                                       _ body: @Sendable (PostgresFeedStore) async throws -> T) async throws -> T {
+    static func withStore<T: Sendable>(
+        _ server: PostgresTestServer, database: String, create: Bool = true, connections: Int = 8,
+        connectionWait: Duration = .seconds(300),
+        _ body: @Sendable (PostgresFeedStore) async throws -> T
+    ) async throws -> T {
         if create { try await server.createDatabase(database) }
-        let store = PostgresFeedStore(location: location(server, database: database), connections: connections,
-                                      connectionWait: connectionWait, logger: logger)
+        let store = PostgresFeedStore(
+            location: location(server, database: database), connections: connections,
+            connectionWait: connectionWait, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }
@@ -40,22 +43,29 @@ import TestServers
             contentHash: hash ?? "hash-\(id)", source: "{}", masterPath: "videos/\(id)/master.m3u8",
             posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
             renditions: [
-                FeedVideo.Rendition(rung: "720p30", width: 720, height: 1280, bandwidth: 1_600_000, averageBandwidth: 1_400_000,
-                                    codecs: "avc1.64001f,mp4a.40.2", segments: 4,
-                                    prefetch: PrefetchHint(initBytes: 900, segmentDurationMilliseconds: 2000,
-                                                           firstSegments: [.init(durationMilliseconds: 2000, bytes: 300_000),
-                                                                           .init(durationMilliseconds: 1000, bytes: 120_000)])),
-                FeedVideo.Rendition(rung: "360p30", width: 360, height: 640, bandwidth: 600_000, averageBandwidth: 500_000,
-                                    codecs: "avc1.64001e,mp4a.40.2", segments: 4),
+                FeedVideo.Rendition(
+                    rung: "720p30", width: 720, height: 1280, bandwidth: 1_600_000, averageBandwidth: 1_400_000,
+                    codecs: "avc1.64001f,mp4a.40.2", segments: 4,
+                    prefetch: PrefetchHint(
+                        initBytes: 900, segmentDurationMilliseconds: 2000,
+                        firstSegments: [
+                            .init(durationMilliseconds: 2000, bytes: 300_000),
+                            .init(durationMilliseconds: 1000, bytes: 120_000),
+                        ])),
+                FeedVideo.Rendition(
+                    rung: "360p30", width: 360, height: 640, bandwidth: 600_000, averageBandwidth: 500_000,
+                    codecs: "avc1.64001e,mp4a.40.2", segments: 4),
             ],
-            storyboard: Storyboard(vttPath: "videos/\(id)/storyboard.vtt", imagePath: "videos/\(id)/storyboard.webp",
-                                   intervalSeconds: 2, tileWidth: 160, tileHeight: 284, columns: 5, count: 8))
+            storyboard: Storyboard(
+                vttPath: "videos/\(id)/storyboard.vtt", imagePath: "videos/\(id)/storyboard.webp",
+                intervalSeconds: 2, tileWidth: 160, tileHeight: 284, columns: 5, count: 8))
     }
 
     /// A queued job nobody holds, made the way intake makes one: inserted held, then released.
     static func queueJob(_ store: PostgresFeedStore, id: String, now: Int64) async throws {
-        try await store.insertJob(id: id, sourceName: Array("upload \(id).mp4".utf8) + [0xFF], bytes: 1000, owner: "intake",
-                                  now: now, leaseMilliseconds: 60_000)
+        try await store.insertJob(
+            id: id, sourceName: Array("upload \(id).mp4".utf8) + [0xFF], bytes: 1000, owner: "intake",
+            now: now, leaseMilliseconds: 60_000)
         try await store.release(JobLease(id: id, epoch: 0, owner: "intake"), now: now)
     }
 
@@ -103,7 +113,9 @@ import TestServers
             let video = try #require(try await store.video(id: "a"))
             #expect(video.width == 720)
             #expect(try item.video() == video)
-            #expect(try await store.pageWithGeneration(limit: 5, after: FeedPosition(publishedAt: 2000, id: "B")).page.items.first?.record == item.record)
+            #expect(
+                try await store.pageWithGeneration(limit: 5, after: FeedPosition(publishedAt: 2000, id: "B")).page.items
+                    .first?.record == item.record)
         }
     }
 
@@ -132,7 +144,8 @@ import TestServers
 
             // Another holder's lease changes nothing.
             let wrong = await #expect(throws: CatalogError.self) {
-                try await store.requeue(JobLease(id: "j1", epoch: 1, owner: "B"), notBefore: 0, failure: nil, refundAttempt: false, now: 20)
+                try await store.requeue(
+                    JobLease(id: "j1", epoch: 1, owner: "B"), notBefore: 0, failure: nil, refundAttempt: false, now: 20)
             }
             #expect(wrong?.kind == .leaseLost)
             #expect(wrong?.message.contains("processing at epoch 1, held by A") == true, "\(String(describing: wrong))")
@@ -156,7 +169,9 @@ import TestServers
             // B's lease publishes.
             try await store.publish(Self.video("v1", at: 60), lease: takeover.lease, now: 60)
             let published = try #require(try await store.job(id: "j1"))
-            #expect(published.state == .published && published.mediaID == "v1" && published.owner == nil && published.progress == 1)
+            #expect(
+                published.state == .published && published.mediaID == "v1" && published.owner == nil
+                    && published.progress == 1)
             #expect(try await store.isPublished(mediaID: "v1"))
         }
     }
@@ -183,17 +198,26 @@ import TestServers
     /// Queues jobs from another connection until `waiter` returns, and returns how many it queued (31: never woke).
     /// The waiter may register after a notification, so one job is not enough; the count bounds the loop, and the
     /// suite's time limit a waiter that never wakes (its own timeout is far longer).
-    static func queueJobsUntilWoken(_ server: PostgresTestServer, database: String, prefix: String,
-                                    _ waiter: Task<Void, Never>) async throws -> Int {
+    static func queueJobsUntilWoken(
+        _ server: PostgresTestServer, database: String, prefix: String,
+        _ waiter: Task<Void, Never>
+    ) async throws -> Int {
         try await PostgresTestServerTests.withClient(server, database: database) { client in
             for n in 1...30 {
-                try await client.query("""
+                try await client.query(
+                    """
                     INSERT INTO jobs (id, kind, source_name, state, created_at, updated_at)
                     VALUES (\("\(prefix)\(n)"), 'unknown', ''::bytea, 'queued', 1, 1)
                     """)
                 let woke = await withTaskGroup(of: Bool.self) { group in
-                    group.addTask { await waiter.value; return true }
-                    group.addTask { try? await Task.sleep(for: .seconds(1)); return false }
+                    group.addTask {
+                        await waiter.value
+                        return true
+                    }
+                    group.addTask {
+                        try? await Task.sleep(for: .seconds(1))
+                        return false
+                    }
                     defer { group.cancelAll() }
                     return await group.next() ?? false
                 }
@@ -206,7 +230,9 @@ import TestServers
     @Test func aWaitingWorkerWakesWhenAnotherConnectionQueuesAJob() async throws {
         let server = try await PostgresTestServer()
         try await Self.withStore(server, database: "wakeups") { store in
-            let waiter = Task { #expect(await store.waitForQueuedJob(upTo: 600), "woken by a notification, not the timeout") }
+            let waiter = Task {
+                #expect(await store.waitForQueuedJob(upTo: 600), "woken by a notification, not the timeout")
+            }
             let queued = try await Self.queueJobsUntilWoken(server, database: "wakeups", prefix: "external", waiter)
             await waiter.value
             #expect(queued <= 30, "the waiter woke on a notification, not at the end of the loop")
@@ -263,9 +289,12 @@ import TestServers
             let down = await #expect(throws: CatalogError.self) { try await store.generation() }
             #expect(down?.kind == .unavailable, "\(String(describing: down))")
             #expect(down?.message.contains("read the catalog generation") == true)
-            let publishDown = await #expect(throws: CatalogError.self) { try await store.publish(Self.video("during", at: 2000)) }
+            let publishDown = await #expect(throws: CatalogError.self) {
+                try await store.publish(Self.video("during", at: 2000))
+            }
             #expect(publishDown?.kind == .unavailable)
-            #expect(await store.waitForQueuedJob(upTo: 0.5) == false)  // returns (never throws) while nothing can notify
+            // returns (never throws) while nothing can notify
+            #expect(await store.waitForQueuedJob(upTo: 0.5) == false)
 
             try await server.start()
             // The pool reconnects on its own, after its backoff: retry a bounded number of times.
@@ -280,10 +309,13 @@ import TestServers
             }
             #expect(generation != nil, "the store reconnected")
             try await store.publish(Self.video("after", at: 3000))
-            #expect(try await store.pageWithGeneration(limit: 10, after: nil).page.items.map(\.id) == ["after", "before"])
+            #expect(
+                try await store.pageWithGeneration(limit: 10, after: nil).page.items.map(\.id) == ["after", "before"])
 
             // The LISTEN connection came back too.
-            let waiter = Task { #expect(await store.waitForQueuedJob(upTo: 600), "woken by a notification, not the timeout") }
+            let waiter = Task {
+                #expect(await store.waitForQueuedJob(upTo: 600), "woken by a notification, not the timeout")
+            }
             let queued = try await Self.queueJobsUntilWoken(server, database: "outage", prefix: "after-outage", waiter)
             await waiter.value
             #expect(queued <= 30, "the waiter woke on a notification after the restart")

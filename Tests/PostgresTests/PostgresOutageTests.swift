@@ -2,10 +2,11 @@ import Deadlines
 import FeedStore
 import Foundation
 import Logging
-@testable import PostgresCatalog
 import PostgresNIO
-import Testing
 import TestServers
+import Testing
+
+@testable import PostgresCatalog
 
 /// Issue 29's hang: `make test` stopped for good with every thread idle, a catalog call awaiting a continuation nobody
 /// would resume. PostgresNIO 1.33 drops a statement written to a connection whose channel has closed (the `ROLLBACK`
@@ -31,7 +32,8 @@ import TestServers
             #expect(error?.kind == .unavailable, "\(String(describing: error))")
             #expect(error?.message.contains("query a closed connection") == true)
             // The pool is still usable afterwards.
-            #expect(try await withDeadline(.seconds(60), "a call after the lost one") { try await store.generation() } > 0)
+            #expect(
+                try await withDeadline(.seconds(60), "a call after the lost one") { try await store.generation() } > 0)
         }
     }
 
@@ -53,7 +55,9 @@ import TestServers
                 let calls = (0..<4).map { n in
                     Task {
                         for k in 0..<50 {
-                            try await store.publish(PostgresFeedStoreTests.video("r\(round)-\(n)-\(k)", at: Int64(round * 100_000 + n * 100 + k)))
+                            try await store.publish(
+                                PostgresFeedStoreTests.video(
+                                    "r\(round)-\(n)-\(k)", at: Int64(round * 100_000 + n * 100 + k)))
                             _ = try await store.generation()
                         }
                     }
@@ -62,27 +66,36 @@ import TestServers
                 await server.stop()
 
                 for (index, call) in (transactions.map { task in Task { try await task.value } } + calls).enumerated() {
-                    let result = try await withDeadline(.seconds(60), "call \(index) in flight when the server died (round \(round))") {
+                    let result = try await withDeadline(
+                        .seconds(60), "call \(index) in flight when the server died (round \(round))"
+                    ) {
                         await call.result
                     }
                     if case let .failure(error) = result {
-                        #expect((error as? CatalogError)?.kind == .unavailable, "round \(round), call \(index): \(error)")
+                        #expect(
+                            (error as? CatalogError)?.kind == .unavailable, "round \(round), call \(index): \(error)")
                     }
                 }
 
                 try await server.start()
-                let back = try await withDeadline(.seconds(120), "the store to reach the restarted server (round \(round))") {
+                let back = try await withDeadline(
+                    .seconds(120), "the store to reach the restarted server (round \(round))"
+                ) {
                     while true {
                         if let generation = try? await store.generation() { return generation }
                         try await Task.sleep(for: .milliseconds(200))
                     }
                 }
                 #expect(back > 0)
-                try await store.publish(PostgresFeedStoreTests.video("after-\(round)", at: Int64(round * 100_000 + 99_999)))
+                try await store.publish(
+                    PostgresFeedStoreTests.video("after-\(round)", at: Int64(round * 100_000 + 99_999)))
                 // Woken by a notification after the restart, not by its 600 s timeout.
                 let woken = Task { #expect(await waiter.value, "round \(round): woken by a notification") }
-                let queued = try await withDeadline(.seconds(120), "the LISTEN waiter to wake after the restart (round \(round))") {
-                    try await PostgresFeedStoreTests.queueJobsUntilWoken(server, database: "crash", prefix: "round\(round)-", woken)
+                let queued = try await withDeadline(
+                    .seconds(120), "the LISTEN waiter to wake after the restart (round \(round))"
+                ) {
+                    try await PostgresFeedStoreTests.queueJobsUntilWoken(
+                        server, database: "crash", prefix: "round\(round)-", woken)
                 }
                 #expect(queued <= 30, "round \(round): the waiter woke on a notification")
             }

@@ -5,15 +5,17 @@ import Logging
 import MediaFixtures
 import PostgresCatalog
 import PostgresNIO
-import Testing
 import TestServers
+import Testing
 
 /// The PostgreSQL catalog's schema: applied once however many processes migrate at the same moment, the same
 /// tables and columns as the SQLite catalog, and the same triggers at work.
 @Suite(.timeLimit(.minutes(5))) struct PostgresSchemaTests {
     static let logger = Logger(label: "reel.test.postgres")
 
-    static func rows<T: PostgresDecodable & Sendable>(_ client: PostgresClient, _ query: PostgresQuery, as: T.Type) async throws -> [T] {
+    static func rows<T: PostgresDecodable & Sendable>(
+        _ client: PostgresClient, _ query: PostgresQuery, as: T.Type
+    ) async throws -> [T] {
         var result: [T] = []
         for try await value in try await client.query(query, logger: logger).decode(T.self) { result.append(value) }
         return result
@@ -21,10 +23,12 @@ import TestServers
 
     @Test func migratingTwiceAppliesEachVersionOnce() async throws {
         let server = try await PostgresTestServer()
-        let (first, second, versions) = try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
+        let (first, second, versions) = try await PostgresTestServerTests.withClient(server, database: "postgres") {
+            client in
             let first = try await PostgresMigrator().migrate(client, logger: Self.logger)
             let second = try await PostgresMigrator().migrate(client, logger: Self.logger)
-            let versions = try await Self.rows(client, "SELECT version FROM schema_migrations ORDER BY version", as: Int.self)
+            let versions = try await Self.rows(
+                client, "SELECT version FROM schema_migrations ORDER BY version", as: Int.self)
             return (first, second, versions)
         }
         #expect(first == PostgresSchema.migrations.map(\.version))
@@ -37,7 +41,11 @@ import TestServers
         // Separate clients, as separate hosts would have, all starting together.
         let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<4 {
-                group.addTask { try await PostgresTestServerTests.withClient(server, database: "postgres") { try await PostgresMigrator().migrate($0, logger: Self.logger) } }
+                group.addTask {
+                    try await PostgresTestServerTests.withClient(server, database: "postgres") {
+                        try await PostgresMigrator().migrate($0, logger: Self.logger)
+                    }
+                }
             }
             var all: [[Int]] = []
             for try await versions in group { all.append(versions) }
@@ -54,18 +62,25 @@ import TestServers
         let sqlite = try FeedDatabase(path: directory.file("catalog.sqlite"))
         let sqliteShape: Shape = try await sqlite.pool.read { db in
             var shape: Shape = [:]
-            let tables = try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
-                """)
+            let tables = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
+                    """)
             for table in tables {
-                shape[table] = Dictionary(uniqueKeysWithValues: try db.columns(in: table).map {
-                    ($0.name, "\($0.type.uppercased()) \($0.isNotNull || $0.primaryKeyIndex > 0 ? "NOT NULL" : "NULL")")
-                })
+                shape[table] = Dictionary(
+                    uniqueKeysWithValues: try db.columns(in: table).map {
+                        (
+                            $0.name,
+                            "\($0.type.uppercased()) \($0.isNotNull || $0.primaryKeyIndex > 0 ? "NOT NULL" : "NULL")"
+                        )
+                    })
             }
             return shape
         }
         let server = try await PostgresTestServer()
-        let postgresShape: Shape = try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
+        let postgresShape: Shape = try await PostgresTestServerTests.withClient(server, database: "postgres") {
+            client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)
             var shape: Shape = [:]
             let query: PostgresQuery = """
@@ -73,8 +88,13 @@ import TestServers
                 WHERE table_schema = 'public' AND table_name != 'schema_migrations'
                 """
             for try await (table, column, type, nullable) in try await client.query(query, logger: Self.logger)
-                .decode((String, String, String, String).self) {
-                let affinity = ["bigint": "INTEGER", "integer": "INTEGER", "text": "TEXT", "bytea": "BLOB", "double precision": "REAL"][type] ?? type
+                .decode((String, String, String, String).self)
+            {
+                let affinity =
+                    [
+                        "bigint": "INTEGER", "integer": "INTEGER", "text": "TEXT", "bytea": "BLOB",
+                        "double precision": "REAL",
+                    ][type] ?? type
                 shape[table, default: [:]][column] = "\(affinity) \(nullable == "NO" ? "NOT NULL" : "NULL")"
             }
             return shape
@@ -90,7 +110,8 @@ import TestServers
         let server = try await PostgresTestServer()
         try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, item_record)
                 VALUES ('v1', 'published', 1, 2, 15000, 720, 1280, 'h1', '\\x01')
                 """, logger: Self.logger)
@@ -109,7 +130,8 @@ import TestServers
 
             // So is a new rendition.
             try await client.query("UPDATE videos SET item_record = '\\x01' WHERE id = 'v1'", logger: Self.logger)
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
                 VALUES ('v1', '720p', 720, 1280, 3000000, 2500000, 'avc1.64001f,mp4a.40.2', 4)
                 """, logger: Self.logger)
@@ -127,7 +149,8 @@ import TestServers
         let server = try await PostgresTestServer()
         try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
             try await PostgresMigrator().migrate(client, logger: Self.logger)
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash)
                 VALUES ('v1', 'published', 1, 2, 15000, 720, 1280, 'h1')
                 """, logger: Self.logger)
@@ -137,9 +160,12 @@ import TestServers
                 try await listener.listen(on: "reel_generation") { notifications in
                     var iterator = notifications.makeAsyncIterator()
                     try await client.withTransaction(logger: Self.logger) { connection in
-                        try await connection.query("UPDATE videos SET status = 'published' WHERE id = 'v1'", logger: Self.logger)
-                        try await connection.query("UPDATE videos SET width = 1080 WHERE id = 'v1'", logger: Self.logger)
-                        try await connection.query("""
+                        try await connection.query(
+                            "UPDATE videos SET status = 'published' WHERE id = 'v1'", logger: Self.logger)
+                        try await connection.query(
+                            "UPDATE videos SET width = 1080 WHERE id = 'v1'", logger: Self.logger)
+                        try await connection.query(
+                            """
                             INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
                             VALUES ('v1', '720p', 720, 1280, 3000000, 2500000, 'avc1.64001f,mp4a.40.2', 4)
                             """, logger: Self.logger)
@@ -166,13 +192,15 @@ import TestServers
             let applied = try await PostgresMigrator(migrations: PostgresSchema.migrations.filter { $0.version < 4 })
                 .migrate(client, logger: Self.logger)
             #expect(applied == [1, 2, 3])
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, master_path)
                 VALUES (\(video.id), 'published', \(video.createdAt), \(video.publishedAt), \(video.durationMilliseconds), 1080, 1920,
                         'h', \(video.masterPath))
                 """, logger: Self.logger)
             for rendition in video.renditions {
-                try await client.query("""
+                try await client.query(
+                    """
                     INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
                     VALUES (\(video.id), \(rendition.rung), \(rendition.width), \(rendition.height), \(rendition.bandwidth),
                             \(rendition.averageBandwidth), \(rendition.codecs), \(rendition.segments))
@@ -188,13 +216,17 @@ import TestServers
             #expect(try await store.item(id: video.id)?.record == FeedVideoRecord.encode(read))
         }
         try await PostgresTestServerTests.withClient(server, database: "before_codecs") { client in
-            try await client.query("UPDATE renditions SET video_codec = 'h264', crf = 23, target_ssim_y = 0.97 WHERE rung = '720p'",
-                                   logger: Self.logger)
-            #expect(try await Self.rows(client, "SELECT encode(item_record, 'hex') FROM videos", as: String?.self) == [nil])
+            try await client.query(
+                "UPDATE renditions SET video_codec = 'h264', crf = 23, target_ssim_y = 0.97 WHERE rung = '720p'",
+                logger: Self.logger)
+            #expect(
+                try await Self.rows(client, "SELECT encode(item_record, 'hex') FROM videos", as: String?.self) == [nil])
         }
         try await PostgresFeedStoreTests.withStore(server, database: "before_codecs", create: false) { store in
             let shown = try #require(try await store.item(id: video.id)).video().renditions.first { $0.rung == "720p" }
-            #expect(shown?.videoCodec == "h264" && shown?.crf == 23 && shown?.targetSSIMY == 0.97, "\(String(describing: shown))")
+            #expect(
+                shown?.videoCodec == "h264" && shown?.crf == 23 && shown?.targetSSIMY == 0.97,
+                "\(String(describing: shown))")
             #expect(try await store.video(id: video.id)?.renditions.map(\.crf) == [nil, 23, nil])
         }
     }
@@ -209,14 +241,16 @@ import TestServers
             let applied = try await PostgresMigrator(migrations: PostgresSchema.migrations.filter { $0.version < 5 })
                 .migrate(client, logger: Self.logger)
             #expect(applied == [1, 2, 3, 4])
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, master_path)
                 VALUES (\(video.id), 'published', \(video.createdAt), \(video.publishedAt), \(video.durationMilliseconds), 1080, 1920,
                         'h', \(video.masterPath))
                 """, logger: Self.logger)
             for (index, rendition) in video.renditions.enumerated() {
                 let crf: Int? = index == 1 ? nil : 21 + index
-                try await client.query("""
+                try await client.query(
+                    """
                     INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments, video_codec, crf)
                     VALUES (\(video.id), \(rendition.rung), \(rendition.width), \(rendition.height), \(rendition.bandwidth),
                             \(rendition.averageBandwidth), \(rendition.codecs), \(rendition.segments), 'h264', \(crf))
@@ -231,10 +265,15 @@ import TestServers
             #expect(try #require(try await store.item(id: video.id)).video().renditions.map(\.crf) == [21, nil, 23])
             try await store.publish(fractional)
             #expect(try await store.video(id: fractional.id)?.renditions.map(\.crf) == [22.4, 23.4, 24.4])
-            #expect(try #require(try await store.item(id: fractional.id)).video().renditions.map(\.crf) == [22.4, 23.4, 24.4])
+            #expect(
+                try #require(try await store.item(id: fractional.id)).video().renditions.map(\.crf) == [
+                    22.4, 23.4, 24.4,
+                ])
         }
         try await PostgresTestServerTests.withClient(server, database: "whole_crfs") { client in
-            let type = try await Self.rows(client, """
+            let type = try await Self.rows(
+                client,
+                """
                 SELECT data_type::text FROM information_schema.columns WHERE table_name = 'renditions' AND column_name = 'crf'
                 """, as: String.self)
             #expect(type == ["double precision"])

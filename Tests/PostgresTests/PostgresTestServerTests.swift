@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import PostgresNIO
-import Testing
 import TestServers
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,14 +17,17 @@ import Glibc
     }
 
     static func configuration(_ server: PostgresTestServer, database: String) -> PostgresClient.Configuration {
-        PostgresClient.Configuration(host: server.host, port: server.port, username: PostgresTestServer.user, password: nil,
-                                     database: database, tls: .disable)
+        PostgresClient.Configuration(
+            host: server.host, port: server.port, username: PostgresTestServer.user, password: nil,
+            database: database, tls: .disable)
     }
 
     /// Runs `body` with a client connected to `database`, then shuts the client down.
     @discardableResult
-    static func withClient<T: Sendable>(_ server: PostgresTestServer, database: String,
-                                        _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    static func withClient<T: Sendable>(
+        _ server: PostgresTestServer, database: String,
+        _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
         let client = PostgresClient(configuration: configuration(server, database: database))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
@@ -44,7 +48,8 @@ import Glibc
             return version
         }
         #expect(version.hasPrefix("PostgreSQL 15"), "\(version)")
-        let owner = try #require(FileManager.default.attributesOfItem(atPath: server.dataDirectory)[.ownerAccountID] as? Int)
+        let owner = try #require(
+            FileManager.default.attributesOfItem(atPath: server.dataDirectory)[.ownerAccountID] as? Int)
         #expect(owner != 0, "the cluster must not belong to root")
         if getuid() == 0 { #expect(owner == Int(getpwnam("postgres")!.pointee.pw_uid)) }
     }
@@ -67,7 +72,9 @@ import Glibc
         try await server.start()
         let names = try await Self.withClient(server, database: "first") { client in
             var names: [String] = []
-            for try await (name) in try await client.query("SELECT name FROM items ORDER BY id").decode(String.self) { names.append(name) }
+            for try await (name) in try await client.query("SELECT name FROM items ORDER BY id").decode(String.self) {
+                names.append(name)
+            }
             return names
         }
         #expect(names == ["one"])

@@ -1,6 +1,7 @@
 import Deadlines
-@testable import PostgresCatalog
 import Testing
+
+@testable import PostgresCatalog
 
 /// The `LISTEN` wake-up's continuations: each waiter is resumed exactly once, by a wake-up or by its cancellation,
 /// whichever comes first, including a cancellation that arrives before it registered.

@@ -1,7 +1,7 @@
 import PrefetchSim
 import PropertyBased
-import Testing
 import TestTraits
+import Testing
 
 /// Invariants of the client model over random scrolls, links and pool sizes.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct FeedClientPropertyTests {
@@ -18,11 +18,15 @@ import TestTraits
         var configuration = ClientConfiguration()
         configuration.players = players
         configuration.feedLength = 40
-        return FeedClientSimulator(catalog: FeedClientScenarioTests.catalog, network: FeedClientScenarioTests.flat(mbps), configuration: configuration).run(script)
+        return FeedClientSimulator(
+            catalog: FeedClientScenarioTests.catalog, network: FeedClientScenarioTests.flat(mbps),
+            configuration: configuration
+        ).run(script)
     }
 
     @Test func poolNeverExceedsItsSize() async {
-        await propertyCheck(count: 150, input: Self.steps, Gen.double(in: 0.3...40), Gen.int(in: 3...5)) { script, mbps, players in
+        await propertyCheck(count: 150, input: Self.steps, Gen.double(in: 0.3...40), Gen.int(in: 3...5)) {
+            script, mbps, players in
             let report = run(script, mbps: mbps, players: players)
             #expect(report.playersCreated <= players)
             let created = report.events.filter { if case .playerCreated = $0.kind { true } else { false } }
@@ -40,7 +44,8 @@ import TestTraits
                 case let .lowBattery(on): battery = on
                 case let .downloadStarted(item, _, _):
                     let ahead = battery ? 1 : 2, behind = battery ? 0 : 1
-                    #expect((current - behind...current + ahead).contains(item), "item \(item) fetched while on \(current)")
+                    #expect(
+                        (current - behind...current + ahead).contains(item), "item \(item) fetched while on \(current)")
                 default: break
                 }
             }
@@ -60,7 +65,8 @@ import TestTraits
 
 extension FeedClientPropertyTests {
     @Test func onlyTheCurrentItemEverPlays() async {
-        await propertyCheck(count: 150, input: Self.steps, Gen.double(in: 0.3...40), Gen.int(in: 3...5)) { script, mbps, players in
+        await propertyCheck(count: 150, input: Self.steps, Gen.double(in: 0.3...40), Gen.int(in: 3...5)) {
+            script, mbps, players in
             let report = run(script, mbps: mbps, players: players)
             var current = 0
             var states: [Int: (item: Int?, state: PlayerState)] = [:]
@@ -69,7 +75,11 @@ extension FeedClientPropertyTests {
                 case let .swiped(_, to): current = to
                 case let .playerState(player, item, state):
                     states[player] = (item, state)
-                    if state == .playing { #expect(item == current, "player \(player) plays item \(String(describing: item)) while \(current) is current") }
+                    if state == .playing {
+                        #expect(
+                            item == current,
+                            "player \(player) plays item \(String(describing: item)) while \(current) is current")
+                    }
                 default: break
                 }
                 #expect(states.values.filter { $0.state == .playing }.count <= 1)

@@ -1,23 +1,28 @@
 import PrefetchSim
-import Testing
 import TestTraits
+import Testing
 
 /// Scripted scrolls through the player-pool / prefetch-window model, asserting on what happened.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct FeedClientScenarioTests {
     /// 5 catalog videos of 8 one-second chunks (120/240/400 kB) with a falling retention curve.
     static let catalog = (0..<5).map { i in
-        ShortVideo(name: "v\(i)", chunkBytes: [120_000, 240_000, 400_000].map { [Int](repeating: $0, count: 8) },
-                   retention: (0...8).map { 1 - Double($0) * 0.1 })
+        ShortVideo(
+            name: "v\(i)", chunkBytes: [120_000, 240_000, 400_000].map { [Int](repeating: $0, count: 8) },
+            retention: (0...8).map { 1 - Double($0) * 0.1 })
     }
 
     static func flat(_ mbps: Double) -> NetworkTrace {
-        NetworkTrace(name: "\(mbps) Mbps", times: (0...600).map(Double.init), mbps: [Double](repeating: mbps, count: 601))
+        NetworkTrace(
+            name: "\(mbps) Mbps", times: (0...600).map(Double.init), mbps: [Double](repeating: mbps, count: 601))
     }
 
-    func simulate(_ script: [ScrollStep], mbps: Double = 20, _ configure: (inout ClientConfiguration) -> Void = { _ in }) -> ClientReport {
+    func simulate(
+        _ script: [ScrollStep], mbps: Double = 20, _ configure: (inout ClientConfiguration) -> Void = { _ in }
+    ) -> ClientReport {
         var configuration = ClientConfiguration()
         configure(&configuration)
-        return FeedClientSimulator(catalog: Self.catalog, network: Self.flat(mbps), configuration: configuration).run(script)
+        return FeedClientSimulator(catalog: Self.catalog, network: Self.flat(mbps), configuration: configuration).run(
+            script)
     }
 
     @Test func neighboursArePrefetchedToAboutThreeSeconds() {
@@ -29,7 +34,9 @@ import TestTraits
     }
 
     @Test func fastScrollThroughFiftyItemsNeverCreatesAPlayerAfterWarmUp() {
-        let script = [ScrollStep](repeating: .watch(milliseconds: 300), count: 1) + (0..<50).flatMap { _ in [ScrollStep.swipe, .watch(milliseconds: 300)] }
+        let script =
+            [ScrollStep](repeating: .watch(milliseconds: 300), count: 1)
+            + (0..<50).flatMap { _ in [ScrollStep.swipe, .watch(milliseconds: 300)] }
         let report = simulate(script)
         #expect(report.playersCreated == 3)
         #expect(report.forwardSwipes == 50)
@@ -37,13 +44,16 @@ import TestTraits
         #expect(report.bytesDownloaded == report.bytesPlayed + report.bytesWasted + report.bytesStillBuffered)
         // At 0.3 s an item the current video's own 3 s come first, so the next one is rarely ready;
         // at 1.5 s an item the window has time to fill.
-        let paced = simulate([.watch(milliseconds: 1500)] + (0..<50).flatMap { _ in [ScrollStep.swipe, .watch(milliseconds: 1500)] })
+        let paced = simulate(
+            [.watch(milliseconds: 1500)] + (0..<50).flatMap { _ in [ScrollStep.swipe, .watch(milliseconds: 1500)] })
         #expect(paced.prefetchHitRate > 0.9)
         #expect(report.prefetchHitRate < paced.prefetchHitRate)
     }
 
     @Test func swipingBackFindsThePreviousItemStillBuffered() {
-        let report = simulate([.watch(milliseconds: 3000), .swipe, .watch(milliseconds: 2000), .swipeBack, .watch(milliseconds: 500)])
+        let report = simulate([
+            .watch(milliseconds: 3000), .swipe, .watch(milliseconds: 2000), .swipeBack, .watch(milliseconds: 500),
+        ])
         let startups = report.events.compactMap { event -> Int? in
             if case let .playbackStarted(item, startup) = event.kind, item == 0 { return startup }
             return nil
@@ -55,9 +65,12 @@ import TestTraits
     }
 
     @Test func slowThreeGLinkStallsAndStaysOnTheLowestRung() {
-        let script: [ScrollStep] = [.watch(milliseconds: 6000), .swipe, .watch(milliseconds: 6000), .swipe, .watch(milliseconds: 6000)]
+        let script: [ScrollStep] = [
+            .watch(milliseconds: 6000), .swipe, .watch(milliseconds: 6000), .swipe, .watch(milliseconds: 6000),
+        ]
         let report = simulate(script, mbps: 0.5) { $0.networkClass = .cellular3G }
-        #expect(report.events.allSatisfy { if case let .downloadStarted(_, _, rung) = $0.kind { rung == 0 } else { true } })
+        #expect(
+            report.events.allSatisfy { if case let .downloadStarted(_, _, rung) = $0.kind { rung == 0 } else { true } })
         #expect(report.stallRatio > 0.2)
         let fast = simulate(script, mbps: 50) { $0.networkClass = .wifi }
         #expect(fast.stallRatio < report.stallRatio)
@@ -65,7 +78,9 @@ import TestTraits
     }
 
     @Test func thePageBoundaryTriggersTheNextPageThreeItemsBeforeTheEnd() {
-        let script = [ScrollStep.watch(milliseconds: 200)] + (0..<7).flatMap { _ in [ScrollStep.swipe, .watch(milliseconds: 200)] }
+        let script =
+            [ScrollStep.watch(milliseconds: 200)]
+            + (0..<7).flatMap { _ in [ScrollStep.swipe, .watch(milliseconds: 200)] }
         let report = simulate(script)
         let requests = report.events.filter { if case .pageRequested = $0.kind { true } else { false } }
         #expect(requests.count == 1)
@@ -76,9 +91,14 @@ import TestTraits
     }
 
     @Test func memoryWarningDropsBuffersOutsideCurrentPlusMinusTwo() {
-        let script: [ScrollStep] = [.watch(milliseconds: 4000)] + (0..<4).flatMap { _ in [ScrollStep.swipe, .watch(milliseconds: 3000)] } + [.memoryWarning]
+        let script: [ScrollStep] =
+            [.watch(milliseconds: 4000)] + (0..<4).flatMap { _ in [ScrollStep.swipe, .watch(milliseconds: 3000)] } + [
+                .memoryWarning
+            ]
         let report = simulate(script)
-        let dropped = report.events.compactMap { if case let .buffersDropped(items, _) = $0.kind { return items } else { return nil } }
+        let dropped = report.events.compactMap {
+            if case let .buffersDropped(items, _) = $0.kind { return items } else { return nil }
+        }
         #expect(dropped.count == 1)
         #expect(dropped[0].allSatisfy { abs($0 - 4) > 2 })
         #expect(!dropped[0].isEmpty)
@@ -89,11 +109,15 @@ import TestTraits
         let saving = simulate([.lowBattery(true), .watch(milliseconds: 5000)]) { $0.networkClass = .wifi }
         #expect(!normal.prefetched(2).isEmpty)
         #expect(saving.prefetched(2).isEmpty)
-        #expect(saving.events.allSatisfy { if case let .downloadStarted(_, _, rung) = $0.kind { rung <= 1 } else { true } })
+        #expect(
+            saving.events.allSatisfy { if case let .downloadStarted(_, _, rung) = $0.kind { rung <= 1 } else { true } })
     }
 
     @Test func sameInputsGiveTheSameLogByteForByte() {
-        let script: [ScrollStep] = [.watch(milliseconds: 2500), .swipe, .watch(milliseconds: 900), .swipe, .swipeBack, .watch(milliseconds: 4000)]
+        let script: [ScrollStep] = [
+            .watch(milliseconds: 2500), .swipe, .watch(milliseconds: 900), .swipe, .swipeBack,
+            .watch(milliseconds: 4000),
+        ]
         #expect(simulate(script, mbps: 3).log == simulate(script, mbps: 3).log)
         #expect(simulate(script, mbps: 3).log != simulate(script, mbps: 30).log)
     }
@@ -142,7 +166,10 @@ extension FeedClientScenarioTests {
         let a = ClientRun.script(watch: watch, backSwipeProbability: 0.5, pauseMilliseconds: 200, seed: 3)
         #expect(a == ClientRun.script(watch: watch, backSwipeProbability: 0.5, pauseMilliseconds: 200, seed: 3))
         #expect(a.filter { $0 == .swipeBack }.count >= 1)
-        #expect(ClientRun.script(watch: watch, backSwipeProbability: 0, pauseMilliseconds: 0, seed: 3).filter { $0 == .swipeBack }.isEmpty)
+        #expect(
+            ClientRun.script(watch: watch, backSwipeProbability: 0, pauseMilliseconds: 0, seed: 3).filter {
+                $0 == .swipeBack
+            }.isEmpty)
         #expect(a.contains(.watch(milliseconds: 200)))
     }
 }

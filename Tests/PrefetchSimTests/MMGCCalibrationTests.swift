@@ -1,23 +1,29 @@
 import Foundation
 import PrefetchSim
-import Testing
 import TestTraits
+import Testing
 
 /// `--mode mmgc` against the challenge simulator's own results (`../shared/data/prefetch`, never committed).
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct MMGCCalibrationTests {
     static let data: String? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let path = root.deletingLastPathComponent().appendingPathComponent("shared/data/prefetch").path
         return FileManager.default.fileExists(atPath: path + "/reference_results.tsv") ? path : nil
     }()
 
-    struct Row { let policy, set: String; let score, bytes, wasted: Double }
+    struct Row {
+        let policy, set: String
+        let score, bytes, wasted: Double
+    }
 
     static func reference(_ data: String) throws -> [Row] {
         let text = try String(contentsOfFile: data + "/reference_results.tsv", encoding: .utf8)
         return text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
             let f = line.split(separator: "\t").map(String.init)
-            guard f.count >= 7, f[2] == "sample0", let score = Double(f[3]), let bytes = Double(f[5]), let wasted = Double(f[6]) else { return nil }
+            guard f.count >= 7, f[2] == "sample0", let score = Double(f[3]), let bytes = Double(f[5]),
+                let wasted = Double(f[6])
+            else { return nil }
             return Row(policy: f[0], set: f[1], score: score, bytes: bytes, wasted: wasted)
         }
     }
@@ -31,16 +37,24 @@ import TestTraits
     @Test(.enabled(if: data != nil, "needs ../shared/data/prefetch"))
     func fixedWindowPoliciesMatchTheChallengeSimulator() throws {
         let data = try #require(Self.data)
-        let catalog = try MMGCData.catalog(at: data + "/mmgc2022/short_video_size", retention: data + "/mmgc2022/user_ret")
+        let catalog = try MMGCData.catalog(
+            at: data + "/mmgc2022/short_video_size", retention: data + "/mmgc2022/user_ret")
         let fixedWindows: [PolicyName] = [.w0, .w1, .w2, .w4, .a2]
-        let rows = try Self.reference(data).filter { PolicyName(rawValue: $0.policy).map(fixedWindows.contains) ?? false }
+        let rows = try Self.reference(data).filter {
+            PolicyName(rawValue: $0.policy).map(fixedWindows.contains) ?? false
+        }
         #expect(rows.count == 25)
         for row in rows {
             let policy = try PolicyName(parsing: row.policy).makeMMGCPolicy()
             let result = MMGCRunner(catalog: catalog, traces: try Self.traces(data, row.set)).run(policy).average
-            #expect(abs(result.bytesDownloaded - row.bytes) <= row.bytes * 0.001, "\(row.policy) \(row.set) bytes \(result.bytesDownloaded) vs \(row.bytes)")
-            #expect(abs(result.wastedBytes - row.wasted) <= max(row.wasted * 0.001, 1), "\(row.policy) \(row.set) wasted \(result.wastedBytes) vs \(row.wasted)")
-            #expect(abs(result.score - row.score) <= 0.01, "\(row.policy) \(row.set) score \(result.score) vs \(row.score)")
+            #expect(
+                abs(result.bytesDownloaded - row.bytes) <= row.bytes * 0.001,
+                "\(row.policy) \(row.set) bytes \(result.bytesDownloaded) vs \(row.bytes)")
+            #expect(
+                abs(result.wastedBytes - row.wasted) <= max(row.wasted * 0.001, 1),
+                "\(row.policy) \(row.set) wasted \(result.wastedBytes) vs \(row.wasted)")
+            #expect(
+                abs(result.score - row.score) <= 0.01, "\(row.policy) \(row.set) score \(result.score) vs \(row.score)")
         }
     }
 }
@@ -50,11 +64,14 @@ extension MMGCCalibrationTests {
     @Test(.enabled(if: data != nil, "needs ../shared/data/prefetch"))
     func awareBeatsBothBaselinesEverywhereAndMeetsTheMediumTargets() throws {
         let data = try #require(Self.data)
-        let catalog = try MMGCData.catalog(at: data + "/mmgc2022/short_video_size", retention: data + "/mmgc2022/user_ret")
+        let catalog = try MMGCData.catalog(
+            at: data + "/mmgc2022/short_video_size", retention: data + "/mmgc2022/user_ret")
         let text = try String(contentsOfFile: data + "/reference_results.tsv", encoding: .utf8)
         let rows = text.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t").map(String.init) }
         func reference(_ policy: String, _ set: String) -> Double? {
-            rows.first { $0.count > 3 && $0[0] == policy && $0[1] == set && $0[2] == "sample0" }.flatMap { Double($0[3]) }
+            rows.first { $0.count > 3 && $0[0] == policy && $0[1] == set && $0[2] == "sample0" }.flatMap {
+                Double($0[3])
+            }
         }
         for set in ["high", "medium", "low", "mixed", "hsdpa"] {
             let runner = MMGCRunner(catalog: catalog, traces: try Self.traces(data, set))
@@ -67,6 +84,8 @@ extension MMGCCalibrationTests {
         let medium = MMGCRunner(catalog: catalog, traces: try Self.traces(data, "medium"))
         let users = UserSampler(videos: medium.sessionVideos).users(50, seed: 7)
         let result = MMGCResult.averaged(users.map { medium.run(AwarePolicy(), watch: $0).average })
-        #expect(result.stallRatio <= 0.08 && result.wasteRatio <= 0.27, "stall \(result.stallRatio), waste \(result.wasteRatio)")
+        #expect(
+            result.stallRatio <= 0.08 && result.wasteRatio <= 0.27,
+            "stall \(result.stallRatio), waste \(result.wasteRatio)")
     }
 }

@@ -34,7 +34,8 @@ extension MMGCSessionTests {
         let sizes = [950_000, 1_900_000, 1_900_000]
         let video = ShortVideo(name: "v", chunkBytes: [sizes, sizes, sizes], retention: [1, 1, 1, 1])
         var carried: [Double] = [-1]
-        let result = MMGCSession(videos: [video], watch: [3000], trace: Self.lateStart).run(InOrder(), lastChunkBitrate: &carried)
+        let result = MMGCSession(videos: [video], watch: [3000], trace: Self.lateStart).run(
+            InOrder(), lastChunkBitrate: &carried)
         // Stalls: all of chunk 0's 1080 ms, then delay − the 1 s buffered: 1080 − 1000 and 2080 − 1000.
         // Restarting at 10 s instead would give chunk 2 one second of row 1, then 16 Mbps: 1580 ms, 1740 ms stalled.
         #expect(result.chunksDownloaded == 3)

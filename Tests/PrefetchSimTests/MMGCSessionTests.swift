@@ -1,18 +1,20 @@
 import PrefetchSim
-import Testing
 import TestTraits
+import Testing
 
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct MMGCSessionTests {
     /// 7 videos of `chunks` 1 s chunks of 100/200/300 kB, everyone keeps watching.
     func catalog(chunks: Int = 4) -> [ShortVideo] {
         (0..<7).map { i in
-            ShortVideo(name: "v\(i)", chunkBytes: [100_000, 200_000, 300_000].map { [Int](repeating: $0, count: chunks) },
-                       retention: [Double](repeating: 1, count: chunks + 1))
+            ShortVideo(
+                name: "v\(i)", chunkBytes: [100_000, 200_000, 300_000].map { [Int](repeating: $0, count: chunks) },
+                retention: [Double](repeating: 1, count: chunks + 1))
         }
     }
 
     func constant(_ mbps: Double, seconds: Int = 100) -> NetworkTrace {
-        NetworkTrace(name: "flat", times: (0...seconds).map(Double.init), mbps: [Double](repeating: mbps, count: seconds + 1))
+        NetworkTrace(
+            name: "flat", times: (0...seconds).map(Double.init), mbps: [Double](repeating: mbps, count: seconds + 1))
     }
 
     @Test func transferIntegratesTheTracePiecewiseAndSkipsRowZero() {
@@ -42,7 +44,8 @@ import TestTraits
         let videos = catalog(chunks: 20)
         let w2 = FixedWindowPolicy.w2
         func view(downloaded: [Int], position: Int = 0) -> MMGCView {
-            MMGCView(videos: videos, playing: 0, positionMilliseconds: position, downloaded: downloaded, throughputKbps: [])
+            MMGCView(
+                videos: videos, playing: 0, positionMilliseconds: position, downloaded: downloaded, throughputKbps: [])
         }
         // Rule 1: under 3 s buffered, the playing video first.
         #expect(w2.decide(view(downloaded: [2, 0, 0, 0, 0, 0, 0])) == .download(video: 0, rung: 0))
@@ -80,8 +83,9 @@ import TestTraits
 
     @Test func seededUsersAreReproducible() {
         let videos = (0..<7).map { i in
-            ShortVideo(name: "v\(i)", chunkBytes: [[Int]](repeating: [Int](repeating: 1000, count: 10), count: 3),
-                       retention: (0...10).map { 1 - Double($0) * 0.08 })
+            ShortVideo(
+                name: "v\(i)", chunkBytes: [[Int]](repeating: [Int](repeating: 1000, count: 10), count: 3),
+                retention: (0...10).map { 1 - Double($0) * 0.08 })
         }
         let sampler = UserSampler(videos: videos)
         #expect(sampler.users(20, seed: 42) == sampler.users(20, seed: 42))
@@ -99,13 +103,21 @@ extension MMGCSessionTests {
         let videos = catalog(chunks: 6)
         var noSave = NoSavePolicy()
         let fixed = FixedPreloadPolicy()
-        let midway = MMGCView(videos: videos, playing: 0, positionMilliseconds: 0, downloaded: [3, 0, 0, 0, 0, 0, 0], throughputKbps: [2000])
+        let midway = MMGCView(
+            videos: videos, playing: 0, positionMilliseconds: 0, downloaded: [3, 0, 0, 0, 0, 0, 0],
+            throughputKbps: [2000])
         #expect(noSave.decide(midway) == .download(video: 0, rung: noSave.decide(midway).rung))
         #expect(fixed.decide(midway) == .download(video: 0, rung: 2))
-        let done = MMGCView(videos: videos, playing: 0, positionMilliseconds: 0, downloaded: [6, 4, 4, 4, 4, 0, 0], throughputKbps: [2000])
+        let done = MMGCView(
+            videos: videos, playing: 0, positionMilliseconds: 0, downloaded: [6, 4, 4, 4, 4, 0, 0],
+            throughputKbps: [2000])
         // fixed_preload stops at 4 chunks of each queued video; no_save goes round-robin over the queue.
         #expect(fixed.decide(done) == .sleep(milliseconds: 500))
-        if case let .download(video, _) = noSave.decide(done) { #expect((1...4).contains(video)) } else { Issue.record("no_save slept with chunks left") }
+        if case let .download(video, _) = noSave.decide(done) {
+            #expect((1...4).contains(video))
+        } else {
+            Issue.record("no_save slept with chunks left")
+        }
     }
 }
 

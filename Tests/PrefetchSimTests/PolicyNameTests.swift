@@ -1,6 +1,6 @@
 import PrefetchSim
-import Testing
 import TestTraits
+import Testing
 
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct PolicyNameTests {
     @Test func everyNameRoundTripsThroughItsSpelling() throws {
@@ -15,7 +15,11 @@ import TestTraits
     }
 
     @Test func listsTheNamesHelpShows() {
-        #expect(PolicyName.validNames == ["none", "next1", "window", "window:K", "aware", "W0", "W1", "W2", "W4", "A2", "no_save", "fixed_preload"])
+        #expect(
+            PolicyName.validNames == [
+                "none", "next1", "window", "window:K", "aware", "W0", "W1", "W2", "W4", "A2", "no_save",
+                "fixed_preload",
+            ])
         #expect(PolicyName.clientModeNames == ["none", "next1", "window", "window:K", "aware"])
     }
 
@@ -30,7 +34,8 @@ import TestTraits
 
     @Test func clientModeAcceptsExactlyTheNamesItHasAWindowFor() throws {
         for name in PolicyName.allCases {
-            let configured = (try? ClientRun.configuration(policy: name, base: ClientConfiguration(), traceMeanMbps: 5)) != nil
+            let configured =
+                (try? ClientRun.configuration(policy: name, base: ClientConfiguration(), traceMeanMbps: 5)) != nil
             #expect(configured == name.runsInClientMode, "\(name)")
         }
         #expect(throws: PolicyNameError.challengeOnly(.noSave)) {

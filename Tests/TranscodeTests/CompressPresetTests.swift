@@ -1,7 +1,7 @@
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 import Transcode
 
 /// `Presets/compress.json` through the strict loader.
@@ -11,7 +11,8 @@ import Transcode
     }
 
     @Test func shippedFileLoadsAndHoldsTheBuiltInDefaults() throws {
-        let loaded = try PresetLoader.decode(CompressPreset.self, from: try PresetFixtures.bytes(of: "compress.json"), file: "compress.json")
+        let loaded = try PresetLoader.decode(
+            CompressPreset.self, from: try PresetFixtures.bytes(of: "compress.json"), file: "compress.json")
         #expect(loaded == CompressPreset.default)
     }
 

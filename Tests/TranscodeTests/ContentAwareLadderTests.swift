@@ -2,8 +2,9 @@ import FileSystem
 import Foundation
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
+
 @testable import Transcode
 
 /// Content-aware rates on real encodes: a picture that hardly changes gets higher CRFs (fewer bytes) than its rungs
@@ -22,12 +23,15 @@ import TestTraits
     }
 
     /// Transcodes `clip` (written once per `name`) into a folder of its own.
-    func transcode(_ clip: SyntheticVideo, name: String, preset: LadderPreset = contentAware, measure: Bool = false,
-                   output: String? = nil) throws -> TranscodeSummary {
+    func transcode(
+        _ clip: SyntheticVideo, name: String, preset: LadderPreset = contentAware, measure: Bool = false,
+        output: String? = nil
+    ) throws -> TranscodeSummary {
         let source = directory.file(name + ".mp4")
         if !FileManager.default.fileExists(atPath: source) { try clip.write(to: source) }
-        return try LadderTranscoder(preset: preset, measuresQuality: measure).run(source: source,
-                                                                                   output: directory.file(output ?? name))
+        return try LadderTranscoder(preset: preset, measuresQuality: measure).run(
+            source: source,
+            output: directory.file(output ?? name))
     }
 
     @Test func aStillPictureRisesAboveItsRungsCRFsAndSpendsFewerBytesForLittleQuality() throws {
@@ -40,16 +44,24 @@ import TestTraits
 
         let analysis = try #require(aware.rateAnalysis)
         #expect(analysis.windowStarts.count == 2 && analysis.windowSeconds == 1, "\(analysis.windowStarts)")
-        #expect(analysis.windowStarts.allSatisfy { $0 == $0.rounded() }, "windows start on the GOP grid: \(analysis.windowStarts)")
+        #expect(
+            analysis.windowStarts.allSatisfy { $0 == $0.rounded() },
+            "windows start on the GOP grid: \(analysis.windowStarts)")
         #expect(analysis.cpuSeconds > 0)
         let settings = Self.contentAware.contentAware
         for ((rendition, rung), before) in zip(zip(aware.renditions, Self.contentAware.rungs), plain.renditions) {
             let crf = try #require(rendition.crf)
-            #expect(crf >= Double(rung.crf) && crf <= Double(rung.crf + settings.maxCRFRaise), "\(rendition.id): CRF \(crf)")
+            #expect(
+                crf >= Double(rung.crf) && crf <= Double(rung.crf + settings.maxCRFRaise), "\(rendition.id): CRF \(crf)"
+            )
             let chosen = try #require(analysis.renditions.first { $0.id == rendition.id })
             #expect(chosen.probes.map(\.crf) == [Double(rung.crf), Double(rung.crf + settings.maxCRFRaise)])
-            #expect(try #require(chosen.predictedSSIMY) >= chosen.targetSSIMY && rendition.targetSSIMY == chosen.targetSSIMY)
-            #expect(rendition.bytes <= before.bytes, "\(rendition.id): \(rendition.bytes) bytes against \(before.bytes) at CRF \(rung.crf)")
+            #expect(
+                try #require(chosen.predictedSSIMY) >= chosen.targetSSIMY && rendition.targetSSIMY == chosen.targetSSIMY
+            )
+            #expect(
+                rendition.bytes <= before.bytes,
+                "\(rendition.id): \(rendition.bytes) bytes against \(before.bytes) at CRF \(rung.crf)")
             // The whole clip, read back: it lost about what the probes allowed, no more.
             let (now, then) = (try #require(rendition.ssimY), try #require(before.ssimY))
             #expect(now >= then - settings.maxSSIMDrop - 0.001, "\(rendition.id): SSIM-Y \(now) against \(then)")
@@ -77,7 +89,9 @@ import TestTraits
         for rendition in summary.renditions {
             #expect(try #require(rendition.crf) < 29, "\(rendition.id)")
             let chosen = try #require(analysis.renditions.first { $0.id == rendition.id })
-            #expect(chosen.probes[0].ssimY - chosen.probes[1].ssimY > Self.contentAware.contentAware.maxSSIMDrop, "\(chosen.probes)")
+            #expect(
+                chosen.probes[0].ssimY - chosen.probes[1].ssimY > Self.contentAware.contentAware.maxSSIMDrop,
+                "\(chosen.probes)")
             #expect(chosen.probes[0].kilobitsPerSecond > chosen.probes[1].kilobitsPerSecond)
         }
     }
@@ -97,19 +111,25 @@ import TestTraits
         for (chosen, rendition) in zip(analysis.renditions, summary.renditions) {
             #expect(rendition.crf == chosen.crf && rendition.targetSSIMY == chosen.targetSSIMY)
             // Two probes, and a third a step above the second when the choice was the second.
-            #expect((2...3).contains(chosen.probes.count) && zip(chosen.probes, chosen.probes.dropFirst()).allSatisfy { $0.crf < $1.crf },
-                    "\(chosen.probes)")
+            #expect(
+                (2...3).contains(chosen.probes.count)
+                    && zip(chosen.probes, chosen.probes.dropFirst()).allSatisfy { $0.crf < $1.crf },
+                "\(chosen.probes)")
             if chosen.probes.count == 3 { #expect(chosen.crf >= chosen.probes[1].crf, "\(chosen)") }
             guard chosen.videoCodec != .h264 else { continue }
             #expect(chosen.targetSSIMY == (try #require(h264.predictedSSIMY)) - preset.contentAware.codecSSIMMargin)
             // Probed around the H.264 CRF plus the codec's offset.
             let offset = chosen.videoCodec == .hevc ? preset.hevc.crfOffset : preset.av1.crfOffset
-            #expect(chosen.probes[0].crf < h264.crf + Double(offset) && chosen.probes[1].crf > h264.crf + Double(offset), "\(chosen.probes)")
+            #expect(
+                chosen.probes[0].crf < h264.crf + Double(offset) && chosen.probes[1].crf > h264.crf + Double(offset),
+                "\(chosen.probes)")
         }
         // What the whole clip got, read back: each codec near the H.264 rendition's quality.
         let measured = Dictionary(uniqueKeysWithValues: try summary.renditions.map { ($0.id, try #require($0.ssimY)) })
         for id in ["270p-hevc", "270p-av1"] {
-            #expect(abs(measured[id]! - measured["270p"]!) < 0.01, "\(measured) \(analysis.renditions.map { ($0.id, $0.crf, $0.probes.map { ($0.crf, $0.ssimY) }) })")
+            #expect(
+                abs(measured[id]! - measured["270p"]!) < 0.01,
+                "\(measured) \(analysis.renditions.map { ($0.id, $0.crf, $0.probes.map { ($0.crf, $0.ssimY) }) })")
         }
     }
 
@@ -119,13 +139,16 @@ import TestTraits
         var preset = Self.contentAware
         preset.codecs = [.h264, .av1]
         preset.av1 = .init(preset: 12, crfOffset: 20, probeCRFStep: 12)
-        let summary = try transcode(SyntheticVideo(width: 480, height: 270, seconds: 3), name: "distance", preset: preset)
+        let summary = try transcode(
+            SyntheticVideo(width: 480, height: 270, seconds: 3), name: "distance", preset: preset)
         let analysis = try #require(summary.rateAnalysis)
         let crf = Dictionary(uniqueKeysWithValues: summary.renditions.map { ($0.id, $0.crf ?? -1) })
         let distance = try #require(crf["270p-av1"]) - (try #require(crf["270p"]))
         for rung in ["90p", "180p", "270p"] {
             let av1 = crf[rung + "-av1"]!
-            #expect(av1 == av1.rounded() && av1 <= crf[rung]! + distance + 1e-9 && av1 > crf[rung]! + distance - 1, "\(crf)")
+            #expect(
+                av1 == av1.rounded() && av1 <= crf[rung]! + distance + 1e-9 && av1 > crf[rung]! + distance - 1, "\(crf)"
+            )
             let chosen = try #require(analysis.renditions.first { $0.id == rung + "-av1" })
             #expect(rung == "270p" ? (2...3).contains(chosen.probes.count) : chosen.probes.isEmpty)
             #expect((chosen.predictedSSIMY == nil) == (rung != "270p"))
@@ -153,13 +176,18 @@ import TestTraits
         (#"{"hevc": {"probe_crf_step": 0}}"#, "hevc.probe_crf_step"),
     ])
     func aBadContentAwareSettingNamesItsKey(json: String, key: String) throws {
-        let error = #expect(throws: PresetError.self) { try PresetLoader.decode(LadderPreset.self, from: Array(json.utf8), file: "ladder.json") }
+        let error = #expect(throws: PresetError.self) {
+            try PresetLoader.decode(LadderPreset.self, from: Array(json.utf8), file: "ladder.json")
+        }
         #expect(error?.keyPath == key, "\(error.map { String(describing: $0) } ?? "")")
     }
 
     @Test func aRungTargetOutsideZeroToOneIsRefused() throws {
-        let json = #"{"rungs": [{"id": "720p", "short_side": 720, "crf": 21, "max_bitrate_kbps": 3000, "buffer_kbits": 6000, "audio_bitrate_kbps": 96, "target_ssim_y": 1.5}], "poster": {"rung": "720p"}}"#
-        let error = #expect(throws: PresetError.self) { try PresetLoader.decode(LadderPreset.self, from: Array(json.utf8), file: "ladder.json") }
+        let json =
+            #"{"rungs": [{"id": "720p", "short_side": 720, "crf": 21, "max_bitrate_kbps": 3000, "buffer_kbits": 6000, "audio_bitrate_kbps": 96, "target_ssim_y": 1.5}], "poster": {"rung": "720p"}}"#
+        let error = #expect(throws: PresetError.self) {
+            try PresetLoader.decode(LadderPreset.self, from: Array(json.utf8), file: "ladder.json")
+        }
         #expect(error?.keyPath == "rungs[0].target_ssim_y")
     }
 }

@@ -18,8 +18,12 @@ struct HLSRendition {
         var segments: [Segment] = []
         var duration: Double?
         for line in playlist.split(whereSeparator: \.isNewline).map(String.init) {
-            if line.hasPrefix("#EXTINF:") { duration = Double(line.dropFirst(8).split(separator: ",")[0]) }
-            else if !line.hasPrefix("#"), let d = duration { segments.append(Segment(duration: d, file: line)); duration = nil }
+            if line.hasPrefix("#EXTINF:") {
+                duration = Double(line.dropFirst(8).split(separator: ",")[0])
+            } else if !line.hasPrefix("#"), let d = duration {
+                segments.append(Segment(duration: d, file: line))
+                duration = nil
+            }
         }
         self.segments = segments
     }
@@ -45,11 +49,17 @@ struct HLSRendition {
     }
 
     static func read(_ path: String, decode: Bool = true) throws -> Reading {
-        let policy = InputPolicy(format: "mov", formatWhitelist: ["mov"], codecWhitelist: ["h264", "hevc", "av1", "aac"], maxStreams: 4, maxPixels: 1 << 24)
+        let policy = InputPolicy(
+            format: "mov", formatWhitelist: ["mov"], codecWhitelist: ["h264", "hevc", "av1", "aac"], maxStreams: 4,
+            maxPixels: 1 << 24)
         let input = try InputContext(path: path, policy: policy)
         let videoIndex = try require(input.bestStream(.video), "no video stream")
         let timeBase = input.timeBase(ofStream: videoIndex)
-        let decoder = decode ? try input.makeDecoder(streamIndex: videoIndex, threads: 1, maxPixels: 1 << 24, codecWhitelist: ["h264", "hevc", "av1", "libdav1d"]) : nil
+        let decoder =
+            decode
+            ? try input.makeDecoder(
+                streamIndex: videoIndex, threads: 1, maxPixels: 1 << 24,
+                codecWhitelist: ["h264", "hevc", "av1", "libdav1d"]) : nil
         var packets: [(Double, Bool)] = []
         var frames = 0
         var size = (0, 0)
@@ -78,8 +88,10 @@ struct HLSRendition {
         }
         _ = try decoder?.send(nil)
         try drain()
-        return Reading(video: input.streams[videoIndex], audio: input.bestStream(.audio).map { input.streams[$0] },
-                       packets: packets, decodedFrames: frames, decodedSize: size, decodedFormat: format, audioPacketSizes: audioSizes)
+        return Reading(
+            video: input.streams[videoIndex], audio: input.bestStream(.audio).map { input.streams[$0] },
+            packets: packets, decodedFrames: frames, decodedSize: size, decodedFormat: format,
+            audioPacketSizes: audioSizes)
     }
 }
 

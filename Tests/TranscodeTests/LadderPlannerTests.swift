@@ -1,6 +1,7 @@
-@testable import Transcode
-import Testing
 import TestTraits
+import Testing
+
+@testable import Transcode
 
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct LadderPlannerTests {
     let planner = LadderPlanner()
@@ -34,7 +35,9 @@ import TestTraits
         let small = plan(480, 854)
         #expect(sizes(small) == ["360p 360x640", "480p 480x854"])
         // Native 480p: caps interpolated by pixel count between 360p (1500) and 720p (3000); audio as 720p.
-        #expect(small.rungs[1].maxBitrateKbps == 1500 + Int((1500.0 * Double(480 * 480 - 360 * 360) / Double(720 * 720 - 360 * 360)).rounded()))
+        #expect(
+            small.rungs[1].maxBitrateKbps == 1500
+                + Int((1500.0 * Double(480 * 480 - 360 * 360) / Double(720 * 720 - 360 * 360)).rounded()))
         #expect(small.rungs[1].bufferKbits == small.rungs[1].maxBitrateKbps * 2)
         #expect(small.rungs[1].audioBitrateKbps == 96)
         #expect(sizes(plan(240, 426)) == ["240p 240x426"])

@@ -1,7 +1,7 @@
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 import Transcode
 
 /// `Presets/ladder.json` through the strict loader.
@@ -11,7 +11,8 @@ import Transcode
     }
 
     @Test func shippedFileLoadsAndHoldsTheBuiltInDefaults() throws {
-        let loaded = try PresetLoader.decode(LadderPreset.self, from: try PresetFixtures.bytes(of: "ladder.json"), file: "ladder.json")
+        let loaded = try PresetLoader.decode(
+            LadderPreset.self, from: try PresetFixtures.bytes(of: "ladder.json"), file: "ladder.json")
         #expect(loaded == LadderPreset.default)
     }
 
@@ -29,14 +30,19 @@ import Transcode
 
     @Test func misspeltRungKeyNamesTheRungAndTheKeysARungHas() {
         let error = #expect(throws: PresetError.self) {
-            try decode(#"""
+            try decode(
+                #"""
                 {"rungs": [{"id": "360p", "short_side": 360, "crf": 21, "max_bitrate_kbps": 1500, "buffer_kbits": 3000, "audio_bitrate_kbps": 64},
                            {"id": "720p", "short_side": 720, "crf": 21, "bitrat": 3000, "buffer_kbits": 6000, "audio_bitrate_kbps": 96}],
                  "poster": {"rung": "720p"}}
                 """#)
         }
         #expect(error?.keyPath == "rungs[1].bitrat")
-        #expect(error?.allowedKeys == ["audio_bitrate_kbps", "av1_crf", "buffer_kbits", "crf", "hevc_crf", "id", "max_bitrate_kbps", "short_side", "target_ssim_y"])
+        #expect(
+            error?.allowedKeys == [
+                "audio_bitrate_kbps", "av1_crf", "buffer_kbits", "crf", "hevc_crf", "id", "max_bitrate_kbps",
+                "short_side", "target_ssim_y",
+            ])
     }
 
     @Test func partialFileKeepsTheOtherDefaults() throws {
@@ -53,7 +59,10 @@ import Transcode
         (#"{"x264_preset": "veryfsat"}"#, "x264_preset"),
         (#"{"audio": {"sample_rate": 0}}"#, "audio.sample_rate"),
         (#"{"rungs": []}"#, "rungs"),
-        (#"{"rungs": [{"id": "720p", "short_side": 0, "crf": 21, "max_bitrate_kbps": 1, "buffer_kbits": 1, "audio_bitrate_kbps": 1}]}"#, "rungs[0].short_side"),
+        (
+            #"{"rungs": [{"id": "720p", "short_side": 0, "crf": 21, "max_bitrate_kbps": 1, "buffer_kbits": 1, "audio_bitrate_kbps": 1}]}"#,
+            "rungs[0].short_side"
+        ),
         (#"{"poster": {"rung": "480p"}}"#, "poster.rung"),
     ])
     func valueARuleRefusesIsNamedByPath(json: String, keyPath: String) {

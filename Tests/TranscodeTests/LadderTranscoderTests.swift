@@ -1,14 +1,16 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Ingest
 import LibAV
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
+
 @testable import Transcode
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// End-to-end ladders from generated phone-style clips, judged on what a player would read back.
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct LadderTranscoderTests {
@@ -27,7 +29,9 @@ import TestTraits
         poster: .init(searchSeconds: 2, rung: "180p")
     )
 
-    func transcode(_ clip: SyntheticVideo, name: String, preset: LadderPreset = small) throws -> (TranscodeSummary, String) {
+    func transcode(
+        _ clip: SyntheticVideo, name: String, preset: LadderPreset = small
+    ) throws -> (TranscodeSummary, String) {
         let source = directory.file(name)
         try clip.write(to: source)
         let output = directory.file(name + ".hls")
@@ -37,7 +41,9 @@ import TestTraits
 
     /// Checks everything a ladder owes any source; returns each rung's reading.
     @discardableResult
-    func checkLadder(_ summary: TranscodeSummary, at output: String, keyframeSeconds: Double) throws -> [String: HLSRendition.Reading] {
+    func checkLadder(
+        _ summary: TranscodeSummary, at output: String, keyframeSeconds: Double
+    ) throws -> [String: HLSRendition.Reading] {
         let master = try String(contentsOfFile: output + "/master.m3u8", encoding: .utf8)
         #expect(master.hasPrefix("#EXTM3U\n"))
         #expect(master.contains("#EXT-X-INDEPENDENT-SEGMENTS"))
@@ -55,12 +61,17 @@ import TestTraits
             #expect(hls.segments.count == rendition.segments && !hls.segments.isEmpty)
             for (index, segment) in hls.segments.enumerated() {
                 // Every segment opens with an IDR, and none is over the declared peak.
-                let one = try HLSRendition.read(try hls.joined([segment], to: directory.file("\(rendition.id)-\(index).mp4")), decode: false)
-                #expect(one.packets.first?.isKeyframe == true, "\(rendition.id) segment \(index) does not start with a keyframe")
-                let size = try FileManager.default.attributesOfItem(atPath: hls.directory + "/" + segment.file)[.size] as! Int
+                let one = try HLSRendition.read(
+                    try hls.joined([segment], to: directory.file("\(rendition.id)-\(index).mp4")), decode: false)
+                #expect(
+                    one.packets.first?.isKeyframe == true,
+                    "\(rendition.id) segment \(index) does not start with a keyframe")
+                let size =
+                    try FileManager.default.attributesOfItem(atPath: hls.directory + "/" + segment.file)[.size] as! Int
                 #expect(Double(size * 8) / segment.duration <= Double(rendition.bandwidth) + 1)
             }
-            let whole = try HLSRendition.read(try hls.joined(hls.segments, to: directory.file("\(rendition.id)-all.mp4")))
+            let whole = try HLSRendition.read(
+                try hls.joined(hls.segments, to: directory.file("\(rendition.id)-all.mp4")))
             #expect(whole.video.codecName == "h264")
             #expect(whole.video.profileName == "High")
             #expect(whole.video.rotation == 0)
@@ -80,8 +91,12 @@ import TestTraits
     }
 
     @Test func verticalFullHDClipMakesThreeAlignedRungsThatGStreamerPlays() async throws {
-        let (summary, output) = try transcode(SyntheticVideo(width: 1080, height: 1920, seconds: 2.5), name: "vertical.mp4", preset: .default)
-        #expect(summary.renditions.map { "\($0.id) \($0.width)x\($0.height)" } == ["360p 360x640", "720p 720x1280", "1080p 1080x1920"])
+        let (summary, output) = try transcode(
+            SyntheticVideo(width: 1080, height: 1920, seconds: 2.5), name: "vertical.mp4", preset: .default)
+        #expect(
+            summary.renditions.map { "\($0.id) \($0.width)x\($0.height)" } == [
+                "360p 360x640", "720p 720x1280", "1080p 1080x1920",
+            ])
         #expect(summary.renditions.allSatisfy { $0.codecs.hasPrefix("avc1.64") && $0.codecs.hasSuffix(",mp4a.40.2") })
         let readings = try checkLadder(summary, at: output, keyframeSeconds: 2)
         #expect(readings["360p"]?.decodedFrames == 75)
@@ -93,7 +108,8 @@ import TestTraits
     }
 
     @Test func sixtyFramesPerSecondBecomeThirty() throws {
-        let (summary, output) = try transcode(SyntheticVideo(width: 270, height: 480, frameRate: (60, 1), seconds: 2), name: "sixty-vertical.mp4")
+        let (summary, output) = try transcode(
+            SyntheticVideo(width: 270, height: 480, frameRate: (60, 1), seconds: 2), name: "sixty-vertical.mp4")
         #expect(summary.frameRate == 30)
         let readings = try checkLadder(summary, at: output, keyframeSeconds: 1)
         #expect(readings["270p"]?.decodedFrames == 60)
@@ -205,7 +221,9 @@ import TestTraits
         let output = directory.file("out")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: false)
         try directory.write("out/keep.txt", Array("mine".utf8))
-        #expect(throws: TranscodeError.self) { _ = try LadderTranscoder(preset: Self.small).run(source: source, output: output) }
+        #expect(throws: TranscodeError.self) {
+            _ = try LadderTranscoder(preset: Self.small).run(source: source, output: output)
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["keep.txt"])
     }
 }
@@ -213,16 +231,21 @@ import TestTraits
 /// The shared GStreamer anchor, when this machine has it (make test installs GStreamer).
 enum GStreamer {
     static var playScript: String? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let script = root.deletingLastPathComponent().appendingPathComponent("shared/anchors/play_hls_gst.sh").path
-        let hasGStreamer = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+        let hasGStreamer = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].contains {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         return hasGStreamer && FileManager.default.isExecutableFile(atPath: script) ? script : nil
     }
 
     /// hlsdemux2 itself sometimes gives up ("Couldn't download fragments", or aborts) when the parallel tests
     /// saturate the machine; a real fault in the stream fails all three attempts. Each attempt may take `limit` (the
     /// script's own gst-launch timeout is 300 s); past it the run throws `DeadlineExceeded` naming the command.
-    static func run(_ script: String, _ directory: String, within limit: Duration = .seconds(330)) async throws -> (status: Int32, output: String) {
+    static func run(
+        _ script: String, _ directory: String, within limit: Duration = .seconds(330)
+    ) async throws -> (status: Int32, output: String) {
         var result = try await ChildProcess.run([script, directory], within: limit)
         for _ in 2...3 where result.status != 0 {
             result = try await ChildProcess.run([script, directory], within: limit)

@@ -1,7 +1,8 @@
 import Foundation
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
+
 @testable import Transcode
 
 /// Issue 16: every variant of an H.264/HEVC/AV1 ladder plays in GStreamer, and its H.264 and AV1 variants play in
@@ -26,8 +27,11 @@ import TestTraits
         let folder = directory.file("vertical.hls")
         let summary = try LadderTranscoder(preset: Self.preset).run(source: source, output: folder)
         let sizes = summary.renditions.map { "\($0.id) \($0.width)x\($0.height)" }
-        #expect(sizes == ["180p 180x320", "270p 270x480", "180p-hevc 180x320", "270p-hevc 270x480",
-                          "180p-av1 180x320", "270p-av1 270x480"])
+        #expect(
+            sizes == [
+                "180p 180x320", "270p 270x480", "180p-hevc 180x320", "270p-hevc 270x480",
+                "180p-av1 180x320", "270p-av1 270x480",
+            ])
         #expect(summary.renditions.allSatisfy { $0.frames == 120 && $0.segments == 2 })
         return (summary, folder)
     }
@@ -51,7 +55,9 @@ import TestTraits
         for codec in ["h264", "hevc", "av1"] {
             let master = "master-\(codec).m3u8"
             let text = try String(contentsOfFile: folder + "/" + master, encoding: .utf8)
-            let listed = summary.renditions.filter { text.contains("\n\($0.playlist)\n") }.map { $0.videoCodec?.rawValue }
+            let listed = summary.renditions.filter { text.contains("\n\($0.playlist)\n") }.map {
+                $0.videoCodec?.rawValue
+            }
             #expect(listed == [codec, codec], "\(master) lists \(listed)")
             let result = try await GStreamer.run(script, folder, playlist: master)
             let frames = result.output.firstMatch(of: /video_frames=(\d+)/).flatMap { Int($0.1) }
@@ -63,14 +69,19 @@ import TestTraits
     /// HEVC variant is dropped only when MediaSource says it cannot take its CODECS, and played otherwise.
     @Test func chromiumPlaysEveryH264AndAV1VariantWithHLSJS() async throws {
         let hlsJS = Self.packageRoot.appendingPathComponent(".build/vendor/hls.mjs").path
-        try #require(FileManager.default.fileExists(atPath: hlsJS),
-                     "hls.js is missing: scripts/install-deps.sh test runs scripts/fetch-hlsjs.py")
+        try #require(
+            FileManager.default.fileExists(atPath: hlsJS),
+            "hls.js is missing: scripts/install-deps.sh test runs scripts/fetch-hlsjs.py")
         let (summary, folder) = try makeLadder()
         let driver = Self.packageRoot.appendingPathComponent("Tests/Browser/hls_variants_browser.py").path
-        let run = try await ChildProcess.run(["/usr/bin/timeout", "300", "python3", driver, "--ladder", folder,
-                                              "--hls-js", hlsJS, "--out", directory.file("chromium")], within: .seconds(330))
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-                                  "no report: \(run.stdout) \(run.stderr)")
+        let run = try await ChildProcess.run(
+            [
+                "/usr/bin/timeout", "300", "python3", driver, "--ladder", folder,
+                "--hls-js", hlsJS, "--out", directory.file("chromium"),
+            ], within: .seconds(330))
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+            "no report: \(run.stdout) \(run.stderr)")
         try #require(run.status == 0 && report["harnessError"] == nil, "\(report["harnessError"] ?? run.stderr)")
 
         func byURI(_ key: String) -> [String: [String: Any]] {
@@ -90,8 +101,9 @@ import TestTraits
                 #expect(supported == false, Comment(rawValue: why))
                 continue
             }
-            #expect(level["width"] as? Int == rendition.width && level["height"] as? Int == rendition.height,
-                    "\(rendition.id): \(level)")
+            #expect(
+                level["width"] as? Int == rendition.width && level["height"] as? Int == rendition.height,
+                "\(rendition.id): \(level)")
             let playback = try #require(played[rendition.playlist], "\(rendition.id) was kept but never pinned")
             Self.expectPlayedToTheEnd(rendition, pinnedAs: level["index"] as? Int, playback)
         }
@@ -102,8 +114,10 @@ import TestTraits
 
     /// One pinned level's playback: it ended, showed only its own size, decoded frames, took every fragment from its
     /// own playlist and no other, stayed on its level, and had no fatal error.
-    static func expectPlayedToTheEnd(_ rendition: TranscodeSummary.Rendition, pinnedAs index: Int?,
-                                     _ playback: [String: Any]) {
+    static func expectPlayedToTheEnd(
+        _ rendition: TranscodeSummary.Rendition, pinnedAs index: Int?,
+        _ playback: [String: Any]
+    ) {
         let context = Comment(rawValue: "\(rendition.id): \(playback)")
         let size = "\(rendition.width)x\(rendition.height)"
         #expect(playback["ended"] as? Bool == true, context)
@@ -128,8 +142,10 @@ import TestTraits
 extension GStreamer {
     /// One playlist of a ladder folder, with `run`'s three attempts (hlsdemux2 can give up on a saturated machine),
     /// each bounded by `limit`.
-    static func run(_ script: String, _ directory: String, playlist: String,
-                    within limit: Duration = .seconds(330)) async throws -> (status: Int32, output: String) {
+    static func run(
+        _ script: String, _ directory: String, playlist: String,
+        within limit: Duration = .seconds(330)
+    ) async throws -> (status: Int32, output: String) {
         var result = try await ChildProcess.run([script, directory, playlist], within: limit)
         for _ in 2...3 where result.status != 0 {
             result = try await ChildProcess.run([script, directory, playlist], within: limit)

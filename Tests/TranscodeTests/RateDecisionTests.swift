@@ -1,13 +1,15 @@
 import Foundation
-@testable import Transcode
-import Testing
 import TestTraits
+import Testing
+
+@testable import Transcode
 
 /// The content-aware choice of CRFs, from probe points made up to cover every branch (`RateDecision`, `SSIMCurve`,
 /// `RateAnalyzer.windows`); the probes themselves are measured in `ContentAwareLadderTests`.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct RateDecisionTests {
-    let settings = LadderPreset.ContentAware(enabled: true, samples: 3, sampleSeconds: 1, maxCRFRaise: 8, maxSSIMDrop: 0.0025,
-                                             codecSSIMMargin: 0.001)
+    let settings = LadderPreset.ContentAware(
+        enabled: true, samples: 3, sampleSeconds: 1, maxCRFRaise: 8, maxSSIMDrop: 0.0025,
+        codecSSIMMargin: 0.001)
     var decision: RateDecision { RateDecision(settings: settings) }
 
     /// A probe point; by default each CRF step above 21 saves 10 % of the bytes.
@@ -21,7 +23,9 @@ import TestTraits
         let curve = try #require(SSIMCurve(point(21, 0.99), point(29, 0.96)))
         #expect(abs(curve.ssimY(atCRF: 21) - 0.99) < 1e-12)
         #expect(abs(curve.ssimY(atCRF: 29) - 0.96) < 1e-12)
-        for crf in stride(from: 21.0, to: 29, by: 0.5) { #expect(curve.ssimY(atCRF: crf) > curve.ssimY(atCRF: crf + 0.5)) }
+        for crf in stride(from: 21.0, to: 29, by: 0.5) {
+            #expect(curve.ssimY(atCRF: crf) > curve.ssimY(atCRF: crf + 0.5))
+        }
         // Distortion grows geometrically: halfway in CRF is the geometric mean of the distortions, 1 - sqrt(0.01 * 0.04).
         #expect(abs(curve.ssimY(atCRF: 25) - 0.98) < 1e-12)
     }
@@ -59,7 +63,8 @@ import TestTraits
 
     @Test func x264AndX265TakeTenthsOfACRFAndSVTAV1WholeOnes() {
         #expect(VideoCodec.h264.crf(onGrid: 22.47) == 22.4 && VideoCodec.hevc.crf(onGrid: 22.4) == 22.4)
-        #expect(VideoCodec.h264.crf(onGrid: 23.0 - 1e-9) == 23, "a hair below a step is that step, not the one under it")
+        #expect(
+            VideoCodec.h264.crf(onGrid: 23.0 - 1e-9) == 23, "a hair below a step is that step, not the one under it")
         #expect(VideoCodec.av1.crf(onGrid: 36.9) == 36 && VideoCodec.av1.crf(onGrid: 0.5) == 1)
         #expect(VideoCodec.h264.crf(onGrid: 60) == 51 && VideoCodec.h264.crf(onGrid: -3) == 0)
         #expect(VideoCodec.optionText(crf: 21) == "21" && VideoCodec.optionText(crf: 22.4) == "22.4")
@@ -115,9 +120,11 @@ import TestTraits
     @Test(arguments: [1000.0, 990, 960])
     func aRiseThatSavesNoBytesInTheProbesIsNotTaken(highKbps: Double) {
         // The VBV cap binds at both CRFs: quality and bytes hardly move, so nothing is gained by rising.
-        let choice = decision.h264(base: 21, target: nil, probes: [point(21, 0.95, kbps: 1000), point(29, 0.9499, kbps: highKbps)])
+        let choice = decision.h264(
+            base: 21, target: nil, probes: [point(21, 0.95, kbps: 1000), point(29, 0.9499, kbps: highKbps)])
         #expect(choice.crf == 21)
-        let saving = decision.h264(base: 21, target: nil, probes: [point(21, 0.95, kbps: 1000), point(29, 0.9499, kbps: 940)])
+        let saving = decision.h264(
+            base: 21, target: nil, probes: [point(21, 0.95, kbps: 1000), point(29, 0.9499, kbps: 940)])
         #expect(saving.crf == 29)
     }
 
@@ -146,22 +153,26 @@ import TestTraits
 
     @Test func anotherCodecLooksNoHigherThanItsProbesAndAStepBelow() {
         // Better than H.264 everywhere: it rises only to its higher probe.
-        let high = decision.other(.hevc, probes: [point(25, 0.999), point(31, 0.998)], h264PredictedSSIMY: 0.99, step: 6)
+        let high = decision.other(
+            .hevc, probes: [point(25, 0.999), point(31, 0.998)], h264PredictedSSIMY: 0.99, step: 6)
         #expect(high.crf == 31)
         // Worse everywhere: the lowest CRF looked at, 25 - 6.
         let low = decision.other(.hevc, probes: [point(25, 0.97), point(31, 0.95)], h264PredictedSSIMY: 0.99, step: 6)
         #expect(low.crf == 19)
         // Short at both probes but within reach a step below: the line is followed down to the target.
-        let reach = decision.other(.hevc, probes: [point(29, 0.9463), point(35, 0.8935)], h264PredictedSSIMY: 0.9717, step: 6)
+        let reach = decision.other(
+            .hevc, probes: [point(29, 0.9463), point(35, 0.8935)], h264PredictedSSIMY: 0.9717, step: 6)
         #expect((23..<24).contains(reach.crf) && reach.predictedSSIMY >= 0.9717 - 0.001, "\(reach)")
         // And never outside the codec's scale.
         let av1 = decision.other(.av1, probes: [point(1, 0.96), point(13, 0.95)], h264PredictedSSIMY: 0.99, step: 12)
         #expect(av1.crf == 1)
         // SVT-AV1 takes whole CRFs only: the choice is the whole one below where the line meets the target.
-        let whole = decision.other(.av1, probes: [point(32, 0.990), point(44, 0.970)], h264PredictedSSIMY: 0.9855, step: 12)
+        let whole = decision.other(
+            .av1, probes: [point(32, 0.990), point(44, 0.970)], h264PredictedSSIMY: 0.9855, step: 12)
         #expect(whole.crf == whole.crf.rounded() && whole.crf > 32 && whole.crf < 44, "\(whole)")
         let line = SSIMCurve(point(32, 0.990), point(44, 0.970))!
-        #expect(line.ssimY(atCRF: whole.crf) >= whole.targetSSIMY && line.ssimY(atCRF: whole.crf + 1) < whole.targetSSIMY)
+        #expect(
+            line.ssimY(atCRF: whole.crf) >= whole.targetSSIMY && line.ssimY(atCRF: whole.crf + 1) < whole.targetSSIMY)
     }
 
     @Test func aCodecWhoseChoiceIsItsHigherProbeIsProbedAStepAbove() {
@@ -175,8 +186,10 @@ import TestTraits
         let nearTop = decision.other(.av1, probes: near, h264PredictedSSIMY: 0.9892, step: 12)
         #expect(decision.higherProbeCRF(.av1, choice: nearTop, probes: near, step: 12) == 63)
         let end = [point(51, 0.9935), point(63, 0.9904)]
-        #expect(decision.higherProbeCRF(.av1, choice: decision.other(.av1, probes: end, h264PredictedSSIMY: 0.9892, step: 12),
-                                        probes: end, step: 12) == nil)
+        #expect(
+            decision.higherProbeCRF(
+                .av1, choice: decision.other(.av1, probes: end, h264PredictedSSIMY: 0.9892, step: 12),
+                probes: end, step: 12) == nil)
         let hevc = [point(25.5, 0.999), point(31.5, 0.998)]
         let hevcTop = decision.other(.hevc, probes: hevc, h264PredictedSSIMY: 0.99, step: 6)
         #expect(decision.higherProbeCRF(.hevc, choice: hevcTop, probes: hevc, step: 6) == 37.5)
@@ -188,9 +201,11 @@ import TestTraits
 
     @Test func theTopTwoProbesPlaceTheChoiceAboveTheFirstCeiling() {
         // The step above still keeps the target: the choice is there. Past it: between the two.
-        let keeps = decision.other(.av1, probes: [point(48, 0.9904), point(60, 0.9893)], h264PredictedSSIMY: 0.9892, step: 12)
+        let keeps = decision.other(
+            .av1, probes: [point(48, 0.9904), point(60, 0.9893)], h264PredictedSSIMY: 0.9892, step: 12)
         #expect(keeps.crf == 60)
-        let between = decision.other(.av1, probes: [point(48, 0.9904), point(60, 0.9850)], h264PredictedSSIMY: 0.9892, step: 12)
+        let between = decision.other(
+            .av1, probes: [point(48, 0.9904), point(60, 0.9850)], h264PredictedSSIMY: 0.9892, step: 12)
         #expect(between.crf > 48 && between.crf < 60 && between.predictedSSIMY >= 0.9892 - 0.001, "\(between)")
     }
 
@@ -245,10 +260,13 @@ import TestTraits
     }
 
     @Test func aCapThatDoesNotBindOrProbesThatCannotDrawALineChangeNothing() {
-        #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 2500), point(29, 0.98, kbps: 900)], maxKbps: 3000) == nil)
+        #expect(
+            RateDecision.ssimYAtCap([point(21, 0.99, kbps: 2500), point(29, 0.98, kbps: 900)], maxKbps: 3000) == nil)
         #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500)], maxKbps: 3000) == nil)
-        #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500), point(29, 0.98, kbps: 3600)], maxKbps: 3000) == nil)
-        #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500), point(21, 0.98, kbps: 900)], maxKbps: 3000) == nil)
+        #expect(
+            RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500), point(29, 0.98, kbps: 3600)], maxKbps: 3000) == nil)
+        #expect(
+            RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500), point(21, 0.98, kbps: 900)], maxKbps: 3000) == nil)
         #expect(RateDecision.ssimYAtCap([point(21, 0.99, kbps: 3500), point(29, 0.98, kbps: 900)], maxKbps: 0) == nil)
     }
 
@@ -268,4 +286,3 @@ import TestTraits
         #expect(atCap.crf > atProbe.crf, "\(atCap) against \(atProbe)")
     }
 }
-

@@ -1,7 +1,8 @@
 import LibAV
 import MediaFixtures
-import Testing
 import TestTraits
+import Testing
+
 @testable import Transcode
 
 /// A rung's scaled-picture cache (shared by its renditions in every codec): one scale per source picture, never a
@@ -15,10 +16,12 @@ import TestTraits
     }
 
     func makeOutput() throws -> RungOutput {
-        let rung = LadderPlan.Rung(id: "90p", width: 160, height: 90, crf: 28, maxBitrateKbps: 300, bufferKbits: 600, audioBitrateKbps: 64)
+        let rung = LadderPlan.Rung(
+            id: "90p", width: 160, height: 90, crf: 28, maxBitrateKbps: 300, bufferKbits: 600, audioBitrateKbps: 64)
         let plan = LadderPlan(rungs: [rung], frameRate: (30, 1), keyframeInterval: 30, rotation: 0)
-        return try RungOutput(rung: rung, plan: plan, preset: .default, destination: .mp4(path: directory.file("rung.mp4")),
-                              color: .bt709, audio: nil, threads: 1)
+        return try RungOutput(
+            rung: rung, plan: plan, preset: .default, destination: .mp4(path: directory.file("rung.mp4")),
+            color: .bt709, audio: nil, threads: 1)
     }
 
     func source(brightness: Double) throws -> Frame {
@@ -77,8 +80,10 @@ import TestTraits
     @Test func otherFormatAtTheRungsSizeIsConverted() throws {
         let rung = RungScaler(width: 320, height: 180)
         let yuv = try source(brightness: 0.6)
-        let rgba = try Scaler(inputWidth: 320, inputHeight: 180, inputFormat: .yuv420p, outputWidth: 320, outputHeight: 180,
-                              outputFormat: .rgba, filter: .bilinear).scale(yuv)
+        let rgba = try Scaler(
+            inputWidth: 320, inputHeight: 180, inputFormat: .yuv420p, outputWidth: 320, outputHeight: 180,
+            outputFormat: .rgba, filter: .bilinear
+        ).scale(yuv)
         let picture = try rung.picture(from: SourcePicture(frame: rgba, number: 0))
         #expect(picture.pixelFormat == .yuv420p && picture.width == 320 && picture.height == 180)
         #expect(abs(picture.lumaStatistics().mean - yuv.lumaStatistics().mean) < 3, "the round trip keeps the picture")

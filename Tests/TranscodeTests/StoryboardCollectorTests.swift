@@ -3,8 +3,9 @@ import LibAV
 import LibWebP
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
+
 @testable import Transcode
 
 /// Storyboards made by real ladders from generated clips, judged on the files a player would read.
@@ -40,8 +41,11 @@ import TestTraits
     func readStoryboard(_ summary: TranscodeSummary, at output: String, seconds: Double) throws -> Reading {
         let storyboard = try #require(summary.storyboard)
         #expect(storyboard.vttPath == "storyboard.vtt" && storyboard.imagePath == "storyboard.webp")
-        let sheet = try WebPImage(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: output + "/" + storyboard.imagePath))))
-        #expect(sheet.width == storyboard.columns * storyboard.tileWidth && sheet.height == storyboard.rows * storyboard.tileHeight)
+        let sheet = try WebPImage(
+            decoding: Array(try Data(contentsOf: URL(fileURLWithPath: output + "/" + storyboard.imagePath))))
+        #expect(
+            sheet.width == storyboard.columns * storyboard.tileWidth
+                && sheet.height == storyboard.rows * storyboard.tileHeight)
         #expect(!sheet.hasAlpha)
         let text = try String(contentsOfFile: output + "/" + storyboard.vttPath, encoding: .utf8)
         #expect(text.hasPrefix("WEBVTT\n\n"))
@@ -49,11 +53,15 @@ import TestTraits
         #expect(cues.count == storyboard.count)
         #expect(cues.first?.start == 0)
         for (previous, next) in zip(cues, cues.dropFirst()) { #expect(previous.end == next.start) }
-        #expect(abs((cues.last?.end ?? 0) - seconds) < 0.001, "the cues end at \(cues.last?.end ?? 0), the video at \(seconds)")
+        #expect(
+            abs((cues.last?.end ?? 0) - seconds) < 0.001,
+            "the cues end at \(cues.last?.end ?? 0), the video at \(seconds)")
         for cue in cues {
             #expect(cue.image == "storyboard.webp")
             #expect(cue.width == storyboard.tileWidth && cue.height == storyboard.tileHeight)
-            #expect(cue.x >= 0 && cue.y >= 0 && cue.x + cue.width <= sheet.width && cue.y + cue.height <= sheet.height, "\(cue)")
+            #expect(
+                cue.x >= 0 && cue.y >= 0 && cue.x + cue.width <= sheet.width && cue.y + cue.height <= sheet.height,
+                "\(cue)")
             #expect(cue.end - cue.start <= Double(storyboard.intervalSeconds) + 0.0005)
         }
         return Reading(storyboard: storyboard, sheet: sheet, cues: cues)
@@ -67,7 +75,8 @@ import TestTraits
         func seconds(_ stamp: Substring) throws -> Double {
             let parts = stamp.split(separator: ":")
             try #require(parts.count == 3, "\(stamp)")
-            return try #require(Double(parts[0])) * 3600 + (try #require(Double(parts[1]))) * 60 + (try #require(Double(parts[2])))
+            return try #require(Double(parts[0])) * 3600 + (try #require(Double(parts[1]))) * 60
+                + (try #require(Double(parts[2])))
         }
         while index + 1 < lines.count {
             let times = lines[index].split(separator: " --> ")
@@ -76,8 +85,10 @@ import TestTraits
             try #require(payload.count == 2, "\(lines[index + 1])")
             let numbers = payload[1].split(separator: ",").compactMap { Int($0) }
             try #require(numbers.count == 4, "\(lines[index + 1])")
-            cues.append(Cue(start: try seconds(times[0]), end: try seconds(times[1]), image: String(payload[0]),
-                            x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]))
+            cues.append(
+                Cue(
+                    start: try seconds(times[0]), end: try seconds(times[1]), image: String(payload[0]),
+                    x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]))
             index += 2
         }
         #expect(index == lines.count, "a line is left over")
@@ -107,7 +118,9 @@ import TestTraits
         let reading = try readStoryboard(summary, at: output, seconds: seconds)
         // The poster rung (180p) is 180x320: tiles are 160x284, in 10 columns.
         #expect(reading.storyboard.count == 15 && reading.storyboard.intervalSeconds == 1)
-        #expect(reading.storyboard.tileWidth == 160 && reading.storyboard.tileHeight == 284 && reading.storyboard.columns == 10)
+        #expect(
+            reading.storyboard.tileWidth == 160 && reading.storyboard.tileHeight == 284
+                && reading.storyboard.columns == 10)
         #expect(reading.sheet.width == 1600 && reading.sheet.height == 568)
         // Limited-range grey Y' becomes full-range grey (Y' - 16) * 255 / 219; each tile is nearest its own second's.
         let expected = (0..<15).map { (Double(SyntheticVideo.luma(second: $0)) - 16) * 255 / 219 }
@@ -139,7 +152,9 @@ import TestTraits
         let seconds = Double(try #require(summary.renditions.first).frames) / summary.frameRate
         let reading = try readStoryboard(summary, at: output, seconds: seconds)
         #expect(reading.storyboard.count == 2 && reading.storyboard.columns == 2)
-        #expect(reading.sheet.width == 2 * reading.storyboard.tileWidth && reading.sheet.height == reading.storyboard.tileHeight)
+        #expect(
+            reading.sheet.width == 2 * reading.storyboard.tileWidth
+                && reading.sheet.height == reading.storyboard.tileHeight)
         #expect(reading.cues.map(\.start) == [0, 1] && abs(reading.cues[1].end - 1.2) < 0.001)
     }
 
@@ -200,16 +215,20 @@ import TestTraits
         let storyboard = try collector.write(into: directory.path, durationSeconds: 250)
         #expect(storyboard.count == 63 && storyboard.intervalSeconds == 4 && storyboard.columns == 10)
         #expect(storyboard.tileWidth == 64 && storyboard.tileHeight == 36)
-        let sheet = try WebPImage(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("storyboard.webp")))))
+        let sheet = try WebPImage(
+            decoding: Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("storyboard.webp")))))
         #expect(sheet.width == 640 && sheet.height == 7 * 36)
-        let cues = try StoryboardCollectorTests.parse(try String(contentsOfFile: directory.file("storyboard.vtt"), encoding: .utf8))
+        let cues = try StoryboardCollectorTests.parse(
+            try String(contentsOfFile: directory.file("storyboard.vtt"), encoding: .utf8))
         #expect(cues.count == 63 && cues.last?.start == 248 && cues.last?.end == 250)
     }
 
     @Test func writingWithoutAPictureFails() throws {
         let directory = try TemporaryDirectory()
         let collector = StoryboardCollector(expectedDuration: 15, frameRate: Rational(30, 1))
-        let error = try #require(throws: TranscodeError.self) { try collector.write(into: directory.path, durationSeconds: 15) }
+        let error = try #require(throws: TranscodeError.self) {
+            try collector.write(into: directory.path, durationSeconds: 15)
+        }
         #expect(error.code == "encode_failed")
     }
 

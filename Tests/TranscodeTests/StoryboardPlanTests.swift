@@ -1,5 +1,6 @@
-import Testing
 import TestTraits
+import Testing
+
 @testable import Transcode
 
 /// The storyboard's pure rules: tile size, interval, grid and cues, on numbers alone.
@@ -16,17 +17,27 @@ import TestTraits
         let durationMilliseconds = Int((plan.durationSeconds * 1000).rounded())
         #expect(cues.last?.endMilliseconds == max(durationMilliseconds, cues.last!.startMilliseconds + 1), "\(label)")
         for cue in cues {
-            #expect(cue.x >= 0 && cue.y >= 0 && cue.x + cue.width <= plan.sheetWidth && cue.y + cue.height <= plan.sheetHeight,
-                    "\(label): \(cue) is outside \(plan.sheetWidth)x\(plan.sheetHeight)")
+            #expect(
+                cue.x >= 0 && cue.y >= 0 && cue.x + cue.width <= plan.sheetWidth
+                    && cue.y + cue.height <= plan.sheetHeight,
+                "\(label): \(cue) is outside \(plan.sheetWidth)x\(plan.sheetHeight)")
         }
         #expect(Set(cues.map { [$0.x, $0.y] }).count == cues.count, "\(label): two cues share a tile")
-        #expect(plan.sheetWidth == plan.columns * plan.tileWidth && plan.sheetHeight == plan.rows * plan.tileHeight, "\(label)")
-        #expect(plan.sheetWidth <= StoryboardPlan.maxSheetSide && plan.sheetHeight <= StoryboardPlan.maxSheetSide, "\(label)")
+        #expect(
+            plan.sheetWidth == plan.columns * plan.tileWidth && plan.sheetHeight == plan.rows * plan.tileHeight,
+            "\(label)")
+        #expect(
+            plan.sheetWidth <= StoryboardPlan.maxSheetSide && plan.sheetHeight <= StoryboardPlan.maxSheetSide,
+            "\(label)")
         #expect(plan.count <= StoryboardPlan.maxTiles && plan.columns <= StoryboardPlan.maxColumns, "\(label)")
         // No row is wasted: the last row holds at least one tile.
         #expect((plan.rows - 1) * plan.columns < plan.count, "\(label)")
-        #expect(plan.tileWidth % 2 == 0 && plan.tileHeight % 2 == 0 && plan.tileWidth >= 2 && plan.tileHeight >= 2, "\(label)")
-        #expect(plan.tileWidth <= StoryboardPlan.maxTileWidth && plan.tileHeight <= StoryboardPlan.maxTileHeight, "\(label)")
+        #expect(
+            plan.tileWidth % 2 == 0 && plan.tileHeight % 2 == 0 && plan.tileWidth >= 2 && plan.tileHeight >= 2,
+            "\(label)")
+        #expect(
+            plan.tileWidth <= StoryboardPlan.maxTileWidth && plan.tileHeight <= StoryboardPlan.maxTileHeight, "\(label)"
+        )
     }
 
     @Test func fifteenSecondPortraitClipHasFifteenTilesInTwoRows() throws {
@@ -35,7 +46,9 @@ import TestTraits
         #expect(plan.tileWidth == 160 && plan.tileHeight == 284)
         #expect(plan.columns == 10 && plan.rows == 2)
         #expect(plan.sheetWidth == 1600 && plan.sheetHeight == 568)
-        #expect(plan.cues[14] == .init(startMilliseconds: 14_000, endMilliseconds: 15_000, x: 640, y: 284, width: 160, height: 284))
+        #expect(
+            plan.cues[14]
+                == .init(startMilliseconds: 14_000, endMilliseconds: 15_000, x: 640, y: 284, width: 160, height: 284))
         checkInvariants(plan)
     }
 
@@ -43,7 +56,9 @@ import TestTraits
         let plan = try StoryboardPlan(durationSeconds: 60, width: 1280, height: 720)
         #expect(plan.intervalSeconds == 1 && plan.count == 60 && plan.rows == 6)
         #expect(plan.tileWidth == 160 && plan.tileHeight == 90)
-        #expect(plan.cues.last == .init(startMilliseconds: 59_000, endMilliseconds: 60_000, x: 1440, y: 450, width: 160, height: 90))
+        #expect(
+            plan.cues.last
+                == .init(startMilliseconds: 59_000, endMilliseconds: 60_000, x: 1440, y: 450, width: 160, height: 90))
         checkInvariants(plan)
     }
 
@@ -81,7 +96,8 @@ import TestTraits
     }
 
     @Test(arguments: [
-        (720, 1280, 160, 284), (1080, 1920, 160, 284), (1280, 720, 160, 90), (1920, 1080, 160, 90), (360, 360, 160, 160),
+        (720, 1280, 160, 284), (1080, 1920, 160, 284), (1280, 720, 160, 90), (1920, 1080, 160, 90),
+        (360, 360, 160, 160),
         // Very wide and very tall: the long side is capped, the short side never drops below 2.
         (4000, 100, 160, 4), (10_000, 10, 160, 2), (100, 4000, 8, 320), (10, 10_000, 2, 320), (540, 1920, 90, 320),
         // Small pictures are never upscaled; odd sides round down to even.
@@ -99,8 +115,10 @@ import TestTraits
                 let duration = 0.05 + Double(step) * 1.37
                 let plan = try StoryboardPlan(durationSeconds: duration, width: width, height: height)
                 #expect(plan.count == Int((duration / Double(plan.intervalSeconds)).rounded(.up)), "\(duration)")
-                #expect(plan.intervalSeconds == 1 || Int((duration / Double(plan.intervalSeconds - 1)).rounded(.up)) > StoryboardPlan.maxTiles,
-                        "\(duration): \(plan.intervalSeconds) s is not the smallest interval")
+                #expect(
+                    plan.intervalSeconds == 1
+                        || Int((duration / Double(plan.intervalSeconds - 1)).rounded(.up)) > StoryboardPlan.maxTiles,
+                    "\(duration): \(plan.intervalSeconds) s is not the smallest interval")
                 checkInvariants(plan, "\(duration) s \(width)x\(height)")
             }
         }
@@ -114,7 +132,9 @@ import TestTraits
     @Test func refusesAPictureWithoutAreaAndAnIntervalTooShortForTheClip() throws {
         #expect(throws: TranscodeError.self) { try StoryboardPlan(durationSeconds: 10, width: 0, height: 360) }
         #expect(throws: TranscodeError.self) { try StoryboardPlan(durationSeconds: 10, width: 640, height: -2) }
-        #expect(throws: TranscodeError.self) { try StoryboardPlan(durationSeconds: 10, width: 640, height: 360, intervalSeconds: 0) }
+        #expect(throws: TranscodeError.self) {
+            try StoryboardPlan(durationSeconds: 10, width: 640, height: 360, intervalSeconds: 0)
+        }
         let error = try #require(throws: TranscodeError.self) {
             try StoryboardPlan(durationSeconds: 121, width: 640, height: 360, intervalSeconds: 1)
         }
@@ -123,19 +143,20 @@ import TestTraits
 
     @Test func webVTTHasOneCuePerTileWithTheSheetFragment() throws {
         let plan = try StoryboardPlan(durationSeconds: 2.25, width: 1280, height: 720)
-        #expect(plan.webVTT(image: "storyboard.webp") == """
-            WEBVTT
+        #expect(
+            plan.webVTT(image: "storyboard.webp") == """
+                WEBVTT
 
-            00:00:00.000 --> 00:00:01.000
-            storyboard.webp#xywh=0,0,160,90
+                00:00:00.000 --> 00:00:01.000
+                storyboard.webp#xywh=0,0,160,90
 
-            00:00:01.000 --> 00:00:02.000
-            storyboard.webp#xywh=160,0,160,90
+                00:00:01.000 --> 00:00:02.000
+                storyboard.webp#xywh=160,0,160,90
 
-            00:00:02.000 --> 00:00:02.250
-            storyboard.webp#xywh=320,0,160,90
+                00:00:02.000 --> 00:00:02.250
+                storyboard.webp#xywh=320,0,160,90
 
-            """)
+                """)
     }
 
     @Test func timestampsWriteHoursMinutesSecondsAndMilliseconds() {

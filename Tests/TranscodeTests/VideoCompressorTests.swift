@@ -3,8 +3,9 @@ import Ingest
 import LibAV
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
+
 @testable import Transcode
 
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct VideoCompressorTests {
@@ -83,7 +84,8 @@ import TestTraits
         limits.video.maxBytes = 1000
         let output = directory.file("out.mp4")
         do {
-            _ = try VideoCompressor(policy: AdmissionPolicy(limits: limits), preset: Self.small).run(source: source, output: output, quality: .high)
+            _ = try VideoCompressor(policy: AdmissionPolicy(limits: limits), preset: Self.small).run(
+                source: source, output: output, quality: .high)
             Issue.record("an oversized file was compressed")
         } catch {
             #expect(error.code == "too_large")

@@ -2,8 +2,8 @@ import FileSystem
 import Foundation
 import MediaFixtures
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 import Transcode
 import UploadClient
 

@@ -2,8 +2,8 @@ import FileSystem
 import Foundation
 import MediaFixtures
 import Synchronization
-import Testing
 import TestTraits
+import Testing
 import UploadClient
 
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct TusUploaderTests {
@@ -11,11 +11,14 @@ import UploadClient
 
     /// Another client (or an earlier run) sends the upload's first bytes straight to the server.
     func sendFirstBytes(_ bytes: [UInt8], to url: URL, on tus: TusTestServer) async throws {
-        _ = try await tus.send(HTTPRequest(
-            method: "PATCH", url: url,
-            headers: ["Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
-                      "Content-Type": "application/offset+octet-stream"],
-            body: bytes))
+        _ = try await tus.send(
+            HTTPRequest(
+                method: "PATCH", url: url,
+                headers: [
+                    "Tus-Resumable": "1.0.0", "Authorization": "Bearer secret", "Upload-Offset": "0",
+                    "Content-Type": "application/offset+octet-stream",
+                ],
+                body: bytes))
     }
 
     func makeUploader(
@@ -190,7 +193,8 @@ import UploadClient
         let sleeper = RecordingSleeper()
         let uploader = makeUploader(tus, sleeper: sleeper)
         let url = try await uploader.create(length: 1500, filename: "clip.mp4", filetype: "video/mp4")
-        tus.inject(.respond(TusTestServer.error(429, "rate_limited", "slow down", headers: ["Retry-After": "4"])), on: "PATCH")
+        tus.inject(
+            .respond(TusTestServer.error(429, "rate_limited", "slow down", headers: ["Retry-After": "4"])), on: "PATCH")
 
         let completion = try await uploader.send(file: path, length: 1500, to: url, from: 0)
 

@@ -4,8 +4,8 @@ import Ingest
 import MediaFixtures
 import MediaModel
 import Synchronization
-import Testing
 import TestTraits
+import Testing
 import Transcode
 import UploadClient
 
@@ -54,7 +54,10 @@ import UploadClient
         #expect(tus.upload("u1")?.bytes == original)
         #expect(result.outcome?.masterURL?.absoluteString == "http://reel.test/media/videos/v1/master.m3u8")
         #expect(result.jobURL.absoluteString == "http://reel.test/v1/jobs/job-1")
-        guard case let .plan(plan) = log.events.first else { Issue.record("no plan event first"); return }
+        guard case let .plan(plan) = log.events.first else {
+            Issue.record("no plan event first")
+            return
+        }
         #expect(plan.action == .uploadAsIs)
         #expect(!log.events.contains { if case .compressing = $0 { true } else { false } })
         #expect(
@@ -148,7 +151,10 @@ import UploadClient
 
         _ = try await makeFlow(tus, store: store, quality: .low, wait: false).run(path: source) { log.append($0) }
 
-        guard case let .plan(plan) = log.events.first else { Issue.record("no plan event first"); return }
+        guard case let .plan(plan) = log.events.first else {
+            Issue.record("no plan event first")
+            return
+        }
         #expect(plan.action == .compress(.low))
         #expect(log.events.contains(.compressing(percent: 100)))
         let uploaded = try #require(tus.upload("u1")?.bytes)

@@ -1,7 +1,7 @@
 import Ingest
 import MediaModel
-import Testing
 import TestTraits
+import Testing
 import Transcode
 import UploadClient
 

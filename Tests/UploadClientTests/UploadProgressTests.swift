@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestTraits
+import Testing
 import UploadClient
 
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct UploadProgressTests {

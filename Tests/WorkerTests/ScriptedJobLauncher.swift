@@ -49,16 +49,25 @@ final class ScriptedJobLauncher: JobLauncher {
             return HangingJob()
         case let .reject(reason):
             let rejection = Rejection(reason, "scripted rejection", path: invocation.source)
-            return FinishedJob(termination: .exited(JobRunner.record(JobOutcome(kind: .image, error: .rejected(rejection)), for: invocation)))
+            return FinishedJob(
+                termination: .exited(
+                    JobRunner.record(JobOutcome(kind: .image, error: .rejected(rejection)), for: invocation)))
         case let .fail(reason, retryable):
             let failure = ProcessingFailure(reason, "scripted failure", path: invocation.source, retryable: retryable)
-            return FinishedJob(termination: .exited(JobRunner.record(JobOutcome(error: .failed(failure)), for: invocation)))
+            return FinishedJob(
+                termination: .exited(JobRunner.record(JobOutcome(error: .failed(failure)), for: invocation)))
         case .publishImage:
             do {
                 try AtomicFile.write(Array("RIFF....WEBPVP8 scripted".utf8), to: invocation.imageFile)
             } catch {
-                return FinishedJob(termination: .exited(JobRunner.record(JobOutcome(error: .failed(
-                    ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, "\(error)", path: invocation.source))), for: invocation)))
+                return FinishedJob(
+                    termination: .exited(
+                        JobRunner.record(
+                            JobOutcome(
+                                error: .failed(
+                                    ProcessingFailure(
+                                        error.isDiskFull ? .diskFull : .outputFailed, "\(error)",
+                                        path: invocation.source))), for: invocation)))
             }
             return FinishedJob(termination: .exited(JobRunner.record(Self.outcome(Self.imageJSON), for: invocation)))
         case .publishVideo, .publishMultiCodecVideo:
@@ -66,13 +75,22 @@ final class ScriptedJobLauncher: JobLauncher {
                 try Directory.create(invocation.mediaDirectory + "/360p")
                 try AtomicFile.write(Array("#EXTM3U\n".utf8), to: invocation.mediaDirectory + "/master.m3u8")
                 try AtomicFile.write(Array("#EXTM3U\n".utf8), to: invocation.mediaDirectory + "/360p/index.m3u8")
-                try AtomicFile.write([UInt8](repeating: 7, count: 4096), to: invocation.mediaDirectory + "/360p/segment0.m4s")
-                try AtomicFile.write(Array("RIFF....WEBPVP8 scripted".utf8), to: invocation.mediaDirectory + "/storyboard.webp")
-                try AtomicFile.write(Array("WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8),
-                                     to: invocation.mediaDirectory + "/storyboard.vtt")
+                try AtomicFile.write(
+                    [UInt8](repeating: 7, count: 4096), to: invocation.mediaDirectory + "/360p/segment0.m4s")
+                try AtomicFile.write(
+                    Array("RIFF....WEBPVP8 scripted".utf8), to: invocation.mediaDirectory + "/storyboard.webp")
+                try AtomicFile.write(
+                    Array("WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nstoryboard.webp#xywh=0,0,160,284\n".utf8),
+                    to: invocation.mediaDirectory + "/storyboard.vtt")
             } catch {
-                return FinishedJob(termination: .exited(JobRunner.record(JobOutcome(error: .failed(
-                    ProcessingFailure(error.isDiskFull ? .diskFull : .outputFailed, "\(error)", path: invocation.source))), for: invocation)))
+                return FinishedJob(
+                    termination: .exited(
+                        JobRunner.record(
+                            JobOutcome(
+                                error: .failed(
+                                    ProcessingFailure(
+                                        error.isDiskFull ? .diskFull : .outputFailed, "\(error)",
+                                        path: invocation.source))), for: invocation)))
             }
             var json = Self.videoJSON
             if case .publishMultiCodecVideo = scripted { json = Self.multiCodecVideoJSON }

@@ -95,8 +95,10 @@ import Worker
 }
 
 @Suite(.timeLimit(.minutes(5))) struct DirectoryEntryTests {
-    @Test(arguments: [(".hidden.mp4", true), ("clip.mp4.part", true), ("clip.TMP", true), ("x.crdownload", true),
-                      ("clip.mp4", false), ("part", false), ("tmp.mp4", false)])
+    @Test(arguments: [
+        (".hidden.mp4", true), ("clip.mp4.part", true), ("clip.TMP", true), ("x.crdownload", true),
+        ("clip.mp4", false), ("part", false), ("tmp.mp4", false),
+    ])
     func ignoresDotfilesAndPartialDownloads(name: String, ignored: Bool) {
         #expect(DirectoryEntry(name: Array(name.utf8), kind: .regular, size: 1, modified: 1).isIgnored == ignored)
     }
@@ -138,10 +140,13 @@ import Worker
 
 @Suite(.timeLimit(.minutes(5))) struct JobInvocationTests {
     @Test func theCommandLineCarriesTheWholeInvocation() throws {
-        let invocation = JobInvocation(jobID: "abc", source: "/lib/.incoming/abc", staging: "/lib/.staging/abc", memoryMegabytes: 512,
-                                       cpuSeconds: 60, ladderPath: "/p/ladder.json", limitsPath: nil, fault: "job-crash")
+        let invocation = JobInvocation(
+            jobID: "abc", source: "/lib/.incoming/abc", staging: "/lib/.staging/abc", memoryMegabytes: 512,
+            cpuSeconds: 60, ladderPath: "/p/ladder.json", limitsPath: nil, fault: "job-crash")
         let line = invocation.commandLine(executable: "/usr/bin/reel")
-        #expect(line.count == 4 && line[0] == "/usr/bin/reel" && line[1] == JobInvocation.subcommand && line[2] == "--invocation")
+        #expect(
+            line.count == 4 && line[0] == "/usr/bin/reel" && line[1] == JobInvocation.subcommand
+                && line[2] == "--invocation")
         #expect(try JobInvocation(argument: line[3]) == invocation)
         #expect(invocation.outcomeFile == "/lib/.staging/abc/outcome.json")
     }
@@ -149,7 +154,10 @@ import Worker
 
 @Suite(.timeLimit(.minutes(5))) struct JobReasonTests {
     @Test func everyCodeParsesBackToItsCaseAndNoCodeMeansTwoThings() {
-        let all = RejectionReason.allCases.map(JobReason.rejected) + FailureReason.allCases.map(JobReason.failed) + [.duplicate]
+        let all =
+            RejectionReason.allCases.map(JobReason.rejected) + FailureReason.allCases.map(JobReason.failed) + [
+                .duplicate
+            ]
         #expect(Set(all.map(\.code)).count == all.count)
         for reason in all { #expect(JobReason(code: reason.code) == reason) }
         #expect(JobReason(code: "no_such_reason") == nil)

@@ -20,10 +20,13 @@ struct WorkerRig {
         directory = try TemporaryDirectory()
         self.root = root ?? directory.path
         try Directory.create(self.root + "/inbox")
-        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: busyTimeout))
+        store = SQLiteFeedStore(
+            database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: busyTimeout))
     }
 
-    func configuration(_ launcher: ScriptedJobLauncher, _ change: (inout WorkerConfiguration) -> Void = { _ in }) -> WorkerConfiguration {
+    func configuration(
+        _ launcher: ScriptedJobLauncher, _ change: (inout WorkerConfiguration) -> Void = { _ in }
+    ) -> WorkerConfiguration {
         var configuration = WorkerConfiguration(inbox: inbox, library: library)
         configuration.settleSeconds = 0
         configuration.pollInterval = 0.02
@@ -69,7 +72,8 @@ struct WorkerRig {
     }
 
     func entries(_ relative: String) -> [String] {
-        ((try? Directory.entries(of: library + "/" + relative)) ?? []).map { String(decoding: $0.name, as: UTF8.self) }.sorted()
+        ((try? Directory.entries(of: library + "/" + relative)) ?? []).map { String(decoding: $0.name, as: UTF8.self) }
+            .sorted()
     }
 
     func reason(_ id: String, in folder: String) throws -> [String: Any] {

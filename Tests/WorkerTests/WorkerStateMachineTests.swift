@@ -13,7 +13,8 @@ import Worker
     @Test func publishesImagesAndVideosAndFilesTheOriginals() async throws {
         let rig = try WorkerRig()
         let launcher = ScriptedJobLauncher { invocation, _ in
-            (try? String(contentsOfFile: invocation.source, encoding: .utf8))?.hasPrefix("video") == true ? .publishVideo : .publishImage
+            (try? String(contentsOfFile: invocation.source, encoding: .utf8))?.hasPrefix("video") == true
+                ? .publishVideo : .publishImage
         }
         try rig.drop("photo.png", Array("image bytes".utf8))
         try rig.drop("clip.mp4", Array("video bytes".utf8))
@@ -49,9 +50,15 @@ import Worker
         #expect(video.renditions.map(\.videoCodec) == ["h264", "hevc", "av1"])
         #expect(video.renditions.map(\.crf) == [24, 28, 38])
         #expect(video.renditions.map(\.targetSSIMY) == [0.9625, 0.9625, nil])
-        #expect(video.renditions.map(\.codecs) == ["avc1.64001e,mp4a.40.2", "hvc1.1.6.L63.90,mp4a.40.2", "av01.0.01M.08,mp4a.40.2"])
-        let hevc = try #require(try await rig.store.item(id: job.id)).video().renditions.first { $0.rung == "360p-hevc" }
-        #expect(hevc?.videoCodec == "hevc" && hevc?.crf == 28 && hevc?.targetSSIMY == 0.9625, "\(String(describing: hevc))")
+        #expect(
+            video.renditions.map(\.codecs) == [
+                "avc1.64001e,mp4a.40.2", "hvc1.1.6.L63.90,mp4a.40.2", "av01.0.01M.08,mp4a.40.2",
+            ])
+        let hevc = try #require(try await rig.store.item(id: job.id)).video().renditions.first {
+            $0.rung == "360p-hevc"
+        }
+        #expect(
+            hevc?.videoCodec == "hevc" && hevc?.crf == 28 && hevc?.targetSSIMY == 0.9625, "\(String(describing: hevc))")
     }
 
     @Test func aRejectedUploadLandsInRejectedWithItsReason() async throws {
@@ -87,7 +94,9 @@ import Worker
     @Test func aRetryThatPassesPublishes() async throws {
         let rig = try WorkerRig()
         try rig.drop("photo.png")
-        let launcher = ScriptedJobLauncher { _, attempt in attempt == 1 ? .fail(.outputFailed, retryable: true) : .publishImage }
+        let launcher = ScriptedJobLauncher { _, attempt in
+            attempt == 1 ? .fail(.outputFailed, retryable: true) : .publishImage
+        }
         let worker = try rig.makeWorker(rig.configuration(launcher))
         try await rig.runUntilIdle(worker)
         let job = try #require(try await rig.jobs().first)
@@ -114,7 +123,8 @@ import Worker
     @Test func aJobProcessThatCannotStartIsRetriedThenFailed() async throws {
         let rig = try WorkerRig()
         try rig.drop("photo.png")
-        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .refuseToStart }) { $0.maxAttempts = 2 })
+        let worker = try rig.makeWorker(
+            rig.configuration(ScriptedJobLauncher { _, _ in .refuseToStart }) { $0.maxAttempts = 2 })
         try await rig.runUntilIdle(worker)
         let job = try #require(try await rig.jobs().first)
         #expect(job.state == .failed && job.reason == .failed(.spawnFailed) && job.attempts == 2, "\(job)")
@@ -124,10 +134,11 @@ import Worker
     @Test func aHungJobTimesOut() async throws {
         let rig = try WorkerRig()
         try rig.drop("photo.png")
-        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .hang }) {
-            $0.jobTimeoutSeconds = 0.3
-            $0.maxAttempts = 1
-        })
+        let worker = try rig.makeWorker(
+            rig.configuration(ScriptedJobLauncher { _, _ in .hang }) {
+                $0.jobTimeoutSeconds = 0.3
+                $0.maxAttempts = 1
+            })
         try await rig.runUntilIdle(worker)
         let job = try #require(try await rig.jobs().first)
         #expect(job.state == .failed && job.reason == .failed(.timeout), "\(job)")
@@ -139,7 +150,9 @@ import Worker
         try rig.drop("photo.png")
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .hang }) { $0.once = false })
         let running = Task { try await worker.run() }
-        let started = await ChildProcess.suspendUntil(seconds: 60) { (try? await rig.jobs().first?.state == .processing) ?? false }
+        let started = await ChildProcess.suspendUntil(seconds: 60) {
+            (try? await rig.jobs().first?.state == .processing) ?? false
+        }
         #expect(started, "the job never started")
         running.cancel()
         try await running.value
@@ -170,7 +183,8 @@ import Worker
         try rig.drop("a.png", bytes)
         try rig.drop("b.png", bytes)
         // Both are hashed and started before either publishes; the catalog's unique hash decides.
-        let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }) { $0.jobs = 2 })
+        let worker = try rig.makeWorker(
+            rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }) { $0.jobs = 2 })
         try await rig.runUntilIdle(worker)
         let jobs = try await rig.jobs()
         #expect(jobs.count == 2 && jobs.allSatisfy { $0.state == .published }, "\(jobs)")
@@ -185,12 +199,16 @@ import Worker
         try rig.drop("photo.png")
         // A worker that took the upload, claimed its job and died: no live lock holds its token.
         let id = "0123456789abcdef0123"
-        try await rig.store.insertJob(id: id, sourceName: Array("photo.png".utf8), bytes: 10, owner: "deadbeef", now: 1, leaseMilliseconds: 60_000)
+        try await rig.store.insertJob(
+            id: id, sourceName: Array("photo.png".utf8), bytes: 10, owner: "deadbeef", now: 1, leaseMilliseconds: 60_000
+        )
         try Directory.move(rig.inbox + "/photo.png", to: rig.library + "/.incoming/" + id)
         try await rig.store.release(JobLease(id: id, epoch: 0, owner: "deadbeef"), now: 1)
         // Its lease has not expired: the dead worker is found by its lock file alone.
-        let claimed = try #require(try await rig.store.claimNextJob(owner: "deadbeef", now: Int64(Date().timeIntervalSince1970 * 1000),
-                                                              leaseMilliseconds: 600_000))
+        let claimed = try #require(
+            try await rig.store.claimNextJob(
+                owner: "deadbeef", now: Int64(Date().timeIntervalSince1970 * 1000),
+                leaseMilliseconds: 600_000))
         try Directory.create(rig.library + "/.staging/" + id + ".\(claimed.epoch)")
         let worker = try rig.makeWorker(rig.configuration(ScriptedJobLauncher { _, _ in .publishImage }))
         try await rig.runUntilIdle(worker)
@@ -200,7 +218,9 @@ import Worker
         #expect(rig.entries("originals") == [id] && rig.entries(".staging").isEmpty)
     }
 
-    @Test(arguments: [(WorkerFaults.Step.hashUpload, EIO), (.createStaging, ENOSPC), (.publishOutputs, EIO), (.publishOutputs, EROFS)])
+    @Test(arguments: [
+        (WorkerFaults.Step.hashUpload, EIO), (.createStaging, ENOSPC), (.publishOutputs, EIO), (.publishOutputs, EROFS),
+    ])
     func aFileSystemFaultInOneStepIsRetried(step: WorkerFaults.Step, code: Int32) async throws {
         let rig = try WorkerRig()
         try rig.drop("photo.png")
@@ -224,7 +244,9 @@ import Worker
         try await rig.runUntilIdle(worker)
         let job = try #require(try await rig.jobs().first)
         #expect(job.state == .published && job.attempts == 2, "\(job)")
-        #expect(rig.entries("videos/\(job.id)").contains("storyboard.vtt") && rig.entries("videos/\(job.id)").contains("storyboard.webp"))
+        #expect(
+            rig.entries("videos/\(job.id)").contains("storyboard.vtt")
+                && rig.entries("videos/\(job.id)").contains("storyboard.webp"))
         #expect(try await rig.store.item(id: job.id)?.video().storyboard?.vttPath == "videos/\(job.id)/storyboard.vtt")
         #expect(rig.entries(".staging").isEmpty && rig.entries(".incoming").isEmpty)
     }
@@ -240,7 +262,9 @@ import Worker
         let job = try #require(try await rig.jobs().first)
         #expect(job.state == .rejected && job.attempts == 1)
         // Recovery's sweep wrote the reason file and moved the original once the faults passed.
-        #expect(rig.entries("rejected") == [job.id, job.id + ".reason.json"], "\(rig.entries("rejected")) \(rig.entries(".incoming"))")
+        #expect(
+            rig.entries("rejected") == [job.id, job.id + ".reason.json"],
+            "\(rig.entries("rejected")) \(rig.entries(".incoming"))")
     }
 
     @Test func aBusyCatalogDelaysWorkButLosesNothing() async throws {

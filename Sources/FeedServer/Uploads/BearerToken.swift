@@ -7,8 +7,11 @@ public enum BearerToken {
     public static func generate() throws(FileSystemError) -> (token: String, hash: String) {
         var generator = SystemRandomNumberGenerator()  // getrandom(2)
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let token = "reel_" + Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let token =
+            "reel_"
+            + Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+                of: "=", with: "")
         return (token, try hash(token))
     }
 

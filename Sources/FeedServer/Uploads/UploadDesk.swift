@@ -1,8 +1,8 @@
 public import FeedStore
-public import MediaModel
 public import FileSystem
 internal import Foundation
 internal import Hummingbird
+public import MediaModel
 internal import NIOPosix
 internal import Synchronization
 
@@ -24,13 +24,19 @@ public final class UploadDesk: Sendable {
     static let sniffBytes: Int64 = 512
     static let writeBatchBytes: Int64 = 1 << 20
 
-    public convenience init(store: any UploadLedger & TokenRegistry,
-                            configuration: UploadConfiguration) throws(FileSystemError) {
-        try self.init(store: store, configuration: configuration, threadPool: .singleton, clock: { ProcessInfo.processInfo.systemUptime })
+    public convenience init(
+        store: any UploadLedger & TokenRegistry,
+        configuration: UploadConfiguration
+    ) throws(FileSystemError) {
+        try self.init(
+            store: store, configuration: configuration, threadPool: .singleton,
+            clock: { ProcessInfo.processInfo.systemUptime })
     }
 
-    init(store: any UploadLedger & TokenRegistry, configuration: UploadConfiguration, threadPool: NIOThreadPool,
-         clock: @escaping @Sendable () -> Double) throws(FileSystemError) {
+    init(
+        store: any UploadLedger & TokenRegistry, configuration: UploadConfiguration, threadPool: NIOThreadPool,
+        clock: @escaping @Sendable () -> Double
+    ) throws(FileSystemError) {
         self.store = store
         self.configuration = configuration
         self.threadPool = threadPool
@@ -59,16 +65,18 @@ public final class UploadDesk: Sendable {
             }
             if let wait {
                 let seconds = max(1, Int(wait.rounded(.up)))
-                throw APIError(.tooManyRequests, code: "rate_limited",
-                               message: "token \"\(token.name)\" is limited to \(rate) requests per second; retry in \(seconds) s",
-                               headers: [.retryAfter: String(seconds)])
+                throw APIError(
+                    .tooManyRequests, code: "rate_limited",
+                    message: "token \"\(token.name)\" is limited to \(rate) requests per second; retry in \(seconds) s",
+                    headers: [.retryAfter: String(seconds)])
             }
         }
         return token
     }
 
     static func unauthorized(_ message: String) -> APIError {
-        APIError(.unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: "Bearer realm=\"reel\""])
+        APIError(
+            .unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: "Bearer realm=\"reel\""])
     }
 
     // MARK: Creation
@@ -78,10 +86,14 @@ public final class UploadDesk: Sendable {
         let metadata = try UploadMetadata(header: metadataHeader)
         let name = metadata.filename.map { "\"\(String(decoding: $0, as: UTF8.self))\"" } ?? "the upload"
         guard length > 0 else {
-            throw APIError(.unprocessableContent, code: RejectionReason.emptyFile.rawValue, message: "\(name) is empty (Upload-Length: 0)")
+            throw APIError(
+                .unprocessableContent, code: RejectionReason.emptyFile.rawValue,
+                message: "\(name) is empty (Upload-Length: 0)")
         }
         let limit = metadata.declaresImage ? configuration.maximumImageBytes : configuration.maximumBytes
-        guard length <= limit else { throw Self.tooLarge(name: name, length: length, limit: limit, image: metadata.declaresImage) }
+        guard length <= limit else {
+            throw Self.tooLarge(name: name, length: length, limit: limit, image: metadata.declaresImage)
+        }
         let record = UploadRecord(
             id: LibraryLayout.newID(), tokenID: token.id, length: length, metadata: metadataHeader ?? "",
             filename: metadata.filename ?? Array("upload".utf8), createdAt: now, updatedAt: now,
@@ -91,8 +103,11 @@ public final class UploadDesk: Sendable {
     }
 
     static func tooLarge(name: String, length: Int64, limit: Int64, image: Bool) -> APIError {
-        APIError(.contentTooLarge, code: RejectionReason.tooLarge.rawValue,
-                 message: "\(name) is \(length) bytes; \(image ? "images" : "uploads") are limited to \(limit) bytes (\(limit / 1_000_000) MB)")
+        APIError(
+            .contentTooLarge, code: RejectionReason.tooLarge.rawValue,
+            message:
+                "\(name) is \(length) bytes; \(image ? "images" : "uploads") are limited to \(limit) bytes (\(limit / 1_000_000) MB)"
+        )
     }
 
     // MARK: Reading
@@ -117,18 +132,26 @@ public final class UploadDesk: Sendable {
 
     /// Writes a PATCH body at `offset`, then acknowledges it: fsync, sniff the first bytes, record the offset.
     /// - Returns: the upload as recorded, and its job once the last byte is in.
-    func append(to record: UploadRecord, offset: Int64, checksum: UploadChecksum?, body: RequestBody, now: Int64) async throws
-        -> UploadRecord {
+    func append(
+        to record: UploadRecord, offset: Int64, checksum: UploadChecksum?, body: RequestBody, now: Int64
+    ) async throws
+        -> UploadRecord
+    {
         if let jobID = record.jobID {
-            throw APIError(.conflict, code: "upload_finished", message: "upload \(record.id) is complete and became job \(jobID)",
-                           headers: [TusHeader.reelJob: "/v1/jobs/\(jobID)"])
+            throw APIError(
+                .conflict, code: "upload_finished", message: "upload \(record.id) is complete and became job \(jobID)",
+                headers: [TusHeader.reelJob: "/v1/jobs/\(jobID)"])
         }
         guard offset == record.received else {
-            throw APIError(.conflict, code: "offset_mismatch",
-                           message: "Upload-Offset is \(offset) but the server has \(record.received) bytes of upload \(record.id); HEAD tells the offset to resume from")
+            throw APIError(
+                .conflict, code: "offset_mismatch",
+                message:
+                    "Upload-Offset is \(offset) but the server has \(record.received) bytes of upload \(record.id); HEAD tells the offset to resume from"
+            )
         }
         guard busy.withLock({ $0.insert(record.id).inserted }) else {
-            throw APIError(.conflict, code: "upload_busy", message: "another PATCH to upload \(record.id) is in progress")
+            throw APIError(
+                .conflict, code: "upload_busy", message: "another PATCH to upload \(record.id) is in progress")
         }
         defer { _ = busy.withLock { $0.remove(record.id) } }
 
@@ -150,8 +173,9 @@ public final class UploadDesk: Sendable {
                 let count = Int64(buffer.readableBytes)
                 guard position + count <= record.length else {
                     try await threadPool.runIfActive { try file.truncate(to: record.received) }
-                    throw APIError(.badRequest, code: "exceeds_upload_length",
-                                   message: "upload \(record.id) declared \(record.length) bytes; this PATCH goes past them")
+                    throw APIError(
+                        .badRequest, code: "exceeds_upload_length",
+                        message: "upload \(record.id) declared \(record.length) bytes; this PATCH goes past them")
                 }
                 if let digest { buffer.withUnsafeReadableBytes { digest.update($0) } }
                 pending.append(buffer)
@@ -177,8 +201,11 @@ public final class UploadDesk: Sendable {
             guard interruption == nil, digest.finishBytes() == checksum.digest else {
                 try await threadPool.runIfActive { try file.truncate(to: record.received) }
                 if let interruption { throw interruption }
-                throw APIError(HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch"), code: "checksum_mismatch",
-                               message: "the \(checksum.algorithm.rawValue) of this PATCH's body does not match Upload-Checksum; the bytes were discarded")
+                throw APIError(
+                    HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch"), code: "checksum_mismatch",
+                    message:
+                        "the \(checksum.algorithm.rawValue) of this PATCH's body does not match Upload-Checksum; the bytes were discarded"
+                )
             }
         }
         guard position > record.received else {
@@ -187,9 +214,14 @@ public final class UploadDesk: Sendable {
         }
         try await threadPool.runIfActive { try file.sync() }
         try await sniffIfDue(record, upTo: position)
-        guard try await store.advanceUpload(id: record.id, from: record.received, to: position,
-                                      expiresAt: now + configuration.expirySeconds * 1000, now: now) else {
-            throw APIError(.conflict, code: "offset_mismatch", message: "upload \(record.id) moved on during this PATCH; HEAD tells the offset")
+        guard
+            try await store.advanceUpload(
+                id: record.id, from: record.received, to: position,
+                expiresAt: now + configuration.expirySeconds * 1000, now: now)
+        else {
+            throw APIError(
+                .conflict, code: "offset_mismatch",
+                message: "upload \(record.id) moved on during this PATCH; HEAD tells the offset")
         }
         if let interruption { throw interruption }
         var advanced = record
@@ -226,22 +258,31 @@ public final class UploadDesk: Sendable {
         guard record.received < needed, position >= needed else { return }
         let path = configuration.layout.upload(record.id)
         let head = try await threadPool.runIfActive { () throws(FileSystemError) -> [UInt8] in
-            do { return try ReadOnlyFile(path: path).read(count: Int(needed)) } catch { throw FileSystemError("open", path, code: EIO) }
+            do { return try ReadOnlyFile(path: path).read(count: Int(needed)) } catch {
+                throw FileSystemError("open", path, code: EIO)
+            }
         }
-        let name = (try? UploadMetadata(header: record.metadata))?.filename.map { "\"\(String(decoding: $0, as: UTF8.self))\"" } ?? "the upload"
+        let name =
+            (try? UploadMetadata(header: record.metadata))?.filename.map {
+                "\"\(String(decoding: $0, as: UTF8.self))\""
+            } ?? "the upload"
         let refusal: APIError?
         switch SniffedFormat.sniff(head) {
         case let .forbidden(format):
-            refusal = APIError(.unprocessableContent, code: RejectionReason.forbiddenFormat.rawValue,
-                               message: "\(name) is a \(format) file; those are never opened (they can reference other files or URLs)")
+            refusal = APIError(
+                .unprocessableContent, code: RejectionReason.forbiddenFormat.rawValue,
+                message: "\(name) is a \(format) file; those are never opened (they can reference other files or URLs)")
         case let .unsupported(format):
-            refusal = APIError(.unprocessableContent, code: RejectionReason.unsupportedFormat.rawValue,
-                               message: "\(name) is \(format), which is not an accepted upload format")
+            refusal = APIError(
+                .unprocessableContent, code: RejectionReason.unsupportedFormat.rawValue,
+                message: "\(name) is \(format), which is not an accepted upload format")
         case .unknown:
-            refusal = APIError(.unprocessableContent, code: RejectionReason.unsupportedFormat.rawValue,
-                               message: "\(name) is not a recognised video or image format")
+            refusal = APIError(
+                .unprocessableContent, code: RejectionReason.unsupportedFormat.rawValue,
+                message: "\(name) is not a recognised video or image format")
         case let format where format.isImage && record.length > configuration.maximumImageBytes:
-            refusal = Self.tooLarge(name: name, length: record.length, limit: configuration.maximumImageBytes, image: true)
+            refusal = Self.tooLarge(
+                name: name, length: record.length, limit: configuration.maximumImageBytes, image: true)
         default:
             refusal = nil
         }
@@ -261,7 +302,8 @@ public final class UploadDesk: Sendable {
             try Directory.sync(configuration.layout.incoming)
             try Directory.sync(configuration.layout.uploads)
         }
-        try await store.finishUpload(id: record.id, jobID: jobID, sourceName: record.filename, bytes: record.length, now: now)
+        try await store.finishUpload(
+            id: record.id, jobID: jobID, sourceName: record.filename, bytes: record.length, now: now)
     }
 
     // MARK: Removal
@@ -269,8 +311,10 @@ public final class UploadDesk: Sendable {
     /// tus termination: the partial upload and its record are gone. A finished one is already a job.
     func terminate(_ record: UploadRecord) async throws {
         if let jobID = record.jobID {
-            throw APIError(.conflict, code: "upload_finished", message: "upload \(record.id) is complete and became job \(jobID); it cannot be terminated",
-                           headers: [TusHeader.reelJob: "/v1/jobs/\(jobID)"])
+            throw APIError(
+                .conflict, code: "upload_finished",
+                message: "upload \(record.id) is complete and became job \(jobID); it cannot be terminated",
+                headers: [TusHeader.reelJob: "/v1/jobs/\(jobID)"])
         }
         guard busy.withLock({ !$0.contains(record.id) }) else {
             throw APIError(.conflict, code: "upload_busy", message: "a PATCH to upload \(record.id) is in progress")

@@ -1,6 +1,6 @@
+internal import Foundation
 public import Logging
 public import ServiceLifecycle
-internal import Foundation
 
 /// Removes expired partial uploads (tus expiration) once a minute, for as long as the server runs.
 public struct UploadExpiryService: Service {

@@ -1,5 +1,5 @@
-internal import HTTPTypes
 internal import Foundation
+internal import HTTPTypes
 
 /// tus's `Upload-Metadata`: comma-separated `key base64value` pairs (the value may be absent). Reel reads
 /// `filename` and `filetype`; other keys are kept in the header for `HEAD` and otherwise ignored.
@@ -10,9 +10,11 @@ public struct UploadMetadata: Sendable, Equatable {
         pairs = [:]
         guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         for element in header.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = element.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true)
+            let parts = element.trimmingCharacters(in: .whitespaces).split(
+                separator: " ", omittingEmptySubsequences: true)
             guard let key = parts.first, parts.count <= 2, !key.isEmpty,
-                  key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }) else {
+                key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") })
+            else {
                 throw Self.invalid("each pair is a key, a space and a base64 value: \"\(element.prefix(80))\"")
             }
             guard pairs[String(key)] == nil else { throw Self.invalid("the key \"\(key.prefix(40))\" appears twice") }

@@ -10,10 +10,13 @@ public struct HLSJSURL: Sendable, Equatable {
     public init(_ text: String) throws(HLSJSURLError) {
         let lowered = text.lowercased()
         guard let schemeEnd = lowered.range(of: "://"),
-              ["http", "https"].contains(String(lowered[..<schemeEnd.lowerBound])) else {
+            ["http", "https"].contains(String(lowered[..<schemeEnd.lowerBound]))
+        else {
             throw HLSJSURLError(url: text, problem: "it must start with http:// or https://")
         }
-        guard !text.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0 == "<" || $0 == ">" || $0 == ";" }) else {
+        guard
+            !text.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0 == "<" || $0 == ">" || $0 == ";" })
+        else {
             throw HLSJSURLError(url: text, problem: "it must not contain spaces, quotes, angle brackets or semicolons")
         }
         let afterScheme = text[schemeEnd.upperBound...]

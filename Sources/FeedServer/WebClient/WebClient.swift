@@ -1,6 +1,6 @@
-public import Hummingbird
 internal import Foundation
 internal import HTTPTypes
+public import Hummingbird
 
 /// The feed's web page at `/`: one HTML page with its script, style and icon, embedded in the binary (SwiftPM's
 /// `embedInCode`), so a copied `reel` serves it with no resource folder beside it.

@@ -14,14 +14,16 @@ public struct FixedWindowPolicy: MMGCPolicy {
     public static let w1 = plain(.w1, window: 1)
     public static let w2 = plain(.w2, window: 2)
     public static let w4 = plain(.w4, window: 4)
-    public static let a2 = FixedWindowPolicy(name: PolicyName.a2.rawValue, window: 2, urgentMilliseconds: 2000,
-                                             sleepMilliseconds: 250, retentionRatio: 0.7)
+    public static let a2 = FixedWindowPolicy(
+        name: PolicyName.a2.rawValue, window: 2, urgentMilliseconds: 2000,
+        sleepMilliseconds: 250, retentionRatio: 0.7)
 
     /// `window:K`: the plain fixed window over `k` next videos, of which W0…W4 are the reference table's instances.
     public static func window(_ k: Int) -> FixedWindowPolicy { plain(.windowOf(k), window: k) }
 
     private static func plain(_ name: PolicyName, window: Int) -> FixedWindowPolicy {
-        FixedWindowPolicy(name: name.rawValue, window: window, urgentMilliseconds: 3000, sleepMilliseconds: 500, retentionRatio: nil)
+        FixedWindowPolicy(
+            name: name.rawValue, window: window, urgentMilliseconds: 3000, sleepMilliseconds: 500, retentionRatio: nil)
     }
 
     public func decide(_ view: MMGCView) -> MMGCDecision {
@@ -30,7 +32,8 @@ public struct FixedWindowPolicy: MMGCPolicy {
         if view.hasChunkLeft(playing), view.bufferMilliseconds(playing) < urgentMilliseconds, allowed(playing, view) {
             return .download(video: playing, rung: rung)
         }
-        for next in view.queue.dropFirst().prefix(window) where view.downloaded[next] < 3 && view.hasChunkLeft(next) && allowed(next, view) {
+        for next in view.queue.dropFirst().prefix(window)
+        where view.downloaded[next] < 3 && view.hasChunkLeft(next) && allowed(next, view) {
             return .download(video: next, rung: rung)
         }
         if view.hasChunkLeft(playing), view.bufferMilliseconds(playing) < 10_000, allowed(playing, view) {

@@ -23,7 +23,8 @@ public enum MMGCData {
     /// Every trace in a directory: numeric names in numeric order (0..19), other names byte-wise sorted.
     public static func traces(in directory: String) throws -> [NetworkTrace] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }
-        let ordered = names.allSatisfy { Int($0) != nil }
+        let ordered =
+            names.allSatisfy { Int($0) != nil }
             ? names.sorted { Int($0)! < Int($1)! }
             : names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         return try ordered.map { try trace(at: directory + "/" + $0) }
@@ -40,14 +41,18 @@ public enum MMGCData {
 
     /// `catalog/<video>/video_size_{0,1,2}` and, when given, `retention/<video>`; videos in name order.
     public static func catalog(at directory: String, retention: String?) throws -> [ShortVideo] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }
+            .sorted()
         guard !names.isEmpty else { throw LoadError(path: directory, message: "no videos") }
         return try names.map { name in
             let rungs = try (0..<3).map { rung in
-                try lines(directory + "/" + name + "/video_size_\(rung)").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                try lines(directory + "/" + name + "/video_size_\(rung)").compactMap {
+                    Int($0.trimmingCharacters(in: .whitespaces))
+                }
             }
             guard let first = rungs.first, !first.isEmpty, rungs.allSatisfy({ $0.count == first.count }) else {
-                throw LoadError(path: directory + "/" + name, message: "the three rungs must list the same number of chunks")
+                throw LoadError(
+                    path: directory + "/" + name, message: "the three rungs must list the same number of chunks")
             }
             var curve: [Double] = []
             if let retention {
@@ -55,7 +60,7 @@ public enum MMGCData {
                     let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
                     return fields.count >= 2 ? Double(fields[1]) : nil
                 }
-                curve = Array(rows.dropLast())   // the last row (N+1, 0) only marks the end
+                curve = Array(rows.dropLast())  // the last row (N+1, 0) only marks the end
             }
             return ShortVideo(name: name, chunkBytes: rungs, retention: curve)
         }

@@ -10,8 +10,9 @@ public struct MMGCResult: Codable, Sendable, Equatable {
     public var downloadWatchRatio: Double
     public var chunksDownloaded: Double
 
-    public static let zero = MMGCResult(score: 0, qoe: 0, bytesDownloaded: 0, wastedBytes: 0, rebufferMilliseconds: 0,
-                                        watchMilliseconds: 0, downloadWatchRatio: 0, chunksDownloaded: 0)
+    public static let zero = MMGCResult(
+        score: 0, qoe: 0, bytesDownloaded: 0, wastedBytes: 0, rebufferMilliseconds: 0,
+        watchMilliseconds: 0, downloadWatchRatio: 0, chunksDownloaded: 0)
 
     /// Stall share: rebuffer over watch time.
     public var stallRatio: Double { watchMilliseconds > 0 ? rebufferMilliseconds / watchMilliseconds : 0 }
@@ -32,9 +33,10 @@ public struct MMGCResult: Codable, Sendable, Equatable {
         guard !results.isEmpty else { return .zero }
         let n = Double(results.count)
         func mean(_ key: (MMGCResult) -> Double) -> Double { results.reduce(0) { $0 + key($1) } / n }
-        return MMGCResult(score: mean(\.score), qoe: mean(\.qoe), bytesDownloaded: mean(\.bytesDownloaded),
-                          wastedBytes: mean(\.wastedBytes), rebufferMilliseconds: mean(\.rebufferMilliseconds),
-                          watchMilliseconds: mean(\.watchMilliseconds), downloadWatchRatio: mean(\.downloadWatchRatio),
-                          chunksDownloaded: mean(\.chunksDownloaded))
+        return MMGCResult(
+            score: mean(\.score), qoe: mean(\.qoe), bytesDownloaded: mean(\.bytesDownloaded),
+            wastedBytes: mean(\.wastedBytes), rebufferMilliseconds: mean(\.rebufferMilliseconds),
+            watchMilliseconds: mean(\.watchMilliseconds), downloadWatchRatio: mean(\.downloadWatchRatio),
+            chunksDownloaded: mean(\.chunksDownloaded))
     }
 }

@@ -15,7 +15,8 @@ public struct MMGCRunner: Sendable {
     /// Session video v is catalog video v mod catalog size; 7 videos a session.
     public var sessionVideos: [ShortVideo] { (0..<7).map { catalog[$0 % catalog.count] } }
 
-    public func run(_ policy: some MMGCPolicy, watch: [Int] = sample0) -> (average: MMGCResult, perTrace: [MMGCResult]) {
+    public func run(_ policy: some MMGCPolicy, watch: [Int] = sample0) -> (average: MMGCResult, perTrace: [MMGCResult])
+    {
         var carried = [Double](repeating: -1, count: 7)
         let results = traces.map { trace in
             MMGCSession(videos: sessionVideos, watch: watch, trace: trace).run(policy, lastChunkBitrate: &carried)

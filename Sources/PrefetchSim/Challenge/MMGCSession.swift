@@ -24,8 +24,8 @@ public struct MMGCSession: Sendable {
         let count = videos.count
         var clock = trace.challengeStart
         var playing = 0, position = 0
-        var chunks = [[Int]](repeating: [], count: count)       // rung of each downloaded chunk
-        var counts = [Int](repeating: 0, count: count)          // chunks.map(\.count), kept up to date
+        var chunks = [[Int]](repeating: [], count: count)  // rung of each downloaded chunk
+        var counts = [Int](repeating: 0, count: count)  // chunks.map(\.count), kept up to date
         var left = [Bool](repeating: false, count: count)
         var samples: [Double] = []
         var qoe = 0.0, bytes = 0.0, wasted = 0.0, rebuffer = 0.0, downloadedChunks = 0
@@ -38,9 +38,15 @@ public struct MMGCSession: Sendable {
             var remaining = duration, stalled = 0
             while remaining > 0, playing < count {
                 let target = watch[playing]
-                if position >= target { leave(); continue }
+                if position >= target {
+                    leave()
+                    continue
+                }
                 let step = min(remaining, chunks[playing].count * 1000 - position, target - position)
-                if step <= 0 { stalled += remaining; break }
+                if step <= 0 {
+                    stalled += remaining
+                    break
+                }
                 position += step
                 remaining -= step
                 if position >= target { leave() }
@@ -52,14 +58,17 @@ public struct MMGCSession: Sendable {
             let video = playing
             left[video] = true
             let firstUnwatched = (watch[video] + 999) / 1000
-            for index in firstUnwatched..<max(firstUnwatched, chunks[video].count) { wasted += Double(chunkBytes(video, index)) }
+            for index in firstUnwatched..<max(firstUnwatched, chunks[video].count) {
+                wasted += Double(chunkBytes(video, index))
+            }
             playing += 1
             position = 0
         }
 
         while playing < count {
-            var view = MMGCView(videos: videos, playing: playing, positionMilliseconds: position,
-                                downloaded: counts, throughputKbps: samples)
+            var view = MMGCView(
+                videos: videos, playing: playing, positionMilliseconds: position,
+                downloaded: counts, throughputKbps: samples)
             view.rungs = chunks
             switch policy.decide(view) {
             case let .sleep(milliseconds):
@@ -102,8 +111,10 @@ public struct MMGCSession: Sendable {
                 qoe += quality - Self.rebufferPenalty * Double(stalled) / 1000 - smoothness
             }
             if qoe < -10_000 {
-                return MMGCResult(score: -1e9, qoe: qoe, bytesDownloaded: bytes, wastedBytes: wasted, rebufferMilliseconds: rebuffer,
-                                  watchMilliseconds: Double(watch.reduce(0, +)), downloadWatchRatio: 0, chunksDownloaded: Double(downloadedChunks))
+                return MMGCResult(
+                    score: -1e9, qoe: qoe, bytesDownloaded: bytes, wastedBytes: wasted, rebufferMilliseconds: rebuffer,
+                    watchMilliseconds: Double(watch.reduce(0, +)), downloadWatchRatio: 0,
+                    chunksDownloaded: Double(downloadedChunks))
             }
         }
         let watched = Double(watch.reduce(0, +))

@@ -11,7 +11,9 @@ public struct MMGCView: Sendable {
     /// The rung of each chunk downloaded so far, per session video (baselines look at their own history).
     public var rungs: [[Int]] = []
 
-    public init(videos: [ShortVideo], playing: Int, positionMilliseconds: Int, downloaded: [Int], throughputKbps: [Double]) {
+    public init(
+        videos: [ShortVideo], playing: Int, positionMilliseconds: Int, downloaded: [Int], throughputKbps: [Double]
+    ) {
         self.videos = videos
         self.playing = playing
         self.positionMilliseconds = positionMilliseconds

@@ -28,7 +28,8 @@ public struct NoSavePolicy: MMGCPolicy {
     }
 
     private mutating func recordError(_ samples: [Double]) {
-        guard let last = samples.last, samples.count + seenSamples > seenSamples, let predicted = predictions.last else {
+        guard let last = samples.last, samples.count + seenSamples > seenSamples, let predicted = predictions.last
+        else {
             seenSamples = samples.count
             return
         }

@@ -38,7 +38,9 @@ public struct ClientReport: Sendable {
 
     /// Every item a download was started for.
     public var fetchedItems: Set<Int> {
-        Set(events.compactMap { if case let .downloadStarted(item, _, _) = $0.kind { return item } else { return nil } })
+        Set(
+            events.compactMap { if case let .downloadStarted(item, _, _) = $0.kind { return item } else { return nil } }
+        )
     }
 
     public var log: String { events.map(\.description).joined(separator: "\n") }

@@ -42,8 +42,10 @@ public struct ClientRun: Sendable {
     /// Window settings for the policies `none`, `next1`, `window`, `window:K` and `aware` (window 2/1 that
     /// shrinks to next 1 on 3G-class links and prefetches 2 s instead of 3 s per neighbour).
     /// - Throws: `PolicyNameError.challengeOnly` for a name the client model has no window for.
-    public static func configuration(policy: PolicyName, base: ClientConfiguration,
-                                     traceMeanMbps: Double) throws(PolicyNameError) -> ClientConfiguration {
+    public static func configuration(
+        policy: PolicyName, base: ClientConfiguration,
+        traceMeanMbps: Double
+    ) throws(PolicyNameError) -> ClientConfiguration {
         var configuration = base
         switch policy {
         case .noPrefetch: (configuration.ahead, configuration.behind) = (0, 0)
@@ -61,7 +63,9 @@ public struct ClientRun: Sendable {
 
     /// Each user's scroll: watch, swipe; with `backSwipeProbability` (seeded) they go back to the previous video
     /// for a second before moving on, and `pauseMilliseconds` is the scroll gesture between videos.
-    public static func script(watch: [Int], backSwipeProbability: Double, pauseMilliseconds: Int, seed: UInt64) -> [ScrollStep] {
+    public static func script(
+        watch: [Int], backSwipeProbability: Double, pauseMilliseconds: Int, seed: UInt64
+    ) -> [ScrollStep] {
         var generator = UserSampler.Generator(state: seed)
         var steps: [ScrollStep] = []
         for (index, milliseconds) in watch.enumerated() {
@@ -77,22 +81,27 @@ public struct ClientRun: Sendable {
 
     /// Every user on every trace with `policy`'s window, summed into one summary.
     /// - Throws: `PolicyNameError.challengeOnly` for a name the client model has no window for.
-    public static func run(catalog: [ShortVideo], traces: [NetworkTrace], users: [[Int]], policy: PolicyName,
-                           base: ClientConfiguration = ClientConfiguration(), backSwipeProbability: Double = 0,
-                           pauseMilliseconds: Int = 0, seed: UInt64 = 1) throws(PolicyNameError) -> Summary {
+    public static func run(
+        catalog: [ShortVideo], traces: [NetworkTrace], users: [[Int]], policy: PolicyName,
+        base: ClientConfiguration = ClientConfiguration(), backSwipeProbability: Double = 0,
+        pauseMilliseconds: Int = 0, seed: UInt64 = 1
+    ) throws(PolicyNameError) -> Summary {
         var startups: [Int] = []
-        var summary = Summary(sessions: 0, startupP50Milliseconds: 0, startupP95Milliseconds: 0, stallCount: 0, stallMilliseconds: 0,
-                              stallRatio: 0, watchMilliseconds: 0, bytesDownloaded: 0, bytesWasted: 0, wasteRatio: 0,
-                              prefetchHitRate: 0, playersCreated: 0, peakBufferedBytes: 0, pageRequests: 0)
+        var summary = Summary(
+            sessions: 0, startupP50Milliseconds: 0, startupP95Milliseconds: 0, stallCount: 0, stallMilliseconds: 0,
+            stallRatio: 0, watchMilliseconds: 0, bytesDownloaded: 0, bytesWasted: 0, wasteRatio: 0,
+            prefetchHitRate: 0, playersCreated: 0, peakBufferedBytes: 0, pageRequests: 0)
         var hits = 0, swipes = 0, waitedOrStalled = 0
         for trace in traces {
             let mean = trace.mbps.dropFirst().reduce(0, +) / Double(max(1, trace.mbps.count - 1))
             var configuration = try configuration(policy: policy, base: base, traceMeanMbps: mean)
             for (number, watch) in users.enumerated() {
                 configuration.feedLength = watch.count
-                let script = Self.script(watch: watch, backSwipeProbability: backSwipeProbability,
-                                         pauseMilliseconds: pauseMilliseconds, seed: seed &+ UInt64(number))
-                let report = FeedClientSimulator(catalog: catalog, network: trace, configuration: configuration).run(script)
+                let script = Self.script(
+                    watch: watch, backSwipeProbability: backSwipeProbability,
+                    pauseMilliseconds: pauseMilliseconds, seed: seed &+ UInt64(number))
+                let report = FeedClientSimulator(catalog: catalog, network: trace, configuration: configuration).run(
+                    script)
                 summary.sessions += 1
                 startups += report.startupDelays
                 summary.stallCount += report.stallCount
@@ -103,18 +112,24 @@ public struct ClientRun: Sendable {
                 summary.playersCreated = max(summary.playersCreated, report.playersCreated)
                 summary.peakBufferedBytes = max(summary.peakBufferedBytes, report.peakBufferedBytes)
                 summary.pageRequests += report.pageRequests
-                summary.chunksDownloaded += report.events.reduce(0) { if case .downloadFinished = $1.kind { $0 + 1 } else { $0 } }
+                summary.chunksDownloaded += report.events.reduce(0) {
+                    if case .downloadFinished = $1.kind { $0 + 1 } else { $0 }
+                }
                 hits += report.prefetchHits
                 swipes += report.forwardSwipes
                 waitedOrStalled += report.startupDelays.reduce(0, +) + report.stallMilliseconds
             }
         }
         let sorted = startups.sorted()
-        func percentile(_ p: Double) -> Int { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))] }
+        func percentile(_ p: Double) -> Int {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))]
+        }
         summary.startupP50Milliseconds = percentile(0.5)
         summary.startupP95Milliseconds = percentile(0.95)
-        summary.stallRatio = summary.watchMilliseconds > 0 ? Double(waitedOrStalled) / Double(summary.watchMilliseconds) : 0
-        summary.wasteRatio = summary.bytesDownloaded > 0 ? Double(summary.bytesWasted) / Double(summary.bytesDownloaded) : 0
+        summary.stallRatio =
+            summary.watchMilliseconds > 0 ? Double(waitedOrStalled) / Double(summary.watchMilliseconds) : 0
+        summary.wasteRatio =
+            summary.bytesDownloaded > 0 ? Double(summary.bytesWasted) / Double(summary.bytesDownloaded) : 0
         summary.prefetchHitRate = swipes > 0 ? Double(hits) / Double(swipes) : 0
         return summary
     }

@@ -5,7 +5,9 @@ public struct FeedClientSimulator: Sendable {
     public let network: NetworkTrace
     public var configuration: ClientConfiguration
 
-    public init(catalog: [ShortVideo], network: NetworkTrace, configuration: ClientConfiguration = ClientConfiguration()) {
+    public init(
+        catalog: [ShortVideo], network: NetworkTrace, configuration: ClientConfiguration = ClientConfiguration()
+    ) {
         precondition(!catalog.isEmpty, "a feed needs videos")
         precondition((3...5).contains(configuration.players), "the pool holds 3 to 5 players")
         self.catalog = catalog
@@ -23,15 +25,15 @@ public struct FeedClientSimulator: Sendable {
 /// The mutable state of one simulated scroll.
 struct ClientState {
     struct Item {
-        var chunks: [Int] = []          // rung of each buffered chunk (index = chunk number)
-        var paid: [Int] = []            // bytes each buffered chunk cost, with the init segment it brought
-        var inits: Set<Int> = []        // rungs whose init segment this item's player holds
-        var position = 0                // ms into the video (loops at the end)
-        var furthest = 0                // furthest position ever played, ms
-        var arrived: Int?               // when the user arrived here (startup clock)
+        var chunks: [Int] = []  // rung of each buffered chunk (index = chunk number)
+        var paid: [Int] = []  // bytes each buffered chunk cost, with the init segment it brought
+        var inits: Set<Int> = []  // rungs whose init segment this item's player holds
+        var position = 0  // ms into the video (loops at the end)
+        var furthest = 0  // furthest position ever played, ms
+        var arrived: Int?  // when the user arrived here (startup clock)
         var started = false
-        var dropped = 0                 // bytes of unplayed chunks dropped on a memory warning
-        var droppedPlayed = 0           // bytes of played chunks dropped with them
+        var dropped = 0  // bytes of unplayed chunks dropped on a memory warning
+        var droppedPlayed = 0  // bytes of played chunks dropped with them
     }
 
     struct Download {
@@ -48,7 +50,7 @@ struct ClientState {
     var pageInFlight: (page: Int, done: Int)?
     var download: Download?
     var samples: [Double] = []
-    var players: [Int?] = []             // item each player holds
+    var players: [Int?] = []  // item each player holds
     var playerStates: [PlayerState] = []  // last logged state of each player
     var events: [ClientEvent] = []
     var stallStart: Int?
@@ -162,7 +164,10 @@ struct ClientState {
         while t < time {
             let buffered = min(video(current).end(ofChunks: item.chunks.count), duration) - item.position
             if buffered <= 0 {
-                if stallStart == nil, item.started { stallStart = t; events.append(ClientEvent(time: t, kind: .stallStarted(item: current))) }
+                if stallStart == nil, item.started {
+                    stallStart = t
+                    events.append(ClientEvent(time: t, kind: .stallStarted(item: current)))
+                }
                 break
             }
             if !item.started {
@@ -183,7 +188,7 @@ struct ClientState {
             watchTime += step
             t += step
             if item.position >= duration {
-                item.position = 0   // a video that ends loops
+                item.position = 0  // a video that ends loops
                 events.append(ClientEvent(time: t, kind: .looped(item: current)))
             }
         }
@@ -213,7 +218,9 @@ struct ClientState {
         }
         if wants(current, config.neighbourBufferMilliseconds) { return current }
         let neighbours = window.filter { $0 > current } + window.filter { $0 < current }.reversed()
-        if let neighbour = neighbours.first(where: { wants($0, config.neighbourBufferMilliseconds) }) { return neighbour }
+        if let neighbour = neighbours.first(where: { wants($0, config.neighbourBufferMilliseconds) }) {
+            return neighbour
+        }
         return wants(current, config.currentBufferMilliseconds) ? current : nil
     }
 
@@ -248,7 +255,10 @@ struct ClientState {
         downloaded += finished.bytes
         samples.append(Double(finished.bytes * 8) / Double(max(1, finished.end - finished.start)))
         if samples.count > 5 { samples.removeFirst() }
-        events.append(log(.downloadFinished(item: finished.item, chunk: finished.chunk, rung: finished.rung, bytes: finished.bytes)))
+        events.append(
+            log(
+                .downloadFinished(
+                    item: finished.item, chunk: finished.chunk, rung: finished.rung, bytes: finished.bytes)))
         peakBuffered = max(peakBuffered, bufferedBytes)
     }
 
@@ -293,7 +303,9 @@ struct ClientState {
     // MARK: Pages and players
 
     mutating func requestPageIfNeeded() {
-        guard pageInFlight == nil, loaded < config.feedLength, current >= loaded - config.pageTriggerDistance else { return }
+        guard pageInFlight == nil, loaded < config.feedLength, current >= loaded - config.pageTriggerDistance else {
+            return
+        }
         let page = loaded / config.pageSize
         pageInFlight = (page, now + 2 * config.requestRTTMilliseconds)
         pageRequests += 1
@@ -310,7 +322,9 @@ struct ClientState {
 
     /// Players go to the current item, then the nearest neighbours; existing players are reused by swapping items.
     mutating func assignPlayers() {
-        let order = [current, current + 1, current - 1, current + 2, current - 2].filter { window.contains($0) || $0 == current }
+        let order = [current, current + 1, current - 1, current + 2, current - 2].filter {
+            window.contains($0) || $0 == current
+        }
         let wanted = Array(order.prefix(config.players))
         var free = players.indices.filter { players[$0].map { !wanted.contains($0) } ?? true }
         for item in wanted where !players.contains(item) {
@@ -355,14 +369,19 @@ struct ClientState {
             wasted += item.dropped
             played += item.droppedPlayed
             for (chunk, bytes) in item.paid.enumerated() {
-                if chunk < playedChunks(index) { played += bytes }
-                else if index == current { still += bytes }
-                else { wasted += bytes }
+                if chunk < playedChunks(index) {
+                    played += bytes
+                } else if index == current {
+                    still += bytes
+                } else {
+                    wasted += bytes
+                }
             }
         }
         return ClientReport(
             events: events, playersCreated: players.count, startupDelays: startupDelays, stallCount: stallCount,
-            stallMilliseconds: stallTime, watchMilliseconds: watchTime, bytesDownloaded: downloaded, bytesPlayed: played,
+            stallMilliseconds: stallTime, watchMilliseconds: watchTime, bytesDownloaded: downloaded,
+            bytesPlayed: played,
             bytesWasted: wasted, bytesStillBuffered: still, peakBufferedBytes: peakBuffered, pageRequests: pageRequests,
             prefetchHits: hits, forwardSwipes: forwardSwipes
         )

@@ -33,11 +33,14 @@ public struct FeedVideoModel: Sendable, Equatable {
         guard durationMilliseconds > 0 else { throw FeedVideoModelError(video: name, reason: .noDuration) }
         guard !renditions.isEmpty else { throw FeedVideoModelError(video: name, reason: .noRenditions) }
         let sorted = renditions.sorted { $0.averageBandwidth < $1.averageBandwidth }
-        guard let count = sorted.map(\.segments).max(), count > 0 else { throw FeedVideoModelError(video: name, reason: .noSegments) }
+        guard let count = sorted.map(\.segments).max(), count > 0 else {
+            throw FeedVideoModelError(video: name, reason: .noSegments)
+        }
         self.name = name
         self.durationMilliseconds = durationMilliseconds
         self.renditions = sorted
-        segmentMilliseconds = Self.plan(duration: durationMilliseconds, segments: count, hint: sorted.lazy.compactMap(\.prefetch).first)
+        segmentMilliseconds = Self.plan(
+            duration: durationMilliseconds, segments: count, hint: sorted.lazy.compactMap(\.prefetch).first)
     }
 
     /// Whether a rendition's sizes come from its hint (measured) or from its bit rate (estimated).
@@ -73,10 +76,13 @@ public struct FeedVideoModel: Sendable, Equatable {
 
     /// The simulator's video: one chunk per segment, each rung's init segment and average rate.
     public func shortVideo(retention: [Double] = []) -> ShortVideo {
-        ShortVideo(name: name,
-                   chunkBytes: renditions.indices.map { rung in segmentMilliseconds.indices.map { segmentBytes(rung: rung, segment: $0) } },
-                   chunkMilliseconds: segmentMilliseconds, initBytes: renditions.indices.map(initBytes(rung:)),
-                   rungKbps: renditions.map { Double($0.averageBandwidth) / 1000 }, retention: retention)
+        ShortVideo(
+            name: name,
+            chunkBytes: renditions.indices.map { rung in
+                segmentMilliseconds.indices.map { segmentBytes(rung: rung, segment: $0) }
+            },
+            chunkMilliseconds: segmentMilliseconds, initBytes: renditions.indices.map(initBytes(rung:)),
+            rungKbps: renditions.map { Double($0.averageBandwidth) / 1000 }, retention: retention)
     }
 
     /// The hint's first segments as they are, then segments of the target duration, the last one taking what is
@@ -89,7 +95,7 @@ public struct FeedVideoModel: Sendable, Equatable {
         var left = duration - plan.reduce(0, +)
         let rest = count - plan.count
         for index in 0..<rest {
-            let remaining = rest - index   // segments still to place, this one included
+            let remaining = rest - index  // segments still to place, this one included
             let length = remaining == 1 ? left : min(hint.segmentDurationMilliseconds, left - (remaining - 1))
             plan.append(max(1, length))
             left -= length

@@ -34,7 +34,8 @@ struct RateDecision: Sendable {
     func h264(base: Double, target: Double?, probes: [RateProbePoint], maxKbps: Double? = nil) -> Choice {
         let choice = uncappedH264(base: base, target: target, probes: probes)
         guard let maxKbps, let capped = Self.ssimYAtCap(probes, maxKbps: maxKbps) else { return choice }
-        return Choice(crf: choice.crf, targetSSIMY: choice.targetSSIMY, predictedSSIMY: min(choice.predictedSSIMY, capped))
+        return Choice(
+            crf: choice.crf, targetSSIMY: choice.targetSSIMY, predictedSSIMY: min(choice.predictedSSIMY, capped))
     }
 
     private func uncappedH264(base: Double, target: Double?, probes: [RateProbePoint]) -> Choice {
@@ -44,13 +45,15 @@ struct RateDecision: Sendable {
         }
         let floor = max(target ?? 0, atBase.ssimY - settings.maxSSIMDrop)
         guard probes.count == 2, let curve = SSIMCurve(probes[0], probes[1]),
-              let highest = probes.max(by: { $0.crf < $1.crf }), highest.crf > base,
-              highest.kilobitsPerSecond < atBase.kilobitsPerSecond * (1 - Self.minimumSaving) else {
+            let highest = probes.max(by: { $0.crf < $1.crf }), highest.crf > base,
+            highest.kilobitsPerSecond < atBase.kilobitsPerSecond * (1 - Self.minimumSaving)
+        else {
             return Choice(crf: base, targetSSIMY: floor, predictedSSIMY: atBase.ssimY)
         }
         let top = VideoCodec.h264.crf(onGrid: base + Double(settings.maxCRFRaise))
         let crf = curve.highestCRF(keeping: floor, in: base...top, codec: .h264) ?? base
-        return Choice(crf: crf, targetSSIMY: floor, predictedSSIMY: crf == base ? atBase.ssimY : curve.ssimY(atCRF: crf))
+        return Choice(
+            crf: crf, targetSSIMY: floor, predictedSSIMY: crf == base ? atBase.ssimY : curve.ssimY(atCRF: crf))
     }
 
     /// The SSIM-Y a rendition keeps when its VBV cap `maxKbps` holds it, from its two probes: log(1 − SSIM-Y) taken as
@@ -62,7 +65,8 @@ struct RateDecision: Sendable {
         guard probes.count == 2, maxKbps > 0 else { return nil }
         let (low, high) = probes[0].crf < probes[1].crf ? (probes[0], probes[1]) : (probes[1], probes[0])
         guard low.crf < high.crf, low.kilobitsPerSecond > maxKbps, high.kilobitsPerSecond > 0,
-              low.kilobitsPerSecond > high.kilobitsPerSecond, (0..<1).contains(low.ssimY), (0..<1).contains(high.ssimY) else {
+            low.kilobitsPerSecond > high.kilobitsPerSecond, (0..<1).contains(low.ssimY), (0..<1).contains(high.ssimY)
+        else {
             return nil
         }
         let t: Double = log(low.kilobitsPerSecond / maxKbps) / log(low.kilobitsPerSecond / high.kilobitsPerSecond)
@@ -76,7 +80,9 @@ struct RateDecision: Sendable {
     func probeCRFs(_ codec: VideoCodec, h264CRF: Double, offset: Int, step: Int) -> [Double] {
         let range = codec.crfRange
         let half = Double(max(1, step / 2))
-        let center = min(max(codec.crf(onGrid: h264CRF + Double(offset)), Double(range.lowerBound) + half), Double(range.upperBound) - half)
+        let center = min(
+            max(codec.crf(onGrid: h264CRF + Double(offset)), Double(range.lowerBound) + half),
+            Double(range.upperBound) - half)
         return [center - half, center + half]
     }
 
@@ -85,7 +91,8 @@ struct RateDecision: Sendable {
     /// or the scale ends there. The line is not followed past a probe: SVT-AV1 falls faster than it there.
     func higherProbeCRF(_ codec: VideoCodec, choice: Choice, probes: [RateProbePoint], step: Int) -> Double? {
         guard probes.count == 2, let highest = probes.map(\.crf).max(), choice.crf >= highest,
-              highest < Double(codec.crfRange.upperBound) else { return nil }
+            highest < Double(codec.crfRange.upperBound)
+        else { return nil }
         return codec.crf(onGrid: highest + Double(step))
     }
 
@@ -108,4 +115,3 @@ struct RateDecision: Sendable {
         return Choice(crf: crf, targetSSIMY: target, predictedSSIMY: curve.ssimY(atCRF: crf))
     }
 }
-

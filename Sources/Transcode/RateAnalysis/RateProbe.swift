@@ -27,8 +27,11 @@ final class RateProbe {
     /// - Parameters:
     ///   - input: an input of the probe's own (it seeks), with only the video stream left undiscarded.
     ///   - makeDecoder: a fresh video decoder, one per window (a decoder fed before a seek holds older pictures).
-    init(input: InputContext, videoIndex: Int, plan: LadderPlan, preset: LadderPreset, color: ColorDescription, threads: Int,
-         windowStarts: [Double], windowSeconds: Double, makeDecoder: @escaping () throws -> Decoder) {
+    init(
+        input: InputContext, videoIndex: Int, plan: LadderPlan, preset: LadderPreset, color: ColorDescription,
+        threads: Int,
+        windowStarts: [Double], windowSeconds: Double, makeDecoder: @escaping () throws -> Decoder
+    ) {
         self.input = input
         self.videoIndex = videoIndex
         self.plan = plan
@@ -44,12 +47,17 @@ final class RateProbe {
     /// points in the same order.
     func measure(_ encodes: [Encode]) throws -> [RateProbePoint] {
         let rungs = Array(Set(encodes.map(\.rung))).sorted()
-        let scalers = Dictionary(uniqueKeysWithValues: rungs.map { ($0, RungScaler(width: plan.rungs[$0].width, height: plan.rungs[$0].height)) })
+        let scalers = Dictionary(
+            uniqueKeysWithValues: rungs.map {
+                ($0, RungScaler(width: plan.rungs[$0].width, height: plan.rungs[$0].height))
+            })
         let probes = try encodes.map { encode in
             var rung = plan.rungs[encode.rung]
             rung.setCRF(encode.crf, for: encode.codec)
-            return try ProbeEncoder(RungOutput.videoSettings(encode.codec, rung: rung, plan: plan, preset: preset, color: color,
-                                                             threads: threads))
+            return try ProbeEncoder(
+                RungOutput.videoSettings(
+                    encode.codec, rung: rung, plan: plan, preset: preset, color: color,
+                    threads: threads))
         }
         let fps = plan.frameRateValue
         let framesPerWindow = max(1, Int((windowSeconds * fps).rounded()))
@@ -67,8 +75,9 @@ final class RateProbe {
                     // Each window starts on the ladder's GOP grid with an IDR and has IDRs where the ladder has them:
                     // whole GOPs are coded as in the ladder (closed GOPs stand alone). Shorter windows measured HEVC
                     // and AV1 up to 0.006 SSIM-Y off what the clip then got, each codec differently.
-                    try Self.encode(picture, slot: slot, keyframe: emitted == 0 || emitted % plan.keyframeInterval == 0,
-                                    scalers: scalers, encodes: encodes, probes: probes)
+                    try Self.encode(
+                        picture, slot: slot, keyframe: emitted == 0 || emitted % plan.keyframeInterval == 0,
+                        scalers: scalers, encodes: encodes, probes: probes)
                     emitted += 1
                     slot += 1
                 }
@@ -77,9 +86,11 @@ final class RateProbe {
         }
         return try zip(encodes, probes).map { encode, probe in
             let cpu = try probe.finish()
-            return RateProbePoint(crf: encode.crf, ssimY: probe.meter.ssim.mean,
-                                  kilobitsPerSecond: probe.frames == 0 ? 0 : Double(probe.bytes * 8) / (Double(probe.frames) / fps) / 1000,
-                                  encodeCPUSeconds: cpu)
+            return RateProbePoint(
+                crf: encode.crf, ssimY: probe.meter.ssim.mean,
+                kilobitsPerSecond: probe.frames == 0
+                    ? 0 : Double(probe.bytes * 8) / (Double(probe.frames) / fps) / 1000,
+                encodeCPUSeconds: cpu)
         }
     }
 
@@ -113,8 +124,10 @@ final class RateProbe {
     }
 
     /// Scales the picture once per rung, then encodes it in every probe at once, each on its own thread.
-    private static func encode(_ picture: SourcePicture, slot: Int64, keyframe: Bool, scalers: [Int: RungScaler],
-                               encodes: [Encode], probes: [ProbeEncoder]) throws {
+    private static func encode(
+        _ picture: SourcePicture, slot: Int64, keyframe: Bool, scalers: [Int: RungScaler],
+        encodes: [Encode], probes: [ProbeEncoder]
+    ) throws {
         let failure = Mutex<(any Error)?>(nil)
         let rungs = Array(scalers.keys)
         let scaledByRung = Mutex<[Int: Frame]>([:])
