@@ -4,7 +4,7 @@
 # first page and a deep page (90 % of the way down, a cursor the server never issued) on each, interleaved, and nginx
 # (one worker) serves AFTER's first-page bytes as the ceiling. Prints each pair's ratio.
 # ENGINE=postgres puts each catalog in a throwaway PostgreSQL 15 cluster instead (scripts/lib/postgres.sh).
-#   scripts/bench-feed-compare.sh /tmp/reel-before .build/release/reel
+#   scripts/compare-feed.sh /tmp/reel-before .build/release/reel
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=$(realpath "$1")
