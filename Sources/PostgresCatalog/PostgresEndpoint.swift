@@ -29,8 +29,16 @@ public enum PostgresEndpoint {
         configuration.options.minimumConnections = 0
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(15))
+        configuration.options.additionalStartupParameters = sessionParameters
         return configuration
     }
+
+    /// Set on every session of the pool. A host cut off from the network in the middle of a transaction leaves its
+    /// backend idle in that transaction, holding the job's row lock until TCP notices (hours): every other worker's
+    /// take-over of the job then waits on the lock (seen in the multi-host test, 2026-11-27: the job stayed
+    /// `processing` for 300 s after another worker logged taking it back). Reel's transactions never wait on their
+    /// client for more than a round trip, so the server ends one idle for 30 s and frees its locks.
+    static let sessionParameters: [(String, String)] = [("idle_in_transaction_session_timeout", "30s")]
 
     /// One connection outside the pool (the feed's connections pinned to event loops), with the pool's settings.
     /// - Throws: when the TLS configuration cannot be made into a context (unreadable trust roots).
