@@ -13,12 +13,20 @@ import Glibc
 public final class PostgresTestServer: @unchecked Sendable {
     public struct SetupError: Error, CustomStringConvertible {
         public let description: String
+        /// The server exited because its port was bound by someone else.
+        let portTaken: Bool
+
+        init(description: String, portTaken: Bool = false) {
+            self.description = description
+            self.portTaken = portTaken
+        }
     }
 
     /// The superuser `initdb` creates; it connects without a password (trust), over TCP or the socket.
     public static let user = "reel"
 
-    public let port: Int
+    /// Fixed once the server first listens: a restart after `stop` comes back on it.
+    public private(set) var port: Int
     /// The address it listens on: loopback, or a namespace's veth address for multi-host tests.
     public let host: String
     public let dataDirectory: String
@@ -29,10 +37,11 @@ public final class PostgresTestServer: @unchecked Sendable {
     private var process: ChildProcess?
 
     /// Creates the cluster and starts the server, listening on `host`. initdb trusts loopback only; each of
-    /// `networks` (IPv4 CIDRs such as `NetworkHosts.subnet`) is trusted too, for the test user alone.
+    /// `networks` (IPv4 CIDRs such as `NetworkHosts.subnet`) is trusted too, for the test user alone. `port` is the
+    /// first port tried (a free one is picked when nil); a port found taken is replaced by a fresh pick.
     /// - Throws: `SetupError` saying what is missing or which step failed, with its output; `DeadlineExceeded` when
     ///   initdb or the server's start takes over a minute.
-    public init(host: String = "127.0.0.1", trusting networks: [String] = []) async throws {
+    public init(host: String = "127.0.0.1", trusting networks: [String] = [], port: Int? = nil) async throws {
         binaries = try Self.findBinaries()
         directory = try TemporaryDirectory()
         let root = directory.file("postgres")
@@ -57,7 +66,7 @@ public final class PostgresTestServer: @unchecked Sendable {
             runAs = []
         }
         self.host = host
-        port = try Self.freePort(host: host)
+        self.port = try port ?? FreePort.pick(host: host)
         let initdb = try await ChildProcess.run(
             runAs + [
                 binaries + "/initdb", "-D", dataDirectory, "-U", Self.user, "-A", "trust",
@@ -68,8 +77,20 @@ public final class PostgresTestServer: @unchecked Sendable {
                 description: "initdb -D \(dataDirectory) failed (\(initdb.status)): \(initdb.stderr)\(initdb.stdout)")
         }
         try trust(networks)
-        try await start()
+        // The port was free when picked; another test may bind it first. Then the server exits at once saying so,
+        // and a new pick is tried.
+        for attempt in 1...Self.portAttempts {
+            do {
+                try await start()
+                return
+            } catch let error as SetupError where error.portTaken && attempt < Self.portAttempts {
+                self.port = try FreePort.pick(host: host)
+            }
+        }
     }
+
+    /// Starts tried, each on a fresh port, when the port picked was taken before the server bound it.
+    static let portAttempts = 5
 
     /// A server still running is killed with its backends (SIGKILL to the group) and reaped before its files go.
     deinit {
@@ -100,11 +121,13 @@ public final class PostgresTestServer: @unchecked Sendable {
             server.hasExited || server.stderr.contains("database system is ready to accept connections")
         }
         guard ready, !server.hasExited else {
+            let exited = server.hasExited
             let log = server.stderr
             await stop()
+            let what = exited ? "exited before it was ready" : "was not ready within \(limit)"
             throw SetupError(
-                description:
-                    "postgres -D \(dataDirectory) -p \(port) did not start within \(limit): \(log.suffix(2000))")
+                description: "postgres -D \(dataDirectory) -p \(port) \(what): \(log.suffix(2000))",
+                portTaken: exited && log.contains("Address already in use"))
         }
     }
 
@@ -169,30 +192,5 @@ public final class PostgresTestServer: @unchecked Sendable {
             )
         }
         return "\(base)/\(version)/bin"
-    }
-
-    /// A port nobody listens on now: bound once to port 0 and released.
-    static func freePort(host: String) throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw SetupError(description: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-            throw SetupError(description: "not an IPv4 address: \(host)")
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else { throw SetupError(description: "bind \(host):0: \(String(cString: strerror(errno)))") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        guard named == 0 else { throw SetupError(description: "getsockname: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

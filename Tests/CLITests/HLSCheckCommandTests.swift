@@ -85,7 +85,7 @@ import Glibc
                 where: FileManager.default.isExecutableFile)
         else { return }
         let (output, _) = try makeLadder()
-        let port = try Self.freePort()
+        let port = try FreePort.pick()
         let server = try ChildProcess([
             python, "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", output,
         ])
@@ -105,10 +105,5 @@ import Glibc
             #expect((overHTTP.json["findings"] as? [[String: Any]])?.isEmpty == true, "\(overHTTP.stdout)")
             #expect(overHTTP.json["variants"] as? NSArray == onDisk.json["variants"] as? NSArray)
         }
-    }
-
-    /// A port nothing listens on right now (bound, read, released).
-    static func freePort() throws -> UInt16 {
-        try LoopbackListener().port
     }
 }

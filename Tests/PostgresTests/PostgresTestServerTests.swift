@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MediaFixtures
 import PostgresNIO
 import TestServers
 import Testing
@@ -85,5 +86,32 @@ import Glibc
         let second = try await PostgresTestServer()
         #expect(first.port != second.port)
         #expect(first.url(database: "x") == "postgres://reel@127.0.0.1:\(first.port)/x")
+    }
+
+    /// A loaded run lost a server whose port someone bound between the pick and the server's start ("Address already
+    /// in use"): the server now starts on another port instead of failing the test.
+    @Test func aPortTakenBeforeTheServerBindsItIsReplacedByAnother() async throws {
+        let holder = try LoopbackListener()
+        let taken = Int(holder.port)
+        #expect(try !FreePort.isFree(taken, host: "127.0.0.1"))
+        let server = try await PostgresTestServer(port: taken)
+        #expect(server.port != taken)
+        let one = try await Self.withClient(server, database: "postgres") { client in
+            var value = 0
+            for try await (number) in try await client.query("SELECT 1").decode(Int.self) { value = number }
+            return value
+        }
+        #expect(one == 1)
+        _ = holder.acceptedConnections()
+    }
+
+    /// Picks come from below the kernel's ephemeral range, so no outgoing connection or bind to 0 is given them.
+    @Test func picksAreFreeAndBelowTheEphemeralRange() throws {
+        let start = FreePort.ephemeralStart()
+        for _ in 0..<50 {
+            let port = try FreePort.pick()
+            #expect(port < start && port >= 1024, "\(port) against the range starting at \(start)")
+            #expect(try FreePort.isFree(port, host: "127.0.0.1"))
+        }
     }
 }
