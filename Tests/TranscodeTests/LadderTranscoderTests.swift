@@ -230,14 +230,18 @@ import Glibc
 
 /// The shared GStreamer anchor, when this machine has it (make test installs GStreamer).
 enum GStreamer {
+    /// gst-launch-1.0, where Debian's gstreamer1.0-tools or a local build puts it.
+    static var launch: String? {
+        ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+
     static var playScript: String? {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let script = root.deletingLastPathComponent().appendingPathComponent("shared/anchors/play_hls_gst.sh").path
-        let hasGStreamer = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].contains {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
-        return hasGStreamer && FileManager.default.isExecutableFile(atPath: script) ? script : nil
+        return launch != nil && FileManager.default.isExecutableFile(atPath: script) ? script : nil
     }
 
     /// hlsdemux2 itself sometimes gives up ("Couldn't download fragments", or aborts) when the parallel tests
@@ -251,5 +255,41 @@ enum GStreamer {
             result = try await ChildProcess.run([script, directory], within: limit)
         }
         return (result.status, result.stdout + result.stderr)
+    }
+
+    /// The frame sizes and count GStreamer decodes from one variant (init segment and media segments in playlist
+    /// order, joined into one fragmented MP4), read from the caps events and buffers reaching the sink. The anchor's
+    /// `sizes=` reads the sink pad's caps *notify* instead, which gst-launch 1.22 sometimes never prints under load
+    /// (docs/quirks.md, "GStreamer's caps notify").
+    static func decodedVideo(
+        playlist: String, in folder: String, scratch: String, within limit: Duration = .seconds(120)
+    ) async throws -> (frames: Int, sizes: [String], output: String) {
+        let path = folder + "/" + playlist
+        let base = (path as NSString).deletingLastPathComponent
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let initSegment = try #require(text.firstMatch(of: /#EXT-X-MAP:URI="([^"]+)"/).map { String($0.1) })
+        let segments = text.split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("#") }.map(String.init)
+        var joined = Data()
+        for name in [initSegment] + segments {
+            joined.append(try Data(contentsOf: URL(fileURLWithPath: base + "/" + name)))
+        }
+        try joined.write(to: URL(fileURLWithPath: scratch))
+        let result = try await ChildProcess.run(
+            [
+                try #require(launch), "-v", "filesrc", "location=\(scratch)", "!", "qtdemux", "name=demux",
+                "demux.video_0",
+                "!", "decodebin3", "!", "fakesink", "name=vsink", "silent=false", "sync=false",
+            ], within: limit)
+        let lines = result.stdout.split(separator: "\n")
+        let frames = lines.filter { $0.contains("vsink: last-message = chain") }.count
+        let sizes = lines.filter { $0.contains("vsink: last-message = event") && $0.contains("type: caps") }
+            .compactMap { line in
+                line.replacingOccurrences(of: "\\", with: "").firstMatch(of: /width=\(int\)(\d+), height=\(int\)(\d+)/)
+                    .map { "\($0.1)x\($0.2)" }
+            }
+        guard result.status == 0 else {
+            return (0, [], "gst-launch exited \(result.status): \(result.stderr.suffix(2000))")
+        }
+        return (frames, sizes, result.stderr.suffix(2000).description)
     }
 }
