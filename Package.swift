@@ -204,7 +204,7 @@ let package = Package(
             name: "WorkerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "Worker", "FileSystem", "FeedStore", "MediaModel", "MediaFixtures",
+                "Worker", "FileSystem", "FeedStore", "MediaModel", "MediaFixtures", "Ingest", "Transcode", "ChatImages",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -28,8 +28,18 @@ public struct ChatImageConverter: Sendable {
     public func convert(
         _ source: String, quality: ImageQuality
     ) throws(ProcessingError) -> (webp: [UInt8], result: ChatImageResult) {
+        let upload: SniffedUpload
+        do { upload = try policy.open(path: source) } catch { throw .rejected(error) }
+        return try convert(upload, quality: quality)
+    }
+
+    /// Converts an upload already opened and sniffed (the worker's job sniffs once to pick the pipeline).
+    public func convert(
+        _ upload: SniffedUpload, quality: ImageQuality
+    ) throws(ProcessingError) -> (webp: [UInt8], result: ChatImageResult) {
+        let source = upload.path
         let prepared: PreparedPicture
-        do { prepared = try prepare(source, quality: quality) } catch { throw .rejected(error) }
+        do { prepared = try prepare(upload, quality: quality) } catch { throw .rejected(error) }
         let webp: [UInt8]
         do {
             let webpPicture =
@@ -72,8 +82,9 @@ public struct ChatImageConverter: Sendable {
     }
 
     /// Admits, decodes, resizes and orients the picture: everything that can only fail because of the upload.
-    private func prepare(_ source: String, quality: ImageQuality) throws(Rejection) -> PreparedPicture {
-        let image = try policy.admitImage(path: source)
+    private func prepare(_ upload: SniffedUpload, quality: ImageQuality) throws(Rejection) -> PreparedPicture {
+        let source = upload.path
+        let image = try policy.admitImage(upload)
         let preset = presets.preset(quality)
         // Plan the size from the header, so the decoder can already scale towards it.
         let header = image.header
@@ -177,7 +188,17 @@ public struct ChatImageConverter: Sendable {
     public func convert(
         _ source: String, to output: String, quality: ImageQuality
     ) throws(ProcessingError) -> ChatImageResult {
-        var (webp, result) = try convert(source, quality: quality)
+        let upload: SniffedUpload
+        do { upload = try policy.open(path: source) } catch { throw .rejected(error) }
+        return try convert(upload, to: output, quality: quality)
+    }
+
+    /// Converts an upload already opened and sniffed into the file `output`, as `convert(_:to:quality:)` does.
+    public func convert(
+        _ upload: SniffedUpload, to output: String, quality: ImageQuality
+    ) throws(ProcessingError) -> ChatImageResult {
+        let source = upload.path
+        var (webp, result) = try convert(upload, quality: quality)
         do {
             try AtomicFile.write(webp, to: output)
         } catch {

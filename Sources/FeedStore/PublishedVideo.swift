@@ -1,3 +1,4 @@
+internal import Foundation
 public import MediaModel
 
 /// A video whose files are all in place in the library, ready to become visible in the feed.
@@ -10,8 +11,8 @@ public struct PublishedVideo: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var contentHash: String
-    /// Source facts as JSON (container, codecs, original size), for operators.
-    public var source: String
+    /// What admission learnt about the original (container, codecs, size), for operators; nil for seeded videos.
+    public var source: MediaInfo?
     public var masterPath: String
     public var posterJPEGPath: String
     public var posterWebPPath: String
@@ -21,7 +22,7 @@ public struct PublishedVideo: Sendable, Equatable {
 
     public init(
         id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
-        contentHash: String, source: String, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
+        contentHash: String, source: MediaInfo?, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
         renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil
     ) {
         self.id = id
@@ -37,5 +38,13 @@ public struct PublishedVideo: Sendable, Equatable {
         self.posterWebPPath = posterWebPPath
         self.renditions = renditions
         self.storyboard = storyboard
+    }
+
+    /// `source` as both engines store it: JSON with sorted keys, `{}` when there is none.
+    public var sourceJSON: String {
+        guard let source else { return "{}" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(source)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

@@ -88,7 +88,7 @@ extension SQLiteFeedStore {
                 """
         ).execute(arguments: [
             video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.width,
-            video.height, video.contentHash, video.source, video.masterPath, video.posterJPEGPath,
+            video.height, video.contentHash, video.sourceJSON, video.masterPath, video.posterJPEGPath,
             video.posterWebPPath, video.storyboard?.vttPath, video.storyboard?.imagePath,
             video.storyboard?.intervalSeconds, video.storyboard?.tileWidth, video.storyboard?.tileHeight,
             video.storyboard?.columns, video.storyboard?.count,

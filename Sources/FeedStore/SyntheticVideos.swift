@@ -13,7 +13,7 @@ public enum SyntheticVideos {
         ]
         return PublishedVideo(
             id: id, createdAt: time, publishedAt: time, durationMilliseconds: 15_000 + n % 45_000, width: 1080,
-            height: 1920, contentHash: "seed-\(n)", source: "{}", masterPath: "videos/\(id)/master.m3u8",
+            height: 1920, contentHash: "seed-\(n)", source: nil, masterPath: "videos/\(id)/master.m3u8",
             posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
             renditions: renditions.map {
                 FeedVideo.Rendition(

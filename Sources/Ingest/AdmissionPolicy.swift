@@ -19,28 +19,25 @@ public struct AdmissionPolicy: Sendable {
     /// Checks a file against every limit; returns what was learnt, or throws the first rule it breaks.
     /// - Throws: `Rejection` naming the reason code, the limit and the actual value.
     public func check(path: String) throws(Rejection) -> AdmittedUpload {
-        let file = try UploadFile(path: path)
-        return try inspect(file, enforcing: true)
+        try check(try open(path: path))
     }
 
-    /// What the first bytes of `path` say it is, read without libav. The worker picks the image or the video
-    /// pipeline with it, so an image job never opens a codec library it does not need.
-    /// - Throws: `Rejection` with `not_regular_file`, `empty_file` or `unreadable`.
-    public func sniff(path: String) throws(Rejection) -> SniffedFormat {
-        SniffedFormat.sniff(try UploadFile(path: path).read(count: 4096))
+    /// Checks an upload already opened and sniffed against every limit.
+    public func check(_ upload: SniffedUpload) throws(Rejection) -> AdmittedUpload {
+        try inspect(upload, enforcing: true)
     }
 
     /// Reports a file's facts for `reel probe`, with the same safe opening but without enforcing the product limits.
     public func probe(path: String) throws(Rejection) -> MediaInfo {
-        let file = try UploadFile(path: path)
-        return try inspect(file, enforcing: false).info
+        try inspect(try open(path: path), enforcing: false).info
     }
 
+    /// Admission proper: the format sniffed when the upload was opened, then one libav open (videos) or the header
+    /// checks (images).
     func inspect(
-        _ file: UploadFile, enforcing: Bool, verifyingImageDecode: Bool = true
+        _ upload: SniffedUpload, enforcing: Bool, verifyingImageDecode: Bool = true
     ) throws(Rejection) -> AdmittedUpload {
-        let head = try file.read(count: 4096)
-        let format = SniffedFormat.sniff(head)
+        let (file, format) = (upload.file, upload.format)
         switch format {
         case let .forbidden(name):
             throw Rejection(

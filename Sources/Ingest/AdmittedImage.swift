@@ -61,13 +61,16 @@ public final class AdmittedImage: @unchecked Sendable {
 extension AdmissionPolicy {
     /// Admission for the image converter: every check but the trial decode, which the full decode replaces.
     public func admitImage(path: String) throws(Rejection) -> AdmittedImage {
-        let file = try UploadFile(path: path)
-        let head = try file.read(count: 4096)
-        let format = SniffedFormat.sniff(head)
-        guard !format.isVideo else {
-            throw Rejection(.unsupportedFormat, "\(format.name) is a video, not a chat image", path: path)
+        try admitImage(try open(path: path))
+    }
+
+    /// Admission for the image converter of an upload already opened and sniffed.
+    public func admitImage(_ sniffed: SniffedUpload) throws(Rejection) -> AdmittedImage {
+        guard !sniffed.format.isVideo else {
+            throw Rejection(
+                .unsupportedFormat, "\(sniffed.format.name) is a video, not a chat image", path: sniffed.path)
         }
-        let upload = try inspect(file, enforcing: true, verifyingImageDecode: false)
-        return try AdmittedImage(upload: upload, file: file, limits: limits.image)
+        let upload = try inspect(sniffed, enforcing: true, verifyingImageDecode: false)
+        return try AdmittedImage(upload: upload, file: sniffed.file, limits: limits.image)
     }
 }

@@ -25,14 +25,17 @@ public final class AdmittedVideo: @unchecked Sendable {
 extension AdmissionPolicy {
     /// Admission for the transcoder: every video check, then the file stays open for decoding.
     public func admitVideo(path: String) throws(Rejection) -> AdmittedVideo {
-        let file = try UploadFile(path: path)
-        let format = SniffedFormat.sniff(try file.read(count: 4096))
-        let upload = try inspect(file, enforcing: true)
-        guard upload.info.kind == .video else {
-            throw Rejection(.noVideoStream, "\(format.name) is an image, not a video", path: path)
+        try admitVideo(try open(path: path))
+    }
+
+    /// Admission for the transcoder of an upload already opened and sniffed: one libav open for the checks.
+    public func admitVideo(_ sniffed: SniffedUpload) throws(Rejection) -> AdmittedVideo {
+        guard !sniffed.format.isImage else {
+            throw Rejection(.noVideoStream, "\(sniffed.format.name) is an image, not a video", path: sniffed.path)
         }
+        let upload = try inspect(sniffed, enforcing: true)
         return AdmittedVideo(
-            upload: upload, file: file,
-            inspector: VideoInspector(policy: self, file: file, format: format, enforcing: true))
+            upload: upload, file: sniffed.file,
+            inspector: VideoInspector(policy: self, file: sniffed.file, format: sniffed.format, enforcing: true))
     }
 }

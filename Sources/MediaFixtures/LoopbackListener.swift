@@ -59,4 +59,24 @@ public final class OpenWatcher {
         var buffer = [UInt8](repeating: 0, count: 4096)
         return read(descriptor, &buffer, buffer.count) > 0
     }
+
+    /// How many times the file was opened since the last call (or since the watch began): IN_OPEN events, which a
+    /// reopen through `/proc/self/fd/N` (libav's way in) makes too. Watch with a fresh watcher to count from zero.
+    public func opens() -> Int {
+        var count = 0
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let length = read(descriptor, &buffer, buffer.count)
+            guard length > 0 else { return count }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= length {
+                let (mask, nameLength) = buffer.withUnsafeBytes { raw in
+                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    return (event.mask, Int(event.len))
+                }
+                if mask & UInt32(IN_OPEN) != 0 { count += 1 }
+                offset += MemoryLayout<inotify_event>.size + nameLength
+            }
+        }
+    }
 }

@@ -11,6 +11,11 @@ public struct PrefetchHint: Sendable, Equatable, Codable {
             self.durationMilliseconds = durationMilliseconds
             self.bytes = bytes
         }
+
+        enum CodingKeys: String, CodingKey {
+            case bytes
+            case durationMilliseconds = "duration_ms"
+        }
     }
 
     public var initBytes: Int
@@ -20,6 +25,13 @@ public struct PrefetchHint: Sendable, Equatable, Codable {
     public var firstSegments: [Segment]
 
     public static let windowMilliseconds = 3000
+
+    /// As the job's summary (outcome.json, `reel transcode --json`) writes it.
+    enum CodingKeys: String, CodingKey {
+        case initBytes = "init_bytes"
+        case segmentDurationMilliseconds = "segment_duration_ms"
+        case firstSegments = "first_segments"
+    }
 
     public init(initBytes: Int, segmentDurationMilliseconds: Int, firstSegments: [Segment]) {
         self.initBytes = initBytes

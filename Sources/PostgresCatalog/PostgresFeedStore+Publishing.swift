@@ -99,7 +99,7 @@ extension PostgresFeedStore {
                                 storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
                                 storyboard_count)
             VALUES (\(video.id), 'published', \(video.createdAt), \(video.publishedAt), \(video.durationMilliseconds), \(video.width),
-                    \(video.height), \(video.contentHash), \(video.source), \(video.masterPath), \(video.posterJPEGPath),
+                    \(video.height), \(video.contentHash), \(video.sourceJSON), \(video.masterPath), \(video.posterJPEGPath),
                     \(video.posterWebPPath), \(video.storyboard?.vttPath), \(video.storyboard?.imagePath),
                     \(video.storyboard?.intervalSeconds), \(video.storyboard?.tileWidth), \(video.storyboard?.tileHeight),
                     \(video.storyboard?.columns), \(video.storyboard?.count))

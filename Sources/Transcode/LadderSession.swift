@@ -265,7 +265,8 @@ final class LadderSession: @unchecked Sendable {
                 segments: measured.segments, frames: output.framesEncoded, rung: output.rung.id,
                 videoCodec: output.codec,
                 crf: output.rung.crf(output.codec), ssimY: output.meter.map { $0.ssim.mean },
-                targetSSIMY: output.rung.targetSSIMY[output.codec], encodeCPUSeconds: output.encodeCPUSeconds
+                targetSSIMY: output.rung.targetSSIMY[output.codec], encodeCPUSeconds: output.encodeCPUSeconds,
+                prefetch: measured.prefetch
             )
         }
     }

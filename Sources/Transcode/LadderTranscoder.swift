@@ -40,6 +40,20 @@ public struct LadderTranscoder: Sendable {
         do { admitted = try policy.admitVideo(path: source) } catch {
             throw TranscodeError(.rejected(error), path: source)
         }
+        var summary = try run(admitted, output: output, progress: progress, isCancelled: isCancelled)
+        summary.elapsedSeconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    /// Transcodes an upload its caller already admitted (the worker's job admits once and picks the pipeline with
+    /// what admission learnt), with the same all-or-nothing `output` as `run(source:output:)`.
+    public func run(
+        _ admitted: AdmittedVideo, output: String,
+        progress: @Sendable (TranscodeProgress) -> Void = { _ in },
+        isCancelled: @Sendable () -> Bool = { false }
+    ) throws(TranscodeError) -> TranscodeSummary {
+        let started = Date()
+        let source = admitted.path
         let staging = try Self.makeStaging(final: output, source: source)
         do throws(TranscodeError) {
             var summary = try transcode(admitted, into: staging.path, progress: progress, isCancelled: isCancelled)

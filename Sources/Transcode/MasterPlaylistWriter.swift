@@ -1,6 +1,7 @@
 internal import FileSystem
 internal import Foundation
 internal import HLSCheck
+internal import MediaModel
 
 /// The master playlist, written after encoding from what the segments really weigh: BANDWIDTH is the measured
 /// peak segment bitrate (never an estimate made before encoding), AVERAGE-BANDWIDTH the measured average.
@@ -10,19 +11,24 @@ enum MasterPlaylistWriter {
         var bytes: Int
         var peak: Int
         var average: Int
+        /// The rendition's prefetch hint, from the same reading of the playlist and the same file sizes.
+        var prefetch: PrefetchHint?
     }
 
-    /// Reads a VOD media playlist's EXTINF durations and sizes its segment files.
+    /// Reads a VOD media playlist's EXTINF durations and sizes its segment files (and its init segment, for the
+    /// prefetch hint): the one reading of what the muxer wrote.
     static func measure(playlist: String) throws -> Measured {
         let directory = (playlist as NSString).deletingLastPathComponent
         let text = String(decoding: try ReadOnlyFile.contents(of: playlist), as: UTF8.self)
         var duration: Double?
         var peak = 0.0, totalBytes = 0, totalSeconds = 0.0, count = 0
+        var sizes: [String: Int] = [:]
         for line in text.split(whereSeparator: \.isNewline).map(String.init) {
             if line.hasPrefix("#EXTINF:") {
                 duration = Double(line.dropFirst(8).split(separator: ",").first ?? "")
             } else if !line.hasPrefix("#"), !line.isEmpty, let seconds = duration, seconds > 0 {
                 let size = Int(try FileStatus(path: directory + "/" + line, followingSymlinks: false).size)
+                sizes[line] = size
                 peak = max(peak, Double(size * 8) / seconds)
                 totalBytes += size
                 totalSeconds += seconds
@@ -31,8 +37,17 @@ enum MasterPlaylistWriter {
             }
         }
         let average = totalSeconds > 0 ? Double(totalBytes * 8) / totalSeconds : 0
+        let prefetch = PrefetchHint(mediaPlaylist: text) { uri in
+            if let size = sizes[uri] { return size }
+            guard !uri.contains("/"),
+                let status = try? FileStatus(path: directory + "/" + uri, followingSymlinks: false),
+                status.kind == .regular
+            else { return nil }
+            return Int(status.size)
+        }
         return Measured(
-            segments: count, bytes: totalBytes, peak: Int(peak.rounded(.up)), average: Int(average.rounded()))
+            segments: count, bytes: totalBytes, peak: Int(peak.rounded(.up)), average: Int(average.rounded()),
+            prefetch: prefetch)
     }
 
     /// RFC 6381 codec strings from the init segment the player will read (avcC, hvcC, av1C, esds), in track order.

@@ -27,9 +27,12 @@ public struct TranscodeSummary: Codable, Sendable {
         /// CPU seconds this rendition's video encoder used, its own threads and its calls on the rung's thread;
         /// nil in summaries written before Reel measured it.
         public var encodeCPUSeconds: Double?
+        /// What prefetching this rendition's start costs, measured from the playlist and files the job wrote, so the
+        /// worker publishes it without reading them again; nil in summaries written before.
+        public var prefetch: PrefetchHint? = nil
 
         enum CodingKeys: String, CodingKey {
-            case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames, rung, crf
+            case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames, rung, crf, prefetch
             case averageBandwidth = "average_bandwidth"
             case videoCodec = "video_codec"
             case ssimY = "ssim_y"

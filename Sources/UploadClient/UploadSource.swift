@@ -18,20 +18,13 @@ public struct UploadSource: Sendable {
     /// probing; anything else passes the full admission policy first.
     /// - Throws: `UploadError` `.rejected` with the admission reason code (`too_large`, `forbidden_format`, ...).
     public func plan(path: String, quality: CompressPreset.Quality) throws(UploadError) -> UploadPlan {
-        let format: SniffedFormat
-        let size: Int64
-        do {
-            let file = try UploadFile(path: path)
-            size = file.size
-            format = SniffedFormat.sniff(try file.read(count: 4096))
-        } catch {
-            throw Self.rejected(error)
-        }
-        if format.isVideo || format.isImage {
-            try UploadPlan.checkSize(path, format: format, bytes: size, limits: policy.limits)
+        let upload: SniffedUpload
+        do { upload = try policy.open(path: path) } catch { throw Self.rejected(error) }
+        if upload.format.isVideo || upload.format.isImage {
+            try UploadPlan.checkSize(path, format: upload.format, bytes: upload.file.size, limits: policy.limits)
         }
         let admitted: AdmittedUpload
-        do { admitted = try policy.check(path: path) } catch { throw Self.rejected(error) }
+        do { admitted = try policy.check(upload) } catch { throw Self.rejected(error) }
         let fits = admitted.format.isVideo && preset.fits(admitted.info, quality: quality)
         return try UploadPlan.make(
             .init(path: path, format: admitted.format, bytes: admitted.info.fileSize, fitsTier: fits),

@@ -80,28 +80,24 @@ public struct JobRunner: Sendable {
         return outcome.exitCode
     }
 
+    /// Opens and sniffs the upload once; an image goes to the converter, a video through one admission (one libav
+    /// open) to the transcoder, which decodes the very file admission checked.
     func process(_ invocation: JobInvocation) -> JobOutcome {
         let source = invocation.source
-        do {
-            // An image goes straight to the converter, whose admission applies every limit and whose full decode
-            // replaces the trial decode: decoding it twice cost a libav decode per photo, and loading libav itself.
-            if try policy.sniff(path: source).isImage { return convertImage(invocation) }
-        } catch {
-            return JobOutcome(error: .rejected(error))
-        }
-        let admitted: AdmittedUpload
-        do {
-            admitted = try policy.check(path: source)
-        } catch {
-            return JobOutcome(error: .rejected(error))
-        }
+        let upload: SniffedUpload
+        do { upload = try policy.open(path: source) } catch { return JobOutcome(error: .rejected(error)) }
+        // An image goes straight to the converter, whose admission applies every limit and whose full decode
+        // replaces the trial decode: decoding it twice cost a libav decode per photo, and loading libav itself.
+        if upload.format.isImage { return convertImage(upload, invocation) }
+        let admitted: AdmittedVideo
+        do { admitted = try policy.admitVideo(upload) } catch { return JobOutcome(error: .rejected(error)) }
         var info = admitted.info
         info.path = ""  // the job's own path means nothing to anyone else
         let progressFile = invocation.progressFile
         do {
             var summary = try LadderTranscoder(policy: policy, preset: ladder)
                 .run(
-                    source: source, output: invocation.mediaDirectory,
+                    admitted, output: invocation.mediaDirectory,
                     progress: { progress in
                         try? AtomicFile.write(
                             Array(String(format: "%.4f", progress.percent / 100).utf8), to: progressFile, durable: false
@@ -116,10 +112,10 @@ public struct JobRunner: Sendable {
     }
 
     /// An image job: admitted, decoded, resized and encoded by `ChatImageConverter`. Its facts are in `image`.
-    func convertImage(_ invocation: JobInvocation) -> JobOutcome {
+    func convertImage(_ upload: SniffedUpload, _ invocation: JobInvocation) -> JobOutcome {
         do {
             var result = try ChatImageConverter(policy: policy, encoderThreads: invocation.encoderThreads ?? false)
-                .convert(invocation.source, to: invocation.imageFile, quality: imageQuality)
+                .convert(upload, to: invocation.imageFile, quality: imageQuality)
             result.source = ""
             result.output = ""
             return JobOutcome(kind: .image, image: result)

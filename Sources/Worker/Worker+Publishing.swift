@@ -93,12 +93,11 @@ extension Worker {
         _ job: FeedJob, summary: TranscodeSummary, info: MediaInfo?, contentHash: String
     ) -> PublishedVideo {
         let top = summary.renditions.max { $0.height < $1.height }
-        let source = (try? JSONEncoder().encode(info)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let prefix = "videos/\(job.id)/"
         return PublishedVideo(
             id: job.id, createdAt: job.createdAt, publishedAt: Self.nowMilliseconds,
             durationMilliseconds: Int((summary.durationSeconds * 1000).rounded()),
-            width: top?.width ?? 0, height: top?.height ?? 0, contentHash: contentHash, source: source,
+            width: top?.width ?? 0, height: top?.height ?? 0, contentHash: contentHash, source: info,
             masterPath: prefix + "master.m3u8", posterJPEGPath: prefix + summary.posterJPEG,
             posterWebPPath: prefix + summary.posterWebP,
             renditions: summary.renditions.map {
@@ -106,21 +105,9 @@ extension Worker {
                     rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
                     averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments,
                     videoCodec: $0.videoCodec?.rawValue, crf: $0.crf, targetSSIMY: $0.targetSSIMY,
-                    prefetch: Self.prefetchHint(playlist: layout.video(job.id) + "/" + $0.playlist))
+                    prefetch: $0.prefetch)
             },
             storyboard: summary.storyboard?.prefixingPaths(with: prefix))
-    }
-
-    /// The rendition's prefetch hint, measured on the published files; nil (no hint shown) when a file cannot be read.
-    static func prefetchHint(playlist path: String) -> PrefetchHint? {
-        guard let bytes = try? ReadOnlyFile.contents(of: path, limit: 1 << 20) else { return nil }
-        let folder = Directory.parent(of: path)
-        return PrefetchHint(mediaPlaylist: String(decoding: bytes, as: UTF8.self)) { uri in
-            guard !uri.contains("/"), let status = try? FileStatus(path: folder + "/" + uri, followingSymlinks: false),
-                status.kind == .regular
-            else { return nil }
-            return Int(status.size)
-        }
     }
 
     /// An output path already taken while this worker holds the lease: a late worker's files (it lost the lease, so

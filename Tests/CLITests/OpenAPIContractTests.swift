@@ -40,7 +40,7 @@ import Testing
             PublishedVideo(
                 id: "multicodec", createdAt: 1_800_000_000_000, publishedAt: 1_800_000_000_000,
                 durationMilliseconds: 8_000, width: 720,
-                height: 1280, contentHash: "multicodec", source: "{}", masterPath: "videos/multicodec/master.m3u8",
+                height: 1280, contentHash: "multicodec", source: nil, masterPath: "videos/multicodec/master.m3u8",
                 posterJPEGPath: "videos/multicodec/poster.jpg", posterWebPPath: "videos/multicodec/poster.webp",
                 renditions: rungs.map {
                     FeedVideo.Rendition(

@@ -85,7 +85,7 @@ import FoundationNetworking
             PublishedVideo(
                 id: "live1", createdAt: 1, publishedAt: 1_800_000_000_000,
                 durationMilliseconds: Int(summary.durationSeconds * 1000),
-                width: 640, height: 360, contentHash: "live1", source: "{}", masterPath: "videos/live1/master.m3u8",
+                width: 640, height: 360, contentHash: "live1", source: nil, masterPath: "videos/live1/master.m3u8",
                 posterJPEGPath: "videos/live1/poster.jpg", posterWebPPath: "videos/live1/poster.webp",
                 renditions: summary.renditions.map {
                     FeedVideo.Rendition(

@@ -233,7 +233,7 @@ import Transcode
                 PublishedVideo(
                     id: id, createdAt: Int64(index), publishedAt: 1_800_000_000_000 - Int64(index) * 60_000,
                     durationMilliseconds: Int(summary.durationSeconds * 1000), width: 360, height: 640,
-                    contentHash: id, source: "{}", masterPath: "videos/\(id)/master.m3u8",
+                    contentHash: id, source: nil, masterPath: "videos/\(id)/master.m3u8",
                     posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
                     renditions: summary.renditions.map {
                         FeedVideo.Rendition(

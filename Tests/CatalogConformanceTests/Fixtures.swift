@@ -3,11 +3,21 @@ import MediaModel
 
 /// Media and jobs the conformance tests publish: every column a video has, so a round trip shows what an engine drops.
 enum Fixtures {
+    /// What admission learnt about an original: a 1080x1920 H.264/AAC MP4.
+    static let source = MediaInfo(
+        path: "", kind: .video, container: "mp4", fileSize: 9_000_000, durationSeconds: 15.25, bitRate: 4_700_000,
+        streamCount: 2,
+        video: .init(
+            index: 0, codec: "h264", profile: "High", pixelFormat: "yuv420p", bitDepth: 8, codedWidth: 1080,
+            codedHeight: 1920, displayWidth: 1080, displayHeight: 1920, rotation: 0, averageFrameRate: 30,
+            realFrameRate: 30, isVariableFrameRate: false, frameCount: 458, durationSeconds: 15.25, bitRate: 4_500_000),
+        audio: .init(index: 1, codec: "aac", channels: 2, sampleRate: 48_000, durationSeconds: 15.25), image: nil)
+
     static func video(_ id: String, hash: String, publishedAt: Int64 = 1_700_000_000_000) -> PublishedVideo {
         PublishedVideo(
             id: id, createdAt: publishedAt - 5_000, publishedAt: publishedAt, durationMilliseconds: 15_250, width: 1080,
             height: 1920,
-            contentHash: hash, source: #"{"codec":"h264"}"#, masterPath: "videos/\(id)/master.m3u8",
+            contentHash: hash, source: source, masterPath: "videos/\(id)/master.m3u8",
             posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
             renditions: [
                 FeedVideo.Rendition(

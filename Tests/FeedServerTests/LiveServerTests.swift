@@ -29,7 +29,7 @@ import FoundationNetworking
             PublishedVideo(
                 id: "live1", createdAt: 1, publishedAt: Int64(Date().timeIntervalSince1970 * 1000),
                 durationMilliseconds: Int(summary.durationSeconds * 1000), width: 640, height: 360,
-                contentHash: "live1", source: "{}",
+                contentHash: "live1", source: nil,
                 masterPath: "videos/live1/master.m3u8", posterJPEGPath: "videos/live1/" + summary.posterJPEG,
                 posterWebPPath: "videos/live1/" + summary.posterWebP,
                 renditions: summary.renditions.map {

@@ -18,7 +18,7 @@ import Testing
         PublishedVideo(
             id: id, createdAt: 1, publishedAt: 2, durationMilliseconds: 1000, width: 360, height: 640,
             contentHash: hash,
-            source: "{}", masterPath: "videos/\(id)/master.m3u8", posterJPEGPath: "videos/\(id)/poster.jpg",
+            source: nil, masterPath: "videos/\(id)/master.m3u8", posterJPEGPath: "videos/\(id)/poster.jpg",
             posterWebPPath: "videos/\(id)/poster.webp", renditions: [])
     }
 

@@ -58,7 +58,7 @@ import Testing
             PublishedVideo(
                 id: "hinted", createdAt: 1, publishedAt: 2, durationMilliseconds: 16_000, width: 720, height: 1280,
                 contentHash: "h",
-                source: "{}", masterPath: "videos/hinted/master.m3u8", posterJPEGPath: "videos/hinted/poster.jpg",
+                source: nil, masterPath: "videos/hinted/master.m3u8", posterJPEGPath: "videos/hinted/poster.jpg",
                 posterWebPPath: "videos/hinted/poster.webp",
                 renditions: [
                     FeedVideo.Rendition(

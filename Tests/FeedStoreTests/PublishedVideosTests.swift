@@ -16,7 +16,7 @@ import Testing
         PublishedVideo(
             id: id, createdAt: 1, publishedAt: publishedAt, durationMilliseconds: 8000, width: 360, height: 640,
             contentHash: id,
-            source: "{}", masterPath: "videos/\(id)/master.m3u8", posterJPEGPath: "videos/\(id)/poster.jpg",
+            source: nil, masterPath: "videos/\(id)/master.m3u8", posterJPEGPath: "videos/\(id)/poster.jpg",
             posterWebPPath: "videos/\(id)/poster.webp",
             renditions: [
                 FeedVideo.Rendition(

@@ -40,7 +40,7 @@ import Testing
     static func video(_ id: String, at time: Int64, hash: String? = nil) -> PublishedVideo {
         PublishedVideo(
             id: id, createdAt: time, publishedAt: time, durationMilliseconds: 15_000, width: 1080, height: 1920,
-            contentHash: hash ?? "hash-\(id)", source: "{}", masterPath: "videos/\(id)/master.m3u8",
+            contentHash: hash ?? "hash-\(id)", source: nil, masterPath: "videos/\(id)/master.m3u8",
             posterJPEGPath: "videos/\(id)/poster.jpg", posterWebPPath: "videos/\(id)/poster.webp",
             renditions: [
                 FeedVideo.Rendition(
