@@ -4,6 +4,7 @@ import Foundation
 import Ingest
 import MediaFixtures
 import MediaModel
+import TestTraits
 import Testing
 import Transcode
 
@@ -12,7 +13,7 @@ import Transcode
 /// One admission per upload: the job process opens an upload once to sniff it, once more (libav) to admit a video
 /// and once to decode it, and reports the facts and prefetch hints the worker publishes without reading the outputs
 /// again.
-@Suite(.timeLimit(.minutes(5))) struct JobRunnerTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct JobRunnerTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
