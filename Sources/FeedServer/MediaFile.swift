@@ -1,5 +1,6 @@
 internal import FileSystem
 internal import Foundation
+internal import MediaModel
 
 #if canImport(Glibc)
 internal import Glibc
@@ -41,23 +42,10 @@ struct MediaFile: Sendable {
         return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
-    var contentType: String {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "m3u8": "application/vnd.apple.mpegurl"
-        case "mp4", "m4s": "video/mp4"
-        case "webp": "image/webp"
-        case "jpg", "jpeg": "image/jpeg"
-        case "json": "application/json"
-        // Storyboard cues; WebVTT is UTF-8 by definition, said explicitly for clients that sniff otherwise.
-        case "vtt": "text/vtt; charset=utf-8"
-        default: "application/octet-stream"
-        }
-    }
+    var contentType: String { MediaPolicy.contentType(forName: path[...]) }
 
-    var isPlaylist: Bool { contentType == "application/vnd.apple.mpegurl" }
+    var isPlaylist: Bool { contentType == MediaPolicy.playlistType }
 
     /// Segments, posters and storyboards are immutable once published; playlists are cached briefly.
-    var cacheControl: String {
-        contentType == "application/vnd.apple.mpegurl" ? "public, max-age=10" : "public, max-age=31536000, immutable"
-    }
+    var cacheControl: String { MediaPolicy.cacheControl(forContentType: contentType) }
 }

@@ -26,13 +26,15 @@ struct ReelProcess {
     ///   GNU time is small and forks reel itself, so its figure is reel's alone.
     /// - Parameter limit: how long reel may run; past it the run throws `DeadlineExceeded` naming the command (and reel
     ///   is killed). The test suspends meanwhile, so the concurrency pool stays free for the other tests.
+    /// - Parameter environment: added to the test process's own (an empty value stands for unset where reel says so).
     static func run(
-        _ arguments: [String], measuringPeakMemory: Bool = false, within limit: Duration = .seconds(600)
+        _ arguments: [String], environment: [String: String] = [:], measuringPeakMemory: Bool = false,
+        within limit: Duration = .seconds(600)
     ) async throws -> Result {
         let peak = FileManager.default.temporaryDirectory.appendingPathComponent("reel-peak-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: peak) }
         let command = measuringPeakMemory ? ["/usr/bin/time", "-f", "%M", "-o", peak, executable] : [executable]
-        let result = try await ChildProcess.run(command + arguments, within: limit)
+        let result = try await ChildProcess.run(command + arguments, environment: environment, within: limit)
         return Result(
             status: result.status, stdout: result.stdout, stderr: result.stderr,
             maxResidentKilobytes: measuringPeakMemory ? Self.lastNumber(in: peak) : 0

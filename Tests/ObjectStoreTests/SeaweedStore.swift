@@ -1,0 +1,38 @@
+import Foundation
+import MediaFixtures
+import ObjectStore
+import SigV4
+import TestServers
+
+/// A SeaweedFS of the test's own and a client on it, the client shut down after `body` whatever happens.
+func withStore<T>(
+    prefix: String = "lib", retry: S3RetryPolicy = .standard,
+    _ body: (SeaweedTestServer, S3Client) async throws -> T
+) async throws -> T {
+    let server = try await SeaweedTestServer()
+    let client = try makeClient(for: server, prefix: prefix, retry: retry)
+    do {
+        let result = try await body(server, client)
+        try await client.shutdown()
+        return result
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}
+
+func makeClient(
+    for server: SeaweedTestServer, prefix: String, retry: S3RetryPolicy = .standard,
+    secret: String? = nil
+) throws -> S3Client {
+    S3Client(
+        location: try S3Location(parsing: server.libraryURL(prefix: prefix)),
+        credentials: SigV4Credentials(
+            accessKeyID: server.accessKeyID, secretAccessKey: secret ?? server.secretAccessKey),
+        retry: retry)
+}
+
+/// Bytes that differ from offset to offset, so a part out of place shows.
+func pattern(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) ^ seed }
+}
