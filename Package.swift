@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel", "LibZ",
+                "FeedStore", "FileSystem", "MediaModel", "LibZ", "ObjectStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -14,9 +14,12 @@ extension FeedServer {
     /// What it does right is kept: `realpath` and `lstat` run on NIO's thread pool (`MediaLibrary.file(atRawPath:)`)
     /// and the bytes are read there by Hummingbird's `FileIO`, never on the concurrency pool.
     func media(_ request: Request, context: FeedRequestContext) async throws -> Response {
+        if let objectMedia { return try await mediaFromStore(request, media: objectMedia) }
         let path = request.uri.path
         let prefix = "/media/"
-        guard path.hasPrefix(prefix), let file = try await library.file(atRawPath: path.dropFirst(prefix.count)) else {
+        guard path.hasPrefix(prefix), let library,
+            let file = try await library.file(atRawPath: path.dropFirst(prefix.count))
+        else {
             throw APIError.notFound("media file")
         }
         var headers: HTTPFields = [

@@ -6,6 +6,7 @@ public import Logging
 public import Metrics
 internal import NIOCore
 internal import NIOPosix
+internal import ObjectStore
 public import Prometheus
 public import ServiceLifecycle
 
@@ -14,7 +15,8 @@ public import ServiceLifecycle
 public struct FeedServer: Sendable {
     /// Only the catalog's roles the routes read: the feed, and a job's status for a client polling its upload.
     public let store: any FeedReading & JobStatusReading
-    public let library: MediaLibrary
+    /// The library directory `/media/` serves, unless `objectMedia` is set.
+    public let library: MediaLibrary?
     public let rateLimit: RateLimit?
     /// One budget per client for the router and the feed's fast path.
     let rateLimiter: RateLimiter?
@@ -23,6 +25,8 @@ public struct FeedServer: Sendable {
     public var healthProblem: @Sendable () -> HealthProblem? = { nil }
     /// The feed's web page at `/`.
     public var webClient = WebClient()
+    /// `/media/` from object storage (`--library s3://...`) instead of `library`; nil serves the directory.
+    public var objectMedia: ObjectMedia?
     /// Uploads over HTTP (`/v1/uploads`); nil serves none.
     public var uploads: UploadDesk?
     /// `--cors-origin`: origins whose pages may use this API (`*` for any).
@@ -45,7 +49,7 @@ public struct FeedServer: Sendable {
     private(set) var renderedItems = RenderedItems(mediaBase: .default)
 
     public init(
-        store: any FeedReading & JobStatusReading, library: MediaLibrary, rateLimit: RateLimit? = nil,
+        store: any FeedReading & JobStatusReading, library: MediaLibrary?, rateLimit: RateLimit? = nil,
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) {
         self.store = store

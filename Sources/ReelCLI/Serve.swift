@@ -4,6 +4,7 @@ import FeedStore
 import FileSystem
 import Foundation
 import Logging
+import ObjectStore
 import PostgresCatalog
 import ServiceLifecycle
 import Transcode
@@ -28,7 +29,18 @@ extension Reel {
             help: ArgumentHelp(
                 "A read replica for the feed's reads (postgres:// URL or SQLite path); uploads, jobs and publishing use --database.",
                 valueName: "path-or-url")) var databaseRead: String?
-        @Option(name: .long, help: "Library directory holding videos/ and images/.") var library: String
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "The library: a directory holding videos/ and images/, or s3://bucket/prefix (media only, for now: no uploads or --inbox).",
+                valueName: "dir|url")) var library: String
+        @OptionGroup var objectStore: ObjectStoreOptions
+        @Flag(
+            name: .long,
+            help: "With an s3:// library, answer /media/ with a 302 to a presigned URL instead of streaming the bytes.")
+        var mediaRedirect = false
+        @Option(name: .long, help: "How long a --media-redirect URL is valid, in seconds (1 to 604800).")
+        var mediaRedirectSeconds = 900
         @Option(name: .long, help: "Address to bind.") var host = "127.0.0.1"
         @Option(name: .long, help: "Port (0 picks a free one; the chosen port is printed).") var port = 8080
         @Option(name: .long, help: "Per-client rate limit in requests per second (token bucket; off by default).")
@@ -85,6 +97,19 @@ extension Reel {
             }
             do { _ = try MediaBaseURL(mediaBaseURL) } catch { throw ValidationError(error.description) }
             _ = try readLocation()
+            guard (1...604_800).contains(mediaRedirectSeconds) else {
+                throw ValidationError(
+                    "--media-redirect-seconds must be from 1 to 604800 (a presigned URL lives 7 days at most)")
+            }
+            if S3Location.isS3(library) {
+                _ = try objectStore.location(library)
+                if inbox != nil {
+                    throw ValidationError(
+                        "--inbox needs a library directory: workers on object storage are not built yet (issue 31)")
+                }
+            } else if mediaRedirect {
+                throw ValidationError("--media-redirect needs an s3:// library (a directory's files are served here)")
+            }
         }
 
         func readLocation() throws -> DatabaseLocation? {
@@ -94,6 +119,24 @@ extension Reel {
 
         func run() async throws {
             let logger = ServerLogging.logger(label: "reel.serve", level: logLevel)
+            if S3Location.isS3(library) {
+                // A viewer waits for a segment: a store that does not answer becomes a 503 within about a second.
+                let client = try await objectStore.client(
+                    try objectStore.location(library), retry: ObjectMedia.retry,
+                    connectTimeout: ObjectMedia.connectTimeout)
+                let media = ObjectMedia(
+                    client: client, redirectExpiry: mediaRedirect ? .seconds(mediaRedirectSeconds) : nil)
+                do {
+                    try await CatalogOpener.with(try database.location(), reading: try readLocation(), logger: logger) {
+                        catalog in try await serve(catalog, objectMedia: media, logger: logger)
+                    }
+                } catch {
+                    try? await client.shutdown()
+                    throw error
+                }
+                try await client.shutdown()
+                return
+            }
             try Directory.create(library)
             let location = try database.location()
             try await CatalogOpener.with(location, reading: try readLocation(), logger: logger) { catalog in
@@ -103,15 +146,26 @@ extension Reel {
 
         /// The whole catalog is open here; each part gets only its roles (feed and job status, uploads and tokens,
         /// the job queue and publishing).
-        func serve(_ catalog: any Catalog, logger: Logger) async throws {
+        func serve(_ catalog: any Catalog, objectMedia: ObjectMedia? = nil, logger: Logger) async throws {
             var server = FeedServer(
-                store: catalog, library: try MediaLibrary(root: library),
+                store: catalog, library: objectMedia == nil ? try MediaLibrary(root: library) : nil,
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
             )
             server.webClient = WebClient(hlsJSURL: try hlsJsURL.map { try HLSJSURL($0) })
             server.corsOrigins = corsOrigins
             server.mediaBaseURL = try MediaBaseURL(mediaBaseURL)
             server.idleTimeoutSeconds = idleTimeout
+            if let objectMedia {
+                // The feed and its media from the store; uploads over HTTP on object storage are not built yet.
+                server.objectMedia = objectMedia
+                logger.notice(
+                    "serving the feed and /media/ from object storage; uploads over HTTP need a library directory",
+                    metadata: ["library": "\(objectMedia.client.location)"])
+                try await server.run(host: host, port: port, ioThreads: ioThreads, logger: logger) { host, port in
+                    FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+                }
+                return
+            }
             let uploadConfiguration = UploadConfiguration(library: library, limits: try limits.load())
             let uploads = try UploadDesk(store: catalog, configuration: uploadConfiguration)
             server.uploads = uploads
