@@ -3,10 +3,9 @@
 
 Usage: botocore-sigv4.py CASES.json  -> one JSON object per case on stdout.
 Each case: id, method, scheme, host, path (decoded, '/'-separated), query [[name, value]], headers [[name, value]],
-payload_b64, region, access, secret, token (or null), unix (seconds), presign_expires (or null).
+payload_size and payload_seed (the payload: a 256-byte run from the seed, repeated), region, access, secret, token (or null), unix (seconds), presign_expires (or null).
 The path is percent-encoded the way botocore's serializer encodes S3 keys (utils.percent_encode, safe '/~').
 """
-import base64
 import datetime
 import json
 import sys
@@ -18,6 +17,11 @@ from botocore.credentials import Credentials
 from botocore.utils import percent_encode
 
 assert botocore.__version__ == "1.43.11", f"botocore {botocore.__version__}, the test pins 1.43.11"
+
+
+def payload(size, seed):
+    run = bytes((j + seed) & 0xFF for j in range(256))
+    return (run * (size // 256 + 1))[:size]
 
 
 def sign(case):
@@ -35,7 +39,7 @@ def sign(case):
         return {"id": case["id"], "query": pairs}
     headers = {name: value for name, value in case["headers"]}
     request = AWSRequest(
-        method=case["method"], url=url, params=params, headers=headers, data=base64.b64decode(case["payload_b64"]))
+        method=case["method"], url=url, params=params, headers=headers, data=payload(case["payload_size"], case["payload_seed"]))
     botocore.auth.S3SigV4Auth(credentials, "s3", case["region"]).add_auth(request)
     return {
         "id": case["id"],

@@ -4,10 +4,11 @@ import NIOCore
 import ObjectStore
 import Synchronization
 import TestServers
+import TestTraits
 import Testing
 
 /// `reel library copy`'s engine against SeaweedFS: there and back, resumed, and never replacing what differs.
-@Suite(.timeLimit(.minutes(3))) struct LibraryCopyTests {
+@Suite(.offThePool, .timeLimit(.minutes(3))) struct LibraryCopyTests {
     /// A small library: a video's playlists and segments, an image, a 12 MB original (a multipart upload) and the
     /// host-local folders that are never copied.
     static func makeLibrary(_ directory: TemporaryDirectory) throws -> String {

@@ -3,11 +3,12 @@ import MediaFixtures
 import NIOCore
 import ObjectStore
 import SigV4
+import TestTraits
 import Testing
 
 /// Retries against a store that answers as told: a small Python server (never Reel's code) that replies to each
 /// request with the next of a list of statuses and S3 error codes, and counts what it was sent.
-@Suite(.timeLimit(.minutes(2))) struct S3RetryTests {
+@Suite(.offThePool, .timeLimit(.minutes(2))) struct S3RetryTests {
     static let server = #"""
         import http.server, sys
         answers = [a.split(":", 1) for a in sys.argv[2].split(",")]
@@ -26,7 +27,7 @@ import Testing
                 self.end_headers()
                 self.wfile.write(body)
             def log_message(self, *args): pass
-        http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+        http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
         """#
 
     /// Runs the server answering `answers` (`status:code`, `-` for no body), PUTs once, and returns the result and how
