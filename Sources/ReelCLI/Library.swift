@@ -14,11 +14,12 @@ extension Reel {
             static let configuration = CommandConfiguration(
                 abstract: "Copy a library directory into S3-compatible object storage, or back.",
                 discussion: """
-                    Copies videos/, images/, originals/, rejected/ and failed/. Each object records its SHA-256; after
-                    each write the size and hash are checked. Run it again to resume: what is already there with the
-                    same size and hash is skipped, and nothing that differs is ever replaced (the copy stops and names
-                    it). Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the profile AWS_PROFILE
-                    of ~/.aws/credentials (or AWS_SHARED_CREDENTIALS_FILE), never from the command line.
+                    Copies videos/, images/, originals/, rejected/ and failed/. Each object records its SHA-256; \
+                    after each write the size and hash are checked. Run it again to resume: what is already there \
+                    with the same size and hash is skipped, and nothing that differs is ever replaced (the copy \
+                    stops and names it). Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the \
+                    profile AWS_PROFILE of ~/.aws/credentials (or AWS_SHARED_CREDENTIALS_FILE), never from the \
+                    command line.
                     """)
 
             @Option(name: .long, help: ArgumentHelp("A library directory or s3://bucket/prefix.", valueName: "dir|url"))
