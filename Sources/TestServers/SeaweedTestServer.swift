@@ -81,9 +81,25 @@ public final class SeaweedTestServer: @unchecked Sendable {
     public var isRunning: Bool { process.map { !$0.hasExited } ?? false }
 
     /// Starts the server on its existing data (again, after `stop`) and waits until every component says it is
-    /// ready. - Throws: `SetupError` with the log when it exits or is not ready within `limit`.
+    /// ready. A restart keeps its ports (clients know the S3 one): one still held (weed checks each port before it
+    /// binds) is tried again every half second until `limit`.
+    /// - Throws: `SetupError` with the log when it exits or is not ready within `limit`.
     public func start(within limit: Duration = .seconds(60)) async throws {
         guard process == nil else { return }
+        let deadline = ContinuousClock.now + limit
+        while true {
+            do {
+                return try await launch(within: deadline - ContinuousClock.now)
+            } catch let error as SetupError where error.portTaken && restarting && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    /// Set after the first start: later starts keep the ports.
+    private var restarting = false
+
+    private func launch(within limit: Duration) async throws {
         let names = ["master", "volume", "filer", "s3", "admin"]
         var arguments = [
             binary, "mini", "-dir=" + directory.file("data"), "-ip=" + host, "-ip.bind=" + host,
@@ -98,7 +114,8 @@ public final class SeaweedTestServer: @unchecked Sendable {
         let server = try ChildProcess(
             arguments, environment: environment.merging(["TMPDIR": directory.path]) { $1 })
         process = server
-        let ready = await ChildProcess.suspendUntil(seconds: Double(limit.components.seconds)) {
+        let seconds = max(1, Double(limit.components.seconds))
+        let ready = await ChildProcess.suspendUntil(seconds: seconds) {
             server.hasExited || server.stdout.contains("ready to use")
         }
         guard ready, !server.hasExited else {
@@ -108,8 +125,9 @@ public final class SeaweedTestServer: @unchecked Sendable {
             throw SetupError(
                 description:
                     "weed mini on \(host):\(s3Port) \(exited ? "exited before it was ready" : "was not ready within \(limit)"): \(log.suffix(2000))",
-                portTaken: exited && log.contains("address already in use"))
+                portTaken: exited && (log.contains("address already in use") || log.contains("Port allocation failed")))
         }
+        restarting = true
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after `limit`); its data stays for `start`.

@@ -2,7 +2,7 @@ import MediaModel
 import Testing
 
 /// The one table of types and caching that the media route and object storage share.
-@Suite(.timeLimit(.minutes(1))) struct MediaPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct MediaPolicyTests {
     @Test(arguments: [
         ("videos/v/master.m3u8", "application/vnd.apple.mpegurl", "public, max-age=10"),
         ("videos/v/360p/PLAYLIST.M3U8", "application/vnd.apple.mpegurl", "public, max-age=10"),

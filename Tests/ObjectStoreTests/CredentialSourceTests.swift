@@ -3,7 +3,7 @@ import Testing
 
 @testable import ObjectStore
 
-@Suite(.timeLimit(.minutes(1))) struct CredentialSourceTests {
+@Suite(.timeLimit(.minutes(5))) struct CredentialSourceTests {
     static let noFile: @Sendable (String) -> String? = { _ in nil }
 
     @Test func theEnvironmentComesFirst() throws {

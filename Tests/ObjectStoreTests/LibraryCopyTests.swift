@@ -8,7 +8,7 @@ import TestTraits
 import Testing
 
 /// `reel library copy`'s engine against SeaweedFS: there and back, resumed, and never replacing what differs.
-@Suite(.offThePool, .timeLimit(.minutes(3))) struct LibraryCopyTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct LibraryCopyTests {
     /// A small library: a video's playlists and segments, an image, a 12 MB original (a multipart upload) and the
     /// host-local folders that are never copied.
     static func makeLibrary(_ directory: TemporaryDirectory) throws -> String {

@@ -9,7 +9,7 @@ import TestTraits
 import Testing
 
 /// The client against a real store: SeaweedFS (`weed mini`), started for each test.
-@Suite(.offThePool, .timeLimit(.minutes(3))) struct S3ClientTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct S3ClientTests {
     @Test func putHeadGetAndDeleteKeepBytesAndHeaders() async throws {
         try await withStore { _, client in
             let key = try ObjectKey("videos/a b+c/ü 日本/🎬 seg=1&x.m4s")
@@ -180,7 +180,7 @@ import Testing
 }
 
 /// A download onto a really full file system (a small tmpfs, mounted as root, as CI runs).
-@Suite(.offThePool, .timeLimit(.minutes(3))) struct S3DownloadDiskFullTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct S3DownloadDiskFullTests {
     @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
     func aDownloadOntoAFullDiskFailsAsAFullDiskAndLeavesNothing() async throws {
         let directory = try TemporaryDirectory()

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ObjectStore
 
-@Suite(.timeLimit(.minutes(1))) struct S3LocationTests {
+@Suite(.timeLimit(.minutes(5))) struct S3LocationTests {
     @Test func aLocalStoreIsPathStyleAtItsEndpoint() throws {
         let location = try S3Location(
             parsing: "s3://reel-media/library/v1?endpoint=http://127.0.0.1:8333&region=eu-west-3")

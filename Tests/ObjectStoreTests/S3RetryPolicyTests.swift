@@ -2,7 +2,7 @@ import Testing
 
 @testable import ObjectStore
 
-@Suite(.timeLimit(.minutes(1))) struct S3RetryPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct S3RetryPolicyTests {
     @Test func waitsGrowToTheCapAndStayUnderTheCeiling() {
         let policy = S3RetryPolicy.standard
         #expect((1...7).map { policy.ceiling(beforeRetry: $0) } == [0.25, 0.5, 1, 2, 4, 8, 8])

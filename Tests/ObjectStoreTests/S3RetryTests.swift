@@ -8,7 +8,7 @@ import Testing
 
 /// Retries against a store that answers as told: a small Python server (never Reel's code) that replies to each
 /// request with the next of a list of statuses and S3 error codes, and counts what it was sent.
-@Suite(.offThePool, .timeLimit(.minutes(2))) struct S3RetryTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct S3RetryTests {
     static let server = #"""
         import http.server, sys
         answers = [a.split(":", 1) for a in sys.argv[2].split(",")]

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ObjectStore
 
-@Suite(.timeLimit(.minutes(1))) struct S3XMLTests {
+@Suite(.timeLimit(.minutes(5))) struct S3XMLTests {
     @Test func valuesAreFoundInOrderWithEntitiesDecoded() {
         let xml = "<R><Key>a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#252;&#x1F3AC;</Key><Key/><Key>z</Key></R>"
         #expect(S3XML.values("Key", in: xml[...]) == ["a & b <c> \"d\" 'e' ü🎬", "", "z"])

@@ -9,7 +9,7 @@ import Testing
 /// reserved characters, unicode and empty components; queries with the same; headers with runs of spaces; empty,
 /// small and multi-megabyte payloads; session tokens; dates from 1970 to 2100; and presigned URLs. Both sign the
 /// same case and the Authorization header (or every presigned query parameter) must be the same.
-@Suite(.offThePool, .timeLimit(.minutes(3))) struct BotocoreCrossCheckTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct BotocoreCrossCheckTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/botocore-sigv4.py").path
 
