@@ -32,10 +32,12 @@ public final class SeaweedTestServer: @unchecked Sendable {
     private let binary: String
     private var process: ChildProcess?
 
-    /// Starts the store with `bucket` made, on fresh ports (a start that lost a port to another test tries again).
+    /// Starts the store with `bucket` made, on fresh ports (120 s at most: alone it takes about 1.6 s, but the suite
+    /// starts many at once beside its other tests) (a start that lost a port to another test tries again).
     /// - Throws: `SetupError` naming what is missing or the server's log; `DeadlineExceeded` past `limit`.
-    public init(host: String = "127.0.0.1", bucket: String = "reel", within limit: Duration = .seconds(60)) async throws
-    {
+    public init(
+        host: String = "127.0.0.1", bucket: String = "reel", within limit: Duration = .seconds(120)
+    ) async throws {
         binary = try Self.findBinary()
         directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
@@ -84,7 +86,7 @@ public final class SeaweedTestServer: @unchecked Sendable {
     /// ready. A restart keeps its ports (clients know the S3 one): one still held (weed checks each port before it
     /// binds) is tried again every half second until `limit`.
     /// - Throws: `SetupError` with the log when it exits or is not ready within `limit`.
-    public func start(within limit: Duration = .seconds(60)) async throws {
+    public func start(within limit: Duration = .seconds(120)) async throws {
         guard process == nil else { return }
         let deadline = ContinuousClock.now + limit
         while true {

@@ -150,7 +150,8 @@ import Testing
     }
 
     @Test func aStoreThatRestartsIsRiddenOut() async throws {
-        try await withStore { server, client in
+        // Twelve attempts span about a minute: a restart beside a loaded suite takes far longer than its 1.6 s alone.
+        try await withStore(retry: S3RetryPolicy(maxAttempts: 12, baseSeconds: 0.25, capSeconds: 8)) { server, client in
             await server.stop()
             let restart = Task {
                 try await Task.sleep(for: .seconds(2))
