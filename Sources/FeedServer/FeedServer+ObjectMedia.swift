@@ -65,12 +65,10 @@ extension FeedServer {
             case .refused where error.status == 416:
                 throw APIError(
                     .rangeNotSatisfiable, code: "range_not_satisfiable",
-                    message: "the range \"\((range(request) ?? "").prefix(64))\" is outside this file")
+                    message: "the range \"\((request.headers[.range] ?? "").prefix(64))\" is outside this file")
             default:
                 throw error
             }
         }
     }
-
-    private func range(_ request: Request) -> String? { request.headers[.range] }
 }
