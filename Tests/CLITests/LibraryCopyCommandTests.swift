@@ -7,7 +7,7 @@ import Testing
 /// environment only and never in its output.
 @Suite(.timeLimit(.minutes(5))) struct LibraryCopyCommandTests {
     @Test func aLibraryGoesToTheStoreAndBackAndARepeatIsSkipped() async throws {
-        let store = try await SeaweedTestServer()
+        let store = try await SeaweedTestServer.shared()
         let directory = try TemporaryDirectory()
         let files = [
             "videos/v1/master.m3u8": Array("#EXTM3U\n#EXT-X-VERSION:7\n".utf8),
@@ -15,7 +15,7 @@ import Testing
             "images/i1.webp": (0..<3_000).map { UInt8(truncatingIfNeeded: $0 * 13) },
         ]
         for (path, bytes) in files { try directory.write("library/" + path, bytes) }
-        let url = store.libraryURL(prefix: "copied")
+        let url = store.libraryURL(prefix: SeaweedTestServer.newPrefix() + "/copied")
 
         let up = try await ReelProcess.run(
             ["library", "copy", "--from", directory.file("library"), "--to", url], environment: store.environment)

@@ -151,7 +151,8 @@ import Testing
 
     @Test func aStoreThatRestartsIsRiddenOut() async throws {
         // Twelve attempts span about a minute: a restart beside a loaded suite takes far longer than its 1.6 s alone.
-        try await withStore(retry: S3RetryPolicy(maxAttempts: 12, baseSeconds: 0.25, capSeconds: 8)) { server, client in
+        try await withStore(retry: S3RetryPolicy(maxAttempts: 12, baseSeconds: 0.25, capSeconds: 8), ownServer: true) {
+            server, client in
             await server.stop()
             let restart = Task {
                 try await Task.sleep(for: .seconds(2))
@@ -166,7 +167,7 @@ import Testing
     }
 
     @Test func aStoreThatStaysAwayIsUnavailableAfterTheRetries() async throws {
-        try await withStore(retry: S3RetryPolicy(maxAttempts: 3, baseSeconds: 0.05, capSeconds: 0.2)) {
+        try await withStore(retry: S3RetryPolicy(maxAttempts: 3, baseSeconds: 0.05, capSeconds: 0.2), ownServer: true) {
             server, client in
             await server.stop()
             await #expect {

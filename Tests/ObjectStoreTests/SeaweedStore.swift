@@ -4,13 +4,15 @@ import ObjectStore
 import SigV4
 import TestServers
 
-/// A SeaweedFS of the test's own and a client on it, the client shut down after `body` whatever happens.
+/// A client on a prefix of the test's own in the process's shared SeaweedFS, or (`ownServer`, for a test that stops
+/// or restarts it) on a SeaweedFS of the test's own; the client is shut down after `body` whatever happens.
 func withStore<T>(
-    prefix: String = "lib", retry: S3RetryPolicy = .standard,
+    prefix: String = "lib", retry: S3RetryPolicy = .standard, ownServer: Bool = false,
     _ body: (SeaweedTestServer, S3Client) async throws -> T
 ) async throws -> T {
-    let server = try await SeaweedTestServer()
-    let client = try makeClient(for: server, prefix: prefix, retry: retry)
+    let server = ownServer ? try await SeaweedTestServer() : try await SeaweedTestServer.shared()
+    let client = try makeClient(
+        for: server, prefix: ownServer ? prefix : SeaweedTestServer.newPrefix() + "/" + prefix, retry: retry)
     do {
         let result = try await body(server, client)
         try await client.shutdown()
