@@ -102,7 +102,8 @@ let package = Package(
         .target(
             name: "Worker",
             dependencies: [
-                "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV",
+                "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV", "ObjectStore",
+                "Deadlines",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -210,7 +211,9 @@ let package = Package(
             dependencies: [
                 "TestTraits", "Deadlines",
                 "Worker", "FileSystem", "FeedStore", "MediaModel", "MediaFixtures", "Ingest", "Transcode", "ChatImages",
+                "ObjectStore", "SigV4", "TestServers",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -300,7 +303,7 @@ let package = Package(
         .testTarget(
             name: "MultiHostTests",
             dependencies: [
-                "Deadlines", "TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog",
+                "Deadlines", "TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog", "ObjectStore", "SigV4",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

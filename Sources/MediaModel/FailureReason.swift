@@ -17,6 +17,8 @@ public enum FailureReason: String, Codable, Sendable, CaseIterable {
     case uploadMissing = "upload_missing"
     /// The catalog could not be read or written (busy, locked, or its disk full).
     case catalogUnavailable = "catalog_unavailable"
+    /// The object store holding the library did not answer (down, overloaded) through the client's own retries.
+    case storageUnavailable = "storage_unavailable"
     /// Stopped on request before the output was complete.
     case cancelled
 
@@ -24,7 +26,9 @@ public enum FailureReason: String, Codable, Sendable, CaseIterable {
     public var isRetryableByDefault: Bool {
         switch self {
         case .encodeFailed, .uploadMissing: false
-        case .outputFailed, .diskFull, .timeout, .crashed, .spawnFailed, .catalogUnavailable, .cancelled: true
+        case .outputFailed, .diskFull, .timeout, .crashed, .spawnFailed, .catalogUnavailable, .storageUnavailable,
+            .cancelled:
+            true
         }
     }
 }

@@ -40,7 +40,7 @@ public struct LibraryCopy: Sendable {
     /// Copies the library at `root` into the client's location.
     /// - Throws: `ObjectStoreError` (`.preconditionFailed` for a conflict), or the `FileSystemError` of a file.
     public func upload(from root: String, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
-        let files = try await threadPool.runIfActive { try Self.localFiles(root: root) }
+        let files = try await threadPool.runIfActive { try Self.localFiles(root: root, folders: Self.folders) }
         let totalBytes = files.reduce(0) { $0 + $1.size }
         var summary = Summary()
         var done: Int64 = 0
@@ -130,9 +130,11 @@ public struct LibraryCopy: Sendable {
         return summary
     }
 
-    /// Regular files under the copied folders, as paths relative to `root`, in order. Dotfiles and partial
-    /// downloads are left out; a symlink or a name that is not UTF-8 stops the copy, named.
-    static func localFiles(root: String) throws -> [(path: String, size: Int64)] {
+    /// Regular files under `folders` of `root`, as paths relative to `root`, in order. Dotfiles and partial
+    /// downloads are left out; a symlink or a name that is not UTF-8 stops the walk, named.
+    /// Blocks on the disk: callers run it on a thread pool.
+    /// - Throws: `FileSystemError`, or `ObjectStoreError` `.badKey` for a name no object key can carry.
+    public static func localFiles(root: String, folders: [String]) throws -> [(path: String, size: Int64)] {
         var found: [(path: String, size: Int64)] = []
         func walk(_ relative: String) throws {
             for entry in try Directory.entries(of: root + "/" + relative).sorted(by: {

@@ -32,7 +32,7 @@ extension Reel {
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "The library: a directory holding videos/ and images/, or s3://bucket/prefix (media only, for now: no uploads or --inbox).",
+                "The library: a directory holding videos/ and images/, or s3://bucket/prefix (media and --inbox; uploads over HTTP need a directory for now).",
                 valueName: "dir|url")) var library: String
         @OptionGroup var objectStore: ObjectStoreOptions
         @Flag(
@@ -103,10 +103,6 @@ extension Reel {
             }
             if S3Location.isS3(library) {
                 _ = try objectStore.location(library)
-                if inbox != nil {
-                    throw ValidationError(
-                        "--inbox needs a library directory: workers on object storage are not built yet (issue 31)")
-                }
             } else if mediaRedirect {
                 throw ValidationError("--media-redirect needs an s3:// library (a directory's files are served here)")
             }
@@ -126,15 +122,22 @@ extension Reel {
                     connectTimeout: ObjectMedia.connectTimeout)
                 let media = ObjectMedia(
                     client: client, redirectExpiry: mediaRedirect ? .seconds(mediaRedirectSeconds) : nil)
+                // The worker's own client keeps the standard retries: a job can wait out a store that is away.
+                let workerClient = inbox == nil ? nil : try await objectStore.client(try objectStore.location(library))
                 do {
                     try await CatalogOpener.with(try database.location(), reading: try readLocation(), logger: logger) {
-                        catalog in try await serve(catalog, objectMedia: media, logger: logger)
+                        catalog in
+                        try await serve(
+                            catalog, objectMedia: media, workerObjects: workerClient.map { ObjectLibrary(client: $0) },
+                            logger: logger)
                     }
                 } catch {
                     try? await client.shutdown()
+                    try? await workerClient?.shutdown()
                     throw error
                 }
                 try await client.shutdown()
+                try await workerClient?.shutdown()
                 return
             }
             try Directory.create(library)
@@ -146,7 +149,10 @@ extension Reel {
 
         /// The whole catalog is open here; each part gets only its roles (feed and job status, uploads and tokens,
         /// the job queue and publishing).
-        func serve(_ catalog: any Catalog, objectMedia: ObjectMedia? = nil, logger: Logger) async throws {
+        func serve(
+            _ catalog: any Catalog, objectMedia: ObjectMedia? = nil, workerObjects: ObjectLibrary? = nil,
+            logger: Logger
+        ) async throws {
             var server = FeedServer(
                 store: catalog, library: objectMedia == nil ? try MediaLibrary(root: library) : nil,
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
@@ -161,7 +167,16 @@ extension Reel {
                 logger.notice(
                     "serving the feed and /media/ from object storage; uploads over HTTP need a library directory",
                     metadata: ["library": "\(objectMedia.client.location)"])
-                try await server.run(host: host, port: port, ioThreads: ioThreads, logger: logger) { host, port in
+                var services: [any Service] = []
+                if let inbox, let workerObjects {
+                    // This host's inbox; its scratch space beside it (the library itself is the store).
+                    var configuration = self.worker.configuration(
+                        inbox: inbox, library: inbox + "/.scratch", limits: limits.limits, once: false)
+                    configuration.objects = workerObjects
+                    services.append(try inboxWorker(configuration, catalog: catalog, server: &server))
+                }
+                try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) {
+                    host, port in
                     FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
                 }
                 return
@@ -173,19 +188,10 @@ extension Reel {
                 UploadExpiryService(desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel))
             ]
             if let inbox {
-                _ = try limits.load()
-                let worker = try Worker(
-                    configuration: self.worker.configuration(
-                        inbox: inbox, library: library, limits: limits.limits, once: false),
-                    store: catalog, logger: ServerLogging.logger(label: "reel.worker", level: logLevel),
-                    metrics: server.metricsFactory)
-                services.append(worker)
-                let status = worker.status
-                server.healthProblem = {
-                    status.diskFull.map {
-                        .diskFull(path: $0.path, availableBytes: $0.availableBytes, requiredBytes: $0.requiredBytes)
-                    }
-                }
+                services.append(
+                    try inboxWorker(
+                        self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: false),
+                        catalog: catalog, server: &server))
             }
             try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) {
                 host, port in
@@ -193,6 +199,25 @@ extension Reel {
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
         }
+    }
+}
+
+extension Reel.Serve {
+    /// The in-process worker of `--inbox`; its disk state goes into `/healthz`.
+    func inboxWorker(
+        _ configuration: WorkerConfiguration, catalog: any Catalog, server: inout FeedServer
+    ) throws -> Worker {
+        _ = try limits.load()
+        let worker = try Worker(
+            configuration: configuration, store: catalog,
+            logger: ServerLogging.logger(label: "reel.worker", level: logLevel), metrics: server.metricsFactory)
+        let status = worker.status
+        server.healthProblem = {
+            status.diskFull.map {
+                .diskFull(path: $0.path, availableBytes: $0.availableBytes, requiredBytes: $0.requiredBytes)
+            }
+        }
+        return worker
     }
 }
 

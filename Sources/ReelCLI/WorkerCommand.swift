@@ -4,6 +4,7 @@ import FileSystem
 import Foundation
 import Ingest
 import Logging
+import ObjectStore
 import PostgresCatalog
 import ServiceLifecycle
 import Transcode
@@ -22,12 +23,32 @@ extension Reel {
                 under memory, CPU and wall-clock limits. Published originals move to LIBRARY/originals/<id>; refused
                 ones to LIBRARY/rejected/<id> beside <id>.reason.json. SIGTERM stops claiming, lets running jobs
                 finish (or re-queues them after --grace) and exits 0.
+
+                With --library s3://bucket/prefix (credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the
+                credentials file) no directory is shared between hosts: an upload is stored as originals/<id> before
+                its job is queued, any worker fetches it into its scratch directory, and the outputs go up under
+                videos/<id>.e<epoch>/ or images/<id>.e<epoch>.webp before the catalog commit publishes them.
                 """
         )
 
         @Option(name: .long, help: "Directory uploads are dropped into.") var inbox: String
-        @Option(name: .long, help: "Library directory (videos/, images/, originals/, rejected/, ...).") var library:
-            String
+        @Option(
+            name: .long,
+            help: "Library directory (videos/, images/, originals/, rejected/, ...), or s3://bucket/prefix.")
+        var library: String
+        @OptionGroup var objectStore: ObjectStoreOptions
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "With an s3:// library: this host's scratch directory (uploads it took, each job's staging), on the inbox's file system (default: INBOX/.scratch).",
+                valueName: "dir"))
+        var scratch: String?
+        @Option(
+            name: .long,
+            help:
+                "With an s3:// library: seconds before outputs that were uploaded but never published, and originals without a job, are swept."
+        )
+        var sweepGrace = 600.0
         @OptionGroup var database: DatabaseOption
         @Flag(name: .long, help: "Process what is in the inbox, then exit.") var once = false
         @Flag(name: .long, help: "Print one JSON line per finished job.") var json = false
@@ -44,8 +65,30 @@ extension Reel {
                 onFinished = { report in FileHandle.standardOutput.write(Data((JSONOutput.string(report) + "\n").utf8))
                 }
             }
-            let configuration = self.worker.configuration(
-                inbox: inbox, library: library, limits: limits.limits, once: once)
+            guard S3Location.isS3(library) else {
+                let configuration = self.worker.configuration(
+                    inbox: inbox, library: library, limits: limits.limits, once: once)
+                return try await run(configuration, logger: logger, onFinished: onFinished)
+            }
+            guard sweepGrace >= 1 else { throw ValidationError("--sweep-grace must be at least 1 s") }
+            let client = try await objectStore.client(try objectStore.location(library))
+            var configuration = self.worker.configuration(
+                inbox: inbox, library: scratch ?? (inbox + "/.scratch"), limits: limits.limits, once: once)
+            var objects = ObjectLibrary(client: client)
+            objects.graceSeconds = sweepGrace
+            configuration.objects = objects
+            do {
+                try await run(configuration, logger: logger, onFinished: onFinished)
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+        }
+
+        private func run(
+            _ configuration: WorkerConfiguration, logger: Logger, onFinished: (@Sendable (JobReport) -> Void)?
+        ) async throws {
             // A few connections: the loop, the heartbeat and recovery, and LISTEN.
             try await CatalogOpener.with(try database.location(), connections: 4, logger: logger) {
                 [onFinished] store in

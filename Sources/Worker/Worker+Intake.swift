@@ -57,6 +57,18 @@ extension Worker {
         // From here the upload is safe in the library; the rest is bookkeeping that recovery redoes if it fails.
         try Directory.sync(layout.incoming)
         try Directory.sync(configuration.inbox)
+        if let objects = configuration.objects {
+            // Other hosts fetch it from the store: the job is released only once the original is there.
+            do {
+                try await objects.storeOriginal(id: id, from: layout.incoming(id))
+            } catch {
+                if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
+                logger.warning(
+                    "upload kept in scratch space until the object store takes it; recovery stores it",
+                    metadata: ["job": "\(id)", "file": "\(name.display)", "error": "\(error)"])
+                return
+            }
+        }
         try await store.release(lease, now: Self.nowMilliseconds)
         logger.info("upload queued", metadata: ["job": "\(id)", "file": "\(name.display)", "bytes": "\(entry.size)"])
     }
@@ -102,13 +114,22 @@ extension Worker {
         #if REEL_TEST_HOOKS
         try configuration.faults.check(.writeReason, path: layout.reason(id, in: directory))
         #endif
+        let json = try Self.reasonJSON(
+            for: id, state: state, reason: reason, message: message, name: name, bytes: bytes, contentHash: contentHash)
+        try AtomicFile.write(json, to: layout.reason(id, in: directory))
+    }
+
+    /// The reason file's contents.
+    static func reasonJSON(
+        for id: String, state: FeedJob.State, reason: JobReason, message: String, name: SourceName, bytes: Int,
+        contentHash: String?
+    ) throws -> [UInt8] {
         var fields: [String: Any] = [
             "job": id, "state": state.rawValue, "reason": reason.code, "message": message,
             "original_name": name.display, "bytes": bytes,
         ]
         if !name.isValidUTF8 { fields["original_name_base64"] = name.base64 }
         if let contentHash { fields["content_hash"] = contentHash }
-        let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted])
-        try AtomicFile.write(Array(data), to: layout.reason(id, in: directory))
+        return Array(try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted]))
     }
 }

@@ -34,25 +34,31 @@ extension Worker {
     }
 
     /// Hashes the upload (a byte-identical re-upload ends as a duplicate at once), prepares a fresh staging directory
-    /// and launches the job process.
+    /// and launches the job process. With the library in object storage, an upload this host did not take from its
+    /// own inbox is fetched into the claim's staging first.
     func start(_ job: FeedJob) async throws {
-        let source = layout.incoming(job.id)
-        guard Directory.exists(source) else {
-            let failure = ProcessingFailure(
-                .uploadMissing, "the upload vanished from the library before it was processed",
-                path: source, retryable: false)
-            try await store.finishJob(job.lease, as: .failed(failure), now: Self.nowMilliseconds)
-            report(
-                id: job.id, name: SourceName(job.sourceName), state: .failed, kind: job.kind,
-                reason: .failed(.uploadMissing),
-                message: failure.message, mediaID: nil, attempts: job.attempts, seconds: 0)
-            return
+        var source = layout.incoming(job.id)
+        var prepared: StagingDirectory?
+        if let objects = configuration.objects, !Directory.exists(source) {
+            try await removeLeftovers(of: job)
+            #if REEL_TEST_HOOKS
+            try configuration.faults.check(.createStaging, path: staging(of: job))
+            #endif
+            let workspace = try StagingDirectory(creating: staging(of: job))
+            source = workspace.path + "/original"
+            guard try await objects.fetchOriginal(id: job.id, to: source) else {
+                workspace.discard()
+                return try await failMissing(job, path: ObjectLayout.original(job.id))
+            }
+            prepared = workspace
         }
+        guard Directory.exists(source) else { return try await failMissing(job, path: source) }
         #if REEL_TEST_HOOKS
         try configuration.faults.check(.hashUpload, path: source)
         #endif
         // Up to 50 MB read and digested: on NIO's thread pool, not this actor's thread.
-        let hashed = try await NIOThreadPool.singleton.runIfActive { () -> Result<String, ReadOnlyFile.OpenError> in
+        let hashed = try await NIOThreadPool.singleton.runIfActive {
+            [source] () -> Result<String, ReadOnlyFile.OpenError> in
             Result { () throws(ReadOnlyFile.OpenError) in try ContentHash.sha256(ofFile: source) }
         }
         let hash: String
@@ -67,11 +73,16 @@ extension Worker {
         try await store.setJobFacts(job.lease, contentHash: hash, now: Self.nowMilliseconds)
         var claimed = job
         claimed.contentHash = hash
-        try await removeLeftovers(of: job)
-        #if REEL_TEST_HOOKS
-        try configuration.faults.check(.createStaging, path: staging(of: job))
-        #endif
-        let workspace = try StagingDirectory(creating: staging(of: job))
+        let workspace: StagingDirectory
+        if let prepared {
+            workspace = prepared
+        } else {
+            try await removeLeftovers(of: job)
+            #if REEL_TEST_HOOKS
+            try configuration.faults.check(.createStaging, path: staging(of: job))
+            #endif
+            workspace = try StagingDirectory(creating: staging(of: job))
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         #if REEL_TEST_HOOKS
         let fault = configuration.faults.jobFault
@@ -104,10 +115,24 @@ extension Worker {
     /// another host) never writes into or deletes the new holder's.
     func staging(of job: FeedJob) -> String { layout.staging(job.id) + "." + String(job.epoch) }
 
+    /// The upload is gone (from the library, or from the store): the job fails for good.
+    func failMissing(_ job: FeedJob, path: String) async throws {
+        let failure = ProcessingFailure(
+            .uploadMissing, "the upload vanished from the library before it was processed", path: path,
+            retryable: false)
+        try await store.finishJob(job.lease, as: .failed(failure), now: Self.nowMilliseconds)
+        report(
+            id: job.id, name: SourceName(job.sourceName), state: .failed, kind: job.kind,
+            reason: .failed(.uploadMissing),
+            message: failure.message, mediaID: nil, attempts: job.attempts, seconds: 0)
+    }
+
     /// Staging and unpublished outputs of an earlier attempt. Called only while this worker holds the job's lease,
     /// so nobody else can be publishing these paths (a late holder's commit is refused, and its renames never replace).
+    /// In object storage each claim's outputs have keys of their own, and the sweep removes an earlier claim's.
     func removeLeftovers(of job: FeedJob) async throws {
         Directory.remove(staging(of: job))
+        if configuration.objects != nil { return }
         if try await !store.isPublished(mediaID: job.id) {
             Directory.remove(layout.video(job.id))
             Directory.remove(layout.image(job.id))

@@ -4,6 +4,7 @@ internal import Foundation
 internal import Logging
 internal import MediaModel
 internal import Metrics
+internal import ObjectStore
 
 extension Worker {
     /// Any error of one job's processing or bookkeeping becomes that job's failure: retried with backoff while it
@@ -39,6 +40,9 @@ extension Worker {
                 retryable: error.isTransient)
         case let error as CatalogError:
             return ProcessingFailure(.catalogUnavailable, error.description, path: path, retryable: error.isTransient)
+        case let error as ObjectStoreError:
+            return ProcessingFailure(
+                error.isTransient ? .storageUnavailable : .outputFailed, error.description, path: path, retryable: true)
         default:
             return ProcessingFailure(.outputFailed, "\(error)", path: path, retryable: true)
         }
@@ -52,6 +56,17 @@ extension Worker {
             try await store.requeue(
                 job.lease, notBefore: 0, failure: failure, refundAttempt: true, now: Self.nowMilliseconds)
             logger.warning("job waits for disk space", metadata: ["job": "\(job.id)", "message": "\(failure.message)"])
+            return
+        }
+        if failure.reason == .storageUnavailable {
+            // The store is away, not the upload at fault: no attempt is spent, and the job waits out the backoff.
+            let delay = configuration.backoff.delay(afterAttempt: job.attempts)
+            try await store.requeue(
+                job.lease, notBefore: Self.nowMilliseconds + Int64(delay * 1000), failure: failure,
+                refundAttempt: true, now: Self.nowMilliseconds)
+            logger.warning(
+                "job waits for the object store",
+                metadata: ["job": "\(job.id)", "message": "\(failure.message)", "retry_in_s": "\(delay)"])
             return
         }
         if failure.retryable && job.attempts < configuration.maxAttempts {
@@ -71,7 +86,8 @@ extension Worker {
         var final = failure
         if failure.retryable { final.message += " (gave up after \(job.attempts) attempts)" }
         try await store.finishJob(job.lease, as: .failed(final), now: Self.nowMilliseconds)
-        fileVerdict(job, state: .failed, reason: .failed(final.reason), message: final.message, in: layout.failed)
+        await fileVerdict(
+            job, state: .failed, reason: .failed(final.reason), message: final.message, in: layout.failed)
         report(
             id: job.id, name: name, state: .failed, kind: job.kind, reason: .failed(final.reason),
             message: final.message,
@@ -82,7 +98,7 @@ extension Worker {
     func refuse(_ job: FeedJob, _ rejection: Rejection, kind: FeedJob.Kind?, seconds: Double) async throws {
         try await store.finishJob(job.lease, as: .rejected(rejection), kind: kind, now: Self.nowMilliseconds)
         Directory.remove(staging(of: job))
-        fileVerdict(
+        await fileVerdict(
             job, state: .rejected, reason: .rejected(rejection.reason), message: rejection.message, in: layout.rejected)
         report(
             id: job.id, name: SourceName(job.sourceName), state: .rejected, kind: kind ?? job.kind,
@@ -92,7 +108,14 @@ extension Worker {
 
     /// `<id>.reason.json` and the original into `rejected/` or `failed/`. Best effort once the catalog has the verdict:
     /// what cannot be written now (a full or read-only disk) is redone by recovery's sweep.
-    func fileVerdict(_ job: FeedJob, state: FeedJob.State, reason: JobReason, message: String, in directory: String) {
+    /// With the library in object storage the original stays at `originals/<id>`: the reason goes beside the verdict's
+    /// folder as an object, and this host's local copy goes once it is written.
+    func fileVerdict(
+        _ job: FeedJob, state: FeedJob.State, reason: JobReason, message: String, in directory: String
+    ) async {
+        if let objects = configuration.objects {
+            return await fileVerdict(job, state: state, reason: reason, message: message, objects: objects)
+        }
         let bytes = (try? ReadOnlyFile(path: layout.incoming(job.id)))?.size ?? 0
         do {
             try writeReason(
@@ -106,6 +129,24 @@ extension Worker {
             return
         }
         moveOriginal(job.id, to: directory + "/" + job.id)
+    }
+
+    func fileVerdict(
+        _ job: FeedJob, state: FeedJob.State, reason: JobReason, message: String, objects: ObjectLibrary
+    ) async {
+        do {
+            let original = try ObjectKey(ObjectLayout.original(job.id))
+            let bytes = try await objects.client.head(original)?.size ?? 0
+            let json = try Self.reasonJSON(
+                for: job.id, state: state, reason: reason, message: message, name: SourceName(job.sourceName),
+                bytes: Int(bytes), contentHash: job.contentHash)
+            try await objects.storeReason(id: job.id, rejected: state == .rejected, json: json)
+        } catch {
+            logger.warning(
+                "cannot store a reason object yet; recovery will", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            return
+        }
+        Directory.remove(layout.incoming(job.id))
     }
 
     /// A write found the library's disk full: stop claiming until space returns (logged once per episode).

@@ -16,8 +16,6 @@ extension Worker {
     /// while this worker still holds the lease; otherwise they may be the new holder's, and that holder (or
     /// recovery) deals with whatever is left.
     func publish(_ job: FeedJob, outcome: JobOutcome, staging path: String, seconds: Double) async throws {
-        let staging = StagingDirectory(existing: path)
-        let contentHash = job.contentHash ?? job.id
         #if REEL_TEST_HOOKS
         reach("after-staging")
         #endif
@@ -27,6 +25,11 @@ extension Worker {
         else {
             throw CatalogError(.leaseLost, "\(job.lease) was taken over before its outputs were published")
         }
+        if let objects = configuration.objects {
+            return try await publishToStore(job, outcome: outcome, staging: path, seconds: seconds, objects: objects)
+        }
+        let staging = StagingDirectory(existing: path)
+        let contentHash = job.contentHash ?? job.id
         let kind: FeedJob.Kind
         do {
             if let summary = outcome.video {
@@ -52,14 +55,11 @@ extension Worker {
                 #if REEL_TEST_HOOKS
                 reach("after-rename")
                 #endif
-                let published = PublishedImage(
-                    id: job.id, createdAt: job.createdAt, width: image.width, height: image.height,
-                    bytes: image.bytes, path: "images/\(job.id).webp", contentHash: contentHash)
-                try await store.publish(published, lease: job.lease, now: Self.nowMilliseconds)
+                try await store.publish(
+                    publishedImage(job, image, path: "images/\(job.id).webp", contentHash: contentHash),
+                    lease: job.lease, now: Self.nowMilliseconds)
             } else {
-                throw ProcessingFailure(
-                    .crashed, "the job reported success without an output", path: layout.incoming(job.id),
-                    retryable: false)
+                throw Self.noOutput(path: layout.incoming(job.id))
             }
         } catch let error as CatalogError where error.kind == .duplicate {
             // The same bytes published by a parallel job a moment ago: content_hash is unique. The lease was proved
@@ -70,10 +70,7 @@ extension Worker {
             return try await finishAsDuplicate(job, of: existing, seconds: seconds)
         } catch let error as CatalogError {
             // Not recorded: the outputs must not stay visible without their row, if they are still this worker's.
-            if error.kind != .leaseLost,
-                (try? await store.renewLease(
-                    job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds)) == true
-            {
+            if error.kind != .leaseLost, await stillHolds(job) {
                 Directory.remove(layout.video(job.id))
                 Directory.remove(layout.image(job.id))
             }
@@ -89,11 +86,29 @@ extension Worker {
             mediaID: job.id, attempts: job.attempts, seconds: seconds)
     }
 
+    /// Renews the job's lease: true while this worker still holds it. A catalog that cannot be reached says no.
+    func stillHolds(_ job: FeedJob) async -> Bool {
+        (try? await store.renewLease(
+            job.lease, until: Self.nowMilliseconds + leaseMilliseconds, now: Self.nowMilliseconds)) == true
+    }
+
+    func publishedImage(_ job: FeedJob, _ image: ChatImageResult, path: String, contentHash: String) -> PublishedImage {
+        PublishedImage(
+            id: job.id, createdAt: job.createdAt, width: image.width, height: image.height, bytes: image.bytes,
+            path: path, contentHash: contentHash)
+    }
+
+    /// An outcome that says published but names no output: a bug in the job, never retried.
+    static func noOutput(path: String) -> ProcessingFailure {
+        ProcessingFailure(.crashed, "the job reported success without an output", path: path, retryable: false)
+    }
+
+    /// The catalog's row for a video whose files are under `prefix` (ending in `/`).
     func publishedVideo(
-        _ job: FeedJob, summary: TranscodeSummary, info: MediaInfo?, contentHash: String
+        _ job: FeedJob, summary: TranscodeSummary, info: MediaInfo?, contentHash: String, prefix: String? = nil
     ) -> PublishedVideo {
         let top = summary.renditions.max { $0.height < $1.height }
-        let prefix = "videos/\(job.id)/"
+        let prefix = prefix ?? "videos/\(job.id)/"
         return PublishedVideo(
             id: job.id, createdAt: job.createdAt, publishedAt: Self.nowMilliseconds,
             durationMilliseconds: Int((summary.durationSeconds * 1000).rounded()),
@@ -127,6 +142,13 @@ extension Worker {
     /// A byte-identical re-upload: recorded first, then its copy goes (the same bytes are kept under `originals/`).
     func finishAsDuplicate(_ job: FeedJob, of existing: PublishedMedia, seconds: Double) async throws {
         try await store.finishDuplicate(job.lease, of: existing, now: Self.nowMilliseconds)
+        if let objects = configuration.objects {
+            do { try await objects.removeOriginal(id: job.id) } catch {
+                logger.warning(
+                    "cannot remove a duplicate's original yet; the sweep will",
+                    metadata: ["job": "\(job.id)", "error": "\(error)"])
+            }
+        }
         Directory.remove(layout.incoming(job.id))
         Directory.remove(staging(of: job))
         report(
@@ -138,8 +160,10 @@ extension Worker {
 
     /// Moves the claimed upload next to its verdict. Best effort: when it fails (full or read-only disk), the upload
     /// stays in `.incoming/` and recovery's sweep moves it once it can, since the catalog already has the verdict.
+    /// With the library in object storage the original is already in its place (`originals/<id>`): the local copy goes.
     func moveOriginal(_ id: String, to destination: String) {
         guard Directory.exists(layout.incoming(id)) else { return }
+        if configuration.objects != nil { return Directory.remove(layout.incoming(id)) }
         do {
             #if REEL_TEST_HOOKS
             try configuration.faults.check(.moveOriginal, path: destination)

@@ -35,7 +35,7 @@ extension Worker {
             }
             if liveOwners.contains(holder) { continue }
             if !deadOwners.contains(holder) {
-                guard try FileLock(path: layout.lock(holder)) != nil else {
+                guard try !holderIsAlive(holder) else {
                     liveOwners.insert(holder)
                     continue
                 }
@@ -65,7 +65,13 @@ extension Worker {
         case .queued:
             // Died (or failed) while taking the upload from the inbox.
             if Directory.exists(layout.incoming(job.id)) {
+                try await configuration.objects?.storeOriginal(id: job.id, from: layout.incoming(job.id))
                 try await store.release(job.lease, now: now)
+            } else if let objects = configuration.objects, try await objects.originalExists(id: job.id) {
+                try await store.release(job.lease, now: now)
+            } else if let objects = configuration.objects, now - job.createdAt < Int64(objects.graceSeconds * 1000) {
+                // The host that took it has the only copy (in its scratch space) and stores it when it is back.
+                return
             } else if Directory.exists(layout.rejected(job.id)) {
                 let rejection = Rejection(
                     .notRegularFile, "the upload is not a regular file; only regular files are processed",
@@ -103,6 +109,7 @@ extension Worker {
                 try await store.insertJob(
                     id: id, sourceName: Array("(recovered)".utf8), bytes: Int(entry.size), owner: owner,
                     now: Self.nowMilliseconds, leaseMilliseconds: leaseMilliseconds)
+                try await configuration.objects?.storeOriginal(id: id, from: layout.incoming(id))
                 try await store.release(JobLease(id: id, epoch: 0, owner: owner), now: Self.nowMilliseconds)
                 continue
             }
@@ -112,11 +119,11 @@ extension Worker {
             case .published:
                 Directory.remove(layout.incoming(id))  // a duplicate, recorded as such
             case .rejected:
-                fileVerdict(
+                await fileVerdict(
                     job, state: .rejected, reason: job.reason ?? .rejected(.unreadable), message: job.lastError ?? "",
                     in: layout.rejected)
             case .failed:
-                fileVerdict(
+                await fileVerdict(
                     job, state: .failed, reason: job.reason ?? .failed(.crashed), message: job.lastError ?? "",
                     in: layout.failed)
             case .queued, .processing:
@@ -140,10 +147,18 @@ extension Worker {
                 holder != owner, Self.isToken(holder)
             {
                 let leaseLive = job.leaseExpiresAt.map { $0 >= now } ?? true
-                if leaseLive, try FileLock(path: layout.lock(holder)) == nil { continue }  // another live worker's job
+                if leaseLive, try holderIsAlive(holder) { continue }  // another live worker's job
             }
             Directory.remove(layout.staging + "/" + name)
         }
+    }
+
+    /// Whether the worker `holder` is alive by its lock file, the fast path next to lease expiry. With the library
+    /// in object storage the lock files are this host's only: a holder without one here runs on another host, and
+    /// only its lease can say it died.
+    func holderIsAlive(_ holder: String) throws(FileSystemError) -> Bool {
+        if configuration.objects != nil, !Directory.exists(layout.lock(holder)) { return true }
+        return try FileLock(path: layout.lock(holder)) == nil
     }
 
     /// Ids and owner tokens are lowercase hex; anything else is never turned into a path.

@@ -1,3 +1,4 @@
+internal import Deadlines
 public import FeedStore
 internal import FileSystem
 internal import Foundation
@@ -6,6 +7,7 @@ internal import MediaModel
 public import Metrics
 internal import NIOCore
 internal import NIOPosix
+internal import ObjectStore
 public import ServiceLifecycle
 
 /// The watch-folder worker: takes finished uploads out of the inbox, runs each in its own job process under resource
@@ -34,6 +36,10 @@ public actor Worker: Service {
     var running: [String: RunningJob] = [:]
     var disk: DiskPressure
     var lastRecovery = -Double.infinity
+    /// The store's sweep (object storage only): it runs beside the loop, so a store that is slow to answer a listing
+    /// never holds up heartbeats or claims.
+    var lastObjectSweep = -Double.infinity
+    var objectSweep: Task<Void, Never>?
     var lastDiskCheck = -Double.infinity
     var lastHeartbeat = -Double.infinity
     /// When the queue was last looked at, and whether the catalog announced a claimable job since.
@@ -113,7 +119,8 @@ public actor Worker: Service {
         logger.info(
             "worker started",
             metadata: [
-                "inbox": "\(configuration.inbox)", "library": "\(configuration.library)",
+                "inbox": "\(configuration.inbox)",
+                "library": "\(configuration.objects.map { "\($0.client.location)" } ?? configuration.library)",
                 "jobs": "\(configuration.jobs)", "owner": "\(owner)",
             ])
         var stopSince: Double?
@@ -130,6 +137,12 @@ public actor Worker: Service {
             }
             if stopSince == nil {
                 if now - lastRecovery > 2 { await guarded("recovery") { try await recover() } }
+                if let objects = configuration.objects, objectSweep == nil,
+                    now - lastObjectSweep >= objects.sweepSeconds
+                {
+                    lastObjectSweep = now
+                    objectSweep = Task { await self.runObjectSweep(objects) }
+                }
                 checkDisk(now: now)
                 if !disk.isPaused {
                     if now - lastScan >= configuration.pollInterval {
@@ -167,7 +180,18 @@ public actor Worker: Service {
                 await configuration.launcher.waitForActivity(upTo: min(configuration.pollInterval, 0.01))
             }
         }
+        if let sweep = objectSweep {
+            sweep.cancel()
+            if await value(of: sweep, upTo: .seconds(30)) == nil {
+                logger.warning("the object sweep did not stop within 30 s; it is left to end on its own")
+            }
+        }
         logger.info("worker stopped", metadata: ["owner": "\(owner)"])
+    }
+
+    func runObjectSweep(_ objects: ObjectLibrary) async {
+        await guarded("object sweep") { try await sweepObjects(objects) }
+        objectSweep = nil
     }
 
     /// Runs one phase of the loop; its failure is logged and the loop goes on (a fault is a state, not an exit).

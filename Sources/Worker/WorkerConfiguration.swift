@@ -3,7 +3,11 @@ public import FileSystem
 /// How a worker runs. The defaults suit a 2-core machine: one job at a time (a transcode already uses both cores).
 public struct WorkerConfiguration: Sendable {
     public var inbox: String
+    /// The library directory; with `objects`, this host's scratch space instead (uploads it took, staging).
     public var library: String
+    /// The library in object storage (`--library s3://...`): originals and outputs are objects, and no two hosts
+    /// share a directory.
+    public var objects: ObjectLibrary?
     /// Jobs in parallel, each in its own process.
     public var jobs = 1
     /// A file is taken once its size and mtime have not changed for this long.

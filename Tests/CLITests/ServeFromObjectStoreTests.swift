@@ -127,13 +127,40 @@ import Glibc
         }
     }
 
+    /// `reel serve --inbox` with the library in the store: the worker runs in the server, its scratch space in
+    /// the inbox, and what lands in the inbox is served from the store.
+    @Test func anInboxBesideAServerOnTheStorePublishesIntoTheStore() async throws {
+        let directory = try TemporaryDirectory()
+        let inbox = directory.file("inbox")
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        let ladder = try directory.write("ladder.json", text: TestLadder.twoRungJSON)
+        let store = try await SeaweedTestServer.shared()
+        let (server, base) = try await Self.serve(
+            [
+                "--database", directory.file("c.sqlite"), "--library",
+                store.libraryURL(prefix: SeaweedTestServer.newPrefix()), "--inbox",
+                inbox,
+                "--settle", "0.2", "--poll-interval", "0.1", "--ladder", ladder,
+            ], environment: store.environment)
+        let clip = directory.file(".clip.mp4")
+        try SyntheticVideo(width: 320, height: 180, seconds: 2).write(to: clip)
+        try FileManager.default.moveItem(atPath: clip, toPath: inbox + "/clip.mp4")
+        var feed = Fetched(status: 0, headers: [:], body: [])
+        let published = try await ChildProcess.suspendUntil(seconds: 120) {
+            feed = try await Self.fetch(base + "/v1/feed")
+            return String(decoding: feed.body, as: UTF8.self).contains(".e1/master.m3u8")
+        }
+        let body = String(decoding: feed.body, as: UTF8.self)
+        #expect(published, "\(body) \(server.stderr.suffix(2000))")
+        let master = try #require(
+            body.split(separator: "\"").first { $0.hasSuffix(".e1/master.m3u8") }.map(String.init))
+        let check = try await ReelProcess.run(["hls-check", master.hasPrefix("http") ? master : base + master])
+        #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        server.signal(SIGTERM)
+    }
+
     @Test func optionsThatNeedTheOtherKindOfLibraryAreRefused() async throws {
         let directory = try TemporaryDirectory()
-        let inbox = try await ReelProcess.run([
-            "serve", "--database", directory.file("c.sqlite"), "--library", "s3://reel?endpoint=http://127.0.0.1:9",
-            "--inbox", directory.file("inbox"),
-        ])
-        #expect(inbox.status != 0 && inbox.stderr.contains("--inbox needs a library directory"), "\(inbox.stderr)")
         let redirect = try await ReelProcess.run([
             "serve", "--database", directory.file("c.sqlite"), "--library", directory.file("library"),
             "--media-redirect",

@@ -1,6 +1,8 @@
 import Deadlines
 import Foundation
 import MediaFixtures
+import ObjectStore
+import SigV4
 import TestServers
 
 #if canImport(Glibc)
@@ -21,6 +23,9 @@ final class MultiHostRig {
 
     /// Every process `worker` and `serve` started, stopped by `finish`.
     private var started: [ChildProcess] = []
+    /// The library in object storage, for the tests with no shared directory (`startObjectStore`).
+    private(set) var objectStore: SeaweedTestServer?
+    private var objectClient: S3Client?
 
     /// A rig for `body`, finished after it whether it returned or threw: its processes stopped and its hosts removed.
     static func with<T>(hosts count: Int = 3, _ body: (MultiHostRig) async throws -> T) async throws -> T {
@@ -48,6 +53,8 @@ final class MultiHostRig {
     /// Stops every process the rig started (SIGTERM, SIGKILL after 30 s), then removes the hosts.
     func finish() async {
         for process in started.reversed() { await process.stop(SIGTERM, within: .seconds(30)) }
+        try? await objectClient?.shutdown()
+        await objectStore?.stop()
         try? await hosts.close()
     }
 
@@ -65,15 +72,57 @@ final class MultiHostRig {
         return worker
     }
 
+    /// A SeaweedFS on the root namespace's bridge address, which every host reaches (and nothing outside this
+    /// machine does): the library for `objectWorker` and `serve(on:fromStore:)`.
+    func startObjectStore() async throws {
+        let store = try await SeaweedTestServer(host: hosts.rootAddress)
+        objectStore = store
+        objectClient = S3Client(
+            location: try S3Location(parsing: store.libraryURL(prefix: "lib")),
+            credentials: SigV4Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey))
+    }
+
+    var storeLibrary: String { objectStore?.libraryURL(prefix: "lib") ?? "" }
+
+    /// Host `index`'s own inbox and scratch directory: with the library in the store, hosts share no directory.
+    func inbox(of index: Int) -> String { directory.file("host\(index)/inbox") }
+    func scratch(of index: Int) -> String { directory.file("host\(index)/scratch") }
+
+    /// `reel worker` on host `index` with the library in the store, its own inbox and scratch, the two-rung ladder,
+    /// and `fault` (a kill point of the test build) if given.
+    func objectWorker(on index: Int, leaseSeconds: Int = 3, fault: String? = nil) throws -> ChildProcess {
+        try FileManager.default.createDirectory(atPath: inbox(of: index), withIntermediateDirectories: true)
+        let ladder = directory.file("ladder.json")
+        try Data(TestLadder.twoRungJSON.utf8).write(to: URL(fileURLWithPath: ladder))
+        var environment = objectStore?.environment ?? [:]
+        if let fault { environment["REEL_FAULT_INJECTION"] = fault }
+        let worker = try hosts.run(
+            hosts.hosts[index], Self.reel,
+            [
+                "worker", "--inbox", inbox(of: index), "--library", storeLibrary, "--scratch", scratch(of: index),
+                "--database", url, "--jobs", "1", "--json", "--lease-seconds", String(leaseSeconds),
+                "--poll-interval", "0.1", "--settle", "0.3", "--grace", "5", "--ladder", ladder,
+            ], environment: environment)
+        started.append(worker)
+        return worker
+    }
+
+    /// Every key in the store's library, sorted.
+    func objectKeys() async throws -> [String] {
+        guard let objectClient else { throw RigError("no object store: call startObjectStore first") }
+        return try await objectClient.list(prefix: "").map(\.key).sorted()
+    }
+
     /// `reel serve` on host `index`, listening on that host's address; returns it once it listens, with its base URL.
-    func serve(on index: Int) async throws -> (process: ChildProcess, base: String) {
+    /// With `fromStore` its library is the object store's.
+    func serve(on index: Int, fromStore: Bool = false) async throws -> (process: ChildProcess, base: String) {
         let host = hosts.hosts[index]
         let process = try hosts.run(
             host, Self.reel,
             [
-                "serve", "--database", url, "--library", library, "--host", host.address,
+                "serve", "--database", url, "--library", fromStore ? storeLibrary : library, "--host", host.address,
                 "--port", "0", "--log-level", "warning",
-            ])
+            ], environment: fromStore ? objectStore?.environment ?? [:] : [:])
         started.append(process)
         guard
             await ChildProcess.suspendUntil(
@@ -86,8 +135,10 @@ final class MultiHostRig {
         return (process, base)
     }
 
-    /// Puts an upload in the inbox as a finished file appears: written under a dotfile name, then renamed.
-    func drop(_ name: String, _ bytes: [UInt8]) throws {
+    /// Puts an upload in the inbox (or `into` another) as a finished file appears: written under a dotfile name,
+    /// then renamed.
+    func drop(_ name: String, _ bytes: [UInt8], into folder: String? = nil) throws {
+        let inbox = folder ?? self.inbox
         let hidden = inbox + "/." + name + ".part"
         try Data(bytes).write(to: URL(fileURLWithPath: hidden))
         guard rename(hidden, inbox + "/" + name) == 0 else {
@@ -97,7 +148,8 @@ final class MultiHostRig {
 
     /// A clip whose ladder takes this machine a while (`seconds` of 720p), so a test can act while it is processing.
     /// The encode runs on a thread of its own, not on the concurrency pool.
-    func dropSlowVideo(_ name: String, seconds: Double = 6) async throws {
+    func dropSlowVideo(_ name: String, seconds: Double = 6, into folder: String? = nil) async throws {
+        let inbox = folder ?? self.inbox
         let path = directory.file("." + name + ".src")
         try await onOwnThread("encodes \(seconds) s of 720p for \(name)") {
             try SyntheticVideo(width: 1280, height: 720, seconds: seconds).write(to: path)

@@ -24,6 +24,14 @@ struct WorkerRig {
             database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: busyTimeout))
     }
 
+    /// Another host beside `other`: an inbox and a library (or scratch space) of its own, the same catalog.
+    init(sharingCatalogOf other: WorkerRig, root: String? = nil) throws {
+        directory = try TemporaryDirectory()
+        self.root = root ?? directory.path
+        try Directory.create(self.root + "/inbox")
+        store = other.store
+    }
+
     func configuration(
         _ launcher: ScriptedJobLauncher, _ change: (inout WorkerConfiguration) -> Void = { _ in }
     ) -> WorkerConfiguration {

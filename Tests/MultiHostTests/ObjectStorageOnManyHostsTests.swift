@@ -1,0 +1,163 @@
+import Foundation
+import MediaFixtures
+import TestServers
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 31's hosts: workers and feed servers on network namespaces with **no shared directory**. The catalog is a
+/// PostgreSQL and the library a SeaweedFS, both on the root namespace's bridge; each worker has an inbox and a
+/// scratch directory of its own. The tests only look (psql, curl, `reel hls-check` over HTTP, the store's listing).
+@Suite(.serialized, .timeLimit(.minutes(15))) struct ObjectStorageOnManyHostsTests {
+    @Test func twoWorkersAndTwoServersWithNoSharedDirectoryPublishAndServeEveryUpload() async throws {
+        try await MultiHostRig.with(hosts: 4) { rig in
+            try await rig.startObjectStore()
+            let workers = try (0..<2).map { try rig.objectWorker(on: $0) }
+            for n in 0..<6 {
+                try rig.drop(
+                    "photo\(n).png", try SyntheticImage.png(width: 120 + n, height: 90, alpha: false),
+                    into: rig.inbox(of: n % 2))
+            }
+            for n in 0..<2 {
+                let path = rig.directory.file(".clip\(n).mp4")
+                try SyntheticVideo(width: 320 + 16 * n, height: 180, seconds: 1.5).write(to: path)
+                try rig.drop(
+                    "clip\(n).mp4", Array(try Data(contentsOf: URL(fileURLWithPath: path))), into: rig.inbox(of: n))
+            }
+            let done = try await ChildProcess.suspendUntil(seconds: 300) {
+                try await rig.jobs().filter { $0.state == "published" }.count == 8 || workers.contains { $0.hasExited }
+            }
+            let jobs = try await rig.jobs()
+            #expect(done && jobs.count == 8, "\(jobs) \(workers.map { $0.stderr.suffix(1500) })")
+            let keys = try await rig.objectKeys()
+            #expect(jobs.allSatisfy { keys.contains("originals/\($0.id)") }, "every original is in the store: \(keys)")
+            #expect(keys.filter { $0.hasPrefix("images/") && $0.hasSuffix(".e1.webp") }.count == 6, "\(keys)")
+            #expect(keys.filter { $0.hasSuffix(".e1/master.m3u8") }.count == 2, "\(keys)")
+            // Nothing of the library stays on a host: a host's copy of an upload another host processed goes at its
+            // next sweep (every 2 s), and scratch space is then empty.
+            for index in 0..<2 {
+                let swept = await ChildProcess.suspendUntil(seconds: 30) {
+                    MultiHostRig.entries(rig.scratch(of: index) + "/.incoming").isEmpty
+                        && MultiHostRig.entries(rig.scratch(of: index) + "/.staging").isEmpty
+                }
+                #expect(swept, "host \(index): \(MultiHostRig.entries(rig.scratch(of: index) + "/.incoming"))")
+                #expect(MultiHostRig.entries(rig.inbox(of: index)).isEmpty)
+            }
+            // Two feed servers on two more hosts serve the same feed from the store, and each video plays.
+            let servers = [try await rig.serve(on: 2, fromStore: true), try await rig.serve(on: 3, fromStore: true)]
+            let pages = try await servers.asyncMap { try await MultiHostRig.get($0.base + "/v1/feed?limit=10") }
+            #expect(pages[0].status == 200 && pages[0] == pages[1], "\(pages)")
+            for video in jobs.filter({ keys.contains("videos/\($0.id).e1/master.m3u8") }) {
+                for server in servers {
+                    let check = try await ChildProcess.run([
+                        MultiHostRig.reel, "hls-check", server.base + "/media/videos/\(video.id).e1/master.m3u8",
+                    ])
+                    #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+                }
+            }
+        }
+    }
+
+    @Test func aWorkerKilledWhileUploadingItsOutputsIsFinishedByAnotherAndNothingHalfPublishedShows() async throws {
+        try await MultiHostRig.with(hosts: 3) { rig in
+            try await rig.startObjectStore()
+            let server = try await rig.serve(on: 2, fromStore: true)
+            // Host 0's worker dies by SIGKILL once the first of its outputs is in the store.
+            let dying = try rig.objectWorker(on: 0, fault: "mid-upload")
+            try await rig.dropSlowVideo("long.mp4", seconds: 3, into: rig.inbox(of: 0))
+            let died = await ChildProcess.suspendUntil(seconds: 300) { dying.hasExited }
+            #expect(died, "\(dying.stderr.suffix(2000))")
+            let job = try #require(try await rig.jobs().first)
+            #expect(job.state == "processing" && job.epoch == 1, "\(job)")
+            let partial = try await rig.objectKeys().filter { $0.hasPrefix("videos/\(job.id).e1/") }
+            #expect(!partial.isEmpty, "the dead worker had begun uploading")
+            // Its half-uploaded outputs are in no feed item, and the store has the original for another host.
+            let before = try await MultiHostRig.get(server.base + "/v1/feed")
+            #expect(before.status == 200 && !before.body.contains(job.id), "\(before)")
+            #expect(try await rig.objectKeys().contains("originals/\(job.id)"))
+
+            let taker = try rig.objectWorker(on: 1)
+            let published = try await ChildProcess.suspendUntil(seconds: 300) {
+                try await rig.jobs().first?.state == "published"
+            }
+            let finished = try #require(try await rig.jobs().first)
+            #expect(
+                published && finished.epoch == 2 && finished.attempts == 1, "\(finished) \(taker.stderr.suffix(2000))")
+            #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
+            // The feed points at the second claim's outputs only, and they play through the server.
+            let feed = try await MultiHostRig.get(server.base + "/v1/feed")
+            #expect(feed.body.contains("videos/\(job.id).e2/master.m3u8") && !feed.body.contains(".e1/"), "\(feed)")
+            let check = try await ChildProcess.run([
+                MultiHostRig.reel, "hls-check", server.base + "/media/videos/\(job.id).e2/master.m3u8",
+            ])
+            #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+            #expect(
+                MultiHostRig.entries(rig.scratch(of: 1) + "/.staging").isEmpty
+                    && MultiHostRig.entries(rig.scratch(of: 1) + "/.incoming").isEmpty)
+        }
+    }
+
+    @Test func theStoreStoppedForTwentySecondsMidJobDelaysWorkAndServes503ButLosesNothing() async throws {
+        try await MultiHostRig.with(hosts: 2) { rig in
+            try await rig.startObjectStore()
+            let store = try #require(rig.objectStore)
+            let worker = try rig.objectWorker(on: 0)
+            let server = try await rig.serve(on: 1, fromStore: true)
+            try rig.drop(
+                "first.png", try SyntheticImage.png(width: 140, height: 90, alpha: false), into: rig.inbox(of: 0))
+            #expect(
+                try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "published" })
+            let image = try #require(try await rig.objectKeys().first { $0.hasPrefix("images/") })
+            // The image's bytes are not text: only the status is read.
+            let served = try await ChildProcess.run([
+                "/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20",
+                server.base + "/media/" + image,
+            ])
+            #expect(served.stdout == "200", "\(image): \(served.stdout) \(server.process.stderr.suffix(2000))")
+
+            try await rig.dropSlowVideo("long.mp4", seconds: 6, into: rig.inbox(of: 0))
+            #expect(
+                try await ChildProcess.suspendUntil(seconds: 120) {
+                    try await rig.jobs().contains { $0.state == "processing" }
+                }, "\(worker.stderr.suffix(2000))")
+            await store.stop()
+            // Uploads keep arriving; media answers 503 with Retry-After, and the feed still answers from the catalog.
+            try rig.drop(
+                "during.png", try SyntheticImage.png(width: 150, height: 90, alpha: false), into: rig.inbox(of: 0))
+            let away = try await ChildProcess.run([
+                "/usr/bin/curl", "-s", "-o", "/dev/null", "-D", "-", "--max-time", "20",
+                server.base + "/media/" + image,
+            ])
+            #expect(
+                away.stdout.hasPrefix("HTTP/1.1 503") && away.stdout.lowercased().contains("retry-after:"),
+                "\(away.stdout)")
+            #expect(try await MultiHostRig.get(server.base + "/v1/feed").status == 200)
+            try await Task.sleep(for: .seconds(20))
+            try await store.start()
+            let all = try await ChildProcess.suspendUntil(seconds: 300) {
+                let jobs = try await rig.jobs()
+                return jobs.count == 3 && jobs.allSatisfy { $0.state == "published" }
+            }
+            let jobs = try await rig.jobs()
+            #expect(all, "\(jobs) \(worker.stderr.suffix(3000))")
+            #expect(!worker.hasExited, "the worker rode out the outage")
+            #expect(jobs.allSatisfy { $0.attempts <= 1 }, "the outage spent no attempts: \(jobs)")
+            let keys = try await rig.objectKeys()
+            #expect(jobs.allSatisfy { keys.contains("originals/\($0.id)") }, "\(keys)")
+            let video = try #require(keys.first { $0.hasSuffix("/master.m3u8") }, "\(keys)")
+            let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", server.base + "/media/" + video])
+            #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        }
+    }
+}
+
+extension Array {
+    /// `transform` on each element in turn.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
