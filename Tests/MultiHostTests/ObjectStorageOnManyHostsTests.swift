@@ -107,8 +107,12 @@ import Glibc
             let server = try await rig.serve(on: 1, fromStore: true)
             try rig.drop(
                 "first.png", try SyntheticImage.png(width: 140, height: 90, alpha: false), into: rig.inbox(of: 0))
-            #expect(
-                try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "published" })
+            // Each wait is a statement of its own, never a closure inside `#expect`: with one there, this test's last
+            // wait returned at once although its own condition was false (docs/quirks.md).
+            let firstPublished = try await ChildProcess.suspendUntil(seconds: 120) {
+                try await rig.jobs().first?.state == "published"
+            }
+            #expect(firstPublished)
             let image = try #require(try await rig.objectKeys().first { $0.hasPrefix("images/") })
             // The image's bytes are not text: only the status is read.
             let served = try await ChildProcess.run([
@@ -118,10 +122,10 @@ import Glibc
             #expect(served.stdout == "200", "\(image): \(served.stdout) \(server.process.stderr.suffix(2000))")
 
             try await rig.dropSlowVideo("long.mp4", seconds: 6, into: rig.inbox(of: 0))
-            #expect(
-                try await ChildProcess.suspendUntil(seconds: 120) {
-                    try await rig.jobs().contains { $0.state == "processing" }
-                }, "\(worker.stderr.suffix(2000))")
+            let processing = try await ChildProcess.suspendUntil(seconds: 120) {
+                try await rig.jobs().contains { $0.state == "processing" }
+            }
+            #expect(processing, "\(worker.stderr.suffix(2000))")
             await store.stop()
             // Uploads keep arriving; media answers 503 with Retry-After, and the feed still answers from the catalog.
             try rig.drop(
@@ -146,7 +150,7 @@ import Glibc
             #expect(jobs.allSatisfy { $0.attempts <= 1 }, "the outage spent no attempts: \(jobs)")
             let keys = try await rig.objectKeys()
             #expect(jobs.allSatisfy { keys.contains("originals/\($0.id)") }, "\(keys)")
-            let video = try #require(keys.first { $0.hasSuffix("/master.m3u8") }, "\(keys)")
+            let video = try #require(keys.first { $0.hasSuffix("/master.m3u8") }, "\(keys) \(jobs)")
             let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", server.base + "/media/" + video])
             #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
         }

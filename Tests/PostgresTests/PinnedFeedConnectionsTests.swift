@@ -161,8 +161,10 @@ import Testing
     }
 
     /// `body`'s value once it succeeds, trying up to 60 times a quarter of a second apart.
+    /// `body`'s value once it stops throwing, trying every 250 ms for a minute (a loaded full run once needed more than
+    /// the 15 s this had for a stopped store's backends to go); nil after that.
     static func eventually<T: Sendable>(_ body: () async throws -> T) async throws -> T? {
-        for _ in 0..<60 {
+        for _ in 0..<240 {
             if let value = try? await body() { return value }
             try await Task.sleep(for: .milliseconds(250))
         }
