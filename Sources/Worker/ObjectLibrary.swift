@@ -122,6 +122,12 @@ public struct ObjectLibrary: Sendable {
         } catch {
             return 0
         }
+        return await remove(keys: keys)
+    }
+
+    /// `keys` removed one by one; failures are left to the next sweep.
+    /// - Returns: how many were removed.
+    func remove(keys: [String]) async -> Int {
         var removed = 0
         for key in keys {
             guard let objectKey = try? ObjectKey(key), (try? await client.delete(objectKey)) != nil else { continue }

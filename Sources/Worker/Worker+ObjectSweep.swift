@@ -10,7 +10,6 @@ extension Worker {
     /// uploading is never touched; each is judged by the catalog, read after the listing. An item that cannot be
     /// dealt with now is logged and tried again next time.
     func sweepObjects(_ objects: ObjectLibrary) async throws {
-        lastObjectSweep = Self.monotonic
         let cutoff = Int64(Date().timeIntervalSince1970) - Int64(objects.graceSeconds)
         var claims: [ObjectLayout.Claim: [ObjectInfo]] = [:]
         for prefix in [ObjectLayout.videos, ObjectLayout.images] {
@@ -22,7 +21,8 @@ extension Worker {
         for (claim, keys) in claims where keys.allSatisfy({ ($0.modifiedSeconds ?? .max) < cutoff }) {
             do {
                 guard try await isAbandoned(claim) else { continue }
-                let removed = await objects.removeOutputs(of: claim)
+                // The listing already named the claim's keys: no second listing.
+                let removed = await objects.remove(keys: keys.map(\.key))
                 logger.warning(
                     "removed outputs that were never published",
                     metadata: ["claim": "\(claim)", "objects": "\(removed)"])

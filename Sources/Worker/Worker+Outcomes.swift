@@ -52,20 +52,15 @@ extension Worker {
     /// costs no attempt (the upload is not at fault) and waits for space instead.
     func retryOrFail(_ job: FeedJob, _ failure: ProcessingFailure, seconds: Double) async throws {
         let name = SourceName(job.sourceName)
-        if failure.reason == .diskFull {
+        if failure.reason == .diskFull || failure.reason == .storageUnavailable {
+            // Space or the store is missing, the upload is not at fault: no attempt is spent. A full disk is retried
+            // once claiming resumes; a store that is away after the backoff.
+            let delay = failure.reason == .diskFull ? 0 : configuration.backoff.delay(afterAttempt: job.attempts)
             try await store.requeue(
-                job.lease, notBefore: 0, failure: failure, refundAttempt: true, now: Self.nowMilliseconds)
-            logger.warning("job waits for disk space", metadata: ["job": "\(job.id)", "message": "\(failure.message)"])
-            return
-        }
-        if failure.reason == .storageUnavailable {
-            // The store is away, not the upload at fault: no attempt is spent, and the job waits out the backoff.
-            let delay = configuration.backoff.delay(afterAttempt: job.attempts)
-            try await store.requeue(
-                job.lease, notBefore: Self.nowMilliseconds + Int64(delay * 1000), failure: failure,
+                job.lease, notBefore: delay == 0 ? 0 : Self.nowMilliseconds + Int64(delay * 1000), failure: failure,
                 refundAttempt: true, now: Self.nowMilliseconds)
             logger.warning(
-                "job waits for the object store",
+                failure.reason == .diskFull ? "job waits for disk space" : "job waits for the object store",
                 metadata: ["job": "\(job.id)", "message": "\(failure.message)", "retry_in_s": "\(delay)"])
             return
         }
