@@ -116,7 +116,8 @@ public final class ChildProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         while ContinuousClock.now < deadline {
             if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(100))
+            // A cancelled task looks once more and ends: without this, a failed sleep made the loop spin at full speed.
+            do { try await Task.sleep(for: .milliseconds(100)) } catch { break }
         }
         return try await condition()
     }

@@ -48,12 +48,11 @@ import Glibc
         let worker = try harness.startWorker(
             ["--job-timeout", "120"], environment: ["REEL_FAULT_INJECTION": "job-hang"])
         var job: Int32?
-        #expect(
-            await ChildProcess.suspendUntil(seconds: 30) {
-                job = startedJob(worker)
-                return job != nil
-            },
-            "no job started within 30 s: \(worker.stderr.suffix(2000))")
+        let waited = await ChildProcess.suspendUntil(seconds: 30) {
+            job = startedJob(worker)
+            return job != nil
+        }
+        #expect(waited, "no job started within 30 s: \(worker.stderr.suffix(2000))")
         let jobPID = try #require(job)
         let server = try #require(parent(of: jobPID))
         #expect(server != worker.pid && parent(of: server) == worker.pid)
@@ -64,9 +63,8 @@ import Glibc
 
         worker.signal(SIGKILL)
         #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
-        #expect(
-            await ChildProcess.suspendUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) },
-            "the server or its job outlived the worker by 10 s")
+        let bothGone = await ChildProcess.suspendUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) }
+        #expect(bothGone, "the server or its job outlived the worker by 10 s")
     }
 
     @Test func aKilledServerIsReplacedAndItsJobRetried() async throws {

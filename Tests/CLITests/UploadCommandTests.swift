@@ -98,9 +98,10 @@ import Testing
             let job = try #require(try await store.jobs(state: .published).first)
             // The original moves to originals/ just after the publish commits, so it may lag the job's state.
             let originalPath = directory.file("library/originals/\(job.id)")
-            #expect(
-                await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) },
-                "\(originalPath) never appeared within 30 s")
+            let waited = await ChildProcess.suspendUntil(seconds: 30) {
+                FileManager.default.fileExists(atPath: originalPath)
+            }
+            #expect(waited, "\(originalPath) never appeared within 30 s")
             let published = try Data(contentsOf: URL(fileURLWithPath: originalPath))
             #expect(published == original, "the published original is the file, byte for byte")
 

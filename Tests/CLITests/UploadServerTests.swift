@@ -118,9 +118,10 @@ import Testing
             #expect(job.state == .published, "\(job)")
             // The original moves to originals/ just after the publish commits (never before), so it may lag the state.
             let originalPath = rig.directory.file("library/originals/\(job.id)")
-            #expect(
-                await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: originalPath) },
-                "\(originalPath) never appeared within 30 s")
+            let waited = await ChildProcess.suspendUntil(seconds: 30) {
+                FileManager.default.fileExists(atPath: originalPath)
+            }
+            #expect(waited, "\(originalPath) never appeared within 30 s")
             let original = try Data(contentsOf: URL(fileURLWithPath: originalPath))
             #expect(
                 original == (try Data(contentsOf: URL(fileURLWithPath: source))),

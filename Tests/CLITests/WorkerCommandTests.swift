@@ -31,9 +31,10 @@ import FoundationNetworking
         // The original moves to originals/ just after the publish commits, so it may lag the job's state.
         let firstOriginal =
             harness.library + "/originals/" + (jobs.first { $0.sourceName == Array("first.mp4".utf8) }?.id ?? "")
-        #expect(
-            await ChildProcess.suspendUntil(seconds: 30) { FileManager.default.fileExists(atPath: firstOriginal) },
-            "\(firstOriginal) never appeared within 30 s")
+        let waited = await ChildProcess.suspendUntil(seconds: 30) {
+            FileManager.default.fileExists(atPath: firstOriginal)
+        }
+        #expect(waited, "\(firstOriginal) never appeared within 30 s")
         let firstBytes = try Data(contentsOf: URL(fileURLWithPath: firstOriginal))
         try harness.drop("first again.mp4", Array(firstBytes))
         let all = try await harness.waitForJobs(count: 6)
@@ -270,9 +271,8 @@ import FoundationNetworking
             #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         } else {
             let worker = try harness.startWorker(environment: ["REEL_FAULT_INJECTION": point])
-            #expect(
-                await ChildProcess.suspendUntil(seconds: 60) { worker.hasExited },
-                "the fault point \(point) was not reached within 60 s (the worker did not exit)")
+            let waited = await ChildProcess.suspendUntil(seconds: 60) { worker.hasExited }
+            #expect(waited, "the fault point \(point) was not reached within 60 s (the worker did not exit)")
             #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
         }
         let restart = try await harness.runOnce()

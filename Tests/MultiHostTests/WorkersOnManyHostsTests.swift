@@ -98,9 +98,10 @@ import Glibc
             // 20 s of 720p: the transcode must outlast the steps up to the cut on a loaded machine (a 6 s clip was
             // published before the cut took effect, and the test then had nothing to take over).
             try await rig.dropSlowVideo("long.mp4", seconds: 20)
-            #expect(
-                try await ChildProcess.suspendUntil(seconds: 120) { try await rig.jobs().first?.state == "processing" },
-                "\(late.stderr.suffix(2000))")
+            let processing = try await ChildProcess.suspendUntil(seconds: 120) {
+                try await rig.jobs().first?.state == "processing"
+            }
+            #expect(processing, "\(late.stderr.suffix(2000))")
             // The taker's lease is long enough that a heavily loaded machine (a second build beside the tests) never lets it
             // lapse: with 3 s, a late heartbeat let the cut host take the job back (epoch 3) and publish it, rightly.
             note("processing")
@@ -139,9 +140,10 @@ import Glibc
             #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
             // It learns at its next heartbeat that reaches the server: its connection's TCP retransmissions back off while
             // the link is down, so the first one after the link is back can come a minute or more later.
-            #expect(
-                await ChildProcess.suspendUntil(seconds: 300) { late.stderr.contains("lost a job's lease") },
-                "\(late.stderr.suffix(3000))")
+            let lateLearned = await ChildProcess.suspendUntil(seconds: 300) {
+                late.stderr.contains("lost a job's lease")
+            }
+            #expect(lateLearned, "\(late.stderr.suffix(3000))")
             #expect(MultiHostRig.reports(of: late).isEmpty, "\(late.stdout)")
             #expect(try await rig.sql("SELECT count(*) FROM videos") == ["1"])
             let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
@@ -167,10 +169,10 @@ import Glibc
             for n in 0..<4 {
                 try rig.drop("before\(n).png", try SyntheticImage.png(width: 100 + n, height: 90, alpha: false))
             }
-            #expect(
-                try await ChildProcess.suspendUntil(seconds: 120) {
-                    try await rig.jobs().filter { $0.state == "published" }.count == 4
-                })
+            let publishedBefore = try await ChildProcess.suspendUntil(seconds: 120) {
+                try await rig.jobs().filter { $0.state == "published" }.count == 4
+            }
+            #expect(publishedBefore, "four images published before the catalog stopped")
             #expect(try await MultiHostRig.get(server.base + "/v1/feed").status == 200)
 
             await rig.server.stop()

@@ -41,9 +41,10 @@ import Testing
         ])
         defer { server.signal(SIGKILL) }
         // Python starts in well under a second alone; beside a loaded suite it once took over 20 s.
-        #expect(
-            await ChildProcess.suspendUntil(seconds: 120) { (try? FreePort.isFree(port, host: "127.0.0.1")) == false },
-            "the stand-in store did not listen on \(port) within 120 s")
+        let waited = await ChildProcess.suspendUntil(seconds: 120) {
+            (try? FreePort.isFree(port, host: "127.0.0.1")) == false
+        }
+        #expect(waited, "the stand-in store did not listen on \(port) within 120 s")
         let client = S3Client(
             location: try S3Location(parsing: "s3://bucket?endpoint=http://127.0.0.1:\(port)"),
             credentials: SigV4Credentials(accessKeyID: "AKID", secretAccessKey: "secret"),
