@@ -166,7 +166,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel",
-                "PrefetchSim", "TestServers",
+                "PrefetchSim", "TestServers", "ObjectStore", "SigV4",
             ],
             swiftSettings: upcoming),
         .testTarget(
@@ -200,7 +200,8 @@ let package = Package(
             name: "FeedServerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "FeedServer", "FeedStore", "Transcode", "MediaFixtures", "MediaModel",
+                "FeedServer", "FeedStore", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore", "SigV4",
+                "TestServers",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -2,6 +2,7 @@ internal import FeedStore
 internal import FileSystem
 internal import Foundation
 internal import Hummingbird
+internal import ObjectStore
 
 /// `/v1/uploads`: tus 1.0.0 (core, creation, creation-with-upload, termination, expiration, checksum) behind bearer
 /// tokens. See docs/uploads.md.
@@ -146,6 +147,12 @@ extension FeedServer {
                 HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full",
                 message: "the server's disk is full; try again later",
                 headers: [.retryAfter: "30", TusHeader.resumable: TusHeader.protocolVersion])
+        } catch let error as ObjectStoreError where error.reason == .unavailable {
+            // Nothing was acknowledged that is not in the store; the client resumes from HEAD's offset.
+            throw APIError(
+                .serviceUnavailable, code: "storage_unavailable",
+                message: "the object store did not answer (\(error.description)); try again shortly",
+                headers: [.retryAfter: "5", TusHeader.resumable: TusHeader.protocolVersion])
         }
     }
 }

@@ -14,6 +14,15 @@ public enum ObjectLayout {
 
     public static func original(_ id: String) -> String { originals + id }
 
+    /// A tus upload in progress keeps two kinds of objects beside its multipart upload (which S3 does not list):
+    /// `uploads/<id>/info`, the multipart upload's id, and `uploads/<id>/tail-<offset>`, the acknowledged bytes after
+    /// the last full part. Both go once the upload is the job's original, or is terminated or expires.
+    public static let uploads = "uploads/"
+    public static func uploadInfo(_ id: String) -> String { uploads + id + "/info" }
+    public static func uploadTail(_ id: String, offset: Int64) -> String {
+        uploads + id + "/tail-" + String(offset)
+    }
+
     /// `rejected/<id>.reason.json` or `failed/<id>.reason.json`.
     public static func reason(_ id: String, rejected: Bool) -> String {
         (rejected ? "rejected/" : "failed/") + id + ".reason.json"

@@ -4,6 +4,7 @@ import FeedStore
 import FileSystem
 import Foundation
 import Logging
+import MediaModel
 import ObjectStore
 import PostgresCatalog
 import ServiceLifecycle
@@ -32,7 +33,7 @@ extension Reel {
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "The library: a directory holding videos/ and images/, or s3://bucket/prefix (media and --inbox; uploads over HTTP need a directory for now).",
+                "The library: a directory holding videos/ and images/, or s3://bucket/prefix (media, uploads over HTTP and --inbox all use the store).",
                 valueName: "dir|url")) var library: String
         @OptionGroup var objectStore: ObjectStoreOptions
         @Flag(
@@ -122,22 +123,20 @@ extension Reel {
                     connectTimeout: ObjectMedia.connectTimeout)
                 let media = ObjectMedia(
                     client: client, redirectExpiry: mediaRedirect ? .seconds(mediaRedirectSeconds) : nil)
-                // The worker's own client keeps the standard retries: a job can wait out a store that is away.
-                let workerClient = inbox == nil ? nil : try await objectStore.client(try objectStore.location(library))
+                // Uploads and the worker keep the standard retries: a PATCH or a job can wait out a store that is away.
+                let storeClient = try await objectStore.client(try objectStore.location(library))
                 do {
                     try await CatalogOpener.with(try database.location(), reading: try readLocation(), logger: logger) {
                         catalog in
-                        try await serve(
-                            catalog, objectMedia: media, workerObjects: workerClient.map { ObjectLibrary(client: $0) },
-                            logger: logger)
+                        try await serve(catalog, objectMedia: media, storeClient: storeClient, logger: logger)
                     }
                 } catch {
                     try? await client.shutdown()
-                    try? await workerClient?.shutdown()
+                    try? await storeClient.shutdown()
                     throw error
                 }
                 try await client.shutdown()
-                try await workerClient?.shutdown()
+                try await storeClient.shutdown()
                 return
             }
             try Directory.create(library)
@@ -148,10 +147,10 @@ extension Reel {
         }
 
         /// The whole catalog is open here; each part gets only its roles (feed and job status, uploads and tokens,
-        /// the job queue and publishing).
+        /// the job queue and publishing). With `objectMedia`, the library is the store: media, uploads over HTTP and
+        /// the inbox's worker all go to it (`storeClient`), and this host keeps only the inbox and its scratch space.
         func serve(
-            _ catalog: any Catalog, objectMedia: ObjectMedia? = nil, workerObjects: ObjectLibrary? = nil,
-            logger: Logger
+            _ catalog: any Catalog, objectMedia: ObjectMedia? = nil, storeClient: S3Client? = nil, logger: Logger
         ) async throws {
             var server = FeedServer(
                 store: catalog, library: objectMedia == nil ? try MediaLibrary(root: library) : nil,
@@ -161,37 +160,31 @@ extension Reel {
             server.corsOrigins = corsOrigins
             server.mediaBaseURL = try MediaBaseURL(mediaBaseURL)
             server.idleTimeoutSeconds = idleTimeout
-            if let objectMedia {
-                // The feed and its media from the store; uploads over HTTP on object storage are not built yet.
-                server.objectMedia = objectMedia
-                logger.notice(
-                    "serving the feed and /media/ from object storage; uploads over HTTP need a library directory",
-                    metadata: ["library": "\(objectMedia.client.location)"])
-                var services: [any Service] = []
-                if let inbox, let workerObjects {
-                    // This host's inbox; its scratch space beside it (the library itself is the store).
-                    var configuration = self.worker.configuration(
-                        inbox: inbox, library: inbox + "/.scratch", limits: limits.limits, once: false)
-                    configuration.objects = workerObjects
-                    services.append(try inboxWorker(configuration, catalog: catalog, server: &server))
+            server.objectMedia = objectMedia
+            let storage: UploadConfiguration.Storage =
+                if let storeClient {
+                    .objects(ObjectUploads(client: storeClient))
+                } else {
+                    .directory(LibraryLayout(root: library))
                 }
-                try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) {
-                    host, port in
-                    FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
-                }
-                return
-            }
-            let uploadConfiguration = UploadConfiguration(library: library, limits: try limits.load())
-            let uploads = try UploadDesk(store: catalog, configuration: uploadConfiguration)
+            let uploads = try UploadDesk(
+                store: catalog, configuration: UploadConfiguration(storage: storage, limits: try limits.load()))
             server.uploads = uploads
             var services: [any Service] = [
                 UploadExpiryService(desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel))
             ]
             if let inbox {
-                services.append(
-                    try inboxWorker(
-                        self.worker.configuration(inbox: inbox, library: library, limits: limits.limits, once: false),
-                        catalog: catalog, server: &server))
+                var configuration: WorkerConfiguration
+                if let storeClient {
+                    // This host's inbox; its scratch space beside it (the library itself is the store).
+                    configuration = self.worker.configuration(
+                        inbox: inbox, library: inbox + "/.scratch", limits: limits.limits, once: false)
+                    configuration.objects = ObjectLibrary(client: storeClient)
+                } else {
+                    configuration = self.worker.configuration(
+                        inbox: inbox, library: library, limits: limits.limits, once: false)
+                }
+                services.append(try inboxWorker(configuration, catalog: catalog, server: &server))
             }
             try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) {
                 host, port in

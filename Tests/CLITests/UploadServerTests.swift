@@ -221,15 +221,17 @@ import Testing
             let failures = results.filter { $0["status"] as? Int != 201 || $0["job"] == nil }
             #expect(failures.isEmpty, "\(failures.prefix(3))")
             let jobs = results.compactMap { Self.jobID($0["job"]) }
-            var states: [FeedJob.State?] = []
+            var found: [FeedJob?] = []
             _ = try await ChildProcess.suspendUntil(seconds: 300) {
-                states = []
-                for id in jobs { states.append(try await rig.store.job(id: id)?.state) }
-                return states.allSatisfy { $0.map { [.published, .rejected, .failed].contains($0) } ?? false }
+                found = []
+                for id in jobs { found.append(try await rig.store.job(id: id)) }
+                return found.allSatisfy { $0.map { [.published, .rejected, .failed].contains($0.state) } ?? false }
+            }
+            let unpublished = found.filter { $0?.state != .published }.map { job in
+                job.map { "\($0.id) \($0.state) \(String(describing: $0.reason)) \($0.lastError ?? "")" } ?? "missing"
             }
             #expect(
-                states.allSatisfy { $0 == .published }, "\(Dictionary(grouping: states, by: { $0 }).mapValues(\.count))"
-            )
+                unpublished.isEmpty, "\(unpublished.count) of \(jobs.count) not published: \(unpublished.prefix(3))")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Deadlines
 import Foundation
 import MediaFixtures
+import NIOCore
 import ObjectStore
 import SigV4
 import TestServers
@@ -111,6 +112,13 @@ final class MultiHostRig {
     func objectKeys() async throws -> [String] {
         guard let objectClient else { throw RigError("no object store: call startObjectStore first") }
         return try await objectClient.list(prefix: "").map(\.key).sorted()
+    }
+
+    /// The bytes of `key` in the store's library.
+    func objectBytes(_ key: String) async throws -> [UInt8] {
+        guard let objectClient else { throw RigError("no object store: call startObjectStore first") }
+        let buffer = try await objectClient.get(try ObjectKey(key), limit: 64 << 20)
+        return buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
     }
 
     /// `reel serve` on host `index`, listening on that host's address; returns it once it listens, with its base URL.

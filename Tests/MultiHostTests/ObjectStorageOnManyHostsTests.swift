@@ -1,3 +1,4 @@
+import Deadlines
 import Foundation
 import MediaFixtures
 import TestServers
@@ -58,6 +59,116 @@ import Glibc
                 }
             }
         }
+    }
+
+    /// tus on two feed servers: A takes the first 6 MB (a full part and a tail in the store), dies by SIGKILL in the
+    /// middle of the next PATCH, and B, which shares nothing with A but the catalog and the store, takes the rest.
+    @Test func aTusUploadStartedOnOneServerIsResumedOnAnotherAfterTheFirstIsKilled() async throws {
+        try await MultiHostRig.with(hosts: 3) { rig in
+            try await rig.startObjectStore()
+            let created = try await ChildProcess.run([
+                MultiHostRig.reel, "token", "create", "--database", rig.url, "--name", "phone",
+            ])
+            #expect(created.status == 0, "\(created.stderr)")
+            let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let source = rig.directory.file("trip.mp4")
+            try await onOwnThread("encodes trip.mp4") {
+                var video = SyntheticVideo(width: 1280, height: 720, seconds: 10)
+                video.quality = 24
+                try video.write(to: source)
+            }
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: source)))
+            try #require(bytes.count > 7_000_000, "the clip is \(bytes.count) bytes")
+            let head = rig.directory.file("head.bin")
+            let rest = rig.directory.file("rest.bin")
+            try Data(bytes[..<6_000_000]).write(to: URL(fileURLWithPath: head))
+            try Data(bytes[6_000_000...]).write(to: URL(fileURLWithPath: rest))
+
+            let a = try await rig.serve(on: 0, fromStore: true)
+            let b = try await rig.serve(on: 1, fromStore: true)
+            let worker = try rig.objectWorker(on: 2)
+            let creation = try await Self.tus(
+                "POST", a.base + "/v1/uploads", token: token,
+                headers: [
+                    "Upload-Length": String(bytes.count),
+                    "Upload-Metadata": "filename " + Data("trip.mp4".utf8).base64EncodedString(),
+                ])
+            #expect(creation.status == 201, "\(creation) \(a.process.stderr.suffix(2000))")
+            let path = try #require(creation.headers["location"].flatMap { URL(string: $0)?.path })
+            let id = String(path.split(separator: "/").last ?? "")
+            let first = try await Self.tus("PATCH", a.base + path, token: token, offset: 0, body: head)
+            #expect(first.status == 204 && first.headers["upload-offset"] == "6000000", "\(first)")
+
+            // The next PATCH trickles in; A dies in the middle of it.
+            let trickle = try ChildProcess(
+                Self.tusArguments("PATCH", a.base + path, token: token, offset: 6_000_000, body: rest)
+                    + ["--limit-rate", "300k"])
+            // About a megabyte in (of two and more), before its end: the PATCH is cut off, never answered.
+            try await Task.sleep(for: .seconds(3))
+            a.process.signal(SIGKILL)
+            _ = try await trickle.exit(within: .seconds(60))
+            #expect(!trickle.stdout.contains(" 204"), "the trickled PATCH finished before the kill: \(trickle.stdout)")
+
+            let state = try await Self.tus("HEAD", b.base + path, token: token)
+            #expect(state.status == 200 && state.headers["upload-offset"] == "6000000", "\(state)")
+            let last = try await Self.tus("PATCH", b.base + path, token: token, offset: 6_000_000, body: rest)
+            #expect(last.status == 204, "\(last) \(b.process.stderr.suffix(2000))")
+            #expect(last.headers["upload-offset"] == String(bytes.count))
+            #expect(last.headers["reel-job"] == "/v1/jobs/\(id)")
+
+            let published = try await ChildProcess.suspendUntil(seconds: 300) {
+                try await rig.jobs().first?.state == "published" || worker.hasExited
+            }
+            let jobs = try await rig.jobs()
+            #expect(published && jobs.count == 1, "\(jobs) \(worker.stderr.suffix(2000))")
+            #expect(try await rig.objectBytes("originals/\(id)") == bytes, "the original is the file, byte for byte")
+            let keys = try await rig.objectKeys()
+            #expect(!keys.contains { $0.hasPrefix("uploads/") }, "\(keys)")
+            let check = try await ChildProcess.run([
+                MultiHostRig.reel, "hls-check", b.base + "/media/videos/\(id).e1/master.m3u8",
+            ])
+            #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        }
+    }
+
+    /// curl's arguments for one tus request from the root namespace: headers to stdout, the body from a file.
+    static func tusArguments(
+        _ method: String, _ url: String, token: String, headers: [String: String] = [:], offset: Int? = nil,
+        body: String? = nil
+    ) -> [String] {
+        var arguments = ["/usr/bin/curl", "-s", "--max-time", "120", "-D", "-", "-o", "/dev/null"]
+        arguments += method == "HEAD" ? ["-I"] : ["-X", method]
+        var fields = headers
+        fields["Tus-Resumable"] = "1.0.0"
+        fields["Authorization"] = "Bearer " + token
+        if let offset {
+            fields["Upload-Offset"] = String(offset)
+            fields["Content-Type"] = "application/offset+octet-stream"
+        }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { arguments += ["-H", name + ": " + value] }
+        if let body { arguments += ["--data-binary", "@" + body] }
+        return arguments + [url]
+    }
+
+    /// One tus request: its status (0 without an answer) and headers, names in lower case.
+    static func tus(
+        _ method: String, _ url: String, token: String, headers: [String: String] = [:], offset: Int? = nil,
+        body: String? = nil
+    ) async throws -> (status: Int, headers: [String: String]) {
+        let result = try await ChildProcess.run(
+            tusArguments(method, url, token: token, headers: headers, offset: offset, body: body),
+            within: .seconds(150))
+        var status = 0
+        var fields: [String: String] = [:]
+        for line in result.stdout.split(separator: "\r\n") {
+            if line.hasPrefix("HTTP/") {
+                status = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+            } else if let colon = line.firstIndex(of: ":") {
+                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+                    .trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return (status, fields)
     }
 
     @Test func aWorkerKilledWhileUploadingItsOutputsIsFinishedByAnotherAndNothingHalfPublishedShows() async throws {

@@ -13,13 +13,13 @@ import Testing
     /// host-local folders that are never copied.
     static func makeLibrary(_ directory: TemporaryDirectory) throws -> String {
         try directory.write("library/videos/v1/master.m3u8", text: "#EXTM3U\n")
-        try directory.write("library/videos/v1/360p/init.mp4", pattern(900))
-        try directory.write("library/videos/v1/360p/seg_00001.m4s", pattern(300_000, seed: 3))
-        try directory.write("library/images/i1.webp", pattern(5_000, seed: 9))
-        try directory.write("library/originals/v1", pattern(12 << 20, seed: 1))
-        try directory.write("library/.incoming/u1", pattern(10))
-        try directory.write("library/.staging/s1/x", pattern(10))
-        try directory.write("library/videos/v1/360p/.seg.tmp", pattern(10))
+        try directory.write("library/videos/v1/360p/init.mp4", PatternBytes.make(900))
+        try directory.write("library/videos/v1/360p/seg_00001.m4s", PatternBytes.make(300_000, seed: 3))
+        try directory.write("library/images/i1.webp", PatternBytes.make(5_000, seed: 9))
+        try directory.write("library/originals/v1", PatternBytes.make(12 << 20, seed: 1))
+        try directory.write("library/.incoming/u1", PatternBytes.make(10))
+        try directory.write("library/.staging/s1/x", PatternBytes.make(10))
+        try directory.write("library/videos/v1/360p/.seg.tmp", PatternBytes.make(10))
         return directory.file("library")
     }
 
@@ -67,7 +67,7 @@ import Testing
             let library = try Self.makeLibrary(directory)
             let copy = LibraryCopy(client: client)
             try await copy.upload(from: library)
-            try directory.write("library/images/i1.webp", pattern(5_000, seed: 10))
+            try directory.write("library/images/i1.webp", PatternBytes.make(5_000, seed: 10))
             await #expect {
                 try await copy.upload(from: library)
             } throws: { error in
@@ -75,13 +75,15 @@ import Testing
                 return error?.reason == .preconditionFailed && error?.description.contains("images/i1.webp") == true
                     && error?.description.contains("nothing was replaced") == true
             }
-            #expect(try await client.get(try ObjectKey("images/i1.webp")) == .init(bytes: pattern(5_000, seed: 9)))
+            #expect(
+                try await client.get(try ObjectKey("images/i1.webp")) == .init(bytes: PatternBytes.make(5_000, seed: 9))
+            )
             await #expect {
                 try await copy.download(to: library)
             } throws: { ($0 as? ObjectStoreError)?.reason == .preconditionFailed }
             #expect(
                 try Array(Data(contentsOf: URL(fileURLWithPath: library + "/images/i1.webp")))
-                    == pattern(5_000, seed: 10))
+                    == PatternBytes.make(5_000, seed: 10))
         }
     }
 

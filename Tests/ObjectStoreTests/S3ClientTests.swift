@@ -13,7 +13,7 @@ import Testing
     @Test func putHeadGetAndDeleteKeepBytesAndHeaders() async throws {
         try await withStore { _, client in
             let key = try ObjectKey("videos/a b+c/ü 日本/🎬 seg=1&x.m4s")
-            let bytes = pattern(70_001)
+            let bytes = PatternBytes.make(70_001)
             let etag = try await client.put(
                 key, bytes: ByteBuffer(bytes: bytes), contentType: "video/mp4",
                 cacheControl: "public, max-age=31536000, immutable")
@@ -53,7 +53,7 @@ import Testing
     @Test func rangesAndEntityTagsAreAnsweredByTheStore() async throws {
         try await withStore { _, client in
             let key = try ObjectKey("videos/r/seg_000.m4s")
-            let bytes = pattern(1000)
+            let bytes = PatternBytes.make(1000)
             let etag = try await client.put(
                 key, bytes: ByteBuffer(bytes: bytes), contentType: "video/mp4", cacheControl: "public")
             let part = try await client.open(key, range: "bytes=100-199")
@@ -67,7 +67,7 @@ import Testing
     @Test func aBigFileGoesInPartsAndComesBackWhole() async throws {
         try await withStore { _, client in
             let directory = try TemporaryDirectory()
-            let bytes = pattern(21 << 20 | 12_345)
+            let bytes = PatternBytes.make(21 << 20 | 12_345)
             let source = try directory.write("original.mp4", bytes)
             let key = try ObjectKey("originals/job1")
             let stored = try await client.upload(
@@ -82,7 +82,7 @@ import Testing
             #expect(try await client.download(key, to: copy) == Int64(bytes.count))
             #expect(try Array(Data(contentsOf: URL(fileURLWithPath: copy))) == bytes)
 
-            let small = try directory.write("small.webp", pattern(3 << 20))
+            let small = try directory.write("small.webp", PatternBytes.make(3 << 20))
             let single = try await client.upload(
                 file: small, to: try ObjectKey("images/s.webp"), contentType: "image/webp", cacheControl: "public")
             #expect(!single.etag.contains("-"), "a file under 8 MB goes in one PUT: \(single.etag)")
@@ -95,7 +95,7 @@ import Testing
             let key = try ObjectKey("videos/taken/seg.m4s")
             try await client.put(
                 key, bytes: ByteBuffer(string: "kept"), contentType: "video/mp4", cacheControl: "public")
-            let big = try directory.write("big", pattern(17 << 20))
+            let big = try directory.write("big", PatternBytes.make(17 << 20))
             await #expect {
                 try await client.upload(
                     file: big, to: key, contentType: "video/mp4", cacheControl: "public", createOnly: true)
@@ -106,7 +106,7 @@ import Testing
                 try ObjectKey("videos/abandoned/x"), contentType: "video/mp4", cacheControl: "public")
             let part = try await client.uploadPart(
                 try ObjectKey("videos/abandoned/x"), uploadID: upload, number: 1,
-                bytes: ByteBuffer(bytes: pattern(5 << 20)))
+                bytes: ByteBuffer(bytes: PatternBytes.make(5 << 20)))
             #expect(try await client.listParts(try ObjectKey("videos/abandoned/x"), uploadID: upload) == [part])
             try await client.abortMultipartUpload(try ObjectKey("videos/abandoned/x"), uploadID: upload)
             await #expect {
@@ -194,7 +194,7 @@ import Testing
             try await withStore { _, client in
                 let key = try ObjectKey("originals/big")
                 try await client.put(
-                    key, bytes: ByteBuffer(bytes: pattern(6 << 20)), contentType: "application/octet-stream",
+                    key, bytes: ByteBuffer(bytes: PatternBytes.make(6 << 20)), contentType: "application/octet-stream",
                     cacheControl: "private, no-store")
                 await #expect {
                     try await client.download(key, to: mount + "/scratch")

@@ -2,13 +2,15 @@ public import FeedStore
 public import FileSystem
 internal import Foundation
 internal import Hummingbird
-public import MediaModel
+internal import MediaModel
 internal import NIOPosix
 internal import Synchronization
 
-/// Takes uploads over HTTP (tus) into `.uploads/<id>` and hands each finished one to the job queue, exactly as the
-/// worker takes a file from the inbox: the job row and a file in `.incoming/<job>`. Nothing here trusts a byte past
-/// the last acknowledged offset, and nothing is acknowledged before it is fsynced and recorded in the catalog.
+/// Takes uploads over HTTP (tus) and hands each finished one to the job queue, exactly as the worker takes a file
+/// from the inbox: into `.uploads/<id>`, then the job row and a file in `.incoming/<job>`; or, with the library in
+/// object storage, into a multipart upload that becomes `originals/<job>` (`ObjectUploads`). Nothing here trusts a
+/// byte past the last acknowledged offset, and nothing is acknowledged before it is durable (fsynced, or in the
+/// store) and recorded in the catalog, so any server on the same catalog and storage can take the next PATCH.
 public final class UploadDesk: Sendable {
     /// The uploads' records and the tokens that authorize them; a finished upload becomes a queued job through
     /// `UploadLedger.finishUpload`, so the desk needs no other part of the job queue.
@@ -41,8 +43,10 @@ public final class UploadDesk: Sendable {
         self.configuration = configuration
         self.threadPool = threadPool
         self.clock = clock
-        try Directory.create(configuration.layout.uploads)
-        try Directory.create(configuration.layout.incoming)
+        if case let .directory(layout) = configuration.storage {
+            try Directory.create(layout.uploads)
+            try Directory.create(layout.incoming)
+        }
     }
 
     // MARK: Tokens
@@ -98,6 +102,16 @@ public final class UploadDesk: Sendable {
             id: LibraryLayout.newID(), tokenID: token.id, length: length, metadata: metadataHeader ?? "",
             filename: metadata.filename ?? Array("upload".utf8), createdAt: now, updatedAt: now,
             expiresAt: now + configuration.expirySeconds * 1000)
+        if case let .objects(objects) = configuration.storage {
+            try await objects.begin(id: record.id)
+            do {
+                try await store.createUpload(record)
+            } catch {
+                try? await objects.discard(id: record.id)
+                throw error
+            }
+            return record
+        }
         try await store.createUpload(record)
         return record
     }
@@ -117,15 +131,38 @@ public final class UploadDesk: Sendable {
         guard LibraryLayout.isID(id), var record = try await store.upload(id: id), record.tokenID == token.id else {
             throw APIError.notFound("upload \"\(id.prefix(64))\"")
         }
-        if record.jobID == nil, record.expiresAt <= now {
+        if record.jobID == nil, !record.isComplete, record.expiresAt <= now {
             try? await remove(record)
             throw APIError.notFound("upload \"\(id.prefix(64))\" (it expired)")
         }
-        if let jobID = record.jobID, record.finishedAt == nil {
-            try await handOver(record, jobID: jobID, now: now)  // a crash between the two steps: finish it now
-            record = try await store.upload(id: id) ?? record
+        if record.finishedAt == nil, record.jobID != nil || record.isComplete {
+            // A crash after the last byte was acknowledged: finish the hand-over now.
+            record = try await finishHandOver(record, now: now)
         }
         return record
+    }
+
+    /// The job id a finished upload becomes: in object storage its own id, since its multipart upload already sits
+    /// at the job's original key; in a directory a new one (the file moves to `.incoming/<job>`).
+    func newJobID(for record: UploadRecord) -> String {
+        if case .objects = configuration.storage { return record.id }
+        return LibraryLayout.newID()
+    }
+
+    /// Records the job of a complete upload (unless one was recorded first) and hands the upload over; safe to
+    /// repeat, and two servers doing it at once agree on the job the catalog kept.
+    func finishHandOver(_ record: UploadRecord, now: Int64) async throws -> UploadRecord {
+        var record = record
+        if record.jobID == nil {
+            try await store.assignUploadJob(id: record.id, jobID: newJobID(for: record), now: now)
+            record = try await store.upload(id: record.id) ?? record
+        }
+        guard let jobID = record.jobID else {
+            throw APIError(
+                .conflict, code: "upload_busy", message: "upload \(record.id) is being finished; ask again shortly")
+        }
+        try await handOver(record, jobID: jobID, now: now)
+        return try await store.upload(id: record.id) ?? record
     }
 
     // MARK: Appending
@@ -155,65 +192,24 @@ public final class UploadDesk: Sendable {
         }
         defer { _ = busy.withLock { $0.remove(record.id) } }
 
-        let path = configuration.layout.upload(record.id)
-        let file = try await threadPool.runIfActive { () throws(FileSystemError) -> WritableFile in
-            let file = try WritableFile(path: path)
-            try file.truncate(to: record.received)  // bytes past the acknowledged offset are never trusted
-            return file
+        switch configuration.storage {
+        case let .directory(layout):
+            return try await appendToFile(layout, to: record, checksum: checksum, body: body, now: now)
+        case let .objects(objects):
+            return try await appendToStore(objects, to: record, checksum: checksum, body: body, now: now)
         }
-        let digest = try checksum.map { try ContentHash($0.algorithm) }
-        var position = record.received
-        var interruption: (any Error)?
-        // Buffers are written a megabyte at a time, one thread-pool hop each, and each megabyte's writeback starts
-        // at once, so the fsync at the end finds little left to write.
-        var pending: [ByteBuffer] = []
-        var pendingStart = position
-        do {
-            for try await buffer in body {
-                let count = Int64(buffer.readableBytes)
-                guard position + count <= record.length else {
-                    try await threadPool.runIfActive { try file.truncate(to: record.received) }
-                    throw APIError(
-                        .badRequest, code: "exceeds_upload_length",
-                        message: "upload \(record.id) declared \(record.length) bytes; this PATCH goes past them")
-                }
-                if let digest { buffer.withUnsafeReadableBytes { digest.update($0) } }
-                pending.append(buffer)
-                position += count
-                if position - pendingStart >= Self.writeBatchBytes {
-                    try await write(pending, to: file, at: pendingStart)
-                    pending.removeAll(keepingCapacity: true)
-                    pendingStart = position
-                }
-            }
-            try await write(pending, to: file, at: pendingStart)
-        } catch let error as APIError {
-            throw error
-        } catch let error as FileSystemError {
-            throw error
-        } catch {
-            // The client went away mid-body: keep what arrived (tus lets a client resume from there) unless a
-            // checksum was promised, which a partial body cannot meet.
-            interruption = error
-            try await write(pending, to: file, at: pendingStart)
-        }
-        if let checksum, let digest {
-            guard interruption == nil, digest.finishBytes() == checksum.digest else {
-                try await threadPool.runIfActive { try file.truncate(to: record.received) }
-                if let interruption { throw interruption }
-                throw APIError(
-                    HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch"), code: "checksum_mismatch",
-                    message:
-                        "the \(checksum.algorithm.rawValue) of this PATCH's body does not match Upload-Checksum; the bytes were discarded"
-                )
-            }
-        }
-        guard position > record.received else {
-            if let interruption { throw interruption }
-            return record
-        }
-        try await threadPool.runIfActive { try file.sync() }
-        try await sniffIfDue(record, upTo: position)
+    }
+
+    static func checksumMismatch(_ checksum: UploadChecksum) -> APIError {
+        APIError(
+            HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch"), code: "checksum_mismatch",
+            message:
+                "the \(checksum.algorithm.rawValue) of this PATCH's body does not match Upload-Checksum; the bytes were discarded"
+        )
+    }
+
+    /// Records `position` as the upload's offset, if no other PATCH moved it first.
+    func acknowledge(_ record: UploadRecord, to position: Int64, now: Int64) async throws {
         guard
             try await store.advanceUpload(
                 id: record.id, from: record.received, to: position,
@@ -223,45 +219,19 @@ public final class UploadDesk: Sendable {
                 .conflict, code: "offset_mismatch",
                 message: "upload \(record.id) moved on during this PATCH; HEAD tells the offset")
         }
-        if let interruption { throw interruption }
+    }
+
+    /// The upload as recorded after `acknowledge`, handed over to the job queue once its last byte is in.
+    func acknowledged(_ record: UploadRecord, at position: Int64, now: Int64) async throws -> UploadRecord {
         var advanced = record
         advanced.received = position
         advanced.expiresAt = now + configuration.expirySeconds * 1000
-        if advanced.isComplete {
-            let jobID = LibraryLayout.newID()
-            try await store.assignUploadJob(id: record.id, jobID: jobID, now: now)
-            try await handOver(advanced, jobID: jobID, now: now)
-            advanced.jobID = jobID
-            advanced.finishedAt = now
-        }
-        return advanced
+        return advanced.isComplete ? try await finishHandOver(advanced, now: now) : advanced
     }
 
-    /// Writes `buffers` one after another from `offset` on the thread pool, and starts their writeback.
-    func write(_ buffers: [ByteBuffer], to file: WritableFile, at offset: Int64) async throws {
-        let count = buffers.reduce(0) { $0 + $1.readableBytes }
-        guard count > 0 else { return }
-        try await threadPool.runIfActive {
-            var at = offset
-            for buffer in buffers {
-                try buffer.withUnsafeReadableBytes { bytes in try file.write(bytes, at: at) }
-                at += Int64(buffer.readableBytes)
-            }
-            try file.startWriteback(offset: offset, length: count)
-        }
-    }
-
-    /// Once the first bytes are in (or the whole of a short upload), they decide: a playlist, SVG or any refused
-    /// format ends the upload here, and its bytes are deleted.
-    func sniffIfDue(_ record: UploadRecord, upTo position: Int64) async throws {
-        let needed = min(record.length, Self.sniffBytes)
-        guard record.received < needed, position >= needed else { return }
-        let path = configuration.layout.upload(record.id)
-        let head = try await threadPool.runIfActive { () throws(FileSystemError) -> [UInt8] in
-            do { return try ReadOnlyFile(path: path).read(count: Int(needed)) } catch {
-                throw FileSystemError("open", path, code: EIO)
-            }
-        }
+    /// The first bytes (or the whole of a short upload) decide: a playlist, SVG or any refused format ends the
+    /// upload here, and its bytes are deleted.
+    func sniff(_ record: UploadRecord, head: [UInt8]) async throws {
         let name =
             (try? UploadMetadata(header: record.metadata))?.filename.map {
                 "\"\(String(decoding: $0, as: UTF8.self))\""
@@ -292,18 +262,28 @@ public final class UploadDesk: Sendable {
         }
     }
 
-    /// The second half of a finished upload: the file moves into `.incoming/<job>` (the job id was recorded first),
-    /// then the queued job and the finished upload are written in one transaction. Safe to repeat.
+    /// The second half of a finished upload: the file moves into `.incoming/<job>`, or the multipart upload becomes
+    /// `originals/<job>` (the job id was recorded first), then the queued job and the finished upload are written in
+    /// one transaction. Safe to repeat.
     func handOver(_ record: UploadRecord, jobID: String, now: Int64) async throws {
-        let source = configuration.layout.upload(record.id)
-        let destination = configuration.layout.incoming(jobID)
-        if Directory.exists(source) && !Directory.exists(destination) {
-            try Directory.move(source, to: destination)
-            try Directory.sync(configuration.layout.incoming)
-            try Directory.sync(configuration.layout.uploads)
+        switch configuration.storage {
+        case let .directory(layout):
+            let source = layout.upload(record.id)
+            let destination = layout.incoming(jobID)
+            if Directory.exists(source) && !Directory.exists(destination) {
+                try Directory.move(source, to: destination)
+                try Directory.sync(layout.incoming)
+                try Directory.sync(layout.uploads)
+            }
+        case let .objects(objects):
+            try await objects.complete(id: record.id, length: record.length)
         }
         try await store.finishUpload(
             id: record.id, jobID: jobID, sourceName: record.filename, bytes: record.length, now: now)
+        if case let .objects(objects) = configuration.storage {
+            // The job's original is in place; the info and tail objects are left to the expiry sweep if this fails.
+            try? await objects.removeScratch(id: record.id)
+        }
     }
 
     // MARK: Removal
@@ -322,15 +302,25 @@ public final class UploadDesk: Sendable {
         try await remove(record)
     }
 
+    /// The bytes first (a store that cannot abort the multipart upload now keeps the record, so a later sweep
+    /// tries again), then the record.
     func remove(_ record: UploadRecord) async throws {
-        Directory.remove(configuration.layout.upload(record.id))
+        switch configuration.storage {
+        case let .directory(layout): Directory.remove(layout.upload(record.id))
+        case let .objects(objects): try await objects.discard(id: record.id)
+        }
         try await store.deleteUpload(id: record.id)
     }
 
-    /// Removes every unfinished upload whose expiry has passed; returns how many.
+    /// Removes every unfinished upload whose expiry has passed; returns how many. One whose last byte was
+    /// acknowledged before a crash is handed over instead: a complete upload is never dropped.
     public func removeExpired(now: Int64) async throws -> Int {
         var removed = 0
         for record in try await store.expiredUploads(now: now) where busy.withLock({ !$0.contains(record.id) }) {
+            if record.isComplete {
+                _ = try await finishHandOver(record, now: now)
+                continue
+            }
             try await remove(record)
             removed += 1
         }
