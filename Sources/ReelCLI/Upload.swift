@@ -30,7 +30,11 @@ extension Reel {
         var quality: CompressPreset.Quality = .high
         @Flag(name: .long, help: "Stop once the upload is complete; do not follow the job.") var noWait = false
         @Flag(name: .long, help: "Print one JSON event per line on stdout.") var json = false
-        @Option(name: .long, help: "PATCH chunk size in MB (10^6 bytes), 1...50.") var chunkMb: Int = 5
+        @Option(
+            name: .long,
+            help:
+                "PATCH chunk size in MiB (2^20 bytes), 1...50. The default, 5, is S3's part size: a server whose library is in object storage takes each chunk as one part."
+        ) var chunkMb: Int = 5
         @Option(name: .long, help: "Compress presets JSON (default: Presets/compress.json when present).") var presets:
             String?
         @OptionGroup var limits: LimitsOption
@@ -65,7 +69,7 @@ extension Reel {
                     policy: AdmissionPolicy(limits: try limits.load()), preset: try CompressPreset.load(option: presets)
                 ),
                 uploader: TusUploader(
-                    server: serverURL, token: resolvedToken!, transport: transport, chunkBytes: chunkMb * 1_000_000),
+                    server: serverURL, token: resolvedToken!, transport: transport, chunkBytes: chunkMb << 20),
                 poller: JobPoller(server: serverURL, transport: transport),
                 store: ResumeStore(directory: ResumeStore.defaultDirectory()!),
                 quality: quality, waitsForJob: !noWait, isCancelled: { stop.isSet }
