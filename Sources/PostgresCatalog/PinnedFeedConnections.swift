@@ -50,15 +50,15 @@ final class PinnedFeedConnections: EventLoopFeed {
         return eventLoop.flatSubmit(page)
     }
 
-    /// Closes every pinned connection; later pages fail at once.
+    /// Closes every pinned connection; later pages fail at once. All are asked at once, so one that is slow to close
+    /// keeps no other open.
     func close() async {
         let all = slots.withLock { slots in
             slots.closed = true
             return slots.byLoop.values.flatMap { $0 }
         }
-        for slot in all {
-            try? await slot.eventLoop.flatSubmit { slot.close() }.get()
-        }
+        let closing = all.map { slot in slot.eventLoop.flatSubmit { slot.close() } }
+        for future in closing { try? await future.get() }
     }
 
     private func opener() -> PinnedFeedConnection.Opener {

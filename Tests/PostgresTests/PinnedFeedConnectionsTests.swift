@@ -49,6 +49,20 @@ import Testing
         }
     }
 
+    /// The pinned backends as pg_stat_activity shows them: pid, state, when it started and last changed, client port.
+    static func pinnedBackends(_ server: PostgresTestServer) async throws -> [String] {
+        try await PostgresTestServerTests.withClient(server, database: "postgres") { client in
+            let rows = try await client.query(
+                """
+                SELECT concat_ws(' ', pid, state, backend_start, state_change, client_port, wait_event)
+                FROM pg_stat_activity WHERE application_name = \(pinnedName)
+                """)
+            var lines: [String] = []
+            for try await line in rows.decode(String.self) { lines.append(line) }
+            return lines
+        }
+    }
+
     @Test func pagesOnEventLoopsAreThePoolsPagesOnOneConnectionPerLoop() async throws {
         let server = try await PostgresTestServer()
         try await Self.withLoops(2) { loops in
@@ -87,13 +101,29 @@ import Testing
                 #expect(offLoop.1 && offLoop.0.page.items.count == 24 && offLoop.0.page.next == nil)
             }
         }
-        // The server ends a backend just after its client closed: look until they are gone (bounded).
+        // The server ends a backend just after its client closed: look until they are gone (bounded). What the last
+        // look saw goes into the failure: twice in full runs this did not reach 0 within its bound.
+        var lastLook = "nothing"
+        let stopped = ContinuousClock.now
         let left = try await Self.eventually { () async throws -> Int in
-            let count = try await Self.pinnedConnections(server, database: "pinned")
-            guard count == 0 else { throw CatalogError(.other, "\(count) pinned connections still open") }
-            return count
+            do {
+                let count = try await Self.pinnedConnections(server, database: "pinned")
+                guard count == 0 else {
+                    lastLook = "\(count) open: \(try await Self.pinnedBackends(server))"
+                    throw CatalogError(.other, lastLook)
+                }
+                return count
+            } catch let error as CatalogError {
+                throw error
+            } catch {
+                lastLook = "the look failed: \(error)"
+                throw error
+            }
         }
-        #expect(left == 0, "the store closed its pinned connections when it stopped")
+        #expect(
+            left == 0,
+            "the store closed its pinned connections when it stopped; after \(ContinuousClock.now - stopped) the last look saw \(lastLook)"
+        )
     }
 
     @Test func aRecordThatNeedsEncodingFailsThePinnedPathAndThePoolEncodesIt() async throws {
@@ -162,7 +192,6 @@ import Testing
         }
     }
 
-    /// `body`'s value once it succeeds, trying up to 60 times a quarter of a second apart.
     /// `body`'s value once it stops throwing, trying every 250 ms for a minute (a loaded full run once needed more than
     /// the 15 s this had for a stopped store's backends to go); nil after that.
     static func eventually<T: Sendable>(_ body: () async throws -> T) async throws -> T? {
