@@ -341,6 +341,13 @@ def run_upload(arguments, report):
         page.emulate(360, 740, mobile=True)
         page.send("Page.navigate", {"url": arguments.url + "/"})
         page.wait_for("the page to start", lambda s: s["engine"] != "none" or s["loaded"] >= 0, 20)
+        # upload.js is a script of its own: on a loaded machine the feed once started before it ran, and the clicks
+        # below then did nothing.
+        deadline = time.time() + 30
+        while page.evaluate("typeof window.reelUpload") != "object":
+            if time.time() > deadline:
+                raise RuntimeError("upload.js did not run within 30 s of the page starting")
+            time.sleep(0.1)
         page.evaluate("document.getElementById('upload-open').click()")
         page.evaluate(f"document.getElementById('upload-token').value = {json.dumps(arguments.token)}")
         document = page.send("DOM.getDocument")["root"]["nodeId"]

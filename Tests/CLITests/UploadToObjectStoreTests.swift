@@ -25,12 +25,7 @@ import Testing
         #expect(created.status == 0, "\(created.stderr)")
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         // Over one 5 MiB part, and under the 10 MB and the high tier's bitrate that reel upload sends as they are.
-        let source = directory.file("trip.mp4")
-        try await onOwnThread("encodes trip.mp4") {
-            var video = SyntheticVideo(width: 1280, height: 720, seconds: 12)
-            video.quality = 26
-            try video.write(to: source)
-        }
+        let source = try await SharedClip.uploadable()
         let size = try #require(try FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
         try #require(size > 5_300_000 && size < 10_000_000, "the clip is \(size) bytes")
 

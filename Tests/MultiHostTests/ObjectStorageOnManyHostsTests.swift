@@ -1,4 +1,3 @@
-import Deadlines
 import Foundation
 import MediaFixtures
 import TestServers
@@ -71,12 +70,7 @@ import Glibc
             ])
             #expect(created.status == 0, "\(created.stderr)")
             let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            let source = rig.directory.file("trip.mp4")
-            try await onOwnThread("encodes trip.mp4") {
-                var video = SyntheticVideo(width: 1280, height: 720, seconds: 10)
-                video.quality = 24
-                try video.write(to: source)
-            }
+            let source = try await SharedClip.uploadable()
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: source)))
             try #require(bytes.count > 7_000_000, "the clip is \(bytes.count) bytes")
             let head = rig.directory.file("head.bin")
