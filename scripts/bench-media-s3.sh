@@ -18,14 +18,17 @@ mkdir -p "$work/library/videos"
 "$reel" transcode SampleMedia/vertical-1080x1920-16s.mp4 --output "$work/library/videos/v1" >/dev/null
 "$reel" library copy --from "$work/library" --to "$url" 2>&1 | tail -1
 
+# Not called in $(...): a subshell's pids+= would not reach the EXIT trap, and the server would outlive the bench.
 serve() {
   "$reel" serve --database "$work/catalog.sqlite" --library "$url" --port 0 --log-level warning "$@" >"$work/serve$#.out" 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do grep -q '^listening on' "$work/serve$#.out" 2>/dev/null && break; sleep 0.1; done
-  sed -n 's/^listening on //p' "$work/serve$#.out"
+  started=$(sed -n 's/^listening on //p' "$work/serve$#.out")
 }
-base=$(serve)
-redirect=$(serve --media-redirect --media-redirect-seconds 3600)
+serve
+base=$started
+serve --media-redirect --media-redirect-seconds 3600
+redirect=$started
 segment=videos/v1/$(cd "$work/library/videos/v1" && ls -d */ | head -1)seg_000.m4s
 playlist=videos/v1/master.m3u8
 direct() { curl -s -o /dev/null -w '%{redirect_url}' "$redirect/media/$1"; }

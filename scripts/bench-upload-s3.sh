@@ -27,7 +27,8 @@ presets["presets"]["high"]["buffer_kbits"] = 24_000
 json.dump(presets, open(sys.argv[1], "w"))
 PY
 
-serve() { # name library → base URL (the server's pid in pids)
+# Not called in $(...): a subshell's pids+= would not reach the EXIT trap, and the server would outlive the bench.
+serve() { # name library: starts the server (its pid in pids) and sets $base
     local dir=$work/$1
     mkdir -p "$dir"
     "$reel" token create --database "$dir/catalog.sqlite" --name bench >"$dir/token" 2>/dev/null
@@ -35,10 +36,12 @@ serve() { # name library → base URL (the server's pid in pids)
         >"$dir/out" 2>"$dir/err" &
     pids+=($!)
     for _ in $(seq 100); do grep -q '^listening on' "$dir/out" 2>/dev/null && break; sleep 0.1; done
-    sed -n 's/^listening on //p' "$dir/out"
+    base=$(sed -n 's/^listening on //p' "$dir/out")
 }
-dir_base=$(serve dir "$work/dir/library")
-s3_base=$(serve s3 "s3://reel/bench?endpoint=http://127.0.0.1:$s3")
+serve dir "$work/dir/library"
+dir_base=$base
+serve s3 "s3://reel/bench?endpoint=http://127.0.0.1:$s3"
+s3_base=$base
 [ -n "$dir_base" ] && [ -n "$s3_base" ] || { echo "reel serve did not start" >&2; cat "$work"/*/err >&2; exit 1; }
 
 now() { date +%s.%N; }
