@@ -25,6 +25,9 @@ final class PinnedFeedConnections: EventLoopFeed {
     private let logger: Logger
     private let slots = Mutex(Slots())
     private let nextID = Atomic(0)
+    /// Every connection opened and not yet closed, whatever its slot's state says: `close` closes these too. Full
+    /// test runs showed two pinned backends idle in `ClientRead` long after the store closed its slots.
+    private let live = Mutex<[ObjectIdentifier: PostgresConnection]>([:])
 
     init(location: PostgresLocation, logger: Logger) {
         self.location = location
@@ -59,13 +62,14 @@ final class PinnedFeedConnections: EventLoopFeed {
         }
         let closing = all.map { slot in slot.eventLoop.flatSubmit { slot.close() } }
         for future in closing { try? await future.get() }
+        for connection in live.withLock({ Array($0.values) }) { try? await connection.close().get() }
     }
 
     private func opener() -> PinnedFeedConnection.Opener {
         let location = self.location
         let logger = self.logger
         let id = nextID.add(1, ordering: .relaxed).newValue
-        return { eventLoop in
+        return { [weak self] eventLoop in
             let configuration: PostgresConnection.Configuration
             do {
                 configuration = try PostgresEndpoint.connectionConfiguration(location)
@@ -80,8 +84,19 @@ final class PinnedFeedConnections: EventLoopFeed {
                 ("application_name", Self.applicationName),
                 ("plan_cache_mode", "force_generic_plan"),
             ]
-            return PostgresConnection.connect(on: eventLoop, configuration: named, id: id, logger: logger)
+            return PostgresConnection.connect(on: eventLoop, configuration: named, id: id, logger: logger).map {
+                connection in
+                self?.track(connection)
+                return connection
+            }
         }
+    }
+
+    /// Keeps `connection` in `live` until it closes.
+    private func track(_ connection: PostgresConnection) {
+        let key = ObjectIdentifier(connection)
+        live.withLock { $0[key] = connection }
+        connection.closeFuture.whenComplete { [weak self] _ in _ = self?.live.withLock { $0.removeValue(forKey: key) } }
     }
 
     /// How these connections appear in `pg_stat_activity`, for an operator (and the test that proves pages use them).
