@@ -50,7 +50,7 @@ public struct ObjectUploads: Sendable {
         guard let info = try await client.head(key) else {
             throw ObjectStoreError(.notFound, "upload \(id): the tail object of offset \(offset) is missing")
         }
-        let etags = (info.metadata[Self.partsName] ?? "").split(separator: " ").map(String.init)
+        let etags = Self.etags(in: info)
         let full = Int(offset / Int64(Self.partBytes))
         let count = Int(offset % Int64(Self.partBytes))
         guard etags.count == full else {
@@ -65,6 +65,11 @@ public struct ObjectUploads: Sendable {
         }
         let parts = etags.enumerated().map { S3Part(number: $0 + 1, etag: $1, size: Int64(Self.partBytes)) }
         return (parts, tail)
+    }
+
+    /// The parts' entity tags a tail object names, in order.
+    static func etags(in tail: ObjectInfo) -> [String] {
+        (tail.metadata[partsName] ?? "").split(separator: " ").map(String.init)
     }
 
     /// A writer for one PATCH that starts at the acknowledged `offset`.
@@ -91,7 +96,7 @@ public struct ObjectUploads: Sendable {
         guard let info = try await client.head(last) else {
             throw ObjectStoreError(.notFound, "upload \(id): the tail object of its last offset is missing")
         }
-        let etags = (info.metadata[Self.partsName] ?? "").split(separator: " ").map(String.init)
+        let etags = Self.etags(in: info)
         let expected = Int((length + Int64(Self.partBytes) - 1) / Int64(Self.partBytes))
         guard etags.count == expected else {
             throw ObjectStoreError(
