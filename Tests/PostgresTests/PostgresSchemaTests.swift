@@ -1,3 +1,4 @@
+import Deadlines
 import FeedStore
 import Foundation
 import GRDB
@@ -156,25 +157,32 @@ import Testing
                 """, logger: Self.logger)
             let generation: PostgresQuery = "SELECT value FROM catalog_generation"
             let before = try #require(try await Self.rows(client, generation, as: Int64.self).first)
-            try await client.withConnection { listener in
-                try await listener.listen(on: "reel_generation") { notifications in
-                    var iterator = notifications.makeAsyncIterator()
-                    try await client.withTransaction(logger: Self.logger) { connection in
-                        try await connection.query(
-                            "UPDATE videos SET status = 'published' WHERE id = 'v1'", logger: Self.logger)
-                        try await connection.query(
-                            "UPDATE videos SET width = 1080 WHERE id = 'v1'", logger: Self.logger)
-                        try await connection.query(
-                            """
-                            INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
-                            VALUES ('v1', '720p', 720, 1280, 3000000, 2500000, 'avc1.64001f,mp4a.40.2', 4)
-                            """, logger: Self.logger)
+            // PostgresNIO's notification iterator does not end when its task is cancelled: a notification that never
+            // came kept this test in flight past its time limit in a starved run. The whole step has a deadline.
+            try await withDeadline(.seconds(120), "the reel_generation notifications of two transactions") {
+                try await client.withConnection { listener in
+                    try await listener.listen(on: "reel_generation") { notifications in
+                        var iterator = notifications.makeAsyncIterator()
+                        try await client.withTransaction(logger: Self.logger) { connection in
+                            try await connection.query(
+                                "UPDATE videos SET status = 'published' WHERE id = 'v1'", logger: Self.logger)
+                            try await connection.query(
+                                "UPDATE videos SET width = 1080 WHERE id = 'v1'", logger: Self.logger)
+                            try await connection.query(
+                                """
+                                INSERT INTO renditions (video_id, rung, width, height, bandwidth, average_bandwidth, codecs, segments)
+                                VALUES ('v1', '720p', 720, 1280, 3000000, 2500000, 'avc1.64001f,mp4a.40.2', 4)
+                                """, logger: Self.logger)
+                        }
+                        let after = try await Self.rows(client, generation, as: Int64.self)
+                        #expect(after == [before + 1])
+                        let first = try await iterator.next()?.payload
+                        #expect(first == String(before + 1))
+                        // The next notification is the next transaction's: the first sent no second one.
+                        try await client.query("DELETE FROM videos WHERE id = 'v1'", logger: Self.logger)
+                        let second = try await iterator.next()?.payload
+                        #expect(second == String(before + 2))
                     }
-                    #expect(try await Self.rows(client, generation, as: Int64.self) == [before + 1])
-                    #expect(try await iterator.next()?.payload == String(before + 1))
-                    // The next notification is the next transaction's: the first sent no second one.
-                    try await client.query("DELETE FROM videos WHERE id = 'v1'", logger: Self.logger)
-                    #expect(try await iterator.next()?.payload == String(before + 2))
                 }
             }
         }

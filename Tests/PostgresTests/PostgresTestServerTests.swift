@@ -106,12 +106,13 @@ import Glibc
     }
 
     /// Picks come from below the kernel's ephemeral range, so no outgoing connection or bind to 0 is given them.
-    @Test func picksAreFreeAndBelowTheEphemeralRange() throws {
+    /// (That a pick was free when it was made is `pick`'s own check; checking it again here raced the tests running
+    /// beside it, whose servers bind such ports: 2 of 50 failed in a starved run.)
+    @Test func picksAreBelowTheEphemeralRange() throws {
         let start = FreePort.ephemeralStart()
         for _ in 0..<50 {
             let port = try FreePort.pick()
             #expect(port < start && port >= 1024, "\(port) against the range starting at \(start)")
-            #expect(try FreePort.isFree(port, host: "127.0.0.1"))
         }
     }
 }
