@@ -1,4 +1,5 @@
 public import AsyncHTTPClient
+public import NIOCore
 
 /// An object opened for streaming: what the store answered (200, 206 or 304) and the body still to be read.
 public struct S3Download: Sendable {
@@ -7,4 +8,20 @@ public struct S3Download: Sendable {
     public let info: ObjectInfo
     public let contentRange: String?
     public let body: HTTPClientResponse.Body
+}
+
+extension S3Download {
+    /// The body read whole, for a caller that keeps it.
+    /// - Throws: `ObjectStoreError` `.badResponse` past `limit` bytes, `.unavailable` when the answer breaks off;
+    ///   `CancellationError`.
+    public func collect(upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await body.collect(upTo: limit)
+        } catch let error as NIOTooManyBytesError {
+            throw ObjectStoreError(.badResponse, "GET \(info.key): the answer is over \(limit) bytes (\(error))")
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw ObjectStoreError(.unavailable, "GET \(info.key): the answer broke off: \(error)")
+        }
+    }
 }

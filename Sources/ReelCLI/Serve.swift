@@ -42,6 +42,12 @@ extension Reel {
         var mediaRedirect = false
         @Option(name: .long, help: "How long a --media-redirect URL is valid, in seconds (1 to 604800).")
         var mediaRedirectSeconds = 900
+        @Option(
+            name: .long,
+            help:
+                "With an s3:// library, hold up to this many MiB of media in memory and answer from there (0 streams every request from the store)."
+        )
+        var mediaCacheMb = 128
         @Option(name: .long, help: "Address to bind.") var host = "127.0.0.1"
         @Option(name: .long, help: "Port (0 picks a free one; the chosen port is printed).") var port = 8080
         @Option(name: .long, help: "Per-client rate limit in requests per second (token bucket; off by default).")
@@ -102,6 +108,9 @@ extension Reel {
                 throw ValidationError(
                     "--media-redirect-seconds must be from 1 to 604800 (a presigned URL lives 7 days at most)")
             }
+            guard (0...65_536).contains(mediaCacheMb) else {
+                throw ValidationError("--media-cache-mb must be from 0 to 65536 (64 GiB)")
+            }
             if S3Location.isS3(library) {
                 _ = try objectStore.location(library)
             } else if mediaRedirect {
@@ -122,7 +131,8 @@ extension Reel {
                     try objectStore.location(library), retry: ObjectMedia.retry,
                     connectTimeout: ObjectMedia.connectTimeout)
                 let media = ObjectMedia(
-                    client: client, redirectExpiry: mediaRedirect ? .seconds(mediaRedirectSeconds) : nil)
+                    client: client, redirectExpiry: mediaRedirect ? .seconds(mediaRedirectSeconds) : nil,
+                    cache: mediaCacheMb > 0 ? ObjectMediaCache(capacityBytes: mediaCacheMb << 20) : nil)
                 // Uploads and the worker keep the standard retries: a PATCH or a job can wait out a store that is away.
                 let storeClient = try await objectStore.client(try objectStore.location(library))
                 do {

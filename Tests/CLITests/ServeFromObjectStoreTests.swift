@@ -69,8 +69,10 @@ import Glibc
         try #require(copy.status == 0, "\(copy.stderr)")
 
         let database = directory.file("catalog.sqlite")
+        // Nothing held in memory: every answer here is the store's, passed on (MediaCacheFromObjectStoreTests has
+        // the held ones).
         let (streaming, base) = try await Self.serve(
-            ["--database", database, "--library", url], environment: store.environment)
+            ["--database", database, "--library", url, "--media-cache-mb", "0"], environment: store.environment)
         let (redirecting, redirectBase) = try await Self.serve(
             ["--database", database, "--library", url, "--media-redirect", "--media-redirect-seconds", "120"],
             environment: store.environment)

@@ -232,16 +232,22 @@ import Glibc
             }
             #expect(processing, "\(worker.stderr.suffix(2000))")
             await store.stop()
-            // Uploads keep arriving; media answers 503 with Retry-After, and the feed still answers from the catalog.
+            // Uploads keep arriving; media the server does not hold answers 503 with Retry-After, what it fetched
+            // before is answered from its memory, and the feed still answers from the catalog.
             try rig.drop(
                 "during.png", try SyntheticImage.png(width: 150, height: 90, alpha: false), into: rig.inbox(of: 0))
             let away = try await ChildProcess.run([
                 "/usr/bin/curl", "-s", "-o", "/dev/null", "-D", "-", "--max-time", "20",
-                server.base + "/media/" + image,
+                server.base + "/media/images/not-held.webp",
             ])
             #expect(
                 away.stdout.hasPrefix("HTTP/1.1 503") && away.stdout.lowercased().contains("retry-after:"),
                 "\(away.stdout)")
+            let held = try await ChildProcess.run([
+                "/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20",
+                server.base + "/media/" + image,
+            ])
+            #expect(held.stdout == "200", "\(image) while the store is away: \(held.stdout)")
             #expect(try await MultiHostRig.get(server.base + "/v1/feed").status == 200)
             try await Task.sleep(for: .seconds(20))
             try await store.start()
