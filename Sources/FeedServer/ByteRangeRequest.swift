@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Hummingbird
 
 /// A parsed `Range: bytes=...` header (one range; several are answered with the whole file, as RFC 9110 allows).
 enum ByteRangeRequest: Equatable {
@@ -49,5 +50,25 @@ enum ByteRangeRequest: Equatable {
             return
         }
         self = .partial(start...min(end, size - 1))
+    }
+}
+
+extension ByteRangeRequest {
+    /// The range a request asks of `size` bytes tagged `etag` (an `If-Range` with another validator asks for them
+    /// all), with its `Range` header as sent, for a 416's message. One reading for files and for held objects.
+    init(asking headers: HTTPFields, etag: String, size: Int) {
+        var header = headers[.range]
+        if let ifRange = headers[.ifRange], ifRange != etag { header = nil }
+        self.init(header: header, size: size)
+    }
+}
+
+extension APIError {
+    /// 416 for a range outside `size` bytes, naming the range and carrying `Content-Range: bytes */size`.
+    static func rangeOutside(_ header: String?, size: Int) -> APIError {
+        APIError(
+            .rangeNotSatisfiable, code: "range_not_satisfiable",
+            message: "the range \"\((header ?? "").prefix(64))\" is outside this \(size)-byte file",
+            headers: [.contentRange: "bytes */\(size)"])
     }
 }

@@ -68,9 +68,7 @@ extension FeedServer {
             headers[.contentLength] = String(size)
             return Response(status: .ok, headers: headers)
         }
-        var rangeHeader = request.headers[.range]
-        if let ifRange = request.headers[.ifRange], ifRange != entry.etag { rangeHeader = nil }
-        switch ByteRangeRequest(header: rangeHeader, size: size) {
+        switch ByteRangeRequest(asking: request.headers, etag: entry.etag, size: size) {
         case .whole:
             headers[.contentLength] = String(size)
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
@@ -80,10 +78,7 @@ extension FeedServer {
             let slice = entry.body.getSlice(at: entry.body.readerIndex + range.lowerBound, length: range.count)
             return Response(status: .partialContent, headers: headers, body: ResponseBody(byteBuffer: slice ?? .init()))
         case .unsatisfiable:
-            throw APIError(
-                .rangeNotSatisfiable, code: "range_not_satisfiable",
-                message: "the range \"\((rangeHeader ?? "").prefix(64))\" is outside this \(size)-byte file",
-                headers: [.contentRange: "bytes */\(size)"])
+            throw APIError.rangeOutside(request.headers[.range], size: size)
         }
     }
 }

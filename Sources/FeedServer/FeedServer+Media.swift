@@ -41,10 +41,7 @@ extension FeedServer {
         if let match = request.headers[.ifNoneMatch], EntityTag.matches(match, file.etag) {
             return Response(status: .notModified, headers: headers)
         }
-        // If-Range with a stale validator means "send it all".
-        var rangeHeader = request.headers[.range]
-        if let ifRange = request.headers[.ifRange], ifRange != file.etag { rangeHeader = nil }
-        switch ByteRangeRequest(header: rangeHeader, size: file.size) {
+        switch ByteRangeRequest(asking: request.headers, etag: file.etag, size: file.size) {
         case .whole:
             headers[.contentLength] = String(file.size)
             let body = file.size == 0 ? ResponseBody() : try await FileIO().loadFile(path: file.path, context: context)
@@ -55,10 +52,7 @@ extension FeedServer {
             let body = try await FileIO().loadFile(path: file.path, range: range, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         case .unsatisfiable:
-            throw APIError(
-                .rangeNotSatisfiable, code: "range_not_satisfiable",
-                message: "the range \"\((rangeHeader ?? "").prefix(64))\" is outside this \(file.size)-byte file",
-                headers: [.contentRange: "bytes */\(file.size)"])
+            throw APIError.rangeOutside(request.headers[.range], size: file.size)
         }
     }
 

@@ -6,8 +6,8 @@ internal import ObjectStore
 
 extension FeedServer {
     /// `GET`/`HEAD /media/...` from the store: a 302 to a presigned URL with `--media-redirect`, else from this
-    /// server's memory (`ObjectMediaCache`) or the store's answer passed on (200, 206 or 304, `Content-Range`, the store's `ETag` and `Last-Modified`) with this server's
-    /// type and caching for the name. A store that does not answer is a 503 with `Retry-After`; a missing object, or a
+    /// server's memory (`ObjectMediaCache`) or the store's answer passed on (200, 206 or 304, `Content-Range`, the
+    /// store's `ETag` and `Last-Modified`) with this server's type and caching for the name. A store that does not answer is a 503 with `Retry-After`; a missing object, or a
     /// path that is not a public file, a 404.
     func mediaFromStore(_ request: Request, media: ObjectMedia) async throws -> Response {
         let prefix = "/media/"

@@ -3,9 +3,8 @@ public import ObjectStore
 
 /// `/media/...` from object storage instead of a directory: the same public paths (`videos/`, `images/`), each
 /// turned into a key under the library's prefix, answered from memory or streamed from the store with its range,
-/// entity tag and HEAD, or,
-/// with `redirectExpiry`, answered with a 302 to a presigned URL so the bytes never pass through Reel. The bucket
-/// stays private either way.
+/// entity tag and HEAD, or, with `redirectExpiry`, answered with a 302 to a presigned URL so the bytes never pass
+/// through Reel. The bucket stays private either way.
 public struct ObjectMedia: Sendable {
     public let client: S3Client
     /// `--media-redirect`: how long a presigned URL is valid; nil streams through this server.

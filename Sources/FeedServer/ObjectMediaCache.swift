@@ -48,8 +48,6 @@ public final class ObjectMediaCache: Sendable {
         state.withLock { $0.remove(key) }
     }
 
-    var heldBytes: Int { state.withLock { $0.heldBytes } }
-
     static func lifetime(forName name: String) -> Duration {
         MediaPolicy.contentType(forName: name[...]) == MediaPolicy.playlistType ? playlistLifetime : immutableLifetime
     }

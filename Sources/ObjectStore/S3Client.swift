@@ -86,15 +86,9 @@ public final class S3Client: Sendable {
     /// Sends `call` and reads its answer's body whole, up to `limit` bytes.
     func send(_ call: Call, collectingUpTo limit: Int = 1 << 20) async throws -> Answer {
         let (response, attempts) = try await respond(call)
-        do {
-            let body = try await response.body.collect(upTo: limit)
-            return Answer(status: Int(response.status.code), headers: response.headers, body: body)
-        } catch let error as NIOTooManyBytesError {
-            throw ObjectStoreError(.badResponse, "\(call.what): the answer is over \(limit) bytes (\(error))")
-        } catch {
-            throw ObjectStoreError(
-                .unavailable, "\(call.what): the answer broke off after \(attempts) attempt(s): \(error)")
-        }
+        let body = try await S3Download.collect(
+            response.body, upTo: limit, what: "\(call.what) (attempt \(attempts))")
+        return Answer(status: Int(response.status.code), headers: response.headers, body: body)
     }
 
     /// Sends `call` until an attempt answers 2xx or 304, or a refusal that another attempt would not change. The

@@ -15,13 +15,18 @@ extension S3Download {
     /// - Throws: `ObjectStoreError` `.badResponse` past `limit` bytes, `.unavailable` when the answer breaks off;
     ///   `CancellationError`.
     public func collect(upTo limit: Int) async throws -> ByteBuffer {
+        try await Self.collect(body, upTo: limit, what: "GET \(info.key)")
+    }
+
+    /// `body` read whole, its failures named after `what` (the call).
+    static func collect(_ body: HTTPClientResponse.Body, upTo limit: Int, what: String) async throws -> ByteBuffer {
         do {
             return try await body.collect(upTo: limit)
         } catch let error as NIOTooManyBytesError {
-            throw ObjectStoreError(.badResponse, "GET \(info.key): the answer is over \(limit) bytes (\(error))")
+            throw ObjectStoreError(.badResponse, "\(what): the answer is over \(limit) bytes (\(error))")
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            throw ObjectStoreError(.unavailable, "GET \(info.key): the answer broke off: \(error)")
+            throw ObjectStoreError(.unavailable, "\(what): the answer broke off: \(error)")
         }
     }
 }
