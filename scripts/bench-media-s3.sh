@@ -24,33 +24,69 @@ serve() {
   pids+=($!)
   for _ in $(seq 100); do grep -q '^listening on' "$work/serve$#.out" 2>/dev/null && break; sleep 0.1; done
   started=$(sed -n 's/^listening on //p' "$work/serve$#.out")
+  server_pid=$!
 }
 serve
 base=$started
+base_pid=$server_pid
 serve --media-cache-mb 0
 streamed=$started
+streamed_pid=$server_pid
 serve --media-redirect --media-redirect-seconds 3600
 redirect=$started
+weed_pid=${pids[0]}
 segment=videos/v1/$(cd "$work/library/videos/v1" && ls -d */ | head -1)seg_000.m4s
 playlist=videos/v1/master.m3u8
 direct() { curl -s -o /dev/null -w '%{redirect_url}' "$redirect/media/$1"; }
 
-# One URL under load, printed as the feed anchor prints it.
+# CPU seconds used so far: "machine" (every core's busy time, /proc/stat), then each pid given with its descendants.
+cpu_seconds() {
+  python3 - "$@" <<'PY'
+import os, sys
+hz = os.sysconf("SC_CLK_TCK")
+fields = open("/proc/stat").readline().split()[1:]
+busy = sum(int(v) for i, v in enumerate(fields[:8]) if i not in (3, 4))  # all but idle and iowait
+children, ticks = {}, {}
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        continue
+    after = stat[stat.rindex(")") + 2:].split()
+    children.setdefault(int(after[1]), []).append(int(pid))
+    ticks[int(pid)] = int(after[11]) + int(after[12])
+def tree(pid):
+    return ticks.get(pid, 0) + sum(tree(c) for c in children.get(pid, []))
+print(" ".join(f"{t / hz:.2f}" for t in [busy] + [tree(int(p)) if p != "none" else 0 for p in sys.argv[1:]]))
+PY
+}
+
+# One URL under load, printed as the feed anchor prints it, with the CPU each side used per request: the machine in
+# all, SeaweedFS, and the Reel server ($2, or none when the URL goes to the store directly).
 load() {
   code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$1")
   [ "$code" = 200 ] || { echo "sanity check failed: HTTP $code: $1" >&2; exit 1; }
   wrk -t1 -c4 -d2s "$1" >/dev/null 2>&1 || true
+  read -r m0 w0 r0 < <(cpu_seconds "$weed_pid" "${2:-none}")
   result=$(wrk -t2 -c16 -d"${DURATION:-10s}" --timeout 5s --latency "$1")
+  read -r m1 w1 r1 < <(cpu_seconds "$weed_pid" "${2:-none}")
   rps=$(awk '/^Requests\/sec:/{print $2}' <<<"$result")
+  requests=$(awk '/requests in/{print $1}' <<<"$result")
   non2xx=$(awk -F': *' '/Non-2xx or 3xx/{print $2}' <<<"$result")
   serr=$(awk '/Socket errors/{gsub(",","");s=$4+$6+$8+$10; print s}' <<<"$result")
-  echo "conns=16 req/s=$rps non2xx=${non2xx:-0} sock_err=${serr:-0} load1=$(cut -d' ' -f1 /proc/loadavg) url=$1"
+  per() { python3 -c "print(f'{($2 - $1) * 1e6 / $requests:.0f}')"; }
+  echo "conns=16 req/s=$rps non2xx=${non2xx:-0} sock_err=${serr:-0} load1=$(cut -d' ' -f1 /proc/loadavg)" \
+    "machine_us=$(per "$m0" "$m1") weed_us=$(per "$w0" "$w1") reel_us=$(per "$r0" "$r1") url=$1"
 }
 out=$work/load.txt
-for u in "$base/media/$segment" "$(direct "$segment")" "$base/media/$playlist" "$(direct "$playlist")" \
-  "$streamed/media/$segment" "$streamed/media/$playlist"; do
-  load "$u"
-done | tee "$out"
+{
+  load "$base/media/$segment" "$base_pid"
+  load "$(direct "$segment")"
+  load "$base/media/$playlist" "$base_pid"
+  load "$(direct "$playlist")"
+  load "$streamed/media/$segment" "$streamed_pid"
+  load "$streamed/media/$playlist" "$streamed_pid"
+} | tee "$out"
 python3 - "$out" "$weed_version" "$(stat -c %s "$work/library/$segment")" <<'PY'
 import re, sys
 rows = [dict(re.findall(r"(\S+?)=(\S+)", line)) for line in open(sys.argv[1]) if line.startswith("conns=")]
@@ -67,6 +103,18 @@ print(f"  Reel, streamed from the store (--media-cache-mb 0): {rps(streamed_seg)
 print(f"playlist: SeaweedFS direct {rps(direct_pl):.0f} req/s")
 print(f"  Reel, held in memory: {rps(reel_pl):.0f} req/s: ratio {rps(reel_pl) / rps(direct_pl):.2f}x")
 print(f"  Reel, streamed: {rps(streamed_pl):.0f} req/s: ratio {rps(streamed_pl) / rps(direct_pl):.2f}x")
+# The streamed path's ceiling on one machine: the store does the same work for Reel as for wrk, so even a Reel that
+# cost nothing could not beat the machine's CPU per direct request over (that, plus what the store and wrk still do).
+print("CPU per request, in microseconds of the machine's cores (SeaweedFS, the Reel server, everything):")
+for name, streamed, direct in [("segment", streamed_seg, direct_seg), ("playlist", streamed_pl, direct_pl)]:
+    machine_d, machine_s = float(direct["machine_us"]), float(streamed["machine_us"])
+    reel_s = float(streamed["reel_us"])
+    print(f"  {name}: direct: SeaweedFS {direct['weed_us']}, all {direct['machine_us']}; streamed: SeaweedFS "
+          f"{streamed['weed_us']}, Reel {streamed['reel_us']}, all {streamed['machine_us']}; held: Reel "
+          f"{(reel_seg if name == 'segment' else reel_pl)['reel_us']}")
+    print(f"    with both on these cores, streamed <= {machine_d / machine_s:.2f}x measured; a Reel that cost "
+          f"nothing: <= {machine_d / (machine_s - reel_s):.2f}x; to reach 0.8x Reel may use at most "
+          f"{max(0.0, machine_d / 0.8 - (machine_s - reel_s)):.0f} us per request")
 for name, r in [("reel segment", reel_seg), ("direct segment", direct_seg), ("reel playlist", reel_pl),
                 ("direct playlist", direct_pl), ("streamed segment", streamed_seg), ("streamed playlist", streamed_pl)]:
     if r["non2xx"] != "0" or r["sock_err"] != "0":
