@@ -25,8 +25,14 @@ extension Reel {
             name: .long, help: "Policy: \(PolicyName.validNames.joined(separator: ", ")) (default: window).",
             transform: { try PolicyName(parsing: $0) })
         var policy: PolicyName = .window
-        @Option(name: .long, help: "sample0 (the challenge's default user) or a number of seeded users.") var users:
-            String = "sample0"
+        @Option(
+            name: .long,
+            help:
+                "sample0 (the challenge's default user), a number of users seeded by Reel, or challenge:N (users 0..<N drawn as the challenge's run.py draws them; --seed is its RANDOM_SEED, 42 there).",
+            transform: { text in
+                do { return try SimulatedUsers(parsing: text) } catch { throw ValidationError("\(error)") }
+            })
+        var users: SimulatedUsers = .sample0
         @Option(name: .long, help: "Seed for sampled users.") var seed: UInt64 = 1
         @Option(name: .long, help: "client (the phone client model) or mmgc (the challenge's semantics).") var mode:
             String = "client"
@@ -57,8 +63,8 @@ extension Reel {
             guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
             guard (0...1).contains(backSwipes) else { throw ValidationError("--back-swipes takes a probability 0...1") }
             guard scrollPause >= 0 else { throw ValidationError("--scroll-pause takes milliseconds ≥ 0") }
-            guard users == "sample0" || (Int(users) ?? 0) > 0 else {
-                throw ValidationError("--users takes sample0 or a positive number")
+            if case .challenge = users, UInt32(exactly: seed) == nil {
+                throw ValidationError(SimulatedUsers.ParseError.seedTooLarge(seed).description)
             }
         }
 
@@ -113,16 +119,16 @@ extension Reel {
             let runner = MMGCRunner(catalog: videos, traces: traces)
             let started = Date()
             let result: MMGCResult
-            if users == "sample0" {
+            if users == .sample0 {
                 result = runner.run(chosen).average
             } else {
-                let people = UserSampler(videos: runner.sessionVideos).users(Int(users)!, seed: seed)
+                let people = try watchTimes(videos: runner.sessionVideos)
                 result = MMGCResult.averaged(people.map { runner.run(chosen, watch: $0).average })
             }
             let elapsed = max(Date().timeIntervalSince(started), 1e-9)
-            let sessions = Double(traces.count) * Double(users == "sample0" ? 1 : Int(users)!)
+            let sessions = Double(traces.count) * Double(users.count)
             let report = Report(
-                policy: policy.rawValue, traces: traces.count, users: users, result: result,
+                policy: policy.rawValue, traces: traces.count, users: usersText, result: result,
                 stallRatio: result.stallRatio,
                 wasteRatio: result.wasteRatio, chunkEventsPerSecond: result.chunksDownloaded * sessions / elapsed)
             if json {
@@ -132,17 +138,29 @@ extension Reel {
                     String(
                         format:
                             "%@ on %d traces, users %@: score %.4f, QoE %.4f, downloaded %.0f B, wasted %.0f B (%.1f%%), rebuffer %.0f ms of %.0f ms (%.1f%%)",
-                        policy.rawValue, traces.count, users, result.score, result.qoe, result.bytesDownloaded,
+                        policy.rawValue, traces.count, usersText, result.score, result.qoe, result.bytesDownloaded,
                         result.wastedBytes,
                         100 * result.wasteRatio, result.rebufferMilliseconds, result.watchMilliseconds,
                         100 * result.stallRatio))
             }
         }
 
+        /// `--users` as given, for the report.
+        private var usersText: String {
+            switch users {
+            case .sample0: "sample0"
+            case .seeded(let n): String(n)
+            case .challenge(let n): "challenge:\(n)"
+            }
+        }
+
+        private func watchTimes(videos: [ShortVideo]) throws -> [[Int]] {
+            do { return try users.watchTimes(videos: videos, seed: seed) } catch { throw ValidationError("\(error)") }
+        }
+
         private func runClient(traces: [NetworkTrace], videos: [ShortVideo]) throws {
             let session = (0..<7).map { videos[$0 % videos.count] }
-            let people =
-                users == "sample0" ? [MMGCRunner.sample0] : UserSampler(videos: session).users(Int(users)!, seed: seed)
+            let people = try watchTimes(videos: session)
             var base = ClientConfiguration()
             base.players = players
             let started = Date()
