@@ -49,6 +49,15 @@ public enum SimulatedUsers: Equatable, Sendable {
         }
     }
 
+    /// The spelling `init(parsing:)` reads.
+    public var spelling: String {
+        switch self {
+        case .sample0: "sample0"
+        case .seeded(let n): String(n)
+        case .challenge(let n): "challenge:\(n)"
+        }
+    }
+
     /// How many users.
     public var count: Int {
         switch self {

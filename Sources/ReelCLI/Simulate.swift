@@ -128,7 +128,7 @@ extension Reel {
             let elapsed = max(Date().timeIntervalSince(started), 1e-9)
             let sessions = Double(traces.count) * Double(users.count)
             let report = Report(
-                policy: policy.rawValue, traces: traces.count, users: usersText, result: result,
+                policy: policy.rawValue, traces: traces.count, users: users.spelling, result: result,
                 stallRatio: result.stallRatio,
                 wasteRatio: result.wasteRatio, chunkEventsPerSecond: result.chunksDownloaded * sessions / elapsed)
             if json {
@@ -138,19 +138,10 @@ extension Reel {
                     String(
                         format:
                             "%@ on %d traces, users %@: score %.4f, QoE %.4f, downloaded %.0f B, wasted %.0f B (%.1f%%), rebuffer %.0f ms of %.0f ms (%.1f%%)",
-                        policy.rawValue, traces.count, usersText, result.score, result.qoe, result.bytesDownloaded,
+                        policy.rawValue, traces.count, users.spelling, result.score, result.qoe, result.bytesDownloaded,
                         result.wastedBytes,
                         100 * result.wasteRatio, result.rebufferMilliseconds, result.watchMilliseconds,
                         100 * result.stallRatio))
-            }
-        }
-
-        /// `--users` as given, for the report.
-        private var usersText: String {
-            switch users {
-            case .sample0: "sample0"
-            case .seeded(let n): String(n)
-            case .challenge(let n): "challenge:\(n)"
             }
         }
 

@@ -8,6 +8,7 @@ import Testing
     ])
     func parsesEverySpelling(text: String, users: SimulatedUsers) throws {
         #expect(try SimulatedUsers(parsing: text) == users)
+        #expect(users.spelling == text)
     }
 
     @Test(arguments: ["", "0", "-3", "+5", "05", "five", "sample1", "challenge", "٣"])

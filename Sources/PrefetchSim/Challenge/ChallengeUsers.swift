@@ -15,8 +15,7 @@ public enum ChallengeUsers {
     /// watch times are `MMGCRunner.sample0`.
     public static func moduleSeedPairs(seed: UInt32) -> [(numpy: UInt32, python: UInt64)] {
         var global = NumPyRandomState(seed: seed)
-        let seeds = global.randint(below: 100, count: 2 * videosPerUser)
-        return (0..<videosPerUser).map { (UInt32(seeds[2 * $0]), UInt64(seeds[2 * $0 + 1])) }
+        return pairs(global.randint(below: 100, count: 2 * videosPerUser))
     }
 
     /// The seed pair of each video, for users 0..<count.
@@ -27,9 +26,13 @@ public enum ChallengeUsers {
         let sampleSeeds = global.randint(below: 10_000, count: maximumUsers)
         return sampleSeeds.prefix(count).map { sampleSeed in
             var sample = NumPyRandomState(seed: UInt32(sampleSeed))
-            let seeds = sample.randint(below: 10_000, count: 2 * videosPerUser)
-            return (0..<videosPerUser).map { (UInt32(seeds[2 * $0]), UInt64(seeds[2 * $0 + 1])) }
+            return pairs(sample.randint(below: 10_000, count: 2 * videosPerUser))
         }
+    }
+
+    /// A `size=(7, 2)` draw read row by row: NumPy's seed, then Python's, for each video.
+    private static func pairs(_ seeds: [Int]) -> [(numpy: UInt32, python: UInt64)] {
+        (0..<videosPerUser).map { (UInt32(seeds[2 * $0]), UInt64(seeds[2 * $0 + 1])) }
     }
 
     /// Milliseconds one user watches a video whose retention is `retention` (at seconds 0, 1, …; the file's closing
