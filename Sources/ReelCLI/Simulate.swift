@@ -123,7 +123,7 @@ extension Reel {
                 result = runner.run(chosen).average
             } else {
                 let people = try watchTimes(videos: runner.sessionVideos)
-                result = MMGCResult.averaged(people.map { runner.run(chosen, watch: $0).average })
+                result = runner.run(chosen, users: people)
             }
             let elapsed = max(Date().timeIntervalSince(started), 1e-9)
             let sessions = Double(traces.count) * Double(users.count)

@@ -98,29 +98,6 @@ import Testing
     }
 }
 
-extension MMGCSessionTests {
-    @Test func baselinesFinishThePlayingVideoBeforePrefetching() {
-        let videos = catalog(chunks: 6)
-        var noSave = NoSavePolicy()
-        let fixed = FixedPreloadPolicy()
-        let midway = MMGCView(
-            videos: videos, playing: 0, positionMilliseconds: 0, downloaded: [3, 0, 0, 0, 0, 0, 0],
-            throughputKbps: [2000])
-        #expect(noSave.decide(midway) == .download(video: 0, rung: noSave.decide(midway).rung))
-        #expect(fixed.decide(midway) == .download(video: 0, rung: 2))
-        let done = MMGCView(
-            videos: videos, playing: 0, positionMilliseconds: 0, downloaded: [6, 4, 4, 4, 4, 0, 0],
-            throughputKbps: [2000])
-        // fixed_preload stops at 4 chunks of each queued video; no_save goes round-robin over the queue.
-        #expect(fixed.decide(done) == .sleep(milliseconds: 500))
-        if case let .download(video, _) = noSave.decide(done) {
-            #expect((1...4).contains(video))
-        } else {
-            Issue.record("no_save slept with chunks left")
-        }
-    }
-}
-
 extension MMGCDecision {
     var rung: Int { if case let .download(_, rung) = self { rung } else { -1 } }
 }

@@ -23,4 +23,20 @@ public struct MMGCRunner: Sendable {
         }
         return (MMGCResult.averaged(results), results)
     }
+
+    /// Runs every user over every trace in the challenge's order (`test_user_samples`: user by user, traces in
+    /// order), with one carried `last_chunk_bitrate` list for the whole run as its module keeps it.
+    public func run(_ policy: some MMGCPolicy, users: [[Int]]) -> MMGCResult {
+        var carried = [Double](repeating: -1, count: 7)
+        var results: [MMGCResult] = []
+        results.reserveCapacity(users.count * traces.count)
+        for watch in users {
+            for trace in traces {
+                results.append(
+                    MMGCSession(videos: sessionVideos, watch: watch, trace: trace).run(
+                        policy, lastChunkBitrate: &carried))
+            }
+        }
+        return MMGCResult.averaged(results)
+    }
 }

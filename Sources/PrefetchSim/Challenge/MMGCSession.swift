@@ -28,6 +28,7 @@ public struct MMGCSession: Sendable {
         var counts = [Int](repeating: 0, count: count)  // chunks.map(\.count), kept up to date
         var left = [Bool](repeating: false, count: count)
         var samples: [Double] = []
+        var previousStep: MMGCStep?
         var qoe = 0.0, bytes = 0.0, wasted = 0.0, rebuffer = 0.0, downloadedChunks = 0
         let mbps = MMGCRates.kbps.map { $0 / 1000 }
 
@@ -70,17 +71,21 @@ public struct MMGCSession: Sendable {
                 videos: videos, playing: playing, positionMilliseconds: position,
                 downloaded: counts, throughputKbps: samples)
             view.rungs = chunks
+            view.previousStep = previousStep
             switch policy.decide(view) {
             case let .sleep(milliseconds):
                 // A sleep moves playback only; the trace clock stands still.
                 let stalled = play(milliseconds)
+                previousStep = .sleep(milliseconds: milliseconds)
                 rebuffer += Double(stalled)
                 qoe -= Self.rebufferPenalty * Double(stalled) / 1000
             case let .download(video, rung):
                 let index = chunks[video].count
                 let size = videos[video].chunkBytes[rung][index]
                 let seconds = trace.transfer(bytes: Double(size), efficiency: Self.efficiency, from: &clock)
-                let delay = Int((seconds * 1000 + Self.rttMilliseconds).rounded(.toNearestOrEven))
+                // Python's math.floor(delay + 0.5), as the challenge rounds it.
+                let delay = Int((seconds * 1000 + Self.rttMilliseconds + 0.5).rounded(.down))
+                previousStep = .download(bytes: size, milliseconds: delay)
                 samples.append(Double(size * 8) / Double(delay))
                 if samples.count > 5 { samples.removeFirst() }
                 let wasLeft = left[video]

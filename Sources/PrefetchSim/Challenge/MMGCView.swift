@@ -10,6 +10,8 @@ public struct MMGCView: Sendable {
 
     /// The rung of each chunk downloaded so far, per session video (baselines look at their own history).
     public var rungs: [[Int]] = []
+    /// The step just taken; nil before the first, where the challenge's baselines answer without looking.
+    public var previousStep: MMGCStep?
 
     public init(
         videos: [ShortVideo], playing: Int, positionMilliseconds: Int, downloaded: [Int], throughputKbps: [Double]
@@ -28,4 +30,9 @@ public struct MMGCView: Sendable {
     }
 
     public func hasChunkLeft(_ video: Int) -> Bool { downloaded[video] < videos[video].chunkCount }
+
+    /// Bytes downloaded so far for `video`, at the rungs taken (the challenge's `get_preload_size`).
+    public func downloadedBytes(_ video: Int) -> Int {
+        rungs[video].enumerated().reduce(0) { $0 + videos[video].chunkBytes[$1.element][$1.offset] }
+    }
 }

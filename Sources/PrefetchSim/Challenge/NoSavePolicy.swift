@@ -1,75 +1,74 @@
-/// The challenge's "no saving" baseline, from its description: the playing video to its end with RobustMPC
-/// (5 chunks ahead, throughput = harmonic mean of the last 5 over 1 + the worst recent error), then the next
-/// videos round-robin in 800 KB increments, sleeping 500 ms when nothing is left.
+/// The challenge's "no saving" baseline, matched to its `baseline/no_save.py` step for step (docs/simulator.md):
+/// the playing video to its end, then the next videos in 800 KB levels (the first video below the lowest level
+/// reached), every chunk at the rung RobustMPC picks for that video, and 500 ms sleeps when nothing is left.
+///
+/// Its quirks change scores, so they are kept: each step records two errors and two estimates (the baseline's
+/// own estimate, then the MPC module's on the same lists), and the MPC's "previous rung" carries over from one
+/// candidate plan to the next instead of restarting at the video's last rung.
 public struct NoSavePolicy: MMGCPolicy {
     public let name = PolicyName.noSave.rawValue
-    private var predictions: [Double] = []
+    /// The last five throughputs in MB/s, oldest first; 0 = no sample yet, as its zero-filled array.
+    private var samples = [Double](repeating: 0, count: 5)
+    private var lastEstimate: Double?
+    /// The last five recorded errors (the max over them is all that is read).
     private var errors: [Double] = []
-    private var seenSamples = 0
-    private var turn = 0
-    private var increment = 0
+
+    static let preloadLevelBytes = 800_000
+    static let sleepMilliseconds = 500
+    static let firstRung = 2
 
     public init() {}
 
     public mutating func decide(_ view: MMGCView) -> MMGCDecision {
-        recordError(view.throughputKbps)
-        if view.hasChunkLeft(view.playing) { return .download(video: view.playing, rung: mpcRung(view)) }
-        let next = Array(view.queue.dropFirst()).filter { view.hasChunkLeft($0) }
-        guard !next.isEmpty else { return .sleep(milliseconds: 500) }
-        if turn >= next.count { turn = 0 }
-        let video = next[turn]
-        let size = view.videos[video].chunkBytes[0][view.downloaded[video]]
-        increment += size
-        if increment >= 800_000 {
-            increment = 0
-            turn += 1
+        guard let previous = view.previousStep else { return .download(video: view.playing, rung: Self.firstRung) }
+        if case let .download(bytes, milliseconds) = previous {
+            samples.removeFirst()
+            samples.append((Double(bytes) / 1_000_000) / (Double(milliseconds) / 1000))
         }
-        return .download(video: video, rung: 0)
+        guard let video = Self.target(view) else { return .sleep(milliseconds: Self.sleepMilliseconds) }
+        return .download(video: video, rung: mpcRung(view, video: video))
     }
 
-    private mutating func recordError(_ samples: [Double]) {
-        guard let last = samples.last, samples.count + seenSamples > seenSamples, let predicted = predictions.last
-        else {
-            seenSamples = samples.count
-            return
+    /// The playing video while it has chunks left; then, of the next videos with chunks left, the first whose
+    /// downloaded bytes sit in the lowest 800 KB level.
+    static func target(_ view: MMGCView) -> Int? {
+        if view.hasChunkLeft(view.playing) { return view.playing }
+        var best: (video: Int, level: Int)?
+        for next in view.queue.dropFirst() where view.hasChunkLeft(next) {
+            let level = view.downloadedBytes(next) / preloadLevelBytes
+            if best == nil || level < best!.level { best = (next, level) }
         }
-        errors.append(abs(predicted - last) / last)
+        return best?.video
+    }
+
+    /// The harmonic mean of the samples after the leading empty slots.
+    private var harmonicMean: Double {
+        let taken = samples.drop { $0 == 0 }
+        var sum = 0.0
+        for sample in taken { sum += 1 / sample }
+        return 1 / (sum / Double(taken.count))
+    }
+
+    private mutating func record(error estimate: Double?, checkSample: Bool) {
+        let last = samples[samples.count - 1]
+        var error = 0.0
+        if let estimate, !checkSample || last != 0 { error = abs(estimate - last) / last }
+        errors.append(error)
         if errors.count > 5 { errors.removeFirst() }
-        seenSamples = samples.count
     }
 
-    private mutating func mpcRung(_ view: MMGCView) -> Int {
-        guard let harmonic = view.throughputKbps.harmonicMean else { return 0 }
-        predictions.append(harmonic)
+    private mutating func mpcRung(_ view: MMGCView, video: Int) -> Int {
+        record(error: lastEstimate, checkSample: true)
+        let harmonic = harmonicMean
+        lastEstimate = harmonic
+        record(error: lastEstimate, checkSample: false)
         let throughput = harmonic / (1 + (errors.max() ?? 0))
-        let video = view.videos[view.playing]
-        let first = view.downloaded[view.playing]
-        let horizon = min(5, video.chunkCount - first)
-        let previous = view.rungs.indices.contains(view.playing) ? view.rungs[view.playing].last : nil
-        var best = (value: -Double.infinity, rung: 0)
-        var plan = [Int](repeating: 0, count: horizon)
-        func search(_ depth: Int) {
-            if depth == horizon {
-                var buffer = Double(view.bufferMilliseconds(view.playing)) / 1000
-                var value = 0.0
-                var last = previous.map { MMGCRates.kbps[$0] / 1000 }
-                for (offset, rung) in plan.enumerated() {
-                    let seconds = Double(video.chunkBytes[rung][first + offset] * 8) / (throughput * 1000) + 0.08
-                    let stall = max(0, seconds - buffer)
-                    buffer = max(buffer - seconds, 0) + 1
-                    let q = MMGCRates.kbps[rung] / 1000
-                    value += q - 1.85 * stall - (last.map { abs(q - $0) } ?? 0)
-                    last = q
-                }
-                if value > best.value { best = (value, plan.first ?? 0) }
-                return
-            }
-            for rung in 0..<3 {
-                plan[depth] = rung
-                search(depth + 1)
-            }
-        }
-        search(0)
-        return best.rung
+        let first = view.downloaded[video]
+        let sizes = view.videos[video].chunkBytes
+        let horizon = min(5, view.videos[video].chunkCount - first)
+        return RobustMPC.firstRung(
+            horizon: horizon, bufferMilliseconds: Double(view.bufferMilliseconds(video)),
+            previousRung: view.rungs[video].last ?? 0, throughputMBps: throughput
+        ) { rung, offset in sizes[rung][first + offset] }
     }
 }
