@@ -15,13 +15,15 @@ public enum PolicyName: Hashable, Sendable, CaseIterable {
     case w0, w1, w2, w4, a2
     /// `no_save`, `fixed_preload`: the challenge's two baselines.
     case noSave, fixedPreload
+    /// `pdas`: the challenge's winner, reimplemented from its paper.
+    case pdas
 
     /// The K that `window:K` takes: the challenge's queue holds the playing video and 4 next ones.
     public static let windowSizes = 0...4
 
     public static let allCases: [PolicyName] =
         [.noPrefetch, .next1, .window] + windowSizes.map(windowOf) + [
-            .aware, .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload,
+            .aware, .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas,
         ]
 
     /// Every accepted name as help and errors list it, `window:K` standing for its forms.
@@ -41,7 +43,7 @@ public enum PolicyName: Hashable, Sendable, CaseIterable {
     public var runsInClientMode: Bool {
         switch self {
         case .noPrefetch, .next1, .window, .windowOf, .aware: true
-        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload: false
+        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas: false
         }
     }
 
@@ -76,6 +78,7 @@ extension PolicyName: RawRepresentable, CustomStringConvertible {
         case .a2: "A2"
         case .noSave: "no_save"
         case .fixedPreload: "fixed_preload"
+        case .pdas: "pdas"
         }
     }
 

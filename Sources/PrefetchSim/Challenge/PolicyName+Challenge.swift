@@ -12,6 +12,7 @@ extension PolicyName {
         case .aware: AwarePolicy()
         case .noSave: NoSavePolicy()
         case .fixedPreload: FixedPreloadPolicy()
+        case .pdas: PDASPolicy()
         }
     }
 }

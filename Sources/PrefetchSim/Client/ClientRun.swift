@@ -56,7 +56,7 @@ public struct ClientRun: Sendable {
             let slow = traceMeanMbps < 1.5
             (configuration.ahead, configuration.behind) = slow ? (1, 1) : (2, 1)
             configuration.neighbourBufferMilliseconds = slow ? 1000 : 2000
-        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload: throw .challengeOnly(policy)
+        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas: throw .challengeOnly(policy)
         }
         return configuration
     }
