@@ -65,19 +65,12 @@ struct PDASPlan {
         let chunks = horizon(video)
         guard chunks > 0 else { return 0 }
         let figures = ChunkFigures(plan: self, video: video, chunks: chunks)
-        var plan = [Int](repeating: 0, count: chunks)
         var best = (value: -Double.infinity, rung: 0)
-        while true {
+        RungPlans.forEach(count: chunks) { plan in
             let value = figures.value(plan)
             if value > best.value { best = (value, plan[0]) }
-            var position = chunks - 1
-            while position >= 0, plan[position] == 2 {
-                plan[position] = 0
-                position -= 1
-            }
-            if position < 0 { return best.rung }
-            plan[position] += 1
         }
+        return best.rung
     }
 
     /// Expected QoE minus cost of fetching `plan`'s rungs for `video`'s next chunks back to back: each chunk's

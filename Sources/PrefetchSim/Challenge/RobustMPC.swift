@@ -11,12 +11,11 @@ enum RobustMPC {
     ) -> Int {
         let kbps = [750, 1200, 1850]
         guard horizon > 0 else { return 0 }
-        var plan = [Int](repeating: 0, count: horizon)
         var best = -Double.infinity
         var answer = 0
         // The module never resets its "last quality" between plans: plan n starts from plan n−1's last rung.
         var last = previousRung
-        while true {
+        RungPlans.forEach(count: horizon) { plan in
             var rebuffer = 0.0
             var buffer = bufferMilliseconds
             var played = 0
@@ -39,14 +38,7 @@ enum RobustMPC {
                 best = value
                 answer = plan[0]
             }
-            // The next plan in itertools.product order: the last position moves fastest.
-            var position = horizon - 1
-            while position >= 0, plan[position] == 2 {
-                plan[position] = 0
-                position -= 1
-            }
-            if position < 0 { return answer }
-            plan[position] += 1
         }
+        return answer
     }
 }
