@@ -165,7 +165,9 @@ extension Reel {
             } else {
                 print(
                     "\(policy) (client model, \(players) players) on \(summary.sessions) sessions: startup p50 \(summary.startupP50Milliseconds) ms, "
-                        + "p95 \(summary.startupP95Milliseconds) ms; \(summary.stallCount) stalls, \(summary.stallMilliseconds) ms; "
+                        + "p95 \(summary.startupP95Milliseconds) ms, "
+                        + String(format: "mean %.0f ms; ", summary.startupMeanMilliseconds)
+                        + "\(summary.stallCount) stalls, \(summary.stallMilliseconds) ms; "
                         + String(format: "stall ratio %.1f%%; ", 100 * summary.stallRatio)
                         + "downloaded \(summary.bytesDownloaded) B, wasted \(summary.bytesWasted) B "
                         + String(

@@ -126,15 +126,21 @@ import Testing
 extension FeedClientScenarioTests {
     @Test func clientRunMapsPoliciesToWindowsAndSumsSessions() throws {
         let base = ClientConfiguration()
-        func window(_ policy: PolicyName, _ mbps: Double) throws -> [Int] {
-            let configuration = try ClientRun.configuration(policy: policy, base: base, traceMeanMbps: mbps)
+        func window(_ policy: PolicyName) throws -> [Int] {
+            let configuration = try ClientRun.configuration(policy: policy, base: base)
             return [configuration.ahead, configuration.behind]
         }
-        #expect(try window(.noPrefetch, 5) == [0, 0])
-        #expect(try window(.window, 5) == [2, 1])
-        #expect(try window(.windowOf(4), 5) == [4, 1])
-        #expect(try window(.aware, 1) == [1, 1])
-        #expect(throws: PolicyNameError.challengeOnly(.w2)) { try window(.w2, 5) }
+        #expect(try window(.noPrefetch) == [0, 0])
+        #expect(try window(.window) == [2, 1])
+        #expect(try window(.windowOf(4)) == [4, 1])
+        #expect(try window(.aware) == [2, 1])
+        #expect(try ClientRun.configuration(policy: .aware, base: base).retentionPrefetch == RetentionPrefetch())
+        var tuned = base
+        tuned.retentionPrefetch = RetentionPrefetch()
+        tuned.retentionPrefetch?.keep = 0.5
+        #expect(try ClientRun.configuration(policy: .aware, base: tuned).retentionPrefetch?.keep == 0.5)
+        #expect(try ClientRun.configuration(policy: .window, base: tuned).retentionPrefetch == nil)
+        #expect(throws: PolicyNameError.challengeOnly(.w2)) { try window(.w2) }
         let users = [[3000, 2000, 8000, 500, 4000], [8000, 8000, 1000, 1000, 1000]]
         let none = try ClientRun.run(catalog: Self.catalog, traces: [Self.flat(8)], users: users, policy: .noPrefetch)
         let window = try ClientRun.run(catalog: Self.catalog, traces: [Self.flat(8)], users: users, policy: .window)

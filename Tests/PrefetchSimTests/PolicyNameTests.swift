@@ -35,11 +35,11 @@ import Testing
     @Test func clientModeAcceptsExactlyTheNamesItHasAWindowFor() throws {
         for name in PolicyName.allCases {
             let configured =
-                (try? ClientRun.configuration(policy: name, base: ClientConfiguration(), traceMeanMbps: 5)) != nil
+                (try? ClientRun.configuration(policy: name, base: ClientConfiguration())) != nil
             #expect(configured == name.runsInClientMode, "\(name)")
         }
         #expect(throws: PolicyNameError.challengeOnly(.noSave)) {
-            try ClientRun.configuration(policy: .noSave, base: ClientConfiguration(), traceMeanMbps: 5)
+            try ClientRun.configuration(policy: .noSave, base: ClientConfiguration())
         }
         let message = PolicyNameError.challengeOnly(.noSave).description
         #expect(message.contains("no_save") && message.contains("window:K") && !message.contains("fixed_preload"))

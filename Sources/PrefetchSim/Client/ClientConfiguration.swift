@@ -8,6 +8,8 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// Forward buffer each neighbour is preloaded to, and the current item's.
     public var neighbourBufferMilliseconds = 3000
     public var currentBufferMilliseconds = 10_000
+    /// `aware`'s per-neighbour caps and cautious rungs; nil keeps the fixed window.
+    public var retentionPrefetch: RetentionPrefetch?
     public var pageSize = 10
     /// The next page is requested when the user is this many items from the end of what is loaded.
     public var pageTriggerDistance = 3

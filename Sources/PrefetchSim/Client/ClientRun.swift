@@ -5,6 +5,7 @@ public struct ClientRun: Sendable {
         public var sessions: Int
         public var startupP50Milliseconds: Int
         public var startupP95Milliseconds: Int
+        public var startupMeanMilliseconds: Double = 0
         public var stallCount: Int
         public var stallMilliseconds: Int
         public var stallRatio: Double
@@ -23,6 +24,7 @@ public struct ClientRun: Sendable {
             case sessions
             case startupP50Milliseconds = "startup_p50_ms"
             case startupP95Milliseconds = "startup_p95_ms"
+            case startupMeanMilliseconds = "startup_mean_ms"
             case stallCount = "stall_count"
             case stallMilliseconds = "stall_ms"
             case stallRatio = "stall_ratio"
@@ -39,23 +41,22 @@ public struct ClientRun: Sendable {
         }
     }
 
-    /// Window settings for the policies `none`, `next1`, `window`, `window:K` and `aware` (window 2/1 that
-    /// shrinks to next 1 on 3G-class links and prefetches 2 s instead of 3 s per neighbour).
+    /// Window settings for the policies `none`, `next1`, `window`, `window:K` and `aware` (window 2/1 with
+    /// `RetentionPrefetch`: `base`'s if it has one, else the defaults).
     /// - Throws: `PolicyNameError.challengeOnly` for a name the client model has no window for.
     public static func configuration(
-        policy: PolicyName, base: ClientConfiguration,
-        traceMeanMbps: Double
+        policy: PolicyName, base: ClientConfiguration
     ) throws(PolicyNameError) -> ClientConfiguration {
         var configuration = base
+        configuration.retentionPrefetch = nil
         switch policy {
         case .noPrefetch: (configuration.ahead, configuration.behind) = (0, 0)
         case .next1: (configuration.ahead, configuration.behind) = (1, 0)
         case .window: (configuration.ahead, configuration.behind) = (2, 1)
         case let .windowOf(k): (configuration.ahead, configuration.behind) = (k, 1)
         case .aware:
-            let slow = traceMeanMbps < 1.5
-            (configuration.ahead, configuration.behind) = slow ? (1, 1) : (2, 1)
-            configuration.neighbourBufferMilliseconds = slow ? 1000 : 2000
+            (configuration.ahead, configuration.behind) = (2, 1)
+            configuration.retentionPrefetch = base.retentionPrefetch ?? RetentionPrefetch()
         case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas: throw .challengeOnly(policy)
         }
         return configuration
@@ -92,9 +93,8 @@ public struct ClientRun: Sendable {
             stallRatio: 0, watchMilliseconds: 0, bytesDownloaded: 0, bytesWasted: 0, wasteRatio: 0,
             prefetchHitRate: 0, playersCreated: 0, peakBufferedBytes: 0, pageRequests: 0)
         var hits = 0, swipes = 0, waitedOrStalled = 0
+        var configuration = try configuration(policy: policy, base: base)
         for trace in traces {
-            let mean = trace.mbps.dropFirst().reduce(0, +) / Double(max(1, trace.mbps.count - 1))
-            var configuration = try configuration(policy: policy, base: base, traceMeanMbps: mean)
             for (number, watch) in users.enumerated() {
                 configuration.feedLength = watch.count
                 let script = Self.script(
@@ -126,6 +126,7 @@ public struct ClientRun: Sendable {
         }
         summary.startupP50Milliseconds = percentile(0.5)
         summary.startupP95Milliseconds = percentile(0.95)
+        summary.startupMeanMilliseconds = sorted.isEmpty ? 0 : Double(sorted.reduce(0, +)) / Double(sorted.count)
         summary.stallRatio =
             summary.watchMilliseconds > 0 ? Double(waitedOrStalled) / Double(summary.watchMilliseconds) : 0
         summary.wasteRatio =

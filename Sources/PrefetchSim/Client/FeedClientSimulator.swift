@@ -122,7 +122,7 @@ struct ClientState {
         while now < time {
             if download == nil { startDownload() }
             var next = time
-            if let download { next = min(next, download.end) }
+            if let download { next = min(next, download.end) } else if let wake = idleWake() { next = min(next, wake) }
             if let pageInFlight { next = min(next, pageInFlight.done) }
             play(until: next)
             now = next
@@ -203,40 +203,13 @@ struct ClientState {
         self.stallStart = nil
     }
 
-    // MARK: Prefetch scheduling
-
-    func bufferedAhead(_ index: Int) -> Int {
-        let item = items[index]
-        return max(0, video(index).end(ofChunks: item.chunks.count) - item.position)
-    }
-
-    /// The current item first while it has under 3 s; then each neighbour (next ones, then the previous) up to
-    /// ~3 s; then the current item up to 10 s.
-    func nextTarget() -> Int? {
-        func wants(_ index: Int, _ limit: Int) -> Bool {
-            items[index].chunks.count < video(index).chunkCount && bufferedAhead(index) < limit
-        }
-        if wants(current, config.neighbourBufferMilliseconds) { return current }
-        let neighbours = window.filter { $0 > current } + window.filter { $0 < current }.reversed()
-        if let neighbour = neighbours.first(where: { wants($0, config.neighbourBufferMilliseconds) }) {
-            return neighbour
-        }
-        return wants(current, config.currentBufferMilliseconds) ? current : nil
-    }
-
-    /// Measured throughput picks the rung from the video's own rates, capped by the network class; low battery drops
-    /// one rung.
-    func rung(for video: ShortVideo) -> Int {
-        var rung = video.rung(forMeasuredKbps: samples.harmonicMean)
-        if let cap = config.networkClass?.rungCap { rung = samples.isEmpty ? cap : min(rung, cap) }
-        return min(video.rungCount - 1, config.lowBattery ? max(0, rung - 1) : rung)
-    }
+    // MARK: Downloads
 
     mutating func startDownload() {
         guard let target = nextTarget() else { return }
         let chunk = items[target].chunks.count
         let video = video(target)
-        let rung = rung(for: video)
+        let rung = rung(for: target)
         // A rung this player has not played yet costs its init segment first (hls.js keeps one per rung).
         let initBytes = items[target].inits.contains(rung) ? 0 : video.initBytes[rung]
         let bytes = initBytes + video.chunkBytes[rung][chunk]
@@ -363,6 +336,7 @@ struct ClientState {
         return total
     }
 
+    /// The figures so far; a stall still going when the script ends counts up to now.
     func report() -> ClientReport {
         var played = 0, wasted = cancelledBytes, still = 0
         for (index, item) in items.enumerated() {
@@ -379,8 +353,10 @@ struct ClientState {
             }
         }
         return ClientReport(
-            events: events, playersCreated: players.count, startupDelays: startupDelays, stallCount: stallCount,
-            stallMilliseconds: stallTime, watchMilliseconds: watchTime, bytesDownloaded: downloaded,
+            events: events, playersCreated: players.count, startupDelays: startupDelays,
+            stallCount: stallCount + (stallStart == nil ? 0 : 1),
+            stallMilliseconds: stallTime + (stallStart.map { now - $0 } ?? 0), watchMilliseconds: watchTime,
+            bytesDownloaded: downloaded,
             bytesPlayed: played,
             bytesWasted: wasted, bytesStillBuffered: still, peakBufferedBytes: peakBuffered, pageRequests: pageRequests,
             prefetchHits: hits, forwardSwipes: forwardSwipes
