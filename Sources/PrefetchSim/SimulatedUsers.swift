@@ -8,6 +8,10 @@ public enum SimulatedUsers: Equatable, Sendable {
     case seeded(Int)
     /// `challenge:N`: users 0..<N of the challenge's `test_user_samples` (`ChallengeUsers`).
     case challenge(Int)
+    /// `challenge-after-sample0:N`: the same, with `test_user_samples` called after the default user's run in the
+    /// same process. This is how the data's reference table drew its `samples50` users; the default user's run
+    /// also carries `last_chunk_bitrate` into theirs (`unscoredFirst`).
+    case challengeAfterSample0(Int)
 
     public enum ParseError: Error, Equatable, CustomStringConvertible {
         case unknown(String)
@@ -19,9 +23,9 @@ public enum SimulatedUsers: Equatable, Sendable {
         public var description: String {
             switch self {
             case .unknown(let text):
-                "--users takes sample0, a positive number or challenge:N, not \"\(text.prefix(40))\""
+                "--users takes sample0, a positive number, challenge:N or challenge-after-sample0:N, not \"\(text.prefix(40))\""
             case .challengeCount(let text):
-                "--users challenge:N takes N from 1 to \(ChallengeUsers.maximumUsers) (the challenge draws that many "
+                "--users challenge:N (or challenge-after-sample0:N) takes N from 1 to \(ChallengeUsers.maximumUsers) (the challenge draws that many "
                     + "seeds), not \"\(text.prefix(40))\""
             case .seedTooLarge(let seed):
                 "--seed \(seed) is too large for challenge users: NumPy's seed is 0...\(UInt32.max)"
@@ -36,12 +40,12 @@ public enum SimulatedUsers: Equatable, Sendable {
     public init(parsing text: String) throws(ParseError) {
         if text == "sample0" {
             self = .sample0
-        } else if text.hasPrefix("challenge:") {
-            let count = text.dropFirst("challenge:".count)
+        } else if let prefix = ["challenge:", "challenge-after-sample0:"].first(where: { text.hasPrefix($0) }) {
+            let count = text.dropFirst(prefix.count)
             guard count.allSatisfy(\.isASCII), let n = Int(count), (1...ChallengeUsers.maximumUsers).contains(n),
                 String(n) == count
             else { throw .challengeCount(text) }
-            self = .challenge(n)
+            self = prefix == "challenge:" ? .challenge(n) : .challengeAfterSample0(n)
         } else if text.allSatisfy(\.isASCII), let n = Int(text), n > 0, String(n) == text {
             self = .seeded(n)
         } else {
@@ -55,6 +59,7 @@ public enum SimulatedUsers: Equatable, Sendable {
         case .sample0: "sample0"
         case .seeded(let n): String(n)
         case .challenge(let n): "challenge:\(n)"
+        case .challengeAfterSample0(let n): "challenge-after-sample0:\(n)"
         }
     }
 
@@ -62,8 +67,13 @@ public enum SimulatedUsers: Equatable, Sendable {
     public var count: Int {
         switch self {
         case .sample0: 1
-        case .seeded(let n), .challenge(let n): n
+        case .seeded(let n), .challenge(let n), .challengeAfterSample0(let n): n
         }
+    }
+
+    /// Users run before these, carrying the challenge's `last_chunk_bitrate` into their sessions but not scored.
+    public var unscoredFirst: [[Int]] {
+        if case .challengeAfterSample0 = self { [MMGCRunner.sample0] } else { [] }
     }
 
     /// Each user's watch time (ms) of each video of the session.
@@ -74,22 +84,30 @@ public enum SimulatedUsers: Equatable, Sendable {
         case .seeded(let n):
             return UserSampler(videos: videos).users(n, seed: seed)
         case .challenge(let n):
-            precondition(videos.count == ChallengeUsers.videosPerUser, "a challenge session has seven videos")
-            if let bare = videos.first(where: { $0.retention.isEmpty }) { throw .needsRetention(video: bare.name) }
-            guard let seed = UInt32(exactly: seed) else { throw .seedTooLarge(seed) }
-            var users: [[Int]] = []
-            for pairs in ChallengeUsers.seedPairs(users: n, seed: seed) {
-                var watch: [Int] = []
-                for (video, pair) in zip(videos, pairs) {
-                    do throws(NumPyRandomState.ChoiceError) {
-                        watch.append(try ChallengeUsers.watchMilliseconds(retention: video.retention, seeds: pair))
-                    } catch {
-                        throw .curve(video: video.name, error)
-                    }
-                }
-                users.append(watch)
-            }
-            return users
+            return try Self.challengeUsers(n, afterSample0: false, videos: videos, seed: seed)
+        case .challengeAfterSample0(let n):
+            return try Self.challengeUsers(n, afterSample0: true, videos: videos, seed: seed)
         }
+    }
+
+    private static func challengeUsers(
+        _ n: Int, afterSample0: Bool, videos: [ShortVideo], seed: UInt64
+    ) throws(ParseError) -> [[Int]] {
+        precondition(videos.count == ChallengeUsers.videosPerUser, "a challenge session has seven videos")
+        if let bare = videos.first(where: { $0.retention.isEmpty }) { throw .needsRetention(video: bare.name) }
+        guard let seed = UInt32(exactly: seed) else { throw .seedTooLarge(seed) }
+        var users: [[Int]] = []
+        for pairs in ChallengeUsers.seedPairs(users: n, seed: seed, afterSample0: afterSample0) {
+            var watch: [Int] = []
+            for (video, pair) in zip(videos, pairs) {
+                do throws(NumPyRandomState.ChoiceError) {
+                    watch.append(try ChallengeUsers.watchMilliseconds(retention: video.retention, seeds: pair))
+                } catch {
+                    throw .curve(video: video.name, error)
+                }
+            }
+            users.append(watch)
+        }
+        return users
     }
 }

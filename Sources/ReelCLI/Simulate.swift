@@ -28,7 +28,7 @@ extension Reel {
         @Option(
             name: .long,
             help:
-                "sample0 (the challenge's default user), a number of users seeded by Reel, or challenge:N (users 0..<N drawn as the challenge's run.py draws them; --seed is its RANDOM_SEED, 42 there).",
+                "sample0 (the challenge's default user), a number of users seeded by Reel, challenge:N (users 0..<N drawn as the challenge's run.py draws them; --seed is its RANDOM_SEED, 42 there), or challenge-after-sample0:N (the same, drawn after the default user's run, as the data's reference table was).",
             transform: { text in
                 do { return try SimulatedUsers(parsing: text) } catch { throw ValidationError("\(error)") }
             })
@@ -64,6 +64,9 @@ extension Reel {
             guard (0...1).contains(backSwipes) else { throw ValidationError("--back-swipes takes a probability 0...1") }
             guard scrollPause >= 0 else { throw ValidationError("--scroll-pause takes milliseconds ≥ 0") }
             if case .challenge = users, UInt32(exactly: seed) == nil {
+                throw ValidationError(SimulatedUsers.ParseError.seedTooLarge(seed).description)
+            }
+            if case .challengeAfterSample0 = users, UInt32(exactly: seed) == nil {
                 throw ValidationError(SimulatedUsers.ParseError.seedTooLarge(seed).description)
             }
         }
@@ -123,7 +126,7 @@ extension Reel {
                 result = runner.run(chosen).average
             } else {
                 let people = try watchTimes(videos: runner.sessionVideos)
-                result = runner.run(chosen, users: people)
+                result = runner.run(chosen, users: people, unscoredFirst: users.unscoredFirst)
             }
             let elapsed = max(Date().timeIntervalSince(started), 1e-9)
             let sessions = Double(traces.count) * Double(users.count)

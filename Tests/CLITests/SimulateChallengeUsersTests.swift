@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: [
         (["--users", "challenge:0"], "takes N from 1 to 1001"),
         (["--users", "challenge:2", "--seed", "4294967296"], "too large for challenge users"),
-        (["--users", "sample1"], "takes sample0, a positive number or challenge:N"),
+        (["--users", "sample1"], "takes sample0, a positive number, challenge:N or challenge-after-sample0:N"),
     ])
     func aBadUserSpellingIsAUsageError(extra: [String], message: String) async throws {
         let directory = try TemporaryDirectory()

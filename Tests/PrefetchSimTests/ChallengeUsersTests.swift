@@ -68,5 +68,12 @@ import Testing
         #expect(users[0] == [17000, 26000, 1447, 5150, 33855, 1088, 1074])
         #expect(users[1] == [64, 9742, 37000, 4847, 5291, 6000, 11233])
         #expect(users[49] == [1064, 10548, 1471, 1510, 5987, 4613, 1087])
+        // Drawn after the default user's run, as the reference table's samples50 were (values printed by CPython
+        // through the challenge's own Retention class; their mean watch time is the table's 80,411.22 ms).
+        let after = try SimulatedUsers.challengeAfterSample0(50).watchTimes(videos: videos, seed: 42)
+        #expect(after[0] == [17000, 25188, 3939, 4867, 4173, 6000, 125_000])
+        #expect(after[1] == [13002, 5561, 2670, 6642, 2511, 1817, 398])
+        #expect(after[49] == [4873, 13480, 37000, 1074, 1452, 2516, 1273])
+        #expect(after.joined().reduce(0, +) == 4_020_561)
     }
 }

@@ -89,3 +89,38 @@ extension MMGCCalibrationTests {
             "stall \(result.stallRatio), waste \(result.wasteRatio)")
     }
 }
+
+extension MMGCCalibrationTests {
+    /// The table's samples50 rows are the challenge's 50 users drawn after its default user's run, with that run's
+    /// `last_chunk_bitrate` carried in: A2 on the medium set, to the table's last decimal. (Each row is 1,020
+    /// sessions, slow in a debug build; `scripts/check-mmgc-reference.sh` checks all 28 with the release binary.)
+    @Test(.enabled(if: data != nil, "needs ../shared/data/prefetch"))
+    func theTablesFiftyUsersAreTheChallengesDrawnAfterItsDefaultUser() throws {
+        let data = try #require(Self.data)
+        let catalog = try MMGCData.catalog(
+            at: data + "/mmgc2022/short_video_size", retention: data + "/mmgc2022/user_ret")
+        let text = try String(contentsOfFile: data + "/reference_results.tsv", encoding: .utf8)
+        let rows = text.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t").map(String.init) }
+        let users = SimulatedUsers.challengeAfterSample0(50)
+        for (policy, set) in [("A2", "medium")] {
+            let row = try #require(
+                rows.first { $0.count >= 9 && $0[0] == policy && $0[1] == set && $0[2] == "samples50" })
+            let runner = MMGCRunner(catalog: catalog, traces: try Self.traces(data, set))
+            let result = runner.run(
+                try PolicyName(parsing: policy).makeMMGCPolicy(),
+                users: try users.watchTimes(videos: runner.sessionVideos, seed: 42), unscoredFirst: users.unscoredFirst)
+            let expected = try [3, 5, 6, 7, 8].map { try #require(Double(row[$0])) }
+            let got = [
+                result.score, result.bytesDownloaded, result.wastedBytes, result.rebufferMilliseconds,
+                result.watchMilliseconds,
+            ]
+            // One unit of the table's last decimal: 4 places for the score, 2 for the rest.
+            let tolerance = [0.0001, 0.01, 0.01, 0.01, 0.01]
+            for (index, name) in ["score", "bytes", "wasted", "rebuffer", "watch"].enumerated() {
+                #expect(
+                    abs(got[index] - expected[index]) <= tolerance[index] * (1 + 1e-9),
+                    "\(policy) \(set) \(name) \(got[index]) vs \(expected[index])")
+            }
+        }
+    }
+}

@@ -5,10 +5,14 @@ import Testing
     @Test(arguments: [
         ("sample0", SimulatedUsers.sample0), ("1", .seeded(1)), ("50", .seeded(50)), ("challenge:1", .challenge(1)),
         ("challenge:50", .challenge(50)), ("challenge:1001", .challenge(1001)),
+        ("challenge-after-sample0:1", .challengeAfterSample0(1)),
+        ("challenge-after-sample0:50", .challengeAfterSample0(50)),
     ])
     func parsesEverySpelling(text: String, users: SimulatedUsers) throws {
         #expect(try SimulatedUsers(parsing: text) == users)
         #expect(users.spelling == text)
+        let after = if case .challengeAfterSample0 = users { true } else { false }
+        #expect(users.unscoredFirst == (after ? [MMGCRunner.sample0] : []))
     }
 
     @Test(arguments: ["", "0", "-3", "+5", "05", "five", "sample1", "challenge", "٣"])
@@ -17,7 +21,10 @@ import Testing
         #expect(SimulatedUsers.ParseError.unknown(text).description.contains("challenge:N"))
     }
 
-    @Test(arguments: ["challenge:", "challenge:0", "challenge:1002", "challenge:+1", "challenge:007", "challenge:x"])
+    @Test(arguments: [
+        "challenge:", "challenge:0", "challenge:1002", "challenge:+1", "challenge:007", "challenge:x",
+        "challenge-after-sample0:0", "challenge-after-sample0:1002", "challenge-after-sample0:",
+    ])
     func refusesAChallengeCountOutsideItsSeeds(text: String) {
         #expect(throws: SimulatedUsers.ParseError.challengeCount(text)) { try SimulatedUsers(parsing: text) }
         #expect(SimulatedUsers.ParseError.challengeCount(text).description.contains("1001"))

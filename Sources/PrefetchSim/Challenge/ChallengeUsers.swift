@@ -18,11 +18,19 @@ public enum ChallengeUsers {
         return pairs(global.randint(below: 100, count: 2 * videosPerUser))
     }
 
-    /// The seed pair of each video, for users 0..<count.
-    public static func seedPairs(users count: Int, seed: UInt32) -> [[(numpy: UInt32, python: UInt64)]] {
+    /// The seed pair of each video, for users 0..<count. `afterSample0`: `test_user_samples` called after the
+    /// default user's run in the same process, as the data's reference table was made. Each `Retention` reseeds
+    /// NumPy, so the sample seeds then come after the last one's: `seed(pair 6's NumPy seed)` and one choice.
+    public static func seedPairs(
+        users count: Int, seed: UInt32, afterSample0: Bool = false
+    ) -> [[(numpy: UInt32, python: UInt64)]] {
         precondition((1...maximumUsers).contains(count), "the challenge draws 1 to 1,001 users")
         var global = NumPyRandomState(seed: seed)
-        _ = global.randint(below: 100, count: 2 * videosPerUser)
+        let module = pairs(global.randint(below: 100, count: 2 * videosPerUser))
+        if afterSample0 {
+            global = NumPyRandomState(seed: module[videosPerUser - 1].numpy)
+            _ = global.randomSample()
+        }
         let sampleSeeds = global.randint(below: 10_000, count: maximumUsers)
         return sampleSeeds.prefix(count).map { sampleSeed in
             var sample = NumPyRandomState(seed: UInt32(sampleSeed))

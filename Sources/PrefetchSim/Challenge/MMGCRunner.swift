@@ -25,9 +25,16 @@ public struct MMGCRunner: Sendable {
     }
 
     /// Runs every user over every trace in the challenge's order (`test_user_samples`: user by user, traces in
-    /// order), with one carried `last_chunk_bitrate` list for the whole run as its module keeps it.
-    public func run(_ policy: some MMGCPolicy, users: [[Int]]) -> MMGCResult {
+    /// order), with one carried `last_chunk_bitrate` list for the whole run as its module keeps it. The users of
+    /// `unscoredFirst` run before them in the same way, and only carry that list.
+    public func run(_ policy: some MMGCPolicy, users: [[Int]], unscoredFirst: [[Int]] = []) -> MMGCResult {
         var carried = [Double](repeating: -1, count: 7)
+        for watch in unscoredFirst {
+            for trace in traces {
+                _ = MMGCSession(videos: sessionVideos, watch: watch, trace: trace).run(
+                    policy, lastChunkBitrate: &carried)
+            }
+        }
         var results: [MMGCResult] = []
         results.reserveCapacity(users.count * traces.count)
         for watch in users {
