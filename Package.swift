@@ -64,6 +64,7 @@ let package = Package(
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
         .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming),
+        .target(name: "ViewerAnalytics", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LibZ", dependencies: ["CZlib"], swiftSettings: upcoming),
         .target(
@@ -241,6 +242,9 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "FileSystemTests", dependencies: ["TestTraits", "Deadlines", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(
+            name: "ViewerAnalyticsTests", dependencies: ["TestTraits", "ViewerAnalytics", "MediaModel"],
+            swiftSettings: upcoming),
         .testTarget(
             name: "UploadClientTests",
             dependencies: [

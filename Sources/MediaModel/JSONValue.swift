@@ -1,7 +1,8 @@
 internal import Foundation
 
-/// A parsed JSON document, kept as a tree so a preset file can be laid over the defaults and then decoded strictly.
-enum JSONValue: Sendable, Equatable {
+/// A parsed JSON document, kept as a tree so a preset file can be laid over the defaults and then decoded strictly,
+/// and so a viewer event's fields can be checked one by one.
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -12,7 +13,7 @@ enum JSONValue: Sendable, Equatable {
 
     /// Parses a JSON document.
     /// - Throws: the `DecodingError` Foundation's parser raised, which says where the text went wrong.
-    init(parsing bytes: [UInt8]) throws {
+    public init(parsing bytes: [UInt8]) throws {
         self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }
 
@@ -42,7 +43,7 @@ enum JSONValue: Sendable, Equatable {
     }
 
     /// What a message calls this kind of value: "a string", "an object".
-    var kind: String {
+    public var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -55,7 +56,7 @@ enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: Decodable {
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

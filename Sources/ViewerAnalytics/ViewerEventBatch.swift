@@ -1,0 +1,36 @@
+public import MediaModel
+
+/// A batch as `POST /v1/events` takes it: a JSON array of at most 100 events in at most 64 KB, every field checked,
+/// so the answer to a bad batch names the first bad event and field and nothing of it is stored.
+public enum ViewerEventBatch {
+    public static let maximumEvents = 100
+    public static let maximumBytes = 64 * 1024
+    static let maximumIdentifier = 64
+    static let maximumRendition = 32
+    static let maximumMessage = 500
+    /// Ten minutes: longer than any startup or stall the client can honestly report on a 60 s video.
+    static let maximumMilliseconds = 600_000.0
+    /// An hour: a looping 60 s video watched for an hour is still one view.
+    static let maximumSeconds = 3600.0
+    static let maximumBytesPerEvent = 10_000_000_000.0
+
+    /// - Throws: `ViewerEventError` for the first thing wrong.
+    public static func parse(_ body: [UInt8]) throws(ViewerEventError) -> [ViewerEvent] {
+        guard body.count <= maximumBytes else { throw .tooLarge(bytes: body.count, limit: maximumBytes) }
+        let document: JSONValue
+        do { document = try JSONValue(parsing: body) } catch { throw .notJSON }
+        guard case let .array(items) = document else { throw .notAnArray }
+        guard items.count <= maximumEvents else { throw .tooManyEvents(count: items.count, limit: maximumEvents) }
+        var events: [ViewerEvent] = []
+        events.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            do throws(ViewerEventFields.Failure) {
+                var fields = try ViewerEventFields(item)
+                events.append(try fields.event())
+            } catch {
+                throw .badEvent(index: index, field: error.field, problem: error.problem)
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,120 @@
+internal import MediaModel
+
+/// One event's JSON object, read field by field; every field it has must be one its type takes.
+struct ViewerEventFields {
+    struct Failure: Error {
+        let field: String
+        let problem: ViewerEventError.Problem
+    }
+
+    private let fields: [String: JSONValue]
+    private var read: Set<String> = []
+
+    init(_ value: JSONValue) throws(Failure) {
+        guard case let .object(fields) = value else { throw Failure(field: "the event", problem: .notAnObject) }
+        self.fields = fields
+    }
+
+    mutating func event() throws(Failure) -> ViewerEvent {
+        let type = try string("type", limit: 20)
+        let session = try identifier("session")
+        let kind: ViewerEvent.Kind
+        var video: String?
+        switch type {
+        case "view_start":
+            video = try identifier("video")
+            kind = .viewStart(
+                rendition: try identifier("rendition", limit: ViewerEventBatch.maximumRendition),
+                startupMilliseconds: try integer("startup_ms", 0...ViewerEventBatch.maximumMilliseconds))
+        case "stall":
+            video = try identifier("video")
+            kind = .stall(milliseconds: try integer("duration_ms", 0...ViewerEventBatch.maximumMilliseconds))
+        case "progress":
+            video = try identifier("video")
+            kind = .progress(
+                positionSeconds: try number("position_s", 0...ViewerEventBatch.maximumSeconds),
+                watchedSeconds: try number("watched_s", 0...ViewerEventBatch.maximumSeconds))
+        case "view_end":
+            video = try identifier("video")
+            kind = .viewEnd(
+                watchedSeconds: try number("watched_s", 0...ViewerEventBatch.maximumSeconds),
+                completed: try boolean("completed"),
+                bytes: try integer("bytes", 0...ViewerEventBatch.maximumBytesPerEvent))
+        case "segment":
+            video = try identifier("video")
+            kind = .segment(
+                bytes: try integer("bytes", 1...ViewerEventBatch.maximumBytesPerEvent),
+                milliseconds: try integer("ms", 1...ViewerEventBatch.maximumMilliseconds))
+        case "error":
+            video = fields["video"] == nil ? nil : try identifier("video")
+            kind = .error(message: try string("message", limit: ViewerEventBatch.maximumMessage))
+        default:
+            throw Failure(field: "type", problem: .unknownType(type))
+        }
+        if let extra = fields.keys.sorted().first(where: { !read.contains($0) }) {
+            throw Failure(field: extra, problem: .unknownField)
+        }
+        return ViewerEvent(session: session, video: video, kind: kind)
+    }
+
+    private mutating func value(_ name: String) throws(Failure) -> JSONValue {
+        read.insert(name)
+        guard let value = fields[name], value != .null else { throw Failure(field: name, problem: .missing) }
+        return value
+    }
+
+    private mutating func string(_ name: String, limit: Int) throws(Failure) -> String {
+        guard case let .string(text) = try value(name) else {
+            throw Failure(field: name, problem: .wrongType(expected: "a string"))
+        }
+        guard text.count <= limit else { throw Failure(field: name, problem: .tooLong(limit: limit)) }
+        return text
+    }
+
+    /// Ids, session ids and rendition names: 1 to `limit` ASCII letters, digits, '-' and '_'.
+    private mutating func identifier(
+        _ name: String, limit: Int = ViewerEventBatch.maximumIdentifier
+    ) throws(Failure)
+        -> String
+    {
+        let text = try string(name, limit: limit)
+        guard !text.isEmpty else { throw Failure(field: name, problem: .missing) }
+        guard text.utf8.allSatisfy({ $0.isIdentifierByte }) else {
+            throw Failure(field: name, problem: .badCharacters)
+        }
+        return text
+    }
+
+    private mutating func integer(_ name: String, _ range: ClosedRange<Double>) throws(Failure) -> Int {
+        guard case let .integer(number) = try value(name) else {
+            throw Failure(field: name, problem: .wrongType(expected: "a whole number"))
+        }
+        guard range.contains(Double(number)) else { throw Failure(field: name, problem: .outOfRange(range)) }
+        return Int(number)
+    }
+
+    private mutating func number(_ name: String, _ range: ClosedRange<Double>) throws(Failure) -> Double {
+        let number: Double
+        switch try value(name) {
+        case let .integer(whole): number = Double(whole)
+        case let .number(fraction): number = fraction
+        default: throw Failure(field: name, problem: .wrongType(expected: "a number"))
+        }
+        guard range.contains(number) else { throw Failure(field: name, problem: .outOfRange(range)) }
+        return number
+    }
+
+    private mutating func boolean(_ name: String) throws(Failure) -> Bool {
+        guard case let .bool(flag) = try value(name) else {
+            throw Failure(field: name, problem: .wrongType(expected: "true or false"))
+        }
+        return flag
+    }
+}
+
+extension UInt8 {
+    fileprivate var isIdentifierByte: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x2D
+            || self == 0x5F
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+import ViewerAnalytics
+
+@Suite(.timeLimit(.minutes(1))) struct ViewerStatsRollupTests {
+    static func start(_ session: String, _ video: String, startup: Int = 100) -> ViewerEvent {
+        ViewerEvent(session: session, video: video, kind: .viewStart(rendition: "720p", startupMilliseconds: startup))
+    }
+
+    static func end(
+        _ session: String, _ video: String, watched: Double, completed: Bool = false, bytes: Int = 0
+    )
+        -> ViewerEvent
+    {
+        ViewerEvent(
+            session: session, video: video, kind: .viewEnd(watchedSeconds: watched, completed: completed, bytes: bytes))
+    }
+
+    @Test func viewsSessionsStartupStallsAndBytesAddUp() throws {
+        var rollup = ViewerStatsRollup()
+        rollup.add([
+            Self.start("a", "v", startup: 100),
+            ViewerEvent(session: "a", video: "v", kind: .stall(milliseconds: 500)),
+            Self.end("a", "v", watched: 10, completed: true, bytes: 1000),
+            Self.start("a", "v", startup: 300),  // the same tab comes back: a second view
+            Self.end("a", "v", watched: 2, bytes: 500),
+            Self.start("b", "v", startup: 200),
+            ViewerEvent(session: "b", video: "v", kind: .progress(positionSeconds: 5, watchedSeconds: 5)),
+            // b never sent its end: it counts as its last progress, not completed.
+            ViewerEvent(session: "c", video: "v", kind: .stall(milliseconds: 9999)),  // no view open: ignored
+        ])
+        let stats = try #require(rollup.stats(durationSeconds: ["v": 10])["v"])
+        #expect(stats.views == 3)
+        #expect(stats.sessions == 2)
+        #expect(stats.startupMedianMilliseconds == 200)
+        #expect(stats.startupP90Milliseconds == 300)
+        #expect(abs(stats.rebufferRatio - 0.5 / 17) < 1e-12)
+        #expect(abs(stats.completionRate - 1.0 / 3) < 1e-12)
+        #expect(abs(stats.meanWatchedFraction - (1 + 0.2 + 0.5) / 3) < 1e-12)
+        #expect(stats.bytesPerView == 500)
+        #expect(stats.retention.count == 11)
+        #expect(stats.retention[0] == 1)
+        #expect(abs(stats.retention[3] - 2.0 / 3) < 1e-12)
+        #expect(abs(stats.retention[10] - 1.0 / 3) < 1e-12)
+    }
+
+    @Test func retentionNeverRisesStartsAtOneAndStopsAtSixtySeconds() throws {
+        // Every split of 12 views among watch times 0, 7.5, 30, 59.9, 60 and 240 s (a looping video) on a 90 s video.
+        let times = [0, 7.5, 30, 59.9, 60, 240]
+        for seed in 0..<200 {
+            var generator = seed
+            var events: [ViewerEvent] = []
+            for view in 0..<12 {
+                generator = (generator &* 1_103_515_245 &+ 12345) & 0x7fff_ffff
+                events += [
+                    Self.start("s\(view)", "v"), Self.end("s\(view)", "v", watched: times[generator % times.count]),
+                ]
+            }
+            var rollup = ViewerStatsRollup()
+            rollup.add(events)
+            let stats = try #require(rollup.stats(durationSeconds: ["v": 90])["v"])
+            #expect(stats.retention.count == 61)
+            #expect(stats.retention[0] == 1)
+            #expect(zip(stats.retention, stats.retention.dropFirst()).allSatisfy { $0 >= $1 })
+            #expect(stats.meanWatchedFraction <= 1)
+        }
+    }
+
+    @Test func percentilesAreNearestRank() {
+        #expect(ViewerStatsRollupTests.percentile([], 0.5) == nil)
+        #expect(ViewerStatsRollupTests.percentile([7], 0.9) == 7)
+        #expect(ViewerStatsRollupTests.percentile(Array(1...10), 0.5) == 5)
+        #expect(ViewerStatsRollupTests.percentile(Array(1...10), 0.9) == 9)
+        #expect(ViewerStatsRollupTests.percentile(Array(1...11), 0.9) == 10)
+    }
+
+    static func percentile(_ values: [Int], _ p: Double) -> Int? {
+        var rollup = ViewerStatsRollup()
+        rollup.add(values.enumerated().flatMap { [Self.start("s\($0.offset)", "v", startup: $0.element)] })
+        let stats = rollup.stats(durationSeconds: ["v": 10])["v"]
+        return p == 0.5 ? stats?.startupMedianMilliseconds : stats?.startupP90Milliseconds
+    }
+}
