@@ -45,3 +45,14 @@ int CFileSystem_setSysNiceEffective(int on, int *wasOn) {
     }
     return (int)syscall(SYS_capset, &header, data);
 }
+
+int CFileSystem_dropSysNice(void) {
+    struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+    if (syscall(SYS_capget, &header, data) != 0) return -1;
+    const unsigned bit = 1u << CAP_SYS_NICE;
+    data[0].effective &= ~bit;
+    data[0].permitted &= ~bit;
+    data[0].inheritable &= ~bit;
+    return (int)syscall(SYS_capset, &header, data);
+}

@@ -51,6 +51,16 @@ public enum ThreadScheduling {
         }
     }
 
+    /// Takes CAP_SYS_NICE out of the calling thread's effective and permitted capabilities for good. Called first in
+    /// the process, before any other thread exists, it leaves no thread that can raise itself or start a real-time
+    /// thread: `forbidRealTime` covers only the thread that opens an encoder, and a run of `reel transcode` still
+    /// showed five SVT-AV1 threads in SCHED_FIFO once in many (2026-11-28).
+    public static func neverRealTime() throws(FileSystemError) {
+        if CFileSystem_dropSysNice() != 0 {
+            throw FileSystemError("capset(CAP_SYS_NICE dropped)", "thread \(ThreadCPU.currentThreadID())")
+        }
+    }
+
     /// FIFO or round robin, with or without SCHED_RESET_ON_FORK.
     static func isRealTime(_ policy: Int32) -> Bool {
         let base = policy & ~Int32(0x4000_0000)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import FileSystem
 import Foundation
 import Worker
 
@@ -10,6 +11,10 @@ import Worker
 @main
 enum Entry {
     static func main() {
+        // No thread of reel's may ever run real time (`ThreadScheduling`); nothing reel does needs CAP_SYS_NICE.
+        do { try ThreadScheduling.neverRealTime() } catch {
+            FileHandle.standardError.write(Data("reel: warning: \(error)\n".utf8))
+        }
         if CommandLine.arguments.count == 2, CommandLine.arguments[1] == JobServer.subcommand { JobServer.main() }
         Task {
             await Reel.main()

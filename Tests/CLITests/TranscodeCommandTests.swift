@@ -97,6 +97,11 @@ import Glibc
             var samples = 0, mostThreads = 0, realTime: Set<String> = []
             let deadline = ContinuousClock.now + .seconds(540)
             while !child.hasExited, ContinuousClock.now < deadline {
+                // Not one thread may even hold CAP_SYS_NICE: reel drops it before it starts a second thread (while
+                // the process has one, its main thread may not have got that far yet).
+                if Self.schedulingPolicies(of: child.pid).count > 1 {
+                    for holder in Self.sysNiceHolders(of: child.pid) { realTime.insert(holder) }
+                }
                 let policies = Self.schedulingPolicies(of: child.pid)
                 if !policies.isEmpty { samples += 1 }
                 mostThreads = max(mostThreads, policies.count)
@@ -109,6 +114,22 @@ import Glibc
         #expect(try await child.exit(within: .seconds(10)) == 0, "\(child.stderr)")
         #expect(realTime.isEmpty, "real-time threads: \(realTime.sorted())")
         #expect(samples > 5 && mostThreads > 20, "\(samples) samples, at most \(mostThreads) threads")
+    }
+
+    /// Threads whose effective or permitted capabilities (`/proc/PID/task/TID/status`) include CAP_SYS_NICE (bit 23).
+    static func sysNiceHolders(of pid: Int32) -> [String] {
+        let task = "/proc/\(pid)/task"
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: task)) ?? []
+        return ids.compactMap { id -> String? in
+            guard let status = try? String(contentsOfFile: "\(task)/\(id)/status", encoding: .utf8) else { return nil }
+            for line in status.split(separator: "\n") where line.hasPrefix("CapEff:") || line.hasPrefix("CapPrm:") {
+                let hex = line.split(separator: "\t").last.map(String.init) ?? ""
+                if let mask = UInt64(hex.trimmingCharacters(in: .whitespaces), radix: 16), mask & (1 << 23) != 0 {
+                    return "\(id): \(line.prefix(7)) has CAP_SYS_NICE"
+                }
+            }
+            return nil
+        }
     }
 
     /// Each thread's scheduling policy (the 41st field of its stat line), by thread id.

@@ -25,4 +25,8 @@ int CFileSystem_threadID(void);
 /// wrap) and says in *wasOn whether it was on; it stays permitted, so it can be turned back on. 0, or -1 and errno.
 int CFileSystem_setSysNiceEffective(int on, int *wasOn);
 
+/// Takes CAP_SYS_NICE out of the calling thread's effective, permitted and inheritable capabilities for good: threads
+/// it starts later inherit the sets without it. 0, or -1 and errno.
+int CFileSystem_dropSysNice(void);
+
 #endif
