@@ -69,11 +69,11 @@ public struct ShortVideo: Sendable, Equatable {
         return low
     }
 
-    /// The highest rung whose rate is at most 0.8 × the measured throughput; the lowest when none is, or before
-    /// any measurement. The same rule as the challenge's, on this video's own rates.
-    public func rung(forMeasuredKbps kbps: Double?) -> Int {
+    /// The highest rung whose rate is at most `share` × the measured throughput (0.8 by default); the lowest when
+    /// none is, or before any measurement. The same rule as the challenge's, on this video's own rates.
+    public func rung(forMeasuredKbps kbps: Double?, share: Double = 0.8) -> Int {
         guard let kbps else { return 0 }
-        return rungKbps.lastIndex { $0 <= 0.8 * kbps } ?? 0
+        return rungKbps.lastIndex { $0 <= share * kbps } ?? 0
     }
 
     /// r(t) for a whole second t, clamped to the curve.

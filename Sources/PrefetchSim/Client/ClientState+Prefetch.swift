@@ -56,13 +56,13 @@ extension ClientState {
     /// one rung. With `retentionPrefetch`, a first chunk and a playing item short of buffer use the cautious share.
     func rung(for index: Int) -> Int {
         let video = video(index)
-        var kbps = samples.harmonicMean
-        if let prefetch = config.retentionPrefetch, let measured = kbps {
+        var share = 0.8
+        if let prefetch = config.retentionPrefetch {
             let first = items[index].chunks.isEmpty
             let low = index == current && bufferedAhead(index) < prefetch.lowBufferMilliseconds
-            if first || low { kbps = measured * prefetch.cautiousShare / 0.8 }
+            if first || low { share = prefetch.cautiousShare }
         }
-        var rung = video.rung(forMeasuredKbps: kbps)
+        var rung = video.rung(forMeasuredKbps: samples.harmonicMean, share: share)
         if let cap = config.networkClass?.rungCap { rung = samples.isEmpty ? cap : min(rung, cap) }
         return min(video.rungCount - 1, config.lowBattery ? max(0, rung - 1) : rung)
     }
