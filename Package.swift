@@ -73,13 +73,14 @@ let package = Package(
         .target(
             name: "FeedStore",
             dependencies: [
-                "MediaModel", "LibSQLite", "FileSystem", .product(name: "GRDB", package: "GRDB.swift"),
+                "MediaModel", "LibSQLite", "FileSystem", "ViewerAnalytics",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ], swiftSettings: upcoming),
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel", "LibZ", "ObjectStore",
+                "FeedStore", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -137,7 +138,7 @@ let package = Package(
                 "FileSystem", "Deadlines",
                 "UploadClient",
                 "HLSCheck", "ObjectStore",
-                "PostgresCatalog",
+                "PostgresCatalog", "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,7 +168,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel",
-                "PrefetchSim", "TestServers", "ObjectStore", "SigV4",
+                "PrefetchSim", "TestServers", "ObjectStore", "SigV4", "ViewerAnalytics",
             ],
             swiftSettings: upcoming),
         .testTarget(
@@ -266,7 +267,7 @@ let package = Package(
         .target(
             name: "PostgresCatalog",
             dependencies: [
-                "FeedStore", "Deadlines",
+                "FeedStore", "Deadlines", "ViewerAnalytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -300,6 +301,7 @@ let package = Package(
             name: "CatalogConformanceTests",
             dependencies: [
                 "Deadlines", "FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel",
+                "ViewerAnalytics",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

@@ -29,6 +29,8 @@ public struct FeedServer: Sendable {
     public var objectMedia: ObjectMedia?
     /// Uploads over HTTP (`/v1/uploads`); nil serves none.
     public var uploads: UploadDesk?
+    /// `POST /v1/events`, when the catalog can take viewers' events.
+    public var viewerEvents: ViewerEventIngest?
     /// `--cors-origin`: origins whose pages may use this API (`*` for any).
     public var corsOrigins: [String] = []
     /// A connection that sends nothing for this long is closed, so a stalled client cannot hold a request open.
@@ -79,6 +81,7 @@ public struct FeedServer: Sendable {
             router.head(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
         }
         if let uploads { addUploadRoutes(to: router, desk: uploads) }
+        if let viewerEvents { addEventRoutes(to: router, ingest: viewerEvents) }
         router.get("/v1/feed") { request, _ in try await self.feed(request) }
         router.get("/v1/videos/:id") { _, context in try await self.video(id: context.parameters.require("id")) }
         router.get("/v1/jobs/:id") { _, context in try await self.job(id: context.parameters.require("id")) }

@@ -282,6 +282,33 @@ public final class FeedDatabase: Sendable {
                 try update.execute(arguments: [Data(FeedVideoRecord.encode(video)), id])
             }
         }
+        migrator.registerMigration("v13: viewer events and video figures") { db in
+            // What players report (POST /v1/events), kept for --events-retention, and each video's figures from the
+            // last roll-up. AUTOINCREMENT: an id is never used twice, so the roll-up's order survives deletions.
+            try db.execute(
+                sql: """
+                    CREATE TABLE viewer_events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        received_at INTEGER NOT NULL,
+                        session TEXT NOT NULL,
+                        video TEXT,
+                        type TEXT NOT NULL,
+                        rendition TEXT,
+                        ms INTEGER,
+                        position_s REAL,
+                        watched_s REAL,
+                        completed INTEGER,
+                        bytes INTEGER,
+                        message TEXT
+                    );
+                    CREATE INDEX viewer_events_received ON viewer_events (received_at);
+                    CREATE TABLE video_stats (
+                        video TEXT PRIMARY KEY,
+                        rolled_at INTEGER NOT NULL,
+                        stats TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 

@@ -1,4 +1,5 @@
 public import MediaModel
+public import ViewerAnalytics
 
 /// A catalog whose feed reads go to a read replica (`--database-read`) while everything else — uploads, jobs,
 /// publishing, and job status, which a client polls right after uploading — goes to the primary. The feed may lag
@@ -141,4 +142,23 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     ) async throws(CatalogError) {
         try await primary.finishUpload(id: id, jobID: jobID, sourceName: sourceName, bytes: bytes, now: now)
     }
+
+    // MARK: ViewerEventLog, on the primary: events are writes, and their figures are read with them.
+
+    public func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError) {
+        try await primary.appendViewerEvents(events)
+    }
+    public func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] {
+        try await primary.viewerEvents(after: after, limit: limit)
+    }
+    public func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int {
+        try await primary.deleteViewerEvents(receivedBefore: receivedBefore)
+    }
+    public func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError) {
+        try await primary.replaceVideoStats(stats, rolledAt: rolledAt)
+    }
+    public func videoStats(video: String) async throws(CatalogError) -> VideoStats? {
+        try await primary.videoStats(video: video)
+    }
+    public func allVideoStats() async throws(CatalogError) -> [VideoStats] { try await primary.allVideoStats() }
 }

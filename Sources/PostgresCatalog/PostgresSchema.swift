@@ -28,7 +28,7 @@ public enum PostgresSchema {
     }
 
     public static let migrations: [Migration] = [
-        catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords,
+        catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents,
     ]
 
     static let catalog = Migration(
@@ -321,4 +321,35 @@ public enum PostgresSchema {
                     logger: logger)
             }
         })
+
+    /// The SQLite catalog's v13: what players report (POST /v1/events), kept for --events-retention, and each
+    /// video's figures from the last roll-up.
+    static let viewerEvents = Migration(
+        version: 7, name: "viewer events and video figures (the SQLite catalog's v13)",
+        statements: [
+            """
+            CREATE TABLE viewer_events (
+                id bigserial PRIMARY KEY,
+                received_at bigint NOT NULL,
+                session text NOT NULL,
+                video text COLLATE "C",
+                type text NOT NULL,
+                rendition text,
+                ms bigint,
+                position_s double precision,
+                watched_s double precision,
+                completed integer,
+                bytes bigint,
+                message text
+            )
+            """,
+            "CREATE INDEX viewer_events_received ON viewer_events (received_at)",
+            """
+            CREATE TABLE video_stats (
+                video text COLLATE "C" PRIMARY KEY,
+                rolled_at bigint NOT NULL,
+                stats text NOT NULL
+            )
+            """,
+        ])
 }

@@ -7,7 +7,7 @@ struct Reel: AsyncParsableCommand {
         abstract: "Short-video media pipeline and feed service.",
         subcommands: [
             Probe.self, Check.self, Webp.self, TranscodeCommand.self, Compress.self, Simulate.self, DB.self, Token.self,
-            Serve.self, WorkerCommand.self, WorkerJob.self, Upload.self, HLSCheckCommand.self, Library.self,
+            Serve.self, WorkerCommand.self, WorkerJob.self, Upload.self, HLSCheckCommand.self, Library.self, Stats.self,
         ]
     )
 }

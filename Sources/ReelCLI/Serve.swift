@@ -77,6 +77,10 @@ extension Reel {
             name: .long,
             help: "Close a connection that sends nothing for this many seconds (a stalled upload frees its slot).")
         var idleTimeout = 30.0
+        @Option(
+            name: .long,
+            help: "How long viewers' raw events are kept, in days (from 0.01 to 3650); the figures cover this window.")
+        var eventsRetention = 7.0
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel =
@@ -86,6 +90,9 @@ extension Reel {
             guard (1...64).contains(ioThreads) else { throw ValidationError("--io-threads must be from 1 to 64") }
             guard idleTimeout >= 0.1 else { throw ValidationError("--idle-timeout must be at least 0.1 seconds") }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+            guard (0.01...3650).contains(eventsRetention) else {
+                throw ValidationError("--events-retention must be from 0.01 to 3650 days")
+            }
             if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
             if let rateBurst, !(rateBurst >= 1) { throw ValidationError("--rate-burst must be at least 1") }
             guard Logger.Level(rawValue: logLevel) != nil else {
@@ -171,6 +178,7 @@ extension Reel {
             server.mediaBaseURL = try MediaBaseURL(mediaBaseURL)
             server.idleTimeoutSeconds = idleTimeout
             server.objectMedia = objectMedia
+            server.viewerEvents = ViewerEventIngest(log: catalog)
             let storage: UploadConfiguration.Storage =
                 if let storeClient {
                     .objects(ObjectUploads(client: storeClient))
@@ -181,7 +189,11 @@ extension Reel {
                 store: catalog, configuration: UploadConfiguration(storage: storage, limits: try limits.load()))
             server.uploads = uploads
             var services: [any Service] = [
-                UploadExpiryService(desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel))
+                UploadExpiryService(
+                    desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel)),
+                ViewerStatsService(
+                    log: catalog, videos: catalog, retention: .milliseconds(Int64(eventsRetention * 86_400_000)),
+                    logger: ServerLogging.logger(label: "reel.stats", level: logLevel)),
             ]
             if let inbox {
                 var configuration: WorkerConfiguration

@@ -1,7 +1,9 @@
+import FeedStore
 import Foundation
 import MediaFixtures
 import TestServers
 import Testing
+import ViewerAnalytics
 
 /// `reel db copy`: a SQLite catalog moved into PostgreSQL serves the same feed, byte for byte, from the same library.
 /// HTTP goes through curl, and every wait for a child suspends, so no CLI test holds a thread of the concurrency pool.
@@ -14,6 +16,14 @@ import Testing
             try await ReelProcess.run([
                 "token", "create", "--database", sqlite, "--name", "phone app", "--rate-limit", "3",
             ]).status == 0)
+        // Viewers' events and figures move too, with their ids.
+        let events = SQLiteFeedStore(database: try FeedDatabase(path: sqlite))
+        try await events.appendViewerEvents(
+            (0..<3).map {
+                ReceivedViewerEvent(
+                    receivedAt: 1_000 + Int64($0),
+                    event: ViewerEvent(session: "tab", video: "v000000007", kind: .stall(milliseconds: 100 * $0)))
+            })
         let server = try await PostgresTestServer()
         try await server.createDatabase("moved")
         let url = server.url(database: "moved")
@@ -26,7 +36,10 @@ import Testing
                 return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
             })
         #expect(
-            counts == ["videos": 2500, "renditions": 7500, "upload_tokens": 1, "uploads": 0, "images": 0, "jobs": 0],
+            counts == [
+                "videos": 2500, "renditions": 7500, "upload_tokens": 1, "uploads": 0, "images": 0, "jobs": 0,
+                "viewer_events": 3, "video_stats": 0,
+            ],
             "\(copied.stdout)")
         #expect(
             copied.stderr.contains("copy: videos 2500/2500 (100 %)") && copied.stderr.contains("row counts match"),
@@ -60,6 +73,13 @@ import Testing
             let metrics = try await Self.get(fromPostgres.base + "/metrics").body
             let fast = metrics.split(separator: "\n").first { $0.hasPrefix("reel_feed_fast_path_responses_total ") }
             #expect((fast?.split(separator: " ").last.flatMap { Double($0) } ?? 0) >= 2, "\(metrics.prefix(3000))")
+            // New events on PostgreSQL take ids after the copied ones.
+            let posted = try await ChildProcess.run([
+                "/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "30", "--data-binary",
+                #"[{"type":"stall","session":"tab","video":"v000000007","duration_ms":5}]"#,
+                fromPostgres.base + "/v1/events",
+            ])
+            #expect(posted.stdout == "204")
             // A video published through PostgreSQL reaches the PostgreSQL server's kept first page within moments.
             #expect(try await ReelProcess.run(["db", "seed", "--database", url, "--count", "1"]).status == 0)
             let appeared = try await ChildProcess.suspendUntil(seconds: 10) {

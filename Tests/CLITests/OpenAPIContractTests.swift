@@ -82,7 +82,7 @@ import Testing
         // Every operation but GET /openapi.yaml itself, which schemathesis leaves out as the schema's own URL
         // (OpenAPIRouteTests covers it).
         let tested = output.firstMatch(of: /Tested: (\d+)/).flatMap { Int($0.1) }
-        #expect((tested ?? 0) >= 23, "schemathesis tested \(tested.map(String.init) ?? "no") operations: \(output)")
+        #expect((tested ?? 0) >= 25, "schemathesis tested \(tested.map(String.init) ?? "no") operations: \(output)")
 
         server.signal(SIGTERM)
         #expect(try await server.exit(within: .seconds(60)) == 0, "\(server.stderr)")

@@ -46,8 +46,9 @@ import Testing
         server.uploads = try UploadDesk(
             store: rig.store,
             configuration: UploadConfiguration(library: rig.directory.file("library"), limits: .default))
+        server.viewerEvents = ViewerEventIngest(log: rig.store)
         let routes = server.router().routes
-        #expect(routes.count >= 17)
+        #expect(routes.count >= 18)
         for route in routes {
             let path = OpenAPIOutline.templated(route.path.description)
             let method = route.method.rawValue.lowercased()
@@ -60,6 +61,7 @@ import Testing
         #expect(Set(outline.operations.keys).subtracting(routed).isEmpty)
         #expect(outline.operations["/v1/uploads"] == ["options", "post"])
         #expect(outline.operations["/v1/uploads/{id}"] == ["options", "head", "patch", "delete"])
+        #expect(outline.operations["/v1/events"] == ["post"])
         #expect(!outline.references.isEmpty)
         for reference in outline.references {
             #expect(

@@ -1,0 +1,43 @@
+public import ViewerAnalytics
+
+/// What viewers' players report (`POST /v1/events`) and what it adds up to per video. A batch is stored in one
+/// transaction and is durable when `appendViewerEvents` returns, so the route answers 204 only for events that a
+/// crash cannot take back. The server groups the batches that arrive together into one call (`GroupCommit`).
+public protocol ViewerEventLog: Sendable {
+    /// Stores `events` in one transaction, in order, each received at its own time (Unix milliseconds).
+    func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError)
+    /// Up to `limit` stored events after id `after` (0 for the first), in id order: the order they were stored.
+    func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent]
+    /// Deletes the events received before `receivedBefore` (Unix milliseconds); returns how many went.
+    func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int
+    /// Replaces every video's figures with `stats` in one transaction: a video missing from it has none afterwards.
+    func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError)
+    /// The figures of the last roll-up for `video`, or nil when it had no view.
+    func videoStats(video: String) async throws(CatalogError) -> VideoStats?
+    /// Every video's figures from the last roll-up, in video id order.
+    func allVideoStats() async throws(CatalogError) -> [VideoStats]
+}
+
+/// An event as the route hands it to the log: with the time this server received its batch.
+public struct ReceivedViewerEvent: Sendable, Equatable {
+    public var receivedAt: Int64
+    public var event: ViewerEvent
+
+    public init(receivedAt: Int64, event: ViewerEvent) {
+        self.receivedAt = receivedAt
+        self.event = event
+    }
+}
+
+/// An event as the log holds it: its id gives the order it was stored in.
+public struct StoredViewerEvent: Sendable, Equatable {
+    public var id: Int64
+    public var receivedAt: Int64
+    public var event: ViewerEvent
+
+    public init(id: Int64, receivedAt: Int64, event: ViewerEvent) {
+        self.id = id
+        self.receivedAt = receivedAt
+        self.event = event
+    }
+}
