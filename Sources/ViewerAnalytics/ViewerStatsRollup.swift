@@ -55,6 +55,11 @@ public struct ViewerStatsRollup: Sendable {
         closed[key.video, default: []].append(view)
     }
 
+    /// The videos with a view so far, in id order.
+    public var videosViewed: [String] {
+        Set(closed.keys).union(open.keys.map(\.video)).sorted()
+    }
+
     /// Figures for every video with a view, open views included as they stand. `durationSeconds` gives each video's
     /// length; a video missing from it is taken to be as long as its longest view.
     public func stats(durationSeconds: [String: Double]) -> [String: VideoStats] {

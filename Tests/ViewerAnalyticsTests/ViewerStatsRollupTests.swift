@@ -15,6 +15,18 @@ import ViewerAnalytics
             session: session, video: video, kind: .viewEnd(watchedSeconds: watched, completed: completed, bytes: bytes))
     }
 
+    /// Closed and open views count; a stall or segment outside any view does not make a video viewed.
+    @Test func theVideosViewedAreThoseWithAViewStart() {
+        var rollup = ViewerStatsRollup()
+        rollup.add([
+            Self.start("a", "v2"), Self.end("a", "v2", watched: 3), Self.start("b", "v1"),
+            ViewerEvent(session: "c", video: "v3", kind: .stall(milliseconds: 10)),
+            ViewerEvent(session: "c", video: "v4", kind: .segment(bytes: 10, milliseconds: 10)),
+        ])
+        #expect(rollup.videosViewed == ["v1", "v2"])
+        #expect(rollup.videosViewed == rollup.stats(durationSeconds: [:]).keys.sorted())
+    }
+
     @Test func viewsSessionsStartupStallsAndBytesAddUp() throws {
         var rollup = ViewerStatsRollup()
         rollup.add([
