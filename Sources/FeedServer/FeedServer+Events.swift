@@ -56,7 +56,7 @@ extension FeedServer {
             guard bytes.count + buffer.readableBytes <= limit else {
                 throw APIError(
                     .contentTooLarge, code: "batch_too_large",
-                    message: "the batch is over \(limit) bytes; the limit is \(limit)")
+                    message: "the batch is larger than the limit of \(limit) bytes")
             }
             bytes += buffer.readableBytesView
         }

@@ -17,7 +17,7 @@ public actor ViewerEventIngest {
     private var next: Task<Result<Void, CatalogError>, Never>?
     /// The last write started, which the next one waits for, so groups commit in the order they formed.
     private var last: Task<Result<Void, CatalogError>, Never>?
-    /// Writes committed and events in them, for the metrics and the tests.
+    /// Writes committed so far and the events in them: what grouping achieved.
     public private(set) var committedGroups = 0
     public private(set) var committedEvents = 0
     /// Events accepted and not yet taken by a write.
