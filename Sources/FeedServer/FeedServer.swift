@@ -73,8 +73,9 @@ public struct FeedServer: Sendable {
         if let rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: rateLimiter)) }
 
         for (path, asset) in [
-            ("/", webClient.page), ("/web/app.js", webClient.script), ("/web/upload.js", webClient.uploadScript),
-            ("/web/app.css", webClient.style),
+            ("/", webClient.page), ("/web/app.js", webClient.script), ("/web/events.js", webClient.eventsScript),
+            ("/web/upload.js", webClient.uploadScript), ("/stats", webClient.statsPage),
+            ("/web/stats.js", webClient.statsScript), ("/web/app.css", webClient.style),
             ("/web/icon.svg", webClient.icon), ("/favicon.ico", webClient.icon),
         ] {
             router.get(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }

@@ -81,6 +81,10 @@ extension Reel {
             name: .long,
             help: "How long viewers' raw events are kept, in days (from 0.01 to 3650); the figures cover this window.")
         var eventsRetention = 7.0
+        @Option(
+            name: .long,
+            help: "How often viewers' events are rolled up into each video's figures, in seconds (from 1 to 3600).")
+        var statsInterval = 60.0
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel =
@@ -92,6 +96,9 @@ extension Reel {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
             guard (0.01...3650).contains(eventsRetention) else {
                 throw ValidationError("--events-retention must be from 0.01 to 3650 days")
+            }
+            guard (1...3600).contains(statsInterval) else {
+                throw ValidationError("--stats-interval must be from 1 to 3600 seconds")
             }
             if let rateLimit, !(rateLimit > 0) { throw ValidationError("--rate-limit must be positive") }
             if let rateBurst, !(rateBurst >= 1) { throw ValidationError("--rate-burst must be at least 1") }
@@ -193,6 +200,7 @@ extension Reel {
                     desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel)),
                 ViewerStatsService(
                     log: catalog, videos: catalog, retention: .milliseconds(Int64(eventsRetention * 86_400_000)),
+                    interval: .milliseconds(Int64(statsInterval * 1000)),
                     logger: ServerLogging.logger(label: "reel.stats", level: logLevel)),
             ]
             if let inbox {

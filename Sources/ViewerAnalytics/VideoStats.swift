@@ -14,11 +14,17 @@ public struct VideoStats: Sendable, Equatable, Codable {
     public var bytesPerView: Double
     /// `retention[t]`: the share of views still watching at second t, for t = 0 up to 60 s or the video's length.
     public var retention: [Double]
+    /// Views by startup time, in the fixed buckets of `startupBucketBounds` (the last one open-ended).
+    public var startupHistogram: [StartupBucket]
+
+    /// Where the startup histogram's buckets begin, in ms: doubling from 250 ms, as startups spread over orders of
+    /// magnitude between a prefetched swipe and a cold start on 3G.
+    public static let startupBucketBounds = [0, 250, 500, 1000, 2000, 4000, 8000]
 
     public init(
         video: String, views: Int, sessions: Int, startupMedianMilliseconds: Int?, startupP90Milliseconds: Int?,
         rebufferRatio: Double, meanWatchedFraction: Double, completionRate: Double, bytesPerView: Double,
-        retention: [Double]
+        retention: [Double], startupHistogram: [StartupBucket] = VideoStats.startupHistogram(of: [])
     ) {
         self.video = video
         self.views = views
@@ -30,6 +36,36 @@ public struct VideoStats: Sendable, Equatable, Codable {
         self.completionRate = completionRate
         self.bytesPerView = bytesPerView
         self.retention = retention
+        self.startupHistogram = startupHistogram
+    }
+
+    /// `startups` (ms) counted into the buckets of `startupBucketBounds`.
+    public static func startupHistogram(of startups: [Int]) -> [StartupBucket] {
+        let bounds = startupBucketBounds
+        return bounds.indices.map { index in
+            let low = bounds[index]
+            let high = index + 1 < bounds.count ? bounds[index + 1] : nil
+            let views = startups.filter { startup in startup >= low && (high.map { startup < $0 } ?? true) }.count
+            return StartupBucket(fromMilliseconds: low, toMilliseconds: high, views: views)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        video = try container.decode(String.self, forKey: .video)
+        views = try container.decode(Int.self, forKey: .views)
+        sessions = try container.decode(Int.self, forKey: .sessions)
+        startupMedianMilliseconds = try container.decodeIfPresent(Int.self, forKey: .startupMedianMilliseconds)
+        startupP90Milliseconds = try container.decodeIfPresent(Int.self, forKey: .startupP90Milliseconds)
+        rebufferRatio = try container.decode(Double.self, forKey: .rebufferRatio)
+        meanWatchedFraction = try container.decode(Double.self, forKey: .meanWatchedFraction)
+        completionRate = try container.decode(Double.self, forKey: .completionRate)
+        bytesPerView = try container.decode(Double.self, forKey: .bytesPerView)
+        retention = try container.decode([Double].self, forKey: .retention)
+        // Figures stored before the histogram existed have none until the next roll-up (minutes) replaces them.
+        startupHistogram =
+            try container.decodeIfPresent([StartupBucket].self, forKey: .startupHistogram)
+            ?? Self.startupHistogram(of: [])
     }
 
     enum CodingKeys: String, CodingKey {
@@ -41,5 +77,26 @@ public struct VideoStats: Sendable, Equatable, Codable {
         case completionRate = "completion_rate"
         case bytesPerView = "bytes_per_view"
         case retention
+        case startupHistogram = "startup_histogram"
+    }
+}
+
+/// One bar of a startup histogram: the views whose startup took from `fromMilliseconds` up to (not including)
+/// `toMilliseconds`, or longer for the last bar.
+public struct StartupBucket: Sendable, Equatable, Codable {
+    public var fromMilliseconds: Int
+    public var toMilliseconds: Int?
+    public var views: Int
+
+    public init(fromMilliseconds: Int, toMilliseconds: Int?, views: Int) {
+        self.fromMilliseconds = fromMilliseconds
+        self.toMilliseconds = toMilliseconds
+        self.views = views
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case fromMilliseconds = "from_ms"
+        case toMilliseconds = "to_ms"
+        case views
     }
 }

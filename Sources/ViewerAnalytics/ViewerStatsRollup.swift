@@ -91,7 +91,7 @@ public struct ViewerStatsRollup: Sendable {
             meanWatchedFraction: fractions.reduce(0, +) / count,
             completionRate: Double(views.filter(\.completed).count) / count,
             bytesPerView: Double(views.map(\.bytes).reduce(0, +)) / count,
-            retention: retention)
+            retention: retention, startupHistogram: VideoStats.startupHistogram(of: startups))
     }
 
     /// Nearest rank: the smallest value with at least `p` of the values at or below it.

@@ -6,6 +6,8 @@
 It talks to Debian's Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe), with Python's standard
 library only. The scenario: open the page on a 360-pixel phone, wait for the first frame, swipe up by touch, move on
 with the arrow keys past the page threshold, go back one item, then open the page on a desktop and turn the wheel.
+With --events it plays a session under a shaped link instead (run_events), and with --stats-videos it reads what
+the /stats page drew (run_stats), both for ViewerEventsBrowserTests.
 It measures and reports; the Swift test (WebClientBrowserTests) decides. Exit 0 = report written, 2 = the harness itself failed.
 """
 import argparse, base64, fcntl, json, os, queue, shutil, signal, subprocess, sys, tempfile, threading, time
@@ -304,7 +306,7 @@ def run(arguments, report):
         report["screenshots"]["desktop"] = page.screenshot(os.path.join(arguments.out, "desktop.png"))
         final = track(page.snapshot())
         report["final"] = {key: final[key] for key in ("current", "loaded", "startups", "stalls", "mediaBytes",
-                                                       "errors", "engine", "playersCreated")}
+                                                       "errors", "engine", "playersCreated", "events")}
         report["layout"] = page.evaluate("""(() => {
             const stage = document.querySelector('[aria-current="true"] .stage').getBoundingClientRect();
             return {viewport: [innerWidth, innerHeight], stage: [stage.width, stage.height],
@@ -322,6 +324,147 @@ def run(arguments, report):
         report["failedRequests"] = [entry for entry in requests.values() if (entry.get("status") or 0) >= 400
                                     or (entry.get("failed") and not entry.get("canceled"))]
         report["feedRequests"] = [entry["url"] for entry in requests.values() if "/v1/feed" in entry.get("url", "")]
+
+
+class Link:
+    """The viewer's link, shaped by tc tbf on the root namespace's end of its veth (what the server sends it).
+    This driver runs inside the viewer's namespace, so tc goes through nsenter into the test's own namespace."""
+
+    def __init__(self, device, namespace):
+        self.device, self.namespace = device, namespace
+        self.tc = shutil.which("tc") or next((path for path in ("/usr/sbin/tc", "/sbin/tc") if os.path.exists(path)), "tc")
+        self.rates = []
+
+    def shape(self, rate):
+        command = ["nsenter", f"--net={self.namespace}", self.tc, "qdisc", "replace", "dev", self.device, "root",
+                   "tbf", "rate", rate, "burst", "16kb", "latency", "2s"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=20)
+        if done.returncode != 0:
+            raise BrowserError(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()}")
+        self.rates.append({"rate": rate, "at": time.time()})
+
+
+def run_events(arguments, report):
+    """A viewing session under a shaped link, for the viewer-events test: item 1 is watched to its loop, item 2 is
+    swiped to while the link is cut to a trickle, so it plays its prefetched seconds and stalls until the link is
+    back; item 3 plays; item 4 cannot play (its playlist is missing); item 5 plays, and leaving the page sends
+    its view's end by beacon. The page's own event counters are reported; the events are the Swift test's to read."""
+    link = Link(arguments.shape_device, arguments.shape_netns)
+    profile = tempfile.mkdtemp(prefix="reel-browser-")
+    browser = Browser(find_chromium(), profile, os.path.join(arguments.out, "chromium-events.log"))
+    console = []
+    try:
+        browser.on("Runtime.exceptionThrown", lambda p: console.append({"level": "exception", "text": str(
+            p.get("exceptionDetails", {}).get("exception", {}).get("description", p.get("exceptionDetails")))[:500]}))
+        page = Page(browser)
+        for domain in ("Runtime", "Page"):
+            page.send(domain + ".enable")
+        page.emulate(360, 740, mobile=True)
+        link.shape(arguments.rate)
+        url = f"{arguments.url}/?players=3&pageSize={arguments.page_size}"
+        if arguments.engine != "auto":
+            url += f"&engine={arguments.engine}"
+        page.send("Page.navigate", {"url": url})
+        first = page.wait_for("the first video's first frame", lambda s: "0" in s["firstFrameAt"], 90)
+        report["engine"] = first["engine"]
+        page.wait_for("the next item to buffer", lambda s: (holder(s, 1) or {}).get("bufferedSeconds", 0) >= 1, 60)
+        looped = page.wait_for("the first item to loop", lambda s: (holder(s, 0) or {}).get("loops", 0) >= 1, 60)
+        report["firstView"] = looped["view"]
+
+        # The trickle, then the swipe: item 2 starts from its prefetched seconds and stalls when they run out.
+        link.shape(arguments.slow_rate)
+        page.key("ArrowDown", "ArrowDown", 40)
+        started = page.wait_for("item 2's first frame", lambda s: s["current"] == 1 and "1" in s["firstFrameAt"], 30)
+        report["secondStart"] = {"bufferedSeconds": (holder(started, 1) or {}).get("bufferedSeconds")}
+        stalled = page.wait_for("item 2 to stall", lambda s: s["view"] is not None and s["view"]["stalled"], 60)
+        stalled_at = time.time()
+        report["stalled"] = {"view": stalled["view"], "player": holder(stalled, 1)}
+        time.sleep(2)
+        link.shape(arguments.rate)
+        resumed = page.wait_for("item 2 to play again", lambda s: s["view"] is not None and not s["view"]["stalled"]
+                                and (holder(s, 1) or {}).get("state") == "playing", 60)
+        report["stallSeconds"] = round(time.time() - stalled_at, 2)
+        report["resumed"] = {"view": resumed["view"], "stalls": resumed["stalls"]}
+        time.sleep(1)
+
+        page.key("ArrowDown", "ArrowDown", 40)
+        page.wait_for("item 3's first frame", lambda s: s["current"] == 2 and "2" in s["firstFrameAt"], 30)
+        time.sleep(2)
+        page.key("ArrowDown", "ArrowDown", 40)
+        failed = page.wait_for("item 4 to fail", lambda s: s["current"] == 3 and len(s["errors"]) >= 1, 30)
+        report["errors"] = failed["errors"]
+        page.key("ArrowDown", "ArrowDown", 40)
+        page.wait_for("item 5's first frame", lambda s: s["current"] == 4 and "4" in s["firstFrameAt"], 30)
+        time.sleep(2)
+        # The timer sends every 10 s; by now it has sent at least once.
+        sent = page.wait_for("a batch sent by the timer", lambda s: s["events"]["batches"] >= 1, 30)
+        report["eventsBeforeLeaving"] = sent["events"]
+        report["lastView"] = {"id": sent["ids"][4], "view": sent["view"]}
+        # Leaving the page: pagehide ends item 5's view, and the beacon carries what is still queued.
+        page.send("Page.navigate", {"url": "about:blank"})
+        time.sleep(2)
+    finally:
+        browser.close()
+        shutil.rmtree(profile, ignore_errors=True)
+        report["console"] = console
+        report["shaping"] = link.rates
+
+
+def run_stats(arguments, report):
+    """The viewer stats page (/stats?video=ID) for each of --stats-videos: what it drew, read from its SVG."""
+    profile = tempfile.mkdtemp(prefix="reel-browser-")
+    browser = Browser(find_chromium(), profile, os.path.join(arguments.out, "chromium-stats.log"))
+    console = []
+    try:
+        browser.on("Runtime.consoleAPICalled", lambda p: console.append({"level": p.get("type"), "text": " ".join(
+            str(a.get("value", a.get("description", ""))) for a in p.get("args", []))[:500]})
+            if p.get("type") in ("error", "warning", "assert") else None)
+        browser.on("Runtime.exceptionThrown", lambda p: console.append({"level": "exception", "text": str(
+            p.get("exceptionDetails", {}).get("exception", {}).get("description", p.get("exceptionDetails")))[:500]}))
+        browser.on("Log.entryAdded", lambda p: console.append({"level": "log-" + p["entry"]["level"],
+            "text": p["entry"].get("text", "")[:500]}) if p.get("entry", {}).get("level") in ("error", "warning") else None)
+        page = Page(browser)
+        for domain in ("Runtime", "Page", "Log"):
+            page.send(domain + ".enable")
+        page.emulate(760, 900, mobile=False)
+        report["pages"] = {}
+        for video in arguments.stats_videos.split(","):
+            page.send("Page.navigate", {"url": f"{arguments.url}/stats?video={video}"})
+            deadline = time.time() + 30
+            while True:
+                state = page.evaluate("window.reelStats ? {rendered: window.reelStats.state.rendered, "
+                                      "errors: window.reelStats.state.errors, video: window.reelStats.state.video} : null")
+                if state and (state["rendered"] >= 1 or state["errors"]) and state["video"] == video:
+                    break
+                if time.time() > deadline:
+                    raise BrowserError(f"the stats page for {video} drew nothing within 30 s: {state}")
+                time.sleep(0.1)
+            drawn = page.evaluate("""(() => {
+                const curve = document.querySelector('#stats-retention polyline');
+                const bars = [...document.querySelectorAll('#stats-startup rect.bar')];
+                const figures = {};
+                for (const box of document.querySelectorAll('#stats-figures div')) {
+                    figures[box.querySelector('dt').textContent] = box.querySelector('dd').textContent;
+                }
+                return {
+                    curveSeconds: curve ? Number(curve.dataset.seconds) : 0,
+                    curvePoints: curve ? curve.getAttribute('points').trim().split(/\s+/).length : 0,
+                    curveLabel: document.querySelector('#stats-retention svg').getAttribute('aria-label'),
+                    bars: bars.map((bar) => ({views: Number(bar.dataset.views), height: Number(bar.getAttribute('height'))})),
+                    histogramLabel: document.querySelector('#stats-startup svg').getAttribute('aria-label'),
+                    figures,
+                    status: document.getElementById('stats-status').textContent,
+                    options: document.getElementById('stats-video').options.length,
+                    selected: document.getElementById('stats-video').value,
+                };
+            })()""")
+            drawn["state"] = state
+            drawn["screenshot"] = page.screenshot(os.path.join(arguments.out, f"stats-{video}.png"))
+            report["pages"][video] = drawn
+    finally:
+        browser.close()
+        shutil.rmtree(profile, ignore_errors=True)
+        report["console"] = console
 
 
 def run_upload(arguments, report):
@@ -381,6 +524,13 @@ def main():
     parser.add_argument("--engine", choices=["auto", "hls.js"], default="auto", help="?engine= for the page")
     parser.add_argument("--upload", help="instead of the feed scenario: upload this file through the page's form")
     parser.add_argument("--token", help="the upload token for --upload")
+    parser.add_argument("--stats-videos", help="instead of the feed scenario: open /stats for these ids (comma-separated)")
+    parser.add_argument("--events", action="store_true",
+                        help="instead of the feed scenario: a session under a shaped link, for the viewer events")
+    parser.add_argument("--shape-device", help="with --events: the root namespace's end of this namespace's veth")
+    parser.add_argument("--shape-netns", help="with --events: that namespace, as a path (/proc/PID/ns/net)")
+    parser.add_argument("--rate", default="2mbit", help="with --events: the link's rate (tc's units)")
+    parser.add_argument("--slow-rate", default="24kbit", help="with --events: the trickle that makes the stall")
     arguments = parser.parse_args()
     os.makedirs(arguments.out, exist_ok=True)
     report = {"url": arguments.url}
@@ -388,9 +538,13 @@ def main():
     try:
         if arguments.upload:
             run_upload(arguments, report)
+        elif arguments.events:
+            run_events(arguments, report)
+        elif arguments.stats_videos:
+            run_stats(arguments, report)
         else:
             run(arguments, report)
-    except (BrowserError, OSError) as error:
+    except (BrowserError, OSError, subprocess.TimeoutExpired) as error:
         report["harnessError"] = str(error)
         status = 2
     json.dump(report, sys.stdout, indent=1)

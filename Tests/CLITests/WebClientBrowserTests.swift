@@ -4,6 +4,7 @@ import Foundation
 import MediaFixtures
 import Testing
 import Transcode
+import ViewerAnalytics
 
 /// The web client at `/`, in Debian's Chromium, against a real `reel serve` over a library of generated clips.
 /// `Tests/Browser/feed_browser.py` drives the page (touch swipe, arrow keys, wheel) and reports what it saw;
@@ -124,6 +125,20 @@ import Transcode
             let final = try #require(report["final"] as? [String: Any])
             #expect((final["errors"] as? [Any])?.isEmpty == true, "\(final)")
             #expect((final["mediaBytes"] as? Int ?? 0) > 0)
+            let counts = final["events"] as? [String: Any] ?? [:]
+            #expect((counts["recorded"] as? Int ?? 0) > 0 && counts["refused"] as? Int == 0, "\(counts)")
+
+            // The phone page's viewer events reached the catalog (by beacon when the page was left, if not before):
+            // views, and segment samples from the player's own fetches (resource timing with native HLS, FRAG_LOADED
+            // with hls.js). ViewerEventsBrowserTests reads them closely.
+            let catalog = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+            var kinds: [ViewerEvent.Kind] = []
+            let arrived = try await ChildProcess.suspendUntil(seconds: 20) {
+                kinds = try await catalog.viewerEvents(after: 0, limit: 10_000).map(\.event.kind)
+                let started = kinds.contains { if case .viewStart = $0 { true } else { false } }
+                return started && kinds.contains { if case .segment = $0 { true } else { false } }
+            }
+            #expect(arrived, "\(kinds.prefix(40))")
 
             // The page fits a 360-pixel phone and a desktop, and says what it is to assistive technology.
             let layout = try #require(report["layout"] as? [String: Any])
@@ -207,8 +222,11 @@ import Transcode
     }
 
     /// `count` vertical clips in the feed: three ladders made by the real transcoder, each published under several
-    /// ids from copies of its folder (the page cannot tell; transcoding twelve would only cost time).
-    static func makeLibrary(in directory: TemporaryDirectory, videos count: Int) async throws {
+    /// ids from copies of its folder (the page cannot tell; transcoding twelve would only cost time). The video at
+    /// `withoutPlaylist`, if any, is published with its master playlist deleted, so no player can start it.
+    static func makeLibrary(
+        in directory: TemporaryDirectory, videos count: Int, withoutPlaylist: Int? = nil
+    ) async throws {
         let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         let videosFolder = directory.file("library/videos")
         try FileManager.default.createDirectory(atPath: videosFolder, withIntermediateDirectories: true)
@@ -229,6 +247,9 @@ import Transcode
             let id = String(format: "web%03d", index)
             let (folder, summary) = ladders[index % ladders.count]
             try FileManager.default.copyItem(atPath: folder, toPath: "\(videosFolder)/\(id)")
+            if index == withoutPlaylist {
+                try FileManager.default.removeItem(atPath: "\(videosFolder)/\(id)/master.m3u8")
+            }
             try await store.publish(
                 PublishedVideo(
                     id: id, createdAt: Int64(index), publishedAt: 1_800_000_000_000 - Int64(index) * 60_000,

@@ -18,7 +18,10 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                 let html = String(buffer: response.body)
-                #expect(html.contains("<script src=\"/web/app.js\" defer></script>"))
+                // events.js first: deferred scripts run in order, and app.js makes its reporter at start.
+                #expect(
+                    html.contains(
+                        "<script src=\"/web/events.js\" defer></script>\n<script src=\"/web/app.js\" defer></script>"))
                 #expect(html.contains("<link rel=\"stylesheet\" href=\"/web/app.css\">"))
                 #expect(html.contains("role=\"feed\""))
                 #expect(html.contains("<meta name=\"reel-hls-js-url\" content=\"\">"))
@@ -36,6 +39,13 @@ import Testing
                 #expect(script.contains("neighbourBufferSeconds: 3"))
                 #expect(response.headers[.contentSecurityPolicy] == nil)
             }
+            try await client.execute(uri: "/web/events.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                let script = String(buffer: response.body)
+                #expect(script.contains("flushMilliseconds: 10000"))
+                #expect(script.contains("navigator.sendBeacon"))
+            }
             try await client.execute(uri: "/web/app.css", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/css; charset=utf-8")
@@ -44,7 +54,29 @@ import Testing
         }
     }
 
-    @Test(arguments: ["/", "/web/app.js", "/web/app.css", "/web/icon.svg", "/favicon.ico"])
+    /// The stats page: its own script, the shared style, and the same policy as the feed's page.
+    @Test func theStatsPageHasItsScriptAndThePolicy() async throws {
+        try await rig.app.test(.router) { client in
+            try await client.execute(uri: "/stats", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                let html = String(buffer: response.body)
+                #expect(html.contains("<script src=\"/web/stats.js\" defer></script>"))
+                #expect(html.contains("<link rel=\"stylesheet\" href=\"/web/app.css\">"))
+                let policy = try #require(response.headers[.contentSecurityPolicy])
+                #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"))
+            }
+            try await client.execute(uri: "/web/stats.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("/v1/videos/"))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "/", "/stats", "/web/app.js", "/web/events.js", "/web/stats.js", "/web/app.css", "/web/icon.svg",
+        "/favicon.ico",
+    ])
     func eachAssetRevalidatesWith304AndAnswersHEAD(path: String) async throws {
         try await rig.app.test(.router) { client in
             let full = try await client.execute(uri: path, method: .get)

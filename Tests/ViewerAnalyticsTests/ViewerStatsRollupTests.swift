@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ViewerAnalytics
 
@@ -75,6 +76,43 @@ import ViewerAnalytics
             #expect(zip(stats.retention, stats.retention.dropFirst()).allSatisfy { $0 >= $1 })
             #expect(stats.meanWatchedFraction <= 1)
         }
+    }
+
+    /// Every startup lands in exactly one bucket: the one whose start it reaches and whose end it does not.
+    @Test func theStartupHistogramCountsEachViewOnceAtItsBucketsEdges() throws {
+        let bounds = VideoStats.startupBucketBounds
+        let edges = bounds.flatMap { [$0, $0 + 1, max(0, $0 - 1)] } + [600_000]
+        var rollup = ViewerStatsRollup()
+        for (index, startup) in edges.enumerated() {
+            rollup.add([Self.start("s\(index)", "v", startup: startup), Self.end("s\(index)", "v", watched: 1)])
+        }
+        let histogram = try #require(rollup.stats(durationSeconds: ["v": 10])["v"]).startupHistogram
+        #expect(histogram.map(\.fromMilliseconds) == bounds)
+        #expect(histogram.map(\.toMilliseconds) == bounds.dropFirst().map { Optional($0) } + [nil])
+        #expect(histogram.map(\.views).reduce(0, +) == edges.count)
+        for bucket in histogram {
+            let expected = edges.filter { $0 >= bucket.fromMilliseconds && $0 < (bucket.toMilliseconds ?? .max) }
+            #expect(bucket.views == expected.count, "\(bucket)")
+        }
+        #expect(VideoStats.startupHistogram(of: []).allSatisfy { $0.views == 0 })
+    }
+
+    /// Figures stored before the histogram existed still decode (with an empty one), and new ones round-trip.
+    @Test func storedFiguresWithoutAHistogramDecode() throws {
+        let old = """
+            {"video":"v","views":2,"sessions":1,"startup_median_ms":300,"rebuffer_ratio":0,
+             "mean_watched_fraction":0.5,"completion_rate":0.5,"bytes_per_view":10,"retention":[1,0.5]}
+            """
+        let decoded = try JSONDecoder().decode(VideoStats.self, from: Data(old.utf8))
+        #expect(decoded.views == 2 && decoded.startupHistogram.count == VideoStats.startupBucketBounds.count)
+        var rollup = ViewerStatsRollup()
+        rollup.add([Self.start("a", "v", startup: 700), Self.end("a", "v", watched: 3)])
+        let stats = try #require(rollup.stats(durationSeconds: ["v": 10])["v"])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = try encoder.encode(stats)
+        #expect(try JSONDecoder().decode(VideoStats.self, from: json) == stats)
+        #expect(String(decoding: json, as: UTF8.self).contains(#"{"from_ms":500,"to_ms":1000,"views":1}"#))
     }
 
     @Test func percentilesAreNearestRank() {

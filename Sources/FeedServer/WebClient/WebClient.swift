@@ -2,11 +2,14 @@ internal import Foundation
 internal import HTTPTypes
 public import Hummingbird
 
-/// The feed's web page at `/`: one HTML page with its script, style and icon, embedded in the binary (SwiftPM's
+/// The feed's web page at `/` and the viewer stats page at `/stats`, with their scripts, style and icon, embedded in the binary (SwiftPM's
 /// `embedInCode`), so a copied `reel` serves it with no resource folder beside it.
 public struct WebClient: Sendable {
     let page: WebAsset
     let script: WebAsset
+    let eventsScript: WebAsset
+    let statsPage: WebAsset
+    let statsScript: WebAsset
     let uploadScript: WebAsset
     let style: WebAsset
     let icon: WebAsset
@@ -18,6 +21,9 @@ public struct WebClient: Sendable {
             .replacingOccurrences(of: "{{HLS_JS_URL}}", with: Self.attributeEscaped(hlsJSURL?.text ?? ""))
         page = WebAsset(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8")
         script = WebAsset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8")
+        eventsScript = WebAsset(bytes: PackageResources.events_js, contentType: "text/javascript; charset=utf-8")
+        statsPage = WebAsset(bytes: PackageResources.stats_html, contentType: "text/html; charset=utf-8")
+        statsScript = WebAsset(bytes: PackageResources.stats_js, contentType: "text/javascript; charset=utf-8")
         uploadScript = WebAsset(bytes: PackageResources.upload_js, contentType: "text/javascript; charset=utf-8")
         style = WebAsset(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8")
         icon = WebAsset(bytes: PackageResources.icon_svg, contentType: "image/svg+xml")

@@ -56,7 +56,18 @@
     stalls: 0,
     mediaBytes: 0,
     errors: [],
+    view: null,              // the current item's view, for viewer events (see beginView)
+    bytesSinceView: {},      // item index -> media bytes fetched for it since its last view ended
+    mediaFolders: [],        // item index -> the absolute URL of its master playlist's folder
+    ids: new Set(),          // the ids in `items`
   };
+
+  // Viewer events (events.js): views, stalls, progress, segment fetches and errors, sent in the background.
+  const events = window.ReelEvents ? new window.ReelEvents.Reporter({ beforeSend: beforeEventsSend }) : null;
+
+  function emit(build) {
+    if (events) events.record(build(window.ReelEvents.make));
+  }
 
   // ---- the player pool: made once, at start-up ----
 
@@ -76,6 +87,7 @@
     video.addEventListener("timeupdate", () => {
       if (video.currentTime + 1 < player.lastTime) player.loops += 1;  // back to the start: it looped
       player.lastTime = video.currentTime;
+      if (player.item === state.current) countWatched(video);
     });
     video.addEventListener("loadeddata", () => {
       if (player.item !== null) video.classList.add("shown");
@@ -84,14 +96,21 @@
       player.waiting = true;
       if (player.item === state.current && state.firstFrameAt[player.item] !== undefined && !video.seeking) {
         state.stalls += 1;
+        const view = state.view;
+        if (view && view.index === player.item && view.startupMs !== undefined && view.stalledSince === null) {
+          view.stalledSince = performance.now();
+        }
       }
     });
-    video.addEventListener("playing", () => { player.waiting = false; });
+    video.addEventListener("playing", () => {
+      player.waiting = false;
+      if (player.item === state.current) endStall();
+    });
     video.addEventListener("error", () => {
       if (player.item === null || !video.error) return;
       const message = `video ${state.items[player.item].id} cannot play: ${mediaErrorName(video.error.code)}` +
         (video.error.message ? ` (${video.error.message})` : "");
-      recordError(message);
+      recordError(message, state.items[player.item].id);
       state.sections[player.item].classList.add("failed");
       state.sections[player.item].querySelector(".note").textContent = "This video cannot play here.";
     });
@@ -102,9 +121,10 @@
     return ["", "aborted", "network error", "decode error", "format not supported"][code] || `error ${code}`;
   }
 
-  function recordError(message) {
+  function recordError(message, video) {
     state.errors.push(message);
     console.error("reel: " + message);
+    emit((make) => make.error(message, video));
   }
 
   // Native HLS where the browser has it; else hls.js, if the operator offered it. `?engine=hls.js` prefers hls.js
@@ -149,10 +169,14 @@
       const buffer = isCurrent ? config.currentBufferSeconds : config.neighbourBufferSeconds;
       player.hls = new window.Hls({ maxBufferLength: buffer, maxMaxBufferLength: buffer, startLevel: -1 });
       player.hls.on(window.Hls.Events.FRAG_LOADED, (_, data) => {
-        state.mediaBytes += data.frag.stats ? data.frag.stats.total : 0;
+        const stats = data.frag.stats;
+        if (!stats) return;
+        const bytes = stats.loaded || stats.total || 0;
+        state.mediaBytes += bytes;
+        countFetched(index, bytes, stats.loading.end - stats.loading.start);
       });
       player.hls.on(window.Hls.Events.ERROR, (_, data) => {
-        if (data.fatal) recordError(`hls.js: ${data.type} ${data.details} for video ${item.id}`);
+        if (data.fatal) recordError(`hls.js: ${data.type} ${data.details} for video ${item.id}`, item.id);
       });
       player.hls.loadSource(item.master_url);
       player.hls.attachMedia(video);
@@ -223,25 +247,33 @@
           setMuted(true);
           video.play().catch(() => {});
         } else if (error.name !== "AbortError" && error.name !== "NotAllowedError") {
-          recordError(`play() of video ${state.items[index].id}: ${error.name} ${error.message}`);
+          recordError(`play() of video ${state.items[index].id}: ${error.name} ${error.message}`, state.items[index].id);
         }
       });
     }
     watchFirstFrame(player, index);
   }
 
+  // The first frame presented while `index` is current: the item's first ever (firstFrameAt, startups) and this
+  // view's (its view_start event). A view of an item seen before starts from that item's kept buffer.
   function watchFirstFrame(player, index) {
-    if (state.firstFrameAt[index] !== undefined) return;
+    const view = state.view;
+    const viewWaits = () => view !== null && state.view === view && view.index === index && view.startupMs === undefined;
+    if (state.firstFrameAt[index] !== undefined && !viewWaits()) return;
     const video = player.video;
     const presented = () => {
-      if (player.item !== index || state.current !== index || state.firstFrameAt[index] !== undefined) return;
+      if (player.item !== index || state.current !== index) return;
+      if (state.firstFrameAt[index] !== undefined && !viewWaits()) return;
       if (video.paused || video.currentTime <= 0) {
         video.requestVideoFrameCallback ? video.requestVideoFrameCallback(presented) : setTimeout(presented, 50);
         return;
       }
       const at = performance.now();
-      state.firstFrameAt[index] = at;
-      state.startups.push(Math.round(at - state.becameCurrentAt[index]));
+      if (state.firstFrameAt[index] === undefined) {
+        state.firstFrameAt[index] = at;
+        state.startups.push(Math.round(at - state.becameCurrentAt[index]));
+      }
+      if (viewWaits()) startView(view, player, at);
       video.classList.add("shown");
     };
     if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(presented);
@@ -258,7 +290,9 @@
         if (response.ok) return await response.json();
         const body = await response.json().catch(() => ({}));
         const message = `${url} answered ${response.status}${body.error ? ": " + body.error.message : ""}`;
-        if (response.status < 500 && response.status !== 429) throw Object.assign(new Error(message), { final: true });
+        if (response.status < 500 && response.status !== 429) {
+          throw Object.assign(new Error(message), { final: true, expired: response.status === 410 });
+        }
         if (attempt >= config.retryAttempts) throw new Error(message);
         const retryAfter = Number(response.headers.get("Retry-After"));
         if (retryAfter > 0) delay = Math.max(delay, retryAfter * 1000);
@@ -281,23 +315,34 @@
       at: Math.round(performance.now()),
     });
     const url = `/v1/feed?limit=${config.pageSize}` + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : "");
+    let restart = false;
     try {
       const page = await fetchWithBackoff(url);
       state.nextCursor = page.next_cursor;
       const first = state.items.length;
-      for (const item of page.items) addItem(item);
+      for (const item of page.items) {
+        if (!state.ids.has(item.id)) addItem(item);  // after a restart, the videos already in the feed stay put
+      }
       if (state.items.length === 0) waitForFirstVideos();
       else showStatus("");
       if (first === 0 && state.items.length > 0) setCurrent(0);
       else assignPlayers();
     } catch (error) {
-      recordError(`the feed did not load: ${error.message}`);
-      showStatus("The feed did not load. Reload the page to try again.");
+      if (error.expired && cursor) {
+        // 410: the ranking this cursor paged through is gone (`--feed-order engaging` keeps them an hour). Start
+        // again from the first page, leaving out the videos already in the feed.
+        state.nextCursor = undefined;
+        restart = true;
+      } else {
+        recordError(`the feed did not load: ${error.message}`);
+        showStatus("The feed did not load. Reload the page to try again.");
+      }
     } finally {
       state.pageInFlight = false;
       feedElement.setAttribute("aria-busy", "false");
     }
-    requestPageIfNeeded();
+    if (restart) loadPage();
+    else requestPageIfNeeded();
   }
 
   // An empty feed asks again, less and less often, so a page opened before the first publish fills in by itself.
@@ -316,6 +361,8 @@
   function addItem(item) {
     const index = state.items.length;
     state.items.push(item);
+    state.ids.add(item.id);
+    state.mediaFolders.push(new URL(item.master_url, location.href).href.replace(/[^/]*$/, ""));
     const section = document.createElement("section");
     section.className = "item";
     section.dataset.index = String(index);
@@ -358,9 +405,11 @@
     if (index === state.current || index < 0 || index >= state.items.length) return;
     const previous = state.sections[state.current];
     if (previous) previous.removeAttribute("aria-current");
+    endView();
     state.current = index;
     state.sections[index].setAttribute("aria-current", "true");
     state.becameCurrentAt[index] = performance.now();
+    beginView(index);
     assignPlayers();
     requestPageIfNeeded();
   }
@@ -443,6 +492,113 @@
   });
   soundButton.addEventListener("click", () => setMuted(!state.muted));
 
+  // ---- viewer events: a view is one stay on an item, from its first frame to moving on ----
+
+  function beginView(index) {
+    state.view = {
+      index, id: state.items[index].id, startedAt: performance.now(), startupMs: undefined,
+      watched: 0, lastTime: 0, completed: false, stalledSince: null, reported: -1,
+    };
+  }
+
+  // Rungs are named by their short side (360p, 720p, 1080p), in portrait as in landscape.
+  function renditionName(player) {
+    let width = player.video.videoWidth;
+    let height = player.video.videoHeight;
+    if (player.hls && player.hls.currentLevel >= 0) {
+      const level = player.hls.levels[player.hls.currentLevel];
+      width = level.width;
+      height = level.height;
+    }
+    return width && height ? `${Math.min(width, height)}p` : "unknown";
+  }
+
+  function startView(view, player, at) {
+    view.startupMs = at - view.startedAt;
+    view.lastTime = player.video.currentTime;
+    emit((make) => make.viewStart(view.id, renditionName(player), view.startupMs));
+  }
+
+  // Seconds of the current view actually played: a jump of 2 s or more is a seek, not watching; a jump back
+  // to the start is the loop, which also means the viewer reached the end.
+  function countWatched(video) {
+    const view = state.view;
+    if (!view || view.index !== state.current || view.startupMs === undefined) return;
+    const time = video.currentTime;
+    const step = time - view.lastTime;
+    if (step >= 0) {
+      if (step < 2) view.watched += step;
+    } else if (step < -1) {
+      view.watched += Math.min(2, Math.max(0, (video.duration || 0) - view.lastTime)) + Math.min(2, time);
+      view.completed = true;
+    }
+    if (video.duration && time >= video.duration - 0.25) view.completed = true;
+    view.lastTime = time;
+  }
+
+  function endStall() {
+    const view = state.view;
+    if (!view || view.stalledSince === null) return;
+    const since = view.stalledSince;
+    view.stalledSince = null;
+    emit((make) => make.stall(view.id, performance.now() - since));
+  }
+
+  // A stay that ended before its first frame is not a view (the startup bench measures those).
+  function endView() {
+    const view = state.view;
+    if (!view) return;
+    if (view.startupMs !== undefined) {
+      const player = currentPlayer();
+      if (player) countWatched(player.video);
+      endStall();
+      const bytes = state.bytesSinceView[view.index] || 0;
+      state.bytesSinceView[view.index] = 0;
+      emit((make) => make.viewEnd(view.id, view.watched, view.completed, bytes));
+    }
+    state.view = null;
+  }
+
+  // Before each send: a progress event for the current view if it played on since the last one; when the page is
+  // being left, the view's end.
+  function beforeEventsSend(reason) {
+    const view = state.view;
+    if (!view || view.startupMs === undefined) return;
+    if (reason === "pagehide") {
+      endView();
+      return;
+    }
+    const player = currentPlayer();
+    if (player) countWatched(player.video);
+    if (view.watched === view.reported) return;
+    view.reported = view.watched;
+    emit((make) => make.progress(view.id, player ? player.video.currentTime : view.lastTime, view.watched));
+  }
+
+  // A page restored from the back-forward cache after pagehide ended its view: the item on screen starts another.
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted || state.current < 0) return;
+    state.becameCurrentAt[state.current] = performance.now();
+    beginView(state.current);
+    const player = currentPlayer();
+    if (player) watchFirstFrame(player, state.current);
+  });
+
+  /// One media fetch for item `index`: its bytes count towards the item's next view end, and it is a throughput sample.
+  function countFetched(index, bytes, milliseconds) {
+    if (!(bytes > 0) || index < 0 || index >= state.items.length) return;
+    state.bytesSinceView[index] = (state.bytesSinceView[index] || 0) + bytes;
+    emit((make) => make.segment(state.items[index].id, bytes, milliseconds));
+  }
+
+  // Which item a media URL belongs to: each item's files sit in its master playlist's folder.
+  function itemOfMediaURL(url) {
+    for (let index = state.mediaFolders.length - 1; index >= 0; index -= 1) {
+      if (url.startsWith(state.mediaFolders[index])) return index;
+    }
+    return -1;
+  }
+
   // ---- what the overlay and the tests read ----
 
   function bufferedAhead(video) {
@@ -503,6 +659,12 @@
       mediaBytes: state.mediaBytes,
       muted: state.muted,
       errors: state.errors,
+      view: state.view === null ? null : {
+        index: state.view.index, startupMs: state.view.startupMs === undefined ? null : Math.round(state.view.startupMs),
+        watched: Number(state.view.watched.toFixed(2)), completed: state.view.completed,
+        stalled: state.view.stalledSince !== null,
+      },
+      events: events ? events.snapshot() : null,
     };
   }
 
@@ -526,16 +688,22 @@
       ` (median ${median(view.startups)} ms) · fetched ${(view.mediaBytes / 1e6).toFixed(2)} MB</p>`;
   }
 
-  // Media bytes as the browser counts them (resource timing); hls.js adds its fragments' sizes itself.
+  // Media bytes as the browser counts them (resource timing); hls.js adds its fragments' sizes itself. With native
+  // HLS, each segment fetch is also a throughput sample (a CDN's sizes show only with Timing-Allow-Origin).
   function countMediaBytes() {
     if (!("PerformanceObserver" in window)) return;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
-        if (state.engine !== "hls.js" && entry.name.includes("/media/")) {
-          state.mediaBytes += entry.transferSize || entry.encodedBodySize || 0;
+        if (state.engine === "hls.js") continue;
+        const bytes = entry.transferSize || entry.encodedBodySize || 0;
+        if (entry.name.includes("/media/")) state.mediaBytes += bytes;
+        if (/\.(m4s|mp4|ts|m4a|aac)(\?|$)/.test(entry.name)) {
+          countFetched(itemOfMediaURL(entry.name), bytes, entry.responseEnd - entry.startTime);
         }
       }
     }).observe({ type: "resource", buffered: true });
+    // A full buffer would stop new entries; the observer has already seen them.
+    performance.addEventListener("resourcetimingbufferfull", () => performance.clearResourceTimings());
   }
 
   // ---- start ----
