@@ -138,24 +138,24 @@ import Glibc
         var body = ""
         var figures: [String: Any] = [:]
         let rolled = try await ChildProcess.suspendUntil(seconds: 30) {
-            let stats = try await ChildProcess.run([
-                "/usr/bin/curl", "-s", "--max-time", "10", base + "/v1/videos/web001/stats",
-            ])
-            body = stats.stdout
-            figures = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+            (body, figures) = try await Self.figures(base, video: "web001")
             return (figures["rebuffer_ratio"] as? Double ?? 0) > 0
         }
         #expect(rolled, "\(body) \(server.stderr.suffix(2000))")
         #expect(figures["views"] as? Int == 1 && figures["sessions"] as? Int == 1, "\(body)")
         #expect(figures["startup_median_ms"] as? Int != nil, "\(body)")
         #expect(!(figures["retention"] as? [Double] ?? []).isEmpty, "\(body)")
-        let firstFigures = try await ChildProcess.run([
-            "/usr/bin/curl", "-s", "--max-time", "10", base + "/v1/videos/web000/stats",
+        let (firstBody, firstStats) = try await Self.figures(base, video: "web000")
+        #expect(firstStats["views"] as? Int == 1 && firstStats["completion_rate"] as? Double == 1, "\(firstBody)")
+    }
+
+    /// `GET /v1/videos/{video}/stats`: the body, and its JSON object (empty when it is not one).
+    static func figures(_ base: String, video: String) async throws -> (body: String, json: [String: Any]) {
+        let fetched = try await ChildProcess.run([
+            "/usr/bin/curl", "-s", "--max-time", "10", base + "/v1/videos/\(video)/stats",
         ])
-        let firstStats = (try? JSONSerialization.jsonObject(with: Data(firstFigures.stdout.utf8))) as? [String: Any]
-        #expect(
-            firstStats?["views"] as? Int == 1 && firstStats?["completion_rate"] as? Double == 1,
-            "\(firstFigures.stdout)")
+        let json = (try? JSONSerialization.jsonObject(with: Data(fetched.stdout.utf8))) as? [String: Any]
+        return (fetched.stdout, json ?? [:])
     }
 }
 
@@ -200,10 +200,7 @@ extension ViewerEventsBrowserTests {
             }
             var figures: [String: Any] = [:]
             let rolled = try await ChildProcess.suspendUntil(seconds: 30) {
-                let stats = try await ChildProcess.run([
-                    "/usr/bin/curl", "-s", "--max-time", "10", base + "/v1/videos/web000/stats",
-                ])
-                figures = (try? JSONSerialization.jsonObject(with: Data(stats.stdout.utf8))) as? [String: Any] ?? [:]
+                figures = try await Self.figures(base, video: "web000").json
                 return figures["views"] as? Int == views
             }
             try #require(rolled, "\(figures) \(server.stderr.suffix(2000))")
