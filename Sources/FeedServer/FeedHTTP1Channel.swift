@@ -14,7 +14,8 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let configuration: HTTP1Channel.Configuration
-    let fastPath: FeedFastPath
+    /// nil: every request goes through the router (`--feed-order engaging`).
+    let fastPath: FeedFastPath?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -31,7 +32,7 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandlers(configuration.additionalChannelHandlers())
             try pipeline.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
-            try pipeline.addHandler(FeedFastPathHandler(fastPath))
+            if let fastPath { try pipeline.addHandler(FeedFastPathHandler(fastPath)) }
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

@@ -30,6 +30,9 @@ extension FeedServer {
             }
             limit = value
         }
+        if case let .engaging(catalog) = feedOrder {
+            return try await engagingFeed(request, limit: limit, catalog: catalog)
+        }
         let key = FeedPageCache.Key(limit: limit, cursor: query["cursor"].map(String.init))
         let page = try await feedPage(key, gzip: AcceptEncoding.acceptsGzip(request.headers[.acceptEncoding]))
         let etag = Self.etag(generation: page.generation, key: key, gzip: page.isGzip)

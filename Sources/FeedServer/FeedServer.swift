@@ -31,6 +31,10 @@ public struct FeedServer: Sendable {
     public var uploads: UploadDesk?
     /// `POST /v1/events`, when the catalog can take viewers' events.
     public var viewerEvents: ViewerEventIngest?
+    /// `--feed-order`: newest first (the default), or engaging (stored rankings, without the fast path).
+    public var feedOrder = FeedOrder.recent
+    /// The engaging order's rankings read so far.
+    let rankings = RankingCache()
     /// `--cors-origin`: origins whose pages may use this API (`*` for any).
     public var corsOrigins: [String] = []
     /// A connection that sends nothing for this long is closed, so a stalled client cannot hold a request open.
@@ -112,7 +116,9 @@ public struct FeedServer: Sendable {
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [LargeReadsHandler(), ExpectContinueHandler()],
             idleTimeout: .milliseconds(Int64(idleTimeoutSeconds * 1000)))
-        let fastPath = FeedFastPath(server: self, logger: logger)
+        // The fast path answers the newest-first feed only; the engaging feed goes through the router.
+        let fastPath: FeedFastPath? =
+            if case .recent = feedOrder { FeedFastPath(server: self, logger: logger) } else { nil }
         return Application(
             router: router(),
             server: HTTPServerBuilder { responder in

@@ -309,6 +309,18 @@ public final class FeedDatabase: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v14: engaging feed rankings") { db in
+            // Each ranking whole, as a JSON array of ids: it is only ever read whole. AUTOINCREMENT: a cursor's
+            // ranking number never names a different ranking later.
+            try db.execute(
+                sql: """
+                    CREATE TABLE feed_rankings (
+                        ranking INTEGER PRIMARY KEY AUTOINCREMENT,
+                        made_at INTEGER NOT NULL,
+                        videos TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 

@@ -161,4 +161,24 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
         try await primary.videoStats(video: video)
     }
     public func allVideoStats() async throws(CatalogError) -> [VideoStats] { try await primary.allVideoStats() }
+
+    // MARK: FeedRanking, on the primary: a ranking just stored, or a video it names, may not be on a replica yet,
+    // and a cursor's page would then skip it.
+
+    public func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
+        try await primary.rankingCandidates()
+    }
+    public func storeRanking(_ videos: [String], madeAt: Int64) async throws(CatalogError) -> Int64 {
+        try await primary.storeRanking(videos, madeAt: madeAt)
+    }
+    public func latestRankingNumber() async throws(CatalogError) -> Int64? { try await primary.latestRankingNumber() }
+    public func ranking(number: Int64) async throws(CatalogError) -> StoredRanking? {
+        try await primary.ranking(number: number)
+    }
+    public func deleteRankings(madeBefore: Int64) async throws(CatalogError) -> Int {
+        try await primary.deleteRankings(madeBefore: madeBefore)
+    }
+    public func publishedItems(ids: [String]) async throws(CatalogError) -> [String: FeedItem] {
+        try await primary.publishedItems(ids: ids)
+    }
 }

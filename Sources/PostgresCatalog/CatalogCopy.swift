@@ -22,6 +22,7 @@ public struct CatalogCopy: Sendable {
     static let tables: [(name: String, key: [String])] = [
         ("upload_tokens", ["id"]), ("uploads", ["id"]), ("videos", ["id"]), ("renditions", ["video_id", "rung"]),
         ("images", ["id"]), ("jobs", ["id"]), ("viewer_events", ["id"]), ("video_stats", ["video"]),
+        ("feed_rankings", ["ranking"]),
     ]
 
     public let source: FeedDatabase
@@ -71,11 +72,17 @@ public struct CatalogCopy: Sendable {
                     try await connection.query(
                         PostgresQuery(unsafeSQL: "ALTER TABLE \(table) ENABLE TRIGGER USER"), logger: logger)
                 }
-                // The events keep their ids (the roll-up's order), so the sequence moves past them.
+                // The events keep their ids (the roll-up's order) and the rankings their numbers (the cursors that
+                // name them), so each sequence moves past them.
                 try await connection.query(
                     """
                     SELECT setval(pg_get_serial_sequence('viewer_events', 'id'), coalesce(max(id), 0) + 1, false)
                     FROM viewer_events
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    SELECT setval(pg_get_serial_sequence('feed_rankings', 'ranking'), coalesce(max(ranking), 0) + 1, false)
+                    FROM feed_rankings
                     """, logger: logger)
                 let generation = try await snapshot.read { db in
                     try Int64.fetchOne(db, sql: "SELECT value FROM catalog_generation WHERE id = 1")

@@ -28,7 +28,7 @@ public enum PostgresSchema {
     }
 
     public static let migrations: [Migration] = [
-        catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents,
+        catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
     ]
 
     static let catalog = Migration(
@@ -351,5 +351,19 @@ public enum PostgresSchema {
                 stats text NOT NULL
             )
             """,
+        ])
+
+    /// The SQLite catalog's v14: the engaging feed's rankings, each whole as a JSON array of ids, shared by every
+    /// feed server on the catalog.
+    static let feedRankings = Migration(
+        version: 8, name: "engaging feed rankings (the SQLite catalog's v14)",
+        statements: [
+            """
+            CREATE TABLE feed_rankings (
+                ranking bigserial PRIMARY KEY,
+                made_at bigint NOT NULL,
+                videos text NOT NULL
+            )
+            """
         ])
 }

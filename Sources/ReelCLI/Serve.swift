@@ -85,6 +85,12 @@ extension Reel {
             name: .long,
             help: "How often viewers' events are rolled up into each video's figures, in seconds (from 1 to 3600).")
         var statsInterval = 60.0
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "The feed's order: recent (newest first) or engaging (by viewers' completion and watch time, decayed by age; see docs/analytics.md).",
+                valueName: "order"))
+        var feedOrder = "recent"
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel =
@@ -94,6 +100,9 @@ extension Reel {
             guard (1...64).contains(ioThreads) else { throw ValidationError("--io-threads must be from 1 to 64") }
             guard idleTimeout >= 0.1 else { throw ValidationError("--idle-timeout must be at least 0.1 seconds") }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+            guard ["recent", "engaging"].contains(feedOrder) else {
+                throw ValidationError("--feed-order must be recent or engaging, not \"\(feedOrder)\"")
+            }
             guard (0.01...3650).contains(eventsRetention) else {
                 throw ValidationError("--events-retention must be from 0.01 to 3650 days")
             }
@@ -186,6 +195,7 @@ extension Reel {
             server.idleTimeoutSeconds = idleTimeout
             server.objectMedia = objectMedia
             server.viewerEvents = ViewerEventIngest(log: catalog)
+            if feedOrder == "engaging" { server.feedOrder = .engaging(catalog) }
             let storage: UploadConfiguration.Storage =
                 if let storeClient {
                     .objects(ObjectUploads(client: storeClient))
@@ -201,6 +211,7 @@ extension Reel {
                 ViewerStatsService(
                     log: catalog, videos: catalog, retention: .milliseconds(Int64(eventsRetention * 86_400_000)),
                     interval: .milliseconds(Int64(statsInterval * 1000)),
+                    ranker: feedOrder == "engaging" ? EngagingRanker(catalog: catalog) : nil,
                     logger: ServerLogging.logger(label: "reel.stats", level: logLevel)),
             ]
             if let inbox {

@@ -8,10 +8,28 @@ extension Reel {
         static let configuration = CommandConfiguration(
             abstract: "Simulate feed-scroll prefetch policies on bandwidth traces (ACM MM'22 challenge semantics).",
             discussion:
-                "Modes: client (the phone client: player pool, prefetch window, paging; policies none, next1, window, window:K, aware) and mmgc (the challenge's exact semantics; also W0 W1 W2 W4 A2 no_save fixed_preload)."
+                "Modes: client (the phone client: player pool, prefetch window, paging; policies none, next1, window, window:K, aware) and mmgc (the challenge's exact semantics; also W0 W1 W2 W4 A2 no_save fixed_preload). From a Reel catalog's viewer events: --retention-from and --network-from take measured retention curves and bandwidth traces, and --replay predicts each real session and reports the error against what its page measured."
         )
 
-        @Option(name: .long, help: "A trace file or a directory of traces.") var network: String
+        @Option(name: .long, help: "A trace file or a directory of traces.") var network: String?
+        @Option(
+            name: .long,
+            help:
+                "A Reel catalog (catalog.sqlite) whose viewers' segment fetches make the bandwidth traces: one per session."
+        )
+        var networkFrom: String?
+        @Option(
+            name: .long,
+            help:
+                "A Reel catalog whose viewers' figures give each --feed-catalog video its measured retention curve (with --users N)."
+        )
+        var retentionFrom: String?
+        @Option(
+            name: .long,
+            help:
+                "A Reel catalog: replay each of its viewers' sessions in the client model (on the session's own fetches, with --policy and --players as the web client has them) and report the error against what was measured."
+        )
+        var replay: String?
         @Option(name: .long, help: "Catalog directory: <video>/video_size_{0,1,2}.") var catalog: String?
         @Option(
             name: .long,
@@ -47,8 +65,30 @@ extension Reel {
             guard mode == "mmgc" || mode == "client" else {
                 throw ValidationError("--mode takes client or mmgc, not \(mode)")
             }
+            if replay != nil {
+                guard network == nil, networkFrom == nil, catalog == nil, feedCatalog == nil, retention == nil,
+                    retentionFrom == nil, mode == "client"
+                else {
+                    throw ValidationError(
+                        "--replay takes its videos, sessions and traces from its catalog: give it alone (with --policy, --players, --json)"
+                    )
+                }
+                guard policy.runsInClientMode else {
+                    throw ValidationError(PolicyNameError.challengeOnly(policy).description)
+                }
+                guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
+                return
+            }
+            guard (network == nil) != (networkFrom == nil) else {
+                throw ValidationError("give either --network or --network-from")
+            }
             guard (catalog == nil) != (feedCatalog == nil) else {
                 throw ValidationError("give either --catalog or --feed-catalog")
+            }
+            if retentionFrom != nil, feedCatalog == nil {
+                throw ValidationError(
+                    "--retention-from goes with --feed-catalog: its curves are for a Reel catalog's videos (the challenge's have --retention)"
+                )
             }
             if feedCatalog != nil, mode != "client" {
                 throw ValidationError(
@@ -102,12 +142,24 @@ extension Reel {
         }
 
         func run() async throws {
+            if let replay {
+                try await self.replay(catalogPath: replay)
+                return
+            }
             let traces: [NetworkTrace]
             let videos: [ShortVideo]
             do {
-                traces = try MMGCData.network(at: network)
+                if let networkFrom {
+                    traces = try await Self.measuredTraces(at: networkFrom)
+                } else {
+                    traces = try MMGCData.network(at: network ?? "")
+                }
                 if let feedCatalog {
-                    videos = try await Self.feedVideos(at: feedCatalog).map { $0.shortVideo() }
+                    var curves: [String: [Double]] = [:]
+                    if let retentionFrom { curves = try await Self.measuredRetention(at: retentionFrom) }
+                    videos = try await Self.feedVideos(at: feedCatalog).map {
+                        $0.shortVideo(retention: curves[$0.name] ?? [])
+                    }
                 } else {
                     videos = try MMGCData.catalog(at: catalog ?? "", retention: retention)
                 }

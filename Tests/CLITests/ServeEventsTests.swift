@@ -14,11 +14,16 @@ import Glibc
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct ServeEventsTests {
     enum Engine: String, CaseIterable, Sendable { case sqlite, postgres }
 
-    static func serve(_ database: String, library: String) async throws -> (ChildProcess, String) {
-        let server = try ChildProcess([
-            ReelProcess.executable, "serve", "--database", database, "--library", library, "--port", "0",
-            "--log-level", "warning",
-        ])
+    /// A running server and the base URL it printed.
+    typealias Served = (server: ChildProcess, base: String)
+
+    /// `reel serve` on `database` with `options` added, once it listens.
+    static func serve(_ database: String, library: String, options: [String] = []) async throws -> Served {
+        let server = try ChildProcess(
+            [
+                ReelProcess.executable, "serve", "--database", database, "--library", library, "--port", "0",
+                "--log-level", "warning",
+            ] + options)
         guard await listens(server, seconds: 60),
             let base = server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init)
         else {

@@ -4,22 +4,27 @@ public import Logging
 public import ServiceLifecycle
 internal import ViewerAnalytics
 
-/// Once a minute: deletes the events older than `--events-retention`, rolls the rest up into per-video figures
-/// (`ViewerStatsRollup`) and replaces the stored figures with them in one transaction. The figures therefore cover the
-/// retention window. Idempotent, so several servers on one PostgreSQL catalog may each run it.
+/// Every `--stats-interval` (a minute by default): deletes the events older than `--events-retention`, rolls the
+/// rest up into per-video figures (`ViewerStatsRollup`) and replaces the stored figures with them in one transaction.
+/// The figures therefore cover the retention window. Idempotent, so several servers on one PostgreSQL catalog may each
+/// run it. With `ranker` (`--feed-order engaging`) each pass then makes the engaging ranking from the new figures; the
+/// first pass makes one from the stored figures before it rolls up, so the feed has a ranking within moments of
+/// starting.
 public struct ViewerStatsService: Service {
     let log: any ViewerEventLog
     let videos: any FeedReading
     let retention: Duration
     let interval: Duration
+    let ranker: EngagingRanker?
     let logger: Logger
     /// Events read per query while rolling up.
     static let page = 10_000
 
     public init(
         log: any ViewerEventLog, videos: any FeedReading, retention: Duration, interval: Duration = .seconds(60),
-        logger: Logger
+        ranker: EngagingRanker? = nil, logger: Logger
     ) {
+        self.ranker = ranker
         self.log = log
         self.videos = videos
         self.retention = retention
@@ -29,6 +34,7 @@ public struct ViewerStatsService: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
+            await rank(after: "starting")
             while !Task.isCancelled {
                 do {
                     let outcome = try await rollUp(now: Int64(Date().timeIntervalSince1970 * 1000))
@@ -41,8 +47,24 @@ public struct ViewerStatsService: Service {
                 } catch {
                     logger.error("cannot roll up viewer events yet", metadata: ["error": "\(error)"])
                 }
+                await rank(after: "rolling up")
                 try? await Task.sleep(for: interval)
             }
+        }
+    }
+
+    /// The engaging ranking from the stored figures, when this server serves that order.
+    func rank(after step: String) async {
+        guard let ranker else { return }
+        do {
+            let outcome = try await ranker.refresh(now: Int64(Date().timeIntervalSince1970 * 1000))
+            logger.debug(
+                "engaging ranking made after \(step)",
+                metadata: [
+                    "ranking": "\(outcome.ranking)", "stored": "\(outcome.stored)", "deleted": "\(outcome.deleted)",
+                ])
+        } catch {
+            logger.error("cannot make the engaging ranking yet", metadata: ["error": "\(error)"])
         }
     }
 
