@@ -100,7 +100,9 @@ extension Reel.Simulate {
                     + "startup median absolute error \(report.startupMedianAbsoluteErrorMilliseconds) ms "
                     + "(measured median \(report.startupMeasuredMedianMilliseconds) ms, predicted \(report.startupPredictedMedianMilliseconds) ms); "
                     + "stalls measured \(report.stallsMeasured), predicted \(report.stallsPredicted), "
-                    + String(format: "agreement %.0f%% of views", 100 * report.stallAgreement))
+                    + String(
+                        format: "stalled or not agreed on %.0f%% of views, the count on %.0f%%",
+                        100 * report.stallAgreement, 100 * report.stallCountAgreement))
         }
         if skipped.noTrace + skipped.unknownVideo > 0 {
             printError(

@@ -52,6 +52,7 @@ import ViewerAnalytics
         #expect(report["stalls_measured"] as? Int == 3)
         #expect(report["startup_measured_median_ms"] as? Int == 550)
         #expect(report["startup_median_abs_error_ms"] is Int && report["stall_agreement"] is Double)
+        #expect(report["stall_count_agreement"] is Double)
         let sessions = report["per_session"] as? [[String: Any]] ?? []
         #expect(sessions.map { $0["name"] as? String } == ["tab0", "tab1", "tab2"])
         // The slowest link predicts the slowest starts.

@@ -81,6 +81,20 @@ import Testing
         #expect(report.sessions == 1 && report.views == dwell.count)
         #expect(report.startupMedianAbsoluteErrorMilliseconds <= 20, "\(report)")
         #expect(report.stallAgreement >= 6.0 / 7, "\(report) measured stalls \(stalls)")
+        #expect(report.stallCountAgreement >= 6.0 / 7, "\(report) measured stalls \(stalls)")
+    }
+
+    /// Agreement on whether a view stalled counts (1, 2) as agreeing; count agreement does not.
+    @Test func theReportCountsAgreementPerView() {
+        let views = [(0, 0), (1, 1), (2, 1), (0, 1)].map { measured, predicted in
+            SessionReplay.ViewOutcome(
+                measuredStartupMilliseconds: 500, predictedStartupMilliseconds: 500 + 100 * predicted,
+                measuredStalls: measured, predictedStalls: predicted)
+        }
+        let report = SessionReplay.report([SessionReplay.SessionOutcome(name: "s", views: views)])
+        #expect(report.stallAgreement == 0.75 && report.stallCountAgreement == 0.5)
+        #expect(report.stallsMeasured == 3 && report.stallsPredicted == 3)
+        #expect(report.startupMedianAbsoluteErrorMilliseconds == 100)
     }
 
     /// A slower link than measured predicts slower starts: the error is the model's, and the report shows it.
@@ -96,6 +110,7 @@ import Testing
         #expect(report.startupPredictedMedianMilliseconds > report.startupMeasuredMedianMilliseconds)
         #expect(report.startupMedianAbsoluteErrorMilliseconds > 500)
         #expect(report.stallsPredicted > report.stallsMeasured)
+        #expect(report.stallCountAgreement < 1)
     }
 
     @Test func tracesComeFromLargeFetchesWithoutTheRoundTrip() throws {

@@ -1,5 +1,5 @@
 /// Replays measured sessions in the client model and compares its predictions with what was measured: each view's
-/// startup (median absolute error) and whether it stalled (agreement). The script is the session itself: each video
+/// startup (median absolute error), whether it stalled (agreement) and how often (count agreement). The script is the session itself: each video
 /// for as long as the viewer stayed on it, then a swipe; the network is the session's own fetches, and the round
 /// trip the one they showed.
 public enum SessionReplay {
@@ -9,6 +9,16 @@ public enum SessionReplay {
         public var predictedStartupMilliseconds: Int?
         public var measuredStalls: Int
         public var predictedStalls: Int
+
+        public init(
+            measuredStartupMilliseconds: Int, predictedStartupMilliseconds: Int?, measuredStalls: Int,
+            predictedStalls: Int
+        ) {
+            self.measuredStartupMilliseconds = measuredStartupMilliseconds
+            self.predictedStartupMilliseconds = predictedStartupMilliseconds
+            self.measuredStalls = measuredStalls
+            self.predictedStalls = predictedStalls
+        }
 
         enum CodingKeys: String, CodingKey {
             case measuredStartupMilliseconds = "measured_startup_ms"
@@ -21,6 +31,11 @@ public enum SessionReplay {
     public struct SessionOutcome: Sendable, Equatable, Codable {
         public var name: String
         public var views: [ViewOutcome]
+
+        public init(name: String, views: [ViewOutcome]) {
+            self.name = name
+            self.views = views
+        }
     }
 
     public struct Report: Sendable, Equatable, Codable {
@@ -33,6 +48,8 @@ public enum SessionReplay {
         public var startupPredictedMedianMilliseconds: Int
         /// The share of views where the model and the page agree on whether it stalled.
         public var stallAgreement: Double
+        /// The share of views where the model predicts exactly as many stalls as the page measured.
+        public var stallCountAgreement: Double
         public var stallsMeasured: Int
         public var stallsPredicted: Int
         public var perSession: [SessionOutcome]
@@ -44,6 +61,7 @@ public enum SessionReplay {
             case startupMeasuredMedianMilliseconds = "startup_measured_median_ms"
             case startupPredictedMedianMilliseconds = "startup_predicted_median_ms"
             case stallAgreement = "stall_agreement"
+            case stallCountAgreement = "stall_count_agreement"
             case stallsMeasured = "stalls_measured"
             case stallsPredicted = "stalls_predicted"
             case perSession = "per_session"
@@ -89,12 +107,14 @@ public enum SessionReplay {
         let started = views.filter { $0.predictedStartupMilliseconds != nil }
         let errors = started.map { abs($0.predictedStartupMilliseconds! - $0.measuredStartupMilliseconds) }
         let agreeing = views.filter { ($0.measuredStalls > 0) == ($0.predictedStalls > 0) }.count
+        let counted = views.filter { $0.measuredStalls == $0.predictedStalls }.count
         return Report(
             sessions: outcomes.count, views: views.count, viewsStarted: started.count,
             startupMedianAbsoluteErrorMilliseconds: median(errors),
             startupMeasuredMedianMilliseconds: median(views.map(\.measuredStartupMilliseconds)),
             startupPredictedMedianMilliseconds: median(started.compactMap(\.predictedStartupMilliseconds)),
             stallAgreement: views.isEmpty ? 0 : Double(agreeing) / Double(views.count),
+            stallCountAgreement: views.isEmpty ? 0 : Double(counted) / Double(views.count),
             stallsMeasured: views.map(\.measuredStalls).reduce(0, +),
             stallsPredicted: views.map(\.predictedStalls).reduce(0, +), perSession: outcomes)
     }
