@@ -21,6 +21,12 @@ time and the slowest tests.
 has to count: when its stdout is a pipe (CI), `swift test` 6.3 holds back the test process's console output until
 that process ends, so a Swift Testing run that takes ten minutes is ten minutes of console silence.
 
+Tests also announce their bounded waits (MediaFixtures' `TestWaits`, in the file named by $REEL_TEST_WAITS, which the
+watchdog sets): a wait's start and end count as something happening, and while an announced wait is within its bound
+(plus --wait-grace, 30 s) the watchdog holds off, because a test may rightly wait longer than the silence on a loaded machine. A
+test that hangs outside any announced wait, or inside one past its bound, is still caught, and the report names the
+waits still open.
+
 Usage: scripts/test-watchdog.py [--silence SECONDS] [--event-stream PATH|auto|none] -- swift test [args...]
 """
 import argparse
@@ -526,7 +532,47 @@ def forward_signals(holder):
         signal.signal(number, forward)
 
 
-def pump(child, passthroughs, tracker, silence, deadline=None):
+class BoundedWaits:
+    """Tails the waits file: lines `ID<TAB>DEADLINE<TAB>WHAT` (Unix seconds) when a wait starts, `ID<TAB>done` when
+    it ends."""
+    def __init__(self, path, grace):
+        self.path = path
+        self.grace = grace
+        self.offset = 0
+        self.partial = b""
+        self.open = {}   # id -> (deadline, what)
+
+    def poll(self):
+        """Reads new lines; True when there were any."""
+        try:
+            with open(self.path, "rb") as waits:
+                waits.seek(self.offset)
+                data = waits.read()
+        except FileNotFoundError:
+            return False
+        if not data:
+            return False
+        self.offset += len(data)
+        lines = (self.partial + data).split(b"\n")
+        self.partial = lines.pop()
+        for line in lines:
+            fields = line.decode("utf-8", "replace").split("\t")
+            if len(fields) == 2 and fields[1] == "done":
+                self.open.pop(fields[0], None)
+            elif len(fields) == 3:
+                try:
+                    self.open[fields[0]] = (float(fields[1]), fields[2])
+                except ValueError:
+                    pass
+        return True
+
+    def within_bounds(self, now):
+        """The open waits still within their bound (plus the grace), latest deadline first."""
+        return sorted(((deadline, what) for deadline, what in self.open.values()
+                       if now <= deadline + self.grace), reverse=True)
+
+
+def pump(child, passthroughs, tracker, silence, deadline=None, waits=None):
     """Streams output until the child exits (returns True), or nothing happens for `silence` seconds or the
     deadline passes (returns False). A record in the event stream counts as output: when its stdout is a pipe,
     `swift test` holds back the test process's console lines until that process ends, so during a long Swift
@@ -557,13 +603,17 @@ def pump(child, passthroughs, tracker, silence, deadline=None):
             passthrough.flush_partial()
         if tracker.stream and tracker.stream.poll():
             last_output = time.monotonic()
+        if waits and waits.poll():
+            last_output = time.monotonic()
         if exited_at is None and child.poll() is not None:
             exited_at = time.monotonic()
         if exited_at is not None and (not selector.get_map()
                                       or time.monotonic() - exited_at > DRAIN_AFTER_EXIT_SECONDS):
             break   # after the exit, a leftover grandchild may hold the pipes open; do not wait for it
-        if exited_at is None and (time.monotonic() - last_output >= silence
-                                  or (deadline is not None and time.monotonic() >= deadline)):
+        silent = time.monotonic() - last_output >= silence
+        if silent and waits and waits.within_bounds(time.time()):
+            silent = False   # a test is in a wait it announced, and within its bound
+        if exited_at is None and (silent or (deadline is not None and time.monotonic() >= deadline)):
             break
     for passthrough in passthroughs:
         passthrough.flush_partial(force=True)
@@ -580,7 +630,7 @@ def stop_test_runners(child, passthroughs, tracker, runners, grace):
     pump(child, passthroughs, tracker, silence=min(grace, 5), deadline=time.monotonic() + grace)
 
 
-def report_hang(child, tracker, silence, gdb_timeout):
+def report_hang(child, tracker, silence, gdb_timeout, waits=None):
     """The banner, the process tree and the thread dumps; returns the test runner processes."""
     running = tracker.running()
     listed = "; ".join(f"{name} ({seconds:.1f} s)" for seconds, name in running) or "none known"
@@ -588,6 +638,11 @@ def report_hang(child, tracker, silence, gdb_timeout):
     log(f"no output for {silence:g} s; tests in flight: {listed}")
     for seconds, name in running:
         sys.stderr.write(f"  {seconds:9.1f} s  {name}\n")
+    if waits and waits.open:
+        now = time.time()
+        log(f"announced waits still open ({len(waits.open)}), none within its bound:")
+        for deadline, what in sorted(waits.open.values()):
+            sys.stderr.write(f"  {what}: its bound passed {now - deadline:.1f} s ago\n")
     if tracker.stream:
         sys.stderr.write(f"  (event stream: {tracker.stream.path})\n")
     pids = descendants(os.getpid(), {os.getpid()})
@@ -618,6 +673,8 @@ def parse_arguments(argv):
                         help="seconds without output before the watchdog acts (default: %(default)g)")
     parser.add_argument("--event-stream", default="auto", metavar="PATH|auto|none",
                         help="where `swift test` writes its JSON event stream (auto: a temporary file)")
+    parser.add_argument("--wait-grace", type=float, default=30,
+                        help="seconds past an announced wait's bound before it no longer holds the watchdog off")
     parser.add_argument("--gdb-timeout", type=float, default=120, help="seconds allowed for each gdb (default 120)")
     parser.add_argument("--kill-grace", type=float, default=10, help="seconds between SIGTERM and SIGKILL")
     parser.add_argument("--slowest", type=int, default=10, help="how many of the slowest tests to list at the end")
@@ -640,17 +697,21 @@ def main(argv):
     started = time.monotonic()
     holder = []
     forward_signals(holder)
+    waits_folder = tempfile.mkdtemp(prefix="reel-test-waits-")
+    waits = BoundedWaits(os.path.join(waits_folder, "waits"), arguments.wait_grace)
+    environment = dict(os.environ, REEL_TEST_WAITS=waits.path)
     try:
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 process_group=0)
+                                 process_group=0, env=environment)
     except OSError as error:
         log(f"cannot start {command[0]}: {error}")
+        shutil.rmtree(waits_folder, ignore_errors=True)
         return 127
     holder.append(child)
     passthroughs = [Passthrough(child.stdout, sys.stdout.buffer, tracker),
                     Passthrough(child.stderr, sys.stderr.buffer, tracker)]
     try:
-        if pump(child, passthroughs, tracker, arguments.silence):
+        if pump(child, passthroughs, tracker, arguments.silence, waits=waits):
             status = exit_status(child.wait())
             strays = lingering(child.pid)
             if strays:
@@ -658,7 +719,7 @@ def main(argv):
                 print_process_tree(strays)
                 terminate(child, arguments.kill_grace)
         else:
-            runners = report_hang(child, tracker, arguments.silence, arguments.gdb_timeout)
+            runners = report_hang(child, tracker, arguments.silence, arguments.gdb_timeout, waits)
             stop_test_runners(child, passthroughs, tracker, runners, arguments.kill_grace)
             terminate(child, arguments.kill_grace)
             log(f"killed the command after {arguments.silence:g} s of silence; exiting {TIMEOUT_STATUS}")
@@ -674,6 +735,7 @@ def main(argv):
     finally:
         if stream_folder:
             shutil.rmtree(stream_folder, ignore_errors=True)
+        shutil.rmtree(waits_folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -51,9 +51,12 @@ public final class ChildProcess: @unchecked Sendable {
     @discardableResult
     public func exit(within limit: Duration = .seconds(120)) async throws -> Int32 {
         let process = self.process
-        let termination = try await withDeadline(limit, "\(description) to exit") {
-            guard let termination = await process.exit() else { throw CancellationError() }
-            return termination
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        let termination = try await TestWaits.during("\(description) to exit", seconds: seconds) {
+            try await withDeadline(limit, "\(description) to exit") {
+                guard let termination = await process.exit() else { throw CancellationError() }
+                return termination
+            }
         }
         return Self.code(termination)
     }
@@ -112,14 +115,20 @@ public final class ChildProcess: @unchecked Sendable {
     /// Looks at `condition` every 100 ms until it holds or `seconds` pass, suspending in between, so a long wait does
     /// not hold one of the concurrency pool's few threads that servers in the test process (and other tests) need.
     /// The condition may itself suspend (a catalog read through GRDB's async access, a request).
-    public static func suspendUntil(seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            // A cancelled task looks once more and ends: without this, a failed sleep made the loop spin at full speed.
-            do { try await Task.sleep(for: .milliseconds(100)) } catch { break }
+    /// The wait is announced to the test watchdog (`TestWaits`) as the caller's file and line.
+    public static func suspendUntil(
+        seconds: Double, file: String = #fileID, line: Int = #line, _ condition: () async throws -> Bool
+    ) async rethrows -> Bool {
+        try await TestWaits.during("a condition at \(file):\(line)", seconds: seconds) {
+            let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+            while ContinuousClock.now < deadline {
+                if try await condition() { return true }
+                // A cancelled task looks once more and ends: without this, a failed sleep made the loop spin at full
+                // speed.
+                do { try await Task.sleep(for: .milliseconds(100)) } catch { break }
+            }
+            return try await condition()
         }
-        return try await condition()
     }
 
     /// Polls `condition` every 50 ms until it holds or `seconds` pass, blocking the thread.
