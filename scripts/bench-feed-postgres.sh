@@ -14,15 +14,8 @@ reel=$(realpath "${1:-.build/release/reel}")
 anchor=$(realpath ../shared/anchors/feed_load.sh)
 rows=${ROWS:-1000000}
 work=$(mktemp -d /tmp/reel-bench-feed-pg.XXXXXX)
-source scripts/lib/postgres.sh
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-    pg_stop "$work/pg"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-pg_start "$work/pg"
+source scripts/lib/serve.sh
+start_postgres
 pg_createdb feed
 
 db=$work/feed.sqlite
@@ -32,15 +25,6 @@ mkdir -p "$work/library"
 tail -1 "$work/copy.log" >&2
 pg_as "$pg_bin/psql" -q -h "$PG_SOCKET" -p "$PG_PORT" -U reel -d feed -c "VACUUM ANALYZE" >&2
 
-serve() {  # serve NAME DATABASE: starts reel serve, sets base_NAME
-    "$reel" serve --database "$2" --library "$work/library" --port 0 --log-level warning >"$work/$1.out" 2>"$work/$1.err" &
-    pids+=($!)
-    for _ in $(seq 300); do grep -q '^listening on' "$work/$1.out" 2>/dev/null && break; sleep 0.1; done
-    local base
-    base=$(sed -n 's/^listening on //p' "$work/$1.out")
-    [ -n "$base" ] || { echo "reel serve --database $2 did not start" >&2; cat "$work/$1.err" >&2; exit 1; }
-    printf -v "base_$1" '%s' "$base"
-}
 serve sqlite "$db"
 serve postgres "$PG_URL_BASE/feed"
 

@@ -33,10 +33,10 @@ ns=reelstartup$$
 host=vs$$h
 peer=vs$$n
 server=
+source scripts/lib/netns.sh
 cleanup() {
     [ -n "$server" ] && kill "$server" 2>/dev/null || true
-    ip netns del "$ns" 2>/dev/null || true
-    ip link del "$host" 2>/dev/null || true
+    netns_down "$ns" "$host"
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -72,14 +72,7 @@ chmod -R u+w "$work/harness"
 mkdir -p "$work/harness/vendor"
 cp .build/vendor/hls.mjs "$work/harness/vendor/hls.mjs"
 
-ip netns add "$ns"
-ip link add "$host" type veth peer name "$peer"
-ip link set "$peer" netns "$ns"
-ip addr add 203.0.113.1/24 dev "$host"
-ip link set "$host" up
-ip netns exec "$ns" ip addr add 203.0.113.2/24 dev "$peer"
-ip netns exec "$ns" ip link set "$peer" up
-ip netns exec "$ns" ip link set lo up
+netns_up "$ns" "$host" "$peer"
 
 port=$((20000 + $$ % 20000))
 cat > "$work/rtt_server.py" <<'PY'
@@ -108,8 +101,7 @@ server=$!
 for _ in $(seq 50); do curl -s -o /dev/null "http://203.0.113.1:$port/rtt_ms" && break; sleep 0.1; done
 
 shape() {   # rate (tbf, each way), RTT in ms (the server)
-    tc qdisc replace dev "$host" root tbf rate "$1" burst 16kb latency 1s
-    ip netns exec "$ns" tc qdisc replace dev "$peer" root tbf rate "$1" burst 16kb latency 1s
+    netns_shape "$ns" "$host" "$peer" "$1"
     echo "$2" > "$work/rtt_ms"
 }
 

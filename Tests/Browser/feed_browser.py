@@ -410,6 +410,82 @@ def run_events(arguments, report):
         report["shaping"] = link.rates
 
 
+def run_viewer(arguments, report):
+    """One viewer's session for scripts/bench-replay.sh and bench-prefetch-web.sh: the feed from its first item, each
+    item watched for --dwells' time (or one drawn from --seed, 2 to 10 s), then the next, and the page left at the end
+    (its last view's end goes by beacon). The link is whatever the caller shaped. Reports the page's session id, each
+    view, and the session's startups, stalls and media bytes."""
+    import random
+    dwell = random.Random(arguments.seed)
+    profile = tempfile.mkdtemp(prefix="reel-browser-")
+    browser = Browser(find_chromium(), profile, os.path.join(arguments.out, f"chromium-viewer-{arguments.seed}.log"))
+    try:
+        page = Page(browser)
+        for domain in ("Runtime", "Page"):
+            page.send(domain + ".enable")
+        page.emulate(360, 740, mobile=True)
+        url = f"{arguments.url}/?players={arguments.players}&pageSize={arguments.page_size}"
+        if arguments.engine != "auto":
+            url += f"&engine={arguments.engine}"
+        if arguments.prefetch:
+            url += f"&prefetch={arguments.prefetch}"
+        dwells = [float(d) for d in arguments.dwells.split(",")] if arguments.dwells else []
+        page.send("Page.navigate", {"url": url})
+        views = []
+        for item in range(arguments.items):
+            shown = page.wait_for(f"item {item + 1}'s first frame",
+                                  lambda s, i=item: s["current"] == i and str(i) in s["firstFrameAt"], 90)
+            stay = dwells[item] if item < len(dwells) else round(dwell.uniform(2, 10), 2)
+            time.sleep(stay)
+            snap = page.snapshot()
+            views.append({"item": item, "id": snap["ids"][item], "stay_s": stay, "view": snap["view"]})
+            if item + 1 == arguments.items or item + 1 >= snap["loaded"]:
+                break
+            page.key("ArrowDown", "ArrowDown", 40)
+        final = page.snapshot()
+        report["session"] = final["events"]["session"]
+        report["views"] = views
+        report["startups"] = final["startups"]
+        report["stalls"] = final["stalls"]
+        report["mediaBytes"] = final["mediaBytes"]
+        report["neighbourCaps"] = final["neighbourCaps"]
+        report["throughputBps"] = final["throughputBps"]
+        report["errors"] = final["errors"]
+        page.send("Page.navigate", {"url": "about:blank"})
+        time.sleep(2)
+    finally:
+        browser.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def run_prefetch_cases(arguments, report):
+    """Evaluates prefetch.js's pure functions in the page on the cases in --prefetch-cases (a JSON object of
+    retention curves, level lists with a throughput, and sample lists) and reports what they returned."""
+    with open(arguments.prefetch_cases) as file:
+        cases = json.load(file)
+    profile = tempfile.mkdtemp(prefix="reel-browser-")
+    browser = Browser(find_chromium(), profile, os.path.join(arguments.out, "chromium-prefetch.log"))
+    try:
+        page = Page(browser)
+        page.send("Runtime.enable")
+        page.send("Page.enable")
+        page.send("Page.navigate", {"url": arguments.url + "/"})
+        page.wait_for("prefetch.js", lambda s: True, 30)
+        expression = """(() => {
+            const P = window.ReelPrefetch, cases = %s;
+            return JSON.stringify({
+                caps: cases.caps.map((r) => P.neighbourCapSeconds(r)),
+                levels: cases.levels.map((c) => P.startLevel(c.levels, c.bps)),
+                means: cases.samples.map((c) => P.harmonicMean(
+                    c.fetches.reduce((kept, f) => P.addSample(kept, f[0], f[1]), []))),
+            });
+        })()""" % json.dumps(cases)
+        report["results"] = json.loads(page.evaluate(expression))
+    finally:
+        browser.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 def run_stats(arguments, report):
     """The viewer stats page (/stats?video=ID) for each of --stats-videos: what it drew, read from its SVG."""
     profile = tempfile.mkdtemp(prefix="reel-browser-")
@@ -524,6 +600,14 @@ def main():
     parser.add_argument("--engine", choices=["auto", "hls.js"], default="auto", help="?engine= for the page")
     parser.add_argument("--upload", help="instead of the feed scenario: upload this file through the page's form")
     parser.add_argument("--token", help="the upload token for --upload")
+    parser.add_argument("--viewer", action="store_true",
+                        help="instead of the feed scenario: one viewer's session (--seed, --items), for bench-replay")
+    parser.add_argument("--seed", type=int, default=1, help="with --viewer: the seed of its watch times")
+    parser.add_argument("--items", type=int, default=3, help="with --viewer: how many items it watches")
+    parser.add_argument("--dwells", help="with --viewer: seconds on each item, comma-separated (else from --seed)")
+    parser.add_argument("--prefetch", choices=["window", "aware"], help="?prefetch= for the page")
+    parser.add_argument("--prefetch-cases",
+                        help="instead of the feed scenario: evaluate prefetch.js on the cases in this JSON file")
     parser.add_argument("--stats-videos", help="instead of the feed scenario: open /stats for these ids (comma-separated)")
     parser.add_argument("--events", action="store_true",
                         help="instead of the feed scenario: a session under a shaped link, for the viewer events")
@@ -542,6 +626,10 @@ def main():
             run_events(arguments, report)
         elif arguments.stats_videos:
             run_stats(arguments, report)
+        elif arguments.viewer:
+            run_viewer(arguments, report)
+        elif arguments.prefetch_cases:
+            run_prefetch_cases(arguments, report)
         else:
             run(arguments, report)
     except (BrowserError, OSError, subprocess.TimeoutExpired) as error:

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Viewer events (issue 33), on SQLite and on PostgreSQL 15 (a throwaway cluster, fsync off as every bench's):
+#  1. Ingest: wrk POSTs batches of 50 events to /v1/events from 64 connections for 10 s; every 204 is a committed
+#     batch. Events/s = rows in viewer_events afterwards / the run's seconds.
+#  2. Ceiling: the same rows, exported as CSV, loaded into an empty copy of the table by `sqlite3 .import` and by
+#     PostgreSQL's `COPY` (one bulk load: no HTTP, no JSON, no group commits). Reel / ceiling is printed.
+#  3. The feed while events arrive: wrk on /v1/feed?limit=20 (1 thread, 16 connections) alone, then again while a
+#     second wrk posts events paced to 20,000 events/s (400 batches/s from 32 connections). Both runs have the
+#     pacing wrk's own CPU beside them only in the second, so the ratio is an upper bound on the cost.
+# Goals: ≥ 20,000 events/s on 2 cores on each engine; the feed's req/s with events ≥ 0.8× without.
+# Usage: scripts/bench-events.sh [path/to/reel]   (DURATION=10s)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reel=$(realpath "${1:-.build/release/reel}")
+duration=${DURATION:-10s}
+[ -x "$reel" ] || { echo "bench-events: no reel binary at $reel" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "bench-events: skipped, it needs wrk (apt-get install wrk)"; exit 0; }
+command -v sqlite3 >/dev/null || { echo "bench-events: skipped, it needs sqlite3 (apt-get install sqlite3)"; exit 0; }
+work=$(mktemp -d /tmp/reel-bench-events.XXXXXX)
+source scripts/lib/serve.sh
+start_postgres
+pg_createdb events
+pg_createdb ceiling
+psql_as() { pg_as "$pg_bin/psql" -X -q -t -A -h "$PG_SOCKET" -p "$PG_PORT" -U reel "$@"; }
+
+# 2,000 distinct batches of 50 events: 10 sessions each, a view start, 3 progress, 1 segment ... as a page sends.
+python3 - "$work/batches.txt" <<'PY'
+import json, sys
+kinds = ["view_start", "progress", "segment", "progress", "stall", "segment", "progress", "segment", "view_end", "segment"]
+with open(sys.argv[1], "w") as out:
+    for batch in range(2000):
+        events = []
+        for n in range(50):
+            session = f"s{batch}x{n // 5}"
+            video = f"v{(batch * 7 + n) % 1000:09d}"
+            kind = kinds[n % len(kinds)]
+            event = {"type": kind, "session": session, "video": video}
+            if kind == "view_start": event.update(rendition="720p", startup_ms=200 + n)
+            elif kind == "progress": event.update(position_s=n / 4, watched_s=n / 4)
+            elif kind == "segment": event.update(bytes=250000 + n, ms=80 + n)
+            elif kind == "stall": event.update(duration_ms=300 + n)
+            else: event.update(watched_s=12.5, completed=False, bytes=1000000)
+            events.append(event)
+        out.write(json.dumps(events, separators=(",", ":")) + "\n")
+PY
+cat > "$work/post.lua" <<'LUA'
+-- POST /v1/events, cycling through the batches file; PACE_MS (optional) waits between requests per connection.
+local bodies = {}
+local counter = 0
+local pace = tonumber(os.getenv("PACE_MS") or "0")
+function init(args)
+    for line in io.lines(args[1]) do bodies[#bodies + 1] = line end
+    counter = math.random(#bodies)
+end
+function request()
+    counter = counter % #bodies + 1
+    return wrk.format("POST", "/v1/events", {["Content-Type"] = "application/json"}, bodies[counter])
+end
+if pace > 0 then
+    function delay() return pace end
+end
+LUA
+
+mkdir -p "$work/library"
+"$reel" db seed --database "$work/sqlite.sqlite" --count 1000 >&2
+"$reel" db seed --database "$PG_URL_BASE/events" --count 1000 >&2
+serve sqlite "$work/sqlite.sqlite"
+serve postgres "$PG_URL_BASE/events"
+
+wrk_events() {  # wrk_events BASE CONNECTIONS [PACE_MS]: prints "seconds non2xx"
+    local out
+    out=$(PACE_MS=${3:-0} wrk -t2 -c"$2" -d"$duration" --timeout 10s -s "$work/post.lua" "$1" -- "$work/batches.txt")
+    local seconds non2xx
+    seconds=$(printf '%s\n' "$out" | awk '/requests in/{for(i=1;i<=NF;i++) if($i=="in"){v=$(i+1); sub(/s,$/,"",v); print v}}')
+    non2xx=$(printf '%s\n' "$out" | awk -F': *' '/Non-2xx or 3xx/{print $2}')
+    echo "$seconds ${non2xx:-0}"
+}
+# Milliseconds a command takes (its output dropped).
+milliseconds() { local start; start=$(date +%s%N); "$@" >/dev/null; echo $(( ($(date +%s%N) - start) / 1000000 )); }
+# psql runs as the postgres user: its CSV files live in a folder it may write.
+mkdir -p "$work/csv" && chmod 777 "$work/csv"
+
+# --- 1. ingest, and 2. the ceiling --------------------------------------------------------------------------
+read -r lite_seconds lite_non2xx < <(wrk_events "$base_sqlite" 64)
+sleep 1
+lite_rows=$(sqlite3 "$work/sqlite.sqlite" "SELECT count(*) FROM viewer_events")
+sqlite3 -csv "$work/sqlite.sqlite" "SELECT * FROM viewer_events" > "$work/csv/events.csv"
+sqlite3 "$work/sqlite.sqlite" ".schema viewer_events" > "$work/schema.sql"
+sqlite3 "$work/ceiling.sqlite" "PRAGMA journal_mode=WAL;" >/dev/null
+sqlite3 "$work/ceiling.sqlite" < "$work/schema.sql"
+# .import into the existing table: every row in one transaction.
+lite_ceiling_ms=$(milliseconds sqlite3 "$work/ceiling.sqlite" ".import --csv $work/csv/events.csv viewer_events")
+[ "$(sqlite3 "$work/ceiling.sqlite" "SELECT count(*) FROM viewer_events")" = "$lite_rows" ] \
+    || { echo "bench-events: sqlite3 .import did not load every row" >&2; exit 1; }
+
+read -r pg_seconds pg_non2xx < <(wrk_events "$base_postgres" 64)
+sleep 1
+pg_rows=$(psql_as -d events -c "SELECT count(*) FROM viewer_events")
+psql_as -d events -c "\\copy viewer_events TO '$work/csv/pg-events.csv' CSV"
+pg_as "$pg_bin/pg_dump" -h "$PG_SOCKET" -p "$PG_PORT" -U reel -s -t viewer_events events | psql_as -d ceiling >/dev/null
+pg_ceiling_ms=$(milliseconds psql_as -d ceiling -c "\\copy viewer_events FROM '$work/csv/pg-events.csv' CSV")
+[ "$(psql_as -d ceiling -c "SELECT count(*) FROM viewer_events")" = "$pg_rows" ] \
+    || { echo "bench-events: COPY did not load every row" >&2; exit 1; }
+
+# --- 3. the feed, with and without events arriving ----------------------------------------------------------
+feed_rps() {  # feed_rps BASE
+    wrk -t1 -c16 -d"$duration" --timeout 10s "$1/v1/feed?limit=20" | awk '/^Requests\/sec:/{print $2}'
+}
+feed_alone=$(feed_rps "$base_sqlite")
+# 400 batches/s: 32 connections each waiting 80 ms between batches.
+wrk_events "$base_sqlite" 32 80 > "$work/paced.txt" &
+paced=$!
+sleep 1
+feed_with=$(feed_rps "$base_sqlite")
+wait "$paced"
+read -r paced_seconds paced_non2xx < "$work/paced.txt"
+
+python3 - "$lite_rows" "$lite_seconds" "$lite_non2xx" "$lite_ceiling_ms" "$pg_rows" "$pg_seconds" "$pg_non2xx" "$pg_ceiling_ms" \
+    "$feed_alone" "$feed_with" "$paced_non2xx" <<'PY'
+import sys
+a = sys.argv[1:]
+lite_rows, lite_s, lite_bad, lite_ceiling = int(a[0]), float(a[1]), int(a[2]), float(a[3]) / 1000
+pg_rows, pg_s, pg_bad, pg_ceiling = int(a[4]), float(a[5]), int(a[6]), float(a[7]) / 1000
+alone, with_events, paced_bad = float(a[8]), float(a[9]), int(a[10])
+print("| engine | events stored | events/s via POST /v1/events | non-2xx | ceiling rows/s (bulk load) | Reel / ceiling |")
+print("|---|---|---|---|---|---|")
+for name, rows, seconds, bad, ceiling, tool in (("SQLite", lite_rows, lite_s, lite_bad, lite_ceiling, "sqlite3 .import"),
+                                                ("PostgreSQL 15", pg_rows, pg_s, pg_bad, pg_ceiling, "COPY")):
+    rate = rows / seconds
+    top = rows / max(ceiling, 1e-3)
+    print(f"| {name} | {rows:,} | {rate:,.0f} | {bad} | {top:,.0f} ({tool}, {ceiling:.2f} s) | {rate / top:.2f}× |")
+print()
+print(f"Feed (/v1/feed?limit=20, 16 connections, SQLite): {alone:,.0f} req/s alone, {with_events:,.0f} req/s while "
+      f"events arrive at 20,000/s ({paced_bad} non-2xx): {with_events / alone:.2f}× (goal ≥ 0.80×)")
+print(f"Goal ≥ 20,000 events/s: SQLite {lite_rows / lite_s:,.0f}, PostgreSQL {pg_rows / pg_s:,.0f}")
+PY
