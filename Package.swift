@@ -97,6 +97,7 @@ let package = Package(
             resources: [
                 .embedInCode("WebClient/index.html"), .embedInCode("WebClient/app.js"),
                 .embedInCode("WebClient/upload.js"), .embedInCode("WebClient/events.js"),
+                .embedInCode("WebClient/prefetch.js"),
                 .embedInCode("WebClient/stats.html"), .embedInCode("WebClient/stats.js"),
                 .embedInCode("WebClient/app.css"),
                 .embedInCode("WebClient/icon.svg"), .embedInCode("OpenAPI/openapi.yaml"),

@@ -78,6 +78,7 @@ public struct FeedServer: Sendable {
 
         for (path, asset) in [
             ("/", webClient.page), ("/web/app.js", webClient.script), ("/web/events.js", webClient.eventsScript),
+            ("/web/prefetch.js", webClient.prefetchScript),
             ("/web/upload.js", webClient.uploadScript), ("/stats", webClient.statsPage),
             ("/web/stats.js", webClient.statsScript), ("/web/app.css", webClient.style),
             ("/web/icon.svg", webClient.icon), ("/favicon.ico", webClient.icon),

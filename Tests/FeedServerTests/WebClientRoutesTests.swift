@@ -18,10 +18,11 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                 let html = String(buffer: response.body)
-                // events.js first: deferred scripts run in order, and app.js makes its reporter at start.
+                // events.js and prefetch.js first: deferred scripts run in order, and app.js uses both at start.
                 #expect(
                     html.contains(
-                        "<script src=\"/web/events.js\" defer></script>\n<script src=\"/web/app.js\" defer></script>"))
+                        "<script src=\"/web/events.js\" defer></script>\n<script src=\"/web/prefetch.js\" defer></script>\n<script src=\"/web/app.js\" defer></script>"
+                    ))
                 #expect(html.contains("<link rel=\"stylesheet\" href=\"/web/app.css\">"))
                 #expect(html.contains("role=\"feed\""))
                 #expect(html.contains("<meta name=\"reel-hls-js-url\" content=\"\">"))
@@ -45,6 +46,11 @@ import Testing
                 let script = String(buffer: response.body)
                 #expect(script.contains("flushMilliseconds: 10000"))
                 #expect(script.contains("navigator.sendBeacon"))
+            }
+            try await client.execute(uri: "/web/prefetch.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(String(buffer: response.body).contains("window.ReelPrefetch"))
             }
             try await client.execute(uri: "/web/app.css", method: .get) { response in
                 #expect(response.status == .ok)
@@ -74,7 +80,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "/", "/stats", "/web/app.js", "/web/events.js", "/web/stats.js", "/web/app.css", "/web/icon.svg",
+        "/", "/stats", "/web/app.js", "/web/events.js", "/web/prefetch.js", "/web/stats.js", "/web/app.css",
+        "/web/icon.svg",
         "/favicon.ico",
     ])
     func eachAssetRevalidatesWith304AndAnswersHEAD(path: String) async throws {

@@ -8,6 +8,7 @@ public struct WebClient: Sendable {
     let page: WebAsset
     let script: WebAsset
     let eventsScript: WebAsset
+    let prefetchScript: WebAsset
     let statsPage: WebAsset
     let statsScript: WebAsset
     let uploadScript: WebAsset
@@ -22,6 +23,7 @@ public struct WebClient: Sendable {
         page = WebAsset(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8")
         script = WebAsset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8")
         eventsScript = WebAsset(bytes: PackageResources.events_js, contentType: "text/javascript; charset=utf-8")
+        prefetchScript = WebAsset(bytes: PackageResources.prefetch_js, contentType: "text/javascript; charset=utf-8")
         statsPage = WebAsset(bytes: PackageResources.stats_html, contentType: "text/html; charset=utf-8")
         statsScript = WebAsset(bytes: PackageResources.stats_js, contentType: "text/javascript; charset=utf-8")
         uploadScript = WebAsset(bytes: PackageResources.upload_js, contentType: "text/javascript; charset=utf-8")

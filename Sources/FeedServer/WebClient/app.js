@@ -29,7 +29,18 @@
     retryBaseMilliseconds: 500,
     retryAttempts: 6,
     debug: params.get("debug") === "1",
+    // "window": every neighbour buffered to neighbourBufferSeconds at hls.js's own starting rung. "aware"
+    // (prefetch.js): each neighbour's buffer from its retention curve, and each new player's first rung from the
+    // measured throughput. hls.js only: native HLS leaves buffering to the browser.
+    prefetch: prefetchParam(),
   });
+
+  function prefetchParam() {
+    const text = params.get("prefetch");
+    if (text === null || text === "window" || text === "aware") return text || "window";
+    console.warn(`reel: ?prefetch=${text} is not window or aware; using window`);
+    return "window";
+  }
 
   const feedElement = document.getElementById("feed");
   const poolElement = document.getElementById("pool");
@@ -60,6 +71,9 @@
     bytesSinceView: {},      // item index -> media bytes fetched for it since its last view ended
     mediaFolders: [],        // item index -> the absolute URL of its master playlist's folder
     ids: new Set(),          // the ids in `items`
+    neighbourCaps: {},       // item index -> seconds to buffer it as a neighbour (aware; from its retention curve)
+    throughput: [],          // bits/s of the last segment fetches (prefetch.js's addSample)
+    capsAsked: new Set(),    // item indexes whose retention curve was asked for
   };
 
   // Viewer events (events.js): views, stalls, progress, segment fetches and errors, sent in the background.
@@ -166,8 +180,18 @@
     video.setAttribute("aria-hidden", "false");
     if (state.engine === "hls.js") {
       const isCurrent = index === state.current;
-      const buffer = isCurrent ? config.currentBufferSeconds : config.neighbourBufferSeconds;
-      player.hls = new window.Hls({ maxBufferLength: buffer, maxMaxBufferLength: buffer, startLevel: -1 });
+      const buffer = isCurrent ? config.currentBufferSeconds : neighbourBufferSeconds(index);
+      const options = { maxBufferLength: buffer, maxMaxBufferLength: buffer, startLevel: -1 };
+      const measured = config.prefetch === "aware" ? window.ReelPrefetch.harmonicMean(state.throughput) : 0;
+      // hls.js's ABR then starts from this link's throughput instead of its 500 kbit/s guess.
+      if (measured > 0) options.abrEwmaDefaultEstimate = measured;
+      player.hls = new window.Hls(options);
+      if (measured > 0) {
+        player.hls.on(window.Hls.Events.MANIFEST_PARSED, (_, data) => {
+          const level = window.ReelPrefetch.startLevel(data.levels, measured);
+          if (level >= 0 && player.item === index) player.hls.startLevel = level;
+        });
+      }
       player.hls.on(window.Hls.Events.FRAG_LOADED, (_, data) => {
         const stats = data.frag.stats;
         if (!stats) return;
@@ -184,6 +208,44 @@
       video.src = item.master_url;
     }
     video.load();
+  }
+
+  function neighbourBufferSeconds(index) {
+    if (config.prefetch !== "aware") return config.neighbourBufferSeconds;
+    return state.neighbourCaps[index] ?? config.neighbourBufferSeconds;
+  }
+
+  // The retention curves of the window and the item after it, asked for once the current item shows its first
+  // frame, so they never compete with the first item's segments on a slow link. The item after the window has its
+  // cap before it is attached; a player already holding a neighbour takes its cap when it arrives.
+  function loadNeighbourCaps() {
+    if (config.prefetch !== "aware" || state.engine !== "hls.js") return;
+    const last = Math.min(state.items.length - 1, state.current + config.ahead + 1);
+    for (let index = Math.max(0, state.current - config.behind); index <= last; index += 1) {
+      if (state.capsAsked.has(index)) continue;
+      state.capsAsked.add(index);
+      loadNeighbourCap(index);
+    }
+  }
+
+  async function loadNeighbourCap(index) {
+    const id = state.items[index].id;
+    let retention = null;
+    try {
+      const response = await fetch(`/v1/videos/${encodeURIComponent(id)}/stats`, {
+        headers: { Accept: "application/json" }, priority: "low",
+      });
+      if (response.ok) retention = (await response.json()).retention;
+    } catch (error) {
+      // No figures: the window's cap stands.
+    }
+    state.neighbourCaps[index] = window.ReelPrefetch.neighbourCapSeconds(retention);
+    for (const player of state.players) {
+      if (player.item === index && index !== state.current && player.hls) {
+        player.hls.config.maxBufferLength = state.neighbourCaps[index];
+        player.hls.config.maxMaxBufferLength = state.neighbourCaps[index];
+      }
+    }
   }
 
   function release(player) {
@@ -275,6 +337,7 @@
       }
       if (viewWaits()) startView(view, player, at);
       video.classList.add("shown");
+      loadNeighbourCaps();
     };
     if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(presented);
     else video.addEventListener("timeupdate", presented);
@@ -588,6 +651,7 @@
   function countFetched(index, bytes, milliseconds) {
     if (!(bytes > 0) || index < 0 || index >= state.items.length) return;
     state.bytesSinceView[index] = (state.bytesSinceView[index] || 0) + bytes;
+    if (window.ReelPrefetch) window.ReelPrefetch.addSample(state.throughput, bytes, milliseconds);
     emit((make) => make.segment(state.items[index].id, bytes, milliseconds));
   }
 
@@ -656,6 +720,8 @@
       becameCurrentAt: state.becameCurrentAt,
       startups: state.startups,
       stalls: state.stalls,
+      neighbourCaps: state.neighbourCaps,
+      throughputBps: window.ReelPrefetch ? Math.round(window.ReelPrefetch.harmonicMean(state.throughput)) : 0,
       mediaBytes: state.mediaBytes,
       muted: state.muted,
       errors: state.errors,
