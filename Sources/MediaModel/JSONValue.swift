@@ -11,15 +11,16 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses a JSON document.
-    /// - Throws: the `DecodingError` Foundation's parser raised, which says where the text went wrong.
-    public init(parsing bytes: [UInt8]) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    /// Parses a JSON document strictly (RFC 8259; `JSONParser`).
+    /// - Throws: `JSONSyntaxError`, which says where the text went wrong and why.
+    public init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
+        var parser = JSONParser(bytes)
+        self = try parser.document()
     }
 
     /// Encodes a value with Foundation's encoder and reads the result back as a tree.
     init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        self = try JSONValue(parsing: Array(JSONEncoder().encode(value)))
     }
 
     /// `override` laid over `self`: objects merge key by key, anything else in `override` replaces what is here.
@@ -51,27 +52,6 @@ public enum JSONValue: Sendable, Equatable {
         case .string: "a string"
         case .array: "a list"
         case .object: "an object"
-        }
-    }
-}
-
-extension JSONValue: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
         }
     }
 }

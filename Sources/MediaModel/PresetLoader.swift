@@ -17,7 +17,7 @@ public enum PresetLoader {
         do {
             document = try JSONValue(parsing: bytes)
         } catch {
-            throw PresetError(file: file, kind: .malformed, message: "not valid JSON (\(Self.reason(error)))")
+            throw PresetError(file: file, kind: .malformed, message: "not valid JSON: \(error)")
         }
         guard case .object = document else {
             throw PresetError(file: file, kind: .wrongType, message: "expected an object, found \(document.kind)")
@@ -42,11 +42,5 @@ public enum PresetLoader {
             throw PresetError(file: file, kind: .invalidValue, keyPath: problem.keyPath, message: problem.message)
         }
         return preset
-    }
-
-    /// The parser's own words for where the text went wrong.
-    private static func reason(_ error: any Error) -> String {
-        guard case let .dataCorrupted(context)? = error as? DecodingError else { return "\(error)" }
-        return context.underlyingError.map { "\($0)" } ?? context.debugDescription
     }
 }

@@ -18,7 +18,7 @@ public enum ViewerEventBatch {
     public static func parse(_ body: [UInt8]) throws(ViewerEventError) -> [ViewerEvent] {
         guard body.count <= maximumBytes else { throw .tooLarge(bytes: body.count, limit: maximumBytes) }
         let document: JSONValue
-        do { document = try JSONValue(parsing: body) } catch { throw .notJSON }
+        do { document = try JSONValue(parsing: body) } catch { throw .notJSON(error) }
         guard case let .array(items) = document else { throw .notAnArray }
         guard items.count <= maximumEvents else { throw .tooManyEvents(count: items.count, limit: maximumEvents) }
         var events: [ViewerEvent] = []

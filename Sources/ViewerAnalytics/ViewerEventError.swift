@@ -1,8 +1,10 @@
+public import MediaModel
+
 /// Why a batch of viewer events was refused; the description names the first bad event and field.
 public enum ViewerEventError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(bytes: Int, limit: Int)
     case tooManyEvents(count: Int, limit: Int)
-    case notJSON
+    case notJSON(JSONSyntaxError)
     case notAnArray
     case badEvent(index: Int, field: String, problem: Problem)
 
@@ -21,7 +23,7 @@ public enum ViewerEventError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case let .tooLarge(bytes, limit): "the batch is \(bytes) bytes; the limit is \(limit)"
         case let .tooManyEvents(count, limit): "the batch has \(count) events; the limit is \(limit)"
-        case .notJSON: "the body is not JSON"
+        case let .notJSON(error): "the body is not JSON: \(error)"
         case .notAnArray: "the body must be a JSON array of events"
         case let .badEvent(index, field, problem): "event \(index): \(field) \(problem.text)"
         }

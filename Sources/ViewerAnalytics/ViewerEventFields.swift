@@ -8,7 +8,8 @@ struct ViewerEventFields {
     }
 
     private let fields: [String: JSONValue]
-    private var read: Set<String> = []
+    /// The names read so far; each is read once, so more fields than names read means one the type does not take.
+    private var read: [String] = []
 
     init(_ value: JSONValue) throws(Failure) {
         guard case let .object(fields) = value else { throw Failure(field: "the event", problem: .notAnObject) }
@@ -51,14 +52,14 @@ struct ViewerEventFields {
         default:
             throw Failure(field: "type", problem: .unknownType(type))
         }
-        if let extra = fields.keys.sorted().first(where: { !read.contains($0) }) {
+        if fields.count > read.count, let extra = fields.keys.sorted().first(where: { !read.contains($0) }) {
             throw Failure(field: extra, problem: .unknownField)
         }
         return ViewerEvent(session: session, video: video, kind: kind)
     }
 
     private mutating func value(_ name: String) throws(Failure) -> JSONValue {
-        read.insert(name)
+        read.append(name)
         guard let value = fields[name], value != .null else { throw Failure(field: name, problem: .missing) }
         return value
     }

@@ -65,7 +65,11 @@ import ViewerAnalytics
             "event 0: startup_ms must be from 0 to 600000"
         ),
         (#"{"type":"stall"}"#, "the body must be a JSON array of events"),
-        ("[", "the body is not JSON"),
+        ("[", "the body is not JSON: line 1, column 2 (byte 1): the document ends where a value or ']' should be"),
+        (
+            #"[{"type":"stall",}]"#,
+            "the body is not JSON: line 1, column 18 (byte 17): found '}' where a key in double quotes"
+        ),
         (
             "["
                 + Array(repeating: #"{"type":"stall","session":"t","video":"v","duration_ms":1}"#, count: 101)

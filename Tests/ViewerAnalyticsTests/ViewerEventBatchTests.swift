@@ -1,3 +1,4 @@
+import MediaModel
 import Testing
 import ViewerAnalytics
 
@@ -35,8 +36,6 @@ import ViewerAnalytics
 
     @Test(arguments: [
         (#"{"a":1}"#, ViewerEventError.notAnArray),
-        ("[", .notJSON),
-        ("", .notJSON),
         ("[1]", .badEvent(index: 0, field: "the event", problem: .notAnObject)),
         (#"[{"session":"s","video":"v"}]"#, .badEvent(index: 0, field: "type", problem: .missing)),
         (#"[{"type":"watch","session":"s"}]"#, .badEvent(index: 0, field: "type", problem: .unknownType("watch"))),
@@ -88,6 +87,25 @@ import ViewerAnalytics
     ])
     func aBadBatchNamesItsFirstBadEventAndField(body: String, error: ViewerEventError) {
         #expect(throws: error) { try parse(body) }
+    }
+
+    @Test(arguments: [
+        ("", JSONSyntaxError.Reason.endOfInput(expected: "a value"), 0),
+        ("[", .endOfInput(expected: "a value or ']'"), 1),
+        (#"[{"type":"stall",}]"#, .unexpected(found: UInt8(ascii: "}"), expected: "a key in double quotes"), 17),
+        (#"[{"type":"stall","type":"view_end"}]"#, .duplicateKey("type"), 17),
+    ])
+    func aBodyThatIsNotJSONSaysWhereAndWhy(body: String, reason: JSONSyntaxError.Reason, offset: Int) {
+        let error = #expect(throws: ViewerEventError.self) { try parse(body) }
+        guard case let .notJSON(syntax)? = error else {
+            Issue.record("expected notJSON, got \(String(describing: error))")
+            return
+        }
+        #expect(syntax.reason == reason)
+        #expect(syntax.offset == offset)
+        #expect(
+            error?.description.hasPrefix("the body is not JSON: line 1, column \(offset + 1) (byte \(offset)): ")
+                == true)
     }
 
     @Test func limitsOnSizeCountAndLengthsAreEnforced() throws {
