@@ -181,7 +181,7 @@ struct JSONParser {
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw failure(.badUnicodeEscape, at: start) }
-            decoded.append(contentsOf: UTF8.encode(unicode)!)
+            decoded.append(contentsOf: unicode.utf8)
         default:
             throw failure(.badEscape, at: start)
         }
