@@ -290,7 +290,7 @@ let package = Package(
             name: "PostgresTests",
             dependencies: [
                 "Deadlines",
-                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures",
+                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures", "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

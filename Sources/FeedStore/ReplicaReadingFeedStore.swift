@@ -148,8 +148,12 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     public func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError) {
         try await primary.appendViewerEvents(events)
     }
-    public func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] {
-        try await primary.viewerEvents(after: after, limit: limit)
+    public func viewerEvents(
+        after: Int64, through: Int64, limit: Int
+    ) async throws(CatalogError)
+        -> [StoredViewerEvent]
+    {
+        try await primary.viewerEvents(after: after, through: through, limit: limit)
     }
     public func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int {
         try await primary.deleteViewerEvents(receivedBefore: receivedBefore)

@@ -24,22 +24,31 @@ extension SQLiteFeedStore {
         }
     }
 
-    public func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] {
+    public func viewerEvents(
+        after: Int64, through: Int64, limit: Int
+    ) async throws(CatalogError)
+        -> [StoredViewerEvent]
+    {
         try await read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM viewer_events WHERE id > ? ORDER BY id LIMIT ?",
-                arguments: [after, max(0, limit)])
+            // Columns by index through a cursor: looking each up by name cost more than the rest of the read.
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT id, received_at, session, video, type, rendition, ms, position_s, watched_s, completed,
+                           bytes, message
+                    FROM viewer_events WHERE id > ? AND id <= ? ORDER BY id LIMIT ?
+                    """,
+                arguments: [after, through, max(0, limit)])
             var events: [StoredViewerEvent] = []
-            events.reserveCapacity(rows.count)
-            for row in rows {
+            events.reserveCapacity(min(max(0, limit), 10_000))
+            while let row = try rows.next() {
                 let columns = ViewerEventColumns(
-                    type: row["type"], rendition: row["rendition"], milliseconds: row["ms"],
-                    positionSeconds: row["position_s"], watchedSeconds: row["watched_s"], completed: row["completed"],
-                    bytes: row["bytes"], message: row["message"])
+                    type: row[4], rendition: row[5], milliseconds: row[6], positionSeconds: row[7],
+                    watchedSeconds: row[8], completed: row[9], bytes: row[10], message: row[11])
                 events.append(
                     StoredViewerEvent(
-                        id: row["id"], receivedAt: row["received_at"],
-                        event: ViewerEvent(session: row["session"], video: row["video"], kind: try columns.kind())))
+                        id: row[0], receivedAt: row[1],
+                        event: ViewerEvent(session: row[2], video: row[3], kind: try columns.kind())))
             }
             return events
         }

@@ -6,8 +6,9 @@ public import ViewerAnalytics
 public protocol ViewerEventLog: Sendable {
     /// Stores `events` in one transaction, in order, each received at its own time (Unix milliseconds).
     func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError)
-    /// Up to `limit` stored events after id `after` (0 for the first), in id order: the order they were stored.
-    func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent]
+    /// Up to `limit` stored events with ids after `after` (0 for the first) and at most `through`, in id order: the
+    /// order they were stored. The roll-up reads the ids it saw missing again with `through`.
+    func viewerEvents(after: Int64, through: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent]
     /// Deletes the events received before `receivedBefore` (Unix milliseconds); returns how many went.
     func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int
     /// Replaces every video's figures with `stats` in one transaction: a video missing from it has none afterwards.
@@ -16,6 +17,13 @@ public protocol ViewerEventLog: Sendable {
     func videoStats(video: String) async throws(CatalogError) -> VideoStats?
     /// Every video's figures from the last roll-up, in video id order.
     func allVideoStats() async throws(CatalogError) -> [VideoStats]
+}
+
+extension ViewerEventLog {
+    /// Up to `limit` stored events after id `after` (0 for the first), in id order: the order they were stored.
+    public func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] {
+        try await viewerEvents(after: after, through: .max, limit: limit)
+    }
 }
 
 /// An event as the route hands it to the log: with the time this server received its batch.

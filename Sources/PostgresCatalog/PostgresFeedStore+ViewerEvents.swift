@@ -42,10 +42,15 @@ extension PostgresFeedStore {
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
-    public func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] {
-        let operation = "read viewer events after \(after)"
+    public func viewerEvents(
+        after: Int64, through: Int64, limit: Int
+    ) async throws(CatalogError)
+        -> [StoredViewerEvent]
+    {
+        let operation = "read viewer events after \(after) through \(through)"
         let rows = try await rows(
-            operation, "SELECT * FROM viewer_events WHERE id > \(after) ORDER BY id LIMIT \(max(0, limit))")
+            operation,
+            "SELECT * FROM viewer_events WHERE id > \(after) AND id <= \(through) ORDER BY id LIMIT \(max(0, limit))")
         let decoded = try Self.decode(operation) {
             try rows.map { row in
                 let columns = ViewerEventColumns(

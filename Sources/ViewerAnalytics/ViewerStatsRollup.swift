@@ -1,11 +1,14 @@
 /// Rolls events up into per-video figures. A view runs from a `view_start` to its `view_end` for the same session
 /// and video; a view that never sent its end (a closed tab whose beacon was lost) counts what its last `progress`
-/// said, and as not completed.
+/// said, and as not completed. It is kept across passes: each adds only the events stored since the last, and
+/// `expire(startedBefore:)` drops what the deleted events had started, so a pass costs the new events, not the window.
 public struct ViewerStatsRollup: Sendable {
     /// The longest retention curve kept, in seconds.
     public static let retentionSeconds = 60
 
     private struct View {
+        /// When its `view_start` was received (Unix milliseconds).
+        var started: Int64
         var startup: Int
         var watched = 0.0
         var stalled = 0.0
@@ -19,40 +22,83 @@ public struct ViewerStatsRollup: Sendable {
 
     private var open: [Key: View] = [:]
     private var closed: [String: [View]] = [:]
-    private var sessions: [String: Set<String>] = [:]
+    /// Per video, each session's latest `view_start` time.
+    private var sessions: [String: [String: Int64]] = [:]
+    /// The earliest start held: expiring before it has nothing to drop.
+    private var earliestStart = Int64.max
+    /// The videos whose figures changed since `takeChangedVideos()`.
+    private var changed: Set<String> = []
 
     public init() {}
 
-    /// Adds events in the order they were stored.
+    /// Adds events in the order they were stored, with no arrival time: `expire` never drops them.
     public mutating func add(_ events: some Sequence<ViewerEvent>) {
-        for event in events {
-            guard let video = event.video else { continue }
-            let key = Key(session: event.session, video: video)
-            switch event.kind {
-            case let .viewStart(_, startup):
-                close(key)
-                open[key] = View(startup: startup)
-                sessions[video, default: []].insert(event.session)
-            case let .stall(milliseconds):
-                open[key]?.stalled += Double(milliseconds)
-            case let .progress(_, watched):
-                if let view = open[key] { open[key]?.watched = max(view.watched, watched) }
-            case let .viewEnd(watched, completed, bytes):
-                guard var view = open[key] else { continue }
-                view.watched = max(view.watched, watched)
-                view.completed = completed
-                view.bytes = bytes
-                open[key] = view
-                close(key)
-            case .segment, .error:
-                break
-            }
+        for event in events { add(event, receivedAt: .max) }
+    }
+
+    /// Adds one event, in the order events were stored, received at `receivedAt` (Unix milliseconds).
+    public mutating func add(_ event: ViewerEvent, receivedAt: Int64) {
+        guard let video = event.video else { return }
+        let key = Key(session: event.session, video: video)
+        switch event.kind {
+        case let .viewStart(_, startup):
+            close(key)
+            open[key] = View(started: receivedAt, startup: startup)
+            sessions[video, default: [:]][event.session] = receivedAt
+            earliestStart = min(earliestStart, receivedAt)
+        case let .stall(milliseconds):
+            guard open[key] != nil else { return }
+            open[key]?.stalled += Double(milliseconds)
+        case let .progress(_, watched):
+            guard let view = open[key] else { return }
+            open[key]?.watched = max(view.watched, watched)
+        case let .viewEnd(watched, completed, bytes):
+            guard var view = open[key] else { return }
+            view.watched = max(view.watched, watched)
+            view.completed = completed
+            view.bytes = bytes
+            open[key] = view
+            close(key)
+        case .segment, .error:
+            return
         }
+        changed.insert(video)
     }
 
     private mutating func close(_ key: Key) {
         guard let view = open.removeValue(forKey: key) else { return }
         closed[key.video, default: []].append(view)
+    }
+
+    /// Drops the views started before `cutoff` (Unix milliseconds), and the sessions whose latest start was, as if
+    /// the events received before it had never been added. Events after a dropped start find no view, as they would.
+    public mutating func expire(startedBefore cutoff: Int64) {
+        guard cutoff > earliestStart else { return }
+        earliestStart = .max
+        for (key, view) in open where view.started < cutoff {
+            open[key] = nil
+            changed.insert(key.video)
+        }
+        for view in open.values { earliestStart = min(earliestStart, view.started) }
+        for (video, views) in closed {
+            let kept = views.filter { $0.started >= cutoff }
+            if kept.count < views.count {
+                closed[video] = kept.isEmpty ? nil : kept
+                changed.insert(video)
+            }
+            for view in kept { earliestStart = min(earliestStart, view.started) }
+        }
+        for (video, starts) in sessions {
+            let kept = starts.filter { $0.value >= cutoff }
+            sessions[video] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// The videos whose figures may differ from the last time this was called (some may now have no view), in id
+    /// order; it starts afresh.
+    public mutating func takeChangedVideos() -> [String] {
+        defer { changed = [] }
+        return changed.sorted()
     }
 
     /// The videos with a view so far, in id order.
@@ -63,10 +109,16 @@ public struct ViewerStatsRollup: Sendable {
     /// Figures for every video with a view, open views included as they stand. `durationSeconds` gives each video's
     /// length; a video missing from it is taken to be as long as its longest view.
     public func stats(durationSeconds: [String: Double]) -> [String: VideoStats] {
-        var views = closed
-        for (key, view) in open { views[key.video, default: []].append(view) }
+        stats(of: videosViewed, durationSeconds: durationSeconds)
+    }
+
+    /// Figures for those of `videos` with a view; the others are missing from the result.
+    public func stats(of videos: some Sequence<String>, durationSeconds: [String: Double]) -> [String: VideoStats] {
+        var views: [String: [View]] = [:]
+        for video in videos { views[video] = closed[video] ?? [] }
+        for (key, view) in open where views[key.video] != nil { views[key.video]?.append(view) }
         var result: [String: VideoStats] = [:]
-        for (video, list) in views {
+        for (video, list) in views where !list.isEmpty {
             let duration = durationSeconds[video] ?? list.map(\.watched).max() ?? 0
             result[video] = Self.stats(
                 video: video, views: list, sessions: sessions[video]?.count ?? 0, duration: duration)
@@ -80,8 +132,10 @@ public struct ViewerStatsRollup: Sendable {
         let watched = views.map(\.watched).reduce(0, +)
         let fractions = views.map { duration > 0 ? min(1, $0.watched / duration) : ($0.completed ? 1 : 0) }
         let seconds = min(retentionSeconds, Int(duration.rounded(.up)))
+        // One sort instead of a scan per second: a video's views grow with --events-retention.
+        let watchedSorted = views.map(\.watched).sorted()
         let retention = (0...max(0, seconds)).map { second in
-            Double(views.filter { $0.watched >= Double(second) }.count) / count
+            Double(watchedSorted.count - Self.firstIndex(atLeast: Double(second), in: watchedSorted)) / count
         }
         return VideoStats(
             video: video, views: views.count, sessions: sessions,
@@ -92,6 +146,17 @@ public struct ViewerStatsRollup: Sendable {
             completionRate: Double(views.filter(\.completed).count) / count,
             bytesPerView: Double(views.map(\.bytes).reduce(0, +)) / count,
             retention: retention, startupHistogram: VideoStats.startupHistogram(of: startups))
+    }
+
+    /// The index of the first value at or above `value` in `sorted`.
+    private static func firstIndex(atLeast value: Double, in sorted: [Double]) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Nearest rank: the smallest value with at least `p` of the values at or below it.

@@ -52,7 +52,9 @@ final class GatedEventLog: ViewerEventLog {
         }
     }
 
-    func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] { [] }
+    func viewerEvents(after: Int64, through: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] {
+        []
+    }
     func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int { 0 }
     func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError) {}
     func videoStats(video: String) async throws(CatalogError) -> VideoStats? { nil }

@@ -48,6 +48,41 @@ import ViewerAnalytics
         #expect(try await rig.store.allVideoStats().isEmpty)
     }
 
+    /// Passes of one running service read only what arrived since the last, and store what a fresh server's first
+    /// pass (which reads every event kept) would store, while old events expire underneath.
+    @Test func eachPassReadsOnlyNewEventsAndStoresWhatAFreshPassWould() async throws {
+        let rig = try ServerRig()
+        try await rig.store.seed(count: 3, startingAt: 0, batch: 3)
+        let day: Int64 = 86_400_000
+        let running = ViewerStatsService(
+            log: rig.store, videos: rig.store, retention: .seconds(86_400), logger: Logger(label: "test"))
+        var now: Int64 = 10 * day
+        var expired = 0
+        for round in 0..<8 {
+            var events: [ReceivedViewerEvent] = []
+            for viewer in 0..<4 {
+                let video = "v00000000\((round + viewer) % 3)"
+                let watched = Double(3 + viewer + round)
+                let at: Int64 = now - day / 2 + Int64(viewer)
+                events += Self.view(
+                    "r\(round)s\(viewer)", video, watched: watched, completed: viewer == 0,
+                    startup: 100 * (viewer + 1), at: at)
+            }
+            try await rig.store.appendViewerEvents(events)
+            now += day / 4
+            let outcome = try await running.rollUp(now: now)
+            #expect(outcome.events == events.count, "round \(round) read only its own events")
+            expired += outcome.deleted
+            let kept = try await rig.store.allVideoStats()
+            try await ViewerStatsService(
+                log: rig.store, videos: rig.store, retention: .seconds(86_400), logger: Logger(label: "test")
+            ).rollUp(now: now)
+            #expect(try await rig.store.allVideoStats() == kept, "round \(round)")
+            #expect(!kept.isEmpty)
+        }
+        #expect(expired > 0, "old rounds expired along the way")
+    }
+
     @Test func theStatsRouteAnswersForPublishedVideosOnly() async throws {
         let rig = try ServerRig()
         try await rig.store.seed(count: 2, startingAt: 0, batch: 2)

@@ -4,9 +4,9 @@ public import Logging
 public import ServiceLifecycle
 internal import ViewerAnalytics
 
-/// Every `--stats-interval` (a minute by default): deletes the events older than `--events-retention`, rolls the
-/// rest up into per-video figures (`ViewerStatsRollup`) and replaces the stored figures with them in one transaction.
-/// The figures therefore cover the retention window. Idempotent, so several servers on one PostgreSQL catalog may each
+/// Every `--stats-interval` (a minute by default): deletes the events older than `--events-retention`, adds the
+/// events stored since the last pass to per-video figures (`ViewerStatsRollup`, kept in `ViewerStatsPasses`) and
+/// replaces the stored figures with them in one transaction. The figures therefore cover the retention window. Idempotent, so several servers on one PostgreSQL catalog may each
 /// run it. With `ranker` (`--feed-order engaging`) each pass then makes the engaging ranking from the new figures; the
 /// first pass makes one from the stored figures before it rolls up, so the feed has a ranking within moments of
 /// starting.
@@ -17,6 +17,8 @@ public struct ViewerStatsService: Service {
     let interval: Duration
     let ranker: EngagingRanker?
     let logger: Logger
+    /// The figures and the reading position kept from pass to pass.
+    let passes = ViewerStatsPasses()
     /// Events read per query while rolling up.
     static let page = 10_000
 
@@ -68,29 +70,12 @@ public struct ViewerStatsService: Service {
         }
     }
 
-    /// One pass at `now` (Unix milliseconds): how many events it deleted and read, and how many videos it figured.
+    /// One pass at `now` (Unix milliseconds): how many events it deleted and read, and how many videos have figures.
     @discardableResult
     public func rollUp(now: Int64) async throws(CatalogError) -> (deleted: Int, events: Int, videos: Int) {
         let retentionMilliseconds =
             retention.components.seconds * 1000 + retention.components.attoseconds / 1_000_000_000_000_000
-        let deleted = try await log.deleteViewerEvents(receivedBefore: now - retentionMilliseconds)
-        var rollup = ViewerStatsRollup()
-        var after: Int64 = 0
-        var read = 0
-        while true {
-            let page = try await log.viewerEvents(after: after, limit: Self.page)
-            guard let last = page.last else { break }
-            rollup.add(page.lazy.map(\.event))
-            read += page.count
-            after = last.id
-        }
-        // Only the videos viewed: a catalog of 100,000 videos with no events costs nothing a minute.
-        var durations: [String: Double] = [:]
-        for id in rollup.videosViewed {
-            if let video = try await videos.video(id: id) { durations[id] = Double(video.durationMilliseconds) / 1000 }
-        }
-        let stats = rollup.stats(durationSeconds: durations).values.sorted { $0.video < $1.video }
-        try await log.replaceVideoStats(stats, rolledAt: now)
-        return (deleted, read, stats.count)
+        return try await passes.pass(
+            now: now, cutoff: now - retentionMilliseconds, log: log, videos: videos, page: Self.page)
     }
 }
