@@ -62,4 +62,4 @@ package enum SQLiteValue: Sendable {
 }
 
 /// SQLite's "copy this string now" destructor, which the C macro spells as a cast of -1.
-private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

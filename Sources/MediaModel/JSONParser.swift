@@ -119,14 +119,23 @@ struct JSONParser {
     private mutating func string() throws(JSONSyntaxError) -> String {
         index += 1
         let start = index
-        // Most strings have no escape: their bytes are the string's.
+        // Most strings have no escape: their bytes are the string's. Most are ASCII too, which needs no validation:
+        // String's validating initialiser looked up generic metadata for every string (docs/quirks.md).
+        var high: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try utf8(bytes[start..<index], at: start)
+                let end = index
+                let text =
+                    high < 0x80
+                    ? bytes.withUnsafeBufferPointer {
+                        String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+                    }
+                    : try utf8(bytes[start..<index], at: start)
                 index += 1
                 return text
             }
+            high |= byte
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw failure(.controlCharacterInString) }
             index += 1
@@ -152,7 +161,10 @@ struct JSONParser {
     }
 
     private func utf8(_ slice: ArraySlice<UInt8>, at start: Int) throws(JSONSyntaxError) -> String {
-        guard let text = String(validating: slice, as: UTF8.self) else { throw failure(.invalidUTF8, at: start) }
+        // Through the buffer: from the slice itself, String's generic path looked up type metadata for every string.
+        guard let text = slice.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) else {
+            throw failure(.invalidUTF8, at: start)
+        }
         return text
     }
 

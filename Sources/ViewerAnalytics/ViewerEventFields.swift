@@ -68,7 +68,10 @@ struct ViewerEventFields {
         guard case let .string(text) = try value(name) else {
             throw Failure(field: name, problem: .wrongType(expected: "a string"))
         }
-        guard text.count <= limit else { throw Failure(field: name, problem: .tooLong(limit: limit)) }
+        // Characters never outnumber UTF-8 bytes: count them (slow) only when the bytes are over the limit.
+        guard text.utf8.count <= limit || text.count <= limit else {
+            throw Failure(field: name, problem: .tooLong(limit: limit))
+        }
         return text
     }
 
