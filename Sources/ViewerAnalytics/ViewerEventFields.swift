@@ -14,6 +14,7 @@ struct ViewerEventFields {
     init(_ value: JSONValue) throws(Failure) {
         guard case let .object(fields) = value else { throw Failure(field: "the event", problem: .notAnObject) }
         self.fields = fields
+        read.reserveCapacity(8)
     }
 
     mutating func event() throws(Failure) -> ViewerEvent {
