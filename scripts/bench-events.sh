@@ -13,7 +13,7 @@
 #     A running server reads each event once (later passes read only what arrived since), so this times the arrival
 #     rate is the roll-up's share of a core.
 # Goals: ≥ 20,000 events/s on 2 cores on each engine; the feed's req/s with events ≥ 0.8× without.
-# Usage: scripts/bench-events.sh [path/to/reel]   (DURATION=10s)
+# Usage: scripts/bench-events.sh [path/to/reel]   (DURATION=10s, ROUNDS=5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
@@ -130,7 +130,7 @@ cpu_jiffies() { awk '/^cpu /{t=0; for(i=2;i<=NF;i++) t+=$i; print t, $9}' /proc/
 "$reel" db seed --database "$work/control.sqlite" --count 1000 >&2
 serve control "$work/control.sqlite"
 rounds=""
-for _ in 1 2 3 4 5; do
+for _ in $(seq "${ROUNDS:-5}"); do
     read -r total0 steal0 < <(cpu_jiffies)
     alone=$(feed_rps "$base_feed")
     read -r total1 steal1 < <(cpu_jiffies)
