@@ -57,7 +57,7 @@ public struct EventLogCursor<Element: Sendable>: Sendable {
                 waiting.append(row)
             } else if row.id > settled, let index = gaps.firstIndex(where: { $0.ids.contains(row.id) }) {
                 fill(row.id, inGap: index)
-                waiting.insert(row, at: Self.insertionIndex(of: row.id, in: waiting))
+                waiting.insert(row, at: waiting.partitioningIndex { $0.id >= row.id })
             }
         }
     }
@@ -66,7 +66,7 @@ public struct EventLogCursor<Element: Sendable>: Sendable {
     public mutating func release(now: Int64) -> [Element] {
         gaps.removeAll { now - $0.since >= patience }
         let boundary = gaps.first.map { $0.ids.lowerBound - 1 } ?? highest
-        let count = Self.insertionIndex(of: boundary + 1, in: waiting)
+        let count = waiting.partitioningIndex { $0.id > boundary }
         let released = waiting[..<count].map(\.element)
         waiting.removeFirst(count)
         settled = max(settled, boundary)
@@ -80,16 +80,5 @@ public struct EventLogCursor<Element: Sendable>: Sendable {
         if gap.ids.lowerBound < id { parts.append(Gap(ids: gap.ids.lowerBound...(id - 1), since: gap.since)) }
         if id < gap.ids.upperBound { parts.append(Gap(ids: (id + 1)...gap.ids.upperBound, since: gap.since)) }
         gaps.replaceSubrange(index...index, with: parts)
-    }
-
-    /// The index of the first row whose id is `id` or higher.
-    private static func insertionIndex(of id: Int64, in rows: [(id: Int64, element: Element)]) -> Int {
-        var low = 0
-        var high = rows.count
-        while low < high {
-            let middle = (low + high) / 2
-            if rows[middle].id < id { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -135,7 +135,7 @@ public struct ViewerStatsRollup: Sendable {
         // One sort instead of a scan per second: a video's views grow with --events-retention.
         let watchedSorted = views.map(\.watched).sorted()
         let retention = (0...max(0, seconds)).map { second in
-            Double(watchedSorted.count - Self.firstIndex(atLeast: Double(second), in: watchedSorted)) / count
+            Double(watchedSorted.count - watchedSorted.partitioningIndex { $0 >= Double(second) }) / count
         }
         return VideoStats(
             video: video, views: views.count, sessions: sessions,
@@ -146,17 +146,6 @@ public struct ViewerStatsRollup: Sendable {
             completionRate: Double(views.filter(\.completed).count) / count,
             bytesPerView: Double(views.map(\.bytes).reduce(0, +)) / count,
             retention: retention, startupHistogram: VideoStats.startupHistogram(of: startups))
-    }
-
-    /// The index of the first value at or above `value` in `sorted`.
-    private static func firstIndex(atLeast value: Double, in sorted: [Double]) -> Int {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// Nearest rank: the smallest value with at least `p` of the values at or below it.
