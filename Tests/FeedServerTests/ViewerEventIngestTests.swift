@@ -1,11 +1,13 @@
 import Deadlines
-import FeedServer
 import FeedStore
 import Testing
 import ViewerAnalytics
 
-/// Group commit: batches that arrive during a write go together in the next one, each caller returns only after its
-/// events are committed, a failed write fails exactly its group, and a full queue refuses at once.
+@testable import FeedServer
+
+/// Group commit: batches that arrive during a write, or within the spacing after one started, go together in the next
+/// one, each caller returns only after its events are committed, a failed write fails exactly its group, and a full
+/// queue refuses at once.
 @Suite(.timeLimit(.minutes(2))) struct ViewerEventIngestTests {
     static func batch(_ session: String, _ count: Int) -> [ReceivedViewerEvent] {
         (0..<count).map { index in
@@ -49,6 +51,35 @@ import ViewerAnalytics
             let mine = stored.filter { $0.session == "s\(index)" }
             #expect(mine == Self.batch("s\(index)", 5).map(\.event))
         }
+    }
+
+    /// Writes start `spacing` apart: a first write, or one after a quiet spell, starts at once.
+    @Test func theNextWriteWaitsOnlyForWhatIsLeftOfTheSpacing() {
+        let spacing = Duration.milliseconds(10)
+        #expect(ViewerEventIngest.delay(sinceLastStart: nil, spacing: spacing) == .zero)
+        for elapsed in stride(from: -3, through: 25, by: 1) {
+            let delay = ViewerEventIngest.delay(sinceLastStart: .milliseconds(elapsed), spacing: spacing)
+            #expect(delay == (elapsed >= 10 ? .zero : .milliseconds(10 - max(0, elapsed))), "\(elapsed) ms")
+        }
+        #expect(ViewerEventIngest.delay(sinceLastStart: .milliseconds(3), spacing: .zero) == .zero)
+    }
+
+    /// Without any write held, batches that arrive within the spacing after a write started wait for the next write
+    /// and go in it together. The spacing is long, so the twenty are queued before it ends however slow the machine.
+    @Test func batchesWithinTheSpacingGoTogetherWithoutAHeldWrite() async throws {
+        let log = GatedEventLog()
+        log.open()
+        let ingest = ViewerEventIngest(log: log, spacing: .seconds(10))
+        try await ingest.commit(Self.batch("first", 3))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask { try await ingest.commit(Self.batch("s\(index)", 5)) }
+            }
+            try await Self.waitUntil(ingest, holds: 100)
+            try await group.waitForAll()
+        }
+        #expect(log.writes == [3, 100])
+        #expect(await ingest.committedGroups == 2)
     }
 
     @Test func aFailedWriteFailsItsGroupAndTheNextGroupIsStored() async throws {
