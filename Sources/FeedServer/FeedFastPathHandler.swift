@@ -1,12 +1,13 @@
 internal import HTTPTypes
 internal import NIOCore
 internal import NIOHTTPTypes
+internal import ViewerAnalytics
 
-/// Puts `FeedFastPath` in the channel pipeline, after Hummingbird's connection-state handler (which so still sees
-/// every request and response, for the idle timeout and graceful shutdown) and before the router.
+/// Puts `FeedFastPath` and `EventsFastPath` in the channel pipeline, after Hummingbird's connection-state handler
+/// (which so still sees every request and response, for the idle timeout and graceful shutdown) and before the router.
 ///
-/// A candidate request is held until its end: one with a body, or one the fast path cannot answer, goes on to the
-/// router whole. While a request passed to the router is unanswered, later requests on the connection go there too,
+/// A candidate request is held until its end: a feed request with a body, an events body past the batch limit, or
+/// one the fast path cannot answer, goes on to the router whole. While a request passed to the router is unanswered, later requests on the connection go there too,
 /// and while a page is being read from a networked catalog later requests wait here, so pipelined responses keep
 /// their order.
 final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -15,16 +16,22 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let fastPath: FeedFastPath
+    private let fastPath: FeedFastPath?
+    private let events: EventsFastPath?
     /// Requests passed to the router whose response has not ended.
     private var routed = 0
     private var held: HTTPRequest?
+    /// The held request is a batch of events: its body so far, and when it began.
+    private var heldEvents: (body: ByteBuffer, started: ContinuousClock.Instant)?
     private var needsFlush = false
     /// A page is being read for the held request (`FeedFastPath.Query`); parts that arrive meanwhile wait in `waiting`.
     private var querying = false
     private var waiting: [HTTPRequestPart] = []
 
-    init(_ fastPath: FeedFastPath) { self.fastPath = fastPath }
+    init(feed: FeedFastPath?, events: EventsFastPath?) {
+        fastPath = feed
+        self.events = events
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
@@ -38,16 +45,41 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func read(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let request):
-            if routed == 0, held == nil, request.method == .get {
-                held = request
-                return
+            if routed == 0, held == nil {
+                if fastPath != nil, request.method == .get {
+                    held = request
+                    return
+                }
+                if let events, events.takes(request, client: { context.remoteAddress?.ipAddress }) {
+                    held = request
+                    heldEvents = (context.channel.allocator.buffer(capacity: 0), .now)
+                    return
+                }
             }
             route(.head(request), context: context)
-        case .body:
+        case .body(let bytes):
+            if var batch = heldEvents {
+                // Past the limit the router refuses it (413) as it reads on: it gets what was held and the rest.
+                guard batch.body.readableBytes + bytes.readableBytes <= ViewerEventBatch.maximumBytes else {
+                    releaseHeld(context: context)
+                    context.fireChannelRead(wrapInboundOut(part))
+                    return
+                }
+                heldEvents = nil  // no second reference while the body grows
+                batch.body.writeImmutableBuffer(bytes)
+                heldEvents = batch
+                return
+            }
             releaseHeld(context: context)
             context.fireChannelRead(wrapInboundOut(part))
         case .end:
-            if let request = held {
+            if let batch = heldEvents, let events, let request = held {
+                held = nil
+                heldEvents = nil
+                startEvents(request, batch: batch, events: events, end: part, context: context)
+                return
+            }
+            if let request = held, let fastPath {
                 held = nil
                 switch fastPath.decide(request, client: { context.remoteAddress?.ipAddress }) {
                 case let .answer(answer):
@@ -68,16 +100,31 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Reads the page (on a connection pinned to this loop, or off the loop), then answers on the loop (or, when the
     /// fast path cannot, hands the request to the router) and goes on with whatever arrived meanwhile.
     private func startQuery(_ query: FeedFastPath.Query, end: HTTPRequestPart, context: ChannelHandlerContext) {
+        guard let fastPath else { return }
         querying = true
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         fastPath.answer(query, on: context.eventLoop).whenComplete { result in
             let (handler, context) = bound.value
-            handler.finishQuery(query, answer: (try? result.get()) ?? nil, end: end, context: context)
+            handler.finish(query.request, body: nil, answer: (try? result.get()) ?? nil, end: end, context: context)
         }
     }
 
-    private func finishQuery(
-        _ query: FeedFastPath.Query, answer: FeedFastPath.Answer?, end: HTTPRequestPart,
+    /// Commits the batch, then answers 204 on the loop (or, when the fast path cannot, hands the request and its body
+    /// to the router) and goes on with whatever arrived meanwhile, as a feed query does.
+    private func startEvents(
+        _ request: HTTPRequest, batch: (body: ByteBuffer, started: ContinuousClock.Instant), events: EventsFastPath,
+        end: HTTPRequestPart, context: ChannelHandlerContext
+    ) {
+        querying = true
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        events.answer(batch.body, started: batch.started, on: context.eventLoop).whenComplete { result in
+            let (handler, context) = bound.value
+            handler.finish(request, body: batch.body, answer: (try? result.get()) ?? nil, end: end, context: context)
+        }
+    }
+
+    private func finish(
+        _ request: HTTPRequest, body: ByteBuffer?, answer: FeedFastPath.Answer?, end: HTTPRequestPart,
         context: ChannelHandlerContext
     ) {
         querying = false
@@ -89,7 +136,8 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             write(answer, context: context)
             context.flush()
         } else {
-            route(.head(query.request), context: context)
+            route(.head(request), context: context)
+            if let body, body.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(.body(body))) }
             context.fireChannelRead(wrapInboundOut(end))
             context.fireChannelReadComplete()
         }
@@ -123,6 +171,7 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         held = nil  // a request cut off before its end needs no answer
+        heldEvents = nil
         waiting.removeAll()
         context.fireChannelInactive()
     }
@@ -131,6 +180,10 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let request = held {
             held = nil
             route(.head(request), context: context)
+            if let batch = heldEvents {
+                heldEvents = nil
+                if batch.body.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(.body(batch.body))) }
+            }
         }
     }
 

@@ -14,8 +14,10 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let configuration: HTTP1Channel.Configuration
-    /// nil: every request goes through the router (`--feed-order engaging`).
+    /// nil: every feed request goes through the router (`--feed-order engaging`).
     let fastPath: FeedFastPath?
+    /// nil: events go through the router (a server without `viewerEvents`).
+    let events: EventsFastPath?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -32,7 +34,9 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandlers(configuration.additionalChannelHandlers())
             try pipeline.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
-            if let fastPath { try pipeline.addHandler(FeedFastPathHandler(fastPath)) }
+            if fastPath != nil || events != nil {
+                try pipeline.addHandler(FeedFastPathHandler(feed: fastPath, events: events))
+            }
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }

@@ -120,10 +120,11 @@ public struct FeedServer: Sendable {
         // The fast path answers the newest-first feed only; the engaging feed goes through the router.
         let fastPath: FeedFastPath? =
             if case .recent = feedOrder { FeedFastPath(server: self, logger: logger) } else { nil }
+        let events = viewerEvents.map { EventsFastPath(server: self, ingest: $0, logger: logger) }
         return Application(
             router: router(),
             server: HTTPServerBuilder { responder in
-                FeedHTTP1Channel(responder: responder, configuration: http1, fastPath: fastPath)
+                FeedHTTP1Channel(responder: responder, configuration: http1, fastPath: fastPath, events: events)
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "reel"),
             services: services,

@@ -1,0 +1,89 @@
+internal import FeedStore
+internal import Foundation
+internal import HTTPTypes
+internal import Logging
+internal import Metrics
+internal import NIOCore
+internal import ViewerAnalytics
+
+/// `POST /v1/events` taken before Hummingbird's request path, as `FeedFastPath` takes the feed: the body is read and
+/// checked on the event loop and its events go straight to the group commit, which answers 204 on the loop. The
+/// router's path (a task per request, four middlewares, a response writer) cost about as much CPU as parsing and
+/// storing a batch of 50 (docs/quirks.md, "Group commit").
+///
+/// It answers only 204. A batch that is bad, too large, refused by a full queue or not stored (nothing of it is, then)
+/// goes on to the router whole, which checks it again and answers exactly as it always has.
+struct EventsFastPath: Sendable {
+    let server: FeedServer
+    let ingest: ViewerEventIngest
+    let logger: Logger
+    private let stored: Counter
+    private let duration: Timer
+    /// How many responses this path gave, so an operator (and a test) can see it working.
+    private let answered: Counter
+
+    init(server: FeedServer, ingest: ViewerEventIngest, logger: Logger) {
+        self.server = server
+        self.ingest = ingest
+        self.logger = logger
+        let factory = server.metricsFactory
+        // The same series RequestMetricsMiddleware records for this route.
+        let route = [("method", "POST"), ("route", "/v1/events")]
+        stored = Counter(label: "reel_http_requests_total", dimensions: route + [("status", "204")], factory: factory)
+        duration = Timer(label: "reel_http_request_duration_seconds", dimensions: route, factory: factory)
+        answered = Counter(label: "reel_events_fast_path_responses_total", factory: factory)
+    }
+
+    /// Whether this path may take `request`: a plain `POST /v1/events`, no CORS to answer, and within the rate limit.
+    /// `client` is the peer's address, asked for only when a rate limit needs it (it costs a system call).
+    func takes(_ request: HTTPRequest, client: () -> String?) -> Bool {
+        guard request.method == .post, request.path == "/v1/events", !FeedFastPath.asksToClose(request),
+            server.corsOrigins.isEmpty || request.headerFields[.origin] == nil
+        else { return false }
+        if let limiter = server.rateLimiter, limiter.admit(client: client() ?? "unknown") != nil { return false }
+        return true
+    }
+
+    /// The 204 once `body`'s events are committed, completed on `eventLoop`; nil when the router must answer.
+    func answer(
+        _ body: ByteBuffer, started: ContinuousClock.Instant, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<FeedFastPath.Answer?> {
+        let events: [ViewerEvent]
+        do {
+            events = try body.withUnsafeReadableBytes { bytes throws(ViewerEventError) in
+                try ViewerEventBatch.parse(Array(bytes))
+            }
+        } catch {
+            return eventLoop.makeSucceededFuture(nil)
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let received = events.map { ReceivedViewerEvent(receivedAt: now, event: $0) }
+        let promise = eventLoop.makePromise(of: FeedFastPath.Answer?.self)
+        promise.completeWithTask { [ingest, logger] in
+            do {
+                try await ingest.commit(received)
+            } catch {
+                logger.debug("events left to the router", metadata: ["error": "\(error)"])
+                return nil
+            }
+            return respond(started: started)
+        }
+        return promise.futureResult
+    }
+
+    private func respond(started: ContinuousClock.Instant) -> FeedFastPath.Answer {
+        if logger.logLevel <= .debug {
+            logger.debug(
+                "Request",
+                metadata: ["hb.request.path": "/v1/events", "hb.request.method": "POST", "fast_path": "true"])
+        }
+        stored.increment()
+        answered.increment()
+        duration.recordInterval(since: started)
+        var fields = HTTPFields()
+        fields[.cacheControl] = "no-store"
+        fields[.date] = HTTPDate.now()
+        fields[.server] = "reel"
+        return FeedFastPath.Answer(head: HTTPResponse(status: .noContent, headerFields: fields), body: nil)
+    }
+}

@@ -1,0 +1,166 @@
+import FeedStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+import ViewerAnalytics
+
+@testable import FeedServer
+
+/// `POST /v1/events` taken before the router (`EventsFastPath`), on a real socket: a good batch is stored before its
+/// 204 with the router's headers, and everything else (a bad or oversized batch, a full queue, a failed write) is
+/// answered by the router exactly as before, in order with the other requests on the connection.
+@Suite(.timeLimit(.minutes(5))) struct EventsFastPathTests {
+    let rig: ServerRig
+
+    init() throws { rig = try ServerRig() }
+
+    func withServer(
+        log: (any ViewerEventLog)? = nil, maximumWaiting: Int = ViewerEventIngest.defaultMaximumWaiting,
+        _ body: @escaping @Sendable (Int, ViewerEventIngest) async throws -> Void
+    ) async throws {
+        var server = rig.server
+        let ingest = ViewerEventIngest(log: log ?? rig.store, maximumWaiting: maximumWaiting)
+        server.viewerEvents = ingest
+        let app = server.application(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            try await body(try #require(client.port), ingest)
+        }
+    }
+
+    static func post(_ body: String, close: Bool = false) -> String {
+        "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: \(close ? "close" : "keep-alive")\r\n\r\n\(body)"
+    }
+
+    static func get(_ path: String) -> String {
+        "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
+    }
+
+    static func status(_ response: String) -> String { response.components(separatedBy: "\r\n").first ?? "" }
+
+    /// The response's header `name` (lowercased), or nil.
+    static func header(_ name: String, in response: String) -> String? {
+        let head = response.components(separatedBy: "\r\n\r\n")[0]
+        return head.components(separatedBy: "\r\n").dropFirst().first { $0.lowercased().hasPrefix(name + ":") }
+            .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The fast path's own counter, read from `/metrics` (which the router answers).
+    static func fastAnswers(_ port: Int) async throws -> Int {
+        let response = try await RawConnection.offThePool(port: port, [get("/metrics")])[0]
+        let line = response.split(separator: "\n").first { $0.hasPrefix("reel_events_fast_path_responses_total") }
+        return line.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) } ?? 0
+    }
+
+    @Test func aGoodBatchIsStoredAndAnswered204BeforeTheRouterWithTheRoutersHeaders() async throws {
+        try await withServer { port, _ in
+            let fast = try await RawConnection.offThePool(port: port, [Self.post(ViewerEventRoutesTests.batch)])[0]
+            #expect(Self.status(fast) == "HTTP/1.1 204 No Content")
+            #expect(try await Self.fastAnswers(port) == 1)
+            // `Connection: close` is the router's to honour: the same batch, answered the long way.
+            let routed = try await RawConnection.offThePool(
+                port: port, [Self.post(ViewerEventRoutesTests.batch, close: true)])[0]
+            #expect(Self.status(routed) == "HTTP/1.1 204 No Content")
+            #expect(try await Self.fastAnswers(port) == 1)
+            for name in ["cache-control", "server", "content-length", "content-type"] {
+                #expect(Self.header(name, in: fast) == Self.header(name, in: routed), "\(name)")
+            }
+            #expect(Self.header("date", in: fast)?.hasSuffix(" GMT") == true)
+            // The metrics count both under the route, as the router alone did.
+            let metrics = try await RawConnection.offThePool(port: port, [Self.get("/metrics")])[0]
+            #expect(
+                metrics.contains(#"reel_http_requests_total{method="POST",route="/v1/events",status="204"} 2"#),
+                "\(metrics)")
+        }
+        let stored = try await rig.store.viewerEvents(after: 0, limit: 100)
+        #expect(stored.count == 12)
+        #expect(Array(stored.prefix(6).map(\.event)) == Array(stored.suffix(6).map(\.event)))
+        #expect(stored.first?.event.kind == .viewStart(rendition: "360p", startupMilliseconds: 412))
+    }
+
+    @Test func batchesTheFastPathCannotStoreAreTheRoutersAndNothingOfThemIsStored() async throws {
+        try await withServer { port, _ in
+            let tooMany =
+                "["
+                + Array(
+                    repeating: #"{"type":"stall","session":"t","video":"v1","duration_ms":5}"#,
+                    count: 101
+                ).joined(separator: ",") + "]"
+            let tooLarge = "[" + String(repeating: " ", count: ViewerEventBatch.maximumBytes) + "]"
+            let responses = try await RawConnection.offThePool(
+                port: port,
+                [
+                    Self.post(#"[{"type":"stall","session":"t","video":"v1"}]"#), Self.post("[1,]"), Self.post(tooMany),
+                    Self.post(tooLarge),
+                ])
+            #expect(
+                responses.map(Self.status) == [
+                    "HTTP/1.1 400 Bad Request", "HTTP/1.1 400 Bad Request", "HTTP/1.1 400 Bad Request",
+                    "HTTP/1.1 413 Payload Too Large",
+                ])
+            #expect(responses[0].contains("event 0: duration_ms is missing"), "\(responses[0])")
+            #expect(responses[1].contains("the body is not JSON"), "\(responses[1])")
+            #expect(responses[2].contains("101 events"), "\(responses[2])")
+            #expect(responses[3].contains(#""code":"batch_too_large""#), "\(responses[3])")
+            #expect(try await Self.fastAnswers(port) == 0)
+        }
+        #expect(try await rig.store.viewerEvents(after: 0, limit: 100).isEmpty)
+    }
+
+    @Test func fastAndRoutedRequestsKeepTheirOrderOnOneConnection() async throws {
+        try await withServer { port, _ in
+            let requests = [
+                Self.post(ViewerEventRoutesTests.batch), Self.get("/v1/feed?limit=2"), Self.post("[{}]"),
+                Self.get("/healthz"), Self.post(ViewerEventRoutesTests.batch), Self.get("/v1/videos/none"),
+            ]
+            let responses = try await RawConnection.offThePool(port: port, requests)
+            #expect(
+                responses.map(Self.status) == [
+                    "HTTP/1.1 204 No Content", "HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request", "HTTP/1.1 200 OK",
+                    "HTTP/1.1 204 No Content", "HTTP/1.1 404 Not Found",
+                ])
+            #expect(try await Self.fastAnswers(port) == 2)
+        }
+        #expect(try await rig.store.viewerEvents(after: 0, limit: 100).count == 12)
+    }
+
+    /// A full queue refuses the fast path's commit, so the router tries once more and answers 429 as it always has.
+    @Test func aFullQueueIsTheRouters429() async throws {
+        let log = GatedEventLog()
+        try await withServer(log: log, maximumWaiting: 6) { port, ingest in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await ingest.commit(ViewerEventIngestTests.batch("held", 1)) }
+                try await ViewerEventIngestTests.firstWrite(log)
+                group.addTask { try await ingest.commit(ViewerEventIngestTests.batch("queued", 2)) }
+                try await ViewerEventIngestTests.waitUntil(ingest, holds: 2)
+                let refused = try await RawConnection.offThePool(port: port, [Self.post(ViewerEventRoutesTests.batch)])
+                #expect(Self.status(refused[0]) == "HTTP/1.1 429 Too Many Requests")
+                #expect(Self.header("retry-after", in: refused[0]) == "2")
+                #expect(refused[0].contains(#""code":"events_queue_full""#), "\(refused[0])")
+                log.open()
+                try await group.waitForAll()
+            }
+            #expect(try await Self.fastAnswers(port) == 0)
+        }
+        #expect(log.writes == [1, 2])
+    }
+
+    /// A failed write stores nothing, so the router may try the batch again: it fails too and answers 503; once the
+    /// catalog is back, the fast path stores the next batch.
+    @Test func aFailedWriteIsTheRouters503AndTheNextBatchIsStored() async throws {
+        let log = GatedEventLog()
+        log.open()
+        log.fail(true)
+        try await withServer(log: log) { port, _ in
+            let failed = try await RawConnection.offThePool(port: port, [Self.post(ViewerEventRoutesTests.batch)])
+            #expect(Self.status(failed[0]) == "HTTP/1.1 503 Service Unavailable")
+            log.fail(false)
+            let stored = try await RawConnection.offThePool(port: port, [Self.post(ViewerEventRoutesTests.batch)])
+            #expect(Self.status(stored[0]) == "HTTP/1.1 204 No Content")
+            #expect(try await Self.fastAnswers(port) == 1)
+        }
+        #expect(log.writes == [6])
+    }
+}
