@@ -29,6 +29,66 @@ struct JSONParser {
         return value
     }
 
+    /// The members of each object, in order, when the document is a list of flat objects: objects whose values are all
+    /// strings, numbers, booleans or null, each key once. Nil for anything else, a syntax error included, which
+    /// `document()` then names. A viewer-event batch is such a list, and a dictionary per event (its allocation and the
+    /// hashing of every key, twice) was a third of the time its checks took.
+    mutating func flatObjects() -> [[JSONMember]]? {
+        do throws(JSONSyntaxError) {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+            skipWhitespace()
+            guard next(is: "[") else { return nil }
+            var objects: [[JSONMember]] = []
+            skipWhitespace()
+            if !next(is: "]") {
+                while true {
+                    skipWhitespace()
+                    guard let members = try flatObject() else { return nil }
+                    objects.append(members)
+                    skipWhitespace()
+                    if next(is: ",") { continue }
+                    guard next(is: "]") else { return nil }
+                    break
+                }
+            }
+            skipWhitespace()
+            return index == bytes.count ? objects : nil
+        } catch {
+            return nil
+        }
+    }
+
+    private mutating func flatObject() throws(JSONSyntaxError) -> [JSONMember]? {
+        guard next(is: "{") else { return nil }
+        var members: [JSONMember] = []
+        members.reserveCapacity(8)
+        skipWhitespace()
+        if next(is: "}") { return members }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let key = try string()
+            guard !members.contains(where: { $0.key == key }) else { return nil }
+            skipWhitespace()
+            guard next(is: ":") else { return nil }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] != UInt8(ascii: "{"), bytes[index] != UInt8(ascii: "[") else {
+                return nil
+            }
+            members.append(JSONMember(key: key, value: try value()))
+            skipWhitespace()
+            if next(is: ",") { continue }
+            return next(is: "}") ? members : nil
+        }
+    }
+
+    /// Steps over `byte` when it comes next.
+    private mutating func next(is byte: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: byte) else { return false }
+        index += 1
+        return true
+    }
+
     private mutating func value() throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else { throw failure(.endOfInput(expected: "a value")) }
         switch bytes[index] {

@@ -18,6 +18,13 @@ public enum JSONValue: Sendable, Equatable {
         self = try parser.document()
     }
 
+    /// Each object's members when `bytes` is a JSON list of flat objects (`JSONParser.flatObjects()`); nil for any
+    /// other document, valid or not, which `init(parsing:)` reads or explains.
+    public static func flatObjects(parsing bytes: [UInt8]) -> [[JSONMember]]? {
+        var parser = JSONParser(bytes)
+        return parser.flatObjects()
+    }
+
     /// Encodes a value with Foundation's encoder and reads the result back as a tree.
     init(encoding value: some Encodable) throws {
         self = try JSONValue(parsing: Array(JSONEncoder().encode(value)))
@@ -53,5 +60,16 @@ public enum JSONValue: Sendable, Equatable {
         case .array: "a list"
         case .object: "an object"
         }
+    }
+}
+
+/// One member of a JSON object: its key and its value.
+public struct JSONMember: Sendable, Equatable {
+    public let key: String
+    public let value: JSONValue
+
+    public init(key: String, value: JSONValue) {
+        self.key = key
+        self.value = value
     }
 }

@@ -17,15 +17,27 @@ public enum ViewerEventBatch {
     /// - Throws: `ViewerEventError` for the first thing wrong.
     public static func parse(_ body: [UInt8]) throws(ViewerEventError) -> [ViewerEvent] {
         guard body.count <= maximumBytes else { throw .tooLarge(bytes: body.count, limit: maximumBytes) }
-        let document: JSONValue
-        do { document = try JSONValue(parsing: body) } catch { throw .notJSON(error) }
-        guard case let .array(items) = document else { throw .notAnArray }
-        guard items.count <= maximumEvents else { throw .tooManyEvents(count: items.count, limit: maximumEvents) }
+        // A list of flat objects, as every batch a player sends is, is read without a dictionary per event; any other
+        // document is parsed whole, so a bad one is named exactly as before.
+        let objects: [[JSONMember]?]
+        if let flat = JSONValue.flatObjects(parsing: body) {
+            objects = flat
+        } else {
+            let document: JSONValue
+            do { document = try JSONValue(parsing: body) } catch { throw .notJSON(error) }
+            guard case let .array(items) = document else { throw .notAnArray }
+            objects = items.map { item in
+                guard case let .object(fields) = item else { return nil }
+                return fields.map { JSONMember(key: $0.key, value: $0.value) }
+            }
+        }
+        guard objects.count <= maximumEvents else { throw .tooManyEvents(count: objects.count, limit: maximumEvents) }
         var events: [ViewerEvent] = []
-        events.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
+        events.reserveCapacity(objects.count)
+        for (index, members) in objects.enumerated() {
+            guard let members else { throw .badEvent(index: index, field: "the event", problem: .notAnObject) }
             do throws(ViewerEventFields.Failure) {
-                var fields = try ViewerEventFields(item)
+                var fields = ViewerEventFields(members: members)
                 events.append(try fields.event())
             } catch {
                 throw .badEvent(index: index, field: error.field, problem: error.problem)

@@ -7,13 +7,14 @@ struct ViewerEventFields {
         let problem: ViewerEventError.Problem
     }
 
-    private let fields: [String: JSONValue]
+    /// The object's members; an event has a handful, so a search beats hashing.
+    private let fields: [JSONMember]
     /// The names read so far; each is read once, so more fields than names read means one the type does not take.
     private var read: [String] = []
 
-    init(_ value: JSONValue) throws(Failure) {
-        guard case let .object(fields) = value else { throw Failure(field: "the event", problem: .notAnObject) }
-        self.fields = fields
+    /// An object's members, each key once.
+    init(members: [JSONMember]) {
+        fields = members
         read.reserveCapacity(8)
     }
 
@@ -48,12 +49,12 @@ struct ViewerEventFields {
                 bytes: try integer("bytes", 1...ViewerEventBatch.maximumBytesPerEvent),
                 milliseconds: try integer("ms", 1...ViewerEventBatch.maximumMilliseconds))
         case "error":
-            video = fields["video"] == nil ? nil : try identifier("video")
+            video = member("video") == nil ? nil : try identifier("video")
             kind = .error(message: try string("message", limit: ViewerEventBatch.maximumMessage))
         default:
             throw Failure(field: "type", problem: .unknownType(type))
         }
-        if fields.count > read.count, let extra = fields.keys.sorted().first(where: { !read.contains($0) }) {
+        if fields.count > read.count, let extra = fields.map(\.key).sorted().first(where: { !read.contains($0) }) {
             throw Failure(field: extra, problem: .unknownField)
         }
         return ViewerEvent(session: session, video: video, kind: kind)
@@ -61,8 +62,12 @@ struct ViewerEventFields {
 
     private mutating func value(_ name: String) throws(Failure) -> JSONValue {
         read.append(name)
-        guard let value = fields[name], value != .null else { throw Failure(field: name, problem: .missing) }
+        guard let value = member(name), value != .null else { throw Failure(field: name, problem: .missing) }
         return value
+    }
+
+    private func member(_ name: String) -> JSONValue? {
+        fields.first { $0.key == name }?.value
     }
 
     private mutating func string(_ name: String, limit: Int) throws(Failure) -> String {

@@ -225,6 +225,77 @@ import Testing
         #expect(error?.description == #"line 3, column 3 (byte 14): the key "a" appears twice in one object"#)
     }
 
+    /// `JSONValue.flatObjects(parsing:)`, the events' shortcut, answers exactly for the documents that parse to a list
+    /// of objects with only scalar values, with those objects' members; for any other document, valid or not, nil.
+    @Test func flatObjectsAreExactlyTheListsOfFlatObjects() {
+        var random = EngagingOrderTests.Generator(state: 58)
+        var flat = 0
+        var other = 0
+        for round in 0..<20_000 {
+            var text = ""
+            Self.space(&text, &random)
+            text += "["
+            let keys = [#""type""#, #""session""#, #""video""#, #""ms""#, #""\u0074ype""#, #""é""#, #""""#]
+            for item in 0..<random.next(5) {
+                if item > 0 { text += "," }
+                Self.space(&text, &random)
+                if random.next(12) == 0 {
+                    Self.write(depth: 3, into: &text, random: &random)  // anything: a number, a list, an object
+                    continue
+                }
+                text += "{"
+                for member in 0..<random.next(6) {
+                    if member > 0 { text += "," }
+                    Self.space(&text, &random)
+                    // Sometimes a key twice (spelt the same or escaped), sometimes a nested value.
+                    text += random.next(3) == 0 ? Self.string(&random) : keys[random.next(keys.count)]
+                    Self.space(&text, &random)
+                    text += ":"
+                    Self.write(depth: random.next(10) == 0 ? 3 : 4, into: &text, random: &random)
+                }
+                Self.space(&text, &random)
+                text += "}"
+            }
+            text += "]"
+            Self.space(&text, &random)
+            var bytes = Array(text.utf8)
+            if random.next(2) == 0 {
+                let at = random.next(bytes.count)
+                switch random.next(3) {
+                case 0: bytes[at] = UInt8(random.next(256))
+                case 1: bytes.remove(at: at)
+                default: bytes.removeSubrange(at...)
+                }
+            }
+            var expected: [[String: JSONValue]]?
+            if case let .array(items)? = try? JSONValue(parsing: bytes) {
+                expected = []
+                for item in items {
+                    guard case let .object(members) = item,
+                        members.values.allSatisfy({
+                            if case .array = $0 { return false }
+                            if case .object = $0 { return false }
+                            return true
+                        })
+                    else {
+                        expected = nil
+                        break
+                    }
+                    expected?.append(members)
+                }
+            }
+            let found = JSONValue.flatObjects(parsing: bytes)
+            if found != nil { flat += 1 } else { other += 1 }
+            let asDictionaries = found?.map { members in
+                Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            }
+            #expect(asDictionaries == expected, "round \(round): \(String(decoding: bytes, as: UTF8.self))")
+            // Each key once.
+            #expect(found?.allSatisfy { Set($0.map(\.key)).count == $0.count } ?? true, "round \(round)")
+        }
+        #expect(flat > 2000 && other > 2000, "flat \(flat), other \(other)")
+    }
+
     // MARK: - Random documents
 
     static func write(depth: Int, into text: inout String, random: inout EngagingOrderTests.Generator) {
