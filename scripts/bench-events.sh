@@ -5,9 +5,11 @@
 #  2. Ceiling: the same rows, exported as CSV, loaded into an empty copy of the table by `sqlite3 .import` and by
 #     PostgreSQL's `COPY` (one bulk load: no HTTP, no JSON, no group commits). Reel / ceiling is printed.
 #  3. The feed while events arrive: wrk on /v1/feed?limit=20 (1 thread, 16 connections) alone, then again while a
-#     second wrk posts events paced to 20,000 events/s (400 batches/s from 32 connections), five rounds in turn so
-#     drift shows, each with the CPU time the hypervisor stole during it (a noisy neighbour halves a round). A control
-#     in each round sends the same events to a second server on its own catalog: the feed then shares only the cores. Only the second of each pair has the pacing wrk's own CPU beside it, so the cost is overstated.
+#     second wrk posts events at 20,000 events/s (400 batches/s arriving at random, a Poisson process, over 32
+#     connections). Each loaded run is set against the alone runs on either side of it, so a drift of the host between
+#     runs biases neither way. Five rounds, each with the CPU time the hypervisor stole during it (a noisy neighbour
+#     halves a round). A control in each round sends the same events to a second server on its own catalog: the feed
+#     then shares only the cores with them. The pacing wrk's own CPU counts against the feed in both.
 #  4. The roll-up's CPU per stored event: the server's CPU from start through its first roll-up, on a copy of the
 #     SQLite catalog as ingested and on one with no events; the difference over the events is what each event costs.
 #     A running server reads each event once (later passes read only what arrived since), so this times the arrival
@@ -49,20 +51,45 @@ with open(sys.argv[1], "w") as out:
         out.write(json.dumps(events, separators=(",", ":")) + "\n")
 PY
 cat > "$work/post.lua" <<'LUA'
--- POST /v1/events, cycling through the batches file; PACE_MS (optional) waits between requests per connection.
+-- POST /v1/events, cycling through the batches file. With RATE (batches/s over all of wrk's THREADS threads), the
+-- batches arrive as a Poisson process at that rate whatever the answers' latency, as from many independent viewers:
+-- each request takes the next arrival time of its thread (clock_gettime through LuaJIT's ffi) and waits for it.
+local ffi = require("ffi")
+ffi.cdef [[
+typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
+int clock_gettime(int clock, bench_timespec *now);
+]]
+local now = ffi.new("bench_timespec")
+local function milliseconds()
+    ffi.C.clock_gettime(1, now)  -- CLOCK_MONOTONIC
+    return tonumber(now.tv_sec) * 1000 + tonumber(now.tv_nsec) / 1e6
+end
 local bodies = {}
 local counter = 0
-local pace = tonumber(os.getenv("PACE_MS") or "0")
+local rate = tonumber(os.getenv("RATE") or "0")
+local threads = tonumber(os.getenv("THREADS") or "1")
+local next_arrival = nil
+local thread_number = 0
+function setup(thread)
+    thread_number = thread_number + 1
+    thread:set("seed", thread_number)
+end
 function init(args)
     for line in io.lines(args[1]) do bodies[#bodies + 1] = line end
+    -- Each thread its own random stream, or the threads' arrivals would coincide and group better than viewers'.
+    math.randomseed(os.time() * 100 + (seed or 0))
     counter = math.random(#bodies)
 end
 function request()
     counter = counter % #bodies + 1
     return wrk.format("POST", "/v1/events", {["Content-Type"] = "application/json"}, bodies[counter])
 end
-if pace > 0 then
-    function delay() return pace end
+if rate > 0 then
+    function delay()
+        local t = milliseconds()
+        next_arrival = (next_arrival or t) - math.log(1 - math.random()) * 1000 * threads / rate
+        return math.max(0, next_arrival - t)
+    end
 end
 LUA
 
@@ -72,9 +99,9 @@ mkdir -p "$work/library"
 serve sqlite "$work/sqlite.sqlite"
 serve postgres "$PG_URL_BASE/events"
 
-wrk_events() {  # wrk_events BASE CONNECTIONS [PACE_MS [DURATION]]: prints "seconds non2xx batches"
+wrk_events() {  # wrk_events BASE CONNECTIONS [RATE [DURATION]]: prints "seconds non2xx batches"
     local out
-    out=$(PACE_MS=${3:-0} wrk -t2 -c"$2" -d"${4:-$duration}" --timeout 10s -s "$work/post.lua" "$1" -- "$work/batches.txt")
+    out=$(RATE=${3:-0} THREADS=2 wrk -t2 -c"$2" -d"${4:-$duration}" --timeout 10s -s "$work/post.lua" "$1" -- "$work/batches.txt")
     local seconds non2xx batches
     seconds=$(printf '%s\n' "$out" | awk '/requests in/{for(i=1;i<=NF;i++) if($i=="in"){v=$(i+1); sub(/s,$/,"",v); print v}}')
     batches=$(printf '%s\n' "$out" | awk '/requests in/{print $1}')
@@ -130,28 +157,33 @@ cpu_jiffies() { awk '/^cpu /{t=0; for(i=2;i<=NF;i++) t+=$i; print t, $9}' /proc/
 "$reel" db seed --database "$work/control.sqlite" --count 1000 >&2
 serve control "$work/control.sqlite"
 rounds=""
+# Alone, with events, alone, control, alone, ...: each loaded run is set against the mean of the alone runs on either
+# side of it, so a drift of the host between runs (alone runs have swung by a fifth within minutes) biases neither.
+before=$(feed_rps "$base_feed")
 for _ in $(seq "${ROUNDS:-5}"); do
     read -r total0 steal0 < <(cpu_jiffies)
-    alone=$(feed_rps "$base_feed")
-    read -r total1 steal1 < <(cpu_jiffies)
-    # 400 batches/s: 32 connections each waiting 80 ms between batches; it runs 2 s longer than the feed's wrk.
-    wrk_events "$base_feed" 32 80 "$(( ${duration%s} + 2 ))s" > "$work/paced.txt" &
+    # 400 batches/s, arriving at random (Poisson) over 32 connections; it runs 2 s longer than the feed's wrk.
+    wrk_events "$base_feed" 32 400 "$(( ${duration%s} + 2 ))s" > "$work/paced.txt" &
     paced=$!
     sleep 1
     with_events=$(feed_rps "$base_feed")
     wait "$paced"
     read -r paced_seconds paced_non2xx paced_batches < "$work/paced.txt"
+    read -r total1 steal1 < <(cpu_jiffies)
+    between=$(feed_rps "$base_feed")
     read -r total2 steal2 < <(cpu_jiffies)
-    steal_alone=$(( (steal1 - steal0) * 1000 / (total1 - total0) ))
-    steal_with=$(( (steal2 - steal1) * 1000 / (total2 - total1) ))
+    steal_with=$(( (steal1 - steal0) * 1000 / (total1 - total0) ))
+    steal_alone=$(( (steal2 - steal1) * 1000 / (total2 - total1) ))
     # The control: the same paced events to a second server on its own catalog, so the feed's server does none of
     # the work and only shares the two cores with it.
-    wrk_events "$base_control" 32 80 "$(( ${duration%s} + 2 ))s" > /dev/null &
+    wrk_events "$base_control" 32 400 "$(( ${duration%s} + 2 ))s" > /dev/null &
     paced=$!
     sleep 1
     with_control=$(feed_rps "$base_feed")
     wait "$paced"
-    rounds+="$alone,$with_events,$paced_seconds,$paced_non2xx,$paced_batches,$steal_alone,$steal_with,$with_control;"
+    after=$(feed_rps "$base_feed")
+    rounds+="$before,$between,$after,$with_events,$paced_seconds,$paced_non2xx,$paced_batches,$steal_alone,$steal_with,$with_control;"
+    before=$after
 done
 
 # --- 4. the roll-up's CPU per stored event ----------------------------------------------------------------------
@@ -189,15 +221,16 @@ for name, rows, seconds, bad, ceiling, tool in (("SQLite", lite_rows, lite_s, li
     top = rows / max(ceiling, 1e-3)
     print(f"| {name} | {rows:,} | {rate:,.0f} | {bad} | {top:,.0f} ({tool}, {ceiling:.2f} s) | {rate / top:.2f}× |")
 print()
-print("| round | feed alone req/s | feed with events req/s | events/s arriving | non-2xx | with / alone | CPU stolen (alone, with) | control: events to another server, req/s | control / alone |")
+print("| round | feed alone req/s (before, between, after) | feed with events req/s | events/s arriving | non-2xx | with / alone before and between | CPU stolen (between, with) | control: events to another server, req/s | control / alone between and after |")
 print("|---|---|---|---|---|---|---|---|---|")
 ratios = []
 controls = []
-for n, (alone, with_events, seconds, bad, batches, steal_alone, steal_with, control) in enumerate(rounds, 1):
-    ratios.append(with_events / alone)
-    controls.append(control / alone)
-    print(f"| {n} | {alone:,.0f} | {with_events:,.0f} | {batches * 50 / seconds:,.0f} | {bad:.0f} | {ratios[-1]:.2f}× "
-          f"| {steal_alone / 10:.1f} %, {steal_with / 10:.1f} % | {control:,.0f} | {controls[-1]:.2f}× |")
+for n, (before, between, after, with_events, seconds, bad, batches, steal_alone, steal_with, control) in enumerate(rounds, 1):
+    ratios.append(with_events / ((before + between) / 2))
+    controls.append(control / ((between + after) / 2))
+    print(f"| {n} | {before:,.0f}, {between:,.0f}, {after:,.0f} | {with_events:,.0f} | {batches * 50 / seconds:,.0f} "
+          f"| {bad:.0f} | {ratios[-1]:.2f}× | {steal_alone / 10:.1f} %, {steal_with / 10:.1f} % | {control:,.0f} "
+          f"| {controls[-1]:.2f}× |")
 ratios.sort()
 controls.sort()
 print(f"Feed (/v1/feed?limit=20, 16 connections, SQLite) while events arrive: median {ratios[len(ratios) // 2]:.2f}× of "

@@ -7,9 +7,9 @@ internal import ViewerAnalytics
 /// (which so still sees every request and response, for the idle timeout and graceful shutdown) and before the router.
 ///
 /// A candidate request is held until its end: a feed request with a body, an events body past the batch limit, or
-/// one the fast path cannot answer, goes on to the router whole. While a request passed to the router is unanswered, later requests on the connection go there too,
-/// and while a page is being read from a networked catalog later requests wait here, so pipelined responses keep
-/// their order.
+/// one the fast path cannot answer, goes on to the router whole. While a request passed to the router is unanswered,
+/// later requests on the connection go there too, and while a page is being read from a networked catalog (or a batch
+/// committed) later requests wait here, so pipelined responses keep their order.
 final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
