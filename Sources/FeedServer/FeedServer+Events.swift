@@ -34,9 +34,8 @@ extension FeedServer {
             }
             throw APIError(.badRequest, code: "bad_events", message: error.description)
         }
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
         do {
-            try await ingest.commit(events.map { ReceivedViewerEvent(receivedAt: now, event: $0) })
+            try await ingest.commit(Self.received(events))
         } catch let ViewerEventIngest.Refusal.queueFull(waiting, limit) {
             throw APIError(
                 .tooManyRequests, code: "events_queue_full",
@@ -48,6 +47,12 @@ extension FeedServer {
     }
 
     static let eventsRetryAfterSeconds = 2
+
+    /// A batch as stored: every event stamped with the time the server received the batch, on either path.
+    static func received(_ events: [ViewerEvent]) -> [ReceivedViewerEvent] {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        return events.map { ReceivedViewerEvent(receivedAt: now, event: $0) }
+    }
 
     /// The body, refused as soon as it passes `limit` bytes rather than read whole.
     static func collect(_ body: RequestBody, limit: Int) async throws -> [UInt8] {

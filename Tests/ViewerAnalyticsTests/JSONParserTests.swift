@@ -113,15 +113,7 @@ import Testing
             var text = ""
             Self.write(depth: 0, into: &text, random: &random)
             var bytes = Array(text.utf8)
-            for _ in 0...random.next(3) where !bytes.isEmpty {
-                let at = random.next(bytes.count)
-                switch random.next(4) {
-                case 0: bytes[at] = UInt8(random.next(256))
-                case 1: bytes.remove(at: at)
-                case 2: bytes.insert(bytes[at], at: at)
-                default: bytes.removeSubrange(at...)
-                }
-            }
+            for _ in 0...random.next(3) where !bytes.isEmpty { Self.mutate(&bytes, &random) }
             let oracle = Self.oracle(bytes)
             do {
                 let mine = try JSONValue(parsing: bytes)
@@ -259,14 +251,7 @@ import Testing
             text += "]"
             Self.space(&text, &random)
             var bytes = Array(text.utf8)
-            if random.next(2) == 0 {
-                let at = random.next(bytes.count)
-                switch random.next(3) {
-                case 0: bytes[at] = UInt8(random.next(256))
-                case 1: bytes.remove(at: at)
-                default: bytes.removeSubrange(at...)
-                }
-            }
+            if random.next(2) == 0 { Self.mutate(&bytes, &random) }
             var expected: [[String: JSONValue]]?
             if case let .array(items)? = try? JSONValue(parsing: bytes) {
                 expected = []
@@ -333,6 +318,17 @@ import Testing
             text += "}"
         }
         space(&text, &random)
+    }
+
+    /// One byte flipped, dropped or doubled, or the document cut there; `bytes` is not empty.
+    static func mutate(_ bytes: inout [UInt8], _ random: inout EngagingOrderTests.Generator) {
+        let at = random.next(bytes.count)
+        switch random.next(4) {
+        case 0: bytes[at] = UInt8(random.next(256))
+        case 1: bytes.remove(at: at)
+        case 2: bytes.insert(bytes[at], at: at)
+        default: bytes.removeSubrange(at...)
+        }
     }
 
     static func space(_ text: inout String, _ random: inout EngagingOrderTests.Generator) {

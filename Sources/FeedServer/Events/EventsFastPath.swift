@@ -1,5 +1,4 @@
 internal import FeedStore
-internal import Foundation
 internal import HTTPTypes
 internal import Logging
 internal import Metrics
@@ -8,8 +7,8 @@ internal import ViewerAnalytics
 
 /// `POST /v1/events` taken before Hummingbird's request path, as `FeedFastPath` takes the feed: the body is read and
 /// checked on the event loop and its events go straight to the group commit, which answers 204 on the loop. The
-/// router's path (a task per request, four middlewares, a response writer) cost about as much CPU as parsing and
-/// storing a batch of 50 (docs/quirks.md, "Group commit").
+/// router's path (a task per request, four middlewares, a response writer) cost 0.32 ms of CPU for an empty batch,
+/// this path 0.18 ms (docs/quirks.md, "Group commit").
 ///
 /// It answers only 204. A batch that is bad, too large, refused by a full queue or not stored (nothing of it is, then)
 /// goes on to the router whole, which checks it again and answers exactly as it always has.
@@ -56,8 +55,7 @@ struct EventsFastPath: Sendable {
         } catch {
             return eventLoop.makeSucceededFuture(nil)
         }
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let received = events.map { ReceivedViewerEvent(receivedAt: now, event: $0) }
+        let received = FeedServer.received(events)
         let promise = eventLoop.makePromise(of: FeedFastPath.Answer?.self)
         promise.completeWithTask { [ingest, logger] in
             do {
