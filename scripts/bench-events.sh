@@ -9,7 +9,11 @@
 #     connections). Each loaded run is set against the alone runs on either side of it, so a drift of the host between
 #     runs biases neither way. Five rounds, each with the CPU time the hypervisor stole during it (a noisy neighbour
 #     halves a round). A control in each round sends the same events to a second server on its own catalog: the feed
-#     then shares only the cores with them. The pacing wrk's own CPU counts against the feed in both.
+#     then shares only the cores with them. A floor in each round is the cheapest ingest this machine allows: the same
+#     paced POSTs answered 204 by nginx (one worker, the body read and dropped), while a separate process inserts the
+#     same rows into SQLite at the same rate, 50 rows per prepared INSERT and a commit every 10 ms, as Reel groups
+#     them. No JSON, no checks, no roll-up. The pacing wrk's own CPU counts against the feed in all three. The CPU
+#     that the control's server and the floor's two processes use per second is printed beside them.
 #  4. The roll-up's CPU per stored event: the server's CPU from start through its first roll-up, on a copy of the
 #     SQLite catalog as ingested and on one with no events; the difference over the events is what each event costs.
 #     A running server reads each event once (later passes read only what arrived since), so this times the arrival
@@ -156,6 +160,71 @@ rolled || { echo "bench-events: no first roll-up within 300 s" >&2; exit 1; }
 cpu_jiffies() { awk '/^cpu /{t=0; for(i=2;i<=NF;i++) t+=$i; print t, $9}' /proc/stat; }
 "$reel" db seed --database "$work/control.sqlite" --count 1000 >&2
 serve control "$work/control.sqlite"
+control_pid=${pids[-1]}
+# The floor: nginx answers every POST /v1/events with 204 (it reads the body and drops it) ...
+nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$work/nginx/tmp"
+cat >"$work/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_max_body_size 1m;
+    client_body_buffer_size 64k;
+    client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
+    uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
+    server {
+        listen 127.0.0.1:$nport;
+        location = /v1/events { return 204; }
+    }
+}
+CONF
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+pids+=($!)
+nginx_master=$!
+for _ in $(seq 50); do curl -sf -X POST -d '[]' "http://127.0.0.1:$nport/v1/events" >/dev/null 2>&1 && break; sleep 0.1; done
+nginx_worker=$(pgrep -P "$nginx_master" | head -1)
+[ -n "$nginx_worker" ] || { echo "bench-events: nginx did not start" >&2; cat "$work/nginx/error.log" >&2; exit 1; }
+base_floor="http://127.0.0.1:$nport"
+# ... and a process of its own inserts the same rows, as stored above, into an empty copy of the table at the same
+# rate: the batches due every 10 ms go in one transaction, 50 rows per prepared multi-row INSERT with the values
+# bound from tuples made beforehand (no parse, no checks), in WAL mode with SQLite's default synchronous, as Reel's.
+sqlite3 "$work/floor.sqlite" "PRAGMA journal_mode=WAL;" >/dev/null
+sqlite3 "$work/floor.sqlite" < "$work/schema.sql"
+cat > "$work/floor-insert.py" <<'PY'
+import csv, sqlite3, sys, time
+database, rows_csv, rate, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+typed = (int, str, str, str, str, int, float, float, int, int, str)  # received_at .. message, as the table's columns
+def value(kind, text):
+    return None if text == "" else kind(text)
+rows = []
+with open(rows_csv, newline="") as f:
+    for record in csv.reader(f):
+        rows.append(tuple(value(kind, text) for kind, text in zip(typed, record[1:])))
+        if len(rows) == 100_000:
+            break
+batches = [sum(rows[i:i + 50], ()) for i in range(0, len(rows) - 49, 50)]
+columns = "received_at, session, video, type, rendition, ms, position_s, watched_s, completed, bytes, message"
+insert = f"INSERT INTO viewer_events ({columns}) VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * 50)
+db = sqlite3.connect(database, isolation_level=None)
+db.execute("PRAGMA journal_mode=WAL")
+open(sys.argv[5], "w").close()  # ready: the rows are loaded, and the paced POSTs may start
+cpu0, start, done = time.process_time(), time.monotonic(), 0
+while (now := time.monotonic()) - start < seconds:
+    due = int((now - start) * rate / 50)
+    if due > done:
+        db.execute("BEGIN")
+        for n in range(done, due):
+            db.execute(insert, batches[n % len(batches)])
+        db.execute("COMMIT")
+        done = due
+    time.sleep(0.01)
+print(done * 50, time.process_time() - cpu0, time.monotonic() - start)
+PY
+process_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+clock_ticks=$(getconf CLK_TCK)
 rounds=""
 # Alone, with events, alone, control, alone, ...: each loaded run is set against the mean of the alone runs on either
 # side of it, so a drift of the host between runs (alone runs have swung by a fifth within minutes) biases neither.
@@ -176,18 +245,40 @@ for _ in $(seq "${ROUNDS:-5}"); do
     steal_alone=$(( (steal2 - steal1) * 1000 / (total2 - total1) ))
     # The control: the same paced events to a second server on its own catalog, so the feed's server does none of
     # the work and only shares the two cores with it.
+    control_ticks0=$(process_ticks "$control_pid")
     wrk_events "$base_control" 32 400 "$(( ${duration%s} + 2 ))s" > /dev/null &
     paced=$!
     sleep 1
     with_control=$(feed_rps "$base_feed")
     wait "$paced"
+    control_ticks=$(( $(process_ticks "$control_pid") - control_ticks0 ))
     after=$(feed_rps "$base_feed")
-    rounds+="$before,$between,$after,$with_events,$paced_seconds,$paced_non2xx,$paced_batches,$steal_alone,$steal_with,$with_control;"
-    before=$after
+    # The floor: the same paced POSTs to nginx, and the same rows into SQLite at the same rate by a process of its own.
+    nginx_ticks0=$(process_ticks "$nginx_worker")
+    rm -f "$work/floor-ready"
+    python3 "$work/floor-insert.py" "$work/floor.sqlite" "$work/csv/events.csv" 20000 "$(( ${duration%s} + 2 ))" \
+        "$work/floor-ready" > "$work/floor-insert.txt" &
+    inserter=$!
+    for _ in $(seq 300); do [ -e "$work/floor-ready" ] && break; sleep 0.1; done
+    [ -e "$work/floor-ready" ] || { echo "bench-events: the floor's inserter did not load its rows in 30 s" >&2; exit 1; }
+    wrk_events "$base_floor" 32 400 "$(( ${duration%s} + 2 ))s" > "$work/floor-paced.txt" &
+    paced=$!
+    sleep 1
+    with_floor=$(feed_rps "$base_feed")
+    wait "$paced" "$inserter"
+    nginx_ticks=$(( $(process_ticks "$nginx_worker") - nginx_ticks0 ))
+    read -r _ floor_non2xx _ < "$work/floor-paced.txt"
+    [ "$floor_non2xx" = 0 ] || { echo "bench-events: nginx answered $floor_non2xx POSTs with other than 2xx" >&2; exit 1; }
+    read -r floor_rows floor_cpu floor_seconds < "$work/floor-insert.txt"
+    after_floor=$(feed_rps "$base_feed")
+    paced_s=$(( ${duration%s} + 2 ))
+    rounds+="$before,$between,$after,$with_events,$paced_seconds,$paced_non2xx,$paced_batches,$steal_alone,$steal_with,$with_control,"
+    rounds+="$with_floor,$after_floor,$(( control_ticks * 1000 / clock_ticks )),$(( nginx_ticks * 1000 / clock_ticks )),"
+    rounds+="$floor_rows,$floor_cpu,$floor_seconds,$paced_s;"
+    before=$after_floor
 done
 
 # --- 4. the roll-up's CPU per stored event ----------------------------------------------------------------------
-clock_ticks=$(getconf CLK_TCK)
 rollup_cpu_ms() {  # rollup_cpu_ms DATABASE: the server's CPU ms from its start through its first roll-up
     "$reel" serve --database "$1" --library "$work/library" --port 0 --log-level debug --stats-interval 3600 \
         >"$work/rollup.out" 2>"$work/rollup.err" &
@@ -223,19 +314,35 @@ for name, rows, seconds, bad, ceiling, tool in (("SQLite", lite_rows, lite_s, li
 print()
 print("| round | feed alone req/s (before, between, after) | feed with events req/s | events/s arriving | non-2xx | with / alone before and between | CPU stolen (between, with) | control: events to another server, req/s | control / alone between and after |")
 print("|---|---|---|---|---|---|---|---|---|")
-ratios = []
-controls = []
-for n, (before, between, after, with_events, seconds, bad, batches, steal_alone, steal_with, control) in enumerate(rounds, 1):
+ratios, controls, floors, control_cores, floor_cores, insert_us = [], [], [], [], [], []
+floor_lines = []
+for n, r in enumerate(rounds, 1):
+    before, between, after, with_events, seconds, bad, batches, steal_alone, steal_with, control = r[:10]
+    with_floor, after_floor, control_ms, nginx_ms, floor_rows, floor_cpu, floor_s, paced_s = r[10:]
     ratios.append(with_events / ((before + between) / 2))
     controls.append(control / ((between + after) / 2))
+    floors.append(with_floor / ((after + after_floor) / 2))
+    control_cores.append(control_ms / 1000 / paced_s)
+    floor_cores.append(nginx_ms / 1000 / paced_s + floor_cpu / floor_s)
+    insert_us.append(floor_cpu * 1e6 / max(1, floor_rows))
     print(f"| {n} | {before:,.0f}, {between:,.0f}, {after:,.0f} | {with_events:,.0f} | {batches * 50 / seconds:,.0f} "
           f"| {bad:.0f} | {ratios[-1]:.2f}× | {steal_alone / 10:.1f} %, {steal_with / 10:.1f} % | {control:,.0f} "
           f"| {controls[-1]:.2f}× |")
-ratios.sort()
-controls.sort()
-print(f"Feed (/v1/feed?limit=20, 16 connections, SQLite) while events arrive: median {ratios[len(ratios) // 2]:.2f}× of "
+    floor_lines.append(f"| {n} | {with_floor:,.0f} | {after_floor:,.0f} | {floors[-1]:.2f}× | {control_cores[-1]:.2f} "
+                       f"| {nginx_ms / 1000 / paced_s:.2f} + {floor_cpu / floor_s:.2f} | {floor_rows / floor_s:,.0f} "
+                       f"| {insert_us[-1]:.1f} |")
+print()
+print("| round | feed with the floor req/s | feed alone after it | floor / alone after the control and after it "
+      "| control server's cores | floor's cores (nginx + inserter) | rows/s the floor inserted | inserter µs per row |")
+print("|---|---|---|---|---|---|---|---|")
+print("\n".join(floor_lines))
+median = lambda xs: sorted(xs)[len(xs) // 2]
+print(f"Feed (/v1/feed?limit=20, 16 connections, SQLite) while events arrive: median {median(ratios):.2f}× of "
       f"alone over {len(ratios)} rounds (goal ≥ 0.80×); with the same events sent to another server instead, "
-      f"{controls[len(controls) // 2]:.2f}×")
+      f"{median(controls):.2f}×; beside the floor (nginx answering the same POSTs 204, and the same rows inserted "
+      f"by a process of their own), {median(floors):.2f}×")
+print(f"CPU per second of events: Reel's server (the control's) {median(control_cores):.2f} of a core; the floor "
+      f"{median(floor_cores):.2f} (its inserter {median(insert_us):.1f} µs per row)")
 per_event_us = (rollup_full - rollup_empty) * 1000 / max(1, rollup_rows)
 print(f"Roll-up: {rollup_full / 1000:.1f} CPU-s through a cold start's first pass over {rollup_rows:,} events, "
       f"{rollup_empty / 1000:.1f} over none: {per_event_us:.1f} µs per stored event. Each event is read once, so "
