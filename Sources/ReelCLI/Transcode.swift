@@ -79,11 +79,15 @@ extension Reel {
                                 + (r.encodeCPUSeconds.map { String(format: ", encoder %.1f CPU s", $0) } ?? ""))
                     }
                     if let analysis = summary.rateAnalysis {
-                        print(
-                            String(
-                                format: "  content-aware rates: %d windows of %.1f s probed in %.1f s (%.1f CPU s)",
-                                analysis.windowStarts.count, analysis.windowSeconds, analysis.elapsedSeconds,
-                                analysis.cpuSeconds))
+                        if let first = analysis.firstProbes, let stopped = first.stopped {
+                            print("  " + TranscodeReporting.describe(stopped, first, analysis))
+                        } else {
+                            print(
+                                String(
+                                    format: "  content-aware rates: %d windows of %.1f s probed in %.1f s (%.1f CPU s)",
+                                    analysis.windowStarts.count, analysis.windowSeconds, analysis.elapsedSeconds,
+                                    analysis.cpuSeconds))
+                        }
                     }
                     print("  poster at \(String(format: "%.2f", summary.posterTimeSeconds)) s: poster.jpg, poster.webp")
                     if let board = summary.storyboard {

@@ -10,6 +10,27 @@ enum TranscodeReporting {
             String(format: "\r%5.1f%%  %.2fx  ETA %.0fs ", progress.percent, progress.speed, progress.etaSeconds))
     }
 
+    /// Why content-aware rates stopped after their first probes, with what those probes measured and cost.
+    static func describe(
+        _ stopped: RateAnalysis.StopReason, _ first: RateAnalysis.FirstProbes, _ analysis: RateAnalysis
+    ) -> String {
+        let points = first.probes.sorted { $0.crf < $1.crf }
+        let measured = points.map {
+            String(format: "CRF %g: %.0f kb/s, SSIM-Y %.4f", $0.crf, $0.kilobitsPerSecond, $0.ssimY)
+        }
+        .joined(separator: "; ")
+        let why: String
+        switch stopped {
+        case .noSaving: why = "the higher CRF saves under 5 % of the bytes"
+        case .qualityBinds: why = "SSIM-Y reaches its floor within one CRF step"
+        }
+        return "content-aware rates: stopped after the first probes (\(first.rung), "
+            + String(
+                format: "%.1f s from %.1f s, in %.1f s, %.1f CPU s): ", first.seconds, first.windowStart,
+                analysis.elapsedSeconds, analysis.cpuSeconds)
+            + why + " (" + measured + "); every rung keeps its CRF"
+    }
+
     /// Prints the failure (JSON or a line on stderr) and returns the exit code: 65 rejected, 70 failed, 130 interrupted.
     static func exitCode(for error: TranscodeError, json: Bool) -> ExitCode {
         if json {

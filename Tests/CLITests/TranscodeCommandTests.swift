@@ -43,6 +43,39 @@ import Glibc
             "\(result.stdout)")
     }
 
+    /// Noise, with caps far above what it needs, on rungs whose target SSIM-Y it misses even at their own CRF: the
+    /// first probes show that, and the text report says that the analysis stopped there, why, and what it measured.
+    @Test func theTextReportSaysWhyContentAwareRatesStoppedAfterTheFirstProbes() async throws {
+        let directory = try TemporaryDirectory()
+        let clip = directory.file("noise.mp4")
+        var video = SyntheticVideo(width: 480, height: 270, seconds: 3)
+        video.content = .noise
+        video.quality = 18
+        try video.write(to: clip)
+        let preset = directory.file("ladder.json")
+        try Data(
+            #"""
+            {"segment_seconds": 2, "keyframe_interval_seconds": 1,
+             "content_aware": {"enabled": true, "samples": 2, "sample_seconds": 1, "max_crf_raise": 8,
+                               "max_ssim_drop": 0.0025, "codec_ssim_margin": 0},
+             "rungs": [{"id": "90p", "short_side": 90, "crf": 28, "max_bitrate_kbps": 50000, "buffer_kbits": 100000, "audio_bitrate_kbps": 64, "target_ssim_y": 0.9999},
+                       {"id": "270p", "short_side": 270, "crf": 28, "max_bitrate_kbps": 50000, "buffer_kbits": 100000, "audio_bitrate_kbps": 64, "target_ssim_y": 0.9999}],
+             "poster": {"rung": "90p"}}
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: preset))
+        let result = try await ReelProcess.run([
+            "transcode", clip, "--output", directory.file("ladder"), "--ladder", preset,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(
+            result.stdout.split(separator: "\n").first { $0.contains("content-aware rates") }, "\(result.stdout)")
+        #expect(line.hasPrefix("  content-aware rates: stopped after the first probes (270p, 1.0 s from 0.0 s, in "))
+        #expect(line.contains("SSIM-Y reaches its floor within one CRF step (CRF 28: "), "\(line)")
+        #expect(line.contains("; CRF 36: ") && line.hasSuffix("); every rung keeps its CRF"), "\(line)")
+        let rungs = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  90p ") || $0.hasPrefix("  270p ") }
+        #expect(rungs.count == 2 && rungs.allSatisfy { $0.contains(", CRF 28,") }, "\(result.stdout)")
+    }
+
     /// Each rendition's encoder CPU counts the threads that started while it opened. In a process of its own, where
     /// nothing else starts threads then, the bigger rung costs its encoder more than the smallest in each codec (9
     /// times the pixels). In the test process other tests' threads would count too: this failed there in CI.

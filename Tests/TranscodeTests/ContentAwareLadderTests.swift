@@ -48,6 +48,12 @@ import Testing
             analysis.windowStarts.allSatisfy { $0 == $0.rounded() },
             "windows start on the GOP grid: \(analysis.windowStarts)")
         #expect(analysis.cpuSeconds > 0)
+        // The first probes, 270p over the first window, found headroom: the analysis went on over every rung.
+        let first = try #require(analysis.firstProbes)
+        #expect(first.rung == "270p" && first.windowStart == analysis.windowStarts[0] && first.stopped == nil)
+        #expect(
+            first.probes.map(\.crf) == [28, 36] && first.probes[1].kilobitsPerSecond < first.probes[0].kilobitsPerSecond
+        )
         let settings = Self.contentAware.contentAware
         for ((rendition, rung), before) in zip(zip(aware.renditions, Self.contentAware.rungs), plain.renditions) {
             let crf = try #require(rendition.crf)
@@ -57,7 +63,8 @@ import Testing
             let chosen = try #require(analysis.renditions.first { $0.id == rendition.id })
             #expect(chosen.probes.map(\.crf) == [Double(rung.crf), Double(rung.crf + settings.maxCRFRaise)])
             #expect(
-                try #require(chosen.predictedSSIMY) >= chosen.targetSSIMY && rendition.targetSSIMY == chosen.targetSSIMY
+                try #require(chosen.predictedSSIMY) >= (try #require(chosen.targetSSIMY))
+                    && rendition.targetSSIMY == chosen.targetSSIMY
             )
             #expect(
                 rendition.bytes <= before.bytes,
@@ -73,19 +80,15 @@ import Testing
         #expect(bytes.0 < bytes.1, "content-aware \(bytes.0) bytes, fixed \(bytes.1)")
     }
 
-    /// Its quality falls so fast with the CRF that the allowed loss is gone within the first whole step.
+    /// Its quality falls so fast with the CRF that the allowed loss is gone within the first whole step. The first
+    /// probes (270p, the first second) find a little headroom there, so every rung is probed.
     @Test func newDetailInEveryPictureStaysWithinAStepOfTheRungsCRFs() throws {
         var clip = SyntheticVideo(width: 480, height: 270, seconds: 3)
         clip.content = .noise
         clip.quality = 18
-        // Caps far above what noise needs, so the CRF alone decides its quality: it falls steeply with the CRF.
-        var uncapped = Self.contentAware
-        for index in uncapped.rungs.indices {
-            uncapped.rungs[index].maxBitrateKbps = 50_000
-            uncapped.rungs[index].bufferKbits = 100_000
-        }
-        let summary = try transcode(clip, name: "noise", preset: uncapped)
+        let summary = try transcode(clip, name: "noise", preset: Self.uncapped(Self.contentAware))
         let analysis = try #require(summary.rateAnalysis)
+        #expect(analysis.firstProbes?.stopped == nil, "\(String(describing: analysis.firstProbes))")
         for rendition in summary.renditions {
             #expect(try #require(rendition.crf) < 29, "\(rendition.id)")
             let chosen = try #require(analysis.renditions.first { $0.id == rendition.id })
@@ -94,6 +97,71 @@ import Testing
                 "\(chosen.probes)")
             #expect(chosen.probes[0].kilobitsPerSecond > chosen.probes[1].kilobitsPerSecond)
         }
+    }
+
+    /// `preset` with caps far above what noise needs, so the CRF alone decides its quality: it falls steeply with the
+    /// CRF.
+    static func uncapped(_ preset: LadderPreset) -> LadderPreset {
+        var uncapped = preset
+        for index in uncapped.rungs.indices {
+            uncapped.rungs[index].maxBitrateKbps = 50_000
+            uncapped.rungs[index].bufferKbits = 100_000
+        }
+        return uncapped
+    }
+
+    /// Rungs whose target SSIM-Y the clip misses even at their own CRF: the first probes (one rung, one second) show
+    /// it, and the analysis stops there with every rung at its CRF and nothing else probed: the plain ladder.
+    @Test func aTargetAlreadyMissedStopsAfterTheFirstProbesAndKeepsTheRungsCRFs() throws {
+        var clip = SyntheticVideo(width: 480, height: 270, seconds: 3)
+        clip.content = .noise
+        clip.quality = 18
+        var preset = Self.uncapped(Self.contentAware)
+        for index in preset.rungs.indices { preset.rungs[index].targetSSIMY = 0.9999 }
+        let summary = try transcode(clip, name: "noise-target", preset: preset)
+        let analysis = try #require(summary.rateAnalysis)
+        let first = try #require(analysis.firstProbes)
+        #expect(first.rung == "270p" && first.windowStart == 0 && first.stopped == .qualityBinds, "\(first)")
+        #expect(first.seconds == 1 && first.probes.map(\.crf) == [28, 36], "\(first)")
+        #expect(first.probes.allSatisfy { $0.ssimY < 0.9999 }, "\(first.probes)")
+        #expect(first.probes[1].kilobitsPerSecond < first.probes[0].kilobitsPerSecond * 0.95, "\(first.probes)")
+        // Nothing else was probed, and the ladder is the plain one: each rung's CRF, no targets.
+        #expect(analysis.renditions.map(\.id) == summary.renditions.map(\.id))
+        for (rendition, chosen) in zip(summary.renditions, analysis.renditions) {
+            #expect(rendition.crf == 28 && rendition.targetSSIMY == nil, "\(rendition.id)")
+            #expect(
+                chosen.crf == 28 && chosen.probes.isEmpty && chosen.targetSSIMY == nil && chosen.predictedSSIMY == nil)
+        }
+    }
+
+    /// A clip at its VBV cap: the higher CRF saves next to nothing, so the first probes stop the analysis for that.
+    @Test func aClipAtItsCapStopsAfterTheFirstProbesForWantOfSaving() throws {
+        var clip = SyntheticVideo(width: 480, height: 270, seconds: 3)
+        clip.content = .noise
+        clip.quality = 18
+        var capped = Self.contentAware
+        for index in capped.rungs.indices {
+            capped.rungs[index].maxBitrateKbps = 100
+            capped.rungs[index].bufferKbits = 200
+        }
+        let summary = try transcode(clip, name: "capped", preset: capped)
+        let first = try #require(summary.rateAnalysis?.firstProbes)
+        #expect(first.stopped == .noSaving, "\(first)")
+        #expect(first.probes[1].kilobitsPerSecond >= first.probes[0].kilobitsPerSecond * 0.95, "\(first.probes)")
+        #expect(summary.renditions.allSatisfy { $0.crf == 28 }, "\(summary.renditions.map(\.crf))")
+    }
+
+    /// A ladder with other codecs has no first probes: they aim at every rung's H.264 quality, which only the full
+    /// pass predicts, so every H.264 rung is probed as before.
+    @Test func aLadderWithOtherCodecsProbesEveryH264Rung() throws {
+        var preset = Self.contentAware
+        preset.codecs = [.h264, .hevc]
+        var clip = SyntheticVideo(width: 480, height: 270, seconds: 3)
+        clip.content = .noise
+        let summary = try transcode(clip, name: "noise-hevc", preset: preset)
+        let analysis = try #require(summary.rateAnalysis)
+        #expect(analysis.firstProbes == nil)
+        #expect(analysis.renditions.filter { $0.videoCodec == .h264 }.allSatisfy { $0.probes.count == 2 })
     }
 
     @Test func otherCodecsAimAtTheH264RenditionsQualityAndTheFeedRecordsWhatWasChosen() throws {

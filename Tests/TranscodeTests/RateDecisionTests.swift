@@ -133,6 +133,40 @@ import Testing
         #expect(choice.crf == 21)
     }
 
+    // MARK: the first probes
+
+    /// Over a grid of what the higher probe can measure (SSIM-Y at and below the base's, any saving) and every target:
+    /// the first probes stop the analysis exactly when the rung would keep its CRF, and the reason is the saving.
+    @Test func theFirstProbesStopExactlyWhenTheRungKeepsItsCRFAndSayWhy() {
+        var stops: Set<RateAnalysis.StopReason> = []
+        var goesOn = 0
+        for target in [nil, 0.95, 0.985, 0.999] {
+            for topSSIM in stride(from: 0.95, through: 0.99, by: 0.0005) {
+                for percent in 0...60 {
+                    let saving = Double(percent) / 100
+                    let probes = [point(21, 0.99, kbps: 1000), point(29, topSSIM, kbps: 1000 * (1 - saving))]
+                    let choice = decision.h264(base: 21, target: target, probes: probes)
+                    let stopped = decision.stopReason(base: 21, choice: choice, probes: probes)
+                    #expect((stopped != nil) == (choice.crf == 21), "\(target ?? 0) \(topSSIM) \(saving): \(choice)")
+                    if let stopped {
+                        #expect(stopped == (percent > 5 ? .qualityBinds : .noSaving), "\(percent) % saved")
+                        stops.insert(stopped)
+                    } else {
+                        goesOn += 1
+                    }
+                }
+            }
+        }
+        #expect(stops == [.noSaving, .qualityBinds] && goesOn > 0, "every branch is reached")
+    }
+
+    @Test func firstProbesThatCannotTellDoNotStopTheAnalysis() {
+        let kept = RateDecision.Choice(crf: 21, targetSSIMY: 0.985, predictedSSIMY: 0.99)
+        for probes in [[], [point(21, 0.99)], [point(29, 0.97)], [point(21, 0.99), point(21, 0.98)]] {
+            #expect(decision.stopReason(base: 21, choice: kept, probes: probes) == nil, "\(probes)")
+        }
+    }
+
     // MARK: HEVC and AV1
 
     @Test func otherCodecsAreProbedAroundTheH264ChoicePlusTheirOffsetInsideTheirScale() {

@@ -5,7 +5,8 @@ of the whole content-aware ladder (this, then scripts/lib/ffmpeg_multicodec_ladd
 A script built on the ffmpeg CLI cannot choose a clip's CRFs without encoding samples of it and measuring them, so
 this runs the probes Reel's summary lists: the same windows (`rate_analysis.window_starts`, `window_seconds`), and
 for every rendition that was probed, the same rung size, codec, encoder options (those the ladder uses) and CRFs.
-It runs them in Reel's order, because each step needs the one before: every H.264 probe, then the other codecs'
+It runs them in Reel's order, because each step needs the one before: an H.264-only ladder's first probes (one rung
+over the first second of the first window, `rate_analysis.first_probes`), then every H.264 probe, then the other codecs'
 first two probes (their CRFs come from the H.264 choice), then any third probe (chosen from the second step). Each
 step is one ffmpeg that seeks to each window, decodes it once, puts it on the ladder's clock, joins the windows one
 after the other (each probe encoder gets them all in a row, as Reel's does: one encoder per window spent 3-9 % fewer
@@ -54,7 +55,20 @@ def main():
     sizes = {r["id"]: (r["width"], r["height"]) for r in summary["renditions"]}
     caps = {r["id"]: (r["max_bitrate_kbps"], r["buffer_kbits"]) for r in preset["rungs"]}
 
-    # The probes, in Reel's three steps.
+    # The probes, in Reel's steps: an H.264-only ladder's first probes (one rung over the first second of the first window), then every
+    # H.264 probe, the other codecs' first two and any third, over every window.
+    first = analysis.get("first_probes")
+    if first:
+        first_probes = [{"id": first["rung"], "rung": first["rung"], "codec": "h264", "crf": probe["crf"],
+                         "reel_ssim": probe["ssim_y"], "reel_kbps": probe["kbps"]} for probe in first["probes"]]
+        first_frames = max(1, round(first["seconds"] * summary["frame_rate"]))
+        encode(src, work, "first", [first["window_start"]], first["seconds"], first_probes, fps, keyint,
+               first_frames, sizes, caps, preset, threads)
+        measure(src, work, "first", [first["window_start"]], first["seconds"], first_probes, fps, first_frames, sizes)
+        for probe in first_probes:
+            print(f'{probe["id"]} (first)\t{probe["crf"]:g}\t{probe["ssim"]:.5f}\t'
+                  f'{probe["bytes"] * 8 / (first_frames / summary["frame_rate"]) / 1000:.1f}'
+                  f'\t{probe["reel_ssim"]:.5f}\t{probe["reel_kbps"]:.1f}')
     steps = [[], [], []]
     for rendition in analysis["renditions"]:
         codec = rendition.get("video_codec", "h264")

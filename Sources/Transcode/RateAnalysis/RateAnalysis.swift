@@ -6,9 +6,10 @@ public struct RateAnalysis: Codable, Sendable {
         public var rung: String
         public var videoCodec: VideoCodec
         /// The CRF chosen, the SSIM-Y it had to keep, and what the probes predict it gets (nil for an HEVC or AV1
-        /// rung that was not probed itself: it keeps the probed rung's distance from its H.264 CRF).
+        /// rung that was not probed itself: it keeps the probed rung's distance from its H.264 CRF; both nil for an
+        /// H.264 rung that kept its CRF because the first probes showed no headroom).
         public var crf: Double
-        public var targetSSIMY: Double
+        public var targetSSIMY: Double?
         public var predictedSSIMY: Double?
         /// The probe encodes the choice was read from, by CRF: two, or three for a codec whose choice was its higher
         /// probe (read between the top two); empty for a rung that was not probed.
@@ -22,6 +23,32 @@ public struct RateAnalysis: Codable, Sendable {
         }
     }
 
+    /// Why the first probes stopped the analysis.
+    public enum StopReason: String, Codable, Sendable {
+        /// The higher CRF saved under 5 % of the bytes: the VBV cap or the picture holds the rate.
+        case noSaving = "no_saving"
+        /// SSIM-Y reached its floor (the rung's target, or the allowed drop) within one CRF step.
+        case qualityBinds = "quality_binds"
+    }
+
+    /// The first probes of an H.264-only ladder: one rung's two CRFs over the first second of the first window
+    /// (`RateAnalyzer.firstProbeSeconds`), before anything else.
+    /// When they show no headroom (`stopped`), no other probe is made and every rung keeps its CRF: a clip with
+    /// nothing to save costs about those two short encodes more than the plain ladder, not the whole analysis.
+    public struct FirstProbes: Codable, Sendable {
+        public var rung: String
+        public var windowStart: Double
+        public var seconds: Double
+        public var probes: [RateProbePoint]
+        /// nil: the analysis went on, over every rung and window.
+        public var stopped: StopReason?
+
+        enum CodingKeys: String, CodingKey {
+            case rung, seconds, probes, stopped
+            case windowStart = "window_start"
+        }
+    }
+
     /// Where the sampled windows start in the clip, in seconds, and how long each one is.
     public var windowStarts: [Double]
     public var windowSeconds: Double
@@ -29,9 +56,12 @@ public struct RateAnalysis: Codable, Sendable {
     public var cpuSeconds: Double
     public var elapsedSeconds: Double
     public var renditions: [Rendition]
+    /// nil for a ladder with other codecs: they aim at every rung's H.264 quality, which only the full pass predicts.
+    public var firstProbes: FirstProbes?
 
     enum CodingKeys: String, CodingKey {
         case renditions
+        case firstProbes = "first_probes"
         case windowStarts = "window_starts"
         case windowSeconds = "window_seconds"
         case cpuSeconds = "cpu_seconds"

@@ -56,6 +56,20 @@ struct RateDecision: Sendable {
             crf: crf, targetSSIMY: floor, predictedSSIMY: crf == base ? atBase.ssimY : curve.ssimY(atCRF: crf))
     }
 
+    /// Why the first probes (one rung's, over one window) leave no headroom, so that no other rung is probed: nil when
+    /// `choice`, read from `probes` at `h264ProbeCRFs(base:)`, rose above the base CRF, or when the probes cannot tell
+    /// (a probe missing). `noSaving`: the higher CRF saves under `minimumSaving` of the bytes (the VBV cap or the
+    /// picture holds the rate at both); `qualityBinds`: it saves, but SSIM-Y reaches its floor (`target_ssim_y`, or
+    /// `max_ssim_drop` below the base) within one CRF step.
+    func stopReason(base: Double, choice: Choice, probes: [RateProbePoint]) -> RateAnalysis.StopReason? {
+        let base = VideoCodec.h264.crf(onGrid: base)
+        guard choice.crf <= base, let atBase = probes.first(where: { $0.crf == base }),
+            let highest = probes.max(by: { $0.crf < $1.crf }), highest.crf > base
+        else { return nil }
+        return highest.kilobitsPerSecond < atBase.kilobitsPerSecond * (1 - Self.minimumSaving)
+            ? .qualityBinds : .noSaving
+    }
+
     /// The SSIM-Y a rendition keeps when its VBV cap `maxKbps` holds it, from its two probes: log(1 − SSIM-Y) taken as
     /// a straight line in log(rate) through them. A probe window (a GOP or two, from a full buffer) may spend more
     /// than the cap, which a whole clip cannot: on a clip at the cap, H.264's probe at CRF 21 measured 0.9761 at

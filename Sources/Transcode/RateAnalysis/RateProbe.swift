@@ -43,9 +43,9 @@ final class RateProbe {
         self.makeDecoder = makeDecoder
     }
 
-    /// Runs every probe in `encodes` over the windows at once (one decode, one scale per rung) and returns their
-    /// points in the same order.
-    func measure(_ encodes: [Encode]) throws -> [RateProbePoint] {
+    /// Runs every probe in `encodes` over the windows (all, or those of `windows`, each its first `seconds` when
+    /// given) at once (one decode, one scale per rung) and returns their points in the same order.
+    func measure(_ encodes: [Encode], windows: Range<Int>? = nil, seconds: Double? = nil) throws -> [RateProbePoint] {
         let rungs = Array(Set(encodes.map(\.rung))).sorted()
         let scalers = Dictionary(
             uniqueKeysWithValues: rungs.map {
@@ -60,10 +60,10 @@ final class RateProbe {
                     threads: threads))
         }
         let fps = plan.frameRateValue
-        let framesPerWindow = max(1, Int((windowSeconds * fps).rounded()))
+        let framesPerWindow = max(1, Int((min(seconds ?? windowSeconds, windowSeconds) * fps).rounded()))
         var slot: Int64 = 0
         var picturesDecoded: Int64 = 0
-        for start in windowStarts {
+        for start in windowStarts[windows ?? windowStarts.indices] {
             var emitted = 0
             try forEachPicture(from: start) { frame, seconds in
                 // The ladder's clock: the picture nearest each slot; a gap repeats the picture before it.
