@@ -162,32 +162,11 @@ cpu_jiffies() { awk '/^cpu /{t=0; for(i=2;i<=NF;i++) t+=$i; print t, $9}' /proc/
 serve control "$work/control.sqlite"
 control_pid=${pids[-1]}
 # The floor: nginx answers every POST /v1/events with 204 (it reads the body and drops it) ...
-nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$work/nginx/tmp"
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_max_body_size 1m;
-    client_body_buffer_size 64k;
-    client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
-    uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
-    server {
-        listen 127.0.0.1:$nport;
-        location = /v1/events { return 204; }
-    }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-pids+=($!)
-nginx_master=$!
-for _ in $(seq 50); do curl -sf -X POST -d '[]' "http://127.0.0.1:$nport/v1/events" >/dev/null 2>&1 && break; sleep 0.1; done
-nginx_worker=$(pgrep -P "$nginx_master" | head -1)
+source scripts/lib/nginx.sh
+nginx_start "client_max_body_size 1m; client_body_buffer_size 64k;" "location = /v1/events { return 204; }"
+for _ in $(seq 50); do nginx_worker=$(pgrep -P "$nginx_master" | head -1) && break; sleep 0.1; done
 [ -n "$nginx_worker" ] || { echo "bench-events: nginx did not start" >&2; cat "$work/nginx/error.log" >&2; exit 1; }
-base_floor="http://127.0.0.1:$nport"
+base_floor=$nginx_base
 # ... and a process of its own inserts the same rows, as stored above, into an empty copy of the table at the same
 # rate: the batches due every 10 ms go in one transaction, 50 rows per prepared multi-row INSERT with the values
 # bound from tuples made beforehand (no parse, no checks), in WAL mode with SQLite's default synchronous, as Reel's.

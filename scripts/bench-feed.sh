@@ -35,30 +35,13 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$dport/-/versions.json" >/dev
 ds_version=$(curl -sf "http://127.0.0.1:$dport/-/versions.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["datasette"]["version"])')
 
 # The same first-page bytes as a static file behind nginx, one worker, no access log.
-nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$work/nginx/static" "$work/nginx/tmp"
+mkdir -p "$work/nginx/static"
 curl -sf "$reel_base/v1/feed?limit=20" -o "$work/nginx/static/first.json"
 chmod -R a+rX "$work"
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
-    uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
-    server {
-        listen 127.0.0.1:$nport;
-        location = /first.json { root $work/nginx/static; default_type application/json; }
-    }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-pids+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$nport/first.json" >/dev/null 2>&1 && break; sleep 0.1; done
+source scripts/lib/nginx.sh
+nginx_start "sendfile on; tcp_nopush on;" \
+    "location = /first.json { root $work/nginx/static; default_type application/json; }"
+nport=$nginx_port
 nginx_version=$(nginx -v 2>&1 | sed 's|.*nginx/||')
 
 # The deep page: the cursor of the item 900,000 rows into the newest-first feed, and the same depth for Datasette.

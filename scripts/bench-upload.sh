@@ -31,28 +31,12 @@ for _ in $(seq 100); do grep -q '^listening on' "$work/reel.out" 2>/dev/null && 
 base=$(sed -n 's/^listening on //p' "$work/reel.out")
 [ -n "$base" ] || { echo "reel serve did not start" >&2; cat "$work/reel.err" >&2; exit 1; }
 
-nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$work/nginx/dav" "$work/nginx/tmp"
 chmod a+rx "$work"; chmod -R a+rwX "$work/nginx"  # nginx workers run as nobody
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_max_body_size 100m;
-    client_body_temp_path $work/nginx/tmp;
-    proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp; uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
-    server {
-        listen 127.0.0.1:$nport;
-        location /dav/ { root $work/nginx; dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw; }
-    }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-pids+=($!)
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$nport/" && break; sleep 0.1; done
+source scripts/lib/nginx.sh
+nginx_start "client_max_body_size 100m;" \
+    "location /dav/ { root $work/nginx; dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw; }"
+nport=$nginx_port
 
 now() { date +%s.%N; }
 # The PATCHes' arguments are built before the clock starts: only the two curls (creation with the first chunk, then

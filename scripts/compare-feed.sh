@@ -45,31 +45,14 @@ start() { # name binary -> sets base_<name>
 start before "$before"
 start after "$after"
 
-nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$work/nginx/static" "$work/nginx/tmp"
+mkdir -p "$work/nginx/static"
 curl -sf "$base_after/v1/feed?limit=20" -o "$work/nginx/static/first.json"
 curl -sf "$base_before/v1/feed?limit=20" -o "$work/before-first.json"
 cmp -s "$work/before-first.json" "$work/nginx/static/first.json" && same=yes || same=no
 chmod -R a+rX "$work"
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
-    uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
-    server {
-        listen 127.0.0.1:$nport;
-        location = /first.json { root $work/nginx/static; default_type application/json; }
-    }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-pids+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$nport/first.json" >/dev/null 2>&1 && break; sleep 0.1; done
+source scripts/lib/nginx.sh
+nginx_start "sendfile on;" "location = /first.json { root $work/nginx/static; default_type application/json; }"
+nport=$nginx_port
 
 deep_n=$((rows / 10))  # 90 % of the way down the newest-first feed
 cursor=$(printf 'v1:%d:%s' "$(( (1700000000 + deep_n) * 1000 ))" "$(printf 'v%09d' "$deep_n")" | base64 -w0 | tr '+/' '-_' | tr -d '=')
