@@ -26,9 +26,9 @@ struct RateAnalyzer {
 
     /// The plan with every rendition's CRF chosen for this clip, and what the analysis measured and chose.
     ///
-    /// An H.264-only ladder first probes the rung nearest 720p over the first second of the first window. When that shows no
-    /// headroom, the analysis stops there and every rung keeps its CRF: on a clip with nothing to save, the full
-    /// analysis cost 1.31x the plain ladder's CPU. Otherwise every rung is probed over every window, as below.
+    /// An H.264-only ladder first probes the rung nearest 720p over the first second of the first window. When that
+    /// shows no headroom, the analysis stops there and every rung keeps its CRF: on a clip with nothing to save, the
+    /// full analysis had cost 1.31x the plain ladder's CPU. Otherwise every rung is probed over every window.
     func run(plan: LadderPlan, probe: RateProbe) throws -> (LadderPlan, RateAnalysis) {
         let startedCPU = ThreadCPU.processSeconds()
         let started = Date()

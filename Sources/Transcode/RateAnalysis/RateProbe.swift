@@ -45,7 +45,9 @@ final class RateProbe {
 
     /// Runs every probe in `encodes` over the windows (all, or those of `windows`, each its first `seconds` when
     /// given) at once (one decode, one scale per rung) and returns their points in the same order.
-    func measure(_ encodes: [Encode], windows: Range<Int>? = nil, seconds: Double? = nil) throws -> [RateProbePoint] {
+    func measure(
+        _ encodes: [Encode], windows: Range<Int>? = nil, seconds length: Double? = nil
+    ) throws -> [RateProbePoint] {
         let rungs = Array(Set(encodes.map(\.rung))).sorted()
         let scalers = Dictionary(
             uniqueKeysWithValues: rungs.map {
@@ -60,7 +62,7 @@ final class RateProbe {
                     threads: threads))
         }
         let fps = plan.frameRateValue
-        let framesPerWindow = max(1, Int((min(seconds ?? windowSeconds, windowSeconds) * fps).rounded()))
+        let framesPerWindow = max(1, Int((min(length ?? windowSeconds, windowSeconds) * fps).rounded()))
         var slot: Int64 = 0
         var picturesDecoded: Int64 = 0
         for start in windowStarts[windows ?? windowStarts.indices] {
