@@ -95,17 +95,18 @@ extension Reel {
 /// only, for at most `requestTimeout`.
 final class HTTPResources: HLSResourceReader, Sendable {
     private let recent = Mutex<[(location: String, body: [UInt8])]>([])
-    private let session: URLSession
+    private var session: URLSession { Self.session }
     static let requestTimeout: TimeInterval = 30
 
-    init() {
+    /// One session for the process, never invalidated. Invalidated when a check ended, its libcurl handles were torn
+    /// down on a dispatch thread after the report was printed, while the process exited and OpenSSL's exit handler
+    /// ran: a loaded test run saw `reel hls-check` print a passing report, then die of SIGSEGV in libcrypto.
+    private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = Self.requestTimeout
-        configuration.timeoutIntervalForResource = Self.requestTimeout * 2
-        session = URLSession(configuration: configuration)
-    }
-
-    deinit { session.finishTasksAndInvalidate() }
+        configuration.timeoutIntervalForRequest = requestTimeout
+        configuration.timeoutIntervalForResource = requestTimeout * 2
+        return URLSession(configuration: configuration)
+    }()
 
     func resolve(_ uri: String, against base: String) -> String {
         guard let baseURL = URL(string: base), let resolved = URL(string: uri, relativeTo: baseURL) else { return uri }
