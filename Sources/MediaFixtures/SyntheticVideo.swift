@@ -41,6 +41,9 @@ public struct SyntheticVideo: Sendable {
         case stillPattern
         /// New random detail in every picture (seeded, so the same each time): the hardest picture for an encoder.
         case noise
+        /// The test pattern's first picture in even seconds, new random detail in odd ones: a clip whose even seconds
+        /// are far easier to code than the rest.
+        case stillEvenSecondsNoiseOdd
     }
 
     /// A sample of `.noise`: a hash of its place and picture, 16...235.
@@ -122,6 +125,12 @@ public struct SyntheticVideo: Sendable {
                 if index == 0 { try picture.fillTestPattern(index: 0) }
             case .noise:
                 try picture.fillPlanes { plane, x, y in Self.noise(x, y, index * 3 + plane) }
+            case .stillEvenSecondsNoiseOdd:
+                if Int(Double(index) / fps.doubleValue) % 2 == 0 {
+                    try picture.fillTestPattern(index: 0)
+                } else {
+                    try picture.fillPlanes { plane, x, y in Self.noise(x, y, index * 3 + plane) }
+                }
             }
             picture.pts = pts
             let nominal = fps.inverted.rescale(1, to: videoTimeBase)

@@ -89,6 +89,7 @@ extension Reel {
                                     analysis.cpuSeconds))
                         }
                     }
+                    if let check = summary.rateCheck { print("  " + TranscodeReporting.describe(check)) }
                     print("  poster at \(String(format: "%.2f", summary.posterTimeSeconds)) s: poster.jpg, poster.webp")
                     if let board = summary.storyboard {
                         print(

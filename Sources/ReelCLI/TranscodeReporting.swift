@@ -31,6 +31,25 @@ enum TranscodeReporting {
             + why + " (" + measured + "); every rung keeps its CRF"
     }
 
+    /// How the published ladder stands against the content-aware bounds, and what was encoded again to keep them.
+    static func describe(_ check: RateCheck) -> String {
+        let again = check.renditions.filter { $0.attempts.count > 1 }.map { rendition in
+            rendition.id + " CRF " + rendition.attempts.map { String(format: "%g", $0.crf) }.joined(separator: " → ")
+        }
+        let worst = check.renditions.compactMap { rendition in
+            rendition.attempts.last.map { ($0.ssimY - $0.lowestSSIMY, rendition.id) }
+        }
+        .min { $0.0 < $1.0 }
+        let margin = worst.map { String(format: "; closest to its bound: %@ by %.4f", $0.1, $0.0) } ?? ""
+        let verdict = check.inside ? "every rendition inside its bound" : "NOT every rendition inside its bound"
+        guard !again.isEmpty else { return "content-aware check: \(verdict)\(margin)" }
+        return "content-aware check: \(verdict) after encoding again "
+            + again.joined(separator: ", ")
+            + String(
+                format: " (%d pass%@, %.1f s, %.1f CPU s)", check.passes, check.passes == 1 ? "" : "es",
+                check.elapsedSeconds, check.cpuSeconds) + margin
+    }
+
     /// Prints the failure (JSON or a line on stderr) and returns the exit code: 65 rejected, 70 failed, 130 interrupted.
     static func exitCode(for error: TranscodeError, json: Bool) -> ExitCode {
         if json {

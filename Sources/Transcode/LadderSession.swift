@@ -18,8 +18,23 @@ final class LadderSession: @unchecked Sendable {
     /// Per plan rung: its scaler and its AAC encoder.
     let scalers: [RungScaler]
     let audio: [RungAudio]
-    /// Every rendition: each codec's rungs, codecs in the plan's order (H.264 first).
+    /// Every rendition: each codec's rungs, codecs in the plan's order (H.264 first); only some of them when the
+    /// session encodes a few renditions again (`only`).
     let outputs: [RungOutput]
+    /// Each output's rung: its index in `plan.rungs` and `scalers`.
+    private let outputRungs: [Int]
+    /// Whether the poster rung's pictures are looked at for the poster: not when encoding some renditions again.
+    private let picksPoster: Bool
+    /// By rung index: an encoder at the rung's own CRF fed only the `sample` slots, the reference a content-aware
+    /// H.264 rendition is held against (`RateChecker`).
+    private let references: [Int: ProbeEncoder]
+    private let sample: [Range<Int64>]
+    private var sampledSlots: Int64 = 0
+    /// By rung id, what each reference encoder measured over the sample, and the CPU they used together.
+    private(set) var referenceSSIMY: [String: Double] = [:]
+    private(set) var referenceCPUSeconds = 0.0
+    /// Frames by which every rendition's decode times precede its pictures (`RungOutput.decodeLead`).
+    let decodeLead: Int64
     let poster: PosterPicker
     let posterRung: Int
     /// Thumbnails for the storyboard, from the poster rung's pictures; nil when the output needs none (compress).
@@ -40,11 +55,19 @@ final class LadderSession: @unchecked Sendable {
 
     /// `destination` gives each rung of `plan` in each of its codecs its output. A `storyboardDuration` (the
     /// container's claim, 0 when unknown) collects storyboard thumbnails as the rungs encode.
+    /// - Parameters:
+    ///   - only: the rendition ids to encode (nil: all). Encoding some again, a session takes the first one's
+    ///     `decodeLead`, so that their IDRs keep the presentation times of the renditions it leaves alone.
+    ///   - measure: read every picture back (`RenditionMeter`), pooling each of `pools` apart as well.
+    ///   - references: H.264 CRFs by rung id, at which the `sample` slots of those rungs are encoded as well, and
+    ///     measured (`referenceSSIMY`).
     init(
         input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
         destination: (LadderPlan.Rung, VideoCodec) -> RungOutput.Destination, limits: AdmissionLimits.Video,
         threads: Int,
-        storyboardDuration: Double? = nil, measure: Bool = false
+        storyboardDuration: Double? = nil, measure: Bool = false, pools: [[Range<Int64>]] = [],
+        only: Set<String>? = nil, decodeLead: Int64? = nil,
+        references: [String: Double] = [:], sample: [Range<Int64>] = []
     ) throws {
         self.input = input
         self.videoIndex = videoIndex
@@ -70,8 +93,10 @@ final class LadderSession: @unchecked Sendable {
                 try RungAudio(bitrateKbps: rung.audioBitrateKbps, preset: preset)
             }
         var outputs: [RungOutput] = []
+        var outputRungs: [Int] = []
         for codec in plan.codecs {
-            for (index, rung) in plan.rungs.enumerated() {
+            for (index, rung) in plan.rungs.enumerated() where only?.contains(codec.renditionID(rung: rung.id)) ?? true
+            {
                 let destination = destination(rung, codec)
                 if case let .hls(folder) = destination {
                     try Directory.create(folder)
@@ -80,11 +105,26 @@ final class LadderSession: @unchecked Sendable {
                     try RungOutput(
                         rung: rung, codec: codec, plan: plan, preset: preset, destination: destination,
                         color: color, audio: audio.isEmpty ? nil : audio[index].encoder, threads: threads,
-                        measure: measure))
+                        measure: measure, pools: pools))
+                outputRungs.append(index)
             }
         }
         self.outputs = outputs
-        let lead = Int64(outputs.map(\.video.reorderDelay).max() ?? 0)
+        self.outputRungs = outputRungs
+        picksPoster = only == nil
+        var encoders: [Int: ProbeEncoder] = [:]
+        for (index, rung) in plan.rungs.enumerated() {
+            guard let crf = references[rung.id] else { continue }
+            var reference = rung
+            reference.setCRF(crf, for: .h264)
+            encoders[index] = try ProbeEncoder(
+                RungOutput.videoSettings(
+                    .h264, rung: reference, plan: plan, preset: preset, color: color, threads: threads))
+        }
+        self.references = encoders
+        self.sample = sample
+        let lead = decodeLead ?? Int64(outputs.map(\.video.reorderDelay).max() ?? 0)
+        self.decodeLead = lead
         for output in outputs { output.decodeLead = lead }
         for (index, rungAudio) in audio.enumerated() {
             rungAudio.deliver(to: outputs.filter { $0.rung.id == plan.rungs[index].id })
@@ -136,6 +176,10 @@ final class LadderSession: @unchecked Sendable {
         try flushVideo()
         try flushAudio()
         for output in outputs { try output.finishVideo() }
+        for (index, reference) in references {
+            referenceCPUSeconds += try reference.finish()
+            referenceSSIMY[plan.rungs[index].id] = reference.meter.ssim.mean
+        }
         for rungAudio in audio { try rungAudio.encode(nil) }
         for output in outputs { try output.writeTrailer() }
         progress(Double(nextSlot) / fps.doubleValue)
@@ -190,15 +234,23 @@ final class LadderSession: @unchecked Sendable {
     private func emit(_ picture: SourcePicture, slot: Int64) throws {
         let failure = Mutex<(any Error)?>(nil)
         let scalers = self.scalers, outputs = self.outputs, poster = self.poster, posterRung = self.posterRung
-        let keyint = plan.keyframeInterval, storyboard = self.storyboard
+        let keyint = plan.keyframeInterval, storyboard = self.storyboard, outputRungs = self.outputRungs
+        let picksPoster = self.picksPoster, references = self.references
         // With one codec a rung's task also encodes, as before there were codecs: one hand-off per picture, not two.
-        let oneCodec = plan.codecs.count == 1
+        let oneCodec = plan.codecs.count == 1 && outputRungs == Array(scalers.indices)
+        // The reference encoders take the sampled slots one after another, an IDR where the ladder has one.
+        let sampled: Int64? = sample.contains { $0.contains(slot) } ? sampledSlots : nil
+        if sampled != nil { sampledSlots += 1 }
         DispatchQueue.concurrentPerform(iterations: scalers.count) { index in
             do {
+                guard (picksPoster && index == posterRung) || outputRungs.contains(index) else { return }
                 let scaled = try scalers[index].picture(from: picture)
                 if oneCodec { try outputs[index].encodeVideo(scaled, slot: slot, keyframeInterval: keyint) }
+                if let sampled, let reference = references[index] {
+                    try reference.encode(scaled, slot: sampled, keyframe: slot % Int64(keyint) == 0)
+                }
                 // The poster and the storyboard reuse the picture this rung just scaled.
-                if index == posterRung, !poster.isSettled {
+                if picksPoster, index == posterRung, !poster.isSettled {
                     try poster.consider(scaled, slot: slot)
                 }
                 if index == posterRung, let storyboard {
@@ -210,10 +262,9 @@ final class LadderSession: @unchecked Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         guard !oneCodec else { return }
-        let rungCount = scalers.count
         DispatchQueue.concurrentPerform(iterations: outputs.count) { index in
             do {
-                guard let scaled = scalers[index % rungCount].lastScaled?.frame else { return }
+                guard let scaled = scalers[outputRungs[index]].lastScaled?.frame else { return }
                 try outputs[index].encodeVideo(scaled, slot: slot, keyframeInterval: keyint)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }

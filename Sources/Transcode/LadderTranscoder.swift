@@ -89,13 +89,7 @@ public struct LadderTranscoder: Sendable {
         progress: @Sendable (TranscodeProgress) -> Void, isCancelled: @Sendable () -> Bool
     ) throws(TranscodeError) -> TranscodeSummary {
         let source = admitted.path
-        let input: InputContext
-        do { input = try admitted.openInput() } catch { throw TranscodeError(.rejected(error), path: source) }
-        guard let videoIndex = input.bestStream(.video) else {
-            throw TranscodeError(.rejected(Rejection(.noVideoStream, "no video stream", path: source)), path: source)
-        }
-        let audioIndex = input.bestStream(.audio)
-        input.discardAll(except: Set([videoIndex] + (audioIndex.map { [$0] } ?? [])))
+        let (input, videoIndex, audioIndex) = try Self.openStreams(admitted)
         let stream = input.streams[videoIndex]
         var plan = LadderPlanner(preset: preset).plan(
             .init(
@@ -103,16 +97,20 @@ public struct LadderTranscoder: Sendable {
                 averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
             ))
         let duration = admitted.info.durationSeconds ?? 0
+        let base = plan
         do {
             var rateAnalysis: RateAnalysis?
             if preset.contentAware.enabled {
                 (plan, rateAnalysis) = try analyseRates(
                     admitted, videoIndex: videoIndex, plan: plan, duration: duration)
             }
+            let check = Self.checkSlots(plan, base: base, analysis: rateAnalysis, duration: duration)
             let session = try LadderSession(
                 input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
                 destination: { rung, codec in .hls(directory: directory + "/" + codec.renditionID(rung: rung.id)) },
-                limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration, measure: measuresQuality
+                limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration,
+                measure: measuresQuality || check != nil, pools: check?.pools ?? [],
+                references: check?.references ?? [:], sample: check?.sample ?? []
             )
             let started = Date()
             try session.run(duration: duration, isCancelled: isCancelled) { seconds in
@@ -121,7 +119,13 @@ public struct LadderTranscoder: Sendable {
                     TranscodeProgress(
                         seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
             }
-            let renditions = try session.renditions()
+            var renditions = try session.renditions()
+            var rateCheck: RateCheck?
+            if let check, let rateAnalysis {
+                rateCheck = try checkRates(
+                    admitted, session: session, plan: plan, analysis: rateAnalysis, slots: check,
+                    directory: directory, renditions: &renditions, isCancelled: isCancelled)
+            }
             let iFrames = try MasterPlaylistWriter.writeIFramePlaylists(renditions, directory: directory)
             let masters = MasterPlaylistWriter.files(
                 renditions, iFrames: iFrames, codecs: plan.codecs, frameRate: plan.frameRateValue)
@@ -136,7 +140,8 @@ public struct LadderTranscoder: Sendable {
             return TranscodeSummary(
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
                 renditions: renditions, posterJPEG: "poster.jpg", posterWebP: "poster.webp",
-                posterTimeSeconds: posterTime, storyboard: storyboard, elapsedSeconds: 0, rateAnalysis: rateAnalysis
+                posterTimeSeconds: posterTime, storyboard: storyboard, elapsedSeconds: 0, rateAnalysis: rateAnalysis,
+                rateCheck: rateCheck
             )
         } catch let error as TranscodeError {
             throw TranscodeError(error.kind, path: source)
@@ -147,6 +152,22 @@ public struct LadderTranscoder: Sendable {
         } catch {
             throw TranscodeError(.outputFailed, "\(error)", path: source)
         }
+    }
+
+    /// An input of its own on the admitted upload, reading only its best video stream and best audio stream (nil
+    /// when it has none).
+    static func openStreams(
+        _ admitted: AdmittedVideo
+    ) throws(TranscodeError) -> (input: InputContext, video: Int, audio: Int?) {
+        let input: InputContext
+        do { input = try admitted.openInput() } catch { throw TranscodeError(.rejected(error), path: admitted.path) }
+        guard let videoIndex = input.bestStream(.video) else {
+            throw TranscodeError(
+                .rejected(Rejection(.noVideoStream, "no video stream", path: admitted.path)), path: admitted.path)
+        }
+        let audioIndex = input.bestStream(.audio)
+        input.discardAll(except: Set([videoIndex] + (audioIndex.map { [$0] } ?? [])))
+        return (input, videoIndex, audioIndex)
     }
 
     /// Chooses every rendition's CRF for this clip from probe encodes of a few windows (`RateAnalyzer`), on an input

@@ -8,12 +8,18 @@ final class RenditionMeter: @unchecked Sendable {
     private let decoded: Frame
     /// Scaled source pictures by slot, until their decoded counterpart comes out.
     private var waiting: [Int64: Frame] = [:]
+    /// Sets of slots whose SSIM-Y is also pooled apart (`pooled`): the content-aware check sets the rendition
+    /// against its rung's own CRF on the same pictures (the probe windows, a sample of the clip's GOPs).
+    private let pools: [[Range<Int64>]]
     private(set) var ssim = LumaSSIM()
+    private(set) var pooled: [LumaSSIM]
     private(set) var picturesCompared = 0
 
-    init(reading encoder: Encoder) throws(AVError) {
+    init(reading encoder: Encoder, pools: [[Range<Int64>]] = []) throws(AVError) {
         decoder = try Decoder(decoding: encoder, threads: 1)
         decoded = try Frame()
+        self.pools = pools
+        pooled = pools.map { _ in LumaSSIM() }
     }
 
     /// Keeps the rung's picture for `slot` (a reference: no copy).
@@ -27,7 +33,11 @@ final class RenditionMeter: @unchecked Sendable {
         while try decoder.receive(into: decoded) == .output {
             defer { decoded.unref() }
             guard let reference = waiting.removeValue(forKey: decoded.pts) else { continue }
-            ssim = ssim + (try decoded.lumaSSIM(against: reference))
+            let picture = try decoded.lumaSSIM(against: reference)
+            ssim = ssim + picture
+            for (index, pool) in pools.enumerated() where pool.contains(where: { $0.contains(decoded.pts) }) {
+                pooled[index] = pooled[index] + picture
+            }
             picturesCompared += 1
         }
     }

@@ -7,7 +7,8 @@ internal import LibAV
 final class RungOutput: @unchecked Sendable {
     let rung: LadderPlan.Rung
     let codec: VideoCodec
-    let directory: String
+    /// Where its files are: moved when a rendition encoded again takes the place of the first (`LadderTranscoder`).
+    var directory: String
     let video: Encoder
     let muxer: OutputContext
     let videoStream: Int
@@ -39,11 +40,12 @@ final class RungOutput: @unchecked Sendable {
 
     /// - Parameters:
     ///   - audio: the rung's AAC encoder, whose packets `writeAudio` takes; nil for a silent source.
-    ///   - measure: read every picture back as it is encoded and measure its SSIM-Y (`meter`).
+    ///   - measure: read every picture back as it is encoded and measure its SSIM-Y (`meter`), each of `pools`
+    ///     apart as well.
     init(
         rung: LadderPlan.Rung, codec: VideoCodec = .h264, plan: LadderPlan, preset: LadderPreset,
         destination: Destination,
-        color: ColorDescription, audio: Encoder?, threads: Int, measure: Bool = false
+        color: ColorDescription, audio: Encoder?, threads: Int, measure: Bool = false, pools: [[Range<Int64>]] = []
     ) throws(AVError) {
         self.rung = rung
         self.codec = codec
@@ -54,7 +56,7 @@ final class RungOutput: @unchecked Sendable {
         timed = try TimedEncoder(
             Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
         video = timed.encoder
-        meter = measure ? try RenditionMeter(reading: video) : nil
+        meter = measure ? try RenditionMeter(reading: video, pools: pools) : nil
         let muxer: OutputContext
         let options: [(String, String)]
         switch destination {

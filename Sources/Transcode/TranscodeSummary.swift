@@ -20,7 +20,8 @@ public struct TranscodeSummary: Codable, Sendable {
         public var videoCodec: VideoCodec?
         public var crf: Double?
         /// SSIM of the luma plane against the source scaled to this size (Lanczos, as the ladder scales), the mean
-        /// over every picture; measured only when asked for (`reel transcode --ssim`).
+        /// over every picture; measured when asked for (`reel transcode --ssim`) and when content-aware rates are
+        /// checked (`rateCheck`).
         public var ssimY: Double?
         /// The SSIM-Y the content-aware analysis chose `crf` to reach (`RateAnalysis`); nil for a fixed CRF.
         public var targetSSIMY: Double?
@@ -54,10 +55,14 @@ public struct TranscodeSummary: Codable, Sendable {
     public var elapsedSeconds: Double
     /// What the content-aware analysis measured and chose; nil when the ladder's CRFs are fixed.
     public var rateAnalysis: RateAnalysis?
+    /// How the published renditions stand against the content-aware bounds, and which were encoded again to keep
+    /// them; nil when nothing needed checking (fixed CRFs, or an H.264 ladder whose CRFs all stayed).
+    public var rateCheck: RateCheck? = nil
 
     enum CodingKeys: String, CodingKey {
         case source, output, renditions, storyboard
         case rateAnalysis = "rate_analysis"
+        case rateCheck = "rate_check"
         case durationSeconds = "duration_seconds"
         case frameRate = "frame_rate"
         case posterJPEG = "poster_jpeg"

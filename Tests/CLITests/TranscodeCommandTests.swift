@@ -43,13 +43,14 @@ import Glibc
             "\(result.stdout)")
     }
 
-    /// Noise, with caps far above what it needs, on rungs whose target SSIM-Y it misses even at their own CRF: the
-    /// first probes show that, and the text report says that the analysis stopped there, why, and what it measured.
-    @Test func theTextReportSaysWhyContentAwareRatesStoppedAfterTheFirstProbes() async throws {
+    /// `reel transcode` of a 480x270 clip showing `content` with a content-aware preset of uncapped 1 s GOP rungs
+    /// (`rungs`: their JSON, whose `crf` is 28): the text report.
+    func transcodeContentAware(_ content: SyntheticVideo.Content, seconds: Double, rungs: String) async throws -> String
+    {
         let directory = try TemporaryDirectory()
-        let clip = directory.file("noise.mp4")
-        var video = SyntheticVideo(width: 480, height: 270, seconds: 3)
-        video.content = .noise
+        let clip = directory.file("clip.mp4")
+        var video = SyntheticVideo(width: 480, height: 270, seconds: seconds)
+        video.content = content
         video.quality = 18
         try video.write(to: clip)
         let preset = directory.file("ladder.json")
@@ -58,22 +59,56 @@ import Glibc
             {"segment_seconds": 2, "keyframe_interval_seconds": 1,
              "content_aware": {"enabled": true, "samples": 2, "sample_seconds": 1, "max_crf_raise": 8,
                                "max_ssim_drop": 0.0025, "codec_ssim_margin": 0},
-             "rungs": [{"id": "90p", "short_side": 90, "crf": 28, "max_bitrate_kbps": 50000, "buffer_kbits": 100000, "audio_bitrate_kbps": 64, "target_ssim_y": 0.9999},
-                       {"id": "270p", "short_side": 270, "crf": 28, "max_bitrate_kbps": 50000, "buffer_kbits": 100000, "audio_bitrate_kbps": 64, "target_ssim_y": 0.9999}],
-             "poster": {"rung": "90p"}}
+             "rungs": \#(rungs), "poster": {"rung": "270p"}}
             """#.utf8
         ).write(to: URL(fileURLWithPath: preset))
         let result = try await ReelProcess.run([
             "transcode", clip, "--output", directory.file("ladder"), "--ladder", preset,
         ])
         #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    /// Noise, with caps far above what it needs, on rungs whose target SSIM-Y it misses even at their own CRF: the
+    /// first probes show that, and the text report says that the analysis stopped there, why, and what it measured.
+    @Test func theTextReportSaysWhyContentAwareRatesStoppedAfterTheFirstProbes() async throws {
+        let stdout = try await transcodeContentAware(
+            .noise, seconds: 3,
+            rungs: #"""
+                [{"id": "90p", "short_side": 90, "crf": 28, "max_bitrate_kbps": 50000, "buffer_kbits": 100000, "audio_bitrate_kbps": 64, "target_ssim_y": 0.9999},
+                 {"id": "270p", "short_side": 270, "crf": 28, "max_bitrate_kbps": 50000, "buffer_kbits": 100000, "audio_bitrate_kbps": 64, "target_ssim_y": 0.9999}]
+                """#)
         let line = try #require(
-            result.stdout.split(separator: "\n").first { $0.contains("content-aware rates") }, "\(result.stdout)")
+            stdout.split(separator: "\n").first { $0.contains("content-aware rates") }, "\(stdout)")
         #expect(line.hasPrefix("  content-aware rates: stopped after the first probes (270p, 1.0 s from 0.0 s, in "))
         #expect(line.contains("SSIM-Y reaches its floor within one CRF step (CRF 28: "), "\(line)")
         #expect(line.contains("; CRF 36: ") && line.hasSuffix("); every rung keeps its CRF"), "\(line)")
-        let rungs = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  90p ") || $0.hasPrefix("  270p ") }
-        #expect(rungs.count == 2 && rungs.allSatisfy { $0.contains(", CRF 28,") }, "\(result.stdout)")
+        let rungs = stdout.split(separator: "\n").filter { $0.hasPrefix("  90p ") || $0.hasPrefix("  270p ") }
+        #expect(rungs.count == 2 && rungs.allSatisfy { $0.contains(", CRF 28,") }, "\(stdout)")
+        #expect(!stdout.contains("content-aware check"), "the plain ladder is not checked: \(stdout)")
+    }
+
+    /// A clip whose probe windows (its still even seconds) are far easier than its noise: the text report says which
+    /// renditions the check encoded again, at which CRFs, and that every one ended inside its bound.
+    @Test func theTextReportSaysWhatTheContentAwareCheckEncodedAgain() async throws {
+        let stdout = try await transcodeContentAware(
+            .stillEvenSecondsNoiseOdd, seconds: 4,
+            rungs: #"""
+                [{"id": "270p", "short_side": 270, "crf": 28, "max_bitrate_kbps": 50000, "buffer_kbits": 100000, "audio_bitrate_kbps": 64}]
+                """#)
+        let line = try #require(
+            stdout.split(separator: "\n").first { $0.contains("content-aware check") }, "\(stdout)")
+        let prefix = "  content-aware check: every rendition inside its bound after encoding again 270p CRF "
+        #expect(line.hasPrefix(prefix) && line.contains("; closest to its bound: 270p by 0.0"), "\(line)")
+        // "29.2 → 28.1 (1 pass, ...": the first CRF, above the rung's 28, then the one published.
+        let crfs = line.dropFirst(prefix.count).prefix { $0 != "(" }.split(separator: "→").map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        #expect(crfs.count >= 2 && (crfs.first ?? nil).map { $0 > 28 } == true, "\(line)")
+        let published = try #require(crfs.last ?? nil)
+        let rung = try #require(stdout.split(separator: "\n").first { $0.hasPrefix("  270p ") })
+        #expect(
+            rung.contains(String(format: ", CRF %g for SSIM-Y ", published)) && rung.contains(", SSIM-Y 0."), "\(rung)")
     }
 
     /// Each rendition's encoder CPU counts the threads that started while it opened. In a process of its own, where

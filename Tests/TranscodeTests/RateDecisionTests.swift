@@ -71,6 +71,29 @@ import Testing
         #expect(VideoCodec.optionText(crf: 0.1 + 0.2) == "0.3")
     }
 
+    /// Other codecs are probed on the rung nearest 720p, and also on any rung whose H.264 probe at its own CRF spent
+    /// more than its cap when that rung's did not (the cap sets the quality there, not the CRF distance).
+    @Test(arguments: [
+        ([1000.0, 2000, 5000], []),  // every rung under its cap (1.5, 3 and 6 Mb/s)
+        ([1000, 2000, 6500], [2]),
+        ([1600, 2000, 6500], [0, 2]),
+        ([1600, 3200, 6500], []),  // the probed rung is capped too: its distance holds for the capped rungs
+        ([1000, 2000, 6000], []),  // at the cap is not over it
+    ])
+    func otherCodecsAreProbedAlsoWhereOnlyH264sCapBinds(kbps: [Double], extra: [Int]) {
+        let plan = LadderPlanner(preset: .default).plan(
+            .init(width: 1080, height: 1920, rotation: 0, averageFrameRate: 30, realFrameRate: 30))
+        let probed = RateAnalyzer.probedRung(plan)
+        #expect(plan.rungs[probed].id == "720p")
+        let records = zip(plan.rungs, kbps).map { rung, rate in
+            RateAnalysis.Rendition(
+                id: rung.id, rung: rung.id, videoCodec: .h264, crf: 23, targetSSIMY: nil, predictedSSIMY: nil,
+                probes: [point(29, 0.98, kbps: rate / 3), point(21, 0.99, kbps: rate)])
+        }
+        #expect(RateAnalyzer.cappedRungs(plan, probes: records, besides: probed) == extra, "\(kbps)")
+        #expect(RateAnalyzer.cappedRungs(plan, probes: [], besides: probed).isEmpty, "no probes: nothing is capped")
+    }
+
     // MARK: H.264
 
     @Test func h264IsProbedAtItsCRFAndTheHighestItMayRiseTo() {
@@ -80,10 +103,11 @@ import Testing
     }
 
     @Test func anEasyClipRisesUntilItHasLostTheAllowedSSIM() {
-        // Quality hardly moves with the CRF: 0.998 at 21, 0.994 at 29. The floor is 0.998 - 0.0025 = 0.9955.
+        // Quality hardly moves with the CRF: 0.998 at 21, 0.994 at 29. The floor is 0.998 - 0.0025, aimed 0.0003
+        // inside: 0.9958.
         let choice = decision.h264(base: 21, target: 0.99, probes: [point(21, 0.998), point(29, 0.994)])
         #expect(choice.crf > 21)
-        #expect(choice.targetSSIMY == 0.998 - 0.0025)
+        #expect(choice.targetSSIMY == 0.998 - (0.0025 - RateDecision.aimInside))
         #expect(choice.predictedSSIMY >= choice.targetSSIMY)
         let curve = SSIMCurve(point(21, 0.998), point(29, 0.994))!
         #expect(curve.ssimY(atCRF: choice.crf + 0.1) < choice.targetSSIMY)
