@@ -25,6 +25,8 @@ final class LadderSession: @unchecked Sendable {
     private let outputRungs: [Int]
     /// Whether the poster rung's pictures are looked at for the poster: not when encoding some renditions again.
     private let picksPoster: Bool
+    /// One rendition per rung, each rung's: its scaling task also encodes it, one hand-off per picture, not two.
+    private let encodesWhereScaled: Bool
     /// By rung index: an encoder at the rung's own CRF fed only the `sample` slots, the reference a content-aware
     /// H.264 rendition is held against (`RateChecker`).
     private let references: [Int: ProbeEncoder]
@@ -112,6 +114,7 @@ final class LadderSession: @unchecked Sendable {
         self.outputs = outputs
         self.outputRungs = outputRungs
         picksPoster = only == nil
+        encodesWhereScaled = plan.codecs.count == 1 && outputRungs == Array(plan.rungs.indices)
         var encoders: [Int: ProbeEncoder] = [:]
         for (index, rung) in plan.rungs.enumerated() {
             guard let crf = references[rung.id] else { continue }
@@ -236,8 +239,7 @@ final class LadderSession: @unchecked Sendable {
         let scalers = self.scalers, outputs = self.outputs, poster = self.poster, posterRung = self.posterRung
         let keyint = plan.keyframeInterval, storyboard = self.storyboard, outputRungs = self.outputRungs
         let picksPoster = self.picksPoster, references = self.references
-        // With one codec a rung's task also encodes, as before there were codecs: one hand-off per picture, not two.
-        let oneCodec = plan.codecs.count == 1 && outputRungs == Array(scalers.indices)
+        let oneCodec = encodesWhereScaled
         // The reference encoders take the sampled slots one after another, an IDR where the ladder has one.
         let sampled: Int64? = sample.contains { $0.contains(slot) } ? sampledSlots : nil
         if sampled != nil { sampledSlots += 1 }

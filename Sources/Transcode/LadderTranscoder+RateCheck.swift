@@ -114,8 +114,9 @@ extension LadderTranscoder {
     ) -> [RateChecker.Subject] {
         outputs.map { output in
             let crf = output.rung.crf(output.codec)
-            let codecProbes =
-                analysis.renditions.first { $0.videoCodec == output.codec && !$0.probes.isEmpty }?.probes ?? []
+            // Its own probes where its rung was probed, else those of the rung that was.
+            let probed = analysis.renditions.filter { $0.videoCodec == output.codec && !$0.probes.isEmpty }
+            let codecProbes = (probed.first { $0.id == output.id } ?? probed.first)?.probes ?? []
             let pair = Array(codecProbes.sorted { $0.crf < $1.crf }.suffix(2))
             return RateChecker.Subject(
                 id: output.id, rung: output.rung.id, codec: output.codec, crf: crf,
