@@ -86,7 +86,12 @@ extension Reel {
                                 String(
                                     format: "  content-aware rates: %d windows of %.1f s probed in %.1f s (%.1f CPU s)",
                                     analysis.windowStarts.count, analysis.windowSeconds, analysis.elapsedSeconds,
-                                    analysis.cpuSeconds))
+                                    analysis.cpuSeconds)
+                                    + (analysis.firstProbes?.discardedSeconds.map {
+                                        String(
+                                            format: ", after the first probes found headroom (%.1f s of the ladder "
+                                                + "encoded again)", $0)
+                                    } ?? ""))
                         }
                     }
                     if let check = summary.rateCheck { print("  " + TranscodeReporting.describe(check)) }

@@ -26,8 +26,8 @@ enum TranscodeReporting {
         }
         return "content-aware rates: stopped after the first probes (\(first.rung), "
             + String(
-                format: "%.1f s from %.1f s, in %.1f s, %.1f CPU s): ", first.seconds, first.windowStart,
-                analysis.elapsedSeconds, analysis.cpuSeconds)
+                format: "the first %.1f s beside the ladder's own encode, %.1f CPU s more): ", first.seconds,
+                analysis.cpuSeconds)
             + why + " (" + measured + "); every rung keeps its CRF"
     }
 

@@ -35,6 +35,21 @@ final class LadderSession: @unchecked Sendable {
     /// By rung id, what each reference encoder measured over the sample, and the CPU they used together.
     private(set) var referenceSSIMY: [String: Double] = [:]
     private(set) var referenceCPUSeconds = 0.0
+    /// The first probes made inside this encode, until they decide (then nil), and the output they read.
+    private var trial: FirstProbeTrial?
+    private let trialOutput: Int?
+    private let trialStarted = Date()
+    /// What the first probes measured and decided, once they have.
+    private(set) var firstProbes: RateAnalysis.FirstProbes?
+    /// Wall seconds from the start of the session to the first probes' decision.
+    private(set) var firstProbesElapsedSeconds = 0.0
+
+    /// How `run` ended: the whole clip encoded, or stopped early because the first probes found headroom (the
+    /// ladder is to be started again at the CRFs the analysis chooses).
+    enum Outcome {
+        case finished
+        case headroom
+    }
     /// Frames by which every rendition's decode times precede its pictures (`RungOutput.decodeLead`).
     let decodeLead: Int64
     let poster: PosterPicker
@@ -63,13 +78,14 @@ final class LadderSession: @unchecked Sendable {
     ///   - measure: read every picture back (`RenditionMeter`), pooling each of `pools` apart as well.
     ///   - references: H.264 CRFs by rung id, at which the `sample` slots of those rungs are encoded as well, and
     ///     measured (`referenceSSIMY`).
+    ///   - trial: the first probes, made inside this encode (`firstProbes`); only in a ladder of H.264 alone.
     init(
         input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
         destination: (LadderPlan.Rung, VideoCodec) -> RungOutput.Destination, limits: AdmissionLimits.Video,
         threads: Int,
         storyboardDuration: Double? = nil, measure: Bool = false, pools: [[Range<Int64>]] = [],
         only: Set<String>? = nil, decodeLead: Int64? = nil,
-        references: [String: Double] = [:], sample: [Range<Int64>] = []
+        references: [String: Double] = [:], sample: [Range<Int64>] = [], trial: FirstProbeTrial? = nil
     ) throws {
         self.input = input
         self.videoIndex = videoIndex
@@ -85,8 +101,7 @@ final class LadderSession: @unchecked Sendable {
                 streamIndex: index, threads: 1, maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.audioCodecs
             )
         }
-        let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
-        let color = input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide)
+        let color = Self.outputColor(input, videoIndex, plan)
         scalers = plan.rungs.map { RungScaler(width: $0.width, height: $0.height) }
         audio =
             audioIndex == nil
@@ -96,6 +111,7 @@ final class LadderSession: @unchecked Sendable {
             }
         var outputs: [RungOutput] = []
         var outputRungs: [Int] = []
+        var trialOutput: Int?
         for codec in plan.codecs {
             for (index, rung) in plan.rungs.enumerated() where only?.contains(codec.renditionID(rung: rung.id)) ?? true
             {
@@ -103,16 +119,22 @@ final class LadderSession: @unchecked Sendable {
                 if case let .hls(folder) = destination {
                     try Directory.create(folder)
                 }
+                // The probed rung's H.264 rendition is read back for the first probes, their pool last.
+                let probed = codec == .h264 && trial?.rung == index ? trial : nil
+                if probed != nil { trialOutput = outputs.count }
                 outputs.append(
                     try RungOutput(
                         rung: rung, codec: codec, plan: plan, preset: preset, destination: destination,
                         color: color, audio: audio.isEmpty ? nil : audio[index].encoder, threads: threads,
-                        measure: measure, pools: pools))
+                        measure: measure, pools: pools + (probed.map { [$0.pool] } ?? []),
+                        measureFirst: probed?.frames))
                 outputRungs.append(index)
             }
         }
         self.outputs = outputs
         self.outputRungs = outputRungs
+        self.trial = trialOutput == nil ? nil : trial
+        self.trialOutput = trialOutput
         picksPoster = only == nil
         encodesWhereScaled = plan.codecs.count == 1 && outputRungs == Array(plan.rungs.indices)
         var encoders: [Int: ProbeEncoder] = [:]
@@ -146,11 +168,18 @@ final class LadderSession: @unchecked Sendable {
         storyboard = storyboardDuration.map { StoryboardCollector(expectedDuration: $0, frameRate: frameRate) }
     }
 
+    /// The colour every rendition is tagged with (and the first probes' encoder, `FirstProbeTrial`).
+    static func outputColor(_ input: InputContext, _ videoIndex: Int, _ plan: LadderPlan) -> ColorDescription {
+        input.colorDescription(ofStream: videoIndex).forOutput(
+            shortSide: plan.rungs.map { min($0.width, $0.height) }.max() ?? 0)
+    }
+
     /// The length of the output video: the constant-frame-rate slots emitted so far.
     var outputSeconds: Double { Double(nextSlot) / fps.doubleValue }
 
-    /// Demuxes and decodes everything once, feeding every rung; then flushes all encoders and muxers.
-    func run(duration: Double, isCancelled: () -> Bool, progress: (Double) -> Void) throws {
+    /// Demuxes and decodes everything once, feeding every rung; then flushes all encoders and muxers. Stops early,
+    /// with nothing finished, when first probes (`trial`) find headroom. No progress is reported before they decide.
+    func run(duration: Double, isCancelled: () -> Bool, progress: (Double) -> Void) throws -> Outcome {
         let packet = try Packet()
         let frame = try Frame()
         var lastReport = -1.0
@@ -160,12 +189,13 @@ final class LadderSession: @unchecked Sendable {
             if packet.streamIndex == videoIndex {
                 _ = try videoDecoder.send(packet)
                 try drainVideo(frame)
+                if trial != nil, try settleTrial(atEnd: false) == .headroom { return .headroom }
             } else if packet.streamIndex == audioIndex, let audioDecoder {
                 _ = try audioDecoder.send(packet)
                 try drainAudio(audioDecoder, frame)
             }
             let seconds = Double(nextSlot) / fps.doubleValue
-            if seconds - lastReport >= 0.5 {
+            if trial == nil, seconds - lastReport >= 0.5 {
                 progress(seconds)
                 lastReport = seconds
             }
@@ -179,6 +209,7 @@ final class LadderSession: @unchecked Sendable {
         try flushVideo()
         try flushAudio()
         for output in outputs { try output.finishVideo() }
+        if trial != nil, try settleTrial(atEnd: true) == .headroom { return .headroom }
         for (index, reference) in references {
             referenceCPUSeconds += try reference.finish()
             referenceSSIMY[plan.rungs[index].id] = reference.meter.ssim.mean
@@ -186,6 +217,29 @@ final class LadderSession: @unchecked Sendable {
         for rungAudio in audio { try rungAudio.encode(nil) }
         for output in outputs { try output.writeTrailer() }
         progress(Double(nextSlot) / fps.doubleValue)
+        return .finished
+    }
+
+    /// Decides on the first probes once both have their pictures (or the clip has ended): records them in
+    /// `firstProbes` and drops the probe encoder. `.headroom` when the ladder is to start again.
+    private func settleTrial(atEnd: Bool) throws -> Outcome? {
+        guard let trial, let trialOutput, let meter = outputs[trialOutput].meter else { return nil }
+        let points: [RateProbePoint]
+        if atEnd {
+            points = try trial.finish(ladder: meter)
+        } else {
+            guard let read = trial.points(ladder: meter) else { return nil }
+            points = read
+        }
+        let stopped = trial.verdict(points)
+        firstProbes = RateAnalysis.FirstProbes(
+            rung: plan.rungs[trial.rung].id, windowStart: 0, seconds: Double(trial.frames) / fps.doubleValue,
+            probes: points, stopped: stopped,
+            cpuSeconds: trial.cpuSeconds(ladder: meter, ownsLadderMeter: meter.limit != nil),
+            discardedSeconds: stopped == nil ? outputSeconds : nil)
+        firstProbesElapsedSeconds = Date().timeIntervalSince(trialStarted)
+        self.trial = nil
+        return stopped == nil ? .headroom : .finished
     }
 
     private func drainVideo(_ frame: Frame) throws {
@@ -238,7 +292,7 @@ final class LadderSession: @unchecked Sendable {
         let failure = Mutex<(any Error)?>(nil)
         let scalers = self.scalers, outputs = self.outputs, poster = self.poster, posterRung = self.posterRung
         let keyint = plan.keyframeInterval, storyboard = self.storyboard, outputRungs = self.outputRungs
-        let picksPoster = self.picksPoster, references = self.references
+        let picksPoster = self.picksPoster, references = self.references, trial = self.trial
         let oneCodec = encodesWhereScaled
         // The reference encoders take the sampled slots one after another, an IDR where the ladder has one.
         let sampled: Int64? = sample.contains { $0.contains(slot) } ? sampledSlots : nil
@@ -248,6 +302,9 @@ final class LadderSession: @unchecked Sendable {
                 guard (picksPoster && index == posterRung) || outputRungs.contains(index) else { return }
                 let scaled = try scalers[index].picture(from: picture)
                 if oneCodec { try outputs[index].encodeVideo(scaled, slot: slot, keyframeInterval: keyint) }
+                if let trial, index == trial.rung {
+                    try trial.encode(scaled, slot: slot, keyframe: slot % Int64(keyint) == 0)
+                }
                 if let sampled, let reference = references[index] {
                     try reference.encode(scaled, slot: sampled, keyframe: slot % Int64(keyint) == 0)
                 }
@@ -317,7 +374,7 @@ final class LadderSession: @unchecked Sendable {
                 codecs: try MasterPlaylistWriter.codecs(initSegment: output.directory + "/init.mp4"),
                 segments: measured.segments, frames: output.framesEncoded, rung: output.rung.id,
                 videoCodec: output.codec,
-                crf: output.rung.crf(output.codec), ssimY: output.meter.map { $0.ssim.mean },
+                crf: output.rung.crf(output.codec), ssimY: output.ssimY,
                 targetSSIMY: output.rung.targetSSIMY[output.codec], encodeCPUSeconds: output.encodeCPUSeconds,
                 prefetch: measured.prefetch
             )

@@ -89,7 +89,7 @@ public struct LadderTranscoder: Sendable {
         progress: @Sendable (TranscodeProgress) -> Void, isCancelled: @Sendable () -> Bool
     ) throws(TranscodeError) -> TranscodeSummary {
         let source = admitted.path
-        let (input, videoIndex, audioIndex) = try Self.openStreams(admitted)
+        var (input, videoIndex, audioIndex) = try Self.openStreams(admitted)
         let stream = input.streams[videoIndex]
         var plan = LadderPlanner(preset: preset).plan(
             .init(
@@ -98,26 +98,66 @@ public struct LadderTranscoder: Sendable {
             ))
         let duration = admitted.info.durationSeconds ?? 0
         let base = plan
+        let destination = { (rung: LadderPlan.Rung, codec: VideoCodec) -> RungOutput.Destination in
+            .hls(directory: directory + "/" + codec.renditionID(rung: rung.id))
+        }
         do {
             var rateAnalysis: RateAnalysis?
-            if preset.contentAware.enabled {
-                (plan, rateAnalysis) = try analyseRates(
-                    admitted, videoIndex: videoIndex, plan: plan, duration: duration)
+            let analyzer = RateAnalyzer(preset: preset)
+            // An H.264-only ladder makes its first probes inside its own encode; when they find headroom it stops,
+            // the analysis runs, and the ladder starts again from the top at the CRFs chosen.
+            var trial =
+                preset.contentAware.enabled
+                ? try analyzer.firstProbeTrial(
+                    plan: plan, color: LadderSession.outputColor(input, videoIndex, plan), threads: encoderThreads)
+                : nil
+            var first: RateAnalysis.FirstProbes?
+            var check: CheckSlots?
+            // One encode of the ladder; nil when the first probes found headroom. The session is gone when it
+            // returns, so its muxers have closed their files before its renditions are removed.
+            func encode() throws -> LadderSession? {
+                let session = try LadderSession(
+                    input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
+                    destination: destination,
+                    limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration,
+                    measure: measuresQuality || check != nil, pools: check?.pools ?? [],
+                    references: check?.references ?? [:], sample: check?.sample ?? [], trial: trial
+                )
+                trial = nil  // the session's now: its probe encoder goes when the probes decide
+                let started = Date()
+                let outcome = try session.run(duration: duration, isCancelled: isCancelled) { seconds in
+                    let elapsed = Date().timeIntervalSince(started)
+                    progress(
+                        TranscodeProgress(
+                            seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
+                }
+                first = session.firstProbes ?? first
+                if let first, first.stopped != nil {
+                    rateAnalysis = analyzer.stopped(
+                        plan: plan, duration: duration, first: first, elapsedSeconds: session.firstProbesElapsedSeconds)
+                }
+                return outcome == .finished ? session : nil
             }
-            let check = Self.checkSlots(plan, base: base, analysis: rateAnalysis, duration: duration)
-            let session = try LadderSession(
-                input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
-                destination: { rung, codec in .hls(directory: directory + "/" + codec.renditionID(rung: rung.id)) },
-                limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration,
-                measure: measuresQuality || check != nil, pools: check?.pools ?? [],
-                references: check?.references ?? [:], sample: check?.sample ?? []
-            )
-            let started = Date()
-            try session.run(duration: duration, isCancelled: isCancelled) { seconds in
-                let elapsed = Date().timeIntervalSince(started)
-                progress(
-                    TranscodeProgress(
-                        seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
+            if preset.contentAware.enabled, trial == nil {
+                // A ladder with other codecs: the whole analysis first.
+                (plan, rateAnalysis) = try analyseRates(
+                    admitted, videoIndex: videoIndex, plan: plan, duration: duration, first: nil)
+                check = Self.checkSlots(plan, base: base, analysis: rateAnalysis, duration: duration)
+            }
+            var encoded = try encode()
+            if encoded == nil {
+                for rung in plan.rungs {
+                    Directory.remove(directory + "/" + VideoCodec.h264.renditionID(rung: rung.id))
+                }
+                (input, videoIndex, audioIndex) = try Self.openStreams(admitted)
+                (plan, rateAnalysis) = try analyseRates(
+                    admitted, videoIndex: videoIndex, plan: plan, duration: duration, first: first)
+                check = Self.checkSlots(plan, base: base, analysis: rateAnalysis, duration: duration)
+                encoded = try encode()
+            }
+            // Only a session with first probes stops early, and the second has none.
+            guard let session = encoded else {
+                throw TranscodeError(.encodeFailed, "the ladder stopped early without first probes", path: source)
             }
             var renditions = try session.renditions()
             var rateCheck: RateCheck?
@@ -173,27 +213,25 @@ public struct LadderTranscoder: Sendable {
     /// Chooses every rendition's CRF for this clip from probe encodes of a few windows (`RateAnalyzer`), on an input
     /// of its own: the ladder's input then reads the clip once from the start.
     private func analyseRates(
-        _ admitted: AdmittedVideo, videoIndex: Int, plan: LadderPlan,
-        duration: Double
+        _ admitted: AdmittedVideo, videoIndex: Int, plan: LadderPlan, duration: Double,
+        first: RateAnalysis.FirstProbes?
     ) throws -> (LadderPlan, RateAnalysis) {
         let input: InputContext
         do { input = try admitted.openInput() } catch { throw TranscodeError(.rejected(error), path: admitted.path) }
         input.discardAll(except: [videoIndex])
-        let shortSide = plan.rungs.map { min($0.width, $0.height) }.max() ?? 0
         let windows = RateAnalyzer.windows(
             duration: duration, samples: preset.contentAware.samples,
             seconds: preset.contentAware.sampleSeconds, grid: preset.keyframeIntervalSeconds)
         let limits = admitted.limits
         let probe = RateProbe(
             input: input, videoIndex: videoIndex, plan: plan, preset: preset,
-            color: input.colorDescription(ofStream: videoIndex).forOutput(shortSide: shortSide),
-            threads: encoderThreads,
+            color: LadderSession.outputColor(input, videoIndex, plan), threads: encoderThreads,
             windowStarts: windows.starts, windowSeconds: windows.seconds
         ) {
             try input.makeDecoder(
                 streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
         }
-        return try RateAnalyzer(preset: preset).run(plan: plan, probe: probe)
+        return try RateAnalyzer(preset: preset).run(plan: plan, probe: probe, first: first)
     }
 
     /// Every ladder passes Reel's own HLS validator before anyone sees it: a MUST finding fails the transcode as a

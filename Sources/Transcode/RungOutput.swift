@@ -24,6 +24,8 @@ final class RungOutput: @unchecked Sendable {
     private var decodeShift: Int64?
     /// Reads the rendition back as it is encoded, for its SSIM-Y; nil unless asked for.
     let meter: RenditionMeter?
+    /// The whole rendition's SSIM-Y, when all of it was read back.
+    var ssimY: Double? { meter.flatMap { $0.limit == nil ? $0.ssim.mean : nil } }
     /// `video`, with the CPU it uses counted.
     private let timed: TimedEncoder
     /// CPU seconds this rendition's encoder used, read when it has been drained.
@@ -42,10 +44,12 @@ final class RungOutput: @unchecked Sendable {
     ///   - audio: the rung's AAC encoder, whose packets `writeAudio` takes; nil for a silent source.
     ///   - measure: read every picture back as it is encoded and measure its SSIM-Y (`meter`), each of `pools`
     ///     apart as well.
+    ///   - measureFirst: without `measure`, read back only the pictures of slots below it, pooled as `pools`.
     init(
         rung: LadderPlan.Rung, codec: VideoCodec = .h264, plan: LadderPlan, preset: LadderPreset,
         destination: Destination,
-        color: ColorDescription, audio: Encoder?, threads: Int, measure: Bool = false, pools: [[Range<Int64>]] = []
+        color: ColorDescription, audio: Encoder?, threads: Int, measure: Bool = false, pools: [[Range<Int64>]] = [],
+        measureFirst: Int64? = nil
     ) throws(AVError) {
         self.rung = rung
         self.codec = codec
@@ -56,7 +60,9 @@ final class RungOutput: @unchecked Sendable {
         timed = try TimedEncoder(
             Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
         video = timed.encoder
-        meter = measure ? try RenditionMeter(reading: video, pools: pools) : nil
+        meter =
+            measure || measureFirst != nil
+            ? try RenditionMeter(reading: video, pools: pools, limit: measure ? nil : measureFirst) : nil
         let muxer: OutputContext
         let options: [(String, String)]
         switch destination {

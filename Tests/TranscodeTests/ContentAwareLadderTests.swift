@@ -48,12 +48,26 @@ import Testing
             analysis.windowStarts.allSatisfy { $0 == $0.rounded() },
             "windows start on the GOP grid: \(analysis.windowStarts)")
         #expect(analysis.cpuSeconds > 0)
-        // The first probes, 270p over the first window, found headroom: the analysis went on over every rung.
+        // The first probes, 270p over the ladder's first second, found headroom: the ladder stopped, the analysis
+        // went on over every rung, and the ladder was encoded again from the start.
         let first = try #require(analysis.firstProbes)
-        #expect(first.rung == "270p" && first.windowStart == analysis.windowStarts[0] && first.stopped == nil)
+        #expect(first.rung == "270p" && first.windowStart == 0 && first.seconds == 1 && first.stopped == nil)
         #expect(
             first.probes.map(\.crf) == [28, 36] && first.probes[1].kilobitsPerSecond < first.probes[0].kilobitsPerSecond
         )
+        #expect(first.probes[0].encodeCPUSeconds == nil && (first.probes[1].encodeCPUSeconds ?? 0) > 0)
+        let discarded = try #require(first.discardedSeconds)
+        #expect(discarded >= first.seconds && discarded < 4, "\(discarded) s of the ladder thrown away")
+        #expect(first.cpuSeconds > 0 && analysis.cpuSeconds > first.cpuSeconds)
+        // Nothing of the stopped encode is left: the same files as the plain ladder's, every picture once.
+        #expect(aware.renditions.map(\.frames) == plain.renditions.map(\.frames))
+        let names = { (path: String) in try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
+        #expect(try names(directory.file("still")) == (try names(directory.file("still-fixed"))))
+        for rendition in aware.renditions {
+            #expect(
+                try names(directory.file("still/" + rendition.id))
+                    == (try names(directory.file("still-fixed/" + rendition.id))), "\(rendition.id)")
+        }
         let settings = Self.contentAware.contentAware
         for ((rendition, rung), before) in zip(zip(aware.renditions, Self.contentAware.rungs), plain.renditions) {
             let crf = try #require(rendition.crf)
@@ -123,6 +137,9 @@ import Testing
         let first = try #require(analysis.firstProbes)
         #expect(first.rung == "270p" && first.windowStart == 0 && first.stopped == .qualityBinds, "\(first)")
         #expect(first.seconds == 1 && first.probes.map(\.crf) == [28, 36], "\(first)")
+        #expect(first.discardedSeconds == nil && first.cpuSeconds > 0 && analysis.cpuSeconds == first.cpuSeconds)
+        // The ladder went on from its first probes, and was read back only for them: no rendition claims an SSIM-Y.
+        #expect(summary.renditions.allSatisfy { $0.frames == 90 && $0.ssimY == nil }, "\(summary.renditions)")
         #expect(first.probes.allSatisfy { $0.ssimY < 0.9999 }, "\(first.probes)")
         #expect(first.probes[1].kilobitsPerSecond < first.probes[0].kilobitsPerSecond * 0.95, "\(first.probes)")
         // Nothing else was probed, and the ladder is the plain one: each rung's CRF, no targets.
@@ -144,11 +161,17 @@ import Testing
             capped.rungs[index].maxBitrateKbps = 100
             capped.rungs[index].bufferKbits = 200
         }
-        let summary = try transcode(clip, name: "capped", preset: capped)
+        let summary = try transcode(clip, name: "capped", preset: capped, measure: true)
         let first = try #require(summary.rateAnalysis?.firstProbes)
         #expect(first.stopped == .noSaving, "\(first)")
         #expect(first.probes[1].kilobitsPerSecond >= first.probes[0].kilobitsPerSecond * 0.95, "\(first.probes)")
         #expect(summary.renditions.allSatisfy { $0.crf == 28 }, "\(summary.renditions.map(\.crf))")
+        // Asked for, every rendition is read back whole, the probed one too; its first second is the lower point.
+        let probed = try #require(summary.renditions.first { $0.id == "270p" })
+        #expect(summary.renditions.allSatisfy { $0.ssimY != nil && $0.frames == 90 }, "\(summary.renditions)")
+        #expect(
+            abs(try #require(probed.ssimY) - first.probes[0].ssimY) < 0.05,
+            "the whole 270p \(String(describing: probed.ssimY)), its first second \(first.probes[0].ssimY)")
     }
 
     /// A ladder with other codecs has no first probes: they aim at every rung's H.264 quality, which only the full

@@ -10,9 +10,11 @@ final class ProbeEncoder: @unchecked Sendable {
     private(set) var bytes = 0
     private(set) var frames = 0
 
-    init(_ settings: EncoderSettings) throws(AVError) {
+    /// - Parameters:
+    ///   - pools, limit: as the read-back's (`RenditionMeter`).
+    init(_ settings: EncoderSettings, pools: [[Range<Int64>]] = [], limit: Int64? = nil) throws(AVError) {
         timed = try TimedEncoder(settings)
-        meter = try RenditionMeter(reading: timed.encoder)
+        meter = try RenditionMeter(reading: timed.encoder, pools: pools, limit: limit)
         packet = try Packet()
     }
 
@@ -32,6 +34,9 @@ final class ProbeEncoder: @unchecked Sendable {
         try meter.read(nil)
         return timed.cpuSeconds()
     }
+
+    /// The encoder's CPU seconds so far, for an encoder dropped unflushed.
+    func cpuSeconds() -> Double { timed.cpuSeconds() }
 
     private func drain() throws(AVError) {
         while try timed.receive(into: packet) {

@@ -31,28 +31,37 @@ public struct RateAnalysis: Codable, Sendable {
         case qualityBinds = "quality_binds"
     }
 
-    /// The first probes of an H.264-only ladder: one rung's two CRFs over the first second of the first window
-    /// (`RateAnalyzer.firstProbeSeconds`), before anything else.
-    /// When they show no headroom (`stopped`), no other probe is made and every rung keeps its CRF: a clip with
-    /// nothing to save costs about those two short encodes more than the plain ladder, not the whole analysis.
+    /// The first probes of an H.264-only ladder: one rung's two CRFs over the clip's first second
+    /// (`RateAnalyzer.firstProbeSeconds`), read from the ladder's own encode of the rung and one more encoder beside
+    /// it (`FirstProbeTrial`). When they show no headroom (`stopped`), nothing else is probed and the ladder goes on
+    /// as the plain one: a clip with nothing to save costs one short encode and two read-backs more. Otherwise the
+    /// ladder stops, the analysis probes every rung and window, and the ladder starts again at the chosen CRFs.
     public struct FirstProbes: Codable, Sendable {
         public var rung: String
         public var windowStart: Double
         public var seconds: Double
+        /// At the rung's CRF (the ladder's own encode: no `encode_cpu_seconds`) and at the higher one.
         public var probes: [RateProbePoint]
         /// nil: the analysis went on, over every rung and window.
         public var stopped: StopReason?
+        /// CPU seconds the first probes added: the higher encoder and both read-backs.
+        public var cpuSeconds: Double
+        /// Seconds of the ladder encoded before they found headroom, and thrown away; nil when they stopped.
+        public var discardedSeconds: Double?
 
         enum CodingKeys: String, CodingKey {
             case rung, seconds, probes, stopped
             case windowStart = "window_start"
+            case cpuSeconds = "cpu_seconds"
+            case discardedSeconds = "discarded_ladder_seconds"
         }
     }
 
     /// Where the sampled windows start in the clip, in seconds, and how long each one is.
     public var windowStarts: [Double]
     public var windowSeconds: Double
-    /// CPU (every thread) and wall time the analysis took, before the ladder's own encode.
+    /// CPU (every thread) and wall time the analysis took, before the ladder's own encode; with first probes that
+    /// stopped it, their CPU, and the time until they decided (the ladder encoding meanwhile).
     public var cpuSeconds: Double
     public var elapsedSeconds: Double
     public var renditions: [Rendition]

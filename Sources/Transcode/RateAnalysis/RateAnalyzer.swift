@@ -1,5 +1,6 @@
 internal import FileSystem
 internal import Foundation
+internal import LibAV
 
 /// Content-aware rates for one clip: probes its sampled windows per rung, H.264 first, then each other codec around
 /// the H.264 choice, and sets every rendition's CRF in the plan (`RateDecision` chooses; `RateProbe` measures).
@@ -24,12 +25,51 @@ struct RateAnalyzer {
         return (starts, seconds)
     }
 
-    /// The plan with every rendition's CRF chosen for this clip, and what the analysis measured and chose.
-    ///
-    /// An H.264-only ladder first probes the rung nearest 720p over the first second of the first window. When that
-    /// shows no headroom, the analysis stops there and every rung keeps its CRF: on a clip with nothing to save, the
-    /// full analysis had cost 1.31x the plain ladder's CPU. Otherwise every rung is probed over every window.
-    func run(plan: LadderPlan, probe: RateProbe) throws -> (LadderPlan, RateAnalysis) {
+    /// The first probes of an H.264-only ladder, to run inside its encode (`FirstProbeTrial`): the rung nearest
+    /// 720p over the first second, at its CRF and `max_crf_raise` above. nil for a ladder with other codecs: they aim
+    /// at every rung's H.264 quality, which only the full analysis predicts.
+    func firstProbeTrial(plan: LadderPlan, color: ColorDescription, threads: Int) throws -> FirstProbeTrial? {
+        guard plan.codecs == [.h264] else { return nil }
+        let decision = RateDecision(settings: settings)
+        let probed = Self.probedRung(plan)
+        let base = plan.rungs[probed].crf
+        return try FirstProbeTrial(
+            plan: plan, preset: preset, color: color, threads: threads, rung: probed,
+            crfs: decision.h264ProbeCRFs(base: base), seconds: Self.firstProbeSeconds
+        ) { points in
+            decision.stopReason(base: base, choice: h264Choice(plan, rung: probed, points: points), probes: points)
+        }
+    }
+
+    /// What the analysis was when the first probes stopped it: every rung at its CRF, with no target.
+    func stopped(
+        plan: LadderPlan, duration: Double, first: RateAnalysis.FirstProbes, elapsedSeconds: Double
+    )
+        -> RateAnalysis
+    {
+        let windows = Self.windows(
+            duration: duration, samples: settings.samples, seconds: settings.sampleSeconds,
+            grid: preset.keyframeIntervalSeconds)
+        return RateAnalysis(
+            windowStarts: windows.starts, windowSeconds: windows.seconds, cpuSeconds: first.cpuSeconds,
+            elapsedSeconds: elapsedSeconds,
+            renditions: plan.rungs.map { rung in
+                RateAnalysis.Rendition(
+                    id: VideoCodec.h264.renditionID(rung: rung.id), rung: rung.id, videoCodec: .h264,
+                    crf: rung.crf, targetSSIMY: nil, predictedSSIMY: nil, probes: [])
+            }, firstProbes: first)
+    }
+
+    private func h264Choice(_ plan: LadderPlan, rung index: Int, points: [RateProbePoint]) -> RateDecision.Choice {
+        RateDecision(settings: settings).h264(
+            base: plan.rungs[index].crf, target: preset.rungs.first { $0.id == plan.rungs[index].id }?.targetSSIMY,
+            probes: points, maxKbps: Double(plan.rungs[index].maxBitrateKbps))
+    }
+
+    /// The plan with every rendition's CRF chosen for this clip, and what the analysis measured and chose. `first`:
+    /// the first probes, which found headroom (an H.264-only ladder); the analysis probes every rung and window.
+    func run(plan: LadderPlan, probe: RateProbe, first: RateAnalysis.FirstProbes?) throws -> (LadderPlan, RateAnalysis)
+    {
         let startedCPU = ThreadCPU.processSeconds()
         let started = Date()
         let decision = RateDecision(settings: settings)
@@ -37,44 +77,14 @@ struct RateAnalyzer {
         var renditions: [RateAnalysis.Rendition] = []
         let others = plan.codecs.filter { $0 != .h264 }
         let probed = Self.probedRung(plan)
-        let h264Choice = { (index: Int, points: [RateProbePoint]) in
-            decision.h264(
-                base: plan.rungs[index].crf, target: preset.rungs.first { $0.id == plan.rungs[index].id }?.targetSSIMY,
-                probes: points, maxKbps: Double(plan.rungs[index].maxBitrateKbps))
-        }
-        let analysis = { (first: RateAnalysis.FirstProbes?) in
+        let analysis = {
             RateAnalysis(
                 windowStarts: probe.windowStarts, windowSeconds: probe.windowSeconds,
-                cpuSeconds: ThreadCPU.processSeconds() - startedCPU, elapsedSeconds: Date().timeIntervalSince(started),
-                renditions: renditions, firstProbes: first)
+                cpuSeconds: ThreadCPU.processSeconds() - startedCPU + (first?.cpuSeconds ?? 0),
+                elapsedSeconds: Date().timeIntervalSince(started), renditions: renditions, firstProbes: first)
         }
 
-        var first: RateAnalysis.FirstProbes?
-        var known: [Int: [RateProbePoint]] = [:]
-        if others.isEmpty, !probe.windowStarts.isEmpty {
-            let encodes = decision.h264ProbeCRFs(base: plan.rungs[probed].crf).map {
-                RateProbe.Encode(rung: probed, codec: .h264, crf: $0)
-            }
-            let points = try probe.measure(encodes, windows: 0..<1, seconds: Self.firstProbeSeconds)
-            let stopped = decision.stopReason(
-                base: plan.rungs[probed].crf, choice: h264Choice(probed, points), probes: points)
-            first = RateAnalysis.FirstProbes(
-                rung: plan.rungs[probed].id, windowStart: probe.windowStarts[0],
-                seconds: min(Self.firstProbeSeconds, probe.windowSeconds), probes: points, stopped: stopped)
-            if stopped != nil {
-                // Every rung keeps its CRF and no target: the ladder is the plain one.
-                renditions = plan.rungs.map { rung in
-                    RateAnalysis.Rendition(
-                        id: VideoCodec.h264.renditionID(rung: rung.id), rung: rung.id, videoCodec: .h264,
-                        crf: rung.crf, targetSSIMY: nil, predictedSSIMY: nil, probes: [])
-                }
-                return (plan, analysis(first))
-            }
-            // One window, all of it probed, is the whole analysis of a short clip: its points stand.
-            if probe.windowStarts.count == 1, Self.firstProbeSeconds >= probe.windowSeconds { known[probed] = points }
-        }
-
-        let h264Encodes = plan.rungs.indices.filter { known[$0] == nil }.flatMap { index in
+        let h264Encodes = plan.rungs.indices.flatMap { index in
             decision.h264ProbeCRFs(base: plan.rungs[index].crf).map {
                 RateProbe.Encode(rung: index, codec: .h264, crf: $0)
             }
@@ -82,9 +92,8 @@ struct RateAnalyzer {
         let h264Points = h264Encodes.isEmpty ? [] : try probe.measure(h264Encodes)
         var h264Predicted: [Double] = []
         for index in plan.rungs.indices {
-            let points =
-                known[index] ?? zip(h264Encodes, h264Points).filter { $0.0.rung == index }.map(\.1)
-            let choice = h264Choice(index, points)
+            let points = zip(h264Encodes, h264Points).filter { $0.0.rung == index }.map(\.1)
+            let choice = h264Choice(plan, rung: index, points: points)
             plan.rungs[index].setCRF(choice.crf, for: .h264)
             plan.rungs[index].targetSSIMY[.h264] = choice.targetSSIMY
             h264Predicted.append(choice.predictedSSIMY)
@@ -147,12 +156,13 @@ struct RateAnalyzer {
                         probes: own == nil ? [] : probes[key] ?? []))
             }
         }
-        return (plan, analysis(first))
+        return (plan, analysis())
     }
 
-    /// How much of the first window the first probes encode: half a GOP of the default ladder. Over the whole 2 s
-    /// window they cost 13-15 % of the plain ladder's CPU on clips where they stopped the analysis (a slow zoom over a
-    /// photo, noise), past the 10 % allowed; the encodes are nearly all of it.
+    /// How much of the clip the first probes read: half a GOP of the default ladder. Over a whole 2 s window they
+    /// cost 13-15 % of the plain ladder's CPU on clips where they stopped the analysis (a slow zoom over a photo,
+    /// noise), past the 10 % allowed; the encodes were nearly all of it. Over 0.5 s a 10 fps source shows too few
+    /// pictures to tell (docs/benchmarks.md).
     static let firstProbeSeconds = 1.0
 
     /// The rungs besides `probed` whose H.264 probe at their own CRF spent more than their VBV cap, when `probed`'s
