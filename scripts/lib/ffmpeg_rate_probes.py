@@ -6,7 +6,8 @@ A script built on the ffmpeg CLI cannot choose a clip's CRFs without encoding sa
 this runs the probes Reel's summary lists: the same windows (`rate_analysis.window_starts`, `window_seconds`), and
 for every rendition that was probed, the same rung size, codec, encoder options (those the ladder uses) and CRFs.
 It runs them in Reel's order, because each step needs the one before: an H.264-only ladder's first probes (one rung
-over the first second of the first window, `rate_analysis.first_probes`), then every H.264 probe, then the other codecs'
+over the clip's first second, `rate_analysis.first_probes`; Reel reads the lower CRF's off its own ladder encode, a
+script encodes both), then every H.264 probe, then the other codecs'
 first two probes (their CRFs come from the H.264 choice), then any third probe (chosen from the second step). Each
 step is one ffmpeg that seeks to each window, decodes it once, puts it on the ladder's clock, joins the windows one
 after the other (each probe encoder gets them all in a row, as Reel's does: one encoder per window spent 3-9 % fewer
@@ -55,7 +56,7 @@ def main():
     sizes = {r["id"]: (r["width"], r["height"]) for r in summary["renditions"]}
     caps = {r["id"]: (r["max_bitrate_kbps"], r["buffer_kbits"]) for r in preset["rungs"]}
 
-    # The probes, in Reel's steps: an H.264-only ladder's first probes (one rung over the first second of the first window), then every
+    # The probes, in Reel's steps: an H.264-only ladder's first probes (one rung over the clip's first second), then every
     # H.264 probe, the other codecs' first two and any third, over every window.
     first = analysis.get("first_probes")
     if first:
