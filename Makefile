@@ -49,7 +49,7 @@ bench: deps-bench release
 
 # Rewrites the sources as .swift-format says (make test checks it).
 format:
-	swift format --configuration .swift-format --in-place --recursive --parallel Sources Tests Package.swift
+	swift format --configuration .swift-format --in-place --recursive --parallel Sources Tests Fuzz Package.swift
 
 clean:
 	rm -rf .build

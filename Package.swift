@@ -159,9 +159,20 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Fuzz targets (issue 32): one contract per parser a client or a remote server reaches (Fuzz/Contracts), and
+        // one driver. Fuzz/build.sh builds the driver with libFuzzer and AddressSanitizer (REEL_FUZZING); built
+        // plainly it replays files through a contract. FuzzReplayTests replays the corpora in `make test`.
+        .target(
+            name: "FuzzContracts",
+            dependencies: ["FeedServer", "FeedStore", "FileSystem", "HLSCheck", "Ingest", "MediaModel"],
+            path: "Fuzz/Contracts",
+            swiftSettings: upcoming),
+        .executableTarget(
+            name: "reel-fuzz", dependencies: ["FuzzContracts"], path: "Fuzz/Driver", swiftSettings: upcoming),
         // Swift Testing traits of the project's own (OffThePool: a suite's CPU-heavy tests each on a thread of their own).
         .target(name: "TestTraits", swiftSettings: upcoming),
         .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["TestTraits", "FuzzContracts"], swiftSettings: upcoming),
         .testTarget(
             name: "LibAVTests", dependencies: ["TestTraits", "Deadlines", "LibAV", "MediaFixtures"],
             swiftSettings: upcoming),

@@ -22,7 +22,7 @@ It is a heuristic: it sees neither types nor call graphs (a sync helper called f
 A synchronous @Test function is not async by its signature, but Swift Testing calls it on the cooperative pool all
 the same (four sync tests that each sleep 2 s take 4 s on two cores); --sync-tests checks those too.
 Usage: scripts/check-blocking.py [--list-async] [--sync-tests] [--self-test] [--root DIR] [PATH ...]
-       (default PATHs: Sources Tests; exit status 1 when there are findings)
+       (default PATHs: Sources Tests Fuzz; exit status 1 when there are findings)
 """
 import argparse
 import bisect
@@ -967,7 +967,7 @@ def run_self_test():
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("paths", nargs="*", default=["Sources", "Tests"], help="folders or files (*.swift)")
+    parser.add_argument("paths", nargs="*", default=["Sources", "Tests", "Fuzz"], help="folders or files (*.swift)")
     parser.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
                         help="the package's folder (default: this script's parent)")
     parser.add_argument("--list-async", action="store_true", help="print the async regions found (debugging)")

@@ -7,7 +7,7 @@ if ! swift format --version >/dev/null 2>&1; then
     echo "check-format: \`swift format\` is missing from this Swift toolchain (it ships with Swift 6)" >&2
     exit 1
 fi
-if ! swift format lint --configuration .swift-format --strict --recursive --parallel Sources Tests Package.swift; then
+if ! swift format lint --configuration .swift-format --strict --recursive --parallel Sources Tests Fuzz Package.swift; then
     echo "check-format: the lines above are not as .swift-format writes them; run \`make format\`" >&2
     exit 1
 fi

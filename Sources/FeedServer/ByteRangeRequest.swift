@@ -2,12 +2,12 @@ internal import Foundation
 internal import Hummingbird
 
 /// A parsed `Range: bytes=...` header (one range; several are answered with the whole file, as RFC 9110 allows).
-enum ByteRangeRequest: Equatable {
+package enum ByteRangeRequest: Equatable {
     case whole
     case partial(ClosedRange<Int>)
     case unsatisfiable
 
-    init(header: String?, size: Int) {
+    package init(header: String?, size: Int) {
         guard let header else {
             self = .whole
             return

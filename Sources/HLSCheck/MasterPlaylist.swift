@@ -1,5 +1,5 @@
 /// A master (multivariant) playlist: its variants, I-frame variants and renditions (RFC 8216 §4.3.4).
-struct MasterPlaylist {
+package struct MasterPlaylist {
     struct Variant {
         var line: Int
         var attributes: AttributeList
@@ -26,7 +26,7 @@ struct MasterPlaylist {
     var problems: [(line: Int, message: String)] = []
     var versionNeeds: [VersionNeed] = []
 
-    init(_ playlist: Playlist) {
+    package init(_ playlist: Playlist) {
         var pending: Playlist.Line?
         for line in playlist.lines {
             if line.isURI {

@@ -1,5 +1,5 @@
 /// A media playlist: its segments with their durations, byte ranges and init sections (RFC 8216 §4.3.2–§4.3.3).
-struct MediaPlaylist {
+package struct MediaPlaylist {
     /// A sub-range of a resource; the offset is resolved (RFC 8216 §4.3.2.2: a missing offset continues the
     /// previous segment's range in the same resource).
     struct ByteRange: Equatable {
@@ -34,7 +34,7 @@ struct MediaPlaylist {
 
     var duration: Double { segments.reduce(0) { $0 + $1.duration } }
 
-    init(_ playlist: Playlist) {
+    package init(_ playlist: Playlist) {
         var duration: Double?
         var range: ByteRange?
         var map: Map?

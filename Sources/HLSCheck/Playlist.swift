@@ -1,9 +1,9 @@
 /// A playlist as written (RFC 8216 §4): its tags in order with line numbers, classified as master or media.
 /// Parsing never fails; what a player would reject is collected in `problems` for the checker to report.
-struct Playlist {
-    struct Line {
+package struct Playlist {
+    package struct Line {
         var number: Int
-        var text: String
+        package var text: String
         var isTag: Bool { text.hasPrefix("#EXT") }
         var isURI: Bool { !text.hasPrefix("#") }
 
@@ -20,14 +20,17 @@ struct Playlist {
         }
     }
 
-    var lines: [Line]
-    var hasHeader: Bool
-    var isMaster: Bool
+    package var lines: [Line]
+    package var hasHeader: Bool
+    package var isMaster: Bool
 
-    init(text: String) {
+    package init(text: String) {
         var lines: [Line] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+        // RFC 8216 §4.1: lines end in LF or CRLF. A Swift String holds CRLF as one Character, never equal to "\n".
+        let rows = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, raw) in rows.enumerated() {
+            var line = String(raw)
+            while line.hasSuffix("\r") { line.removeLast() }  // stray CRs at the end are not the line's
             if line.trimmingSpaces().isEmpty { continue }
             lines.append(Line(number: index + 1, text: line))
         }

@@ -90,7 +90,9 @@ extension ImageHeader {
     }
 
     static func readGIF(_ b: [UInt8]) -> ImageHeader? {
-        guard let width = b.littleEndian16(6), let height = b.littleEndian16(8), b.count >= 13 else { return nil }
+        // A side of 0 is no picture (the image-header fuzz target found 8x0 read as one).
+        guard let width = b.littleEndian16(6), let height = b.littleEndian16(8), width > 0, height > 0, b.count >= 13
+        else { return nil }
         var header = ImageHeader(width: width, height: height, orientation: 1, hasAlpha: false, isComplete: false)
         var at = 13
         if b[10] & 0x80 != 0 { at += 3 * (1 << (Int(b[10] & 0x07) + 1)) }
@@ -145,7 +147,10 @@ extension ImageHeader {
                 header.height = (b[data + 7..<data + 10].reversed().reduce(0) { $0 << 8 | Int($1) }) + 1
                 found = true
             case "VP8 " where !found && data + 10 <= b.count:
-                guard let w = b.littleEndian16(data + 6), let h = b.littleEndian16(data + 8) else { return nil }
+                // A 14-bit side of 0 is no picture (the image-header fuzz target's mutations found it read as one).
+                guard let w = b.littleEndian16(data + 6), let h = b.littleEndian16(data + 8), w & 0x3FFF > 0,
+                    h & 0x3FFF > 0
+                else { return nil }
                 header.width = w & 0x3FFF
                 header.height = h & 0x3FFF
                 found = true
@@ -211,8 +216,9 @@ extension ImageHeader {
                     for property in isoBoxes(b, from: container.payload, to: container.end) {
                         switch property.type {
                         case "ispe":
+                            // Two 32-bit sides: their product can pass Int.max, never UInt64's.
                             if let w = b.bigEndian32(property.payload + 4), let h = b.bigEndian32(property.payload + 8),
-                                w * h > header.width * header.height
+                                UInt64(w) * UInt64(h) > UInt64(header.width) * UInt64(header.height)
                             {
                                 header.width = w
                                 header.height = h
@@ -236,7 +242,7 @@ extension ImageHeader {
     static func isoBoxes(_ b: [UInt8], from: Int, to: Int) -> [(type: String, payload: Int, end: Int)] {
         var boxes: [(type: String, payload: Int, end: Int)] = []
         var at = from
-        while at + 8 <= min(to, b.count) {
+        while at <= min(to, b.count) - 8 {
             guard let size32 = b.bigEndian32(at) else { break }
             let type = b.ascii(at + 4, 4)
             var payload = at + 8
@@ -249,8 +255,11 @@ extension ImageHeader {
                 size = to - at
             }
             guard size >= payload - at else { break }
-            boxes.append((type, payload, at + size))
-            at += size
+            // A 64-bit size may claim up to 2^63 bytes: such a box ends past any data (Int.max), and the walk with it.
+            let (end, overflow) = at.addingReportingOverflow(size)
+            boxes.append((type, payload, overflow ? Int.max : end))
+            if overflow { break }
+            at = end
         }
         return boxes
     }

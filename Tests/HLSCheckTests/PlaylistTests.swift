@@ -34,6 +34,17 @@ import Testing
         #expect(VersionNeed.highest(media.versionNeeds).version == 4)
     }
 
+    /// Seen writing the playlist fuzz target's contract: Swift holds CRLF as one Character, so splitting on "\n" left a CRLF
+    /// playlist as one line, without its header.
+    @Test func crlfLinesAreLinesAsLFOnesAre() {
+        let text = "#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=1\r\na.m3u8\r\n\r\n"
+        let playlist = Playlist(text: text)
+        #expect(playlist.hasHeader && playlist.isMaster)
+        #expect(playlist.lines.map(\.text) == ["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=1", "a.m3u8"])
+        #expect(playlist.lines.map(\.number) == [1, 2, 3])
+        #expect(Playlist(text: "#EXTM3U\n#EXTINF:1,\r\na.ts").lines.map(\.text) == ["#EXTM3U", "#EXTINF:1,", "a.ts"])
+    }
+
     @Test func masterAndMediaAreToldApart() {
         #expect(Playlist(text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n").isMaster)
         #expect(!Playlist(text: "#EXTM3U\n#EXTINF:1,\na.ts\n").isMaster)

@@ -38,4 +38,53 @@ import Testing
         #expect(plain.width == 64 && (48...64).contains(plain.height))
         #expect(padded.width == plain.width && padded.height == plain.height)
     }
+
+    /// A HEIF box tree (ftyp, then meta/iprp/ipco holding `property`), as a hostile upload can write it.
+    static func heif(_ property: [UInt8]) -> [UInt8] {
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let size = UInt32(8 + payload.count)
+            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+                + Array(type.utf8) + payload
+        }
+        return box("ftyp", Array("heic".utf8) + [0, 0, 0, 0])
+            + box("meta", [0, 0, 0, 0] + box("iprp", box("ipco", property)))
+    }
+
+    /// Seen reading the HEIF box walk while writing the image-header fuzz target: an `ispe` of 2^32-1 by 2^32-1
+    /// multiplied past Int.max and trapped. Now it reads as the size it claims, which admission's pixel limit refuses.
+    @Test func aHEIFSizeOfTwoHugeSidesReadsWithoutOverflowing() throws {
+        let ispe: [UInt8] =
+            [0, 0, 0, 20] + Array("ispe".utf8) + [0, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        let header = try #require(ImageHeader.readHEIF(Self.heif(ispe)))
+        #expect(header.width == 4_294_967_295 && header.height == 4_294_967_295)
+    }
+
+    /// A box whose 64-bit size claims 2^63-1 bytes ends past any data (Int.max) and ends the walk: at offset 0 the
+    /// next offset then overflowed, and after other boxes adding the size to its offset did. The HEIF reads as cut
+    /// short.
+    @Test func aBoxClaimingTwoToTheSixtyThreeBytesEndsTheWalk() throws {
+        let huge: [UInt8] = [0, 0, 0, 1] + Array("free".utf8) + [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        let boxes = ImageHeader.isoBoxes(huge + huge, from: 0, to: 2 * huge.count)
+        #expect(boxes.map(\.end) == [Int.max], "\(boxes)")
+        let ispe: [UInt8] = [0, 0, 0, 20] + Array("ispe".utf8) + [0, 0, 0, 0] + [0, 0, 0, 64, 0, 0, 0, 48]
+        let header = try #require(ImageHeader.readHEIF(Self.heif(ispe) + huge))
+        #expect(header.width == 64 && header.height == 48 && !header.isComplete)
+    }
+
+    /// Found by the image-header fuzz target's seeded mutations (FuzzCorpusReplayTests): a lossy WebP whose frame
+    /// header gives a side of 0 read as a complete 0xN picture. It is malformed, and says so.
+    @Test func aLossyWebPWithASideOfZeroIsMalformed() throws {
+        var webp = Array(try Data(contentsOf: FuzzSeeds.tinyWebP))
+        let chunk = try #require((12..<webp.count - 4).first { webp[$0..<$0 + 4].elementsEqual("VP8 ".utf8) })
+        #expect(ImageHeader.readWebP(webp)?.width == 8)
+        webp[chunk + 8 + 6] = 0
+        webp[chunk + 8 + 7] = 0
+        #expect(ImageHeader.readWebP(webp) == nil)
+    }
+}
+
+/// The image-header fuzz target's seed files (Fuzz/Corpus/image-header), made by ffmpeg from testsrc2.
+enum FuzzSeeds {
+    static let tinyWebP = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/image-header/tiny.webp")
 }

@@ -24,9 +24,29 @@ public enum BearerToken {
     /// The token in `Authorization: Bearer <token>`, or nil when the header is missing or of another scheme.
     public static func fromAuthorization(_ header: String?) -> String? {
         guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty || token.count > 512 ? nil : token
+        // Bytes, not Characters: a space before a combining mark is one Character, which hid the split (found by
+        // the bearer fuzz target). The token is RFC 6750's token68, as every token Reel issues is.
+        let bytes = Array(header.utf8)
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        guard let gap = bytes.firstIndex(of: space),
+            String(decoding: bytes[..<gap], as: UTF8.self).lowercased() == "bearer"
+        else { return nil }
+        var token = bytes[gap...].drop { $0 == space }
+        while let last = token.last, last == space || last == tab { token.removeLast() }
+        guard !token.isEmpty, token.count <= 512, token.allSatisfy(Self.isToken68) else { return nil }
+        return String(decoding: token, as: UTF8.self)
+    }
+
+    /// ALPHA, DIGIT, "-", ".", "_", "~", "+", "/" and "=" (RFC 6750 §2.1).
+    static func isToken68(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"),
+            UInt8(ascii: "/"), UInt8(ascii: "="):
+            true
+        default: false
+        }
     }
 }
