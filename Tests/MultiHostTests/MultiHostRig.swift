@@ -207,6 +207,17 @@ final class MultiHostRig {
         }
     }
 
+    /// The workers' reports once there are `count` of them, or after `seconds`: a worker prints its report after the
+    /// catalog says published, so a test that saw the state read stdout too early (seen in a clean clone's run).
+    static func reports(
+        of workers: [ChildProcess], reaching count: Int, seconds: Double = 30
+    ) async -> [(job: String, state: String)] {
+        _ = await ChildProcess.suspendUntil(seconds: seconds) {
+            workers.flatMap { reports(of: $0) }.count >= count
+        }
+        return workers.flatMap { reports(of: $0) }
+    }
+
     /// GET with curl from the root namespace: status and body (a request that gets no answer in 20 s has status 0).
     static func get(_ url: String) async throws -> (status: Int, body: String) {
         let result = try await ChildProcess.run([

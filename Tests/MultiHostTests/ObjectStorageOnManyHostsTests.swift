@@ -190,7 +190,7 @@ import Glibc
             let finished = try #require(try await rig.jobs().first)
             #expect(
                 published && finished.epoch == 2 && finished.attempts == 1, "\(finished) \(taker.stderr.suffix(2000))")
-            #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
+            #expect(await MultiHostRig.reports(of: [taker], reaching: 1).map(\.job) == [job.id])
             // The feed points at the second claim's outputs only, and they play through the server.
             let feed = try await MultiHostRig.get(server.base + "/v1/feed")
             #expect(feed.body.contains("videos/\(job.id).e2/master.m3u8") && !feed.body.contains(".e1/"), "\(feed)")

@@ -70,7 +70,7 @@ import Glibc
             #expect(published && job.state == "published", "\(job) \(others.map { $0.stderr.suffix(2000) })")
             // Taken over once (epoch 2), the dead worker's attempt refunded, and finished by a live host.
             #expect(job.epoch == 2 && job.attempts == 1, "\(job)")
-            #expect(others.flatMap { MultiHostRig.reports(of: $0) }.map(\.job) == [job.id])
+            #expect(await MultiHostRig.reports(of: others, reaching: 1).map(\.job) == [job.id])
             #expect(others.contains { $0.stderr.contains("taking it back") || $0.stderr.contains("recovered a job") })
             let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", rig.library + "/videos/" + job.id])
             #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
@@ -137,7 +137,7 @@ import Glibc
             #expect(
                 published && job.epoch == 2, "\(timeline)\nlate: \(Self.events(late))\ntaker: \(Self.events(taker))")
             // The new owner published; the late worker learned it had lost the job and published nothing.
-            #expect(MultiHostRig.reports(of: taker).map(\.job) == [job.id])
+            #expect(await MultiHostRig.reports(of: [taker], reaching: 1).map(\.job) == [job.id])
             // It learns at its next heartbeat that reaches the server: its connection's TCP retransmissions back off while
             // the link is down, so the first one after the link is back can come a minute or more later.
             let lateLearned = await ChildProcess.suspendUntil(seconds: 300) {
