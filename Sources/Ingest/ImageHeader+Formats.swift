@@ -56,9 +56,11 @@ extension ImageHeader {
             let segment = at + 2
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
-                guard let height = b.bigEndian16(segment + 1), let width = b.bigEndian16(segment + 3) else {
-                    return nil
-                }
+                // A side of 0 is no picture (the image-header fuzz target found 0x65295 read as one); a height of 0
+                // waiting for a DNL marker is one libjpeg-turbo refuses too.
+                guard let height = b.bigEndian16(segment + 1), let width = b.bigEndian16(segment + 3), width > 0,
+                    height > 0
+                else { return nil }
                 if !sawFrame {
                     header.width = width
                     header.height = height
