@@ -35,7 +35,7 @@ import Testing
     func seededMutationsOfTheSeedsKeepTheContract(_ name: String) throws {
         let target = try #require(FuzzTarget.named(name))
         let seeds = try Self.inputs("Corpus", of: name).map { Array(try Data(contentsOf: $0)) }
-        var random = SplitMix64(seed: 0x5EED_0000 + UInt64(name.utf8.count))
+        var random = SeededGenerator(state: 0x5EED_0000 + UInt64(name.utf8.count))
         var broken: [String] = []
         for _ in 0..<2_000 {
             var input = seeds[Int(random.next() % UInt64(seeds.count))]
@@ -53,18 +53,5 @@ import Testing
             }
         }
         #expect(broken.isEmpty, "\(name): \(broken.joined(separator: "; "))")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so every run tries the same inputs.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

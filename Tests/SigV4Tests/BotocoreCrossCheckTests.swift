@@ -41,19 +41,8 @@ import Testing
         let query: [String]?
     }
 
-    /// SplitMix64, so the cases are the same each run and a failure names a case that can be made again.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    /// The cases are the same each run, so a failure names a case that can be made again.
+    typealias Generator = SeededGenerator
 
     static let pieces = [
         "a", "Z", "9", "video", " ", "  ", "+", "%", "%20", "=", "&", "~", "-", "_", ".", "!", "*", "'", "(", ")",
