@@ -1,5 +1,6 @@
 internal import Foundation
 public import Hummingbird
+internal import NIOHTTP1
 
 /// An error the API answers with `{"error": {"code": ..., "message": ...}}`. `code` is stable and machine-readable;
 /// `message` says what was wrong for a person.
@@ -34,6 +35,15 @@ public struct APIError: HTTPResponseError, Equatable {
 
     static func notFound(_ what: String) -> APIError {
         APIError(.notFound, code: "not_found", message: "\(what) was not found")
+    }
+
+    /// The HTTP/1.1 decoder gave up on a request after its head, while a handler read the body: a bad chunk size,
+    /// a missing CRLF, a body cut off by the client. The client's fault, so a 400, never the catch-all 500; the
+    /// decoder closes the connection after it. An upload keeps the bytes that arrived before (HEAD tells the offset).
+    static func malformedRequest(_ error: HTTPParserError) -> APIError {
+        APIError(
+            .badRequest, code: "malformed_request",
+            message: "the request is not valid HTTP/1.1 after its head (\(error)); the connection closes")
     }
 }
 

@@ -2,6 +2,7 @@ internal import FeedStore
 internal import FileSystem
 internal import Foundation
 internal import Hummingbird
+internal import NIOHTTP1
 internal import ObjectStore
 
 /// `/v1/uploads`: tus 1.0.0 (core, creation, creation-with-upload, termination, expiration, checksum) behind bearer
@@ -142,6 +143,10 @@ extension FeedServer {
         } catch var error as APIError {
             error.headers[TusHeader.resumable] = TusHeader.protocolVersion
             throw error
+        } catch let error as HTTPParserError {
+            var refusal = APIError.malformedRequest(error)
+            refusal.headers[TusHeader.resumable] = TusHeader.protocolVersion
+            throw refusal
         } catch let error as FileSystemError where error.isDiskFull {
             throw APIError(
                 HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full",

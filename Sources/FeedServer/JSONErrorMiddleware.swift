@@ -1,6 +1,7 @@
 internal import FeedStore
 public import Hummingbird
 internal import Logging
+internal import NIOHTTP1
 
 /// Every error leaves the server in the API's JSON shape: unknown routes and methods too, and an unexpected
 /// failure becomes a logged 500 that says nothing of the internals.
@@ -30,6 +31,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 error.body
                 ?? (error.status == .notFound ? "no such resource: \(request.uri.path)" : error.status.reasonPhrase)
             throw APIError(error.status, code: code, message: message, headers: error.headers)
+        } catch let error as HTTPParserError {
+            throw APIError.malformedRequest(error)
         } catch {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             throw APIError(.internalServerError, code: "internal", message: "the server failed to answer this request")
