@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# One fuzz campaign (issue 32): libFuzzer on TARGET for SECONDS with JOBS processes, its corpus grown in
+# One fuzz run (issue 32): libFuzzer on TARGET for SECONDS with JOBS processes, its corpus grown in
 # .build-fuzz/corpus/TARGET from the seeds in Fuzz/Corpus/TARGET, its dictionary from Fuzz/Dictionaries, and any
-# input that breaks the contract kept in .build-fuzz/crashes/TARGET. Prints libFuzzer's final stats (executions,
-# coverage in edges) per job. A reproducer belongs in Fuzz/Regressions/TARGET once the parser is fixed.
+# input that breaks the contract kept in .build-fuzz/crashes/TARGET. Each run's log, with the CPU seconds it used, is
+# kept in .build-fuzz/logs/TARGET/, so Fuzz/campaign.sh can total a campaign made of many runs. It fuzzes a private
+# copy of the driver, so Fuzz/build.sh may rebuild meanwhile. A reproducer belongs in Fuzz/Regressions/TARGET once the
+# parser is fixed.
 # Usage: Fuzz/run.sh TARGET [SECONDS=60] [JOBS=1]   (Fuzz/build.sh first; `reel-fuzz --list` for the targets)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,16 +16,33 @@ fuzz=.build-fuzz/release/reel-fuzz
 [ -d "Fuzz/Corpus/$target" ] || { echo "run.sh: no seed corpus Fuzz/Corpus/$target" >&2; exit 1; }
 case $target in
 playlist) dict=(-dict=Fuzz/Dictionaries/playlist.dict) ;;
-image-header) dict=() ;;  # binary: libFuzzer's own comparisons find the magic numbers
+json | event-batch | preset) dict=(-dict=Fuzz/Dictionaries/json.dict) ;;
+trace) dict=(-dict=Fuzz/Dictionaries/trace.dict) ;;
+image-header | init-segment | sniff | exif | admission) dict=() ;;  # binary: libFuzzer's comparisons find the magic
 *) dict=(-dict=Fuzz/Dictionaries/headers.dict) ;;
 esac
 root=$(pwd)
 corpus=$root/.build-fuzz/corpus/$target crashes=$root/.build-fuzz/crashes/$target work=$root/.build-fuzz/work/$target
-mkdir -p "$corpus" "$crashes" "$work"
+logs=$root/.build-fuzz/logs/$target
+mkdir -p "$corpus" "$crashes" "$work" "$logs"
+log=$logs/$(date -u +%Y%m%dT%H%M%S)-$$.log
+binary=$work/reel-fuzz-$$
+cp "$fuzz" "$binary"
+trap 'rm -f "$binary"' EXIT
 # Several jobs write fuzz-N.log into the current folder: each target has its own.
 parallel=()
 [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+# admission opens each input with libav: one process per input (-fork), so one input's leak or state never reaches
+# the next, and a slow input is cut off by -timeout rather than stalling the run.
+[ "$target" = admission ] && parallel=(-fork="$jobs" -ignore_crashes=0 -timeout=20)
 cd "$work"
-REEL_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$root/$fuzz" -max_total_time="$seconds" "${parallel[@]}" \
-    "${dict[@]/#-dict=/-dict=$root/}" -artifact_prefix="$crashes/" -print_final_stats=1 -max_len=4096 \
-    "$corpus" "$root/Fuzz/Corpus/$target"
+status=0
+REEL_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 /usr/bin/time -o "$log.cpu" -f 'cpu_seconds: %U %S' \
+    "$binary" -max_total_time="$seconds" "${parallel[@]}" "${dict[@]/#-dict=/-dict=$root/}" \
+    -artifact_prefix="$crashes/" -print_final_stats=1 -max_len=4096 "$corpus" "$root/Fuzz/Corpus/$target" \
+    > "$log" 2>&1 || status=$?
+# With -jobs the work is in the workers' logs.
+for worker in fuzz-*.log; do [ -f "$worker" ] && { cat "$worker" >> "$log"; rm "$worker"; }; done
+cat "$log.cpu" >> "$log" && rm "$log.cpu"
+tail -n 20 "$log"
+exit "$status"
