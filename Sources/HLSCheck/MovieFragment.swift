@@ -1,43 +1,46 @@
 /// One 'moof' box read down to its samples (ISO/IEC 14496-12 §8.8): per track, the decode time it starts at
 /// (tfdt) and each sample's duration, size, flags and file offset, with tfhd and trex defaults applied.
-struct MovieFragment {
-    struct Sample: Equatable {
-        var duration: UInt32
-        var size: UInt32
-        var flags: UInt32
+package struct MovieFragment {
+    package struct Sample: Equatable {
+        package var duration: UInt32
+        package var size: UInt32
+        package var flags: UInt32
         /// Where the sample's bytes start, as an offset in the file the moof came from.
-        var offset: Int64
+        package var offset: Int64
 
         /// `sample_is_non_sync_sample` clear (§8.8.3.1).
         var isSync: Bool { flags & 0x0001_0000 == 0 }
     }
 
-    struct TrackRun {
-        var trackID: UInt32
+    package struct TrackRun {
+        package var trackID: UInt32
         var baseDecodeTime: UInt64?
-        var samples: [Sample] = []
+        package var samples: [Sample] = []
         var duration: UInt64 { samples.reduce(0) { $0 + UInt64($1.duration) } }
     }
 
-    var start: Int64
-    var size: Int64
-    var tracks: [TrackRun] = []
+    package var start: Int64
+    package var size: Int64
+    package var tracks: [TrackRun] = []
 
-    /// More samples than any real fragment holds: a trun claiming this many is treated as damaged.
-    static let sampleLimit: UInt32 = 1_000_000
+    /// More samples than any real fragment holds: a fragment whose runs claim more is treated as damaged. Each claimed
+    /// sample costs memory before the bytes behind it are known to be there.
+    package static let sampleLimit: UInt32 = 1_000_000
 
     /// Reads `bytes`, which hold the whole moof box found at file offset `start`.
     /// - Throws: `MediaParseError` when a box or run is cut short.
-    static func parse(
+    package static func parse(
         _ bytes: [UInt8], at start: Int64, defaults: [UInt32: SampleDefaults]
     ) throws(MediaParseError) -> MovieFragment {
         let moof = try BoxHeader.parse(bytes, limit: Int64(bytes.count))
         guard moof.type == "moof" else { throw MediaParseError("expected 'moof', found '\(moof.type)'") }
         var fragment = MovieFragment(start: start, size: moof.size)
         var previousDataEnd = start
+        var samples = 0
         for traf in try BoxHeader.children(of: bytes, from: Int(moof.payloadStart), to: Int(moof.end))
         where traf.type == "traf" {
-            let run = try trackRun(bytes, traf, moofStart: start, previousDataEnd: previousDataEnd, defaults: defaults)
+            let run = try trackRun(
+                bytes, traf, moofStart: start, previousDataEnd: previousDataEnd, defaults: defaults, samples: &samples)
             if let last = run.samples.last { previousDataEnd = last.offset + Int64(last.size) }
             fragment.tracks.append(run)
         }
@@ -46,7 +49,7 @@ struct MovieFragment {
 
     private static func trackRun(
         _ bytes: [UInt8], _ traf: BoxHeader, moofStart: Int64, previousDataEnd: Int64,
-        defaults trackDefaults: [UInt32: SampleDefaults]
+        defaults trackDefaults: [UInt32: SampleDefaults], samples: inout Int
     ) throws(MediaParseError) -> TrackRun {
         let boxes = try BoxHeader.children(of: bytes, from: Int(traf.payloadStart), to: Int(traf.end))
         guard let tfhd = boxes.first("tfhd") else { throw MediaParseError("'traf' without 'tfhd'") }
@@ -71,8 +74,11 @@ struct MovieFragment {
             var cursor = ByteCursor(bytes, from: Int(trun.payloadStart), to: Int(trun.end))
             let flags = try cursor.u32() & 0x00FF_FFFF
             let count = try cursor.u32()
-            guard count <= sampleLimit else { throw MediaParseError("'trun' claims \(count) samples") }
-            if flags & 0x01 != 0 { next = base + Int64(try cursor.i32()) }
+            samples += Int(count)
+            guard samples <= Int(sampleLimit) else {
+                throw MediaParseError("the fragment's runs claim \(samples) samples; at most \(sampleLimit) are read")
+            }
+            if flags & 0x01 != 0 { next = try offset(base, plus: Int64(try cursor.i32())) }
             let firstFlags: UInt32? = flags & 0x04 != 0 ? try cursor.u32() : nil
             for index in 0..<Int(count) {
                 var sample = Sample(
@@ -85,10 +91,18 @@ struct MovieFragment {
                     sample.flags = firstFlags
                 }
                 if flags & 0x800 != 0 { _ = try cursor.u32() }
-                next += Int64(sample.size)
+                next = try offset(next, plus: Int64(sample.size))
                 run.samples.append(sample)
             }
         }
         return run
+    }
+
+    /// A data offset moved by a size or a signed offset from the box, refused past Int64: a base_data_offset of
+    /// 2^63-1 plus any positive offset would trap.
+    private static func offset(_ base: Int64, plus delta: Int64) throws(MediaParseError) -> Int64 {
+        let (sum, overflow) = base.addingReportingOverflow(delta)
+        guard !overflow else { throw MediaParseError("a data offset of \(base) + \(delta) is past any file") }
+        return sum
     }
 }
