@@ -11,13 +11,45 @@ public enum MMGCData {
 
     /// One trace file: `time_s Mbps` per line, separated by spaces or tabs.
     public static func trace(at path: String) throws -> NetworkTrace {
-        let rows = try lines(path).compactMap { line -> (Double, Double)? in
+        try trace(lines: try lines(path), name: (path as NSString).lastPathComponent, path: path)
+    }
+
+    /// A trace from its text, checked so the simulator can use it: every line is two finite numbers, times rise
+    /// strictly from 0 or later, no rate is negative, and some interval delivers bytes. A trace whose rates are all 0,
+    /// or whose times stand still, would keep a transfer looping for ever.
+    /// - Throws: `LoadError` naming the line and what is wrong with it.
+    public static func trace(text: String, name: String) throws(LoadError) -> NetworkTrace {
+        try trace(lines: text.split(whereSeparator: \.isNewline).map(String.init), name: name, path: name)
+    }
+
+    private static func trace(lines: [String], name: String, path: String) throws(LoadError) -> NetworkTrace {
+        var times: [Double] = []
+        var rates: [Double] = []
+        for (number, line) in lines.enumerated() {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard fields.count >= 2, let time = Double(fields[0]), let rate = Double(fields[1]) else { return nil }
-            return (time, rate)
+            if fields.isEmpty { continue }
+            func fail(_ problem: String) -> LoadError {
+                LoadError(path: path, message: "line \(number + 1): \(problem) (\(line.prefix(60).debugDescription))")
+            }
+            // Double() reads a C string: "1\u{0}junk" is 1. Only printable ASCII is a number's text.
+            guard fields.count >= 2, fields.prefix(2).allSatisfy({ $0.utf8.allSatisfy { (0x21...0x7E).contains($0) } }),
+                let time = Double(fields[0]), let rate = Double(fields[1])
+            else {
+                throw fail("expected a time in seconds and a rate in Mbps")
+            }
+            guard time.isFinite, rate.isFinite else { throw fail("the time and the rate must be finite") }
+            guard time >= 0 else { throw fail("the time may not be negative") }
+            guard rate >= 0 else { throw fail("the rate may not be negative") }
+            if let last = times.last, time <= last { throw fail("the time must be later than the line before's") }
+            times.append(time)
+            rates.append(rate)
         }
-        guard rows.count >= 2 else { throw LoadError(path: path, message: "a trace needs at least two rows") }
-        return NetworkTrace(name: (path as NSString).lastPathComponent, times: rows.map(\.0), mbps: rows.map(\.1))
+        guard times.count >= 2 else { throw LoadError(path: path, message: "a trace needs at least two rows") }
+        // Row i's rate holds from time[i-1] to time[i]; row 0's rate is never used.
+        guard rates.dropFirst().contains(where: { $0 > 0 }) else {
+            throw LoadError(path: path, message: "every rate after the first line is 0: no byte would ever arrive")
+        }
+        return NetworkTrace(name: name, times: times, mbps: rates)
     }
 
     /// Every trace in a directory: numeric names in numeric order (0..19), other names byte-wise sorted.
