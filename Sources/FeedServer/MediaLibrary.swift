@@ -50,10 +50,14 @@ public struct MediaLibrary: Sendable {
 
     /// The percent-decoded path below the root if every component is a plain name and the first one is a public
     /// folder; nil otherwise. Pure: no file-system call.
-    static func publicRelativePath(_ rawPath: Substring) -> String? {
+    /// Split and checked as bytes: split by `Character`, a '/' followed by a combining mark (U+0301) is one Character
+    /// with it, so `videos//\u{301}x` kept an empty component and a slash inside a name (the media-path fuzz target).
+    package static func publicRelativePath(_ rawPath: Substring) -> String? {
         var components: [String] = []
-        for raw in rawPath.split(separator: "/", omittingEmptySubsequences: false) {
-            guard let name = String(raw).removingPercentEncoding, isPlainName(name) else { return nil }
+        for raw in rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard let name = String(decoding: raw, as: UTF8.self).removingPercentEncoding, isPlainName(name) else {
+                return nil
+            }
             components.append(name)
         }
         guard components.count >= 2, publicRoots.contains(components[0]) else { return nil }
@@ -61,7 +65,8 @@ public struct MediaLibrary: Sendable {
     }
 
     static func isPlainName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0") && !name.contains("\\")
-            && name.utf8.count <= 255
+        let bytes = name.utf8
+        return !bytes.isEmpty && bytes.first != UInt8(ascii: ".") && bytes.count <= 255
+            && !bytes.contains { $0 == UInt8(ascii: "/") || $0 == 0 || $0 == UInt8(ascii: "\\") }
     }
 }
