@@ -164,7 +164,10 @@ let package = Package(
         // plainly it replays files through a contract. FuzzReplayTests replays the corpora in `make test`.
         .target(
             name: "FuzzContracts",
-            dependencies: ["FeedServer", "FeedStore", "FileSystem", "HLSCheck", "Ingest", "MediaModel"],
+            dependencies: [
+                "FeedServer", "FeedStore", "FileSystem", "HLSCheck", "Ingest", "MediaModel", "ViewerAnalytics",
+                "Transcode", "ChatImages", "PrefetchSim",
+            ],
             path: "Fuzz/Contracts",
             swiftSettings: upcoming),
         .executableTarget(

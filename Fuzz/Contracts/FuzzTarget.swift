@@ -10,7 +10,9 @@ package struct FuzzTarget: Sendable {
     package static let all: [FuzzTarget] = [
         CursorContract.target, ByteRangeContract.target, UploadMetadataContract.target, UploadChecksumContract.target,
         BearerTokenContract.target, EntityTagContract.target, AcceptEncodingContract.target, PlaylistContract.target,
-        ImageHeaderContract.target,
+        ImageHeaderContract.target, JSONContract.target, EventBatchContract.target, PresetContract.target,
+        TraceContract.target, MP4BoxContract.target, AdmissionContract.target, RankedCursorContract.target,
+        MediaPathContract.target,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

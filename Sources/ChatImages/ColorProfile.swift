@@ -1,13 +1,13 @@
 /// Which ICC profiles the WebP keeps. Reel keeps a source's profile deliberately, so wide-gamut phone photos
 /// (Display P3) keep their colours; sRGB profiles are dropped because sRGB is what a WebP without one means.
-enum ColorProfile {
+package enum ColorProfile {
     static func profileToKeep(_ profile: [UInt8]?) -> [UInt8]? {
         guard let profile, profile.count > 132, !isSRGB(profile) else { return nil }
         return profile
     }
 
     /// True when the profile's `desc` tag names sRGB (ASCII in v2 `desc`, UTF-16BE in v4 `mluc`).
-    static func isSRGB(_ profile: [UInt8]) -> Bool {
+    package static func isSRGB(_ profile: [UInt8]) -> Bool {
         func be32(_ at: Int) -> Int? {
             guard at >= 0, at + 4 <= profile.count else { return nil }
             return Int(profile[at]) << 24 | Int(profile[at + 1]) << 16 | Int(profile[at + 2]) << 8

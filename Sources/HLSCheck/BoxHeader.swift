@@ -1,17 +1,17 @@
 /// One ISO BMFF box header (ISO/IEC 14496-12 §4.2): where the box starts, how long its header is and where it ends.
 /// Offsets are in whatever space the bytes came from (a buffer, or a whole file when `base` is given).
-struct BoxHeader: Equatable {
-    let type: String
-    let start: Int64
-    let headerSize: Int
-    let size: Int64
+package struct BoxHeader: Equatable {
+    package let type: String
+    package let start: Int64
+    package let headerSize: Int
+    package let size: Int64
 
-    var payloadStart: Int64 { start + Int64(headerSize) }
-    var end: Int64 { start + size }
+    package var payloadStart: Int64 { start + Int64(headerSize) }
+    package var end: Int64 { start + size }
 
     /// The header at `offset` of `bytes` (which begin at file offset `base`), for a box that may not reach past
     /// `limit` (a file offset). A size of 0 means "to the limit".
-    static func parse(
+    package static func parse(
         _ bytes: [UInt8], at offset: Int = 0, base: Int64 = 0, limit: Int64
     ) throws(MediaParseError) -> BoxHeader {
         var cursor = ByteCursor(bytes, from: offset)
@@ -41,7 +41,7 @@ struct BoxHeader: Equatable {
     }
 
     /// The boxes laid end to end in `bytes[from..<to]` (a buffer holding the whole range).
-    static func children(of bytes: [UInt8], from: Int, to: Int) throws(MediaParseError) -> [BoxHeader] {
+    package static func children(of bytes: [UInt8], from: Int, to: Int) throws(MediaParseError) -> [BoxHeader] {
         var result: [BoxHeader] = []
         var offset = from
         while offset + 8 <= to {

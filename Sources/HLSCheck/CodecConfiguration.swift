@@ -1,6 +1,6 @@
 /// What a sample entry's configuration box says about the stream: the RFC 6381 codec string a playlist's CODECS
 /// must carry, and what the checker needs to read samples (the NAL length field size, AV1's still-picture flag).
-struct CodecConfiguration: Equatable {
+package struct CodecConfiguration: Equatable {
     var codec: String
     /// Bytes in each NAL unit's length prefix (avcC/hvcC `lengthSizeMinusOne + 1`); nil for AV1 and audio.
     var nalLengthSize: Int?

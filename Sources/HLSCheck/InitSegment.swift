@@ -1,32 +1,32 @@
 /// What a Media Initialization Section (the file EXT-X-MAP names) declares: its brands and its tracks, each with
 /// its handler, timescale, picture size, sample entry, codec string and fragment defaults.
-struct InitSegment {
-    struct Track {
-        var id: UInt32
+package struct InitSegment {
+    package struct Track {
+        package var id: UInt32
         var handler: String
         var timescale: UInt32 = 0
         /// tkhd width and height (16.16 fixed point), the size a player displays.
         var displayWidth = 0, displayHeight = 0
         /// The sample entry's four-character code; for encrypted entries, the original format from 'frma'.
-        var format: String?
+        package var format: String?
         /// The sample entry's coded picture size.
         var codedWidth = 0, codedHeight = 0
-        var configuration: CodecConfiguration?
-        var defaults = SampleDefaults()
+        package var configuration: CodecConfiguration?
+        package var defaults = SampleDefaults()
 
-        var isVideo: Bool { handler == "vide" }
+        package var isVideo: Bool { handler == "vide" }
         var isAudio: Bool { handler == "soun" }
     }
 
     var brands: [String] = []
-    var tracks: [Track] = []
+    package var tracks: [Track] = []
     var hasMovieExtends = false
 
     var video: Track? { tracks.first(where: \.isVideo) }
 
     /// Reads `bytes`, a whole init segment.
     /// - Throws: `MediaParseError` when there is no moov, or a box runs past its parent.
-    static func parse(_ bytes: [UInt8]) throws(MediaParseError) -> InitSegment {
+    package static func parse(_ bytes: [UInt8]) throws(MediaParseError) -> InitSegment {
         var result = InitSegment()
         let top = try BoxHeader.children(of: bytes, from: 0, to: bytes.count)
         if let ftyp = top.first("ftyp") {
@@ -134,7 +134,7 @@ struct InitSegment {
 }
 
 /// A track's fragment defaults (trex), overridden per fragment by tfhd and per sample by trun.
-struct SampleDefaults: Equatable {
+package struct SampleDefaults: Equatable {
     var descriptionIndex: UInt32 = 1
     var duration: UInt32 = 0
     var size: UInt32 = 0

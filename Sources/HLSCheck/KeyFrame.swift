@@ -1,14 +1,14 @@
 /// What the first bytes of a video sample say about it: whether it opens with an IDR (H.264 type 5, HEVC types
 /// 19/20) or an AV1 key frame, and which unit was seen, so a finding can say what was there instead.
-struct KeyFrame: Equatable {
-    var isKey: Bool
+package struct KeyFrame: Equatable {
+    package var isKey: Bool
     /// "NAL type 5", "NAL type 1", "AV1 KEY_FRAME", "AV1 INTER_FRAME"…
-    var seen: String
+    package var seen: String
 
     /// Classifies the first picture-carrying unit in `sample`, which may be only the first bytes of a sample of
     /// `sampleSize` bytes. Parameter sets, SEI and delimiters before it are skipped: x264 puts an SEI before the
     /// first IDR.
-    static func classify(
+    package static func classify(
         _ sample: [UInt8], sampleSize: Int? = nil, format: String, configuration: CodecConfiguration
     ) -> KeyFrame {
         let size = sampleSize ?? sample.count

@@ -1,30 +1,30 @@
 /// The engaging feed's opaque cursor: a stored ranking's number and how many of its videos the pages so far went
 /// through. It pins the ranking: the next pages come from the same order however scores move meanwhile.
-struct RankedCursor: Sendable, Hashable {
-    let ranking: Int64
-    let offset: Int
+package struct RankedCursor: Sendable, Hashable {
+    package let ranking: Int64
+    package let offset: Int
 
     /// Far beyond any catalog: a larger offset is not one this server issued.
-    static let maximumOffset = 100_000_000
+    package static let maximumOffset = 100_000_000
 
-    init(ranking: Int64, offset: Int) {
+    package init(ranking: Int64, offset: Int) {
         self.ranking = ranking
         self.offset = offset
     }
 
-    struct Malformed: Error, Equatable, CustomStringConvertible {
+    package struct Malformed: Error, Equatable, CustomStringConvertible {
         let text: String
         let isRecentOrder: Bool
-        var description: String {
+        package var description: String {
             isRecentOrder
                 ? "the cursor \"\(text)\" is from the newest-first feed, and this server serves --feed-order engaging"
                 : "the cursor \"\(text)\" is not one this server issued"
         }
     }
 
-    var encoded: String { Base64URL.encode("v2:\(ranking):\(offset)".utf8) }
+    package var encoded: String { Base64URL.encode("v2:\(ranking):\(offset)".utf8) }
 
-    init(decoding text: String) throws(Malformed) {
+    package init(decoding text: String) throws(Malformed) {
         guard text.utf8.count <= 256, let bytes = Base64URL.decode(text),
             let plain = String(validating: bytes, as: UTF8.self)
         else {
