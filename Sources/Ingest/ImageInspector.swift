@@ -39,12 +39,15 @@ struct ImageInspector {
         guard header.width > 0, header.height > 0 else {
             throw reject(.probeFailed, "the header declares an invalid size \(header.width)x\(header.height)")
         }
-        let pixels = header.width * header.height
+        // PNG, TIFF and HEIF sides are 32-bit: two of them can multiply past Int.max (a trap), so the count saturates.
+        let (product, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        let pixels = overflow ? Int.max : product
         let isSafeToDecode = max(header.width, header.height) <= limits.maxSide && pixels <= limits.maxPixels
         if enforcing && pixels > limits.maxPixels {
+            let count = overflow ? "more than \(Int.max)" : "\(pixels)"
             throw reject(
                 .pixelCountExceedsLimit,
-                "the header declares \(header.width)x\(header.height) = \(pixels) pixels; the limit is \(limits.maxPixels)"
+                "the header declares \(header.width)x\(header.height) = \(count) pixels; the limit is \(limits.maxPixels)"
             )
         }
         if enforcing && max(header.width, header.height) > limits.maxSide {

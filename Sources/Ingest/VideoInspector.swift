@@ -84,7 +84,8 @@ struct VideoInspector {
         return InputPolicy(
             format: format.demuxer!, formatWhitelist: demuxers.isEmpty ? [format.demuxer!] : demuxers.sorted(),
             codecWhitelist: limits.codecs + AdmissionPolicy.audioCodecs,
-            maxStreams: max(limits.maxStreams * 4, 32), maxPixels: limits.maxPixels
+            // libav's max_streams is a C int; limits.json may say more (and 4 × Int.max would trap).
+            maxStreams: max(min(limits.maxStreams, Int(Int32.max) / 4) * 4, 32), maxPixels: limits.maxPixels
         )
     }
 
@@ -160,19 +161,34 @@ struct VideoInspector {
         let timeBase = input.timeBase(ofStream: videoIndex)
         var start: Int64? = nil
         var end: Int64 = 0
+        // Timestamps are the file's own 64-bit numbers: a packet's end, or the span, may not fit.
+        var overflowing: (pts: Int64, duration: Int64)? = nil
         do {
             let packet = try Packet()
             while try input.read(into: packet) != .endOfStream {
                 defer { packet.unref() }
                 guard packet.streamIndex == videoIndex, packet.pts != noTimestamp else { continue }
                 start = min(start ?? packet.pts, packet.pts)
-                end = max(end, packet.pts + max(packet.duration, 0))
+                let (packetEnd, overflow) = packet.pts.addingReportingOverflow(max(packet.duration, 0))
+                if overflow {
+                    overflowing = (packet.pts, packet.duration)
+                    break
+                }
+                end = max(end, packetEnd)
             }
         } catch {
             throw reject(.decodeError, "reading packets failed (\(error.function): \(error.message))")
         }
+        if let overflowing {
+            throw reject(
+                .probeFailed, "a packet at \(overflowing.pts) lasting \(overflowing.duration) ends past 64-bit time")
+        }
         guard let start else { return nil }
-        return Double(end - start) * timeBase.doubleValue
+        let (span, overflow) = end.subtractingReportingOverflow(start)
+        guard !overflow else {
+            throw reject(.probeFailed, "the packets run from \(start) to \(end), a span past 64-bit time")
+        }
+        return Double(span) * timeBase.doubleValue
     }
 
     private struct DecodedFacts {

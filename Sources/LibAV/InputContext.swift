@@ -142,7 +142,10 @@ package final class InputContext: @unchecked Sendable {
             // Entries are sorted by time, not position: scan them all for the furthest.
             for j in 0..<count {
                 guard let entry = avformat_index_get_entry(stream, j) else { continue }
-                end = max(end, entry.pointee.pos + Int64(entry.pointee.size))
+                // Positions come from the file (an MP4's co64 offsets are 64-bit): one near Int64.max points past
+                // any file, so the sum saturates instead of trapping.
+                let (entryEnd, overflow) = entry.pointee.pos.addingReportingOverflow(Int64(entry.pointee.size))
+                end = max(end, overflow ? .max : entryEnd)
             }
             _ = last
         }
@@ -177,7 +180,16 @@ package final class InputContext: @unchecked Sendable {
     package func seek(toSeconds seconds: Double, streamIndex index: Int) throws(AVError) {
         let stream = pointer.pointee.streams[index]!
         let start = stream.pointee.start_time == noTimestamp ? 0 : stream.pointee.start_time
-        let timestamp = start + Int64((seconds / Rational(stream.pointee.time_base).doubleValue).rounded(.down))
+        // The time base and start time are the file's: a position they cannot express is an error, not a trap.
+        let ticks = (seconds / Rational(stream.pointee.time_base).doubleValue).rounded(.down)
+        guard let offset = Int64(exactly: ticks), case let (timestamp, false) = start.addingReportingOverflow(offset)
+        else {
+            throw AVError(
+                function: "av_seek_frame",
+                message:
+                    "\(seconds) s is not a 64-bit timestamp in stream \(index)'s time base from its start \(start)",
+                code: CFFmpeg_AVERROR(EINVAL))
+        }
         _ = try check(av_seek_frame(pointer, Int32(index), timestamp, AVSEEK_FLAG_BACKWARD), "av_seek_frame")
     }
 

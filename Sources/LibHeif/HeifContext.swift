@@ -16,7 +16,8 @@ package final class HeifContext {
     /// Parses a HEIF file held in memory. `maximumSide` makes libheif refuse larger pictures before decoding.
     package convenience init(reading data: [UInt8], maximumSide: Int) throws(HeifError) {
         try self.init()
-        heif_context_set_maximum_image_size_limit(pointer, Int32(maximumSide))
+        // A C int: limits.json may allow more (LibPNG clamps its own limit the same way).
+        heif_context_set_maximum_image_size_limit(pointer, Int32(clamping: maximumSide))
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         storage.copyBytes(from: data)
         self.storage = storage

@@ -152,6 +152,20 @@ import Testing
         #expect(close(webp.color(0.25, 0.25), blue, tolerance: 30))
         #expect(close(webp.color(0.75, 0.25), red, tolerance: 30))
     }
+    @Test func heicConvertsWhenTheSideLimitIsLargerThanLibheifsInt() throws {
+        // limits.json may allow a side past Int32.max; handing it to libheif's C int used to trap.
+        let path = directory.file("wide-limit.heic")
+        try SyntheticPhoto(width: 64, height: 48).writeHEIC(to: path, orientation: 1)
+        var limits = AdmissionLimits.default
+        limits.image.maxSide = .max
+        let converter = ChatImageConverter(policy: AdmissionPolicy(limits: limits))
+        let output = directory.file("wide-limit.webp")
+        let result = try converter.convert(path, to: output, quality: .high)
+        #expect(result.sourceFormat == "heif")
+        let webp = try WebPFile(path: output)
+        #expect(webp.image.width == 64 && webp.image.height == 48)
+    }
+
     /// The worker gives the encoder a second thread when it has a spare core; the picture must not change with it.
     @Test func encoderThreadsMakeTheSameBytes() throws {
         let sources = [

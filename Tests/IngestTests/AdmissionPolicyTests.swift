@@ -130,6 +130,23 @@ import Testing
         #expect(found?.message.contains("16000x16000") == true)
     }
 
+    @Test func rejectsPixelBombWhoseSidesMultiplyPastAnInt() throws {
+        // Two 32-bit sides: 4294967295 × 4294967295 passes Int.max, and the multiplication used to trap.
+        let bomb = ImageFixtures.png(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, idat: [UInt8](repeating: 0, count: 300))
+        let path = try directory.write("overflow.png", bomb)
+        let found = rejection(path, limits: limits { $0.image.maxSide = .max })
+        #expect(found?.reason == .pixelCountExceedsLimit)
+        #expect(found?.message.contains("4294967295x4294967295 = more than 9223372036854775807 pixels") == true)
+        // Probing (no limits enforced) reads the same header without trapping either.
+        _ = try? AdmissionPolicy().probe(path: path)
+    }
+
+    @Test func acceptsAClipWhenTheStreamLimitIsAsLargeAsAnInt() throws {
+        // limits.json may say any positive max_streams; four times Int.max used to trap before libav was asked.
+        let admitted = try AdmissionPolicy(limits: limits { $0.video.maxStreams = .max }).check(path: try clip("s.mp4"))
+        #expect(admitted.info.kind == .video)
+    }
+
     @Test func rejectsTooLongAndTooShortVideos() throws {
         let longer = limits {
             $0.video.maxDurationSeconds = 1

@@ -62,6 +62,26 @@ import Testing
         _ = try input.makeDecoder(streamIndex: 0, threads: 1, maxPixels: 1 << 22, codecWhitelist: ["h264"])
     }
 
+    /// A seek's time becomes ticks of the file's own time base after its own start time: a time no Int64 can hold
+    /// there is an error naming the call, where the conversion used to trap (docs/traps.md).
+    @Test func aSeekToATimeNoTimestampHoldsThrows() throws {
+        let path = directory.file("seek.mp4")
+        var clip = SyntheticVideo(width: 320, height: 180, seconds: 0.5)
+        clip.audio = nil
+        try clip.write(to: path)
+        let policy = InputPolicy(
+            format: "mov", formatWhitelist: ["mov,mp4,m4a,3gp,3g2,mj2"], codecWhitelist: ["h264"],
+            maxStreams: 4, maxPixels: 1 << 22)
+        let input = try InputContext(path: path, policy: policy)
+        for seconds in [1e300, -1e300, Double.infinity, Double.nan] {
+            let error = #expect(throws: AVError.self, "\(seconds)") {
+                try input.seek(toSeconds: seconds, streamIndex: 0)
+            }
+            #expect(error?.function == "av_seek_frame", "\(seconds)")
+        }
+        try input.seek(toSeconds: 0.2, streamIndex: 0)
+    }
+
     /// SVT-AV1 1.4 waited forever when an encoder was freed without an end of stream, or with one sent before any
     /// picture: a ladder that failed after opening its AV1 rungs hung instead of failing. Both must free at once
     /// (the suite's time limit turns a hang into a failure).
