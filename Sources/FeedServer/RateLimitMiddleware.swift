@@ -9,7 +9,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         if let wait = limiter.admit(client: context.remoteAddress?.ipAddress ?? "unknown") {
-            let seconds = max(1, Int(wait.rounded(.up)))
+            let seconds = TokenBucket.retryAfterSeconds(wait)
             let limit = limiter.limit
             throw APIError(
                 .tooManyRequests, code: "rate_limited",

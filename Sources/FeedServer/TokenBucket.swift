@@ -23,6 +23,14 @@ public struct TokenBucket: Sendable, Equatable {
         return (1 - tokens) / ratePerSecond
     }
 
+    /// A wait from `take` as whole seconds for `Retry-After`, at least 1. A tiny rate (`--rate-limit 1e-300`, or a
+    /// token's stored rate) makes the wait larger than any Int, which `Int(_:)` would trap on: it is capped at about
+    /// 68 years, as good as never.
+    public static func retryAfterSeconds(_ wait: Double) -> Int {
+        let cap = Double(Int32.max)
+        return wait < cap ? max(1, Int(wait.rounded(.up))) : Int(Int32.max)
+    }
+
     /// Full again: nothing is lost by forgetting this client.
     public func isFull(now: Double) -> Bool {
         tokens + max(0, now - updated) * ratePerSecond >= capacity

@@ -360,6 +360,39 @@ import Testing
         }
     }
 
+    @Test func aTokensTinyRateLimitGetsARetryAfterThatFits() async throws {
+        // One request per 10^300 s: the wait is past any Int, and converting it used to trap the server.
+        let limited = try await Self.makeToken(store, name: "tiny", rateLimit: 1e-300)
+        try await app.test(.router) { client in
+            _ = try await create(client, length: 10, token: limited)
+            try await client.execute(
+                uri: "/v1/uploads", method: .post, headers: headers(limited, [TusHeader.length: "10"])
+            ) { response in
+                #expect(response.status == .tooManyRequests)
+                #expect(response.headers[.retryAfter] == String(Int32.max))
+            }
+        }
+    }
+
+    @Test(arguments: [0.0, -1.0])
+    func aTokenWhoseStoredRateAdmitsNothingIsRefusedByName(rate: Double) async throws {
+        // reel token create stores only positive rates; a row edited to another used to trap TokenBucket.
+        let limited = try await Self.makeToken(store, name: "stopped", rateLimit: rate)
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/uploads", method: .post, headers: headers(limited, [TusHeader.length: "10"])
+            ) { response in
+                #expect(response.status == .tooManyRequests)
+                let body = String(buffer: response.body)
+                #expect(body.contains("rate_limited"), "\(body)")
+                #expect(
+                    body.contains("token \\\"stopped\\\" has a rate limit of \(rate) requests per second"), "\(body)")
+            }
+            // Other tokens are not held back.
+            _ = try await create(client, length: 10)
+        }
+    }
+
     @Test func corsLetsTheNamedOriginReadAndUploadAndNoOtherOrigin() async throws {
         var server = self.server
         server.corsOrigins = ["https://app.example.com"]

@@ -60,6 +60,15 @@ public final class UploadDesk: Sendable {
             throw Self.unauthorized("the bearer token is unknown or revoked")
         }
         if let rate = token.rateLimit {
+            // `reel token create` stores only positive rates, but the row is the catalog's: 0, a negative rate or
+            // NaN written there would trap TokenBucket's precondition. Such a token admits no request.
+            guard rate > 0 else {
+                throw APIError(
+                    .tooManyRequests, code: "rate_limited",
+                    message:
+                        "token \"\(token.name)\" has a rate limit of \(rate) requests per second, which admits none; reel token create makes another"
+                )
+            }
             let now = clock()
             let wait: Double? = buckets.withLock { buckets in
                 var bucket = buckets[token.id] ?? TokenBucket(capacity: max(1, 2 * rate), ratePerSecond: rate, now: now)
@@ -68,7 +77,7 @@ public final class UploadDesk: Sendable {
                 return wait
             }
             if let wait {
-                let seconds = max(1, Int(wait.rounded(.up)))
+                let seconds = TokenBucket.retryAfterSeconds(wait)
                 throw APIError(
                     .tooManyRequests, code: "rate_limited",
                     message: "token \"\(token.name)\" is limited to \(rate) requests per second; retry in \(seconds) s",
