@@ -39,7 +39,7 @@ extension CheckRun {
                 report(
                     .iFrameBandwidth, masterFile,
                     "\(uri): BANDWIDTH=\(bandwidth) but its largest I-frame is "
-                        + "\(Int(measured.peak.rounded())) bit/s over its EXTINF, \(Self.percent(measured.peak, of: bandwidth)) off"
+                        + "\(Self.whole(measured.peak)) bit/s over its EXTINF, \(Self.percent(measured.peak, of: bandwidth)) off"
                 )
             }
         }

@@ -40,14 +40,14 @@ extension CheckRun {
             report(.targetDurationRounded, file, "EXT-X-TARGETDURATION is missing")
             return
         }
-        let over = media.segments.filter { Int($0.duration.rounded()) > target }
+        let over = media.segments.filter { Self.whole($0.duration) > target }
         if let first = over.first {
             report(
                 .targetDurationRounded, file,
                 "EXT-X-TARGETDURATION is \(target), but \(over.count) segment(s) round to more, "
                     + "first \(first.uri) at EXTINF \(Self.seconds(first.duration))")
         }
-        if let longest = media.segments.map({ Int($0.duration.rounded()) }).max(), longest < target, !iFrames {
+        if let longest = media.segments.map({ Self.whole($0.duration) }).max(), longest < target, !iFrames {
             report(
                 .targetDurationTight, file,
                 "EXT-X-TARGETDURATION is \(target), but the longest segment rounds to \(longest)")
@@ -147,7 +147,17 @@ extension CheckRun {
                             + "(\(Self.seconds(Double(base) / scale)) s) but the previous fragment ends at \(next) "
                             + "(\(Self.seconds(Double(next) / scale)) s)")
                 }
-                expected[track.id] = base + run.duration
+                // tfdt is the segment's own 64-bit number: near UInt64.max the next one cannot be computed.
+                let (next, overflow) = base.addingReportingOverflow(run.duration)
+                if overflow {
+                    report(
+                        .decodeTime, file,
+                        "track \(track.id) (\(track.handler)) starts at decode time \(base) and its samples last "
+                            + "\(run.duration): the end does not fit in 64 bits")
+                    expected[track.id] = nil
+                } else {
+                    expected[track.id] = next
+                }
             }
         }
     }
@@ -172,7 +182,9 @@ extension CheckRun {
             for sample in run.samples {
                 if sample.isSync { facts.keyframes.append(Double(time) / scale) }
                 analysis.sampleDurations[sample.duration, default: 0] += 1
-                time += UInt64(sample.duration)
+                // Saturates: a tfdt near UInt64.max plus a duration would trap.
+                let (next, overflow) = time.addingReportingOverflow(UInt64(sample.duration))
+                time = overflow ? .max : next
                 total += UInt64(sample.duration)
             }
         }
@@ -243,6 +255,17 @@ extension CheckRun {
 
     static func seconds(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        // An EXTINF (or a sum of them) may be any finite Double, far past what Int holds.
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
+    }
+
+    /// `value` rounded to an Int, saturating: measured rates divide by EXTINFs a playlist may make tiny, and
+    /// durations are what the playlist says, so either may be past Int's range (or infinite), where `Int(_:)` traps.
+    static func whole(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        let rounded = value.rounded()
+        if rounded >= 0x1p63 { return .max }
+        if rounded < -0x1p63 { return .min }
+        return Int(rounded)
     }
 }

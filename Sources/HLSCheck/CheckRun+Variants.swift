@@ -97,7 +97,7 @@ extension CheckRun {
         if let bandwidth, bandwidth > 0, abs(measuredPeak - Double(bandwidth)) > 0.1 * Double(bandwidth) {
             report(
                 .peakBandwidth, masterFile,
-                "\(name): BANDWIDTH=\(bandwidth) but the measured peak is \(Int(measuredPeak.rounded())) "
+                "\(name): BANDWIDTH=\(bandwidth) but the measured peak is \(Self.whole(measuredPeak)) "
                     + "(\(peak.segment ?? "no segment")), \(Self.percent(measuredPeak, of: bandwidth)) off; allowed 10 %"
             )
         }
@@ -105,21 +105,21 @@ extension CheckRun {
             report(
                 .averageBandwidth, masterFile,
                 "\(name): AVERAGE-BANDWIDTH=\(average) but the measured average is "
-                    + "\(Int(measuredAverage.rounded())), \(Self.percent(measuredAverage, of: average)) off; allowed 10 %"
+                    + "\(Self.whole(measuredAverage)), \(Self.percent(measuredAverage, of: average)) off; allowed 10 %"
             )
         }
         if measuredAverage > 0, measuredPeak > 2 * measuredAverage {
             report(
                 .peakToAverage, masterFile,
-                "\(name): the peak \(Int(measuredPeak.rounded())) is "
-                    + "\(Int((100 * measuredPeak / measuredAverage).rounded())) % of the average \(Int(measuredAverage.rounded()))"
+                "\(name): the peak \(Self.whole(measuredPeak)) is "
+                    + "\(Self.whole(100 * measuredPeak / measuredAverage)) % of the average \(Self.whole(measuredAverage))"
             )
         }
         variantReports.append(
             HLSVariantReport(
-                playlist: name, bandwidth: bandwidth, measuredPeak: Int(measuredPeak.rounded()),
+                playlist: name, bandwidth: bandwidth, measuredPeak: Self.whole(measuredPeak),
                 averageBandwidth: average,
-                measuredAverage: Int(measuredAverage.rounded()), codecs: codecs,
+                measuredAverage: Self.whole(measuredAverage), codecs: codecs,
                 measuredCodecs: measuredCodecs.joined(separator: ","),
                 resolution: attributes.text("RESOLUTION"), measuredResolution: analysis.hasVideo ? display : nil,
                 frameRate: attributes.decimal("FRAME-RATE"),
@@ -145,7 +145,7 @@ extension CheckRun {
     }
 
     static func percent(_ measured: Double, of declared: Int) -> String {
-        String(Int((100 * abs(measured - Double(declared)) / Double(declared)).rounded())) + " %"
+        String(whole(100 * abs(measured - Double(declared)) / Double(declared))) + " %"
     }
 }
 

@@ -5,7 +5,12 @@ package struct MediaPlaylist {
     struct ByteRange: Equatable {
         var length: Int64
         var offset: Int64
-        var end: Int64 { offset + length }
+        /// Saturates: a playlist may say `9223372036854775807@9223372036854775807`, whose sum would trap. A range
+        /// ending at Int64.max runs past any resource, which `resolveRange` reports.
+        var end: Int64 {
+            let (sum, overflow) = offset.addingReportingOverflow(length)
+            return overflow ? .max : sum
+        }
     }
 
     struct Map: Equatable {
@@ -76,7 +81,8 @@ package struct MediaPlaylist {
             switch line.tagName {
             case "EXTINF":
                 let text = String(line.value.prefix { $0 != "," }).trimmingSpaces()
-                if let seconds = Double(text), seconds >= 0 {
+                // Double("inf") reads: an infinite EXTINF is as much "not a number" as a word is.
+                if let seconds = Double(text), seconds >= 0, seconds.isFinite {
                     duration = seconds
                     if Int(text) == nil {
                         versionNeeds.append(VersionNeed(version: 3, reason: "a decimal EXTINF duration (\(text))"))
