@@ -19,7 +19,10 @@ extension ObjectInfo {
             return value
         }
         if bytes.count > 20 {
-            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21, number(20..<(bytes.count - 1)) != nil else {
+            // Only digits are asked of the fraction: as a number, twenty of them would pass Int64 (a trap).
+            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21,
+                bytes[20..<(bytes.count - 1)].allSatisfy({ (0x30...0x39).contains($0) })
+            else {
                 return nil
             }
         }

@@ -28,4 +28,13 @@ import Testing
         let info = ObjectInfo(key: "k", size: 1, etag: "", lastModified: "2026-11-27T16:05:09.000Z")
         #expect(info.modifiedSeconds == 1_795_795_509)
     }
+
+    /// A store may write any number of fraction digits: read as one number, twenty of them passed Int64 and trapped
+    /// the sweep that lists the library (docs/traps.md).
+    @Test func aFractionOfManyDigitsIsReadAsTheSecondItFollows() {
+        let long = "2026-11-27T16:05:09." + String(repeating: "9", count: 40) + "Z"
+        #expect(ObjectInfo.unixSeconds(iso8601: long) == 1_795_795_509)
+        #expect(
+            ObjectInfo.unixSeconds(iso8601: "2026-11-27T16:05:09." + String(repeating: "9", count: 40) + "xZ") == nil)
+    }
 }
