@@ -23,6 +23,12 @@ public struct PresetCheck: Sendable {
         require(value >= 0, at: keyPath, "must not be negative, got \(value)")
     }
 
+    /// Records a problem unless `value` is at most `limit`: the ceilings that keep a preset's numbers inside the
+    /// integers they are multiplied or converted into (a bit rate × 1000 in Int64, a sample rate in a C int).
+    public mutating func atMost<Value: Comparable>(_ value: Value, _ limit: Value, at keyPath: String) {
+        require(value <= limit, at: keyPath, "must be at most \(limit), got \(value)")
+    }
+
     public mutating func within<Value: Comparable>(_ value: Value, _ range: ClosedRange<Value>, at keyPath: String) {
         require(
             range.contains(value), at: keyPath, "must be from \(range.lowerBound) to \(range.upperBound), got \(value)")

@@ -10,15 +10,26 @@ extension LadderPreset {
     /// x265 has the same names.
     static let x265Presets = x264Presets
 
+    /// Ceilings far above any real ladder that keep the planner's and the encoders' integers from trapping:
+    /// kbps × 1000 is an Int64, a side is squared, a sample rate and a GOP (frame rate × interval) are C ints.
+    static let maximumKbps = 10_000_000
+    static let maximumSide = 65_536
+    static let maximumSampleRate = 384_000
+    static let maximumFrameRate = 1_000.0
+    static let maximumSeconds = 3_600.0
+
     public func validate(_ check: inout PresetCheck) {
         check.positive(segmentSeconds, at: "segment_seconds")
+        check.atMost(segmentSeconds, Self.maximumSeconds, at: "segment_seconds")
         check.positive(keyframeIntervalSeconds, at: "keyframe_interval_seconds")
+        check.atMost(keyframeIntervalSeconds, Self.maximumSeconds, at: "keyframe_interval_seconds")
         if segmentSeconds > 0, keyframeIntervalSeconds > 0 {
             check.require(
                 segmentSeconds.truncatingRemainder(dividingBy: keyframeIntervalSeconds) == 0, at: "segment_seconds",
                 "must be a multiple of keyframe_interval_seconds (\(keyframeIntervalSeconds)), got \(segmentSeconds)")
         }
         check.positive(maxFrameRate, at: "max_frame_rate")
+        check.atMost(maxFrameRate, Self.maximumFrameRate, at: "max_frame_rate")
         check.require(
             Self.x264Presets.contains(x264Preset), at: "x264_preset",
             "must be one of \(Self.x264Presets.joined(separator: ", ")), got \"\(x264Preset)\"")
@@ -31,10 +42,14 @@ extension LadderPreset {
                 rungs.firstIndex { $0.id == rung.id } == index, at: path + ".id",
                 "\"\(rung.id)\" is used by an earlier rung")
             check.positive(rung.shortSide, at: path + ".short_side")
+            check.atMost(rung.shortSide, Self.maximumSide, at: path + ".short_side")
             check.within(rung.crf, VideoCodec.h264.crfRange, at: path + ".crf")
             check.positive(rung.maxBitrateKbps, at: path + ".max_bitrate_kbps")
+            check.atMost(rung.maxBitrateKbps, Self.maximumKbps, at: path + ".max_bitrate_kbps")
             check.positive(rung.bufferKbits, at: path + ".buffer_kbits")
+            check.atMost(rung.bufferKbits, Self.maximumKbps, at: path + ".buffer_kbits")
             check.positive(rung.audioBitrateKbps, at: path + ".audio_bitrate_kbps")
+            check.atMost(rung.audioBitrateKbps, Self.maximumKbps, at: path + ".audio_bitrate_kbps")
             if let hevcCRF = rung.hevcCRF { check.within(hevcCRF, VideoCodec.hevc.crfRange, at: path + ".hevc_crf") }
             if let av1CRF = rung.av1CRF { check.within(av1CRF, VideoCodec.av1.crfRange, at: path + ".av1_crf") }
             if let target = rung.targetSSIMY { check.within(target, 0...1, at: path + ".target_ssim_y") }
@@ -74,6 +89,7 @@ extension LadderPreset.ContentAware {
 extension LadderPreset.Audio {
     func validate(_ check: inout PresetCheck, at path: String) {
         check.positive(sampleRate, at: path + ".sample_rate")
+        check.atMost(sampleRate, LadderPreset.maximumSampleRate, at: path + ".sample_rate")
         check.within(channels, 1...8, at: path + ".channels")
     }
 }

@@ -46,6 +46,14 @@ import Transcode
         (#"{"crf": 60}"#, "crf"),
         (#"{"presets": {"low": {"bitrate_kbps": 0}}}"#, "presets.low.bitrate_kbps"),
         (#"{"audio": {"channels": 0}}"#, "audio.channels"),
+        // Ceilings that keep the planner's and encoders' integers from trapping (docs/traps.md).
+        (#"{"frame_rate": 1e300}"#, "frame_rate"),
+        (#"{"keyframe_interval_seconds": 1e300}"#, "keyframe_interval_seconds"),
+        (#"{"audio": {"sample_rate": 3000000000}}"#, "audio.sample_rate"),
+        (#"{"presets": {"low": {"short_side": 4000000000}}}"#, "presets.low.short_side"),
+        (#"{"presets": {"low": {"bitrate_kbps": 9223372036854775807}}}"#, "presets.low.bitrate_kbps"),
+        (#"{"presets": {"high": {"buffer_kbits": 9223372036854775807}}}"#, "presets.high.buffer_kbits"),
+        (#"{"presets": {"medium": {"audio_bitrate_kbps": 9223372036854775807}}}"#, "presets.medium.audio_bitrate_kbps"),
     ])
     func valueARuleRefusesIsNamedByPath(json: String, keyPath: String) {
         let error = #expect(throws: PresetError.self) { try decode(json) }

@@ -64,6 +64,27 @@ import Transcode
             "rungs[0].short_side"
         ),
         (#"{"poster": {"rung": "480p"}}"#, "poster.rung"),
+        // Ceilings that keep the planner's and encoders' integers from trapping (docs/traps.md).
+        (#"{"segment_seconds": 1e300, "keyframe_interval_seconds": 1e300}"#, "segment_seconds"),
+        (#"{"segment_seconds": 4, "keyframe_interval_seconds": 1e300}"#, "keyframe_interval_seconds"),
+        (#"{"max_frame_rate": 1e300}"#, "max_frame_rate"),
+        (#"{"audio": {"sample_rate": 3000000000}}"#, "audio.sample_rate"),
+        (
+            #"{"rungs": [{"id": "720p", "short_side": 4000000000, "crf": 21, "max_bitrate_kbps": 1, "buffer_kbits": 1, "audio_bitrate_kbps": 1}]}"#,
+            "rungs[0].short_side"
+        ),
+        (
+            #"{"rungs": [{"id": "720p", "short_side": 720, "crf": 21, "max_bitrate_kbps": 9223372036854775807, "buffer_kbits": 1, "audio_bitrate_kbps": 1}]}"#,
+            "rungs[0].max_bitrate_kbps"
+        ),
+        (
+            #"{"rungs": [{"id": "720p", "short_side": 720, "crf": 21, "max_bitrate_kbps": 1, "buffer_kbits": 9223372036854775807, "audio_bitrate_kbps": 1}]}"#,
+            "rungs[0].buffer_kbits"
+        ),
+        (
+            #"{"rungs": [{"id": "720p", "short_side": 720, "crf": 21, "max_bitrate_kbps": 1, "buffer_kbits": 1, "audio_bitrate_kbps": 9223372036854775807}]}"#,
+            "rungs[0].audio_bitrate_kbps"
+        ),
     ])
     func valueARuleRefusesIsNamedByPath(json: String, keyPath: String) {
         let error = #expect(throws: PresetError.self) { try decode(json) }
