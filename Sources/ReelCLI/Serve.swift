@@ -98,7 +98,10 @@ extension Reel {
 
         func validate() throws {
             guard (1...64).contains(ioThreads) else { throw ValidationError("--io-threads must be from 1 to 64") }
-            guard idleTimeout >= 0.1 else { throw ValidationError("--idle-timeout must be at least 0.1 seconds") }
+            // In milliseconds it becomes an Int64: an unbounded value (1e300, inf) trapped the server at start.
+            guard (0.1...86_400).contains(idleTimeout) else {
+                throw ValidationError("--idle-timeout must be from 0.1 to 86400 seconds, not \(idleTimeout)")
+            }
             guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
             guard ["recent", "engaging"].contains(feedOrder) else {
                 throw ValidationError("--feed-order must be recent or engaging, not \"\(feedOrder)\"")

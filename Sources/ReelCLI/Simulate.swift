@@ -102,7 +102,10 @@ extension Reel {
             }
             guard (3...5).contains(players) else { throw ValidationError("--players takes 3 to 5") }
             guard (0...1).contains(backSwipes) else { throw ValidationError("--back-swipes takes a probability 0...1") }
-            guard scrollPause >= 0 else { throw ValidationError("--scroll-pause takes milliseconds ≥ 0") }
+            // Added to the simulated clock (an Int of ms): near Int.max the first swipe trapped.
+            guard (0...3_600_000).contains(scrollPause) else {
+                throw ValidationError("--scroll-pause takes 0 to 3600000 milliseconds (an hour)")
+            }
             if case .challenge = users, UInt32(exactly: seed) == nil {
                 throw ValidationError(SimulatedUsers.ParseError.seedTooLarge(seed).description)
             }

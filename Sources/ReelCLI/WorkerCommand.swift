@@ -70,7 +70,10 @@ extension Reel {
                     inbox: inbox, library: library, limits: limits.limits, once: once)
                 return try await run(configuration, logger: logger, onFinished: onFinished)
             }
-            guard sweepGrace >= 1 else { throw ValidationError("--sweep-grace must be at least 1 s") }
+            // Seconds and milliseconds of it become Int64s: an unbounded value trapped the sweep.
+            guard (1...315_360_000).contains(sweepGrace) else {
+                throw ValidationError("--sweep-grace must be from 1 to 315360000 s (ten years), not \(sweepGrace)")
+            }
             let client = try await objectStore.client(try objectStore.location(library))
             var configuration = self.worker.configuration(
                 inbox: inbox, library: scratch ?? (inbox + "/.scratch"), limits: limits.limits, once: once)

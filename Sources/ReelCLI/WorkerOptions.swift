@@ -29,7 +29,10 @@ struct WorkerOptions: ParsableArguments {
         guard settle >= 0, pollInterval > 0, pollInterval <= 60 else {
             throw ValidationError("--settle must be ≥ 0 and --poll-interval in (0, 60]")
         }
-        guard jobTimeout >= 1 else { throw ValidationError("--job-timeout must be at least 1 s") }
+        // Whole seconds × cores become the job's CPU limit, an Int: an unbounded value trapped the worker.
+        guard (1...604_800).contains(jobTimeout) else {
+            throw ValidationError("--job-timeout must be from 1 to 604800 s (a week), not \(jobTimeout)")
+        }
         guard jobMemoryMb >= 256 else { throw ValidationError("--job-memory-mb must be at least 256") }
         guard (1...20).contains(maxAttempts) else { throw ValidationError("--max-attempts must be from 1 to 20") }
         guard grace >= 0 else { throw ValidationError("--grace must be ≥ 0") }
