@@ -44,10 +44,15 @@ public struct ProcessJobLauncher: JobLauncher {
     }
 
     /// Few malloc arenas keep the address-space limit meaningful; no Swift backtracer (a crash is recorded, not
-    /// symbolicated for a second while the job holds its slot).
+    /// symbolicated for a second while the job holds its slot). A sanitizer build's options pass through
+    /// (scripts/sanitize.sh): without their `log_path` a job's report would go to its stderr.log, deleted with its
+    /// staging directory.
     static var jobEnvironment: [String: String] {
         var environment = ["MALLOC_ARENA_MAX": "2", "LC_ALL": "C", "SWIFT_BACKTRACE": "enable=no"]
-        if let path = ProcessInfo.processInfo.environment["PATH"] { environment["PATH"] = path }
+        let inherited = ProcessInfo.processInfo.environment
+        for name in ["PATH", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"] {
+            if let value = inherited[name] { environment[name] = value }
+        }
         return environment
     }
 }
