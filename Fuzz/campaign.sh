@@ -27,7 +27,12 @@ for target in "${targets[@]}"; do
     logs=(.build-fuzz/logs/$target/*.log)
     [ -f "${logs[0]}" ] || { echo "| $target | 0 | 0 | 0 | ? | ? | 0 | 0 |"; continue; }
     cpu=$(cat "${logs[@]}" | awk '/^cpu_seconds:/ {s += $2 + $3} END {printf "%.2f", s / 3600}')
-    runs=$(cat "${logs[@]}" | awk '/stat::number_of_executed_units:/ {s += $2} END {print s + 0}')
+    # Executions: the final stats, or libFuzzer's "Done N runs" where they are missing; a -fork run (admission)
+    # counts its children's in its "#N: cov: ..." lines, and the parent's own stats only what it ran itself.
+    runs=$(for log in "${logs[@]}"; do
+        awk '/stat::number_of_executed_units:/ {u += $2} /^Done [0-9]+ runs/ {d += $2}
+            /^#[0-9]+: cov:/ {f = substr($1, 2) + 0} END {m = u > d ? u : d; print (f > m ? f : m)}' "$log"
+    done | awk '{s += $1} END {print s + 0}')
     cov=$(cat "${logs[@]}" | sed -n 's/.* cov: \([0-9]*\) .*/\1/p' | sort -n | tail -1)
     ft=$(cat "${logs[@]}" | sed -n 's/.* ft: \([0-9]*\) .*/\1/p' | sort -n | tail -1)
     corpus=$(find ".build-fuzz/corpus/$target" -type f | wc -l)
