@@ -56,3 +56,7 @@ int CFileSystem_dropSysNice(void) {
     data[0].inheritable &= ~bit;
     return (int)syscall(SYS_capset, &header, data);
 }
+
+const char *CFileSystem_direntName(const struct dirent *entry) {
+    return entry->d_name;
+}

@@ -20,9 +20,9 @@ public enum Directory {
                 if errno != 0 { throw FileSystemError("readdir", path) }
                 break
             }
-            let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix { $0 != 0 })
-            }
+            // Only the name's own bytes: a record is as long as its name, not as d_name's 256 (CFileSystem.h).
+            guard let cName = CFileSystem_direntName(entry) else { continue }  // never nil: a field's address
+            let name = [UInt8](UnsafeRawBufferPointer(start: cName, count: strlen(cName)))
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
             var info = stat()
             let status = name.withUnsafeBufferPointer { bytes in

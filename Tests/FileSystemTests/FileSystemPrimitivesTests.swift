@@ -111,6 +111,17 @@ extension ScratchDirectory {
         #expect(error?.call == "mkdir" && error?.path == scratch.path + "/file")
     }
 
+    /// readdir's records are as long as their names, so the last one in its 32 KiB buffer can end within 256 bytes
+    /// of it. Reading `d_name` as Swift imports it (a 256-byte tuple, copied whole) read past the buffer: under
+    /// `scripts/sanitize.sh` AddressSanitizer reported a heap-buffer-overflow here, in a plain build nothing.
+    @Test func listsMoreShortNamesThanReaddirsBufferHolds() throws {
+        let scratch = try ScratchDirectory()
+        let names = (0..<3000).map { String($0, radix: 36) }
+        for name in names { #expect(FileManager.default.createFile(atPath: scratch.file(name), contents: nil)) }
+        let listed = try Directory.entries(of: scratch.path)
+        #expect(Set(listed.map { String(decoding: $0.name, as: UTF8.self) }) == Set(names))
+    }
+
     @Test func freeSpaceIsMeasured() throws {
         let scratch = try ScratchDirectory()
         #expect(try DiskSpace.availableBytes(at: scratch.path) > 0)

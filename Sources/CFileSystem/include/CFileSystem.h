@@ -1,6 +1,7 @@
 #ifndef CFILESYSTEM_H
 #define CFILESYSTEM_H
 
+#include <dirent.h>
 #include <openssl/evp.h>
 
 /// renameat2(..., RENAME_NOREPLACE): glibc declares it only under _GNU_SOURCE, which Swift's Glibc module lacks.
@@ -17,6 +18,10 @@ int CFileSystem_pipe(int descriptors[2]);
 /// pidfd_open(pid, 0): a descriptor that polls readable once the process has ended. glibc 2.36 declares no wrapper
 /// Swift's Glibc module imports, and syscall() is variadic.
 int CFileSystem_pidfdOpen(int pid);
+
+/// entry->d_name where it lies: Swift imports d_name as a 256-byte tuple and reads all of it, past the end of a
+/// record near the end of readdir's buffer (AddressSanitizer: heap-buffer-overflow in Directory.entries).
+const char *CFileSystem_direntName(const struct dirent *entry);
 
 /// gettid(): glibc declares it only under _GNU_SOURCE.
 int CFileSystem_threadID(void);
