@@ -186,7 +186,7 @@ extension ImageHeader {
 
     static func readTIFF(_ b: [UInt8]) -> ImageHeader? {
         guard let directory = TIFFDirectory(b[...]), let width = directory.first(TIFFDirectory.imageWidth),
-            let height = directory.first(TIFFDirectory.imageHeight)
+            let height = directory.first(TIFFDirectory.imageHeight), width > 0, height > 0
         else { return nil }
         var end = 0
         for (offsetsTag, countsTag) in [

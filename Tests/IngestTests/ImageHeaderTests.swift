@@ -81,6 +81,22 @@ import Testing
         webp[chunk + 8 + 7] = 0
         #expect(ImageHeader.readWebP(webp) == nil)
     }
+
+    /// Found by the image-header fuzz target (libFuzzer, 2026-12-02; Fuzz/Regressions/image-header): a TIFF whose
+    /// ImageLength is 0 read as a complete 8x0 picture. A side of 0 is malformed in TIFF too.
+    @Test func aTIFFWithASideOfZeroIsMalformed() {
+        // Little-endian, IFD0 at 8: ImageWidth 8, ImageLength 0 or 4, StripOffsets 62 (just after the IFD), StripByteCounts 4.
+        func tiff(height: UInt8) -> [UInt8] {
+            let entries: [[UInt8]] = [
+                [0x00, 0x01, 3, 0, 1, 0, 0, 0, 8, 0, 0, 0], [0x01, 0x01, 3, 0, 1, 0, 0, 0, height, 0, 0, 0],
+                [0x11, 0x01, 4, 0, 1, 0, 0, 0, 62, 0, 0, 0], [0x17, 0x01, 4, 0, 1, 0, 0, 0, 4, 0, 0, 0],
+            ]
+            let ifd: [UInt8] = [4, 0] + entries.flatMap { $0 } + [0, 0, 0, 0]
+            return Array("II".utf8) + [42, 0, 8, 0, 0, 0] + ifd + [0, 0, 0, 0]
+        }
+        #expect(ImageHeader.readTIFF(tiff(height: 4))?.height == 4)
+        #expect(ImageHeader.readTIFF(tiff(height: 0)) == nil)
+    }
 }
 
 /// The image-header fuzz target's seed files (Fuzz/Corpus/image-header), made by ffmpeg from testsrc2.
