@@ -154,7 +154,8 @@ let package = Package(
         .executableTarget(
             name: "ReelBench",
             dependencies: [
-                "FeedStore", "PostgresCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FeedStore", "PostgresCatalog", "PrefetchSim",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

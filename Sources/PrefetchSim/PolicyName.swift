@@ -17,13 +17,16 @@ public enum PolicyName: Hashable, Sendable, CaseIterable {
     case noSave, fixedPreload
     /// `pdas`: the challenge's winner, reimplemented from its paper.
     case pdas
+    /// `lookahead`: Reel's challenge-mode policy, PDAS's buffers with rungs valued over throughput scenarios and
+    /// the score's boundary terms.
+    case lookahead
 
     /// The K that `window:K` takes: the challenge's queue holds the playing video and 4 next ones.
     public static let windowSizes = 0...4
 
     public static let allCases: [PolicyName] =
         [.noPrefetch, .next1, .window] + windowSizes.map(windowOf) + [
-            .aware, .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas,
+            .aware, .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas, .lookahead,
         ]
 
     /// Every accepted name as help and errors list it, `window:K` standing for its forms.
@@ -43,7 +46,7 @@ public enum PolicyName: Hashable, Sendable, CaseIterable {
     public var runsInClientMode: Bool {
         switch self {
         case .noPrefetch, .next1, .window, .windowOf, .aware: true
-        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas: false
+        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas, .lookahead: false
         }
     }
 
@@ -79,6 +82,7 @@ extension PolicyName: RawRepresentable, CustomStringConvertible {
         case .noSave: "no_save"
         case .fixedPreload: "fixed_preload"
         case .pdas: "pdas"
+        case .lookahead: "lookahead"
         }
     }
 

@@ -5,5 +5,6 @@ import ArgumentParser
 @main
 struct ReelBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reel-bench", abstract: "Reel's benchmark drivers (make bench).", subcommands: [Claims.self])
+        commandName: "reel-bench", abstract: "Reel's benchmark drivers (make bench).",
+        subcommands: [Claims.self, PrefetchTune.self])
 }

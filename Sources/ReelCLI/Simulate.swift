@@ -8,10 +8,11 @@ extension Reel {
         static let configuration = CommandConfiguration(
             abstract: "Simulate feed-scroll prefetch policies on bandwidth traces (ACM MM'22 challenge semantics).",
             discussion:
-                "Modes: client (the phone client: player pool, prefetch window, paging; policies none, next1, window, window:K, aware) and mmgc (the challenge's exact semantics; also W0 W1 W2 W4 A2 no_save fixed_preload). From a Reel catalog's viewer events: --retention-from and --network-from take measured retention curves and bandwidth traces, and --replay predicts each real session and reports the error against what its page measured."
+                "Modes: client (the phone client: player pool, prefetch window, paging; policies none, next1, window, window:K, aware) and mmgc (the challenge's exact semantics; also W0 W1 W2 W4 A2 no_save fixed_preload pdas lookahead). From a Reel catalog's viewer events: --retention-from and --network-from take measured retention curves and bandwidth traces, and --replay predicts each real session and reports the error against what its page measured."
         )
 
-        @Option(name: .long, help: "A trace file or a directory of traces.") var network: String?
+        @Option(name: .long, help: "A trace file, a directory of traces, or synthetic:N (N generated traces).")
+        var network: String?
         @Option(
             name: .long,
             help:

@@ -18,7 +18,7 @@ import Testing
         #expect(
             PolicyName.validNames == [
                 "none", "next1", "window", "window:K", "aware", "W0", "W1", "W2", "W4", "A2", "no_save",
-                "fixed_preload", "pdas",
+                "fixed_preload", "pdas", "lookahead",
             ])
         #expect(PolicyName.clientModeNames == ["none", "next1", "window", "window:K", "aware"])
     }

@@ -62,8 +62,9 @@ public enum MMGCData {
         return try ordered.map { try trace(at: directory + "/" + $0) }
     }
 
-    /// A trace file or a directory of them.
+    /// A trace file, a directory of them, or `synthetic:N` (`SyntheticTraces`).
     public static func network(at path: String) throws -> [NetworkTrace] {
+        if let count = try SyntheticTraces.count(parsing: path) { return SyntheticTraces.make(count: count) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LoadError(path: path, message: "no such file or directory")

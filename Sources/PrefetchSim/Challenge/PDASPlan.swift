@@ -32,7 +32,8 @@ struct PDASPlan {
 
     /// `b_max`, seconds.
     func maximumBuffer(_ video: Int) -> Double {
-        max(nextChunkProbability(video) * parameters.maximumBufferSeconds, threshold(video))
+        let decay = pow(parameters.neighbourDecay, Double(video - view.playing))
+        return max(nextChunkProbability(video) * parameters.maximumBufferSeconds * decay, threshold(video))
     }
 
     /// The first video in queue order with a chunk left and less than its `b_max` buffered.
@@ -62,73 +63,23 @@ struct PDASPlan {
 
     /// The first rung of the plan with the best expected value; the lower rung on a tie.
     func rung(for video: Int) -> Int {
-        let chunks = horizon(video)
-        guard chunks > 0 else { return 0 }
-        let figures = ChunkFigures(plan: self, video: video, chunks: chunks)
-        var best = (value: -Double.infinity, rung: 0)
-        RungPlans.forEach(count: chunks) { plan in
-            let value = figures.value(plan)
-            if value > best.value { best = (value, plan[0]) }
-        }
-        return best.rung
+        PlanFigures(plan: self, video: video, chunks: horizon(video), scenarios: [kbps], valuesBoundary: false)
+            .bestFirstRung()
     }
 
     /// Expected QoE minus cost of fetching `plan`'s rungs for `video`'s next chunks back to back: each chunk's
     /// quality and switch weighted by the chance it is watched, each stall of the playing video by the chance the
     /// viewer is still watching when it happens, and every byte paid for.
     func expectedValue(video: Int, plan: [Int]) -> Double {
-        ChunkFigures(plan: self, video: video, chunks: plan.count).value(plan)
+        PlanFigures(plan: self, video: video, chunks: plan.count, scenarios: [kbps], valuesBoundary: false).value(plan)
     }
 
-    /// What every plan for one video reads, worked out once per decision.
-    struct ChunkFigures {
-        let parameters: PDASPolicy.Parameters
-        let isPlaying: Bool
-        let startBuffer: Double
-        let playingStillWatched: Double
-        let firstPrevious: Int?
-        /// Per planned chunk: P(watched), and per rung its bytes and download ms.
-        let watched: [Double]
-        let bytes: [[Double]]
-        let milliseconds: [[Double]]
-        static let mbps = MMGCRates.kbps.map { $0 / 1000 }
-
-        init(plan: PDASPlan, video: Int, chunks: Int) {
-            let view = plan.view
-            parameters = plan.parameters
-            isPlaying = video == view.playing
-            startBuffer = Double(view.bufferMilliseconds(view.playing))
-            playingStillWatched = view.hasChunkLeft(view.playing) ? plan.nextChunkProbability(view.playing) : 0
-            firstPrevious = view.rungs.indices.contains(video) ? view.rungs[video].last : nil
-            let first = view.downloaded[video]
-            watched = (0..<chunks).map { plan.watchProbability(video, chunk: first + $0) }
-            bytes = (0..<chunks).map { k in (0..<3).map { Double(view.videos[video].chunkBytes[$0][first + k]) } }
-            milliseconds = bytes.map { $0.map { $0 * 8 / plan.kbps + MMGCSession.rttMilliseconds } }
-        }
-
-        func value(_ plan: [Int]) -> Double {
-            var buffer = startBuffer
-            var previous = firstPrevious
-            var value = 0.0
-            for (k, rung) in plan.enumerated() {
-                let download = milliseconds[k][rung]
-                let stall = max(0, download - buffer)
-                buffer = max(0, buffer - download)
-                let stallWeight: Double
-                if isPlaying {
-                    stallWeight = watched[k]
-                    buffer += 1000
-                } else {
-                    stallWeight = playingStillWatched
-                }
-                let quality = Self.mbps[rung]
-                let switchCost = previous.map { abs(quality - Self.mbps[$0]) } ?? 0
-                value += watched[k] * (quality - switchCost)
-                value -= parameters.rebufferPenalty * stallWeight * stall / 1000
-                value -= parameters.costPerMegabit * bytes[k][rung] * 8 / 1_000_000
-                previous = rung
-            }
-            return value
-        }
+    /// P(the score charges a next video's first chunk in full): the challenge adds the Mbps of `video`'s chunk 0 to
+    /// the smoothness of the chunk before it, the previous video's last watched chunk, if chunk 0 is there when that
+    /// one arrives. It is still to come when the viewer will watch past what the previous video has buffered.
+    func boundaryChargeProbability(_ video: Int) -> Double {
+        let previous = video - 1
+        guard video > view.playing, view.downloaded[video] == 0, view.hasChunkLeft(previous) else { return 0 }
+        return nextChunkProbability(previous)
     }
 }

@@ -13,6 +13,8 @@ public struct PDASPolicy: MMGCPolicy {
         /// `T_max`, seconds: the buffer a chunk that is surely watched may have ahead of it. Chosen on the HSDPA
         /// traces, never on the challenge's four sets (docs/simulator.md).
         public var maximumBufferSeconds = 3.0
+        /// `T_max` shrinks by this factor per place a video is from the playing one. Not PDAS's: 1 there.
+        public var neighbourDecay = 1.0
         /// `b_th`'s scale and exponents, as the paper gives them.
         public var thresholdScale = 3.5
         public var throughputExponent = 0.3

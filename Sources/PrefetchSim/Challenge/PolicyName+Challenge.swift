@@ -13,6 +13,7 @@ extension PolicyName {
         case .noSave: NoSavePolicy()
         case .fixedPreload: FixedPreloadPolicy()
         case .pdas: PDASPolicy()
+        case .lookahead: LookaheadPolicy()
         }
     }
 }

@@ -57,7 +57,7 @@ public struct ClientRun: Sendable {
         case .aware:
             (configuration.ahead, configuration.behind) = (2, 1)
             configuration.retentionPrefetch = base.retentionPrefetch ?? RetentionPrefetch()
-        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas: throw .challengeOnly(policy)
+        case .w0, .w1, .w2, .w4, .a2, .noSave, .fixedPreload, .pdas, .lookahead: throw .challengeOnly(policy)
         }
         return configuration
     }
