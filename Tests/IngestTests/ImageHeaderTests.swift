@@ -82,6 +82,24 @@ import Testing
         #expect(ImageHeader.readWebP(webp) == nil)
     }
 
+    /// Found by the image-header fuzz target (libFuzzer, 2026-12-02; Fuzz/Regressions/image-header/png-*): PNGs
+    /// whose IHDR gave a side of 0 read as complete pictures. A side past 2^31 - 1 still reads: admission then names
+    /// the pixel limit it breaks (AdmissionPolicyTests).
+    @Test(arguments: [(8, 8, true), (8, 0, false), (0, 8, false), (0, 0, false), (0xFFFF_FFFF, 1, true)])
+    func aPNGWithASideOfZeroIsMalformed(width: Int, height: Int, reads: Bool) {
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        // Signature, IHDR (8-bit RGB), IEND; the reader does not check CRCs, so theirs are zeros.
+        let ihdr = bigEndian(13) + Array("IHDR".utf8) + bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
+        let png =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + ihdr + [0, 0, 0, 0] + bigEndian(0)
+            + Array("IEND".utf8) + [0, 0, 0, 0]
+        let header = ImageHeader.readPNG(png)
+        #expect((header != nil) == reads)
+        if reads {
+            #expect(header?.width == width && header?.height == height && header?.isComplete == true)
+        }
+    }
+
     /// Found by the image-header fuzz target (libFuzzer, 2026-12-02; Fuzz/Regressions/image-header): a TIFF whose
     /// ImageLength is 0 read as a complete 8x0 picture. A side of 0 is malformed in TIFF too.
     @Test func aTIFFWithASideOfZeroIsMalformed() {
