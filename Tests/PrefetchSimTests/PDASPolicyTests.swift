@@ -57,6 +57,20 @@ import Testing
         #expect(abs(slow.maximumBuffer(0) - 3.5 * exp(-0.15)) < 1e-12)
     }
 
+    /// T_max 4 s at 2 Mbps, within 1...5 s: (slope, kbps, T_max).
+    @Test(arguments: [
+        (0.0, 500.0, 4.0), (1, 2000, 4), (0.5, 1200, 4.4), (1, 500, 5), (1, 3500, 2.5), (2, 100, 5), (2, 5000, 1),
+    ])
+    func theMaximumBufferLeansOnTheThroughputWithinItsRange(slope: Double, kbps: Double, expected: Double) {
+        var parameters = Self.fourSeconds
+        parameters.maximumBufferSlope = slope
+        parameters.maximumBufferRange = 1...5
+        let p = plan(videos(), downloaded: [1, 0, 0, 0, 0, 0, 0], kbps: kbps, parameters: parameters)
+        #expect(abs(p.maximumBufferSeconds - expected) < 1e-12)
+        // Retention 1 everywhere: b_max is T_max where b_th is below it.
+        #expect(abs(p.maximumBuffer(0) - max(expected, p.threshold(0))) < 1e-12)
+    }
+
     @Test func theTargetIsTheFirstVideoInQueueOrderUnderItsMaximum() {
         let all = videos()
         // At 20 Mbps every b_max is T_max = 4 s (retention 1 everywhere).

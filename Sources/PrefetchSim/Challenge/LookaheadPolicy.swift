@@ -11,10 +11,15 @@ import Foundation
 /// (`reel-bench prefetch-tune`, docs/simulator.md).
 public struct LookaheadPolicy: MMGCPolicy {
     public struct Parameters: Sendable, Equatable {
-        /// PDAS's buffers, `b_max = max(p · T_max, b_th)`, with T_max 2.5 s.
+        /// PDAS's buffers, `b_max = max(p · T_max, b_th)`, with T_max 2.5 s at 2 Mbps and 0.5 s more per Mbps
+        /// slower (less per Mbps faster), and b_th's scale 1.5 s instead of 3.5 s: retention decides more of the
+        /// buffer, and the throughput the rest. The playing video's plan looks 6 chunks ahead, not 5.
         public var buffers = {
             var buffers = PDASPolicy.Parameters()
             buffers.maximumBufferSeconds = 2.5
+            buffers.maximumBufferSlope = 0.5
+            buffers.thresholdScale = 1.5
+            buffers.playingHorizon = 6
             return buffers
         }()
         /// Each recent throughput sample times this is one scenario the plan is valued in.
@@ -38,17 +43,11 @@ public struct LookaheadPolicy: MMGCPolicy {
     }
 
     public mutating func decide(_ view: MMGCView) -> MMGCDecision {
-        if case .download = view.previousStep, let sample = view.throughputKbps.last {
-            throughput.record(sample: sample, window: view.throughputKbps)
-        }
-        guard let kbps = throughput.predictedKbps else { return .download(video: view.playing, rung: 0) }
+        guard let kbps = throughput.observe(view) else { return .download(video: view.playing, rung: 0) }
         let scenarios = view.throughputKbps.suffix(parameters.scenarioCount).map { $0 * parameters.scenarioDiscount }
         let c = parameters.thresholdFromScenarios ? scenarios.harmonicMean ?? kbps : kbps
         let buffers = PDASPlan(view: view, kbps: c, parameters: parameters.buffers)
-        guard let video = buffers.target else {
-            return .sleep(milliseconds: buffers.sleepMilliseconds)
-        }
         let plan = LookaheadPlan(buffers: buffers, scenarios: scenarios, valuesBoundary: parameters.valuesBoundary)
-        return .download(video: video, rung: plan.rung(for: video))
+        return buffers.decision { plan.rung(for: $0) }
     }
 }

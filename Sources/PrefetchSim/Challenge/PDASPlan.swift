@@ -30,10 +30,23 @@ struct PDASPlan {
                     * Double(video - view.playing))
     }
 
+    /// `T_max`, seconds, at this throughput.
+    var maximumBufferSeconds: Double {
+        guard parameters.maximumBufferSlope != 0 else { return parameters.maximumBufferSeconds }
+        let seconds = parameters.maximumBufferSeconds + parameters.maximumBufferSlope * (2 - kbps / 1000)
+        return min(parameters.maximumBufferRange.upperBound, max(parameters.maximumBufferRange.lowerBound, seconds))
+    }
+
     /// `b_max`, seconds.
     func maximumBuffer(_ video: Int) -> Double {
         let decay = pow(parameters.neighbourDecay, Double(video - view.playing))
-        return max(nextChunkProbability(video) * parameters.maximumBufferSeconds * decay, threshold(video))
+        return max(nextChunkProbability(video) * maximumBufferSeconds * decay, threshold(video))
+    }
+
+    /// Fetches the target at the rung `rung` picks for it, or sleeps when every buffer is full.
+    func decision(rung: (Int) -> Int) -> MMGCDecision {
+        guard let video = target else { return .sleep(milliseconds: sleepMilliseconds) }
+        return .download(video: video, rung: rung(video))
     }
 
     /// The first video in queue order with a chunk left and less than its `b_max` buffered.

@@ -15,6 +15,10 @@ public struct PDASPolicy: MMGCPolicy {
         public var maximumBufferSeconds = 3.0
         /// `T_max` shrinks by this factor per place a video is from the playing one. Not PDAS's: 1 there.
         public var neighbourDecay = 1.0
+        /// `T_max` grows by this many seconds per Mbps the throughput is below 2 Mbps, and shrinks by as many above
+        /// it, within `maximumBufferRange`: a slow link wants more in hand. Not PDAS's: 0 there.
+        public var maximumBufferSlope = 0.0
+        public var maximumBufferRange = 1.0...6.0
         /// `b_th`'s scale and exponents, as the paper gives them.
         public var thresholdScale = 3.5
         public var throughputExponent = 0.3
@@ -39,14 +43,8 @@ public struct PDASPolicy: MMGCPolicy {
     }
 
     public mutating func decide(_ view: MMGCView) -> MMGCDecision {
-        if case .download = view.previousStep, let sample = view.throughputKbps.last {
-            throughput.record(sample: sample, window: view.throughputKbps)
-        }
-        guard let kbps = throughput.predictedKbps else { return .download(video: view.playing, rung: 0) }
+        guard let kbps = throughput.observe(view) else { return .download(video: view.playing, rung: 0) }
         let plan = PDASPlan(view: view, kbps: kbps, parameters: parameters)
-        guard let video = plan.target else {
-            return .sleep(milliseconds: plan.sleepMilliseconds)
-        }
-        return .download(video: video, rung: plan.rung(for: video))
+        return plan.decision { plan.rung(for: $0) }
     }
 }
