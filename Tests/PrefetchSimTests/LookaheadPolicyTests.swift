@@ -96,10 +96,10 @@ import Testing
         #expect(policy.decide(start) == .download(video: 0, rung: 0))
         var fast = view(videos(), downloaded: [2, 0, 0, 0, 0, 0, 0], rungs: 2, samples: [20_000, 20_000])
         fast.previousStep = .download(bytes: 300_000, milliseconds: 120)
-        // At 18 Mbps (20 × 0.9) T_max is at its 1 s floor: the playing video's 2 s are enough, and the next
+        // At 19 Mbps (20 × 0.95) T_max is at its 1 s floor: the playing video's 2 s are enough, and the next
         // video's first chunk comes at the rung the playing one is on.
         #expect(policy.decide(fast) == .download(video: 1, rung: 2))
-        // At 1.8 Mbps T_max is 2.6 s, and the playing video's 2 s are not.
+        // At 1.9 Mbps T_max is 2.55 s, and the playing video's 2 s are not.
         var slow = view(videos(), downloaded: [2, 0, 0, 0, 0, 0, 0], rungs: 1, samples: [2000, 2000])
         slow.previousStep = .download(bytes: 200_000, milliseconds: 880)
         let decision = policy.decide(slow)

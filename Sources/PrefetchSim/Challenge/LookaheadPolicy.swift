@@ -2,7 +2,7 @@ import Foundation
 
 /// Reel's challenge-mode policy (`lookahead`). It keeps PDAS's retention-driven buffers (which video, and when to
 /// sleep) and changes how a rung is chosen:
-/// - the plan's value is its mean over throughput scenarios, each of the last five samples discounted, rather than
+/// - the plan's value is its mean over throughput scenarios, each of the last three samples discounted, rather than
 ///   its value at one RobustMPC prediction, which the largest recent error drags down;
 /// - a next video's first chunk pays what the score charges for it: the switch from the video before, and the
 ///   challenge's penalty for a next video whose first chunk is there before the playing video's last watched one,
@@ -23,7 +23,7 @@ public struct LookaheadPolicy: MMGCPolicy {
             return buffers
         }()
         /// Each recent throughput sample times this is one scenario the plan is valued in.
-        public var scenarioDiscount = 0.9
+        public var scenarioDiscount = 0.95
         /// How many of the most recent samples are scenarios (the view holds up to 5).
         public var scenarioCount = 3
         /// Whether a next video's first chunk pays the score's boundary terms.
