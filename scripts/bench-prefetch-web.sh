@@ -12,7 +12,8 @@
 #  - Sessions: each watches 8 items, its stay on an item drawn (seeded) from that item's viewers: on a skipped video
 #    0.5 s with probability 0.6, else 4 to 8 s. Per profile and rep, the same stays under window and then aware.
 # Printed per profile and policy: startup p50 / p90 over every view, stalls and media MB per session, and aware /
-# window. Needs root (ip netns, tc), chromium, python3. Usage: scripts/bench-prefetch-web.sh [path/to/reel]  (REPS=2)
+# window. Needs root (ip netns, tc), chromium, python3. Usage: scripts/bench-prefetch-web.sh [path/to/reel]  (REPS=2;
+# SESSIONS=FILE keeps every session's report, its views with their renditions, as JSON lines)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
@@ -99,7 +100,8 @@ if "startups" not in report:
 else:
     print(json.dumps({"profile": sys.argv[2], "policy": sys.argv[3], "rep": int(sys.argv[4]), "startups": report["startups"],
                       "stalls": report["stalls"], "bytes": report["mediaBytes"], "views": len(report["views"]),
-                      "caps": report["neighbourCaps"], "errors": report["errors"]}))
+                      "caps": report["neighbourCaps"], "errors": report["errors"], "detail": report["views"],
+                      "throughputBps": report.get("throughputBps")}))
 PY
         done
     done
@@ -137,3 +139,4 @@ errors = [e for s in sessions for e in s["errors"]]
 if errors:
     print(f"page errors: {errors[:5]}")
 PY
+[ -z "${SESSIONS:-}" ] || cp "$work/sessions.jsonl" "$SESSIONS"

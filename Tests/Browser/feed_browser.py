@@ -438,7 +438,8 @@ def run_viewer(arguments, report):
             stay = dwells[item] if item < len(dwells) else round(dwell.uniform(2, 10), 2)
             time.sleep(stay)
             snap = page.snapshot()
-            views.append({"item": item, "id": snap["ids"][item], "stay_s": stay, "view": snap["view"]})
+            views.append({"item": item, "id": snap["ids"][item], "stay_s": stay, "view": snap["view"],
+                          "rendition": (holder(snap, item) or {}).get("rendition")})
             if item + 1 == arguments.items or item + 1 >= snap["loaded"]:
                 break
             page.key("ArrowDown", "ArrowDown", 40)
