@@ -70,10 +70,12 @@ extension ImageHeader {
                     header.isCMYK = segment + 5 < b.count && b[segment + 5] == 4
                 }
                 sawFrame = true
-            case 0xE1 where !sawExif && b.ascii(segment, 6) == "Exif\0\0":
+            // An identifier must fit in its segment: an APP1 of length 2-7 named Exif in the bytes after it ranged
+            // its TIFF data backwards, a trap (the image-header fuzz target, 2026-12-03).
+            case 0xE1 where !sawExif && length >= 8 && b.ascii(segment, 6) == "Exif\0\0":
                 sawExif = true
                 header.orientation = TIFFDirectory(b[(segment + 6)..<(at + length)])?.orientation ?? 1
-            case 0xEE where b.ascii(segment, 5) == "Adobe":
+            case 0xEE where length >= 7 && b.ascii(segment, 5) == "Adobe":
                 header.hasAdobeMarker = true
             case 0xE2 where length > 16 && b.ascii(segment, 12) == "ICC_PROFILE\0":
                 iccChunks[Int(b[segment + 12])] = b[(segment + 14)..<(at + length)]

@@ -100,6 +100,29 @@ import Testing
         }
     }
 
+    /// Found by the image-header fuzz target (libFuzzer, 2026-12-03; Fuzz/Regressions/image-header/jpeg-exif-*): a
+    /// JPEG whose APP1 segment is shorter than its "Exif\0\0" name, which then lay in the bytes after it, trapped on
+    /// a backwards range. Such a segment is no EXIF: the header reads at orientation 1, with the frame after it.
+    @Test(arguments: 2...9)
+    func anAPP1ShorterThanItsExifNameIsNoExif(length: Int) throws {
+        // TIFF data with one IFD0 entry, Orientation 6.
+        let entry: [UInt8] = [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]
+        let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1] + entry + [0, 0, 0, 0]
+        let named = Array("Exif\0\0".utf8) + tiff
+        // APP1 of `length` (its two length bytes included), holding the first length - 2 bytes of the name and data;
+        // the rest follows as bytes before the next marker would.
+        let app1: [UInt8] = [0xFF, 0xE1, 0, UInt8(length)] + named
+        let frame: [UInt8] = [0xFF, 0xC0, 0, 11, 8, 0, 16, 0, 24, 1, 1, 0x11, 0]
+        let jpeg: [UInt8] = [0xFF, 0xD8] + app1.prefix(2 + length) + frame + [0xFF, 0xD9]
+        let header = try #require(ImageHeader.readJPEG(jpeg), "length \(length)")
+        #expect(header.width == 24 && header.height == 16 && header.orientation == 1)
+        // Read with the name cut and the rest of the bytes after it, as the fuzzer made them: no trap.
+        _ = ImageHeader.readJPEG([0xFF, 0xD8] + app1 + frame + [0xFF, 0xD9])
+        // A whole EXIF segment still gives its orientation.
+        let whole: [UInt8] = [0xFF, 0xE1, 0, UInt8(2 + named.count)] + named
+        #expect(ImageHeader.readJPEG([0xFF, 0xD8] + whole + frame + [0xFF, 0xD9])?.orientation == 6)
+    }
+
     /// Found by the image-header fuzz target (libFuzzer, 2026-12-02; Fuzz/Regressions/image-header): a TIFF whose
     /// ImageLength is 0 read as a complete 8x0 picture. A side of 0 is malformed in TIFF too.
     @Test func aTIFFWithASideOfZeroIsMalformed() {
