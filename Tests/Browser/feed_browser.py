@@ -306,7 +306,8 @@ def run(arguments, report):
         report["screenshots"]["desktop"] = page.screenshot(os.path.join(arguments.out, "desktop.png"))
         final = track(page.snapshot())
         report["final"] = {key: final[key] for key in ("current", "loaded", "startups", "stalls", "mediaBytes",
-                                                       "errors", "engine", "playersCreated", "events")}
+                                                       "errors", "engine", "playersCreated", "events",
+                                                       "prefetch", "neighbourCaps")}
         report["layout"] = page.evaluate("""(() => {
             const stage = document.querySelector('[aria-current="true"] .stage').getBoundingClientRect();
             return {viewport: [innerWidth, innerHeight], stage: [stage.width, stage.height],

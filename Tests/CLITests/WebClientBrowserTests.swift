@@ -125,6 +125,13 @@ import ViewerAnalytics
             let final = try #require(report["final"] as? [String: Any])
             #expect((final["errors"] as? [Any])?.isEmpty == true, "\(final)")
             #expect((final["mediaBytes"] as? Int ?? 0) > 0)
+            // The aware prefetch is the default. With hls.js the page asked for the window's retention curves; nobody
+            // has watched these videos yet, so each neighbour keeps the window's 3 s.
+            #expect(final["prefetch"] as? String == "aware", "\(final)")
+            if engine == "hls.js" {
+                let caps = final["neighbourCaps"] as? [String: Any] ?? [:]
+                #expect(!caps.isEmpty && caps.values.allSatisfy { $0 as? Int == 3 }, "\(caps)")
+            }
             let counts = final["events"] as? [String: Any] ?? [:]
             #expect((counts["recorded"] as? Int ?? 0) > 0 && counts["refused"] as? Int == 0, "\(counts)")
 

@@ -1,6 +1,7 @@
-// The `aware` prefetch (?prefetch=aware), as PrefetchSim's RetentionPrefetch models it (docs/simulator.md): a
-// neighbour is buffered only as far as its viewers are likely to watch, and a new player starts at the rung that the
-// measured bandwidth fetches quickly. Pure functions, so the page and its Chromium test share them.
+// The `aware` prefetch, the web client's default (?prefetch=window for the fixed window), as PrefetchSim's
+// RetentionPrefetch models it (docs/simulator.md): a neighbour is buffered only as far as its viewers are likely to
+// watch, and a new player starts at the rung that the measured bandwidth fetches quickly. Pure functions, so the page
+// and its Chromium test share them.
 "use strict";
 
 window.ReelPrefetch = (() => {
