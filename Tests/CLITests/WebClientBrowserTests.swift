@@ -125,7 +125,7 @@ import ViewerAnalytics
             let final = try #require(report["final"] as? [String: Any])
             #expect((final["errors"] as? [Any])?.isEmpty == true, "\(final)")
             #expect((final["mediaBytes"] as? Int ?? 0) > 0)
-            // The aware prefetch is the default. With hls.js the page asked for the window's retention curves; nobody
+            // The aware prefetch is the default. With hls.js the page asked for the neighbours' retention curves; nobody
             // has watched these videos yet, so each neighbour keeps the window's 3 s.
             #expect(final["prefetch"] as? String == "aware", "\(final)")
             if engine == "hls.js" {
