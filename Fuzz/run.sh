@@ -19,7 +19,7 @@ case $target in
 playlist) dict=(-dict=Fuzz/Dictionaries/playlist.dict) ;;
 json | event-batch | preset) dict=(-dict=Fuzz/Dictionaries/json.dict) ;;
 trace) dict=(-dict=Fuzz/Dictionaries/trace.dict) ;;
-image-header | init-segment | sniff | exif | admission) dict=() ;;  # binary: libFuzzer's comparisons find the magic
+image-header | mp4 | admission) dict=() ;;  # binary: libFuzzer's comparisons find the magic
 *) dict=(-dict=Fuzz/Dictionaries/headers.dict) ;;
 esac
 root=$(pwd)
