@@ -38,7 +38,7 @@ struct AttributeList: Equatable {
 
     func integer(_ name: String) -> Int? { values[name].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil } }
 
-    func decimal(_ name: String) -> Double? { values[name].flatMap { Double($0) } }
+    func decimal(_ name: String) -> Double? { values[name].flatMap { Double(playlistText: $0) } }
 
     /// `WIDTHxHEIGHT` as a decimal-resolution.
     func resolution(_ name: String) -> (width: Int, height: Int)? {

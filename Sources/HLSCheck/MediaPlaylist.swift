@@ -82,13 +82,15 @@ package struct MediaPlaylist {
             case "EXTINF":
                 let text = String(line.value.prefix { $0 != "," }).trimmingSpaces()
                 // Double("inf") reads: an infinite EXTINF is as much "not a number" as a word is.
-                if let seconds = Double(text), seconds >= 0, seconds.isFinite {
+                if let seconds = Double(playlistText: text), seconds >= 0, seconds.isFinite {
                     duration = seconds
                     if Int(text) == nil {
                         versionNeeds.append(VersionNeed(version: 3, reason: "a decimal EXTINF duration (\(text))"))
                     }
                 } else {
-                    problems.append((line.number, "EXTINF duration '\(text)' is not a number"))
+                    // Shown escaped: a NUL or other control byte would vanish from the report.
+                    let shown = text.unicodeScalars.map { $0.escaped(asASCII: false) }.joined()
+                    problems.append((line.number, "EXTINF duration '\(shown)' is not a number"))
                     duration = 0
                 }
             case "EXT-X-TARGETDURATION":

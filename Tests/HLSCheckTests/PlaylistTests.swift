@@ -45,6 +45,19 @@ import Testing
         #expect(Playlist(text: "#EXTM3U\n#EXTINF:1,\r\na.ts").lines.map(\.text) == ["#EXTM3U", "#EXTINF:1,", "a.ts"])
     }
 
+    /// `Double(_:)` reads its text as a C string, so an EXTINF of `4.0` then a NUL and junk was a 4 s segment
+    /// (docs/quirks.md, "`Double(text)` stops at a NUL").
+    @Test func aNumberWithANULInsideIsNotANumber() {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0\u{0}junk,\na.ts\n#EXTINF:4.0,\nb.ts\n#EXT-X-ENDLIST\n"
+        let media = MediaPlaylist(Playlist(text: text))
+        #expect(media.segments.map(\.duration) == [0, 4])
+        #expect(media.problems.map(\.line) == [3])
+        #expect(media.problems.first?.message == #"EXTINF duration '4.0\0junk' is not a number"#)
+        #expect(AttributeList("FRAME-RATE=30.000\u{0}5").decimal("FRAME-RATE") == nil)
+        #expect(AttributeList("FRAME-RATE=29.970").decimal("FRAME-RATE") == 29.97)
+        #expect(AttributeList("FRAME-RATE=").decimal("FRAME-RATE") == nil)
+    }
+
     @Test func masterAndMediaAreToldApart() {
         #expect(Playlist(text: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n").isMaster)
         #expect(!Playlist(text: "#EXTM3U\n#EXTINF:1,\na.ts\n").isMaster)
