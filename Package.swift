@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming + testHooks),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
+        // HDR to SDR: BT.2100's transfers, a Möbius highlight roll-off and hue-keeping gamut mapping, as a lookup table.
+        .target(name: "ToneMapping", swiftSettings: upcoming),
         // AWS Signature Version 4 for the S3 client: pure, on swift-crypto.
         .target(
             name: "SigV4", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: upcoming),
@@ -124,7 +126,9 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
         .target(
             name: "Transcode",
-            dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck"],
+            dependencies: [
+                "Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck", "ToneMapping",
+            ],
             swiftSettings: upcoming),
         .target(
             name: "ChatImages",
@@ -176,6 +180,7 @@ let package = Package(
         // Swift Testing traits of the project's own (OffThePool: a suite's CPU-heavy tests each on a thread of their own).
         .target(name: "TestTraits", swiftSettings: upcoming),
         .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
+        .testTarget(name: "ToneMappingTests", dependencies: ["ToneMapping"], swiftSettings: upcoming),
         .testTarget(name: "FuzzReplayTests", dependencies: ["TestTraits", "FuzzContracts"], swiftSettings: upcoming),
         .testTarget(
             name: "LibAVTests", dependencies: ["TestTraits", "Deadlines", "LibAV", "MediaFixtures"],
