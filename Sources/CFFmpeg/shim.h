@@ -11,6 +11,8 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/log.h>
+#include <libavutil/mastering_display_metadata.h>
+#include <libavutil/dovi_meta.h>
 #include <libavutil/sha.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
@@ -63,6 +65,29 @@ static inline double CFFmpeg_stream_rotation(const AVStream *st, int *found) {
     if (!data || size < 9 * sizeof(int32_t)) { *found = 0; return 0; }
     *found = 1;
     return av_display_rotation_get((const int32_t *)data);
+}
+
+/// Stream side data is a byte buffer of a C struct whose layout Swift cannot check; these copy the HDR ones out.
+static inline int CFFmpeg_stream_mastering(const AVStream *st, AVMasteringDisplayMetadata *out) {
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size);
+    if (!data || size < sizeof(AVMasteringDisplayMetadata)) return 0;
+    *out = *(const AVMasteringDisplayMetadata *)data;
+    return 1;
+}
+static inline int CFFmpeg_stream_content_light(const AVStream *st, AVContentLightMetadata *out) {
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size);
+    if (!data || size < sizeof(AVContentLightMetadata)) return 0;
+    *out = *(const AVContentLightMetadata *)data;
+    return 1;
+}
+static inline int CFFmpeg_stream_dovi(const AVStream *st, AVDOVIDecoderConfigurationRecord *out) {
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_DOVI_CONF, &size);
+    if (!data || size < sizeof(AVDOVIDecoderConfigurationRecord)) return 0;
+    *out = *(const AVDOVIDecoderConfigurationRecord *)data;
+    return 1;
 }
 
 #endif

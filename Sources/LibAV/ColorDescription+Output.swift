@@ -36,3 +36,28 @@ extension InputContext {
         PixelFormat(rawValue: pointer.pointee.streams[index]!.pointee.codecpar.pointee.format)
     }
 }
+
+extension ColorDescription {
+    /// libav's names for the tags ("bt2020nc", "bt2020", "arib-std-b67", "tv"), as `ffprobe` prints them.
+    package var names: (range: String, primaries: String, transfer: String, space: String) {
+        func name(_ text: UnsafePointer<CChar>?) -> String { text.map { String(cString: $0) } ?? "unknown" }
+        return (
+            name(av_color_range_name(AVColorRange(rawValue: range))),
+            name(av_color_primaries_name(AVColorPrimaries(rawValue: primaries))),
+            name(av_color_transfer_name(AVColorTransferCharacteristic(rawValue: transfer))),
+            name(av_color_space_name(AVColorSpace(rawValue: space)))
+        )
+    }
+
+    /// The transfer is SMPTE ST 2084 (PQ).
+    package var isPQ: Bool { transfer == AVCOL_TRC_SMPTE2084.rawValue }
+    /// The transfer is ARIB STD-B67 (HLG).
+    package var isHLG: Bool { transfer == AVCOL_TRC_ARIB_STD_B67.rawValue }
+    /// Full-range ("pc", "jpeg") samples.
+    package var isFullRange: Bool { range == AVCOL_RANGE_JPEG.rawValue }
+    /// Tags a transfer of its own (not unspecified or reserved).
+    package var statesTransfer: Bool {
+        transfer != AVCOL_TRC_UNSPECIFIED.rawValue && transfer != AVCOL_TRC_RESERVED0.rawValue
+            && transfer != AVCOL_TRC_RESERVED.rawValue
+    }
+}

@@ -28,6 +28,7 @@ extension Frame {
                 inputWidth: width, inputHeight: height, inputFormat: pixelFormat,
                 outputWidth: width, outputHeight: height, outputFormat: .rgba, filter: .lanczos
             )
+            try converter.readInput(as: colorDescription)
             source = try converter.scale(self)
         }
         let stride = source.linesize(0)

@@ -39,6 +39,25 @@ package final class Scaler: @unchecked Sendable {
 
     deinit { sws_freeContext(context) }
 
+    /// Reads Y'CbCr input with the matrix and range its tags state (BT.709, BT.2020 or BT.601; limited or full), not
+    /// swscale's default of BT.601 limited range: a BT.709 picture turned into RGB with BT.601's weights shifts its
+    /// hues (reds toward orange, greens toward yellow). Output stays full-range RGB.
+    /// - Throws: `AVError` when swscale refuses the coefficients.
+    package func readInput(as colour: ColorDescription) throws(AVError) {
+        let space: Int32
+        switch AVColorSpace(rawValue: colour.space) {
+        case AVCOL_SPC_BT709: space = SWS_CS_ITU709
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: space = SWS_CS_BT2020
+        default: return
+        }
+        let fullRange: Int32 = colour.range == AVCOL_RANGE_JPEG.rawValue ? 1 : 0
+        try check(
+            sws_setColorspaceDetails(
+                context, sws_getCoefficients(space), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16,
+                1 << 16),
+            "sws_setColorspaceDetails")
+    }
+
     /// Scales `source` into a new frame with this scaler's output geometry; timestamps are copied.
     package func scale(_ source: Frame) throws(AVError) -> Frame {
         let output = try Frame(width: outputWidth, height: outputHeight, pixelFormat: outputFormat)
