@@ -10,7 +10,7 @@ struct VideoInspector {
 
     private var limits: AdmissionLimits.Video { policy.limits.video }
 
-    private func reject(_ reason: RejectionReason, _ message: String) -> Rejection {
+    func reject(_ reason: RejectionReason, _ message: String) -> Rejection {
         Rejection(reason, message, path: file.path)
     }
 
@@ -53,6 +53,10 @@ struct VideoInspector {
             try checkDimensions(width: decoded.width, height: decoded.height, what: "the bitstream decodes to")
         }
 
+        let colour = Self.colour(
+            stream: input.colorDescription(ofStream: videoIndex), picture: decoded.colour,
+            metadata: input.hdrMetadata(ofStream: videoIndex).merging(decoded.hdr))
+        if enforcing { try checkDolbyVision(colour) }
         let swaps = video.rotation == 90 || video.rotation == 270
         let real = video.realFrameRate.doubleValue
         let info = MediaInfo(
@@ -67,7 +71,7 @@ struct VideoInspector {
                 rotation: video.rotation, averageFrameRate: frameRate, realFrameRate: real,
                 isVariableFrameRate: real > 0 && abs(frameRate - real) / real > 0.01,
                 frameCount: video.frameCount > 0 ? video.frameCount : nil, durationSeconds: video.durationSeconds,
-                bitRate: video.bitRate > 0 ? video.bitRate : nil
+                bitRate: video.bitRate > 0 ? video.bitRate : nil, colour: colour
             ),
             audio: audio.map {
                 MediaInfo.Audio(
@@ -195,6 +199,8 @@ struct VideoInspector {
         var width: Int
         var height: Int
         var pixelFormat: PixelFormat
+        var colour: ColorDescription
+        var hdr: HDRMetadata
     }
 
     /// Decodes until the first video frame comes out: this catches garbage after a valid header and cut files.
@@ -222,7 +228,9 @@ struct VideoInspector {
                 }
                 switch try decoder.receive(into: frame) {
                 case .output:
-                    return DecodedFacts(width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat)
+                    return DecodedFacts(
+                        width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat,
+                        colour: frame.colorDescription, hdr: frame.hdrMetadata)
                 case .endOfStream:
                     throw reject(
                         packets == 0 ? .truncated : .decodeError,

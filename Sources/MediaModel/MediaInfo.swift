@@ -20,12 +20,14 @@ public struct MediaInfo: Codable, Sendable, Equatable {
         public var frameCount: Int64?
         public var durationSeconds: Double?
         public var bitRate: Int64?
+        /// Colour tags and HDR kind; nil only in records written before Reel read them.
+        public var colour: VideoColour?
 
         public init(
             index: Int, codec: String, profile: String?, pixelFormat: String, bitDepth: Int, codedWidth: Int,
             codedHeight: Int, displayWidth: Int, displayHeight: Int, rotation: Int, averageFrameRate: Double,
             realFrameRate: Double, isVariableFrameRate: Bool, frameCount: Int64?, durationSeconds: Double?,
-            bitRate: Int64?
+            bitRate: Int64?, colour: VideoColour? = nil
         ) {
             self.index = index
             self.codec = codec
@@ -43,6 +45,7 @@ public struct MediaInfo: Codable, Sendable, Equatable {
             self.frameCount = frameCount
             self.durationSeconds = durationSeconds
             self.bitRate = bitRate
+            self.colour = colour
         }
 
         enum CodingKeys: String, CodingKey {
@@ -59,6 +62,7 @@ public struct MediaInfo: Codable, Sendable, Equatable {
             case frameCount = "frame_count"
             case durationSeconds = "duration_seconds"
             case bitRate = "bit_rate"
+            case colour
         }
     }
 

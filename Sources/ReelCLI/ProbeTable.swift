@@ -23,6 +23,7 @@ enum ProbeTable {
                         + (video.isVariableFrameRate ? " (variable)" : "")
                 ),
             ]
+            if let colour = video.colour { rows += colourRows(colour) }
             if let frames = video.frameCount { rows.append(("frames", String(frames))) }
             if let duration = video.durationSeconds { rows.append(("video duration", "\(fixed(duration, 3)) s")) }
         }
@@ -42,6 +43,27 @@ enum ProbeTable {
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(
             separator: "\n")
+    }
+
+    /// "colour" with the four tags, and "dynamic range" with what makes it HDR (Dolby Vision, mastering, light level).
+    static func colourRows(_ colour: VideoColour) -> [(String, String)] {
+        var range = colour.dynamicRange.rawValue
+        var facts: [String] = []
+        if let profile = colour.dolbyVision { facts.append("Dolby Vision \(profile)") }
+        if let peak = colour.masteringPeakNits {
+            facts.append(
+                "mastered at \(fixed(peak, 1)) cd/m²" + (colour.masteringBlackNits.map { " / \(fixed($0, 4))" } ?? ""))
+        }
+        if let cll = colour.maxContentLightLevel { facts.append("MaxCLL \(cll)") }
+        if let fall = colour.maxFrameAverageLightLevel { facts.append("MaxFALL \(fall)") }
+        if !facts.isEmpty { range += " (" + facts.joined(separator: ", ") + ")" }
+        return [
+            (
+                "colour",
+                "\(colour.primaries) primaries, \(colour.transfer) transfer, \(colour.matrix) matrix, \(colour.range) range"
+            ),
+            ("dynamic range", range),
+        ]
     }
 
     static func fixed(_ value: Double, _ places: Int) -> String {
