@@ -67,8 +67,13 @@ final class LadderSession: @unchecked Sendable {
     private var firstTimestamp: Int64?
     private var lastTimestamp: Int64 = 0
     private var nextSlot: Int64 = 0
-    private var pending: (picture: SourcePicture, slot: Int64)?
+    /// The decoded picture waiting for its slots (a reference; converted and turned upright only once emitted, so a
+    /// 60 fps source's dropped pictures cost neither), and the last one prepared.
+    private var pending: (decoded: Frame, number: Int64, slot: Int64)?
+    private var prepared: SourcePicture?
     private var picturesDecoded: Int64 = 0
+    /// Turns HDR pictures into BT.709 SDR before anything else sees them; nil for SDR sources.
+    private let converter: HDRConverter?
 
     /// `destination` gives each rung of `plan` in each of its codecs its output. A `storyboardDuration` (the
     /// container's claim, 0 when unknown) collects storyboard thumbnails as the rungs encode.
@@ -85,8 +90,10 @@ final class LadderSession: @unchecked Sendable {
         threads: Int,
         storyboardDuration: Double? = nil, measure: Bool = false, pools: [[Range<Int64>]] = [],
         only: Set<String>? = nil, decodeLead: Int64? = nil,
-        references: [String: Double] = [:], sample: [Range<Int64>] = [], trial: FirstProbeTrial? = nil
+        references: [String: Double] = [:], sample: [Range<Int64>] = [], trial: FirstProbeTrial? = nil,
+        converter: HDRConverter? = nil
     ) throws {
+        self.converter = converter
         self.input = input
         self.videoIndex = videoIndex
         self.audioIndex = audioIndex
@@ -101,7 +108,7 @@ final class LadderSession: @unchecked Sendable {
                 streamIndex: index, threads: 1, maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.audioCodecs
             )
         }
-        let color = Self.outputColor(input, videoIndex, plan)
+        let color = Self.outputColor(input, videoIndex, plan, converting: converter != nil)
         scalers = plan.rungs.map { RungScaler(width: $0.width, height: $0.height) }
         audio =
             audioIndex == nil
@@ -168,9 +175,13 @@ final class LadderSession: @unchecked Sendable {
         storyboard = storyboardDuration.map { StoryboardCollector(expectedDuration: $0, frameRate: frameRate) }
     }
 
-    /// The colour every rendition is tagged with (and the first probes' encoder, `FirstProbeTrial`).
-    static func outputColor(_ input: InputContext, _ videoIndex: Int, _ plan: LadderPlan) -> ColorDescription {
-        input.colorDescription(ofStream: videoIndex).forOutput(
+    /// The colour every rendition is tagged with (and the first probes' encoder, `FirstProbeTrial`): BT.709 when
+    /// HDR is converted, else the source's tags where it states them.
+    static func outputColor(
+        _ input: InputContext, _ videoIndex: Int, _ plan: LadderPlan, converting: Bool
+    ) -> ColorDescription {
+        if converting { return .bt709 }
+        return input.colorDescription(ofStream: videoIndex).forOutput(
             shortSide: plan.rungs.map { min($0.width, $0.height) }.max() ?? 0)
     }
 
@@ -245,7 +256,8 @@ final class LadderSession: @unchecked Sendable {
     private func drainVideo(_ frame: Frame) throws {
         while try videoDecoder.receive(into: frame) == .output {
             var timestamp = frame.bestEffortTimestamp
-            let picture = SourcePicture(frame: try frame.upright(rotation: plan.rotation), number: picturesDecoded)
+            let decoded = try frame.makeReference()
+            let number = picturesDecoded
             picturesDecoded += 1
             frame.unref()
             if timestamp == noTimestamp { timestamp = lastTimestamp + 1 }
@@ -255,12 +267,21 @@ final class LadderSession: @unchecked Sendable {
             let slot = slotOf(timestamp - first)
             if let pending {
                 while nextSlot < slot {
-                    try emit(pending.picture, slot: nextSlot)
+                    try emit(try picture(pending.decoded, number: pending.number), slot: nextSlot)
                     nextSlot += 1
                 }
             }
-            pending = (picture, max(slot, nextSlot))
+            pending = (decoded, number, max(slot, nextSlot))
         }
+    }
+
+    /// A decoded picture converted (HDR to SDR) and turned upright, once however many slots it covers.
+    private func picture(_ decoded: Frame, number: Int64) throws -> SourcePicture {
+        if let prepared, prepared.number == number { return prepared }
+        let frame = try converter?.convert(decoded) ?? decoded
+        let picture = SourcePicture(frame: try frame.upright(rotation: plan.rotation), number: number)
+        prepared = picture
+        return picture
     }
 
     /// The output slot nearest to a source time offset, in exact integer arithmetic; a tie goes to the later slot,
@@ -280,7 +301,7 @@ final class LadderSession: @unchecked Sendable {
             (1 / max(input.streams[videoIndex].averageFrameRate.doubleValue, 1)) / videoTimeBase.doubleValue)
         let end = max(nextSlot == 0 ? 1 : 0, slotOf(lastTimestamp - first + max(sourceFrame, 1)))
         while nextSlot < end {
-            try emit(pending.picture, slot: nextSlot)
+            try emit(try picture(pending.decoded, number: pending.number), slot: nextSlot)
             nextSlot += 1
         }
         self.pending = nil

@@ -141,7 +141,7 @@ extension LadderTranscoder {
             input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: preset,
             destination: { rung, codec in .hls(directory: staging + "/" + codec.renditionID(rung: rung.id)) },
             limits: admitted.limits, threads: encoderThreads, measure: true, pools: pools, only: only,
-            decodeLead: decodeLead)
+            decodeLead: decodeLead, converter: try HDRConverter.make(for: admitted))
         try session.run(duration: admitted.info.durationSeconds ?? 0, isCancelled: isCancelled) { _ in }
         for output in session.outputs {
             Directory.remove(directory + "/" + output.id)

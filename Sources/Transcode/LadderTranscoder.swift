@@ -98,6 +98,8 @@ public struct LadderTranscoder: Sendable {
             ))
         let duration = admitted.info.durationSeconds ?? 0
         let base = plan
+        let converter: HDRConverter?
+        do { converter = try HDRConverter.make(for: admitted) } catch { throw TranscodeError(error, path: source) }
         let destination = { (rung: LadderPlan.Rung, codec: VideoCodec) -> RungOutput.Destination in
             .hls(directory: directory + "/" + codec.renditionID(rung: rung.id))
         }
@@ -109,7 +111,8 @@ public struct LadderTranscoder: Sendable {
             var trial =
                 preset.contentAware.enabled
                 ? try analyzer.firstProbeTrial(
-                    plan: plan, color: LadderSession.outputColor(input, videoIndex, plan), threads: encoderThreads)
+                    plan: plan, color: LadderSession.outputColor(input, videoIndex, plan, converting: converter != nil),
+                    threads: encoderThreads)
                 : nil
             var first: RateAnalysis.FirstProbes?
             var check: CheckSlots?
@@ -121,7 +124,8 @@ public struct LadderTranscoder: Sendable {
                     destination: destination,
                     limits: admitted.limits, threads: encoderThreads, storyboardDuration: duration,
                     measure: measuresQuality || check != nil, pools: check?.pools ?? [],
-                    references: check?.references ?? [:], sample: check?.sample ?? [], trial: trial
+                    references: check?.references ?? [:], sample: check?.sample ?? [], trial: trial,
+                    converter: converter
                 )
                 trial = nil  // the session's now: its probe encoder goes when the probes decide
                 let started = Date()
@@ -219,13 +223,15 @@ public struct LadderTranscoder: Sendable {
         let input: InputContext
         do { input = try admitted.openInput() } catch { throw TranscodeError(.rejected(error), path: admitted.path) }
         input.discardAll(except: [videoIndex])
+        let converter = try HDRConverter.make(for: admitted)
         let windows = RateAnalyzer.windows(
             duration: duration, samples: preset.contentAware.samples,
             seconds: preset.contentAware.sampleSeconds, grid: preset.keyframeIntervalSeconds)
         let limits = admitted.limits
         let probe = RateProbe(
             input: input, videoIndex: videoIndex, plan: plan, preset: preset,
-            color: LadderSession.outputColor(input, videoIndex, plan), threads: encoderThreads,
+            color: LadderSession.outputColor(input, videoIndex, plan, converting: converter != nil),
+            threads: encoderThreads, converter: converter,
             windowStarts: windows.starts, windowSeconds: windows.seconds
         ) {
             try input.makeDecoder(

@@ -39,7 +39,10 @@ public struct VideoCompressor: Sendable {
         do { staging = try StagingDirectory(besides: output) } catch { throw TranscodeError(error, path: source) }
         defer { staging.discard() }
         let temporary = staging.path + "/output.mp4"
-        let fits = info.fileSize < preset.remuxBelowBytes && preset.fits(info, quality: quality)
+        // An HDR upload is never passed through: `reel upload` sends what compress makes, and it must be SDR.
+        let fits =
+            info.fileSize < preset.remuxBelowBytes && preset.fits(info, quality: quality)
+            && HDRConverter.source(for: video.colour) == nil
         var summary = CompressSummary(
             source: source, output: output, mode: fits ? .remux : .transcode, sourceBytes: info.fileSize, bytes: 0,
             width: video.displayWidth, height: video.displayHeight, frameRate: video.averageFrameRate,
@@ -93,7 +96,8 @@ public struct VideoCompressor: Sendable {
             rotation: plan.rotation)
         let session = try LadderSession(
             input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: top, preset: ladder,
-            destination: { _, _ in .mp4(path: path) }, limits: admitted.limits, threads: encoderThreads
+            destination: { _, _ in .mp4(path: path) }, limits: admitted.limits, threads: encoderThreads,
+            converter: try HDRConverter.make(for: admitted)
         )
         let duration = admitted.info.durationSeconds ?? 0
         try session.run(duration: duration, isCancelled: isCancelled) { seconds in

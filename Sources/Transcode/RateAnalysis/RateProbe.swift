@@ -21,6 +21,8 @@ final class RateProbe {
     private let color: ColorDescription
     private let threads: Int
     private let makeDecoder: () throws -> Decoder
+    /// HDR to SDR before the pictures are turned upright, as the ladder does; nil for SDR.
+    private let converter: HDRConverter?
     let windowStarts: [Double]
     let windowSeconds: Double
 
@@ -29,9 +31,10 @@ final class RateProbe {
     ///   - makeDecoder: a fresh video decoder, one per window (a decoder fed before a seek holds older pictures).
     init(
         input: InputContext, videoIndex: Int, plan: LadderPlan, preset: LadderPreset, color: ColorDescription,
-        threads: Int,
+        threads: Int, converter: HDRConverter? = nil,
         windowStarts: [Double], windowSeconds: Double, makeDecoder: @escaping () throws -> Decoder
     ) {
+        self.converter = converter
         self.input = input
         self.videoIndex = videoIndex
         self.plan = plan
@@ -71,7 +74,8 @@ final class RateProbe {
                 // The ladder's clock: the picture nearest each slot; a gap repeats the picture before it.
                 let wanted = Int(((seconds - start) * fps).rounded())
                 guard wanted >= emitted else { return true }
-                let picture = SourcePicture(frame: try frame.upright(rotation: plan.rotation), number: picturesDecoded)
+                let sdr = try converter?.convert(frame) ?? frame
+                let picture = SourcePicture(frame: try sdr.upright(rotation: plan.rotation), number: picturesDecoded)
                 picturesDecoded += 1
                 while emitted <= min(wanted, framesPerWindow - 1) {
                     // Each window starts on the ladder's GOP grid with an IDR and has IDRs where the ladder has them:

@@ -1,0 +1,137 @@
+import Deadlines
+import Foundation
+import Ingest
+import MediaFixtures
+import MediaModel
+import TestTraits
+import Testing
+
+@testable import Transcode
+
+/// Issue 61: phone HDR (HLG, PQ with and without mastering metadata, Dolby Vision 8.4's HLG base layer) becomes
+/// BT.709 SDR renditions, posters and storyboards close to the SDR footage the clips were made from, judged by
+/// ffprobe and scikit-image's CIEDE2000 (`PhoneTestBed`), never by hashes or timings.
+@Suite(
+    .offThePool, .timeLimit(.minutes(20)), .enabled(if: PhoneTestBed.isAvailable, "needs ffmpeg, opencv-doc, anchors"))
+struct PhoneFootageTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    @Test func probeSaysWhichHDRAClipIs() async throws {
+        let bed = try await PhoneTestBed.folder()
+        let policy = AdmissionPolicy()
+        let expected: [(String, DynamicRange, String?)] = [
+            ("hlg", .hlg, nil), ("pq-mastering", .pq, nil), ("pq-bare", .pq, nil), ("dv84", .hlg, "8.4"),
+            ("sdr10", .sdr, nil),
+        ]
+        for (clip, range, dolbyVision) in expected {
+            let colour = try #require(try policy.probe(path: "\(bed)/\(clip).mp4").video?.colour, "\(clip)")
+            #expect(colour.dynamicRange == range, "\(clip): \(colour)")
+            #expect(colour.dolbyVision == dolbyVision, "\(clip): \(colour)")
+        }
+        let mastered = try #require(try policy.probe(path: "\(bed)/pq-mastering.mp4").video?.colour)
+        #expect(mastered.masteringPeakNits == 1000 && mastered.maxContentLightLevel == 1000, "\(mastered)")
+        let bare = try #require(try policy.probe(path: "\(bed)/pq-bare.mp4").video?.colour)
+        #expect(bare.masteringPeakNits == nil && bare.maxContentLightLevel == nil, "\(bare)")
+        #expect(bare.transfer == "smpte2084" && bare.primaries == "bt2020" && bare.matrix == "bt2020nc")
+    }
+
+    /// Every rendition is 8-bit and tagged BT.709 throughout; the top rung is within a mean CIEDE2000 of 3.0 of the
+    /// SDR source (Reel's ladder on the SDR source itself scores about 2); the poster is as saturated as the source.
+    @Test(arguments: ["hlg", "pq-mastering", "pq-bare", "dv84", "sdr10"])
+    func hdrBecomesBT709SDRCloseToTheSource(clip: String) async throws {
+        let bed = try await PhoneTestBed.folder()
+        let folder = directory.file(clip)
+        let summary = try await onOwnThread("transcodes \(clip)") {
+            try LadderTranscoder().run(source: "\(bed)/\(clip).mp4", output: folder)
+        }
+        for rendition in summary.renditions {
+            let tags = try await PhoneTestBed.videoTags(folder + "/" + rendition.id + "/init.mp4")
+            #expect(
+                tags["color_primaries"] == "bt709" && tags["color_transfer"] == "bt709"
+                    && tags["color_space"] == "bt709", "\(clip) \(rendition.id): \(tags)")
+        }
+        let top = try #require(summary.renditions.max { $0.height < $1.height })
+        let difference = try await PhoneTestBed.colourDifference(
+            reference: PhoneTestBed.source, test: "\(folder)/\(top.id)")
+        let deltaE = try #require(difference["ciede2000"])
+        #expect(deltaE <= 3.0, "\(clip): mean CIEDE2000 \(deltaE) from the SDR source")
+        let saturation = try #require(difference["saturation_test"]),
+            wanted = try #require(
+                difference["saturation_reference"])
+        #expect(saturation > wanted * 0.7, "\(clip): saturation \(saturation) against the source's \(wanted)")
+        let poster = try await posterSaturation(folder + "/poster.jpg")
+        #expect(poster > wanted * 0.7, "\(clip): the poster's saturation \(poster) against the source's \(wanted)")
+    }
+
+    /// With highlights (3x above SDR white before the conversion), the roll-off keeps them apart instead of
+    /// clipping them: fewer newly clipped pixels than the ffmpeg CLI's zscale with `tonemap=clip` (a plain
+    /// conversion), and at most as many as its `tonemap=hable` chain plus 0.5 % of the picture.
+    @Test(arguments: ["hlg-highlights", "pq-highlights"])
+    func highlightsRollOffInsteadOfClipping(clip: String) async throws {
+        let bed = try await PhoneTestBed.folder()
+        let folder = directory.file(clip)
+        let summary = try await onOwnThread("transcodes \(clip)") {
+            try LadderTranscoder().run(source: "\(bed)/\(clip).mp4", output: folder)
+        }
+        let top = try #require(summary.renditions.max { $0.height < $1.height })
+        let reel = try #require(
+            try await PhoneTestBed.colourDifference(reference: PhoneTestBed.source, test: "\(folder)/\(top.id)")[
+                "clipped_fraction"])
+        var anchor: [String: Double] = [:]
+        for tonemap in ["clip", "hable"] {
+            let output = directory.file("\(clip)-\(tonemap).mp4")
+            let chain =
+                "zscale=t=linear:npl=203,format=gbrpf32le,zscale=p=bt709,tonemap=\(tonemap):desat=0,"
+                + "zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
+            let result = try await ChildProcess.run(
+                [
+                    "/usr/bin/ffmpeg", "-nostdin", "-v", "error", "-y", "-i", "\(bed)/\(clip).mp4", "-vf", chain,
+                    "-c:v", "libx264", "-preset", "veryfast", "-crf", "18", output,
+                ], within: .seconds(300))
+            try #require(result.status == 0, "ffmpeg: \(result.stderr)")
+            anchor[tonemap] = try #require(
+                try await PhoneTestBed.colourDifference(reference: PhoneTestBed.source, test: output)[
+                    "clipped_fraction"])
+        }
+        let clipped = try #require(anchor["clip"]), hable = try #require(anchor["hable"])
+        #expect(clipped > 0.01, "\(clip): the highlights are real (a plain conversion clips \(clipped))")
+        #expect(reel < clipped / 4, "\(clip): Reel clips \(reel), a plain conversion \(clipped)")
+        #expect(reel <= hable + 0.005, "\(clip): Reel clips \(reel), zscale+hable \(hable)")
+    }
+
+    /// `reel compress` converts too (its output is what `reel upload` sends), and never passes HDR through.
+    @Test func compressMakesSDR() async throws {
+        let bed = try await PhoneTestBed.folder()
+        let output = directory.file("compressed.mp4")
+        let summary = try await onOwnThread("compresses the HLG clip") {
+            try VideoCompressor().run(source: "\(bed)/hlg.mp4", output: output, quality: .high)
+        }
+        #expect(summary.mode == .transcode)
+        let tags = try await PhoneTestBed.videoTags(output)
+        #expect(tags["pix_fmt"] == "yuv420p" && tags["color_transfer"] == "bt709", "\(tags)")
+        let deltaE = try #require(
+            try await PhoneTestBed.colourDifference(reference: PhoneTestBed.source, test: output)["ciede2000"])
+        #expect(deltaE <= 3.0, "compress: mean CIEDE2000 \(deltaE)")
+    }
+
+    /// Dolby Vision without a compatible base layer (profile 5) is refused with the reason, not shown in wrong colours.
+    @Test func dolbyVisionProfile5IsRefusedWithTheReason() async throws {
+        let bed = try await PhoneTestBed.folder()
+        let clip = directory.file("dv5.mp4")
+        let result = try await ChildProcess.run(["\(bed)/.dv-remux", "\(bed)/pq-bare.mp4", clip, "5", "0"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let error = #expect(throws: Rejection.self) { try AdmissionPolicy().admitVideo(path: clip) }
+        #expect(error?.reason == .unsupportedFormat)
+        #expect(error?.message.contains("Dolby Vision profile 5") == true, "\(error?.message ?? "")")
+    }
+
+    /// Mean saturation ((max - min) / max) of a JPEG, by Pillow and numpy, as colour_difference.py measures frames.
+    func posterSaturation(_ path: String) async throws -> Double {
+        let script =
+            "import sys, numpy as np; from PIL import Image; x = np.asarray(Image.open(sys.argv[1]).convert('RGB'))"
+            + " / 255.0; print(float(((x.max(2) - x.min(2)) / (x.max(2) + 1e-6)).mean()))"
+        let result = try await ChildProcess.run(["/usr/bin/python3", "-c", script, path], within: .seconds(60))
+        return try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result.stderr)")
+    }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Phone footage (issue 61), every figure from one run on the test bed (scripts/make-phone-testbed.sh):
+#   colour:   each HDR clip through `reel transcode`, through the ladder before tone mapping (BASELINE, a release build
+#             of an earlier commit) and through the ffmpeg CLI's zscale+tonemap chain (hable, as most guides give it,
+#             and mobius), each against the SDR source: mean CIEDE2000 and the fraction of newly clipped white pixels
+#             (../shared/anchors/colour_difference.py, scikit-image), and the CPU seconds of each ladder.
+#   loudness: each loudness clip through `reel transcode`, measured before and after by ffmpeg's ebur128
+#             (../shared/anchors/loudness.sh).
+# Usage: scripts/bench-phone.sh [REEL_BINARY]
+# Env: BASELINE=447efb6 (the commit whose ladder has no tone mapping; built once into .build-baseline),
+#      SECONDS_CLIP=8, SECTIONS="colour loudness", KEEP_WORK=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reel=$(realpath "${1:-.build/release/reel}")
+anchors=$(realpath ../shared/anchors)
+work=$(mktemp -d)
+if [ "${KEEP_WORK:-0}" = 1 ]; then trap 'echo "kept $work" >&2' EXIT; else trap 'rm -rf "$work"' EXIT; fi
+sections=" ${SECTIONS:-colour loudness} "
+wants() { [[ $sections == *" $1 "* ]]; }
+source=/usr/share/doc/opencv-doc/examples/data/Megamind.avi
+scripts/make-phone-testbed.sh "$work/bed" "${SECONDS_CLIP:-8}" "$source" >/dev/null
+cpu() { # command...: prints user+system CPU seconds
+    /usr/bin/time -f "%U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }
+    awk '{printf "%.2f", $1 + $2}' "$work/time"
+}
+top_rung() { ls -d "$1"/*/ | sort -t p -k1 -n | tail -1; }
+colour() { # REFERENCE TEST: "ciede clipped"
+    python3 "$anchors/colour_difference.py" "$1" "$2" --times 1,3,5,7 --json \
+        | python3 -c 'import json,sys; m=json.load(sys.stdin)["mean"]; print("%.2f %.5f" % (m["ciede2000"], m["clipped_fraction"]))'
+}
+
+if wants colour; then
+    baseline=${BASELINE:-447efb6}
+    old=.build-baseline/release/reel
+    if [ ! -x "$old" ] || [ "$(cat .build-baseline/commit 2>/dev/null)" != "$baseline" ]; then
+        rm -rf .build-baseline/src && mkdir -p .build-baseline
+        git worktree add -f --detach .build-baseline/src "$baseline" >/dev/null 2>&1
+        (cd .build-baseline/src && swift build -c release --product reel --scratch-path ../scratch >/dev/null)
+        mkdir -p .build-baseline/release && cp .build-baseline/scratch/release/reel "$old"
+        echo "$baseline" > .build-baseline/commit
+        git worktree remove --force .build-baseline/src
+    fi
+    echo "| clip | Reel ΔE2000 | Reel clipped | Reel CPU s | before ($baseline) ΔE | before CPU s | Reel / before CPU | ffmpeg hable ΔE | hable clipped | ffmpeg mobius ΔE | mobius clipped | ffmpeg chain CPU s |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "$reel" transcode "$source" --output "$work/sdr-reel" >/dev/null 2>&1
+    for clip in hlg pq-mastering pq-bare dv84 hlg-highlights pq-highlights sdr10; do
+        in=$work/bed/$clip.mp4
+        new_cpu=$(cpu "$reel" transcode "$in" --output "$work/$clip-reel")
+        old_cpu=$(cpu "$old" transcode "$in" --output "$work/$clip-old")
+        read -r new_de new_clip <<<"$(colour "$source" "$(top_rung "$work/$clip-reel")")"
+        read -r old_de _ <<<"$(colour "$source" "$(top_rung "$work/$clip-old")")"
+        # The ffmpeg CLI: SDR white at npl=203 (HLG and PQ alike), BT.709 primaries, the tone operator, BT.709 out.
+        chain() { echo "zscale=t=linear:npl=203,format=gbrpf32le,zscale=p=bt709,tonemap=$1:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p"; }
+        if [ "$clip" = sdr10 ]; then chain() { echo "format=yuv420p"; }; fi
+        ff_cpu=$(cpu ffmpeg -nostdin -v error -y -i "$in" -vf "$(chain hable)" -c:v libx264 -preset veryfast -crf 21 "$work/$clip-hable.mp4")
+        ffmpeg -nostdin -v error -y -i "$in" -vf "$(chain mobius)" -c:v libx264 -preset veryfast -crf 21 "$work/$clip-mobius.mp4"
+        read -r hable_de hable_clip <<<"$(colour "$source" "$work/$clip-hable.mp4")"
+        read -r mobius_de mobius_clip <<<"$(colour "$source" "$work/$clip-mobius.mp4")"
+        ratio=$(awk -v a="$new_cpu" -v b="$old_cpu" 'BEGIN { printf "%.2f", a / b }')
+        echo "| $clip | $new_de | $new_clip | $new_cpu | $old_de | $old_cpu | $ratio | $hable_de | $hable_clip | $mobius_de | $mobius_clip | $ff_cpu |"
+    done
+    read -r sdr_de _ <<<"$(colour "$source" "$(top_rung "$work/sdr-reel")")"
+    echo
+    echo "Reel's ladder on the SDR source itself: ΔE2000 $sdr_de (the floor the encode sets)."
+fi
+
+if wants loudness; then
+    echo
+    echo "| clip | source LUFS | source dBTP | Reel LUFS | Reel dBTP |"
+    echo "|---|---|---|---|---|"
+    for clip in quiet loud speech music silent; do
+        [ -f "$work/bed/$clip.mp4" ] || continue
+        "$reel" transcode "$work/bed/$clip.mp4" --output "$work/$clip-reel" >/dev/null 2>&1
+        src=$("$anchors/loudness.sh" "$work/bed/$clip.mp4")
+        out=$("$anchors/loudness.sh" "$(top_rung "$work/$clip-reel")")
+        field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+        echo "| $clip | $(field integrated_lufs "$src") | $(field true_peak_dbtp "$src") | $(field integrated_lufs "$out") | $(field true_peak_dbtp "$out") |"
+    done
+fi
