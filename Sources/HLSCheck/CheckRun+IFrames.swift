@@ -20,6 +20,7 @@ extension CheckRun {
             guard let analysis = analyzeMedia(location, iFrames: true) else { continue }
             let measured = checkIFrames(analysis)
             if let track = measured.track {
+                checkVideoRange(attributes, name: uri, video: track, analysis: analysis)
                 if let codecs, let codec = track.configuration?.codec ?? track.format {
                     compareCodecs(declared: codecs, measured: [codec], file: masterFile, name: uri)
                 }

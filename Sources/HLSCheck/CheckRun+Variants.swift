@@ -21,6 +21,7 @@ extension CheckRun {
             if let analysis { checked.append((variant, analysis)) }
         }
         checkLadder(master, checked.map(\.analysis))
+        checkRungColours(checked)
         checkIFrameVariants(master)
     }
 
@@ -88,6 +89,7 @@ extension CheckRun {
             } else {
                 report(.frameRate, masterFile, "\(name): no valid FRAME-RATE for a variant with video")
             }
+            checkVideoRange(attributes, name: name, video: main, analysis: analysis)
         }
         // Bit rates: the variant's own segments plus the largest rendition in its groups (RFC 8216 §4.3.4.2).
         let peak = analysis.peak
@@ -125,7 +127,11 @@ extension CheckRun {
                 frameRate: attributes.decimal("FRAME-RATE"),
                 measuredFrameRate: analysis.frameRate.map { ($0 * 1000).rounded() / 1000 },
                 targetDuration: analysis.playlist.targetDuration, segments: analysis.segments.count,
-                durationSeconds: (analysis.playlist.duration * 1000).rounded() / 1000
+                durationSeconds: (analysis.playlist.duration * 1000).rounded() / 1000,
+                videoRange: attributes.values["VIDEO-RANGE"],
+                measuredVideoRange: analysis.initSegment?.video?.colour.videoRange,
+                measuredColour: analysis.initSegment?.video?.colour.description,
+                measuredBitDepth: analysis.initSegment?.video?.bitDepth
             ))
     }
 

@@ -97,6 +97,7 @@ final class CheckRun {
             if !parsed.hasMovieExtends {
                 report(.mapResolves, file, "the init segment has no 'mvex' box, so it cannot start fragments")
             }
+            checkBitDepth(parsed, file: file)
             return parsed
         } catch let error as HLSResourceError {
             report(

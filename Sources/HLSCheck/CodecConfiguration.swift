@@ -6,9 +6,14 @@ package struct CodecConfiguration: Equatable {
     var nalLengthSize: Int?
     /// AV1 `reduced_still_picture_header`: every frame is a key frame and frame headers carry no frame type.
     var av1ReducedStillPicture = false
+    /// Bits per luma sample, when the record says (or its profile allows nothing but 8); nil for audio.
+    var bitDepth: Int?
+    /// H.264 only: the colour the first SPS's VUI signals, which a player uses when there is no `colr` box.
+    var sequenceColour: VideoColour?
 
     /// `avc1.PPCCLL` from an AVCDecoderConfigurationRecord (ISO/IEC 14496-15 §5.3.3.1): profile, constraint flags
-    /// and level as two hex digits each.
+    /// and level as two hex digits each. The bit depth and VUI colour come from the first SPS; an SPS that cannot be
+    /// read leaves them to the record's high-profile fields, or to the profile (below High 10, only 8 bits).
     static func avc(_ format: String, _ payload: ArraySlice<UInt8>) throws(MediaParseError) -> CodecConfiguration {
         var cursor = ByteCursor(Array(payload))
         _ = try cursor.u8()  // configurationVersion
@@ -16,12 +21,32 @@ package struct CodecConfiguration: Equatable {
         let lengthSize = Int(try cursor.u8() & 0x03) + 1
         let codec =
             format + "." + [profile, compatibility, level].map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-        return CodecConfiguration(codec: codec, nalLengthSize: lengthSize)
+        var configuration = CodecConfiguration(codec: codec, nalLengthSize: lengthSize)
+        // Baseline, Main, Extended and High allow 8 bits only; High 10 and above say it in the SPS.
+        configuration.bitDepth = [66, 77, 88, 100].contains(profile) ? 8 : nil
+        // A record cut short after its first bytes still names the codec; only the colour facts are lost.
+        guard let sequenceParameterSets = try? parameterSets(&cursor) else { return configuration }
+        if let first = sequenceParameterSets.first, let sps = try? H264SequenceParameterSet.parse(first) {
+            configuration.bitDepth = sps.lumaBitDepth
+            configuration.sequenceColour = sps.colour
+        } else if [100, 110, 122, 144].contains(profile), cursor.remaining >= 4 {
+            try cursor.skip(1)  // reserved, chroma_format
+            configuration.bitDepth = 8 + Int(try cursor.u8() & 0x07)  // reserved, bit_depth_luma_minus8
+        }
+        return configuration
+    }
+
+    /// Reads the record's SPS and PPS arrays, leaving `cursor` after them; returns the SPS NAL units.
+    private static func parameterSets(_ cursor: inout ByteCursor) throws(MediaParseError) -> [ArraySlice<UInt8>] {
+        var sequence: [ArraySlice<UInt8>] = []
+        for _ in 0..<Int(try cursor.u8() & 0x1F) { sequence.append(try cursor.take(Int(try cursor.u16()))) }
+        for _ in 0..<Int(try cursor.u8()) { try cursor.skip(Int(try cursor.u16())) }
+        return sequence
     }
 
     /// `hvc1.[A-C]P.FLAGS.[LH]LEVEL.C1.C2…` from an HEVCDecoderConfigurationRecord (ISO/IEC 14496-15 §8.3.3.1 and
     /// Annex E): profile space and profile, the 32 compatibility flags bit-reversed in hex, tier and level, then
-    /// the six constraint bytes in hex with trailing zero bytes left out.
+    /// the six constraint bytes in hex with trailing zero bytes left out. The bit depth is `bitDepthLumaMinus8 + 8`.
     static func hevc(_ format: String, _ payload: ArraySlice<UInt8>) throws(MediaParseError) -> CodecConfiguration {
         var cursor = ByteCursor(Array(payload))
         _ = try cursor.u8()  // configurationVersion
@@ -31,7 +56,9 @@ package struct CodecConfiguration: Equatable {
         var constraints: [UInt8] = []
         for _ in 0..<6 { constraints.append(try cursor.u8()) }
         let level = Int(try cursor.u8())
-        try cursor.skip(8)  // min_spatial_segmentation … avgFrameRate
+        try cursor.skip(4)  // min_spatial_segmentation, parallelismType, chromaFormat
+        let bitDepth = 8 + Int(try cursor.u8() & 0x07)  // bitDepthLumaMinus8
+        try cursor.skip(3)  // bitDepthChromaMinus8, avgFrameRate
         let lengthSize = Int(try cursor.u8() & 0x03) + 1
         var reversed: UInt32 = 0
         for bit in 0..<32 where compatibility & (1 << bit) != 0 { reversed |= 1 << (31 - bit) }
@@ -41,11 +68,12 @@ package struct CodecConfiguration: Equatable {
             String(reversed, radix: 16, uppercase: true), (tier == 1 ? "H" : "L") + String(level),
         ]
         parts += constraints.map { String($0, radix: 16, uppercase: true) }
-        return CodecConfiguration(codec: parts.joined(separator: "."), nalLengthSize: lengthSize)
+        return CodecConfiguration(codec: parts.joined(separator: "."), nalLengthSize: lengthSize, bitDepth: bitDepth)
     }
 
     /// `av01.P.LLT.DD` from an AV1CodecConfigurationRecord (AV1-ISOBMFF §2.3 and its Codecs Parameter String
-    /// section): profile, level index with tier M/H, and bit depth. The optional colour fields are left out.
+    /// section): profile, level index with tier M/H, and bit depth (`high_bitdepth`, `twelve_bit`). The optional
+    /// colour fields are left out.
     static func av1(_ payload: ArraySlice<UInt8>) throws(MediaParseError) -> CodecConfiguration {
         var cursor = ByteCursor(Array(payload))
         _ = try cursor.u8()  // marker and version
@@ -63,7 +91,7 @@ package struct CodecConfiguration: Equatable {
             reducedStill = header.payload.first.map { ($0 >> 3) & 1 == 1 } ?? false
         }
         let codec = "av01.\(profile).\(String(level).leftPadded(to: 2))\(tier).\(String(depth).leftPadded(to: 2))"
-        return CodecConfiguration(codec: codec, av1ReducedStillPicture: reducedStill)
+        return CodecConfiguration(codec: codec, av1ReducedStillPicture: reducedStill, bitDepth: depth)
     }
 
     /// `mp4a.40.N` from an ES descriptor (ISO/IEC 14496-1 §7.2.6.5): MPEG-4 audio (object type 0x40) names the

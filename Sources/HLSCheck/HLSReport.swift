@@ -34,6 +34,13 @@ public struct HLSVariantReport: Codable, Sendable, Equatable {
     public var targetDuration: Int?
     public var segments: Int
     public var durationSeconds: Double
+    /// VIDEO-RANGE as the master writes it (nil when absent, which means SDR), and as the video's transfer calls it.
+    public var videoRange: String? = nil
+    public var measuredVideoRange: String? = nil
+    /// The video's colour tags ("primaries 1 (bt709), transfer 1 (bt709), matrix 1 (bt709), limited range") and
+    /// bits per luma sample, from its init segment.
+    public var measuredColour: String? = nil
+    public var measuredBitDepth: Int? = nil
 
     enum CodingKeys: String, CodingKey {
         case playlist, bandwidth, codecs, resolution, segments
@@ -46,6 +53,10 @@ public struct HLSVariantReport: Codable, Sendable, Equatable {
         case measuredFrameRate = "measured_frame_rate"
         case targetDuration = "target_duration"
         case durationSeconds = "duration_seconds"
+        case videoRange = "video_range"
+        case measuredVideoRange = "measured_video_range"
+        case measuredColour = "measured_colour"
+        case measuredBitDepth = "measured_bit_depth"
     }
 }
 

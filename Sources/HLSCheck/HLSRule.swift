@@ -7,7 +7,8 @@ public enum Severity: String, Codable, Sendable, Comparable {
 }
 
 /// One rule the checker applies. Numbers without a prefix are items of Apple's "HLS Authoring Specification for
-/// Apple Devices"; "RFC8216 x.y" is a section of RFC 8216 where Apple has no item of its own.
+/// Apple Devices"; "RFC8216 x.y" is a section of RFC 8216 where Apple has no item of its own; "reel.…" is Reel's
+/// own rule, where neither says it in so many words (colour, for HDR phone footage).
 public struct HLSRule: Sendable, Hashable {
     public let id: String
     public let severity: Severity
@@ -75,4 +76,13 @@ extension HLSRule {
     static let averagePresent = HLSRule("9.14", .must, "EXT-X-STREAM-INF has AVERAGE-BANDWIDTH.")
     static let frameRate = HLSRule(
         "9.15", .must, "EXT-X-STREAM-INF with video has FRAME-RATE, equal to the frame rate.")
+    // Colour: the init segment's `colr` box (or the H.264 SPS VUI) and bit depth, against the master.
+    static let hdrBitDepth = HLSRule(
+        "reel.colour.8bit-hdr", .must, "Video tagged with an HDR transfer (PQ 16, HLG 18) has 10 bits or more.")
+    static let videoRange = HLSRule(
+        "reel.colour.video-range", .must,
+        "VIDEO-RANGE (absent means SDR) matches the video's transfer: PQ for 16, HLG for 18, SDR for any other.")
+    static let rungColour = HLSRule(
+        "reel.colour.rung", .must,
+        "Variants of one rung (the same RESOLUTION and VIDEO-RANGE, in any codec) carry the same colour tags.")
 }

@@ -1,5 +1,5 @@
 /// What a Media Initialization Section (the file EXT-X-MAP names) declares: its brands and its tracks, each with
-/// its handler, timescale, picture size, sample entry, codec string and fragment defaults.
+/// its handler, timescale, picture size, sample entry, codec string, fragment defaults and, for video, colour tags.
 package struct InitSegment {
     package struct Track {
         package var id: UInt32
@@ -13,6 +13,11 @@ package struct InitSegment {
         var codedWidth = 0, codedHeight = 0
         package var configuration: CodecConfiguration?
         package var defaults = SampleDefaults()
+        /// Video only: the sample entry's `colr` box, else (H.264) the SPS VUI, else nothing tagged.
+        package var colour = VideoColour()
+
+        /// Bits per luma sample, from the codec configuration record; nil when it does not say.
+        package var bitDepth: Int? { configuration?.bitDepth }
 
         package var isVideo: Bool { handler == "vide" }
         var isAudio: Bool { handler == "soun" }
@@ -130,6 +135,12 @@ package struct InitSegment {
         case "mp4a": if let esds = payload("esds") { track.configuration = try .mp4a(esds) }
         default: break
         }
+        guard track.isVideo else { return }
+        // The first colour box with code points wins (an ICC profile may come before it); a box too short to hold
+        // them counts as no box.
+        let tagged = boxes.lazy.filter { $0.type == "colr" }
+            .compactMap { try? VideoColour.colourBox(bytes[Int($0.payloadStart)..<Int($0.end)]) }.first
+        track.colour = tagged ?? track.configuration?.sequenceColour ?? VideoColour()
     }
 }
 

@@ -59,6 +59,8 @@ enum MasterPlaylistWriter {
     struct IFrameVariant {
         var uri: String
         var index: IFrameIndex
+        /// The rung's, so the I-frame variant states the same VIDEO-RANGE as its rendition.
+        var videoRange: TranscodeSummary.VideoRange = .sdr
     }
 
     /// The master playlists of a ladder, by file name: `master.m3u8` with every variant; with more than one codec also
@@ -84,6 +86,9 @@ enum MasterPlaylistWriter {
         return files
     }
 
+    /// The master's text. Every variant states its VIDEO-RANGE, SDR included (its absence would mean SDR too):
+    /// an HDR rung sets `videoRange` on its rendition and nothing else changes. VIDEO-RANGE needs no particular
+    /// EXT-X-VERSION (draft-pantos-hls-rfc8216bis §8 lists none for it), so the version stays 7.
     static func text(
         _ renditions: [TranscodeSummary.Rendition], iFrames: [IFrameVariant] = [], frameRate: Double
     ) -> String {
@@ -91,7 +96,8 @@ enum MasterPlaylistWriter {
         for r in renditions {
             lines.append(
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(r.bandwidth),AVERAGE-BANDWIDTH=\(r.averageBandwidth),"
-                    + "CODECS=\"\(r.codecs)\",RESOLUTION=\(r.width)x\(r.height),FRAME-RATE=\(String(format: "%.3f", frameRate))"
+                    + "CODECS=\"\(r.codecs)\",RESOLUTION=\(r.width)x\(r.height),FRAME-RATE=\(String(format: "%.3f", frameRate)),"
+                    + "VIDEO-RANGE=\(r.videoRange.rawValue)"
             )
             lines.append(r.playlist)
         }
@@ -99,7 +105,8 @@ enum MasterPlaylistWriter {
             let index = variant.index
             lines.append(
                 "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(index.peakBitRate),AVERAGE-BANDWIDTH=\(index.averageBitRate),"
-                    + "CODECS=\"\(index.codec)\",RESOLUTION=\(index.width)x\(index.height),URI=\"\(variant.uri)\"")
+                    + "CODECS=\"\(index.codec)\",RESOLUTION=\(index.width)x\(index.height),"
+                    + "VIDEO-RANGE=\(variant.videoRange.rawValue),URI=\"\(variant.uri)\"")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -114,7 +121,7 @@ enum MasterPlaylistWriter {
             let index = try IFrameIndex.build(mediaPlaylist: directory + "/" + rendition.playlist)
             let uri = folder + "/iframes.m3u8"
             try AtomicFile.write(Array(index.playlistText.utf8), to: directory + "/" + uri, durable: false)
-            return IFrameVariant(uri: uri, index: index)
+            return IFrameVariant(uri: uri, index: index, videoRange: rendition.videoRange)
         }
     }
 }

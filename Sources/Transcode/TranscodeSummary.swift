@@ -31,6 +31,9 @@ public struct TranscodeSummary: Codable, Sendable {
         /// What prefetching this rendition's start costs, measured from the playlist and files the job wrote, so the
         /// worker publishes it without reading them again; nil in summaries written before.
         public var prefetch: PrefetchHint? = nil
+        /// The dynamic range the rendition's video is made for, which the master states as its VIDEO-RANGE: SDR
+        /// unless an HDR rung sets it. Summaries written before it say nothing and were all SDR.
+        public var videoRange: VideoRange = .sdr
 
         enum CodingKeys: String, CodingKey {
             case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames, rung, crf, prefetch
@@ -39,7 +42,15 @@ public struct TranscodeSummary: Codable, Sendable {
             case ssimY = "ssim_y"
             case targetSSIMY = "target_ssim_y"
             case encodeCPUSeconds = "encode_cpu_seconds"
+            case videoRange = "video_range"
         }
+    }
+
+    /// A video's dynamic range as an HLS master names it (VIDEO-RANGE): SDR, or HDR with the HLG or PQ transfer.
+    public enum VideoRange: String, Codable, Sendable, CaseIterable {
+        case sdr = "SDR"
+        case hlg = "HLG"
+        case pq = "PQ"
     }
 
     public var source: String
@@ -69,6 +80,32 @@ public struct TranscodeSummary: Codable, Sendable {
         case posterWebP = "poster_webp"
         case posterTimeSeconds = "poster_time_seconds"
         case elapsedSeconds = "elapsed_seconds"
+    }
+}
+
+extension TranscodeSummary.Rendition {
+    /// Decodes a summary's rendition; a missing `video_range` (summaries written before it) is SDR.
+    /// - Throws: `DecodingError` when a required field is missing or has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        width = try container.decode(Int.self, forKey: .width)
+        height = try container.decode(Int.self, forKey: .height)
+        playlist = try container.decode(String.self, forKey: .playlist)
+        bytes = try container.decode(Int.self, forKey: .bytes)
+        bandwidth = try container.decode(Int.self, forKey: .bandwidth)
+        averageBandwidth = try container.decode(Int.self, forKey: .averageBandwidth)
+        codecs = try container.decode(String.self, forKey: .codecs)
+        segments = try container.decode(Int.self, forKey: .segments)
+        frames = try container.decode(Int.self, forKey: .frames)
+        rung = try container.decodeIfPresent(String.self, forKey: .rung)
+        videoCodec = try container.decodeIfPresent(VideoCodec.self, forKey: .videoCodec)
+        crf = try container.decodeIfPresent(Double.self, forKey: .crf)
+        ssimY = try container.decodeIfPresent(Double.self, forKey: .ssimY)
+        targetSSIMY = try container.decodeIfPresent(Double.self, forKey: .targetSSIMY)
+        encodeCPUSeconds = try container.decodeIfPresent(Double.self, forKey: .encodeCPUSeconds)
+        prefetch = try container.decodeIfPresent(PrefetchHint.self, forKey: .prefetch)
+        videoRange = try container.decodeIfPresent(TranscodeSummary.VideoRange.self, forKey: .videoRange) ?? .sdr
     }
 }
 
