@@ -18,7 +18,8 @@ if [ "${KEEP_WORK:-0}" = 1 ]; then trap 'echo "kept $work" >&2' EXIT; else trap 
 sections=" ${SECTIONS:-colour loudness} "
 wants() { [[ $sections == *" $1 "* ]]; }
 source=/usr/share/doc/opencv-doc/examples/data/Megamind.avi
-scripts/make-phone-testbed.sh "$work/bed" "${SECONDS_CLIP:-8}" "$source" >/dev/null
+bright=/usr/share/doc/opencv-doc/examples/data/vtest.avi
+scripts/make-phone-testbed.sh "$work/bed" "${SECONDS_CLIP:-8}" "$source" "$bright" >/dev/null
 cpu() { # command...: prints user+system CPU seconds
     /usr/bin/time -f "%U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }
     awk '{printf "%.2f", $1 + $2}' "$work/time"
@@ -42,20 +43,22 @@ if wants colour; then
     fi
     echo "| clip | Reel ΔE2000 | Reel clipped | Reel CPU s | before ($baseline) ΔE | before CPU s | Reel / before CPU | ffmpeg hable ΔE | hable clipped | ffmpeg mobius ΔE | mobius clipped | ffmpeg chain CPU s |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-    "$reel" transcode "$source" --output "$work/sdr-reel" >/dev/null 2>&1
+    "$reel" transcode "$work/bed/sdr.mp4" --output "$work/sdr-reel" >/dev/null 2>&1
     for clip in hlg pq-mastering pq-bare dv84 hlg-highlights pq-highlights sdr10; do
         in=$work/bed/$clip.mp4
+        ref=$source
+        [[ $clip == *highlights ]] && ref=$bright
         new_cpu=$(cpu "$reel" transcode "$in" --output "$work/$clip-reel")
         old_cpu=$(cpu "$old" transcode "$in" --output "$work/$clip-old")
-        read -r new_de new_clip <<<"$(colour "$source" "$(top_rung "$work/$clip-reel")")"
-        read -r old_de _ <<<"$(colour "$source" "$(top_rung "$work/$clip-old")")"
+        read -r new_de new_clip <<<"$(colour "$ref" "$(top_rung "$work/$clip-reel")")"
+        read -r old_de _ <<<"$(colour "$ref" "$(top_rung "$work/$clip-old")")"
         # The ffmpeg CLI: SDR white at npl=203 (HLG and PQ alike), BT.709 primaries, the tone operator, BT.709 out.
         chain() { echo "zscale=t=linear:npl=203,format=gbrpf32le,zscale=p=bt709,tonemap=$1:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p"; }
         if [ "$clip" = sdr10 ]; then chain() { echo "format=yuv420p"; }; fi
         ff_cpu=$(cpu ffmpeg -nostdin -v error -y -i "$in" -vf "$(chain hable)" -c:v libx264 -preset veryfast -crf 21 "$work/$clip-hable.mp4")
         ffmpeg -nostdin -v error -y -i "$in" -vf "$(chain mobius)" -c:v libx264 -preset veryfast -crf 21 "$work/$clip-mobius.mp4"
-        read -r hable_de hable_clip <<<"$(colour "$source" "$work/$clip-hable.mp4")"
-        read -r mobius_de mobius_clip <<<"$(colour "$source" "$work/$clip-mobius.mp4")"
+        read -r hable_de hable_clip <<<"$(colour "$ref" "$work/$clip-hable.mp4")"
+        read -r mobius_de mobius_clip <<<"$(colour "$ref" "$work/$clip-mobius.mp4")"
         ratio=$(awk -v a="$new_cpu" -v b="$old_cpu" 'BEGIN { printf "%.2f", a / b }')
         echo "| $clip | $new_de | $new_clip | $new_cpu | $old_de | $old_cpu | $ratio | $hable_de | $hable_clip | $mobius_de | $mobius_clip | $ff_cpu |"
     done

@@ -14,10 +14,13 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
   # whose servers the tests reach with curl.
   # gdb: the test watchdog (scripts/test-watchdog.py) dumps every thread of a test run that went silent.
   pkgs+=(postgresql iproute2 curl time gdb chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+  # The phone-footage test bed (scripts/make-phone-testbed.sh) and its judges: the ffmpeg CLI (zscale, x265,
+  # ebur128), opencv-doc's real footage, espeak-ng's speech, and a C compiler's libav headers for its DV remuxer.
+  pkgs+=(ffmpeg opencv-doc espeak-ng)
 fi
 if [ "$level" = bench ]; then
   # opencv-doc: its sample videos (vtest.avi, Megamind.avi) and photos are bench-transcode.sh's real footage.
-  pkgs+=(ffmpeg webp libvips-tools wrk hyperfine python3-pip nginx-extras opencv-doc)
+  pkgs+=(webp libvips-tools wrk hyperfine python3-pip nginx-extras)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
@@ -33,8 +36,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The anchors' quality checks (SSIM, playlist parsing) are Python, and the feed's reference server is Datasette;
-# install them when missing.
+# The anchors' quality checks (SSIM, CIEDE2000, playlist parsing) are Python, and the feed's reference server is
+# Datasette; install them when missing. The tests judge HDR conversion with colour_difference.py (scikit-image).
+if [ "$level" = test ] && ! python3 -c 'import PIL, skimage, numpy' 2>/dev/null; then
+  python3 -m pip install --quiet pillow scikit-image numpy
+fi
 if [ "$level" = bench ] && ! python3 -c 'import PIL, skimage, numpy, pillow_heif, m3u8, datasette' 2>/dev/null; then
   python3 -m pip install --quiet pillow scikit-image numpy pillow-heif m3u8 datasette
 fi

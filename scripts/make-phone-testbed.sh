@@ -4,20 +4,25 @@
 # trailer by default) it makes HDR clips the way phones record them: 10-bit HEVC, BT.2020, with SDR white where
 # ITU-R BT.2408 puts it (HLG 75 %, PQ 203 cd/m², zscale's npl=203), so the SDR source is their ground truth; and
 # short clips for the loudness cases.
-# Usage: scripts/make-phone-testbed.sh OUTDIR [SECONDS] [SOURCE]        prints one line per clip
+# The highlight clips come from a brighter scene (opencv-doc's vtest, a fifth of whose pixels a 3x gain lifts past
+# SDR white), since the trailer is dark.
+# Usage: scripts/make-phone-testbed.sh OUTDIR [SECONDS] [SOURCE] [BRIGHT_SOURCE]        prints one line per clip
 set -euo pipefail
 out=${1:?usage: make-phone-testbed.sh OUTDIR [SECONDS] [SOURCE]}
 secs=${2:-8}
 src=${3:-/usr/share/doc/opencv-doc/examples/data/Megamind.avi}
+bright=${4:-/usr/share/doc/opencv-doc/examples/data/vtest.avi}
 here=$(cd "$(dirname "$0")" && pwd)
-[ -f "$src" ] || { echo "make-phone-testbed: no source clip at $src (Debian's opencv-doc has it)" >&2; exit 1; }
+for f in "$src" "$bright"; do
+  [ -f "$f" ] || { echo "make-phone-testbed: no source clip at $f (Debian's opencv-doc has it)" >&2; exit 1; }
+done
 command -v ffmpeg >/dev/null || { echo "make-phone-testbed: the ffmpeg CLI is missing" >&2; exit 1; }
 mkdir -p "$out"
 ff() { ffmpeg -nostdin -v error -y "$@"; }
 
 # SDR in, tagged BT.709 (the trailer is untagged), to HDR with SDR white at NPL cd/m².
-hdr() { # NAME TRANSFER NPL X265PARAMS
-  ff -i "$src" -t "$secs" -an -vf "setparams=color_primaries=bt709:color_trc=bt709:colorspace=bt709:range=tv,\
+hdr() { # NAME TRANSFER NPL X265PARAMS [SOURCE]
+  ff -i "${5:-$src}" -t "$secs" -an -vf "setparams=color_primaries=bt709:color_trc=bt709:colorspace=bt709:range=tv,\
 zscale=t=$2:p=bt2020:m=bt2020nc:r=tv:npl=$3,format=yuv420p10le" \
     -c:v libx265 -preset fast -crf 16 -x265-params "log-level=error${4:+:$4}" -tag:v hvc1 \
     -color_trc "$2" -color_primaries bt2020 -colorspace bt2020nc -color_range tv "$out/$1.mp4"
@@ -27,9 +32,9 @@ mastering="hdr10=1:master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(156
 hdr hlg arib-std-b67 203 ""
 hdr pq-mastering smpte2084 203 "$mastering:max-cll=1000,400"
 hdr pq-bare smpte2084 203 ""
-# Highlights: a 3x gain above SDR white before the conversion (the source's white lands at 609 cd/m²).
-hdr hlg-highlights arib-std-b67 609 ""
-hdr pq-highlights smpte2084 609 "$mastering:max-cll=1000,400"
+# Highlights: a 3x gain above SDR white before the conversion (the bright source's white lands at 609 cd/m²).
+hdr hlg-highlights arib-std-b67 609 "" "$bright"
+hdr pq-highlights smpte2084 609 "$mastering:max-cll=1000,400" "$bright"
 
 # Dolby Vision 8.4 as iPhones write it: an HLG base layer with a dvvC record (no RPU: x265 cannot make one).
 dvtool="$out/.dv-remux"

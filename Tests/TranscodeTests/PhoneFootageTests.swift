@@ -76,7 +76,7 @@ struct PhoneFootageTests {
         }
         let top = try #require(summary.renditions.max { $0.height < $1.height })
         let reel = try #require(
-            try await PhoneTestBed.colourDifference(reference: PhoneTestBed.source, test: "\(folder)/\(top.id)")[
+            try await PhoneTestBed.colourDifference(reference: PhoneTestBed.brightSource, test: "\(folder)/\(top.id)")[
                 "clipped_fraction"])
         var anchor: [String: Double] = [:]
         for tonemap in ["clip", "hable"] {
@@ -91,7 +91,7 @@ struct PhoneFootageTests {
                 ], within: .seconds(300))
             try #require(result.status == 0, "ffmpeg: \(result.stderr)")
             anchor[tonemap] = try #require(
-                try await PhoneTestBed.colourDifference(reference: PhoneTestBed.source, test: output)[
+                try await PhoneTestBed.colourDifference(reference: PhoneTestBed.brightSource, test: output)[
                     "clipped_fraction"])
         }
         let clipped = try #require(anchor["clip"]), hable = try #require(anchor["hable"])
@@ -131,7 +131,7 @@ struct PhoneFootageTests {
         let script =
             "import sys, numpy as np; from PIL import Image; x = np.asarray(Image.open(sys.argv[1]).convert('RGB'))"
             + " / 255.0; print(float(((x.max(2) - x.min(2)) / (x.max(2) + 1e-6)).mean()))"
-        let result = try await ChildProcess.run(["/usr/bin/python3", "-c", script, path], within: .seconds(60))
+        let result = try await ChildProcess.run(["/usr/bin/env", "python3", "-c", script, path], within: .seconds(60))
         return try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result.stderr)")
     }
 }

@@ -9,6 +9,8 @@ enum PhoneTestBed {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let source = "/usr/share/doc/opencv-doc/examples/data/Megamind.avi"
+    /// The highlight clips' source: a bright scene, since the trailer is dark.
+    static let brightSource = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
     static let colourDifference = root.deletingLastPathComponent().appendingPathComponent(
         "shared/anchors/colour_difference.py"
     ).path
@@ -17,7 +19,8 @@ enum PhoneTestBed {
     /// `scripts/install-deps.sh test` installs them, and the anchors' Python (numpy, Pillow, scikit-image).
     static var isAvailable: Bool {
         let files = FileManager.default
-        return files.fileExists(atPath: source) && files.fileExists(atPath: colourDifference)
+        return files.fileExists(atPath: source) && files.fileExists(atPath: brightSource)
+            && files.fileExists(atPath: colourDifference)
             && files.isExecutableFile(atPath: "/usr/bin/ffmpeg") && files.isExecutableFile(atPath: "/usr/bin/ffprobe")
     }
 
@@ -28,7 +31,7 @@ enum PhoneTestBed {
         let folder = path
         atexit { try? FileManager.default.removeItem(atPath: PhoneTestBed.path) }
         let result = try await ChildProcess.run(
-            [root.appendingPathComponent("scripts/make-phone-testbed.sh").path, folder, "6", source],
+            [root.appendingPathComponent("scripts/make-phone-testbed.sh").path, folder, "6", source, brightSource],
             within: .seconds(900))
         guard result.status == 0 else {
             throw TestBedError(message: "make-phone-testbed.sh failed (\(result.status)): \(result.stderr)")
@@ -61,7 +64,7 @@ enum PhoneTestBed {
     /// clipped_fraction.
     static func colourDifference(reference: String, test: String) async throws -> [String: Double] {
         let result = try await ChildProcess.run(
-            ["/usr/bin/python3", colourDifference, reference, test, "--times", "1,2.5,4,5.5", "--json"],
+            ["/usr/bin/env", "python3", colourDifference, reference, test, "--times", "1,2.5,4,5.5", "--json"],
             within: .seconds(300))
         guard result.status == 0, let data = result.stdout.data(using: .utf8),
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
