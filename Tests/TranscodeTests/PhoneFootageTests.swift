@@ -100,6 +100,42 @@ struct PhoneFootageTests {
         #expect(reel <= hable + 0.005, "\(clip): Reel clips \(reel), zscale+hable \(hable)")
     }
 
+    /// GStreamer and Chromium (hls.js) play every rendition of a converted Dolby Vision 8.4 clip to its end, at its
+    /// own size, without errors.
+    @Test(.enabled(if: GStreamer.playScript != nil, "needs gst-launch-1.0 and ../shared/anchors/play_hls_gst.sh"))
+    func playersPlayTheConvertedLadder() async throws {
+        let bed = try await PhoneTestBed.folder()
+        let folder = directory.file("dv84")
+        let summary = try await onOwnThread("transcodes dv84") {
+            try LadderTranscoder().run(source: "\(bed)/dv84.mp4", output: folder)
+        }
+        let script = try #require(GStreamer.playScript)
+        for rendition in summary.renditions {
+            let result = try await GStreamer.run(script, folder, playlist: rendition.playlist)
+            let frames = result.output.firstMatch(of: /video_frames=(\d+)/).flatMap { Int($0.1) }
+            #expect(result.status == 0 && frames == rendition.frames, "GStreamer, \(rendition.id): \(result.output)")
+        }
+        let hlsJS = MultiCodecPlaybackTests.packageRoot.appendingPathComponent(".build/vendor/hls.mjs").path
+        try #require(FileManager.default.fileExists(atPath: hlsJS), "hls.js is missing: run scripts/fetch-hlsjs.py")
+        let driver = MultiCodecPlaybackTests.packageRoot.appendingPathComponent("Tests/Browser/hls_variants_browser.py")
+        let run = try await ChildProcess.run(
+            [
+                "/usr/bin/timeout", "300", "python3", driver.path, "--ladder", folder, "--hls-js", hlsJS, "--out",
+                directory.file("chromium"),
+            ], within: .seconds(330))
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+            "no report: \(run.stdout) \(run.stderr)")
+        try #require(run.status == 0 && report["harnessError"] == nil, "\(report["harnessError"] ?? run.stderr)")
+        let played = (report["played"] as? [[String: Any]] ?? []).filter { $0["uri"] is String }
+        let levels = report["levels"] as? [[String: Any]] ?? []
+        for rendition in summary.renditions {
+            let playback = try #require(played.first { $0["uri"] as? String == rendition.playlist }, "\(rendition.id)")
+            let level = levels.first { $0["uri"] as? String == rendition.playlist }
+            MultiCodecPlaybackTests.expectPlayedToTheEnd(rendition, pinnedAs: level?["index"] as? Int, playback)
+        }
+    }
+
     /// `reel compress` converts too (its output is what `reel upload` sends), and never passes HDR through.
     @Test func compressMakesSDR() async throws {
         let bed = try await PhoneTestBed.folder()
