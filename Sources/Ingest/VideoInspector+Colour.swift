@@ -19,7 +19,8 @@ extension VideoInspector {
             dolbyVision: dolbyVision?.name ?? (metadata.hasDolbyVisionRPU ? "unknown" : nil),
             masteringPeakNits: metadata.masteringMaxLuminance, masteringBlackNits: metadata.masteringMinLuminance,
             maxContentLightLevel: metadata.maxContentLightLevel,
-            maxFrameAverageLightLevel: metadata.maxFrameAverageLightLevel)
+            maxFrameAverageLightLevel: metadata.maxFrameAverageLightLevel,
+            masteringPrimaries: metadata.masteringPrimaries)
     }
 
     /// Dolby Vision without a base layer Reel can show (profile 5's IPTPQc2, or no compatible signal) would come

@@ -61,3 +61,11 @@ extension ColorDescription {
             && transfer != AVCOL_TRC_RESERVED.rawValue
     }
 }
+
+extension ColorDescription {
+    /// Raw tag values an HDR rendition keeps (libav's enums, for domain code that does not import C).
+    package static let pqTransfer = AVCOL_TRC_SMPTE2084.rawValue
+    package static let hlgTransfer = AVCOL_TRC_ARIB_STD_B67.rawValue
+    package static let bt2020Primaries = AVCOL_PRI_BT2020.rawValue
+    package static let bt2020Matrix = AVCOL_SPC_BT2020_NCL.rawValue
+}

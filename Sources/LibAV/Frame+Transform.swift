@@ -2,20 +2,29 @@ internal import CFFmpeg
 
 /// Picture operations the ladder needs that libswscale does not do: rotation, and luma statistics for posters.
 extension Frame {
-    /// A copy of an 8-bit planar YUV frame turned clockwise by 90, 180 or 270 degrees (the display matrix's
+    /// A copy of an 8-bit or 10-bit 4:2:0 frame turned clockwise by 90, 180 or 270 degrees (the display matrix's
     /// rotation), so the output is upright and carries no rotation tag. Timestamps and colour tags are kept.
     package func rotated(clockwise degrees: Int) throws(AVError) -> Frame {
-        guard pixelFormat == .yuv420p || pixelFormat == .yuvj420p else {
-            throw AVError(function: "rotated", message: "needs 8-bit yuv420p, got \(pixelFormat)")
+        switch pixelFormat {
+        case .yuv420p, .yuvj420p: return try rotated(clockwise: degrees, sample: UInt8.self)
+        case .yuv420p10: return try rotated(clockwise: degrees, sample: UInt16.self)
+        default: throw AVError(function: "rotated", message: "needs yuv420p or yuv420p10, got \(pixelFormat)")
         }
+    }
+
+    private func rotated<Sample>(clockwise degrees: Int, sample: Sample.Type) throws(AVError) -> Frame {
         let swaps = degrees == 90 || degrees == 270
         let output = try Frame(width: swaps ? height : width, height: swaps ? width : height, pixelFormat: pixelFormat)
+        let size = MemoryLayout<Sample>.size
         for plane in 0..<3 {
             let sw = plane == 0 ? width : (width + 1) / 2
             let sh = plane == 0 ? height : (height + 1) / 2
-            let source = CFFmpeg_frame_plane(pointer, Int32(plane))!
-            let target = CFFmpeg_frame_plane(output.pointer, Int32(plane))!
-            let ss = linesize(plane), ts = output.linesize(plane)
+            let source = UnsafeMutableRawPointer(CFFmpeg_frame_plane(pointer, Int32(plane))!).assumingMemoryBound(
+                to: Sample.self)
+            let target = UnsafeMutableRawPointer(CFFmpeg_frame_plane(output.pointer, Int32(plane))!)
+                .assumingMemoryBound(to: Sample.self)
+            // Line sizes are in bytes, always a multiple of the sample size.
+            let ss = linesize(plane) / size, ts = output.linesize(plane) / size
             let ow = swaps ? sh : sw
             let oh = swaps ? sw : sh
             for y in 0..<oh {

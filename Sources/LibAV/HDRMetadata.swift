@@ -6,6 +6,8 @@ package struct HDRMetadata: Sendable, Equatable {
     /// The mastering display's peak and black, cd/m².
     package var masteringMaxLuminance: Double?
     package var masteringMinLuminance: Double?
+    /// The mastering display's primaries and white point as CIE xy: red x, y, green x, y, blue x, y, white x, y.
+    package var masteringPrimaries: [Double]?
     /// MaxCLL and MaxFALL, cd/m² (0 in the metadata means unknown, kept as nil).
     package var maxContentLightLevel: Int?
     package var maxFrameAverageLightLevel: Int?
@@ -23,6 +25,7 @@ package struct HDRMetadata: Sendable, Equatable {
         var merged = self
         merged.masteringMaxLuminance = masteringMaxLuminance ?? other.masteringMaxLuminance
         merged.masteringMinLuminance = masteringMinLuminance ?? other.masteringMinLuminance
+        merged.masteringPrimaries = masteringPrimaries ?? other.masteringPrimaries
         merged.maxContentLightLevel = maxContentLightLevel ?? other.maxContentLightLevel
         merged.maxFrameAverageLightLevel = maxFrameAverageLightLevel ?? other.maxFrameAverageLightLevel
         merged.dolbyVision = dolbyVision ?? other.dolbyVision
@@ -31,6 +34,11 @@ package struct HDRMetadata: Sendable, Equatable {
     }
 
     mutating func read(_ mastering: AVMasteringDisplayMetadata) {
+        if mastering.has_primaries != 0 {
+            let p = mastering.display_primaries, w = mastering.white_point
+            let xy = [p.0.0, p.0.1, p.1.0, p.1.1, p.2.0, p.2.1, w.0, w.1].map { av_q2d($0) }
+            if xy.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) { masteringPrimaries = xy }
+        }
         guard mastering.has_luminance != 0 else { return }
         let peak = av_q2d(mastering.max_luminance), black = av_q2d(mastering.min_luminance)
         if peak.isFinite, peak > 0 { masteringMaxLuminance = peak }

@@ -11,6 +11,8 @@ public struct VideoColour: Codable, Sendable, Equatable {
     /// SMPTE ST 2086 mastering display peak and black, cd/m².
     public var masteringPeakNits: Double?
     public var masteringBlackNits: Double?
+    /// The mastering display's primaries and white point, CIE xy: red x, y, green x, y, blue x, y, white x, y.
+    public var masteringPrimaries: [Double]?
     /// CTA-861.3 MaxCLL and MaxFALL, cd/m².
     public var maxContentLightLevel: Int?
     public var maxFrameAverageLightLevel: Int?
@@ -18,8 +20,9 @@ public struct VideoColour: Codable, Sendable, Equatable {
     public init(
         primaries: String, transfer: String, matrix: String, range: String, dynamicRange: DynamicRange,
         dolbyVision: String? = nil, masteringPeakNits: Double? = nil, masteringBlackNits: Double? = nil,
-        maxContentLightLevel: Int? = nil, maxFrameAverageLightLevel: Int? = nil
+        maxContentLightLevel: Int? = nil, maxFrameAverageLightLevel: Int? = nil, masteringPrimaries: [Double]? = nil
     ) {
+        self.masteringPrimaries = masteringPrimaries
         self.primaries = primaries
         self.transfer = transfer
         self.matrix = matrix
@@ -38,6 +41,7 @@ public struct VideoColour: Codable, Sendable, Equatable {
         case dolbyVision = "dolby_vision"
         case masteringPeakNits = "mastering_peak_nits"
         case masteringBlackNits = "mastering_black_nits"
+        case masteringPrimaries = "mastering_primaries"
         case maxContentLightLevel = "max_cll"
         case maxFrameAverageLightLevel = "max_fall"
     }

@@ -74,6 +74,8 @@ final class LadderSession: @unchecked Sendable {
     private var picturesDecoded: Int64 = 0
     /// Turns HDR pictures into BT.709 SDR before anything else sees them; nil for SDR sources.
     private let converter: HDRConverter?
+    /// Set when this session makes the 10-bit HDR rendition instead: pictures stay as they are, in 10 bits.
+    private let hdr: HDRRendition?
 
     /// `destination` gives each rung of `plan` in each of its codecs its output. A `storyboardDuration` (the
     /// container's claim, 0 when unknown) collects storyboard thumbnails as the rungs encode.
@@ -91,9 +93,11 @@ final class LadderSession: @unchecked Sendable {
         storyboardDuration: Double? = nil, measure: Bool = false, pools: [[Range<Int64>]] = [],
         only: Set<String>? = nil, decodeLead: Int64? = nil,
         references: [String: Double] = [:], sample: [Range<Int64>] = [], trial: FirstProbeTrial? = nil,
-        converter: HDRConverter? = nil
+        converter: HDRConverter? = nil, hdr: HDRRendition? = nil
     ) throws {
+        precondition(converter == nil || hdr == nil, "a session makes SDR renditions or the HDR one, not both")
         self.converter = converter
+        self.hdr = hdr
         self.input = input
         self.videoIndex = videoIndex
         self.audioIndex = audioIndex
@@ -108,8 +112,10 @@ final class LadderSession: @unchecked Sendable {
                 streamIndex: index, threads: 1, maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.audioCodecs
             )
         }
-        let color = Self.outputColor(input, videoIndex, plan, converting: converter != nil)
-        scalers = plan.rungs.map { RungScaler(width: $0.width, height: $0.height) }
+        let color = hdr?.color ?? Self.outputColor(input, videoIndex, plan, converting: converter != nil)
+        scalers = plan.rungs.map {
+            RungScaler(width: $0.width, height: $0.height, format: hdr == nil ? .yuv420p : .yuv420p10)
+        }
         audio =
             audioIndex == nil
             ? []
@@ -134,7 +140,7 @@ final class LadderSession: @unchecked Sendable {
                         rung: rung, codec: codec, plan: plan, preset: preset, destination: destination,
                         color: color, audio: audio.isEmpty ? nil : audio[index].encoder, threads: threads,
                         measure: measure, pools: pools + (probed.map { [$0.pool] } ?? []),
-                        measureFirst: probed?.frames))
+                        measureFirst: probed?.frames, hdr: hdr))
                 outputRungs.append(index)
             }
         }
@@ -142,7 +148,7 @@ final class LadderSession: @unchecked Sendable {
         self.outputRungs = outputRungs
         self.trial = trialOutput == nil ? nil : trial
         self.trialOutput = trialOutput
-        picksPoster = only == nil
+        picksPoster = only == nil && hdr == nil
         encodesWhereScaled = plan.codecs.count == 1 && outputRungs == Array(plan.rungs.indices)
         var encoders: [Int: ProbeEncoder] = [:]
         for (index, rung) in plan.rungs.enumerated() {
@@ -279,7 +285,8 @@ final class LadderSession: @unchecked Sendable {
     private func picture(_ decoded: Frame, number: Int64) throws -> SourcePicture {
         if let prepared, prepared.number == number { return prepared }
         let frame = try converter?.convert(decoded) ?? decoded
-        let picture = SourcePicture(frame: try frame.upright(rotation: plan.rotation), number: number)
+        let picture = SourcePicture(
+            frame: try frame.upright(rotation: plan.rotation, depth10: hdr != nil), number: number)
         prepared = picture
         return picture
     }
@@ -397,7 +404,7 @@ final class LadderSession: @unchecked Sendable {
                 videoCodec: output.codec,
                 crf: output.rung.crf(output.codec), ssimY: output.ssimY,
                 targetSSIMY: output.rung.targetSSIMY[output.codec], encodeCPUSeconds: output.encodeCPUSeconds,
-                prefetch: measured.prefetch
+                prefetch: measured.prefetch, videoRange: output.videoRange
             )
         }
     }

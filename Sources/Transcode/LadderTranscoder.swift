@@ -170,6 +170,15 @@ public struct LadderTranscoder: Sendable {
                     admitted, session: session, plan: plan, analysis: rateAnalysis, slots: check,
                     directory: directory, renditions: &renditions, isCancelled: isCancelled)
             }
+            if converter != nil, plan.codecs.contains(.hevc),
+                let hdr = HDRRendition(
+                    admitted.info.video?.colour, tags: input.colorDescription(ofStream: videoIndex))
+            {
+                renditions.append(
+                    try encodeHDR(
+                        admitted, plan: plan, hdr: hdr, decodeLead: session.decodeLead, directory: directory,
+                        isCancelled: isCancelled))
+            }
             let iFrames = try MasterPlaylistWriter.writeIFramePlaylists(renditions, directory: directory)
             let masters = MasterPlaylistWriter.files(
                 renditions, iFrames: iFrames, codecs: plan.codecs, frameRate: plan.frameRateValue)

@@ -7,6 +7,8 @@ internal import LibAV
 final class RungOutput: @unchecked Sendable {
     let rung: LadderPlan.Rung
     let codec: VideoCodec
+    /// SDR, or the HDR range an HDR rendition keeps (10-bit HEVC with the source's transfer and metadata).
+    let videoRange: TranscodeSummary.VideoRange
     /// Where its files are: moved when a rendition encoded again takes the place of the first (`LadderTranscoder`).
     var directory: String
     let video: Encoder
@@ -37,8 +39,11 @@ final class RungOutput: @unchecked Sendable {
         case mp4(path: String)
     }
 
-    /// The rendition's id: the rung's, with the codec's name for codecs other than H.264.
-    var id: String { codec.renditionID(rung: rung.id) }
+    /// The rendition's id: the rung's, with the codec's name for codecs other than H.264, and the range's for HDR
+    /// (`1080p-hevc-hlg`).
+    var id: String {
+        codec.renditionID(rung: rung.id) + (videoRange == .sdr ? "" : "-" + videoRange.rawValue.lowercased())
+    }
 
     /// - Parameters:
     ///   - audio: the rung's AAC encoder, whose packets `writeAudio` takes; nil for a silent source.
@@ -49,16 +54,17 @@ final class RungOutput: @unchecked Sendable {
         rung: LadderPlan.Rung, codec: VideoCodec = .h264, plan: LadderPlan, preset: LadderPreset,
         destination: Destination,
         color: ColorDescription, audio: Encoder?, threads: Int, measure: Bool = false, pools: [[Range<Int64>]] = [],
-        measureFirst: Int64? = nil
+        measureFirst: Int64? = nil, hdr: HDRRendition? = nil
     ) throws(AVError) {
         self.rung = rung
         self.codec = codec
+        videoRange = hdr?.range ?? .sdr
         switch destination {
         case let .hls(directory): self.directory = directory
         case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
         }
         timed = try TimedEncoder(
-            Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads))
+            Self.videoSettings(codec, rung: rung, plan: plan, preset: preset, color: color, threads: threads, hdr: hdr))
         video = timed.encoder
         meter =
             measure || measureFirst != nil
@@ -89,7 +95,7 @@ final class RungOutput: @unchecked Sendable {
     /// rendition, and the rung's CRF capped by its VBV rate.
     static func videoSettings(
         _ codec: VideoCodec, rung: LadderPlan.Rung, plan: LadderPlan, preset: LadderPreset,
-        color: ColorDescription, threads: Int
+        color: ColorDescription, threads: Int, hdr: HDRRendition? = nil
     ) -> EncoderSettings {
         let fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
         let keyint = String(plan.keyframeInterval)
@@ -102,13 +108,15 @@ final class RungOutput: @unchecked Sendable {
                 ("x264-params", "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0"), ("forced-idr", "1"),
             ]
         case .hevc:
-            options = [
-                ("preset", preset.hevc.preset), ("crf", crf), ("forced-idr", "1"),
-                (
-                    "x265-params",
-                    "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0:pools=\(max(1, threads)):log-level=error"
-                ),
-            ]
+            options =
+                [
+                    ("preset", preset.hevc.preset), ("crf", crf), ("forced-idr", "1"),
+                    (
+                        "x265-params",
+                        "keyint=\(keyint):min-keyint=\(keyint):scenecut=0:open-gop=0:pools=\(max(1, threads)):log-level=error"
+                            + (hdr?.x265Parameters ?? []).map { ":" + $0 }.joined()
+                    ),
+                ] + (hdr == nil ? [] : [("profile", "main10")])
         case .av1:
             // irefresh-type 2: key frames (closed GOPs); scd 0: no scene-change key frames.
             options = [
@@ -118,7 +126,9 @@ final class RungOutput: @unchecked Sendable {
         }
         return EncoderSettings(
             codec: codec.encoderName,
-            kind: .video(width: rung.width, height: rung.height, pixelFormat: .yuv420p, frameRate: fps),
+            kind: .video(
+                width: rung.width, height: rung.height, pixelFormat: hdr == nil ? .yuv420p : .yuv420p10,
+                frameRate: fps),
             timeBase: fps.inverted, maxRate: Int64(rung.maxBitrateKbps) * 1000,
             bufferSize: Int64(rung.bufferKbits) * 1000,
             gopSize: plan.keyframeInterval, threads: threads, globalHeader: true, color: color, options: options)

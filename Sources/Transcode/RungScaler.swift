@@ -4,6 +4,8 @@ internal import LibAV
 final class RungScaler: @unchecked Sendable {
     let width: Int
     let height: Int
+    /// yuv420p for the SDR renditions; yuv420p10 for an HDR rendition's.
+    let format: PixelFormat
     private var scaler: Scaler?
     private var scalerInput: (Int, Int, PixelFormat)?
     /// The last picture scaled and the number of the source picture it came from. The session emits one source
@@ -11,19 +13,20 @@ final class RungScaler: @unchecked Sendable {
     /// both reuse this instead of scaling again.
     private(set) var lastScaled: (source: Int64, frame: Frame)?
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, format: PixelFormat = .yuv420p) {
         self.width = width
         self.height = height
+        self.format = format
     }
 
     /// Scales `source` (upright, any format) to this rung, reusing the last result when it is the same picture. A
-    /// picture already at the rung's size in yuv420p is the rung's picture as it is (a reference): through swscale it
+    /// picture already at the rung's size and format is the rung's picture as it is (a reference): through swscale it
     /// was a copy into new pages for every picture (3 MB each at 1080x1920), which the ffmpeg CLI's scale filter
     /// passes through.
     func picture(from source: SourcePicture) throws(AVError) -> Frame {
         if let lastScaled, lastScaled.source == source.number { return lastScaled.frame }
         let frame = source.frame
-        if frame.width == width, frame.height == height, frame.pixelFormat == .yuv420p {
+        if frame.width == width, frame.height == height, frame.pixelFormat == format {
             let same = try frame.makeReference()
             lastScaled = (source.number, same)
             return same
@@ -32,7 +35,7 @@ final class RungScaler: @unchecked Sendable {
         if scaler == nil || scalerInput! != input {
             scaler = try Scaler(
                 inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,
-                outputWidth: width, outputHeight: height, outputFormat: .yuv420p, filter: .lanczos)
+                outputWidth: width, outputHeight: height, outputFormat: format, filter: .lanczos)
             scalerInput = input
         }
         let scaled = try scaler!.scale(frame)

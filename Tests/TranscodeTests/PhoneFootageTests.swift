@@ -100,6 +100,61 @@ struct PhoneFootageTests {
         #expect(reel <= hable + 0.005, "\(clip): Reel clips \(reel), zscale+hable \(hable)")
     }
 
+    /// With HEVC in the ladder, an HDR upload also gets a 10-bit HEVC rendition of its top rung that keeps HLG or
+    /// PQ (and PQ's mastering display and light levels), listed as VIDEO-RANGE=HLG or PQ beside SDR renditions that
+    /// say SDR, on the same keyframe grid; GStreamer plays it.
+    @Test(arguments: ["hlg", "pq-mastering"])
+    func withHEVCAnHDRRungKeepsTheSourcesRange(clip: String) async throws {
+        let bed = try await PhoneTestBed.folder()
+        let folder = directory.file(clip)
+        var preset = LadderPreset.default
+        preset.codecs = [.h264, .hevc]
+        preset.hevc.preset = "veryfast"
+        let ladder = preset
+        let summary = try await onOwnThread("transcodes \(clip) with HEVC") {
+            try LadderTranscoder(preset: ladder).run(source: "\(bed)/\(clip).mp4", output: folder)
+        }
+        let range: TranscodeSummary.VideoRange = clip == "hlg" ? .hlg : .pq
+        let hdr = try #require(summary.renditions.first { $0.videoRange != .sdr }, "\(summary.renditions.map(\.id))")
+        let top = try #require(summary.renditions.filter { $0.videoRange == .sdr }.max { $0.height < $1.height })
+        #expect(hdr.videoRange == range && hdr.id == top.id + "-hevc-" + range.rawValue.lowercased())
+        #expect(hdr.width == top.width && hdr.height == top.height && hdr.frames == top.frames)
+        #expect(summary.renditions.filter { $0.videoRange != .sdr }.count == 1)
+        let tags = try await PhoneTestBed.videoTags(folder + "/" + hdr.id + "/init.mp4")
+        #expect(tags["pix_fmt"] == "yuv420p10le" && tags["color_primaries"] == "bt2020", "\(tags)")
+        #expect(tags["color_transfer"] == (range == .hlg ? "arib-std-b67" : "smpte2084"), "\(tags)")
+        let master = try String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8)
+        for rendition in summary.renditions {
+            let line = try #require(
+                master.split(separator: "\n").firstIndex { $0 == rendition.playlist }.map {
+                    master.split(separator: "\n")[$0 - 1]
+                })
+            #expect(line.contains("VIDEO-RANGE=\(rendition.videoRange.rawValue)"), "\(rendition.id): \(line)")
+        }
+        if range == .pq {
+            let joined = directory.file("pq-joined.mp4")
+            let segment = try FileManager.default.contentsOfDirectory(atPath: folder + "/" + hdr.id).filter {
+                $0.hasSuffix(".m4s")
+            }.sorted()[0]
+            let bytes =
+                try Data(contentsOf: URL(fileURLWithPath: folder + "/" + hdr.id + "/init.mp4"))
+                + Data(contentsOf: URL(fileURLWithPath: folder + "/" + hdr.id + "/" + segment))
+            try bytes.write(to: URL(fileURLWithPath: joined))
+            let frames = try await ChildProcess.run(
+                [
+                    "/usr/bin/ffprobe", "-v", "error", "-show_frames", "-read_intervals", "%+#1", "-select_streams",
+                    "v", joined,
+                ], within: .seconds(60))
+            #expect(frames.stdout.contains("max_luminance=10000000/10000"), "the mastering display: \(frames.stdout)")
+            #expect(frames.stdout.contains("max_content=1000"), "the light level: \(frames.stdout)")
+        }
+        if let script = GStreamer.playScript {
+            let result = try await GStreamer.run(script, folder, playlist: hdr.playlist)
+            let played = result.output.firstMatch(of: /video_frames=(\d+)/).flatMap { Int($0.1) }
+            #expect(result.status == 0 && played == hdr.frames, "GStreamer, \(hdr.id): \(result.output)")
+        }
+    }
+
     /// GStreamer and Chromium (hls.js) play every rendition of a converted Dolby Vision 8.4 clip to its end, at its
     /// own size, without errors.
     @Test(.enabled(if: GStreamer.playScript != nil, "needs gst-launch-1.0 and ../shared/anchors/play_hls_gst.sh"))
