@@ -34,7 +34,7 @@ package struct ToneMapTable: Sendable {
                     for y in stride(from: part, to: 1024, by: parts) {
                         for cbIndex in 0..<n {
                             for crIndex in 0..<n {
-                                let out = conversion.convert(
+                                let out = conversion.convertSampled(
                                     y: Double(y), cb: Double(cbIndex * Self.gridStep),
                                     cr: Double(crIndex * Self.gridStep))
                                 let index = cbIndex * n + crIndex
