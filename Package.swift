@@ -56,6 +56,11 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming + testHooks),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
+        // Loudness (issue 61): libebur128 measures (ITU-R BS.1770-4), LibEBUR128 wraps it; Loudness is the pure-Swift
+        // gain policy and true-peak limiter.
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .target(name: "LibEBUR128", dependencies: ["CEbur128"], swiftSettings: upcoming),
+        .target(name: "Loudness", swiftSettings: upcoming),
         // AWS Signature Version 4 for the S3 client: pure, on swift-crypto.
         .target(
             name: "SigV4", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: upcoming),
@@ -124,7 +129,10 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
         .target(
             name: "Transcode",
-            dependencies: ["Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck"],
+            dependencies: [
+                "Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck", "LibEBUR128",
+                "Loudness",
+            ],
             swiftSettings: upcoming),
         .target(
             name: "ChatImages",
@@ -176,6 +184,7 @@ let package = Package(
         // Swift Testing traits of the project's own (OffThePool: a suite's CPU-heavy tests each on a thread of their own).
         .target(name: "TestTraits", swiftSettings: upcoming),
         .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
+        .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "LibEBUR128"], swiftSettings: upcoming),
         .testTarget(name: "FuzzReplayTests", dependencies: ["TestTraits", "FuzzContracts"], swiftSettings: upcoming),
         .testTarget(
             name: "LibAVTests", dependencies: ["TestTraits", "Deadlines", "LibAV", "MediaFixtures"],

@@ -5,15 +5,19 @@ set -euo pipefail
 level=${1:-build}
 # libcurl4-openssl-dev: `make release` links the Swift runtime and Foundation statically, and FoundationNetworking
 # then links libcurl by name; patchelf drops that load-time entry again (libcurl is opened on first use).
+# libebur128-dev: ITU-R BS.1770-4 loudness and true peak, measured once per upload (CEbur128, LibEBUR128).
 pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
-      libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev patchelf)
+      libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev patchelf
+      libebur128-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
   # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests); postgresql gives the
   # binaries the PostgreSQL tests initdb a throwaway cluster with (TestServers.PostgresTestServer), as its own user.
   # iproute2 (`ip netns`, `ip link`) makes the simulated hosts of the multi-host tests (TestServers.NetworkHosts),
   # whose servers the tests reach with curl.
   # gdb: the test watchdog (scripts/test-watchdog.py) dumps every thread of a test run that went silent.
-  pkgs+=(postgresql iproute2 curl time gdb chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+  # ffmpeg: the loudness tests make their clips with its lavfi sources and read every rendition with the shared
+  # anchor ../shared/anchors/loudness.sh (its ebur128 filter, a meter Reel did not write).
+  pkgs+=(ffmpeg postgresql iproute2 curl time gdb chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 fi
 if [ "$level" = bench ]; then
   # opencv-doc: its sample videos (vtest.avi, Megamind.avi) and photos are bench-transcode.sh's real footage.
