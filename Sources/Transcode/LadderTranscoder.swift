@@ -90,6 +90,7 @@ public struct LadderTranscoder: Sendable {
     ) throws(TranscodeError) -> TranscodeSummary {
         let source = admitted.path
         var (input, videoIndex, audioIndex) = try Self.openStreams(admitted)
+        let loudness = try Self.planLoudness(admitted, audioIndex: audioIndex, preset: preset)
         let stream = input.streams[videoIndex]
         var plan = LadderPlanner(preset: preset).plan(
             .init(
@@ -124,6 +125,7 @@ public struct LadderTranscoder: Sendable {
                     references: check?.references ?? [:], sample: check?.sample ?? [], trial: trial
                 )
                 trial = nil  // the session's now: its probe encoder goes when the probes decide
+                session.normalizeLoudness(loudness)
                 let started = Date()
                 let outcome = try session.run(duration: duration, isCancelled: isCancelled) { seconds in
                     let elapsed = Date().timeIntervalSince(started)
@@ -181,7 +183,7 @@ public struct LadderTranscoder: Sendable {
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
                 renditions: renditions, posterJPEG: "poster.jpg", posterWebP: "poster.webp",
                 posterTimeSeconds: posterTime, storyboard: storyboard, elapsedSeconds: 0, rateAnalysis: rateAnalysis,
-                rateCheck: rateCheck
+                rateCheck: rateCheck, loudness: loudness?.record(after: session.loudness)
             )
         } catch let error as TranscodeError {
             throw TranscodeError(error.kind, path: source)
