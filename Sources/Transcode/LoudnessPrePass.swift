@@ -9,8 +9,8 @@ internal import MediaModel
 /// libebur128 reads the integrated loudness (ITU-R BS.1770-4, K-weighted and gated) and the true peak.
 struct LoudnessPrePass {
     /// What the pass read: loudness in LUFS (`-infinity` when BS.1770's gates leave nothing) and true peak in dBTP,
-    /// and the resampled audio itself (planar), on which the gain is refined where the limiter acts (at most the
-    /// admission limit's duration: 60 s of 48 kHz stereo is 23 MB).
+    /// and the resampled audio itself (planar), on which the gain is refined where the limiter acts: empty when it
+    /// ran past `keptSeconds` (then the gain is not refined).
     struct Measurement {
         var integratedLUFS: Double
         var truePeakDBTP: Double
@@ -18,6 +18,10 @@ struct LoudnessPrePass {
     }
 
     let audio: LadderPreset.Audio
+    /// The most audio kept for refining the gain: 10 minutes (230 MB of 48 kHz stereo floats), ten times the
+    /// shipped admission limit. A longer track (a limit raised, or an audio stream that outlasts its container's
+    /// duration) is measured all the same, with its gain unrefined.
+    var keptSeconds = 600.0
 
     /// - Throws: `TranscodeError`: the upload could not be opened again, or a libav or libebur128 call failed
     ///   (named in the message).
@@ -35,10 +39,17 @@ struct LoudnessPrePass {
             let packet = try Packet()
             let frame = try Frame()
             var samples = Array(repeating: [Float](), count: audio.channels)
+            var keeps = true
+            let kept = Int(keptSeconds * Double(audio.sampleRate))
             func add(_ converted: Frame) throws {
                 let channels = try converted.floatChannels()
                 try meter.add(interleaved: Self.interleave(channels))
+                guard keeps else { return }
                 for (index, channel) in channels.enumerated() { samples[index] += channel }
+                if (samples.first?.count ?? 0) > kept {
+                    keeps = false
+                    samples = Array(repeating: [], count: audio.channels)
+                }
             }
             func drain() throws {
                 while try decoder.receive(into: frame) == .output {
