@@ -58,6 +58,11 @@ let package = Package(
         .target(name: "MediaModel", swiftSettings: upcoming),
         // HDR to SDR: BT.2100's transfers, a Möbius highlight roll-off and hue-keeping gamut mapping, as a lookup table.
         .target(name: "ToneMapping", swiftSettings: upcoming),
+        // Loudness (issue 61): libebur128 measures (ITU-R BS.1770-4), LibEBUR128 wraps it; Loudness is the pure-Swift
+        // gain policy and true-peak limiter.
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .target(name: "LibEBUR128", dependencies: ["CEbur128"], swiftSettings: upcoming),
+        .target(name: "Loudness", swiftSettings: upcoming),
         // AWS Signature Version 4 for the S3 client: pure, on swift-crypto.
         .target(
             name: "SigV4", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: upcoming),
@@ -128,6 +133,7 @@ let package = Package(
             name: "Transcode",
             dependencies: [
                 "Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck", "ToneMapping",
+                "LibEBUR128", "Loudness",
             ],
             swiftSettings: upcoming),
         .target(
@@ -181,6 +187,7 @@ let package = Package(
         .target(name: "TestTraits", swiftSettings: upcoming),
         .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
         .testTarget(name: "ToneMappingTests", dependencies: ["ToneMapping"], swiftSettings: upcoming),
+        .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "LibEBUR128"], swiftSettings: upcoming),
         .testTarget(name: "FuzzReplayTests", dependencies: ["TestTraits", "FuzzContracts"], swiftSettings: upcoming),
         .testTarget(
             name: "LibAVTests", dependencies: ["TestTraits", "Deadlines", "LibAV", "MediaFixtures"],

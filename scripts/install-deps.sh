@@ -5,8 +5,10 @@ set -euo pipefail
 level=${1:-build}
 # libcurl4-openssl-dev: `make release` links the Swift runtime and Foundation statically, and FoundationNetworking
 # then links libcurl by name; patchelf drops that load-time entry again (libcurl is opened on first use).
+# libebur128-dev: ITU-R BS.1770-4 loudness and true peak, measured once per upload (CEbur128, LibEBUR128).
 pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
-      libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev patchelf)
+      libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev patchelf
+      libebur128-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
   # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests); postgresql gives the
   # binaries the PostgreSQL tests initdb a throwaway cluster with (TestServers.PostgresTestServer), as its own user.
@@ -15,7 +17,8 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
   # gdb: the test watchdog (scripts/test-watchdog.py) dumps every thread of a test run that went silent.
   pkgs+=(postgresql iproute2 curl time gdb chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
   # The phone-footage test bed (scripts/make-phone-testbed.sh) and its judges: the ffmpeg CLI (zscale, x265,
-  # ebur128), opencv-doc's real footage, espeak-ng's speech, and a C compiler's libav headers for its DV remuxer.
+  # ebur128; the loudness tests also make their clips with its lavfi sources and read every rendition with
+  # ../shared/anchors/loudness.sh), opencv-doc's real footage, espeak-ng's speech.
   pkgs+=(ffmpeg opencv-doc espeak-ng)
 fi
 if [ "$level" = bench ]; then

@@ -45,6 +45,11 @@ enum FeedItemRenderer {
                     json.int(storyboard.count)
                 }
             }
+            if let loudness = video.loudness {
+                // Absent, not null, for videos without audio and those published before Reel measured it.
+                json.key("loudness")
+                LoudnessJSON.write(loudness, into: &json)
+            }
             json.key("renditions")
             json.array { json in
                 for rendition in video.renditions.sorted(by: FeedVideo.Rendition.precedes) {

@@ -3,6 +3,7 @@ internal import Foundation
 public import Hummingbird
 internal import HummingbirdCore
 public import Logging
+internal import MediaModel
 public import Metrics
 internal import NIOCore
 internal import NIOPosix
@@ -158,7 +159,12 @@ public struct FeedServer: Sendable {
         guard let job = try await store.job(id: id) else { throw APIError.notFound("job \"\(id.prefix(64))\"") }
         var headers: HTTPFields = [.cacheControl: "no-store"]
         if job.state == .queued || job.state == .processing { headers[.retryAfter] = "1" }  // how often to poll
-        return JSONBody.response(JobBody(job), headers: headers)
+        // A published video's loudness (issue 61) comes from its catalog row: one read, only once it is published.
+        var loudness: AudioLoudness?
+        if job.kind == .video, job.state == .published, let media = job.mediaID {
+            loudness = try await store.video(id: media)?.loudness
+        }
+        return JSONBody.response(JobBody(job, loudness: loudness), headers: headers)
     }
 
     func health() async throws -> Response {

@@ -13,15 +13,18 @@ struct JobBody: Encodable {
     let error: String?
     let mediaID: String?
     let videoURL: String?
+    /// A published video's loudness (`AudioLoudness`); absent otherwise, and for videos without audio.
+    let loudness: AudioLoudness?
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, state, attempts, reason, error
+        case id, kind, state, attempts, reason, error, loudness
         case progressPercent = "progress_percent"
         case mediaID = "media_id"
         case videoURL = "video_url"
     }
 
-    init(_ job: FeedJob) {
+    init(_ job: FeedJob, loudness: AudioLoudness? = nil) {
+        self.loudness = loudness
         id = job.id
         kind = job.kind.rawValue
         state = job.state.rawValue
@@ -44,5 +47,6 @@ struct JobBody: Encodable {
         try container.encode(error, forKey: .error)
         try container.encode(mediaID, forKey: .mediaID)
         try container.encode(videoURL, forKey: .videoURL)
+        try container.encodeIfPresent(loudness, forKey: .loudness)
     }
 }

@@ -278,7 +278,7 @@ public final class FeedDatabase: Sendable {
             let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
             let update = try db.makeStatement(sql: "UPDATE videos SET item_record = ? WHERE id = ?")
             for id in ids {
-                guard let video = try SQLiteFeedStore.video(id: id, db) else { continue }
+                guard let video = try SQLiteFeedStore.video(id: id, db, loudness: false) else { continue }
                 try update.execute(arguments: [Data(FeedVideoRecord.encode(video)), id])
             }
         }
@@ -321,8 +321,28 @@ public final class FeedDatabase: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v15: loudness") { db in
+            // Each video's loudness (issue 61: the source's, the gain, the target) as JSON (LoudnessColumn): NULL for
+            // videos without audio and those published before, whose records stay right since they have none to
+            // show. The edit trigger now watches it too.
+            try db.execute(
+                sql: """
+                    ALTER TABLE videos ADD COLUMN loudness TEXT;
+                    DROP TRIGGER videos_edit_clears_record;
+                    """ + Self.videoRecordTriggerSQL)
+        }
         return migrator
     }
+
+    /// Since v15: the record trigger on `videos`, watching every column the record holds.
+    static let videoRecordTriggerSQL = """
+        CREATE TRIGGER videos_edit_clears_record
+            AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                            storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                            storyboard_tile_height, storyboard_columns, storyboard_count, loudness
+            ON videos WHEN NEW.item_record IS NOT NULL
+            BEGIN UPDATE videos SET item_record = NULL WHERE id = NEW.id; END;
+        """
 
     /// The triggers that clear a video's stored record when an edit outside FeedStore changes what it holds; readers
     /// then encode that row again from its columns. FeedStore itself writes the record after the renditions.

@@ -77,10 +77,14 @@ public struct FeedVideo: Sendable, Equatable {
     public var renditions: [Rendition]
     /// The scrubbing thumbnails; nil for videos published before Reel made them.
     public var storyboard: Storyboard?
+    /// The source's loudness and the gain that brought the audio to the target; nil without audio, and for videos
+    /// published before Reel measured it.
+    public var loudness: AudioLoudness?
 
     public init(
         id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
-        posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil
+        posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil,
+        loudness: AudioLoudness? = nil
     ) {
         self.id = id
         self.publishedAt = publishedAt
@@ -92,5 +96,6 @@ public struct FeedVideo: Sendable, Equatable {
         self.posterWebPPath = posterWebPPath
         self.renditions = renditions
         self.storyboard = storyboard
+        self.loudness = loudness
     }
 }

@@ -8,10 +8,14 @@ internal import MediaModel
 /// Derived data: the normalized columns are the truth. An edit made outside FeedStore clears the record through
 /// triggers (SQLite migration v5, PostgreSQL v1), and readers encode that row again from its columns.
 ///
+/// A video with a loudness is written as version 2, its loudness after the renditions; one without it as version 1,
+/// byte for byte as before loudness, so stored records stay valid and a v2 record cut at its loudness is refused.
 /// Renditions are kept in `FeedVideo.Rendition.precedes` order. Layout: a version byte, then the fields in `FeedVideo`'s order. Integers are zigzag LEB128 varints, strings a
 /// varint length and UTF-8, optionals a 0/1 byte first, doubles their 8 IEEE bytes, little-endian.
 public enum FeedVideoRecord {
     static let version: UInt8 = 1
+    /// The version of records that end with a loudness.
+    static let versionWithLoudness: UInt8 = 2
 
     /// What was wrong with a stored record, and where.
     public struct Malformed: Error, Equatable, CustomStringConvertible {
@@ -22,7 +26,7 @@ public enum FeedVideoRecord {
 
     public static func encode(_ video: FeedVideo) -> [UInt8] {
         var out = Writer()
-        out.bytes.append(version)
+        out.bytes.append(video.loudness == nil ? version : versionWithLoudness)
         out.string(video.id)
         out.int(video.publishedAt)
         out.int(video.durationMilliseconds)
@@ -63,13 +67,23 @@ public enum FeedVideoRecord {
                 }
             }
         }
+        if let loudness = video.loudness {
+            out.optional(loudness.sourceLUFS) { $0.double($1) }
+            out.optional(loudness.sourceTruePeakDBTP) { $0.double($1) }
+            out.double(loudness.gainDB)
+            out.double(loudness.targetLUFS)
+            out.double(loudness.truePeakCeilingDBTP)
+            out.int((loudness.isLimited ? 1 : 0) | (loudness.isCapped ? 2 : 0) | (loudness.isSilent ? 4 : 0))
+        }
         return out.bytes
     }
 
     public static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> FeedVideo {
         var input = Reader(bytes: Array(bytes))
         let found = try input.byte()
-        guard found == version else { throw Malformed(reason: "version \(found), expected \(version)", offset: 0) }
+        guard found == version || found == versionWithLoudness else {
+            throw Malformed(reason: "version \(found), expected \(version) or \(versionWithLoudness)", offset: 0)
+        }
         let id = try input.string()
         let publishedAt = try input.int64()
         let duration = try input.int(), width = try input.int(), height = try input.int()
@@ -111,14 +125,29 @@ public enum FeedVideoRecord {
                     averageBandwidth: average, codecs: codecs, segments: segments,
                     videoCodec: videoCodec, crf: crf, targetSSIMY: target, prefetch: prefetch))
         }
+        var loudness: AudioLoudness?
+        if found == versionWithLoudness {
+            let source = try input.optional { input throws(Malformed) in try input.double() }
+            let peak = try input.optional { input throws(Malformed) in try input.double() }
+            let gain = try input.double(), target = try input.double(), ceiling = try input.double()
+            let flags = try input.int()
+            guard (0...7).contains(flags) else {
+                throw Malformed(reason: "loudness flags \(flags)", offset: input.offset)
+            }
+            loudness = AudioLoudness(
+                sourceLUFS: source, sourceTruePeakDBTP: peak, gainDB: gain, targetLUFS: target,
+                truePeakCeilingDBTP: ceiling, isLimited: flags & 1 != 0, isCapped: flags & 2 != 0,
+                isSilent: flags & 4 != 0)
+        }
         guard input.offset == input.bytes.count else {
             throw Malformed(
-                reason: "\(input.bytes.count - input.offset) bytes after the last rendition", offset: input.offset)
+                reason: "\(input.bytes.count - input.offset) bytes after the last "
+                    + (loudness == nil ? "rendition" : "loudness"), offset: input.offset)
         }
         return FeedVideo(
             id: id, publishedAt: publishedAt, durationMilliseconds: duration, width: width, height: height,
             masterPath: master, posterJPEGPath: posterJPEG, posterWebPPath: posterWebP, renditions: renditions,
-            storyboard: storyboard)
+            storyboard: storyboard, loudness: loudness)
     }
 
     private struct Writer {

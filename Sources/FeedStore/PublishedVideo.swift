@@ -19,11 +19,13 @@ public struct PublishedVideo: Sendable, Equatable {
     public var renditions: [FeedVideo.Rendition]
     /// Library paths of the storyboard's files; nil when the video has none.
     public var storyboard: Storyboard?
+    /// The source's loudness and what brought the audio to the target; nil when the video has no audio.
+    public var loudness: AudioLoudness?
 
     public init(
         id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
         contentHash: String, source: MediaInfo?, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
-        renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil
+        renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil, loudness: AudioLoudness? = nil
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -38,6 +40,7 @@ public struct PublishedVideo: Sendable, Equatable {
         self.posterWebPPath = posterWebPPath
         self.renditions = renditions
         self.storyboard = storyboard
+        self.loudness = loudness
     }
 
     /// `source` as both engines store it: JSON with sorted keys, `{}` when there is none.

@@ -75,9 +75,11 @@ extension SQLiteFeedStore {
     }
 
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order), whatever its status. `hints: false`,
-    /// `storyboards: false` and `codecs: false` read a catalog from before migrations v6, v7 and v10.
+    /// `storyboards: false`, `codecs: false` and `loudness: false` read a catalog from before migrations v6, v7, v10
+    /// and v15.
     static func video(
-        id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true
+        id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true,
+        loudness: Bool = true
     ) throws -> FeedVideo? {
         let videoSQL = storyboards ? Self.videoSQL : Self.videoSQLWithoutStoryboards
         guard let row = try Row.fetchOne(db.cachedStatement(sql: videoSQL), arguments: [id]) else { return nil }
@@ -101,7 +103,12 @@ extension SQLiteFeedStore {
         return FeedVideo(
             id: row[0], publishedAt: row[1] ?? 0, durationMilliseconds: row[2], width: row[3], height: row[4],
             masterPath: row[5], posterJPEGPath: row[6], posterWebPPath: row[7], renditions: renditions,
-            storyboard: storyboards ? Self.storyboard(row) : nil)
+            storyboard: storyboards ? Self.storyboard(row) : nil,
+            loudness: loudness
+                ? LoudnessColumn.loudness(
+                    try String.fetchOne(
+                        db.cachedStatement(sql: "SELECT loudness FROM videos WHERE id = ?"), arguments: [id]))
+                : nil)
     }
 
     /// The storyboard columns (8 to 14 of `videoSQL`), or nil when any is NULL (published before storyboards).

@@ -83,15 +83,15 @@ extension SQLiteFeedStore {
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
                                     master_path, poster_jpeg_path, poster_webp_path, storyboard_vtt_path, storyboard_image_path,
                                     storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
-                                    storyboard_count)
-                VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    storyboard_count, loudness)
+                VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.width,
             video.height, video.contentHash, video.sourceJSON, video.masterPath, video.posterJPEGPath,
             video.posterWebPPath, video.storyboard?.vttPath, video.storyboard?.imagePath,
             video.storyboard?.intervalSeconds, video.storyboard?.tileWidth, video.storyboard?.tileHeight,
-            video.storyboard?.columns, video.storyboard?.count,
+            video.storyboard?.columns, video.storyboard?.count, LoudnessColumn.text(video.loudness),
         ])
         let rendition = try db.cachedStatement(
             sql: """
@@ -115,7 +115,7 @@ extension SQLiteFeedStore {
             id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
             width: video.width, height: video.height, masterPath: video.masterPath,
             posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions,
-            storyboard: video.storyboard)
+            storyboard: video.storyboard, loudness: video.loudness)
         try db.cachedStatement(sql: "UPDATE videos SET item_record = ? WHERE id = ?")
             .execute(arguments: [Data(FeedVideoRecord.encode(item)), video.id])
     }

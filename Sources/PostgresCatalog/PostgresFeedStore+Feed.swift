@@ -189,8 +189,10 @@ extension PostgresFeedStore {
     }
 
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order, as on SQLite), whatever its status,
-    /// on `connection`.
-    static func video(id: String, _ connection: PostgresConnection, logger: Logger) async throws -> FeedVideo? {
+    /// on `connection`. `loudness: false` reads a catalog from before migration v9.
+    static func video(
+        id: String, _ connection: PostgresConnection, logger: Logger, loudness: Bool = true
+    ) async throws -> FeedVideo? {
         guard
             let row = try await connection.rows(PostgresQuery(unsafeSQL: videoSQL, binds: binds(id)), logger: logger)
                 .first
@@ -221,7 +223,14 @@ extension PostgresFeedStore {
             durationMilliseconds: try row.value("duration_ms"), width: try row.value("width"),
             height: try row.value("height"), masterPath: try row.value("master_path"),
             posterJPEGPath: try row.value("poster_jpeg_path"), posterWebPPath: try row.value("poster_webp_path"),
-            renditions: renditions, storyboard: try storyboard(row))
+            renditions: renditions, storyboard: try storyboard(row),
+            loudness: loudness
+                ? LoudnessColumn.loudness(
+                    try await connection.rows(
+                        PostgresQuery(unsafeSQL: "SELECT loudness FROM videos WHERE id = $1", binds: binds(id)),
+                        logger: logger
+                    ).first?.value("loudness", as: String?.self))
+                : nil)
     }
 
     /// The storyboard columns, or nil when any is NULL (published before storyboards).

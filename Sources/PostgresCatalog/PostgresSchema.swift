@@ -29,6 +29,7 @@ public enum PostgresSchema {
 
     public static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
+        loudness,
     ]
 
     static let catalog = Migration(
@@ -313,7 +314,8 @@ public enum PostgresSchema {
                 ids.append(id)
             }
             for id in ids {
-                guard let video = try await PostgresFeedStore.video(id: id, connection, logger: logger) else {
+                guard let video = try await PostgresFeedStore.video(id: id, connection, logger: logger, loudness: false)
+                else {
                     continue
                 }
                 try await connection.query(
@@ -365,5 +367,22 @@ public enum PostgresSchema {
                 videos text NOT NULL
             )
             """
+        ])
+
+    /// The SQLite catalog's v15: each video's loudness (issue 61) as JSON (`LoudnessColumn`), NULL for videos without
+    /// audio and those published before; the edit trigger watches it too.
+    static let loudness = Migration(
+        version: 9, name: "loudness (the SQLite catalog's v15)",
+        statements: [
+            "ALTER TABLE videos ADD COLUMN loudness text",
+            "DROP TRIGGER videos_edit_clears_record ON videos",
+            """
+            CREATE TRIGGER videos_edit_clears_record
+                AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                                storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                                storyboard_tile_height, storyboard_columns, storyboard_count, loudness
+                ON videos FOR EACH ROW WHEN (NEW.item_record IS NOT NULL)
+                EXECUTE FUNCTION clear_edited_video_record()
+            """,
         ])
 }

@@ -11,7 +11,7 @@ extension Reel {
             abstract:
                 "Compress a video to one H.264/AAC MP4 (540p 1.5 Mbps, 720p 3 Mbps or 1080p 6 Mbps, 30 fps, moov first).",
             discussion:
-                "Files under 10 MB that already fit are remuxed, not re-encoded. Exit 0 on success, 65 when rejected (over 50 MB: too_large), 70 on failure, 130 when interrupted."
+                "Files under 10 MB that already fit, with their audio on the loudness target (-14 LUFS), are remuxed, not re-encoded; other audio is brought to the target. Exit 0 on success, 65 when rejected (over 50 MB: too_large), 70 on failure, 130 when interrupted."
         )
 
         @Argument(help: "The video to compress.") var file: String

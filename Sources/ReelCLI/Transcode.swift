@@ -101,6 +101,7 @@ extension Reel {
                             "  storyboard: \(board.count) thumbnails every \(board.intervalSeconds) s, \(board.tileWidth)x\(board.tileHeight) "
                                 + "in \(board.columns) columns: \(board.imagePath), \(board.vttPath)")
                     }
+                    if let loudness = summary.loudness { print("  " + TranscodeReporting.describe(loudness)) }
                 }
             } catch {
                 if tty && !json { printError("") }

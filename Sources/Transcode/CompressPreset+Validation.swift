@@ -15,6 +15,7 @@ extension CompressPreset {
         check.within(crf, 0...51, at: "crf")
         check.nonNegative(remuxBelowBytes, at: "remux_below_bytes")
         audio.validate(&check, at: "audio")
+        loudness.validate(&check, at: "loudness")
         for quality in Quality.allCases {
             guard let tier = presets[quality] else { continue }
             let path = "presets.\(quality.rawValue)"

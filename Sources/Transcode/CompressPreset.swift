@@ -25,6 +25,8 @@ public struct CompressPreset: PresetFile, Equatable {
     /// Files below this size that already fit the tier are only remuxed (MB = 10^6 bytes).
     public var remuxBelowBytes: Int64
     public var audio: LadderPreset.Audio
+    /// The loudness a compressed file's audio is brought to, as the ladder's (`LadderPreset.Loudness`).
+    public var loudness: LadderPreset.Loudness = .default
     public var presets: [Quality: Tier]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -33,7 +35,7 @@ public struct CompressPreset: PresetFile, Equatable {
         case x264Preset = "x264_preset"
         case crf
         case remuxBelowBytes = "remux_below_bytes"
-        case audio, presets
+        case audio, presets, loudness
     }
 
     public static let `default` = CompressPreset(
@@ -60,7 +62,7 @@ public struct CompressPreset: PresetFile, Equatable {
                     id: "\(tier.shortSide)p", shortSide: tier.shortSide, crf: crf, maxBitrateKbps: tier.bitrateKbps,
                     bufferKbits: tier.bufferKbits, audioBitrateKbps: tier.audioBitrateKbps)
             ],
-            poster: .init(searchSeconds: 0, rung: "\(tier.shortSide)p")
+            poster: .init(searchSeconds: 0, rung: "\(tier.shortSide)p"), loudness: loudness
         )
     }
 }

@@ -1,3 +1,5 @@
+public import MediaModel
+
 /// What `reel compress` did: remuxed as is, or re-encoded to the tier.
 public struct CompressSummary: Encodable, Sendable {
     public enum Mode: String, Codable, Sendable { case remux, transcode }
@@ -12,11 +14,14 @@ public struct CompressSummary: Encodable, Sendable {
     public var frameRate: Double
     public var durationSeconds: Double
     public var elapsedSeconds: Double
+    /// The source's loudness and what was done to the audio (nil without audio, or with loudness off); a file is
+    /// only remuxed when its audio is already on the target.
+    public var loudness: AudioLoudness? = nil
 
     public var reductionPercent: Double { sourceBytes > 0 ? 100 * (1 - Double(bytes) / Double(sourceBytes)) : 0 }
 
     enum CodingKeys: String, CodingKey {
-        case source, output, mode, bytes, width, height
+        case source, output, mode, bytes, width, height, loudness
         case sourceBytes = "source_bytes"
         case frameRate = "frame_rate"
         case durationSeconds = "duration_seconds"
@@ -37,5 +42,6 @@ public struct CompressSummary: Encodable, Sendable {
         try container.encode(durationSeconds, forKey: .durationSeconds)
         try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
         try container.encode((reductionPercent * 10).rounded() / 10, forKey: .reductionPercent)
+        try container.encodeIfPresent(loudness, forKey: .loudness)
     }
 }

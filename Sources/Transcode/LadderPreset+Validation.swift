@@ -69,6 +69,7 @@ extension LadderPreset {
         check.within(hevc.probeCRFStep, 1...20, at: "hevc.probe_crf_step")
         check.within(av1.probeCRFStep, 1...30, at: "av1.probe_crf_step")
         contentAware.validate(&check, at: "content_aware")
+        loudness.validate(&check, at: "loudness")
         check.nonNegative(poster.searchSeconds, at: "poster.search_seconds")
         check.require(
             rungs.contains { $0.id == poster.rung }, at: "poster.rung",

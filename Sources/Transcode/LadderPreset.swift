@@ -144,12 +144,14 @@ public struct LadderPreset: PresetFile, Equatable {
     public var hevc: HEVC
     public var av1: AV1
     public var contentAware: ContentAware
+    /// The one loudness every rendition's audio is brought to (`Loudness`).
+    public var loudness: Loudness
 
     public init(
         segmentSeconds: Double, keyframeIntervalSeconds: Double, maxFrameRate: Double, x264Preset: String,
         audio: Audio, rungs: [Rung], poster: Poster, codecs: [VideoCodec] = [.h264],
         hevc: HEVC = LadderPreset.defaultHEVC, av1: AV1 = LadderPreset.defaultAV1,
-        contentAware: ContentAware = LadderPreset.fixedRates
+        contentAware: ContentAware = LadderPreset.fixedRates, loudness: Loudness = .default
     ) {
         self.segmentSeconds = segmentSeconds
         self.keyframeIntervalSeconds = keyframeIntervalSeconds
@@ -162,6 +164,7 @@ public struct LadderPreset: PresetFile, Equatable {
         self.hevc = hevc
         self.av1 = av1
         self.contentAware = contentAware
+        self.loudness = loudness
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -169,7 +172,7 @@ public struct LadderPreset: PresetFile, Equatable {
         case keyframeIntervalSeconds = "keyframe_interval_seconds"
         case maxFrameRate = "max_frame_rate"
         case x264Preset = "x264_preset"
-        case audio, rungs, poster, codecs, hevc, av1
+        case audio, rungs, poster, codecs, hevc, av1, loudness
         case contentAware = "content_aware"
     }
 

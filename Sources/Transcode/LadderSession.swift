@@ -4,6 +4,7 @@ internal import Ingest
 internal import LibAV
 internal import LibTurboJPEG
 internal import LibWebP
+internal import Loudness
 public import MediaModel
 internal import Synchronization
 
@@ -62,6 +63,10 @@ final class LadderSession: @unchecked Sendable {
     private var resampler: Resampler?
     private let fifo: AudioFIFO?
     private var audioSamples: Int64 = 0
+    /// Brings the resampled audio to one loudness before the AAC encoders (`LoudnessNormalizer`); set before `run`.
+    var loudness: LoudnessNormalizer?
+    /// What `loudness` was made from (`normalizeLoudness`), for a later session that encodes some renditions again.
+    var loudnessPlan: LoudnessPlan?
     // Constant-frame-rate clock: output slot n is shown at n / fps; each decoded picture covers the slots from
     // its own until the next picture's (duplicating for gaps, dropping when two land on one slot).
     private var firstTimestamp: Int64?
@@ -368,7 +373,7 @@ final class LadderSession: @unchecked Sendable {
                     from: frame, outputRate: preset.audio.sampleRate, outputChannels: preset.audio.channels,
                     outputFormatRaw: fifo.formatRaw)
             }
-            try fifo.write(try resampler!.convert(frame))
+            try fifo.write(try normalized(resampler!.convert(frame)))
             frame.unref()
             try encodeAudio(minimum: 1024)
         }
@@ -376,7 +381,8 @@ final class LadderSession: @unchecked Sendable {
 
     private func flushAudio() throws {
         guard let fifo else { return }
-        if let resampler { try fifo.write(try resampler.convert(nil)) }
+        if let resampler { try fifo.write(try normalized(resampler.convert(nil))) }
+        try fifo.write(try normalizedRest())
         try encodeAudio(minimum: 1024)
         try encodeAudio(minimum: 1)
     }

@@ -94,7 +94,7 @@ extension LadderTranscoder {
             }
             let again = try encodeAgain(
                 admitted, plan: plan, only: Set(crfs.keys), decodeLead: session.decodeLead, pools: slots.pools,
-                directory: directory, isCancelled: isCancelled)
+                directory: directory, loudness: session.loudnessPlan, isCancelled: isCancelled)
             for rendition in try again.renditions() {
                 if let index = renditions.firstIndex(where: { $0.id == rendition.id }) { renditions[index] = rendition }
             }
@@ -130,7 +130,7 @@ extension LadderTranscoder {
     /// into a hidden folder of `directory`, then puts each in place of the one it replaces.
     private func encodeAgain(
         _ admitted: AdmittedVideo, plan: LadderPlan, only: Set<String>, decodeLead: Int64,
-        pools: [[Range<Int64>]], directory: String, isCancelled: @Sendable () -> Bool
+        pools: [[Range<Int64>]], directory: String, loudness: LoudnessPlan?, isCancelled: @Sendable () -> Bool
     ) throws -> LadderSession {
         let (input, videoIndex, audioIndex) = try Self.openStreams(admitted)
         let staging = directory + "/.again"
@@ -142,6 +142,7 @@ extension LadderTranscoder {
             destination: { rung, codec in .hls(directory: staging + "/" + codec.renditionID(rung: rung.id)) },
             limits: admitted.limits, threads: encoderThreads, measure: true, pools: pools, only: only,
             decodeLead: decodeLead, converter: try HDRConverter.make(for: admitted))
+        session.normalizeLoudness(loudness)
         try session.run(duration: admitted.info.durationSeconds ?? 0, isCancelled: isCancelled) { _ in }
         for output in session.outputs {
             Directory.remove(directory + "/" + output.id)

@@ -90,6 +90,7 @@ public struct LadderTranscoder: Sendable {
     ) throws(TranscodeError) -> TranscodeSummary {
         let source = admitted.path
         var (input, videoIndex, audioIndex) = try Self.openStreams(admitted)
+        let loudness = try Self.planLoudness(admitted, audioIndex: audioIndex, preset: preset)
         let stream = input.streams[videoIndex]
         var plan = LadderPlanner(preset: preset).plan(
             .init(
@@ -128,6 +129,7 @@ public struct LadderTranscoder: Sendable {
                     converter: converter
                 )
                 trial = nil  // the session's now: its probe encoder goes when the probes decide
+                session.normalizeLoudness(loudness)
                 let started = Date()
                 let outcome = try session.run(duration: duration, isCancelled: isCancelled) { seconds in
                     let elapsed = Date().timeIntervalSince(started)
@@ -176,8 +178,8 @@ public struct LadderTranscoder: Sendable {
             {
                 renditions.append(
                     try encodeHDR(
-                        admitted, plan: plan, hdr: hdr, decodeLead: session.decodeLead, directory: directory,
-                        isCancelled: isCancelled))
+                        admitted, plan: plan, hdr: hdr, decodeLead: session.decodeLead, loudness: loudness,
+                        directory: directory, isCancelled: isCancelled))
             }
             let iFrames = try MasterPlaylistWriter.writeIFramePlaylists(renditions, directory: directory)
             let masters = MasterPlaylistWriter.files(
@@ -194,7 +196,7 @@ public struct LadderTranscoder: Sendable {
                 source: source, output: directory, durationSeconds: duration, frameRate: plan.frameRateValue,
                 renditions: renditions, posterJPEG: "poster.jpg", posterWebP: "poster.webp",
                 posterTimeSeconds: posterTime, storyboard: storyboard, elapsedSeconds: 0, rateAnalysis: rateAnalysis,
-                rateCheck: rateCheck
+                rateCheck: rateCheck, loudness: loudness?.record(after: session.loudness)
             )
         } catch let error as TranscodeError {
             throw TranscodeError(error.kind, path: source)

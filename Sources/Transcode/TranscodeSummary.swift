@@ -69,9 +69,12 @@ public struct TranscodeSummary: Codable, Sendable {
     /// How the published renditions stand against the content-aware bounds, and which were encoded again to keep
     /// them; nil when nothing needed checking (fixed CRFs, or an H.264 ladder whose CRFs all stayed).
     public var rateCheck: RateCheck? = nil
+    /// The source's loudness and what was done to bring every rendition's audio to the target (issue 61); nil
+    /// when the clip has no audio (or the preset turns loudness off), and in summaries written before.
+    public var loudness: AudioLoudness? = nil
 
     enum CodingKeys: String, CodingKey {
-        case source, output, renditions, storyboard
+        case source, output, renditions, storyboard, loudness
         case rateAnalysis = "rate_analysis"
         case rateCheck = "rate_check"
         case durationSeconds = "duration_seconds"

@@ -2,6 +2,7 @@ internal import FileSystem
 internal import Foundation
 public import Ingest
 internal import LibAV
+internal import Loudness
 public import MediaModel
 
 /// `reel compress`: one progressive MP4 (moov first) at the design's tiers, through the ladder's pipeline.
@@ -39,10 +40,13 @@ public struct VideoCompressor: Sendable {
         do { staging = try StagingDirectory(besides: output) } catch { throw TranscodeError(error, path: source) }
         defer { staging.discard() }
         let temporary = staging.path + "/output.mp4"
-        // An HDR upload is never passed through: `reel upload` sends what compress makes, and it must be SDR.
+        // A file that fits is only remuxed, unless its audio is off the loudness target (then it is encoded) or it
+        // is HDR: `reel upload` sends what compress makes, and it must be SDR.
+        let loudness = try LadderTranscoder.planLoudness(
+            admitted, audioIndex: try LadderTranscoder.openStreams(admitted).audio, preset: preset.ladder(quality))
         let fits =
             info.fileSize < preset.remuxBelowBytes && preset.fits(info, quality: quality)
-            && HDRConverter.source(for: video.colour) == nil
+            && loudness?.acceptsSourceAudio ?? true && HDRConverter.source(for: video.colour) == nil
         var summary = CompressSummary(
             source: source, output: output, mode: fits ? .remux : .transcode, sourceBytes: info.fileSize, bytes: 0,
             width: video.displayWidth, height: video.displayHeight, frameRate: video.averageFrameRate,
@@ -52,11 +56,13 @@ public struct VideoCompressor: Sendable {
             let input = try admitted.openInput()
             if fits {
                 try Remuxer.remux(input, to: temporary, rotation: video.rotation, isCancelled: isCancelled)
+                summary.loudness = loudness?.recordCopied
             } else {
-                let (width, height, rate) = try transcode(
-                    input, admitted: admitted, to: temporary, quality: quality,
+                let (width, height, rate, normalizer) = try transcode(
+                    input, admitted: admitted, to: temporary, quality: quality, loudness: loudness,
                     progress: progress, isCancelled: isCancelled, started: started)
                 (summary.width, summary.height, summary.frameRate) = (width, height, rate)
+                summary.loudness = loudness?.record(after: normalizer)
             }
             try staging.publish("output.mp4", to: output)
         } catch let error as TranscodeError {
@@ -77,8 +83,9 @@ public struct VideoCompressor: Sendable {
 
     private func transcode(
         _ input: InputContext, admitted: AdmittedVideo, to path: String, quality: CompressPreset.Quality,
-        progress: @Sendable (TranscodeProgress) -> Void, isCancelled: @Sendable () -> Bool, started: Date
-    ) throws -> (Int, Int, Double) {
+        loudness: LoudnessPlan?, progress: @Sendable (TranscodeProgress) -> Void, isCancelled: @Sendable () -> Bool,
+        started: Date
+    ) throws -> (Int, Int, Double, LoudnessNormalizer?) {
         guard let videoIndex = input.bestStream(.video) else {
             throw Rejection(.noVideoStream, "no video stream", path: admitted.path)
         }
@@ -99,6 +106,7 @@ public struct VideoCompressor: Sendable {
             destination: { _, _ in .mp4(path: path) }, limits: admitted.limits, threads: encoderThreads,
             converter: try HDRConverter.make(for: admitted)
         )
+        session.normalizeLoudness(loudness)
         let duration = admitted.info.durationSeconds ?? 0
         try session.run(duration: duration, isCancelled: isCancelled) { seconds in
             let elapsed = Date().timeIntervalSince(started)
@@ -106,6 +114,6 @@ public struct VideoCompressor: Sendable {
                 TranscodeProgress(
                     seconds: seconds, durationSeconds: duration, speed: elapsed > 0 ? seconds / elapsed : 0))
         }
-        return (top.rungs[0].width, top.rungs[0].height, top.frameRateValue)
+        return (top.rungs[0].width, top.rungs[0].height, top.frameRateValue, session.loudness)
     }
 }

@@ -122,7 +122,7 @@ extension Worker {
                     videoCodec: $0.videoCodec?.rawValue, crf: $0.crf, targetSSIMY: $0.targetSSIMY,
                     prefetch: $0.prefetch)
             },
-            storyboard: summary.storyboard?.prefixingPaths(with: prefix))
+            storyboard: summary.storyboard?.prefixingPaths(with: prefix), loudness: summary.loudness)
     }
 
     /// An output path already taken while this worker holds the lease: a late worker's files (it lost the lease, so

@@ -35,8 +35,14 @@ enum Fixtures {
             ],
             storyboard: Storyboard(
                 vttPath: "videos/\(id)/storyboard.vtt", imagePath: "videos/\(id)/storyboard.webp", intervalSeconds: 1,
-                tileWidth: 90, tileHeight: 160, columns: 10, count: 16))
+                tileWidth: 90, tileHeight: 160, columns: 10, count: 16),
+            loudness: loudness)
     }
+
+    /// A quiet source brought up to the target, its peaks limited (issue 61).
+    static let loudness = AudioLoudness(
+        sourceLUFS: -27.5, sourceTruePeakDBTP: -12.25, gainDB: 14.75, targetLUFS: -14, truePeakCeilingDBTP: -1,
+        isLimited: true, isCapped: false, isSilent: false)
 
     /// A video whose ladder has H.264, HEVC and AV1 renditions, listed in no particular order (as a summary may),
     /// each with its codec and CRF; the AV1 rung at 360p has a fixed CRF, so no target.

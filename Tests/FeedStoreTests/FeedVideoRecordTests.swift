@@ -40,10 +40,21 @@ import Testing
                 storyboard: Storyboard(
                     vttPath: "s.vtt", imagePath: "s.webp", intervalSeconds: 1, tileWidth: 160,
                     tileHeight: 284, columns: 10, count: 60)))
+        // Issue 61: a loudness (version 2), one with every flag and a silent one with nothing measured.
+        var loud = all[0]
+        loud.loudness = AudioLoudness(
+            sourceLUFS: -38.6, sourceTruePeakDBTP: -20.25, gainDB: 20, targetLUFS: -14, truePeakCeilingDBTP: -1,
+            isLimited: true, isCapped: true, isSilent: false)
+        all.append(loud)
+        var silent = all[1]
+        silent.loudness = AudioLoudness(
+            sourceLUFS: nil, sourceTruePeakDBTP: nil, gainDB: 0, targetLUFS: -14, truePeakCeilingDBTP: -1,
+            isLimited: false, isCapped: false, isSilent: true)
+        all.append(silent)
         return all
     }()
 
-    @Test(arguments: 0..<5)
+    @Test(arguments: 0..<7)
     func everyVideoReadsBackAsItWasEncoded(index: Int) throws {
         let video = Self.videos[index]
         let decoded = try FeedVideoRecord.decode(FeedVideoRecord.encode(video))
@@ -64,7 +75,7 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<5)
+    @Test(arguments: 0..<7)
     func everyShortenedRecordIsRefusedWithItsOffset(index: Int) {
         let record = FeedVideoRecord.encode(Self.videos[index])
         for length in 0..<record.count {
@@ -73,7 +84,8 @@ import Testing
             }
         }
         let extra = record + [0]
-        #expect(throws: FeedVideoRecord.Malformed(reason: "1 bytes after the last rendition", offset: record.count)) {
+        let last = Self.videos[index].loudness == nil ? "rendition" : "loudness"
+        #expect(throws: FeedVideoRecord.Malformed(reason: "1 bytes after the last \(last)", offset: record.count)) {
             try FeedVideoRecord.decode(extra)
         }
     }
@@ -81,7 +93,7 @@ import Testing
     @Test func anotherVersionOrABadFlagIsNamed() {
         var record = FeedVideoRecord.encode(Self.videos[4])
         record[0] = 9
-        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1", offset: 0)) {
+        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1 or 2", offset: 0)) {
             try FeedVideoRecord.decode(record)
         }
         // A record whose first optional (the master path) is flagged 2.

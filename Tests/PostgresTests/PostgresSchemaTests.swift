@@ -100,7 +100,7 @@ import Testing
             }
             return shape
         }
-        #expect(sqliteShape.count == 10 && sqliteShape["videos"]?.count == 20, "\(sqliteShape.keys.sorted())")
+        #expect(sqliteShape.count == 10 && sqliteShape["videos"]?.count == 21, "\(sqliteShape.keys.sorted())")
         #expect(Set(postgresShape.keys) == Set(sqliteShape.keys))
         for (table, columns) in sqliteShape {
             #expect(postgresShape[table] == columns, "table \(table)")

@@ -35,15 +35,17 @@ import Transcode
             ladderPath: nil, limitsPath: nil, fault: nil)
     }
 
-    @Test func aVideoIsOpenedOnceToSniffOnceToAdmitAndOnceToDecode() throws {
+    /// And once more, for its audio alone, to measure its loudness (issue 61: the pre-pass has an input of its own).
+    @Test func aVideoIsOpenedOnceToSniffOnceToAdmitOnceToMeasureItsLoudnessAndOnceToDecode() throws {
         let source = directory.file("clip.mp4")
         try SyntheticVideo(width: 320, height: 180, seconds: 4).write(to: source)
         let watcher = try OpenWatcher(path: source)
         let job = try invocation(source: source)
         let outcome = JobRunner(policy: AdmissionPolicy(), ladder: Self.ladder).process(job)
         let summary = try #require(outcome.video, "\(outcome)")
-        // Before: three safe opens (sniff, check, the transcoder's admission) and three libav opens.
-        #expect(watcher.opens() == 3)
+        // Before: three safe opens (sniff, check, the transcoder's admission) and three libav opens. The loudness
+        // pre-pass reads the audio stream on an input of its own: one open more.
+        #expect(watcher.opens() == 4)
         #expect(outcome.info?.kind == .video && outcome.info?.video?.displayWidth == 320 && outcome.info?.path == "")
         // The hints the job reports are those of the files it wrote.
         for rendition in summary.renditions {

@@ -113,6 +113,8 @@ final class ScriptedJobLauncher: JobLauncher {
          "poster_webp": "poster.webp", "poster_time_seconds": 0.5, "elapsed_seconds": 1,
          "storyboard": {"vtt": "storyboard.vtt", "image": "storyboard.webp", "interval_seconds": 1, "tile_width": 160,
                         "tile_height": 284, "columns": 2, "count": 2},
+         "loudness": {"source_lufs": -31.25, "source_true_peak_dbtp": -18.5, "gain_db": 17.25, "target_lufs": -14,
+                      "true_peak_ceiling_dbtp": -1, "limited": false, "capped": false, "silent": false},
          "renditions": [{"id": "360p", "width": 360, "height": 640, "playlist": "360p/index.m3u8", "bytes": 4096,
                          "bandwidth": 600000, "average_bandwidth": 500000, "codecs": "avc1.64001e,mp4a.40.2", "segments": 1,
                          "frames": 60}]}}

@@ -31,6 +31,9 @@ import Worker
         #expect(item.storyboard?.vttPath == "videos/\(video.id)/storyboard.vtt", "\(item)")
         #expect(item.storyboard?.imagePath == "videos/\(video.id)/storyboard.webp", "\(item)")
         #expect(try await rig.store.video(id: video.id)?.storyboard?.count == 2)
+        // The job's loudness (issue 61) goes from its outcome into the catalog and the feed's record.
+        #expect(item.loudness?.sourceLUFS == -31.25 && item.loudness?.gainDB == 17.25, "\(item)")
+        #expect(try await rig.store.video(id: video.id)?.loudness == item.loudness)
         #expect(rig.entries("images") == [image.id + ".webp"])
         #expect(rig.entries("originals") == [image.id, video.id].sorted())
         #expect(rig.entries(".incoming").isEmpty && rig.entries(".staging").isEmpty)
