@@ -2,8 +2,10 @@
 # Phone footage (issue 61), every figure from one run on the test bed (scripts/make-phone-testbed.sh):
 #   colour:   each HDR clip through `reel transcode`, through the ladder before tone mapping (BASELINE, a release build
 #             of an earlier commit) and through the ffmpeg CLI's zscale+tonemap chain (hable, as most guides give it,
-#             and mobius), each against the SDR source: mean CIEDE2000 and the fraction of newly clipped white pixels
-#             (../shared/anchors/colour_difference.py, scikit-image), and the CPU seconds of each ladder.
+#             mobius, and clip: a plain conversion), each against the SDR source: mean CIEDE2000 and the fraction of
+#             newly clipped white pixels (../shared/anchors/colour_difference.py, scikit-image), and the CPU seconds
+#             of each ladder. The highlight clips carry a 3x gain, so their CIEDE2000 against the un-gained source
+#             measures the gain, not the conversion: read their clipped fractions.
 #   loudness: each loudness clip through `reel transcode`, measured before and after by ffmpeg's ebur128
 #             (../shared/anchors/loudness.sh).
 # Usage: scripts/bench-phone.sh [REEL_BINARY]
@@ -41,8 +43,8 @@ if wants colour; then
         echo "$baseline" > .build-baseline/commit
         git worktree remove --force .build-baseline/src
     fi
-    echo "| clip | Reel ΔE2000 | Reel clipped | Reel CPU s | before ($baseline) ΔE | before CPU s | Reel / before CPU | ffmpeg hable ΔE | hable clipped | ffmpeg mobius ΔE | mobius clipped | ffmpeg chain CPU s |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| clip | Reel ΔE2000 | Reel clipped | Reel CPU s | before ($baseline) ΔE | before CPU s | Reel / before CPU | ffmpeg hable ΔE | hable clipped | ffmpeg mobius ΔE | mobius clipped | plain (clip) clipped | ffmpeg hable chain CPU s |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     "$reel" transcode "$work/bed/sdr.mp4" --output "$work/sdr-reel" >/dev/null 2>&1
     for clip in hlg pq-mastering pq-bare dv84 hlg-highlights pq-highlights sdr10; do
         in=$work/bed/$clip.mp4
@@ -57,10 +59,12 @@ if wants colour; then
         if [ "$clip" = sdr10 ]; then chain() { echo "format=yuv420p"; }; fi
         ff_cpu=$(cpu ffmpeg -nostdin -v error -y -i "$in" -vf "$(chain hable)" -c:v libx264 -preset veryfast -crf 21 "$work/$clip-hable.mp4")
         ffmpeg -nostdin -v error -y -i "$in" -vf "$(chain mobius)" -c:v libx264 -preset veryfast -crf 21 "$work/$clip-mobius.mp4"
+        ffmpeg -nostdin -v error -y -i "$in" -vf "$(chain clip)" -c:v libx264 -preset veryfast -crf 21 "$work/$clip-clip.mp4"
         read -r hable_de hable_clip <<<"$(colour "$ref" "$work/$clip-hable.mp4")"
         read -r mobius_de mobius_clip <<<"$(colour "$ref" "$work/$clip-mobius.mp4")"
+        read -r _ plain_clip <<<"$(colour "$ref" "$work/$clip-clip.mp4")"
         ratio=$(awk -v a="$new_cpu" -v b="$old_cpu" 'BEGIN { printf "%.2f", a / b }')
-        echo "| $clip | $new_de | $new_clip | $new_cpu | $old_de | $old_cpu | $ratio | $hable_de | $hable_clip | $mobius_de | $mobius_clip | $ff_cpu |"
+        echo "| $clip | $new_de | $new_clip | $new_cpu | $old_de | $old_cpu | $ratio | $hable_de | $hable_clip | $mobius_de | $mobius_clip | $plain_clip | $ff_cpu |"
     done
     read -r sdr_de _ <<<"$(colour "$source" "$(top_rung "$work/sdr-reel")")"
     echo
