@@ -39,11 +39,7 @@ package struct HDRToSDRConversion: Sendable {
     /// As `convert`, with the transfer functions read from their sampled curves and vectors instead of arrays: what
     /// the table's million samples are built from.
     package func convertSampled(y: Double, cb: Double, cr: Double) -> (y: Double, cb: Double, cr: Double) {
-        let (ny, ncb, ncr) =
-            source.isFullRange
-            ? (y / 1023, (cb - 512) / 1023, (cr - 512) / 1023)
-            : ((y - 64) / 876, (cb - 512) / 896, (cr - 512) / 896)
-        let signal = source.matrix.rgb(y: ny, cb: ncb, cr: ncr)
+        let signal = self.signal(y: y, cb: cb, cr: cr)
         var light = SIMD3(signalToLight[signal.r], signalToLight[signal.g], signalToLight[signal.b])
         if source.transfer == .hlg {
             let weights = SIMD3(LumaCoefficients.bt2020.kr, LumaCoefficients.bt2020.kg, LumaCoefficients.bt2020.kb)
@@ -62,22 +58,30 @@ package struct HDRToSDRConversion: Sendable {
         }
         let largest = rgb.max()
         if largest > 0 { rgb *= curve.map(largest) / largest } else { rgb = .zero }
-        let (oy, ocb, ocr) = output.ycbcr(r: lightToSignal[rgb.x], g: lightToSignal[rgb.y], b: lightToSignal[rgb.z])
-        return (16 + 219 * oy, 128 + 224 * ocb, 128 + 224 * ocr)
+        return codes(r: lightToSignal[rgb.x], g: lightToSignal[rgb.y], b: lightToSignal[rgb.z])
     }
 
     /// A 10-bit input sample (codes 0...1023) to 8-bit output codes, unrounded (Y' 16...235, Cb and Cr 16...240).
     package func convert(y: Double, cb: Double, cr: Double) -> (y: Double, cb: Double, cr: Double) {
+        let light = toBT709.apply(displayLight(signal(y: y, cb: cb, cr: cr)))
+        let rgb = curve(intoGamut(light))
+        return codes(
+            r: TransferFunction.lightToSDR(rgb[0]), g: TransferFunction.lightToSDR(rgb[1]),
+            b: TransferFunction.lightToSDR(rgb[2]))
+    }
+
+    /// R'G'B' of a 10-bit input sample, through the source's range and matrix.
+    private func signal(y: Double, cb: Double, cr: Double) -> (r: Double, g: Double, b: Double) {
         let (ny, ncb, ncr) =
             source.isFullRange
             ? (y / 1023, (cb - 512) / 1023, (cr - 512) / 1023)
             : ((y - 64) / 876, (cb - 512) / 896, (cr - 512) / 896)
-        let signal = source.matrix.rgb(y: ny, cb: ncb, cr: ncr)
-        let light = toBT709.apply(displayLight(signal))
-        let rgb = curve(intoGamut(light))
-        let (oy, ocb, ocr) = output.ycbcr(
-            r: TransferFunction.lightToSDR(rgb[0]), g: TransferFunction.lightToSDR(rgb[1]),
-            b: TransferFunction.lightToSDR(rgb[2]))
+        return source.matrix.rgb(y: ny, cb: ncb, cr: ncr)
+    }
+
+    /// 8-bit limited-range BT.709 codes of an SDR R'G'B'.
+    private func codes(r: Double, g: Double, b: Double) -> (y: Double, cb: Double, cr: Double) {
+        let (oy, ocb, ocr) = output.ycbcr(r: r, g: g, b: b)
         return (16 + 219 * oy, 128 + 224 * ocb, 128 + 224 * ocr)
     }
 
