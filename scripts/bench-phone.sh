@@ -43,6 +43,8 @@ if wants colour; then
         echo "$baseline" > .build-baseline/commit
         git worktree remove --force .build-baseline/src
     fi
+    # The earlier binary reads the preset of its own day (newer keys, such as loudness, are unknown to it).
+    git show "$baseline:Presets/ladder.json" > "$work/ladder-before.json"
     echo "| clip | Reel ΔE2000 | Reel clipped | Reel CPU s | before ($baseline) ΔE | before CPU s | Reel / before CPU | ffmpeg hable ΔE | hable clipped | ffmpeg mobius ΔE | mobius clipped | plain (clip) clipped | ffmpeg hable chain CPU s |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     "$reel" transcode "$work/bed/sdr.mp4" --output "$work/sdr-reel" >/dev/null 2>&1
@@ -51,7 +53,7 @@ if wants colour; then
         ref=$source
         [[ $clip == *highlights ]] && ref=$bright
         new_cpu=$(cpu "$reel" transcode "$in" --output "$work/$clip-reel")
-        old_cpu=$(cpu "$old" transcode "$in" --output "$work/$clip-old")
+        old_cpu=$(cpu "$old" transcode "$in" --ladder "$work/ladder-before.json" --output "$work/$clip-old")
         read -r new_de new_clip <<<"$(colour "$ref" "$(top_rung "$work/$clip-reel")")"
         read -r old_de _ <<<"$(colour "$ref" "$(top_rung "$work/$clip-old")")"
         # The ffmpeg CLI: SDR white at npl=203 (HLG and PQ alike), BT.709 primaries, the tone operator, BT.709 out.
