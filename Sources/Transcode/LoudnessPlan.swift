@@ -6,14 +6,21 @@ internal import MediaModel
 struct LoudnessPlan {
     var measurement: LoudnessPrePass.Measurement
     var decision: LoudnessDecision
+    /// The true peak the normalised audio measured after AAC at the ladder's worst rate (`boundCodecOvershoot`).
+    var codecPeakDBTP: Double?
 
-    /// The preset's policy applied to `measurement`, its gain refined on the clip where the limiter acts.
-    /// - Throws: `EBUR128Error` when measuring a refinement fails.
-    init(_ measurement: LoudnessPrePass.Measurement, settings: LadderPreset.Loudness, pass: LoudnessPrePass) throws {
+    /// The preset's policy applied to `measurement`, its gain refined on the clip where the limiter acts, and its
+    /// limiter's margin grown where AAC at one of `bitratesKbps` would still pass the ceiling.
+    /// - Throws: `EBUR128Error` or `AVError` when measuring a refinement fails.
+    init(
+        _ measurement: LoudnessPrePass.Measurement, settings: LadderPreset.Loudness, pass: LoudnessPrePass,
+        bitratesKbps: [Int]
+    ) throws {
         decision = try settings.policy.decide(
             sourceLUFS: measurement.integratedLUFS, sourceTruePeakDBTP: measurement.truePeakDBTP
         ).refined(for: measurement.audio, sampleRate: pass.audio.sampleRate) { try pass.integratedLoudness(of: $0) }
         self.measurement = measurement
+        try boundCodecOvershoot(audio: measurement.audio, bitratesKbps: bitratesKbps, pass: pass)
         self.measurement.audio = []  // held only for the refinement
     }
 
@@ -57,7 +64,10 @@ extension LadderTranscoder {
         guard let audioIndex, preset.loudness.enabled else { return nil }
         let pass = LoudnessPrePass(audio: preset.audio)
         let measurement = try pass.measure(admitted, audioIndex: audioIndex)
-        do { return try LoudnessPlan(measurement, settings: preset.loudness, pass: pass) } catch {
+        do {
+            return try LoudnessPlan(
+                measurement, settings: preset.loudness, pass: pass, bitratesKbps: preset.rungs.map(\.audioBitrateKbps))
+        } catch {
             throw TranscodeError(.encodeFailed, "refining the loudness gain: \(error)", path: admitted.path)
         }
     }

@@ -191,6 +191,32 @@ struct PhoneFootageTests {
         }
     }
 
+    /// The test bed's loudness clips (espeak-ng speech among them, whose transients AAC overshoots by nearly 4 dB at
+    /// 64 kb/s after the limiter) read at most -1 dBTP in every rendition, by ffmpeg's ebur128; each is within 1 LU
+    /// of -14 LUFS, or short of it with the outcome saying the gain stopped at its cap; silence stays silent.
+    @Test(arguments: ["speech", "loud", "music", "quiet", "silent"])
+    func everyPostPlaysAtOneLoudnessUnderTheCeiling(clip: String) async throws {
+        let bed = try await PhoneTestBed.folder()
+        let path = "\(bed)/\(clip).mp4"
+        try #require(FileManager.default.fileExists(atPath: path), "the bed has no \(clip) clip (espeak-ng missing?)")
+        let folder = directory.file(clip)
+        let summary = try await onOwnThread("transcodes \(clip)") {
+            try LadderTranscoder().run(source: path, output: folder)
+        }
+        let loudness = try #require(summary.loudness, "\(clip): no loudness in the summary")
+        for rendition in summary.renditions {
+            let reading = try await LoudnessAnchor.measure(folder + "/" + rendition.id)
+            if loudness.isSilent {
+                #expect(reading.lufs <= -70, "\(clip) \(rendition.id): \(reading)")
+                continue
+            }
+            #expect(reading.truePeakDBTP <= -1.0, "\(clip) \(rendition.id): \(reading)")
+            #expect(
+                abs(reading.lufs + 14) <= 1 || (loudness.isCapped && reading.lufs < -14),
+                "\(clip) \(rendition.id): \(reading), \(loudness)")
+        }
+    }
+
     /// `reel compress` converts too (its output is what `reel upload` sends), and never passes HDR through.
     @Test func compressMakesSDR() async throws {
         let bed = try await PhoneTestBed.folder()
