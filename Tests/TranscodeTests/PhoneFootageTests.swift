@@ -90,9 +90,10 @@ struct PhoneFootageTests {
                     "-c:v", "libx264", "-preset", "veryfast", "-crf", "18", output,
                 ], within: .seconds(300))
             try #require(result.status == 0, "ffmpeg: \(result.stderr)")
-            anchor[tonemap] = try #require(
+            let fraction: Double = try #require(
                 try await PhoneTestBed.colourDifference(reference: PhoneTestBed.brightSource, test: output)[
                     "clipped_fraction"])
+            anchor[tonemap] = fraction
         }
         let clipped = try #require(anchor["clip"]), hable = try #require(anchor["hable"])
         #expect(clipped > 0.01, "\(clip): the highlights are real (a plain conversion clips \(clipped))")
