@@ -87,6 +87,8 @@ package final class Encoder: @unchecked Sendable {
     package var timeBase: Rational { Rational(context.pointee.time_base) }
     /// Samples per audio frame the encoder requires (1024 for AAC); 0 for video or variable-size codecs.
     package var frameSize: Int { Int(context.pointee.frame_size) }
+    /// Priming samples an audio encoder puts before the first input sample (1024 for FFmpeg's AAC).
+    package var initialPadding: Int { Int(context.pointee.initial_padding) }
     package var sampleRate: Int { Int(context.pointee.sample_rate) }
     package var sampleFormatRaw: Int32 { context.pointee.sample_fmt.rawValue }
     /// The codec headers (avcC for H.264, AudioSpecificConfig for AAC) after open.

@@ -72,4 +72,16 @@ package final class EBUR128State {
         try check(ebur128_true_peak(state, UInt32(channel), &value), "ebur128_true_peak")
         return value
     }
+
+    /// The highest true peak of `channel` among the samples of the last `add` only, as a linear amplitude: read
+    /// after each block, it says where in the audio the peaks are.
+    /// - Throws: `EBUR128Error` naming `ebur128_prev_true_peak` (no such channel, or no `.truePeak` mode).
+    package func lastTruePeak(channel: Int) throws(EBUR128Error) -> Double {
+        guard (0..<channels).contains(channel) else {
+            throw EBUR128Error(function: "ebur128_prev_true_peak", message: "no channel \(channel) of \(channels)")
+        }
+        var value = 0.0
+        try check(ebur128_prev_true_peak(state, UInt32(channel), &value), "ebur128_prev_true_peak")
+        return value
+    }
 }

@@ -9,6 +9,8 @@ package struct LoudnessDecision: Sendable, Equatable {
     /// The gain alone would put the true peak above the limiter's threshold.
     package var needsLimiter: Bool
     package var policy: LoudnessPolicy
+    /// Where the limiter holds the peaks lower still, for a lossy encoder's overshoot there.
+    package var trims = ThresholdTrims()
 
     /// Whether the audio is changed at all.
     package var changesAudio: Bool { !isSilent && (gainDB != 0 || needsLimiter) }
@@ -19,7 +21,8 @@ package struct LoudnessDecision: Sendable, Equatable {
         guard changesAudio else { return nil }
         let limiter =
             needsLimiter
-            ? TruePeakLimiter(channels: channels, sampleRate: sampleRate, thresholdDBTP: policy.limiterThresholdDBTP)
+            ? TruePeakLimiter(
+                channels: channels, sampleRate: sampleRate, thresholdDBTP: policy.limiterThresholdDBTP, trims: trims)
             : nil
         return LoudnessNormalizer(gainDB: gainDB, channels: channels, limiter: limiter)
     }

@@ -40,6 +40,10 @@ package struct TruePeakLimiter: Sendable {
     private static let quietBlock = 64
     /// The deepest gain applied so far (1 when the limiter never acted).
     package private(set) var minimumGain: Float = 1
+    /// Stretches held under a lower threshold (`ThresholdTrims`), as (input range, linear factor), in order; the
+    /// first that may still matter is at `trimCursor` (samples are looked at in order).
+    private let trims: [(range: Range<Int>, factor: Float)]
+    private var trimCursor = 0
 
     /// - Parameters:
     ///   - thresholdDBTP: the true-peak level the output is held under.
@@ -47,7 +51,8 @@ package struct TruePeakLimiter: Sendable {
     ///   - releaseSeconds: the time constant with which the gain comes back.
     package init(
         channels: Int, sampleRate: Int, thresholdDBTP: Double, lookaheadSeconds: Double = 0.005,
-        releaseSeconds: Double = 0.1, interpolator: PeakInterpolator = PeakInterpolator()
+        releaseSeconds: Double = 0.1, interpolator: PeakInterpolator = PeakInterpolator(),
+        trims: ThresholdTrims = ThresholdTrims()
     ) {
         precondition(channels > 0 && sampleRate > 0, "a limiter needs channels and a sample rate")
         self.channels = channels
@@ -59,6 +64,7 @@ package struct TruePeakLimiter: Sendable {
         historyStart = -interpolator.halfLength
         ring = Array(repeating: 1, count: lookahead)
         ringSum = Double(lookahead)
+        self.trims = trims.stretches.map { ($0.range, Float(decibelsToAmplitude(-$0.decibels))) }
     }
 
     /// Takes one block (one array per channel, all the same length); returns the samples that are ready.
@@ -109,12 +115,28 @@ package struct TruePeakLimiter: Sendable {
         return out.map { Array($0.prefix(total - before)) }
     }
 
+    /// The threshold at sample `n` and the lowest one over `n..<end`; `n` never goes back.
+    private mutating func thresholds(at n: Int, through end: Int) -> (here: Float, lowest: Float) {
+        while trimCursor < trims.count, trims[trimCursor].range.upperBound <= n { trimCursor += 1 }
+        var here = threshold
+        var lowest = threshold
+        var i = trimCursor
+        while i < trims.count, trims[i].range.lowerBound < end {
+            let lowered = threshold * trims[i].factor
+            if trims[i].range.contains(n) { here = lowered }
+            lowest = min(lowest, lowered)
+            i += 1
+        }
+        return (here, lowest)
+    }
+
     /// The gain sample `n` needs so that it and the three points after it stay under the threshold.
     private mutating func neededGain(at n: Int) -> Float {
         let halfLength = interpolator.halfLength
         // A block's peaks can be bounded only once every sample its taps reach has arrived; until then, each
         // sample is interpolated.
         let end = n + Self.quietBlock
+        let (threshold, lowest) = trims.isEmpty ? (self.threshold, self.threshold) : thresholds(at: n, through: end)
         if n >= checkedUntil, end - 1 + halfLength < received {
             var loudest: Float = 0
             for channel in 0..<channels {
@@ -124,7 +146,7 @@ package struct TruePeakLimiter: Sendable {
                 }
             }
             checkedUntil = end
-            checkedQuiet = loudest * interpolator.worstCaseGain <= threshold
+            checkedQuiet = loudest * interpolator.worstCaseGain <= lowest
         }
         if n < checkedUntil, checkedQuiet { return 1 }
         var peak: Float = 0

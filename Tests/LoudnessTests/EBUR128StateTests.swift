@@ -1,3 +1,4 @@
+import Foundation
 import LibEBUR128
 import Testing
 
@@ -33,6 +34,22 @@ import Testing
         #expect(wrongMode?.code != nil)
         let noChannel = #expect(throws: EBUR128Error.self) { try state.truePeak(channel: 2) }
         #expect(noChannel?.description.contains("no channel 2") == true)
+    }
+
+    /// The last block's peak is that block's alone (once the interpolator's few samples of reach have passed the
+    /// loud part; the block just after it still sees its tail), where the running peak keeps the loudest so far.
+    @Test func lastTruePeakReadsOnlyTheLastBlock() throws {
+        let state = try EBUR128State(channels: 2, sampleRate: 48_000, mode: .truePeak)
+        try state.add(interleaved: TestSignals.interleave(TestSignals.sine(seconds: 1, frequency: 997, amplitude: 0.5)))
+        let quiet = TestSignals.interleave(TestSignals.sine(seconds: 1, frequency: 997, amplitude: 0.1))
+        try state.add(interleaved: quiet)
+        try state.add(interleaved: quiet)
+        let last = 20 * log10(try state.lastTruePeak(channel: 0))
+        let running = 20 * log10(try state.truePeak(channel: 0))
+        #expect(abs(last - -20) < 0.1, "last block: \(last) dBTP")
+        #expect(abs(running - -6.02) < 0.1, "so far: \(running) dBTP")
+        let noChannel = #expect(throws: EBUR128Error.self) { try state.lastTruePeak(channel: 2) }
+        #expect(noChannel?.function == "ebur128_prev_true_peak")
     }
 
     @Test func refusesImpossibleFormatsNamingInit() {

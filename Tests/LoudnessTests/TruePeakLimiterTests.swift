@@ -101,3 +101,34 @@ import Testing
         #expect(secondLater.allSatisfy { $0 > 0.999 })
     }
 }
+
+/// A stretch of `ThresholdTrims` holds the peaks there under the lowered threshold, and the rest of the clip under
+/// the plain one at its full level (libebur128 reads each part).
+@Suite(.timeLimit(.minutes(1))) struct TruePeakLimiterTrimTests {
+    @Test func holdsAStretchLowerAndLeavesTheRestAtTheThreshold() throws {
+        let signal = TestSignals.sine(seconds: 3, frequency: 997, amplitude: 1)
+        var trims = ThresholdTrims()
+        trims.lower(48_000..<96_000, by: 4)
+        var limiter = TruePeakLimiter(
+            channels: 2, sampleRate: TestSignals.rate, thresholdDBTP: -3, trims: trims)
+        let out = TestSignals.run(
+            signal, blockSize: 1000,
+            process: { out, block in
+                for (c, samples) in limiter.process(block).enumerated() { out[c] += samples }
+            },
+            finish: { out in
+                for (c, samples) in limiter.finish().enumerated() { out[c] += samples }
+            })
+        #expect(out[0].count == signal[0].count)
+        func peak(_ range: Range<Int>) throws -> Double {
+            try TestSignals.measure(out.map { Array($0[range]) }).truePeakDBTP
+        }
+        let inside = try peak(48_000..<96_000)
+        #expect(inside <= -6.9 && inside >= -7.5, "inside the stretch: \(inside) dBTP")
+        // The release (0.1 s) brings the level back; from half a second on, the plain threshold holds.
+        let before = try peak(0..<47_000)
+        let after = try peak(120_000..<144_000)
+        #expect(before <= -2.9 && before >= -3.3, "before: \(before) dBTP")
+        #expect(after <= -2.9 && after >= -3.3, "after: \(after) dBTP")
+    }
+}
