@@ -4,7 +4,7 @@
 #   scripts/sanitize.sh leaks      LeakSanitizer over 100+ worker jobs (videos and chat images), then one
 #                                  `reel webp` batch of the same images in a single process
 # SUITES="LibAVTests ..." picks other test targets; VIDEOS=N and IMAGES=N (per format) size the leak run.
-# Logs and the leak run's files stay in .build-asan/sanitize/. README "Fuzzing", "Sanitizers" has the results.
+# Logs and the leak run's files stay in .build-asan/sanitize/. docs/fuzzing.md says how; docs/records.md has the results.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

@@ -3,7 +3,7 @@
 /// (`reel-fuzz` built by Fuzz/build.sh) turns a throw into a crash it keeps; the corpus replay in `make test` reports it.
 package struct FuzzTarget: Sendable {
     package let name: String
-    /// What the contract holds, for the README's campaign table and the replay's failures.
+    /// What the contract holds, for docs/records.md's campaign table and the replay's failures.
     package let contract: String
     package let check: @Sendable ([UInt8]) throws(ContractBroken) -> Void
 

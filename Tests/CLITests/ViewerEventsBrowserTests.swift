@@ -163,7 +163,7 @@ extension ViewerEventsBrowserTests {
     /// `/stats` draws what `GET /v1/videos/{id}/stats` says: 40 views posted to the route (startups spread from
     /// 120 ms to 9 s, watched from 0.4 s to the end) give a retention step curve with a point per second and a
     /// histogram bar per bucket, as tall as its views; a video with no views says so. The screenshot of the first is
-    /// the README's.
+    /// docs/analytics.md's.
     @Test func theStatsPageDrawsTheRetentionCurveAndTheStartupHistogram() async throws {
         let directory = try TemporaryDirectory()
         try await WebClientBrowserTests.makeLibrary(in: directory, videos: 3)

@@ -26,10 +26,14 @@ rate_clip() {  # name output: prints a description
         echo "synthetic: smptebars" ;;
     text) # lines of text scrolling up over a flat background
         [ -f "$font" ] || { echo "rate_clip: no $font for the text clip" >&2; return 2; }
+        # The README as it stood before it became a manual (bd86b92), so the clip stays the one earlier runs measured.
+        local text; text=$(mktemp)
+        git show bd86b92:README.md > "$text" 2>/dev/null || cp README.md "$text"
         ff -f lavfi -i "color=c=0x20242a:size=1080x1920:rate=30" "${mc_tone[@]}" -t "$secs" -vf \
-            "drawtext=fontfile=$font:textfile=README.md:fontsize=34:fontcolor=0xe8e8e8:x=40:y=h-40*t*3:line_spacing=10,format=yuv420p" \
+            "drawtext=fontfile=$font:textfile=$text:fontsize=34:fontcolor=0xe8e8e8:x=40:y=h-40*t*3:line_spacing=10,format=yuv420p" \
             "${mc_encode[@]}" "$2"
-        echo "synthetic: moving text (README.md scrolling up 120 px/s over a flat background)" ;;
+        rm -f "$text"
+        echo "synthetic: moving text (bd86b92's README.md scrolling up 120 px/s over a flat background)" ;;
     zoom) photo aero3.jpg zoom "$2"; echo "slow zoom over a detailed photo (opencv-doc aero3.jpg)" ;;
     pan) photo aero3.jpg pan "$2"; echo "slow pan over a detailed photo (opencv-doc aero3.jpg, 2 px a frame)" ;;
     flatzoom) photo orange.jpg zoom "$2"; echo "slow zoom over a flat photo (opencv-doc orange.jpg)" ;;
