@@ -73,6 +73,12 @@ extension Reel {
                     "    BANDWIDTH \(variant.bandwidth.map(String.init) ?? "-") (measured peak \(variant.measuredPeak)), "
                         + "AVERAGE-BANDWIDTH \(variant.averageBandwidth.map(String.init) ?? "-") (measured \(variant.measuredAverage))"
                 )
+                if let colour = variant.measuredColour {
+                    let depth = variant.measuredBitDepth.map { "\($0)-bit " } ?? ""
+                    print(
+                        "    VIDEO-RANGE \(variant.videoRange ?? "-") (measured \(variant.measuredVideoRange ?? "-")), "
+                            + "\(depth)\(colour)")
+                }
             }
             for group in report.findingsByFile {
                 print(group.file)

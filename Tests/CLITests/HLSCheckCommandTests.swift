@@ -59,6 +59,9 @@ import Glibc
         #expect(human.status == 0)
         #expect(human.stdout.contains("master.m3u8\n  MUST   6.1: no EXT-X-I-FRAME-STREAM-INF"))
         #expect(human.stdout.contains("(waived)"))
+        #expect(
+            human.stdout.contains("    VIDEO-RANGE SDR (measured SDR), 8-bit primaries 1 (bt709), transfer 1 (bt709)"),
+            "the colour of each variant: \(human.stdout)")
         #expect(human.stdout.hasSuffix("PASS: 0 MUST, 0 SHOULD, 1 waived\n"))
     }
 
