@@ -4,7 +4,8 @@
 #             of an earlier commit) and through the ffmpeg CLI's zscale+tonemap chain (hable, as most guides give it,
 #             mobius, and clip: a plain conversion), each against the SDR source: mean CIEDE2000 and the fraction of
 #             newly clipped white pixels (../shared/anchors/colour_difference.py, scikit-image), and the CPU seconds
-#             of each ladder. The highlight clips carry a 3x gain, so their CIEDE2000 against the un-gained source
+#             of each ladder, and the conversion's own share of Reel's CPU (perf: samples under the lookup table's
+#             build and its per-picture mapping, page faults included), when perf is installed. The highlight clips carry a 3x gain, so their CIEDE2000 against the un-gained source
 #             measures the gain, not the conversion: read their clipped fractions.
 #   loudness: each loudness clip through `reel transcode`, measured before and after by ffmpeg's ebur128
 #             (../shared/anchors/loudness.sh).
@@ -26,6 +27,16 @@ cpu() { # command...: prints user+system CPU seconds
     /usr/bin/time -f "%U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }
     awk '{printf "%.2f", $1 + $2}' "$work/time"
 }
+# The percentage of a transcode's CPU samples under the conversion's two entry points: the table's build and the
+# per-picture mapping (both run on dispatch threads, so their own frames are the roots); "-" without perf.
+conversion_share() { # INPUT
+    command -v perf >/dev/null || { echo "-"; return; }
+    rm -rf "$work/perf-out"
+    perf record -q -g -o "$work/perf.data" "$reel" transcode "$1" --output "$work/perf-out" >/dev/null 2>&1 \
+        || { echo "-"; return; }
+    perf report -i "$work/perf.data" --children --sort symbol --stdio -g none 2>/dev/null \
+        | awk '$4 ~ /5FrameC3map33_|ToneMapping0A8MapTableV_7threads.*XEfU_$/ { gsub("%", "", $1); s += $1 } END { printf "%.1f", s }'
+}
 top_rung() { ls -d "$1"/*/ | sort -t p -k1 -n | tail -1; }
 colour() { # REFERENCE TEST: "ciede clipped"
     python3 "$anchors/colour_difference.py" "$1" "$2" --times 1,3,5,7 --json \
@@ -45,8 +56,8 @@ if wants colour; then
     fi
     # The earlier binary reads the preset of its own day (newer keys, such as loudness, are unknown to it).
     git show "$baseline:Presets/ladder.json" > "$work/ladder-before.json"
-    echo "| clip | Reel ΔE2000 | Reel clipped | Reel CPU s | before ($baseline) ΔE | before CPU s | Reel / before CPU | ffmpeg hable ΔE | hable clipped | ffmpeg mobius ΔE | mobius clipped | plain (clip) clipped | ffmpeg hable chain CPU s |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| clip | Reel ΔE2000 | Reel clipped | Reel CPU s | before ($baseline) ΔE | before CPU s | Reel / before CPU | ffmpeg hable ΔE | hable clipped | ffmpeg mobius ΔE | mobius clipped | plain (clip) clipped | ffmpeg hable chain CPU s | conversion's share of Reel CPU % |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     "$reel" transcode "$work/bed/sdr.mp4" --output "$work/sdr-reel" >/dev/null 2>&1
     for clip in hlg pq-mastering pq-bare dv84 hlg-highlights pq-highlights sdr10; do
         in=$work/bed/$clip.mp4
@@ -66,7 +77,8 @@ if wants colour; then
         read -r mobius_de mobius_clip <<<"$(colour "$ref" "$work/$clip-mobius.mp4")"
         read -r _ plain_clip <<<"$(colour "$ref" "$work/$clip-clip.mp4")"
         ratio=$(awk -v a="$new_cpu" -v b="$old_cpu" 'BEGIN { printf "%.2f", a / b }')
-        echo "| $clip | $new_de | $new_clip | $new_cpu | $old_de | $old_cpu | $ratio | $hable_de | $hable_clip | $mobius_de | $mobius_clip | $plain_clip | $ff_cpu |"
+        share=$(conversion_share "$in")
+        echo "| $clip | $new_de | $new_clip | $new_cpu | $old_de | $old_cpu | $ratio | $hable_de | $hable_clip | $mobius_de | $mobius_clip | $plain_clip | $ff_cpu | $share |"
     done
     read -r sdr_de _ <<<"$(colour "$source" "$(top_rung "$work/sdr-reel")")"
     echo

@@ -3,8 +3,9 @@ internal import Dispatch
 
 /// A 3D lookup table from 10-bit Y'CbCr 4:2:0 to 8-bit Y'CbCr 4:2:0: output Y' for every input Y' on a 33 × 33
 /// (Cb, Cr) grid, and output (Cb, Cr) for every fourth input Y' (a 2 × 2 block's mean) on the same grid, both
-/// interpolated bilinearly between grid points 32 codes apart, in 8.8 fixed point. Whatever the table holds is
-/// the caller's (tone mapping makes one); this type only applies it, a few loads per pixel.
+/// interpolated bilinearly between grid points 32 codes apart, in 8.8 fixed point, with Y' the innermost index
+/// (`luma[(cb * 33 + cr) * 1024 + y]`, `chroma[(cb * 33 + cr) * 256 + y / 4]`). Whatever the table holds is the
+/// caller's (tone mapping makes one); this type only applies it, a few loads per pixel.
 package struct YUVLookupTable: Sendable {
     static let gridPoints = 33
     static let plane = 33 * 33
@@ -60,7 +61,7 @@ extension Frame {
         _ input: UnsafeMutablePointer<AVFrame>, into output: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
         pairs: Range<Int>, shift: Int, luma: UnsafePointer<UInt16>, chroma: UnsafePointer<UInt32>
     ) {
-        let plane = YUVLookupTable.plane, grid = YUVLookupTable.gridPoints
+        let grid = YUVLookupTable.gridPoints
         let wide = shift == 0
         let inY = CFFmpeg_frame_plane(input, 0)!, inU = CFFmpeg_frame_plane(input, 1)!
         let inV = CFFmpeg_frame_plane(input, 2)!
@@ -86,8 +87,10 @@ extension Frame {
                 let base = (u >> 5) * grid + (v >> 5)
                 let w00 = (32 - uf) * (32 - vf), w01 = (32 - uf) * vf, w10 = uf * (32 - vf), w11 = uf * vf
                 @inline(__always) func mapLuma(_ y: Int) -> UInt8 {
-                    let p = luma + y * plane + base
-                    let sum = w00 * Int(p[0]) + w01 * Int(p[1]) + w10 * Int(p[grid]) + w11 * Int(p[grid + 1])
+                    let p = luma + base * 1024 + y
+                    let sum =
+                        w00 * Int(p[0]) + w01 * Int(p[1024]) + w10 * Int(p[grid * 1024])
+                        + w11 * Int(p[(grid + 1) * 1024])
                     return UInt8(truncatingIfNeeded: (sum + (1 << 17)) >> 18)
                 }
                 let x0 = 2 * block, x1 = min(2 * block + 1, width - 1)
@@ -97,8 +100,8 @@ extension Frame {
                 out1[x0] = mapLuma(c)
                 out1[x1] = mapLuma(d)
                 let mean = (a + b + c + d + 2) >> 2
-                let p = chroma + min((mean + 2) >> 2, 255) * plane + base
-                let e00 = Int(p[0]), e01 = Int(p[1]), e10 = Int(p[grid]), e11 = Int(p[grid + 1])
+                let p = chroma + base * 256 + min((mean + 2) >> 2, 255)
+                let e00 = Int(p[0]), e01 = Int(p[256]), e10 = Int(p[grid * 256]), e11 = Int(p[(grid + 1) * 256])
                 let cb = w00 * (e00 >> 16) + w01 * (e01 >> 16) + w10 * (e10 >> 16) + w11 * (e11 >> 16)
                 let cr = w00 * (e00 & 0xFFFF) + w01 * (e01 & 0xFFFF) + w10 * (e10 & 0xFFFF) + w11 * (e11 & 0xFFFF)
                 outRowU[block] = UInt8(truncatingIfNeeded: (cb + (1 << 17)) >> 18)

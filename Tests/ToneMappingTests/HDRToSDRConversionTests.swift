@@ -78,9 +78,9 @@ import ToneMapping
             let y = Int.random(in: 0..<1024, using: &generator)
             let cb = Int.random(in: 0..<n, using: &generator), cr = Int.random(in: 0..<n, using: &generator)
             let exact = conversion.convertSampled(y: Double(y), cb: Double(cb * 32), cr: Double(cr * 32))
-            #expect(abs(Double(table.luma[(y * n + cb) * n + cr]) / 256 - exact.y) <= 1.0 / 256)
+            #expect(abs(Double(table.luma[(cb * n + cr) * 1024 + y]) / 256 - exact.y) <= 1.0 / 256)
             if y % 4 == 0 {
-                let packed = table.chroma[((y / 4) * n + cb) * n + cr]
+                let packed = table.chroma[(cb * n + cr) * 256 + y / 4]
                 #expect(abs(Double(packed >> 16) / 256 - exact.cb) <= 1.0 / 256)
                 #expect(abs(Double(packed & 0xFFFF) / 256 - exact.cr) <= 1.0 / 256)
             }
