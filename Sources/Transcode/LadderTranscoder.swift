@@ -90,13 +90,14 @@ public struct LadderTranscoder: Sendable {
     ) throws(TranscodeError) -> TranscodeSummary {
         let source = admitted.path
         var (input, videoIndex, audioIndex) = try Self.openStreams(admitted)
-        let loudness = try Self.planLoudness(admitted, audioIndex: audioIndex, preset: preset)
         let stream = input.streams[videoIndex]
         var plan = LadderPlanner(preset: preset).plan(
             .init(
                 width: stream.width, height: stream.height, rotation: stream.rotation,
                 averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
             ))
+        let loudness = try Self.planLoudness(
+            admitted, audioIndex: audioIndex, preset: preset, bitratesKbps: plan.rungs.map(\.audioBitrateKbps))
         let duration = admitted.info.durationSeconds ?? 0
         let base = plan
         let converter: HDRConverter?

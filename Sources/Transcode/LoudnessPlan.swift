@@ -57,16 +57,18 @@ extension LadderSession {
 
 extension LadderTranscoder {
     /// Measures `admitted`'s audio once (`LoudnessPrePass`) and decides its handling; nil when it has no audio
-    /// stream or the preset turns loudness off.
+    /// stream or the preset turns loudness off. The encoder's overshoot is checked at `bitratesKbps`, the AAC rates
+    /// of the rungs this source gets (all of the preset's when nil): each costs an encode of the clip's audio.
     static func planLoudness(
-        _ admitted: AdmittedVideo, audioIndex: Int?, preset: LadderPreset
+        _ admitted: AdmittedVideo, audioIndex: Int?, preset: LadderPreset, bitratesKbps: [Int]? = nil
     ) throws(TranscodeError) -> LoudnessPlan? {
         guard let audioIndex, preset.loudness.enabled else { return nil }
         let pass = LoudnessPrePass(audio: preset.audio)
         let measurement = try pass.measure(admitted, audioIndex: audioIndex)
         do {
             return try LoudnessPlan(
-                measurement, settings: preset.loudness, pass: pass, bitratesKbps: preset.rungs.map(\.audioBitrateKbps))
+                measurement, settings: preset.loudness, pass: pass,
+                bitratesKbps: bitratesKbps ?? preset.rungs.map(\.audioBitrateKbps))
         } catch {
             throw TranscodeError(.encodeFailed, "refining the loudness gain: \(error)", path: admitted.path)
         }
