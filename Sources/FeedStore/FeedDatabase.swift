@@ -1,7 +1,8 @@
 internal import Foundation
 public import GRDB
 
-/// The catalog's SQLite database: WAL (readers never wait for the publishing writer), a busy timeout, and
+/// The catalog's SQLite database: WAL (readers never wait for the publishing writer), `synchronous=FULL` (a commit
+/// has reached the disk when it returns, so whatever Reel acknowledges survives a power loss), a busy timeout, and
 /// versioned migrations applied at open.
 public final class FeedDatabase: Sendable {
     public let pool: DatabasePool
@@ -16,6 +17,10 @@ public final class FeedDatabase: Sendable {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB sets its writer to synchronous=NORMAL after `prepareDatabase` has run (docs/quirks.md, "GRDB's WAL
+        // pool commits without fsync"), so FULL goes on the writer connection once the pool is open. Readers never
+        // commit, and synchronous is a connection's own setting.
+        try pool.barrierWriteWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try Self.migrator.migrate(pool)
         feedReader = try FeedReader(path: path)
     }

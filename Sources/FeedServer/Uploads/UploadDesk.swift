@@ -279,7 +279,9 @@ public final class UploadDesk: Sendable {
         case let .directory(layout):
             let source = layout.upload(record.id)
             let destination = layout.incoming(jobID)
-            if Directory.exists(source) && !Directory.exists(destination) {
+            // A rename and two directory fsyncs: blocking work, on the thread pool.
+            try await threadPool.runIfActive {
+                guard Directory.exists(source) && !Directory.exists(destination) else { return }
                 try Directory.move(source, to: destination)
                 try Directory.sync(layout.incoming)
                 try Directory.sync(layout.uploads)
