@@ -336,6 +336,21 @@ public final class FeedDatabase: Sendable {
                     DROP TRIGGER videos_edit_clears_record;
                     """ + Self.videoRecordTriggerSQL)
         }
+        migrator.registerMigration("v16: upload quotas") { db in
+            // Per token (issue 62): how many unfinished uploads it may hold, their declared bytes together, and how
+            // many it may start an hour; NULL is the server's default (reel serve --upload-...). The hour window
+            // opens with the first upload after the last window closed and counts the uploads started in it. The
+            // index finds a token's unfinished uploads, which each creation counts.
+            try db.execute(
+                sql: """
+                    ALTER TABLE upload_tokens ADD COLUMN max_concurrent_uploads INTEGER;
+                    ALTER TABLE upload_tokens ADD COLUMN max_bytes_in_flight INTEGER;
+                    ALTER TABLE upload_tokens ADD COLUMN max_uploads_per_hour INTEGER;
+                    ALTER TABLE upload_tokens ADD COLUMN hour_started_at INTEGER;
+                    ALTER TABLE upload_tokens ADD COLUMN hour_uploads INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX uploads_open_by_token ON uploads (token_id) WHERE finished_at IS NULL AND job_id IS NULL;
+                    """)
+        }
         return migrator
     }
 

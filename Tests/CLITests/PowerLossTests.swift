@@ -135,7 +135,7 @@ import Glibc
             return String(location.split(separator: "/").last ?? "")
         }
 
-        func patch(_ id: String, offset: Int, _ bytes: [UInt8]) async throws -> Answer {
+        func patch(_ id: String, offset: Int, _ bytes: [UInt8]) async throws -> Curl.Answer {
             let body = try directory.write("patch-\(id)-\(offset)", bytes)
             return try await curl([
                 "-X", "PATCH", "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Offset: \(offset)",
@@ -144,26 +144,9 @@ import Glibc
             ])
         }
 
-        struct Answer: CustomStringConvertible {
-            let status: Int
-            let headers: [String: String]
-            var description: String { "\(status) \(headers)" }
-        }
-
-        /// One request; the status and the headers (names lowercased) of its answer.
-        func curl(_ arguments: [String]) async throws -> Answer {
-            let run = try await ChildProcess.run(
-                ["/usr/bin/curl", "-s", "-o", "/dev/null", "-D", "-", "--max-time", "30", "-H", "Expect:"] + arguments,
-                within: .seconds(60))
-            let lines = run.stdout.split(separator: "\r\n")
-            let status = lines.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) } ?? 0
-            var headers: [String: String] = [:]
-            for line in lines.dropFirst() {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
-                    .trimmingCharacters(in: .whitespaces)
-            }
-            return Answer(status: status, headers: headers)
+        /// One request; its body is not needed.
+        func curl(_ arguments: [String]) async throws -> Curl.Answer {
+            try await Curl.run(["-o", "/dev/null"] + arguments)
         }
 
         /// `count` bytes that sniff as MP4: an `ftyp` box, then a pattern.
