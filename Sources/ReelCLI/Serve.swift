@@ -147,7 +147,7 @@ extension Reel {
 
         func readLocation() throws -> DatabaseLocation? {
             guard let databaseRead else { return nil }
-            do { return try DatabaseLocation.parse(databaseRead) } catch { throw ValidationError(error.description) }
+            return try CommandLineSecrets.catalog(databaseRead, option: "--database-read")
         }
 
         func run() async throws {
