@@ -83,9 +83,10 @@ public struct UploadQuota: Sendable, Equatable {
                 min(Self.openRetryCapSeconds, max(1, (expiry - now + 999) / 1000))
             } ?? 1
         if let concurrentUploads, usage.openUploads >= concurrentUploads {
+            // A limit of 0 stops the token's uploads until someone raises it: no sooner than an hour, then.
             return Refusal(
                 limit: .concurrentUploads, allowed: Int64(concurrentUploads), used: Int64(usage.openUploads),
-                retryAfterSeconds: openRetry)
+                retryAfterSeconds: concurrentUploads == 0 ? Self.hourMilliseconds / 1000 : openRetry)
         }
         if let bytesInFlight, usage.openBytes + length > bytesInFlight {
             return Refusal(
