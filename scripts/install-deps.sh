@@ -15,7 +15,8 @@ if [ "$level" = test ] || [ "$level" = bench ]; then
   # iproute2 (`ip netns`, `ip link`) makes the simulated hosts of the multi-host tests (TestServers.NetworkHosts),
   # whose servers the tests reach with curl.
   # gdb: the test watchdog (scripts/test-watchdog.py) dumps every thread of a test run that went silent.
-  pkgs+=(postgresql iproute2 curl time gdb chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+  # xfsprogs: xfs_io's `shutdown` cuts a test file system's power (PowerLossTests; this kernel has no device mapper).
+  pkgs+=(postgresql iproute2 curl time gdb xfsprogs chromium fonts-dejavu-core gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
   # The phone-footage test bed (scripts/make-phone-testbed.sh) and its judges: the ffmpeg CLI (zscale, x265,
   # ebur128; the loudness tests also make their clips with its lavfi sources and read every rendition with
   # ../shared/anchors/loudness.sh), opencv-doc's real footage, espeak-ng's speech.

@@ -1,7 +1,8 @@
 internal import Foundation
 public import GRDB
 
-/// The catalog's SQLite database: WAL (readers never wait for the publishing writer), a busy timeout, and
+/// The catalog's SQLite database: WAL (readers never wait for the publishing writer), `synchronous=FULL` (a commit
+/// has reached the disk when it returns, so whatever Reel acknowledges survives a power loss), a busy timeout, and
 /// versioned migrations applied at open.
 public final class FeedDatabase: Sendable {
     public let pool: DatabasePool
@@ -16,6 +17,10 @@ public final class FeedDatabase: Sendable {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB sets its writer to synchronous=NORMAL after `prepareDatabase` has run (docs/quirks.md, "GRDB's WAL
+        // pool commits without fsync"), so FULL goes on the writer connection once the pool is open. Readers never
+        // commit, and synchronous is a connection's own setting.
+        try pool.barrierWriteWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try Self.migrator.migrate(pool)
         feedReader = try FeedReader(path: path)
     }
@@ -330,6 +335,21 @@ public final class FeedDatabase: Sendable {
                     ALTER TABLE videos ADD COLUMN loudness TEXT;
                     DROP TRIGGER videos_edit_clears_record;
                     """ + Self.videoRecordTriggerSQL)
+        }
+        migrator.registerMigration("v16: upload quotas") { db in
+            // Per token (issue 62): how many unfinished uploads it may hold, their declared bytes together, and how
+            // many it may start an hour; NULL is the server's default (reel serve --upload-...). The hour window
+            // opens with the first upload after the last window closed and counts the uploads started in it. The
+            // index finds a token's unfinished uploads, which each creation counts.
+            try db.execute(
+                sql: """
+                    ALTER TABLE upload_tokens ADD COLUMN max_concurrent_uploads INTEGER;
+                    ALTER TABLE upload_tokens ADD COLUMN max_bytes_in_flight INTEGER;
+                    ALTER TABLE upload_tokens ADD COLUMN max_uploads_per_hour INTEGER;
+                    ALTER TABLE upload_tokens ADD COLUMN hour_started_at INTEGER;
+                    ALTER TABLE upload_tokens ADD COLUMN hour_uploads INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX uploads_open_by_token ON uploads (token_id) WHERE finished_at IS NULL AND job_id IS NULL;
+                    """)
         }
         return migrator
     }

@@ -119,8 +119,15 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     public func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
         try await primary.revokeToken(nameOrID, now: now)
     }
-    public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
-        try await primary.createUpload(upload)
+    public func setTokenLimits(
+        _ nameOrID: String, rateLimit: Double?, quota: UploadQuota
+    ) async throws(CatalogError) -> UploadToken? {
+        try await primary.setTokenLimits(nameOrID, rateLimit: rateLimit, quota: quota)
+    }
+    public func createUpload(
+        _ upload: UploadRecord, within quota: UploadQuota
+    ) async throws(CatalogError) -> UploadQuota.Refusal? {
+        try await primary.createUpload(upload, within: quota)
     }
     public func upload(id: String) async throws(CatalogError) -> UploadRecord? { try await primary.upload(id: id) }
     public func advanceUpload(

@@ -3,8 +3,15 @@ internal import GRDB
 
 /// Uploads over HTTP: each one's acknowledged offset, and the hand-over of a finished upload to the job queue.
 extension SQLiteFeedStore {
-    public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
+    /// Counts what the token holds and records the upload in one write transaction (SQLite has one writer at a time).
+    public func createUpload(
+        _ upload: UploadRecord, within quota: UploadQuota
+    ) async throws(CatalogError) -> UploadQuota.Refusal? {
         try await write { db in
+            let usage = try Self.quotaUsage(db, tokenID: upload.tokenID, now: upload.createdAt)
+            if let refusal = quota.refusal(forLength: upload.length, usage: usage, now: upload.createdAt) {
+                return refusal
+            }
             try db.execute(
                 sql: """
                     INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
@@ -14,7 +21,27 @@ extension SQLiteFeedStore {
                     upload.id, upload.tokenID, upload.length, upload.received, upload.metadata, Data(upload.filename),
                     upload.createdAt, upload.updatedAt, upload.expiresAt,
                 ])
+            let window = usage.window(afterOneMoreAt: upload.createdAt)
+            try db.execute(
+                sql: "UPDATE upload_tokens SET hour_started_at = ?, hour_uploads = ? WHERE id = ?",
+                arguments: [window.startedAt, window.uploads, upload.tokenID])
+            return nil
         }
+    }
+
+    /// The token's unfinished, unexpired uploads and its hour window, as of `now`.
+    static func quotaUsage(_ db: Database, tokenID: String, now: Int64) throws -> UploadQuota.Usage {
+        let open = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT count(*) AS uploads, coalesce(sum(length), 0) AS bytes, min(expires_at) AS expiry FROM uploads
+                WHERE token_id = ? AND finished_at IS NULL AND job_id IS NULL AND expires_at > ?
+                """, arguments: [tokenID, now])
+        let window = try Row.fetchOne(
+            db, sql: "SELECT hour_started_at, hour_uploads FROM upload_tokens WHERE id = ?", arguments: [tokenID])
+        return UploadQuota.Usage(
+            openUploads: open?["uploads"] ?? 0, openBytes: open?["bytes"] ?? 0, earliestExpiry: open?["expiry"],
+            hourStartedAt: window?["hour_started_at"], hourUploads: window?["hour_uploads"] ?? 0)
     }
 
     public func upload(id: String) async throws(CatalogError) -> UploadRecord? {

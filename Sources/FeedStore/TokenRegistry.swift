@@ -4,4 +4,8 @@ public protocol TokenRegistry: Sendable {
     func tokens() async throws(CatalogError) -> [UploadToken]
     func token(hash: String) async throws(CatalogError) -> UploadToken?
     func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken?
+    /// Sets the token's rate limit and quota (`reel token set`); returns it as stored, or nil when there is none.
+    func setTokenLimits(
+        _ nameOrID: String, rateLimit: Double?, quota: UploadQuota
+    ) async throws(CatalogError) -> UploadToken?
 }

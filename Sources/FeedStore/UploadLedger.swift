@@ -1,7 +1,13 @@
 /// Uploads over HTTP as the catalog records them: each one's acknowledged offset and expiry, and its hand-over to the
 /// job queue (the job's id chosen first, then the queued job and the finished upload in one transaction).
 public protocol UploadLedger: Sendable {
-    func createUpload(_ upload: UploadRecord) async throws(CatalogError)
+    /// Records a new upload unless its token is over `quota` (`UploadQuota.refusal`), in one transaction with the
+    /// count of what the token holds, so two creations at once cannot both pass the last free slot.
+    /// - Returns: nil when recorded, else why not (nothing was written).
+    func createUpload(
+        _ upload: UploadRecord, within quota: UploadQuota
+    ) async throws(CatalogError)
+        -> UploadQuota.Refusal?
     func upload(id: String) async throws(CatalogError) -> UploadRecord?
     func advanceUpload(
         id: String, from: Int64, to received: Int64, expiresAt: Int64,
@@ -13,4 +19,11 @@ public protocol UploadLedger: Sendable {
     func finishUpload(
         id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
         now: Int64) async throws(CatalogError)
+}
+
+extension UploadLedger {
+    /// Records a new upload with no quota to keep.
+    public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
+        _ = try await createUpload(upload, within: UploadQuota())
+    }
 }

@@ -110,12 +110,16 @@ public enum Directory {
         return lstat(path, &info) == 0
     }
 
-    /// Creates `path` and any missing parents; an existing directory is fine.
+    /// Creates `path` and any missing parents; an existing directory is fine. Each directory made here has its
+    /// entry fsynced in its parent, so files later made durable inside it are not lost with it in a power loss.
     public static func create(_ path: String) throws(FileSystemError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
+            let parent = prefix.isEmpty ? "/" : prefix
             prefix += "/" + component
-            if mkdir(prefix, 0o755) != 0 {
+            if mkdir(prefix, 0o755) == 0 {
+                try sync(parent)
+            } else {
                 let code = errno
                 var info = stat()
                 guard code == EEXIST, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {

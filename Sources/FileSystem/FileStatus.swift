@@ -17,13 +17,16 @@ public struct FileStatus: Sendable, Equatable {
     public let inode: UInt64
     /// The device holding the inode: inode numbers are unique only within one device.
     public let device: UInt64
+    /// The permission bits (`st_mode & 07777`), e.g. 0o600.
+    public let permissions: UInt32
 
-    public init(kind: Kind, size: Int64, modified: Int64, inode: UInt64, device: UInt64) {
+    public init(kind: Kind, size: Int64, modified: Int64, inode: UInt64, device: UInt64, permissions: UInt32 = 0) {
         self.kind = kind
         self.size = size
         self.modified = modified
         self.inode = inode
         self.device = device
+        self.permissions = permissions
     }
 
     /// The status of `path`; with `followingSymlinks: false` a symlink reports itself (`lstat`), not its target.
@@ -39,7 +42,8 @@ public struct FileStatus: Sendable, Equatable {
             size: Int64(info.st_size),
             modified: Self.nanoseconds(info.st_mtim),
             inode: UInt64(info.st_ino),
-            device: UInt64(info.st_dev)
+            device: UInt64(info.st_dev),
+            permissions: UInt32(info.st_mode) & 0o7777
         )
     }
 

@@ -8,8 +8,11 @@ extension PostgresFeedStore {
         _ = try await rows(
             "create upload token \(token.name)",
             """
-            INSERT INTO upload_tokens (id, name, hash, rate_limit, created_at, revoked_at)
-            VALUES (\(token.id), \(token.name), \(token.hash), \(token.rateLimit), \(token.createdAt), \(token.revokedAt))
+            INSERT INTO upload_tokens (id, name, hash, rate_limit, created_at, revoked_at, max_concurrent_uploads,
+                                       max_bytes_in_flight, max_uploads_per_hour)
+            VALUES (\(token.id), \(token.name), \(token.hash), \(token.rateLimit), \(token.createdAt), \(token.revokedAt),
+                    \(token.quota.concurrentUploads.map(Int64.init)), \(token.quota.bytesInFlight),
+                    \(token.quota.uploadsPerHour.map(Int64.init)))
             """)
     }
 
@@ -46,10 +49,32 @@ extension PostgresFeedStore {
         }
     }
 
+    /// Sets the rate limit and the quota of the token named `nameOrID` (by name first, then id).
+    public func setTokenLimits(
+        _ nameOrID: String, rateLimit: Double?, quota: UploadQuota
+    ) async throws(CatalogError) -> UploadToken? {
+        let operation = "set the limits of upload token \(nameOrID)"
+        let rows = try await rows(
+            operation,
+            """
+            UPDATE upload_tokens SET rate_limit = \(rateLimit),
+                max_concurrent_uploads = \(quota.concurrentUploads.map(Int64.init)),
+                max_bytes_in_flight = \(quota.bytesInFlight), max_uploads_per_hour = \(quota.uploadsPerHour.map(Int64.init))
+            WHERE id = (SELECT id FROM upload_tokens WHERE name = \(nameOrID) OR id = \(nameOrID)
+                        ORDER BY name = \(nameOrID) DESC LIMIT 1)
+            RETURNING *
+            """)
+        return try Self.decode(operation) { try rows.first.map(Self.token(row:)) }
+    }
+
     static func token(row: PostgresRandomAccessRow) throws -> UploadToken {
         UploadToken(
             id: try row.value("id"), name: try row.value("name"), hash: try row.value("hash"),
             rateLimit: try row.value("rate_limit"), createdAt: try row.value("created_at"),
-            revokedAt: try row.value("revoked_at"))
+            revokedAt: try row.value("revoked_at"),
+            quota: UploadQuota(
+                concurrentUploads: try row.value("max_concurrent_uploads", as: Int64?.self).map { Int($0) },
+                bytesInFlight: try row.value("max_bytes_in_flight"),
+                uploadsPerHour: try row.value("max_uploads_per_hour", as: Int64?.self).map { Int($0) }))
     }
 }

@@ -5,14 +5,47 @@ internal import PostgresNIO
 /// Uploads over HTTP, as `SQLiteFeedStore+Uploads` records them: each one's acknowledged offset, and the hand-over of
 /// a finished upload to the job queue.
 extension PostgresFeedStore {
-    public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
-        _ = try await rows(
-            "create upload \(upload.id)",
-            """
-            INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
-            VALUES (\(upload.id), \(upload.tokenID), \(upload.length), \(upload.received), \(upload.metadata),
-                    \(ByteBuffer.bytea(upload.filename)), \(upload.createdAt), \(upload.updatedAt), \(upload.expiresAt))
-            """)
+    /// Locks the token's row, counts what it holds and records the upload in one transaction: creations for one token
+    /// take turns, so two cannot both pass the last free slot.
+    public func createUpload(
+        _ upload: UploadRecord, within quota: UploadQuota
+    ) async throws(CatalogError) -> UploadQuota.Refusal? {
+        let logger = self.logger
+        return try await transaction("create upload \(upload.id)") { connection in
+            let window = try await connection.rows(
+                "SELECT hour_started_at, hour_uploads FROM upload_tokens WHERE id = \(upload.tokenID) FOR UPDATE",
+                logger: logger
+            ).first
+            let open = try await connection.rows(
+                """
+                SELECT count(*) AS uploads, coalesce(sum(length), 0)::bigint AS bytes, min(expires_at) AS expiry
+                FROM uploads
+                WHERE token_id = \(upload.tokenID) AND finished_at IS NULL AND job_id IS NULL AND expires_at > \(upload.createdAt)
+                """, logger: logger
+            ).first
+            let usage = UploadQuota.Usage(
+                openUploads: try open.map { Int(try $0.value("uploads", as: Int64.self)) } ?? 0,
+                openBytes: try open?.value("bytes", as: Int64.self) ?? 0,
+                earliestExpiry: try open?.value("expiry", as: Int64?.self),
+                hourStartedAt: try window?.value("hour_started_at", as: Int64?.self),
+                hourUploads: try window.map { Int(try $0.value("hour_uploads", as: Int64.self)) } ?? 0)
+            if let refusal = quota.refusal(forLength: upload.length, usage: usage, now: upload.createdAt) {
+                return refusal
+            }
+            try await connection.query(
+                """
+                INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
+                VALUES (\(upload.id), \(upload.tokenID), \(upload.length), \(upload.received), \(upload.metadata),
+                        \(ByteBuffer.bytea(upload.filename)), \(upload.createdAt), \(upload.updatedAt), \(upload.expiresAt))
+                """, logger: logger)
+            let next = usage.window(afterOneMoreAt: upload.createdAt)
+            try await connection.query(
+                """
+                UPDATE upload_tokens SET hour_started_at = \(next.startedAt), hour_uploads = \(Int64(next.uploads))
+                WHERE id = \(upload.tokenID)
+                """, logger: logger)
+            return nil
+        }
     }
 
     public func upload(id: String) async throws(CatalogError) -> UploadRecord? {

@@ -29,7 +29,7 @@ public enum PostgresSchema {
 
     public static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
-        loudness,
+        loudness, uploadQuotas,
     ]
 
     static let catalog = Migration(
@@ -384,5 +384,18 @@ public enum PostgresSchema {
                 ON videos FOR EACH ROW WHEN (NEW.item_record IS NOT NULL)
                 EXECUTE FUNCTION clear_edited_video_record()
             """,
+        ])
+
+    /// The SQLite catalog's v16: each token's upload quota (NULL is the server's default) and its hour window, and the
+    /// index a creation counts a token's unfinished uploads with.
+    static let uploadQuotas = Migration(
+        version: 10, name: "upload quotas (the SQLite catalog's v16)",
+        statements: [
+            "ALTER TABLE upload_tokens ADD COLUMN max_concurrent_uploads bigint",
+            "ALTER TABLE upload_tokens ADD COLUMN max_bytes_in_flight bigint",
+            "ALTER TABLE upload_tokens ADD COLUMN max_uploads_per_hour bigint",
+            "ALTER TABLE upload_tokens ADD COLUMN hour_started_at bigint",
+            "ALTER TABLE upload_tokens ADD COLUMN hour_uploads bigint NOT NULL DEFAULT 0",
+            "CREATE INDEX uploads_open_by_token ON uploads (token_id) WHERE finished_at IS NULL AND job_id IS NULL",
         ])
 }

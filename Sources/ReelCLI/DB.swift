@@ -57,7 +57,9 @@ extension Reel {
                 String
             @Option(
                 name: .long,
-                help: ArgumentHelp("The PostgreSQL catalog: postgres://user@host[:port]/database.", valueName: "url"))
+                help: ArgumentHelp(
+                    "The PostgreSQL catalog: postgres://user@host[:port]/database; the password from $PGPASSWORD or ~/.pgpass.",
+                    valueName: "url"))
             var to: String
             @Option(name: .long, help: "Rows per INSERT.") var batch = 1_000
 
@@ -71,9 +73,7 @@ extension Reel {
                 }
             }
 
-            func target() throws -> DatabaseLocation {
-                do { return try DatabaseLocation.parse(to) } catch { throw ValidationError(error.description) }
-            }
+            func target() throws -> DatabaseLocation { try CommandLineSecrets.catalog(to, option: "--to") }
 
             func run() async throws {
                 guard case let .postgres(location) = try target() else { return }

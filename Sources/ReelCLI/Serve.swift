@@ -93,6 +93,7 @@ extension Reel {
         var feedOrder = "recent"
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
+        @OptionGroup var quotas: ServeQuotaOptions
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel =
             "info"
 
@@ -146,7 +147,7 @@ extension Reel {
 
         func readLocation() throws -> DatabaseLocation? {
             guard let databaseRead else { return nil }
-            do { return try DatabaseLocation.parse(databaseRead) } catch { throw ValidationError(error.description) }
+            return try CommandLineSecrets.catalog(databaseRead, option: "--database-read")
         }
 
         func run() async throws {
@@ -205,8 +206,9 @@ extension Reel {
                 } else {
                     .directory(LibraryLayout(root: library))
                 }
-            let uploads = try UploadDesk(
-                store: catalog, configuration: UploadConfiguration(storage: storage, limits: try limits.load()))
+            var uploadConfiguration = UploadConfiguration(storage: storage, limits: try limits.load())
+            uploadConfiguration.quota = quotas.quota
+            let uploads = try UploadDesk(store: catalog, configuration: uploadConfiguration)
             server.uploads = uploads
             var services: [any Service] = [
                 UploadExpiryService(

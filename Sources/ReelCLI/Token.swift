@@ -13,7 +13,7 @@ extension Reel {
         static let logger = Logger(label: "reel.token")
         static let configuration = CommandConfiguration(
             abstract: "Create, list and revoke upload tokens (Authorization: Bearer for /v1/uploads).",
-            subcommands: [Create.self, List.self, Revoke.self]
+            subcommands: [Create.self, List.self, Set.self, Revoke.self]
         )
 
         struct Create: AsyncParsableCommand {
@@ -22,6 +22,7 @@ extension Reel {
             @Option(name: .long, help: "A unique name for the token (who or what uses it).") var name: String
             @Option(name: .long, help: "Requests per second for this token's uploads (burst 2×); no limit by default.")
             var rateLimit: Double?
+            @OptionGroup var quota: TokenQuotaOptions
 
             func validate() throws {
                 guard !name.isEmpty, name.count <= 100, !name.contains(where: \.isNewline) else {
@@ -36,7 +37,7 @@ extension Reel {
                 let id = LibraryLayout.newID()
                 let token = UploadToken(
                     id: id, name: name, hash: hash, rateLimit: rateLimit,
-                    createdAt: Int64(Date().timeIntervalSince1970 * 1000))
+                    createdAt: Int64(Date().timeIntervalSince1970 * 1000), quota: try quota.applied(to: UploadQuota()))
                 let failure = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) {
                     (registry: any TokenRegistry) -> CatalogError? in
                     do {
@@ -74,12 +75,18 @@ extension Reel {
                 func padded(_ text: String, _ width: Int) -> String {
                     text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
                 }
-                print(padded("id", 13), padded("name", 24), padded("rate limit", 11), padded("created", 21), "revoked")
+                print(
+                    padded("id", 13), padded("name", 24), padded("rate limit", 11), padded("open", 8),
+                    padded("in flight", 10), padded("per hour", 9), padded("created", 21), "revoked")
+                func limit(_ value: Int64?, _ unit: String = "") -> String { value.map { "\($0)\(unit)" } ?? "default" }
                 for token in tokens {
                     let row = TokenRow(token)
                     print(
                         padded(row.id, 13), padded(row.name, 24),
                         padded(row.rateLimit.map { String(format: "%g/s", $0) } ?? "none", 11),
+                        padded(limit(row.concurrentUploads.map(Int64.init)), 8),
+                        padded(limit(row.bytesInFlight.map { $0 / 1_000_000 }, " MB"), 10),
+                        padded(limit(row.uploadsPerHour.map(Int64.init)), 9),
                         padded(row.createdAt, 21), row.revokedAt ?? "-")
                 }
             }
@@ -112,20 +119,43 @@ struct TokenRow: Encodable {
     let id: String
     let name: String
     let rateLimit: Double?
+    /// The token's own quota; nil is the server's default (`reel serve --token-...`).
+    let concurrentUploads: Int?
+    let bytesInFlight: Int64?
+    let uploadsPerHour: Int?
     let createdAt: String
     let revokedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name
         case rateLimit = "rate_limit"
+        case concurrentUploads = "concurrent_uploads"
+        case bytesInFlight = "bytes_in_flight"
+        case uploadsPerHour = "uploads_per_hour"
         case createdAt = "created_at"
         case revokedAt = "revoked_at"
+    }
+
+    /// The quota's nil limits as JSON nulls ("the server's default"); a missing rate limit or revocation is left out.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(rateLimit, forKey: .rateLimit)
+        try container.encode(concurrentUploads, forKey: .concurrentUploads)
+        try container.encode(bytesInFlight, forKey: .bytesInFlight)
+        try container.encode(uploadsPerHour, forKey: .uploadsPerHour)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(revokedAt, forKey: .revokedAt)
     }
 
     init(_ token: UploadToken) {
         id = token.id
         name = token.name
         rateLimit = token.rateLimit
+        concurrentUploads = token.quota.concurrentUploads
+        bytesInFlight = token.quota.bytesInFlight
+        uploadsPerHour = token.quota.uploadsPerHour
         createdAt = Self.iso(token.createdAt)
         revokedAt = token.revokedAt.map(Self.iso)
     }

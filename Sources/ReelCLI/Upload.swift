@@ -23,7 +23,13 @@ extension Reel {
 
         @Argument(help: "The video or image to upload.") var file: String
         @Option(name: .long, help: "The server's base URL, e.g. https://reel.example.com.") var server: String
-        @Option(name: .long, help: "Upload token (default: $REEL_TOKEN).") var token: String?
+        @Option(
+            name: .long,
+            help:
+                "Upload token; visible to other users in /proc while reel runs, so prefer --token-file or $REEL_TOKEN.")
+        var token: String?
+        @Option(name: .long, help: ArgumentHelp("A file whose first line is the upload token.", valueName: "path"))
+        var tokenFile: String?
         @Option(
             name: .long, help: "Compression tier when a video is compressed: low (540p), medium (720p) or high (1080p)."
         )
@@ -46,8 +52,12 @@ extension Reel {
                 throw ValidationError("--server must be an http or https URL with a host, not \"\(server)\"")
             }
             guard (1...50).contains(chunkMb) else { throw ValidationError("--chunk-mb must be 1...50, not \(chunkMb)") }
-            guard resolvedToken != nil else {
-                throw ValidationError("no upload token: pass --token or set REEL_TOKEN (reel token create makes one)")
+            guard token == nil || tokenFile == nil else {
+                throw ValidationError("give --token or --token-file, not both")
+            }
+            guard try resolvedToken() != nil else {
+                throw ValidationError(
+                    "no upload token: give --token-file or set REEL_TOKEN (reel token create makes one)")
             }
             guard ResumeStore.defaultDirectory() != nil else {
                 throw ValidationError(
@@ -55,9 +65,18 @@ extension Reel {
             }
         }
 
-        var resolvedToken: String? {
-            let value = token ?? ProcessInfo.processInfo.environment["REEL_TOKEN"]
-            return value.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        /// `--token` (with a warning), else `--token-file`'s first line, else `REEL_TOKEN`.
+        func resolvedToken() throws -> String? {
+            if let token {
+                CommandLineSecrets.warn("--token", instead: "give --token-file PATH or set REEL_TOKEN")
+                return Self.nonEmpty(token)
+            }
+            if let tokenFile { return try CommandLineSecrets.firstLine(ofFile: tokenFile, option: "--token-file") }
+            return ProcessInfo.processInfo.environment["REEL_TOKEN"].flatMap(Self.nonEmpty)
+        }
+
+        static func nonEmpty(_ text: String) -> String? {
+            text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
         }
 
         func run() async throws {
@@ -69,7 +88,7 @@ extension Reel {
                     policy: AdmissionPolicy(limits: try limits.load()), preset: try CompressPreset.load(option: presets)
                 ),
                 uploader: TusUploader(
-                    server: serverURL, token: resolvedToken!, transport: transport, chunkBytes: chunkMb << 20),
+                    server: serverURL, token: try resolvedToken()!, transport: transport, chunkBytes: chunkMb << 20),
                 poller: JobPoller(server: serverURL, transport: transport),
                 store: ResumeStore(directory: ResumeStore.defaultDirectory()!),
                 quality: quality, waitsForJob: !noWait, isCancelled: { stop.isSet }

@@ -208,7 +208,9 @@ import Testing
     }
 
     @Test func aHundredConcurrentUploadsAllCompleteAndArePublished() async throws {
-        try await Rig.with(extra: ["--jobs", "2"]) { rig in
+        // One token opens a hundred uploads at once: over `reel serve`'s default quota (UploadQuotaCommandTests).
+        let quota = ["--token-concurrent-uploads", "200", "--token-uploads-per-hour", "1000"]
+        try await Rig.with(extra: ["--jobs", "2"] + quota) { rig in
             var files: [String] = []
             for index in 0..<100 {
                 // Distinct pictures, so none is a duplicate of another.

@@ -1,3 +1,4 @@
+public import FeedStore
 public import MediaModel
 
 /// Where uploads over HTTP go and how large they may be: the same limits as every other way in.
@@ -14,6 +15,8 @@ public struct UploadConfiguration: Sendable {
     public var maximumImageBytes: Int64
     /// An unfinished upload is removed this long after its last PATCH.
     public var expirySeconds: Int64 = 24 * 3600
+    /// Every token's quota where its own (`reel token set`) has no limit; none by default (`reel serve` sets its own).
+    public var quota = UploadQuota()
 
     public init(library: String, limits: AdmissionLimits) {
         self.init(storage: .directory(LibraryLayout(root: library)), limits: limits)

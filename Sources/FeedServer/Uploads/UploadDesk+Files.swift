@@ -63,7 +63,12 @@ extension UploadDesk {
             if let interruption { throw interruption }
             return record
         }
-        try await threadPool.runIfActive { try file.sync() }
+        try await threadPool.runIfActive {
+            try file.sync()
+            // The first acknowledged bytes of a file created by this PATCH (or by one that acknowledged nothing):
+            // its entry in `.uploads` must reach the disk too, or a power loss keeps the offset and loses the file.
+            if record.received == 0 { try Directory.sync(layout.uploads) }
+        }
         try await sniffIfDue(record, upTo: position, in: layout)
         try await acknowledge(record, to: position, now: now)
         if let interruption { throw interruption }

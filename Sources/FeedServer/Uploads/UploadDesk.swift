@@ -111,18 +111,57 @@ public final class UploadDesk: Sendable {
             id: LibraryLayout.newID(), tokenID: token.id, length: length, metadata: metadataHeader ?? "",
             filename: metadata.filename ?? Array("upload".utf8), createdAt: now, updatedAt: now,
             expiresAt: now + configuration.expirySeconds * 1000)
+        let quota = token.quota.overriding(configuration.quota)
         if case let .objects(objects) = configuration.storage {
             try await objects.begin(id: record.id)
+            let refusal: UploadQuota.Refusal?
             do {
-                try await store.createUpload(record)
+                refusal = try await store.createUpload(record, within: quota)
             } catch {
                 try? await objects.discard(id: record.id)
                 throw error
             }
+            if let refusal {
+                try? await objects.discard(id: record.id)
+                throw Self.overQuota(refusal, token: token)
+            }
             return record
         }
-        try await store.createUpload(record)
+        if let refusal = try await store.createUpload(record, within: quota) {
+            throw Self.overQuota(refusal, token: token)
+        }
         return record
+    }
+
+    /// 429 with `Retry-After` for a token over one of its limits; 413 when this upload alone is over its bytes in
+    /// flight, which no wait can change.
+    static func overQuota(_ refusal: UploadQuota.Refusal, token: UploadToken) -> APIError {
+        let name = "token \"\(token.name)\""
+        switch refusal.limit {
+        case .bytesInFlight where !refusal.canEverFit:
+            return APIError(
+                .contentTooLarge, code: "exceeds_bytes_in_flight",
+                message:
+                    "\(name) may have \(refusal.allowed) bytes of unfinished uploads; this upload alone declares more")
+        case .concurrentUploads:
+            return APIError(
+                .tooManyRequests, code: "too_many_open_uploads",
+                message:
+                    "\(name) has \(refusal.used) unfinished uploads, its limit; finish or terminate one (DELETE), or retry in \(refusal.retryAfterSeconds) s",
+                headers: [.retryAfter: String(refusal.retryAfterSeconds)])
+        case .bytesInFlight:
+            return APIError(
+                .tooManyRequests, code: "too_many_bytes_in_flight",
+                message:
+                    "\(name) would have \(refusal.used) bytes of unfinished uploads with this one; its limit is \(refusal.allowed). Finish or terminate one, or retry in \(refusal.retryAfterSeconds) s",
+                headers: [.retryAfter: String(refusal.retryAfterSeconds)])
+        case .uploadsPerHour:
+            return APIError(
+                .tooManyRequests, code: "too_many_uploads_this_hour",
+                message:
+                    "\(name) may start \(refusal.allowed) uploads an hour and has started \(refusal.used); retry in \(refusal.retryAfterSeconds) s",
+                headers: [.retryAfter: String(refusal.retryAfterSeconds)])
+        }
     }
 
     static func tooLarge(name: String, length: Int64, limit: Int64, image: Bool) -> APIError {
@@ -279,7 +318,9 @@ public final class UploadDesk: Sendable {
         case let .directory(layout):
             let source = layout.upload(record.id)
             let destination = layout.incoming(jobID)
-            if Directory.exists(source) && !Directory.exists(destination) {
+            // A rename and two directory fsyncs: blocking work, on the thread pool.
+            try await threadPool.runIfActive {
+                guard Directory.exists(source) && !Directory.exists(destination) else { return }
                 try Directory.move(source, to: destination)
                 try Directory.sync(layout.incoming)
                 try Directory.sync(layout.uploads)

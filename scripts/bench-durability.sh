@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# What durable acknowledgements cost (issue 62): two reel binaries, before and after, in one sitting, taken in turn.
+#  1. Event ingest, as bench-events.sh's first part: a fresh SQLite catalog (1,000 seeded videos) under `reel serve`,
+#     wrk POSTing batches of 50 events to /v1/events from 64 connections for 10 s, unpaced; events/s = rows stored /
+#     the run's seconds (every 204 is a committed batch). ROUNDS rounds, each binary once per round.
+#  2. Uploads: scripts/bench-upload.sh for each binary in turn (RUNS uploads of 50 MB each, medians), UPLOAD_ROUNDS
+#     times.
+# Usage: scripts/bench-durability.sh BEFORE AFTER   (ROUNDS=3, DURATION=10s, RUNS=7, UPLOAD_ROUNDS=2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+before=$(realpath "$1") after=$(realpath "$2")
+rounds=${ROUNDS:-3} duration=${DURATION:-10s}
+command -v wrk >/dev/null || { echo "bench-durability: skipped, it needs wrk (apt-get install wrk)"; exit 0; }
+command -v sqlite3 >/dev/null || { echo "bench-durability: skipped, it needs sqlite3"; exit 0; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/reel-bench-durability.XXXXXX")
+trap 'stop_servers; rm -rf "$work"' EXIT
+reel=$before
+source scripts/lib/serve.sh
+
+# The same 2,000 distinct batches of 50 events as bench-events.sh.
+python3 - "$work/batches.txt" <<'PY'
+import json, sys
+kinds = ["view_start", "progress", "segment", "progress", "stall", "segment", "progress", "segment", "view_end", "segment"]
+with open(sys.argv[1], "w") as out:
+    for batch in range(2000):
+        events = []
+        for n in range(50):
+            event = {"type": kinds[n % len(kinds)], "session": f"s{batch}x{n // 5}", "video": f"v{(batch * 7 + n) % 1000:09d}"}
+            kind = event["type"]
+            if kind == "view_start": event.update(rendition="720p", startup_ms=200 + n)
+            elif kind == "progress": event.update(position_s=n / 4, watched_s=n / 4)
+            elif kind == "segment": event.update(bytes=250000 + n, ms=80 + n)
+            elif kind == "stall": event.update(duration_ms=300 + n)
+            else: event.update(watched_s=12.5, completed=False, bytes=1000000)
+            events.append(event)
+        out.write(json.dumps(events, separators=(",", ":")) + "\n")
+PY
+cat > "$work/post.lua" <<'LUA'
+local bodies = {}
+local counter = 0
+function init(args)
+    for line in io.lines(args[1]) do bodies[#bodies + 1] = line end
+    counter = math.random(#bodies)
+end
+function request()
+    counter = counter % #bodies + 1
+    return wrk.format("POST", "/v1/events", {["Content-Type"] = "application/json"}, bodies[counter])
+end
+LUA
+
+ingest() {  # ingest LABEL BINARY ROUND: prints events/s
+    reel=$2
+    local db="$work/$1-$3.sqlite" out seconds rows
+    "$reel" db seed --database "$db" --count 1000 >/dev/null 2>&1
+    serve "$1$3" "$db"
+    local base_var="base_$1$3"
+    out=$(wrk -t2 -c64 -d"$duration" --timeout 10s -s "$work/post.lua" "${!base_var}" -- "$work/batches.txt")
+    seconds=$(printf '%s\n' "$out" | awk '/requests in/{for(i=1;i<=NF;i++) if($i=="in"){v=$(i+1); sub(/s,$/,"",v); print v}}')
+    stop_servers; pids=()
+    rows=$(sqlite3 "$db" "SELECT count(*) FROM viewer_events")
+    python3 -c "print(round($rows / $seconds))"
+}
+
+echo "| round | before: events/s | after: events/s |"
+echo "|---|---|---|"
+for round in $(seq "$rounds"); do
+    b=$(ingest before "$before" "$round")
+    a=$(ingest after "$after" "$round")
+    echo "| $round | $b | $a |"
+done
+echo
+for round in $(seq "${UPLOAD_ROUNDS:-2}"); do
+    for side in before after; do
+        binary=$before; [ "$side" = after ] && binary=$after
+        echo "upload, $side, round $round:"
+        RUNS=${RUNS:-7} scripts/bench-upload.sh "$binary" | tail -2
+    done
+done
