@@ -177,9 +177,12 @@ final class MultiHostRig {
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
-    /// `job|state|epoch|attempts|owner|media_id` for every job.
+    /// `job|state|epoch|attempts|owner|media_id` for every job; none before a worker has made the schema (a loaded
+    /// machine can be polled before the first worker's migrations ran: the test then waits, and says so if none does).
     func jobs() async throws -> [Job] {
-        try await sql(
+        let exists = try await sql("SELECT to_regclass('jobs') IS NOT NULL")
+        guard exists.first == "t" else { return [] }
+        return try await sql(
             "SELECT id, state, epoch, attempts, coalesce(owner, ''), coalesce(media_id, '') FROM jobs ORDER BY id"
         ).map { line in
             let f = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
