@@ -26,15 +26,18 @@ extension FeedServer {
         return router
     }
 
-    /// The operations listener on `address`, a service beside the public listener on the same event loops; `bound` is told where it listens.
+    /// The operations listener on `address`, a service beside the public listener on the same event loops, with
+    /// the same deadlines; `bound` is told where it listens.
     func adminApplication(
         at address: ListenAddress, http1: HTTP1Channel.Configuration, group: any EventLoopGroup, logger: Logger,
         bound: @escaping @Sendable (ListenAddress) async -> Void
     ) -> some Service {
         Application(
             router: adminRouter(),
-            server: HTTPServerBuilder { responder in
-                FeedHTTP1Channel(responder: responder, configuration: http1, fastPath: nil, events: nil)
+            server: HTTPServerBuilder { [requestDeadlines, metricsFactory] responder in
+                FeedHTTP1Channel(
+                    responder: responder, configuration: http1, fastPath: nil, events: nil,
+                    deadlines: requestDeadlines, metrics: metricsFactory)
             },
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "reel"),
             onServerRunning: { channel in

@@ -40,6 +40,8 @@ public struct FeedServer: Sendable {
     public var corsOrigins: [String] = []
     /// A connection that sends nothing for this long is closed, so a stalled client cannot hold a request open.
     public var idleTimeoutSeconds = 30.0
+    /// `--request-timeout` and `--min-body-rate`: how fast a request must arrive, on both listeners.
+    public var requestDeadlines = RequestDeadlines.default
     /// `--admin-listen`: where `/metrics` (with `/healthz` and `/readyz`) is served apart from viewers; nil serves it
     /// nowhere. The public listener never serves `/metrics`.
     public var adminAddress: ListenAddress?
@@ -132,8 +134,10 @@ public struct FeedServer: Sendable {
         }
         var application = Application(
             router: router(),
-            server: HTTPServerBuilder { responder in
-                FeedHTTP1Channel(responder: responder, configuration: http1, fastPath: fastPath, events: events)
+            server: HTTPServerBuilder { [requestDeadlines, metricsFactory] responder in
+                FeedHTTP1Channel(
+                    responder: responder, configuration: http1, fastPath: fastPath, events: events,
+                    deadlines: requestDeadlines, metrics: metricsFactory)
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "reel"),
             services: services,

@@ -70,6 +70,9 @@ import Testing
         for (option, value, expected) in [
             ("--admin-listen", "9464", "--admin-listen \"9464\" has no :PORT"),
             ("--admin-listen", "0.0.0.0:99999", "has a port that is not a number from 0 to 65535"),
+            ("--request-timeout", "0", "--request-timeout must be from 0.1 to 3600 seconds"),
+            ("--request-timeout", "inf", "--request-timeout must be from 0.1 to 3600 seconds"),
+            ("--min-body-rate", "0", "--min-body-rate must be from 1 to 1000000000"),
         ] {
             let run = try await ReelProcess.run(
                 ["serve", "--database", database, "--library", library, option, value], within: .seconds(120))
