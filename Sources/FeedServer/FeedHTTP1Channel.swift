@@ -12,7 +12,7 @@ internal import NIOHTTPTypesHTTP1
 /// without the router would be invisible to the idle timeout and graceful shutdown.
 ///
 /// Every connection is also held to `deadlines` (`RequestBytesMeter` at the socket end, `RequestDeadlineHandler`
-/// right after the codec).
+/// right after the codec), and with a `cap`, a connection past it gets only `ConnectionRefusalHandler`.
 struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -23,12 +23,21 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     /// nil: events go through the router (a server without `viewerEvents`).
     let events: EventsFastPath?
     let deadlines: RequestDeadlines
+    /// `--max-connections`; nil takes every connection (the operations listener).
+    let cap: ConnectionCap?
     /// Where the deadline handlers count timeouts.
     let metrics: (any MetricsFactory)?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
+            if let cap {
+                guard cap.admit() else {
+                    try pipeline.addHandler(ConnectionRefusalHandler())
+                    return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
+                }
+                channel.closeFuture.whenComplete { _ in cap.release() }
+            }
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
             limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize

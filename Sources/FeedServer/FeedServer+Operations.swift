@@ -27,7 +27,7 @@ extension FeedServer {
     }
 
     /// The operations listener on `address`, a service beside the public listener on the same event loops, with
-    /// the same deadlines; `bound` is told where it listens.
+    /// the same deadlines and no connection cap; `bound` is told where it listens.
     func adminApplication(
         at address: ListenAddress, http1: HTTP1Channel.Configuration, group: any EventLoopGroup, logger: Logger,
         bound: @escaping @Sendable (ListenAddress) async -> Void
@@ -37,7 +37,7 @@ extension FeedServer {
             server: HTTPServerBuilder { [requestDeadlines, metricsFactory] responder in
                 FeedHTTP1Channel(
                     responder: responder, configuration: http1, fastPath: nil, events: nil,
-                    deadlines: requestDeadlines, metrics: metricsFactory)
+                    deadlines: requestDeadlines, cap: nil, metrics: metricsFactory)
             },
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "reel"),
             onServerRunning: { channel in

@@ -42,6 +42,8 @@ public struct FeedServer: Sendable {
     public var idleTimeoutSeconds = 30.0
     /// `--request-timeout` and `--min-body-rate`: how fast a request must arrive, on both listeners.
     public var requestDeadlines = RequestDeadlines.default
+    /// `--max-connections`: the public listener's cap on open connections (nil: none).
+    public var maxConnections: Int? = 1024
     /// `--admin-listen`: where `/metrics` (with `/healthz` and `/readyz`) is served apart from viewers; nil serves it
     /// nowhere. The public listener never serves `/metrics`.
     public var adminAddress: ListenAddress?
@@ -132,12 +134,15 @@ public struct FeedServer: Sendable {
                     if let all = reports.admin(bound) { await onListening(all) }
                 })
         }
+        let cap = maxConnections.map {
+            ConnectionCap(maximum: $0, logger: logger, factory: metricsFactory)
+        }
         var application = Application(
             router: router(),
             server: HTTPServerBuilder { [requestDeadlines, metricsFactory] responder in
                 FeedHTTP1Channel(
                     responder: responder, configuration: http1, fastPath: fastPath, events: events,
-                    deadlines: requestDeadlines, metrics: metricsFactory)
+                    deadlines: requestDeadlines, cap: cap, metrics: metricsFactory)
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "reel"),
             services: services,

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedServer
 
 /// `reel serve`'s operations surface and request deadlines: where `/metrics` listens apart from viewers, how fast a
-/// request must arrive (docs/security.md).
+/// request must arrive, and how many connections the public port keeps (docs/security.md).
 struct OperationsOptions: ParsableArguments {
     @Option(
         name: .customLong("admin-listen"),
@@ -22,6 +22,10 @@ struct OperationsOptions: ParsableArguments {
             "Bytes per second a request body must keep up on average after --request-timeout (a tus PATCH may take as long as it needs at this rate; from 1 to 1e9)."
     )
     var minBodyRate = 500
+    @Option(
+        name: .long,
+        help: "Open connections the public port keeps at once; one more is answered 503 and closed (0: no cap).")
+    var maxConnections = 1024
 
     func validate() throws {
         _ = try adminAddress()
@@ -30,6 +34,9 @@ struct OperationsOptions: ParsableArguments {
         }
         guard (1...1_000_000_000).contains(minBodyRate) else {
             throw ValidationError("--min-body-rate must be from 1 to 1000000000 bytes per second")
+        }
+        guard (0...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be from 0 (no cap) to 1000000")
         }
     }
 
@@ -43,5 +50,6 @@ struct OperationsOptions: ParsableArguments {
         server.adminAddress = try adminAddress()
         server.requestDeadlines = RequestDeadlines(
             timeout: .milliseconds(Int64(requestTimeout * 1000)), minimumBodyRate: minBodyRate)
+        server.maxConnections = maxConnections == 0 ? nil : maxConnections
     }
 }

@@ -73,6 +73,7 @@ import Testing
             ("--request-timeout", "0", "--request-timeout must be from 0.1 to 3600 seconds"),
             ("--request-timeout", "inf", "--request-timeout must be from 0.1 to 3600 seconds"),
             ("--min-body-rate", "0", "--min-body-rate must be from 1 to 1000000000"),
+            ("--max-connections", "2000000", "--max-connections must be from 0 (no cap) to 1000000"),
         ] {
             let run = try await ReelProcess.run(
                 ["serve", "--database", database, "--library", library, option, value], within: .seconds(120))
