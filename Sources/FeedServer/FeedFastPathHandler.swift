@@ -11,7 +11,7 @@ internal import ViewerAnalytics
 /// later requests on the connection go there too, and while a page is being read from a networked catalog (or a batch
 /// committed) later requests wait here, so pipelined responses keep their order. Meanwhile reads from the socket are
 /// held back, so what waits here is at most what one read brought (a pipelining client cannot fill memory while a
-/// slow catalog answers).
+/// slow catalog answers), and a request with `Expect` goes to the router, which answers `100-continue`.
 final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -49,7 +49,7 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func read(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let request):
-            if routed == 0, held == nil {
+            if routed == 0, held == nil, request.headerFields[.expect] == nil {
                 if fastPath != nil, request.method == .get {
                     held = request
                     return

@@ -82,6 +82,7 @@ public struct FeedServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.debug))  // every request, with --log-level debug
         router.add(middleware: RequestMetricsMiddleware(factory: metricsFactory))
         router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: ExpectContinueMiddleware())
         if let rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: rateLimiter)) }
 
         for (path, asset) in [
