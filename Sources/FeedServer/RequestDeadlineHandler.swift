@@ -61,14 +61,15 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     // MARK: From RequestBytesMeter
 
-    /// A read went down to the socket: from now on the server is waiting for the client.
+    /// A read went down to the socket: from now on the server is waiting for the client. Between requests no clock
+    /// runs, so a request that arrives whole in one read never reads the time.
     func serverAwaitsBytes() {
-        if waitingSince == nil { waitingSince = .now }
+        if phase != .idle, waitingSince == nil { waitingSince = .now }
     }
 
     /// `count` bytes came up from the socket. Outside a request, they begin the next one's head.
     func received(_ count: Int) {
-        settleWaiting(until: .now)
+        settleWaiting()
         waitingSince = nil
         switch phase {
         case .idle: begin(.head)
@@ -123,11 +124,16 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         phase = next
         waited = .zero
         bodyBytes = 0
-        if waitingSince != nil { waitingSince = .now }
+        if next == .idle {
+            waitingSince = nil
+        } else if waitingSince != nil {
+            waitingSince = .now
+        }
     }
 
-    private func settleWaiting(until now: ContinuousClock.Instant) {
+    private func settleWaiting() {
         guard let since = waitingSince else { return }
+        let now = ContinuousClock.now
         waited += now - since
         waitingSince = now
     }
@@ -154,7 +160,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private func check() {
         guard phase != .idle, !expired else { return }
-        settleWaiting(until: .now)
+        settleWaiting()
         let left = remaining()
         if left > .zero {
             arm(in: left)
