@@ -24,6 +24,8 @@ trap stop EXIT INT TERM
 for _ in $(seq 100); do grep -q '^listening on' "$demo/serve.out" 2>/dev/null && break; sleep 0.1; done
 base=$(sed -n 's/^listening on //p' "$demo/serve.out")
 [ -n "$base" ] || { echo "demo: reel serve did not start" >&2; cat "$demo/serve.log" >&2; exit 1; }
+# /metrics is on the operations listener (loopback, a port of its own), not beside the feed.
+admin=$(sed -n 's/^admin on //p' "$demo/serve.out")
 echo "== Open $base/ in a browser to watch the feed (it fills in as the worker publishes)."
 echo "== reel serve --inbox is up at $base (logs: .demo/serve.log)"
 
@@ -41,7 +43,7 @@ echo "== dropped $expected uploads into .demo/inbox; waiting for the worker"
 
 finished=0
 for _ in $(seq 600); do
-    finished=$(curl -sf "$base/metrics" | awk '/^reel_worker_jobs_total/ {n += $NF} END {print n + 0}')
+    finished=$(curl -sf "$admin/metrics" | awk '/^reel_worker_jobs_total/ {n += $NF} END {print n + 0}')
     [ "$finished" -ge "$expected" ] && break
     sleep 0.5
 done

@@ -39,6 +39,8 @@ token=$("$reel" token create --database "$work/c.sqlite" --name fuzz 2>/dev/null
 serve main "$work/c.sqlite" --inbox "$work/inbox" --settle 0.5
 pid=${pids[0]}
 base=$base_main
+# /metrics is on the operations listener (loopback, a port of its own); the public port answers it 404.
+admin=$(sed -n 's/^admin on //p' "$work/main.out")
 echo "fuzz-serve: reel serve (pid $pid) on $base"
 # Two real uploads through the in-process worker too, so it runs jobs while the fuzzers run (as a dotfile, then
 # renamed, as an uploader would).
@@ -86,7 +88,7 @@ sleep 5
 end_rss=$(rss)
 feed=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$base/v1/feed?limit=1" || true)
 final_health=$(health)
-curl -s --max-time 10 "$base/metrics" >"$work/metrics.txt" || true
+curl -s --max-time 10 "$admin/metrics" >"$work/metrics.txt" || true
 alive=no
 kill -0 "$pid" 2>/dev/null && [ "$end_rss" != dead ] && alive=yes
 # A graceful stop is worth knowing too: SIGTERM should end it with 0.

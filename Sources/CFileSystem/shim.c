@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -26,6 +27,10 @@ int CFileSystem_pidfdOpen(int pid) {
 
 int CFileSystem_pipe(int descriptors[2]) {
     return pipe2(descriptors, O_CLOEXEC);
+}
+
+int CFileSystem_spawnClosesFrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
 int CFileSystem_threadID(void) {

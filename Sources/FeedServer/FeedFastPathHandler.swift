@@ -9,7 +9,9 @@ internal import ViewerAnalytics
 /// A candidate request is held until its end: a feed request with a body, an events body past the batch limit, or
 /// one the fast path cannot answer, goes on to the router whole. While a request passed to the router is unanswered,
 /// later requests on the connection go there too, and while a page is being read from a networked catalog (or a batch
-/// committed) later requests wait here, so pipelined responses keep their order.
+/// committed) later requests wait here, so pipelined responses keep their order. Meanwhile reads from the socket are
+/// held back, so what waits here is at most what one read brought (a pipelining client cannot fill memory while a
+/// slow catalog answers), and a request with `Expect` goes to the router, which answers `100-continue`.
 final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -27,6 +29,8 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A page is being read for the held request (`FeedFastPath.Query`); parts that arrive meanwhile wait in `waiting`.
     private var querying = false
     private var waiting: [HTTPRequestPart] = []
+    /// A read the channel asked for while `querying`, passed on once the answer is written.
+    private var heldRead = false
 
     init(feed: FeedFastPath?, events: EventsFastPath?) {
         fastPath = feed
@@ -45,7 +49,7 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func read(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let request):
-            if routed == 0, held == nil {
+            if routed == 0, held == nil, request.headerFields[.expect] == nil {
                 if fastPath != nil, request.method == .get {
                     held = request
                     return
@@ -147,6 +151,20 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if needsFlush {
             needsFlush = false
             context.flush()
+        }
+        if heldRead, !querying {
+            heldRead = false
+            context.read()
+        }
+    }
+
+    /// No more bytes from the socket while a page is read or a batch committed: the parts of one read are all that
+    /// `waiting` ever holds.
+    func read(context: ChannelHandlerContext) {
+        if querying {
+            heldRead = true
+        } else {
+            context.read()
         }
     }
 

@@ -1,6 +1,7 @@
 internal import Hummingbird
 internal import HummingbirdCore
 internal import Logging
+internal import Metrics
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPTypes
@@ -9,6 +10,9 @@ internal import NIOHTTPTypesHTTP1
 /// Hummingbird's HTTP/1.1 child channel, set up as `HTTP1Channel` does, plus `FeedFastPathHandler` right after the
 /// connection-state handler. `HTTP1Channel` only takes extra handlers before that handler, where a request answered
 /// without the router would be invisible to the idle timeout and graceful shutdown.
+///
+/// Every connection is also held to `deadlines` (`RequestBytesMeter` at the socket end, `RequestDeadlineHandler`
+/// right after the codec), and with a `cap`, a connection past it gets only `ConnectionRefusalHandler`.
 struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -18,19 +22,34 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let fastPath: FeedFastPath?
     /// nil: events go through the router (a server without `viewerEvents`).
     let events: EventsFastPath?
+    let deadlines: RequestDeadlines
+    /// `--max-connections`; nil takes every connection (the operations listener).
+    let cap: ConnectionCap?
+    /// Where the deadline handlers count timeouts.
+    let metrics: (any MetricsFactory)?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            let pipeline = channel.pipeline.syncOperations
+            if let cap {
+                guard cap.admit() else {
+                    try pipeline.addHandler(ConnectionRefusalHandler())
+                    return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
+                }
+                channel.closeFuture.whenComplete { _ in cap.release() }
+            }
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
             limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
             limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
-            let pipeline = channel.pipeline.syncOperations
+            let deadline = RequestDeadlineHandler(deadlines: deadlines, factory: metrics, logger: logger)
+            try pipeline.addHandler(RequestBytesMeter(reportingTo: deadline))
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits
             )
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(deadline)
             try pipeline.addHandlers(configuration.additionalChannelHandlers())
             try pipeline.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))

@@ -8,11 +8,12 @@ public struct HealthProblem: Sendable, Equatable {
         self.message = message
     }
 
-    /// The library's file system is full, so uploads wait in the inbox.
-    public static func diskFull(path: String, availableBytes: Int64, requiredBytes: Int64) -> HealthProblem {
+    /// The library's file system is full, so uploads wait in the inbox. The message names no path: `/healthz` is
+    /// on the public port, and the worker's log says which file system it is.
+    public static func diskFull(availableBytes: Int64, requiredBytes: Int64) -> HealthProblem {
         HealthProblem(
             code: "disk_full",
-            message: "the library's file system (\(path)) has \(availableBytes) bytes free and the worker "
+            message: "the library's file system has \(availableBytes) bytes free and the worker "
                 + "needs \(requiredBytes); uploads wait in the inbox until space is freed")
     }
 }

@@ -1,3 +1,4 @@
+internal import CFileSystem
 internal import Foundation
 internal import Synchronization
 
@@ -48,6 +49,13 @@ public final class Subprocess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         streams(&actions)
+        // Nothing else this process has open reaches the child. NIO does not mark the sockets it accepts
+        // close-on-exec, so a child started while viewers were connected kept their connections open after the
+        // server closed them (no FIN until the child ended), and held them in a process that runs untrusted media.
+        let closing = CFileSystem_spawnClosesFrom(&actions, 3)
+        guard closing == 0 else {
+            throw FileSystemError("posix_spawn_file_actions_addclosefrom_np", arguments[0], code: closing)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

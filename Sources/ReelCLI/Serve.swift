@@ -18,7 +18,9 @@ extension Reel {
             abstract: "Serve the feed, job status and the library's HLS files and posters over HTTP.",
             discussion: """
                 GET / is the web client (the feed in a browser); /v1/uploads takes uploads (tus 1.0.0, bearer tokens from
-                reel token create); GET /v1/feed?limit=N&cursor=C, /v1/videos/{id}, /v1/jobs/{id}, /media/..., /healthz, /metrics.
+                reel token create); GET /v1/feed?limit=N&cursor=C, /v1/videos/{id}, /v1/jobs/{id}, /media/..., /healthz, /readyz.
+                /metrics is on --admin-listen only (loopback by default). Serve prints "listening on URL" once it is ready
+                (with --feed-order engaging, once the first ranking is made), then "admin on URL".
                 With --inbox, the worker runs in the same process and publishes into the same catalog and library.
                 SIGTERM or SIGINT lets in-flight requests (and running jobs, within --grace) finish, then exits 0.
                 """
@@ -91,6 +93,7 @@ extension Reel {
                 "The feed's order: recent (newest first) or engaging (by viewers' completion and watch time, decayed by age; see docs/analytics.md).",
                 valueName: "order"))
         var feedOrder = "recent"
+        @OptionGroup var operations: OperationsOptions
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
         @OptionGroup var quotas: ServeQuotaOptions
@@ -197,6 +200,7 @@ extension Reel {
             server.corsOrigins = corsOrigins
             server.mediaBaseURL = try MediaBaseURL(mediaBaseURL)
             server.idleTimeoutSeconds = idleTimeout
+            try operations.apply(to: &server)
             server.objectMedia = objectMedia
             server.viewerEvents = ViewerEventIngest(log: catalog)
             if feedOrder == "engaging" { server.feedOrder = .engaging(catalog) }
@@ -233,9 +237,12 @@ extension Reel {
                 services.append(try inboxWorker(configuration, catalog: catalog, server: &server))
             }
             try await server.run(host: host, port: port, ioThreads: ioThreads, services: services, logger: logger) {
-                host, port in
-                // One line on stdout that scripts wait for; everything else is JSON on stderr.
-                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+                listening in
+                // The line scripts wait for comes first, then the operations listener's; everything else is JSON on
+                // stderr.
+                var lines = "listening on http://\(listening.address)\n"
+                if let admin = listening.admin { lines += "admin on http://\(admin)\n" }
+                FileHandle.standardOutput.write(Data(lines.utf8))
             }
         }
     }
@@ -253,7 +260,7 @@ extension Reel.Serve {
         let status = worker.status
         server.healthProblem = {
             status.diskFull.map {
-                .diskFull(path: $0.path, availableBytes: $0.availableBytes, requiredBytes: $0.requiredBytes)
+                .diskFull(availableBytes: $0.availableBytes, requiredBytes: $0.requiredBytes)
             }
         }
         return worker

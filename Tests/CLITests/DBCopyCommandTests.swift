@@ -70,7 +70,7 @@ import ViewerAnalytics
                     == Self.get(fromSQLite.base + "/v1/videos/v000000007"))
             // PostgreSQL's pages take the event-loop fast path too: kept pages against the generation NOTIFY announced,
             // others after their query, without the router.
-            let metrics = try await Self.get(fromPostgres.base + "/metrics").body
+            let metrics = try await Self.get(#require(adminBase(fromPostgres.process)) + "/metrics").body
             let fast = metrics.split(separator: "\n").first { $0.hasPrefix("reel_feed_fast_path_responses_total ") }
             #expect((fast?.split(separator: " ").last.flatMap { Double($0) } ?? 0) >= 2, "\(metrics.prefix(3000))")
             // New events on PostgreSQL take ids after the copied ones.

@@ -31,3 +31,8 @@ func listens(
     await ChildProcess.suspendUntil(seconds: seconds) { child.stdout.hasPrefix(prefix) || child.hasExited }
         && child.stdout.hasPrefix(prefix)
 }
+
+/// The operations listener (`/metrics`) a `reel serve` child printed after "listening on ...", as a base URL.
+func adminBase(_ child: ChildProcess) -> String? {
+    child.stdout.split(separator: "\n").first { $0.hasPrefix("admin on ") }?.split(separator: " ").last.map(String.init)
+}

@@ -50,20 +50,20 @@ import Glibc
         return (data, try #require(response as? HTTPURLResponse))
     }
 
-    /// The fast path's own counter, read from `/metrics` (which the router answers).
-    static func fastAnswers(_ port: Int) async throws -> Int {
-        let text = String(decoding: try await get(port, "/metrics").0, as: UTF8.self)
+    /// The fast path's own counter, read from the server's metrics (`/metrics` is on the operations listener).
+    static func fastAnswers(_ server: FeedServer) -> Int {
+        let text = server.metricsText
         let line = text.split(separator: "\n").first { $0.hasPrefix("reel_feed_fast_path_responses_total") }
         return line.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) } ?? 0
     }
 
     @Test func plainFeedRequestsAreAnsweredBeforeTheRouterWithTheRoutersBytesAndHeaders() async throws {
-        try await withServer { port, _ in
+        try await withServer { port, server in
             let (fast, fastResponse) = try await Self.get(port, "/v1/feed?limit=5")
-            #expect(try await Self.fastAnswers(port) == 1)
+            #expect(Self.fastAnswers(server) == 1)
             // A percent-escaped parameter is the router's: the same page, answered the long way.
             let (routed, routedResponse) = try await Self.get(port, "/v1/feed?limit=%35")
-            #expect(try await Self.fastAnswers(port) == 1)
+            #expect(Self.fastAnswers(server) == 1)
             #expect(fast == routed)
             for name in ["ETag", "Cache-Control", "Content-Type", "Content-Length", "Server"] {
                 #expect(
@@ -74,7 +74,7 @@ import Glibc
             let etag = try #require(fastResponse.value(forHTTPHeaderField: "ETag"))
             let (empty, notModified) = try await Self.get(port, "/v1/feed?limit=5", headers: ["If-None-Match": etag])
             #expect(notModified.statusCode == 304 && empty.isEmpty)
-            #expect(try await Self.fastAnswers(port) == 2)
+            #expect(Self.fastAnswers(server) == 2)
 
             // A page behind a cursor, uncached and then kept, with its parameters in either order.
             let page = try #require(try JSONSerialization.jsonObject(with: fast) as? [String: Any])
@@ -82,7 +82,7 @@ import Glibc
             let (second, _) = try await Self.get(port, "/v1/feed?limit=5&cursor=\(cursor)")
             let (secondAgain, _) = try await Self.get(port, "/v1/feed?cursor=\(cursor)&limit=5")
             #expect(second == secondAgain)
-            let answers = try await Self.fastAnswers(port)
+            let answers = Self.fastAnswers(server)
             #expect(answers == 4)
             let items = try #require(
                 (try JSONSerialization.jsonObject(with: second) as? [String: Any])?["items"] as? [[String: Any]])
@@ -94,7 +94,7 @@ import Glibc
     }
 
     @Test func parametersTheFastPathDoesNotReadPlainlyGoToTheRouter() async throws {
-        try await withServer { port, _ in
+        try await withServer { port, server in
             _ = try await Self.get(port, "/v1/feed?limit=5")
             let (encoded, encodedResponse) = try await Self.get(port, "/v1/feed?limit=%35")
             #expect(encodedResponse.statusCode == 200)
@@ -108,15 +108,15 @@ import Glibc
                 #expect(response.statusCode == 400, "\(path)")
                 #expect(String(decoding: body, as: UTF8.self).contains(code), "\(path)")
             }
-            #expect(try await Self.fastAnswers(port) == 1)
+            #expect(Self.fastAnswers(server) == 1)
         }
     }
 
     @Test func aVideoPublishedOnAnotherConnectionIsOnTheNextRequest() async throws {
-        try await withServer { port, _ in
+        try await withServer { port, server in
             _ = try await Self.get(port, "/v1/feed?limit=3")
             _ = try await Self.get(port, "/v1/feed?limit=3")
-            #expect(try await Self.fastAnswers(port) == 2)
+            #expect(Self.fastAnswers(server) == 2)
             let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
             try await other.seed(count: 1, startingAt: 100)
             let (data, _) = try await Self.get(port, "/v1/feed?limit=3")
@@ -126,7 +126,7 @@ import Glibc
     }
 
     @Test func fastAndRoutedRequestsTakeTurnsOnOneConnection() async throws {
-        try await withServer { port, _ in
+        try await withServer { port, server in
             let paths = [
                 "/v1/feed?limit=2", "/healthz", "/v1/feed?limit=2", "/v1/videos/none", "/v1/feed?limit=%32",
                 "/v1/feed?limit=2",
@@ -147,26 +147,26 @@ import Glibc
                     "HTTP/1.1 200 OK",
                     "HTTP/1.1 200 OK",
                 ])
-            #expect(try await Self.fastAnswers(port) == 3)
+            #expect(Self.fastAnswers(server) == 3)
         }
     }
 
     @Test func theFastPathGzipsForClientsThatAcceptIt() async throws {
-        try await withServer { port, _ in
+        try await withServer { port, server in
             let request = "GET /v1/feed?limit=5 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate\r\n\r\n"
             for response in try await RawConnection.offThePool(port: port, [request, request]) {
                 let head = response.components(separatedBy: "\r\n\r\n")[0].lowercased()
                 #expect(head.contains("content-encoding: gzip") && head.contains("vary: accept-encoding"))
                 #expect(head.contains(".5.first.gz\""))
             }
-            #expect(try await Self.fastAnswers(port) == 2)
+            #expect(Self.fastAnswers(server) == 2)
         }
     }
 
     @Test func aClientOverTheRateLimitIsRefusedEvenForAKeptPage() async throws {
         // One token every 28 hours: on a loaded machine five requests once took over 100 s, time enough for 0.01/s
         // to refill one.
-        try await withServer(rateLimit: RateLimit(requestsPerSecond: 0.00001, burst: 3)) { port, _ in
+        try await withServer(rateLimit: RateLimit(requestsPerSecond: 0.00001, burst: 3)) { port, server in
             var statuses: [Int] = []
             for _ in 0..<5 { statuses.append(try await Self.get(port, "/v1/feed?limit=2").1.statusCode) }
             #expect(statuses == [200, 200, 200, 429, 429])

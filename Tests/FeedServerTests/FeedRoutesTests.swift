@@ -156,12 +156,15 @@ import Testing
         }
     }
 
+    /// Health on the public router; the requests it served counted on the operations router's `/metrics`.
     @Test func healthAndPrometheusMetrics() async throws {
         try await store.seed(count: 1)
         try await app.test(.router) { client in
             #expect(try await client.json("/healthz")["status"] as? String == "ok")
             _ = try await client.json("/v1/feed")
             _ = try await client.execute(uri: "/v1/feed?limit=x", method: .get)
+        }
+        try await Application(router: server.adminRouter()).test(.router) { client in
             try await client.execute(uri: "/metrics", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)

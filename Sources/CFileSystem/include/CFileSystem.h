@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <openssl/evp.h>
+#include <spawn.h>
 
 /// renameat2(..., RENAME_NOREPLACE): glibc declares it only under _GNU_SOURCE, which Swift's Glibc module lacks.
 int CFileSystem_renameNoReplace(int fromDirectory, const char *from, int toDirectory, const char *to);
@@ -14,6 +15,9 @@ int CFileSystem_dieWithParent(void);
 
 /// pipe2(fds, O_CLOEXEC): glibc declares pipe2 only under _GNU_SOURCE.
 int CFileSystem_pipe(int descriptors[2]);
+
+/// posix_spawn_file_actions_addclosefrom_np(actions, from): Swift's Glibc module does not import it (glibc >= 2.34).
+int CFileSystem_spawnClosesFrom(posix_spawn_file_actions_t *actions, int from);
 
 /// pidfd_open(pid, 0): a descriptor that polls readable once the process has ended. glibc 2.36 declares no wrapper
 /// Swift's Glibc module imports, and syscall() is variadic.
