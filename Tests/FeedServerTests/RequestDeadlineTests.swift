@@ -81,7 +81,7 @@ import Testing
                 let piece = 32 << 10
                 for index in 0..<(length / piece) {
                     try socket.send(Array(body[index * piece..<(index + 1) * piece]))
-                    Thread.sleep(forTimeInterval: index == 32 ? 2 : 0.03)
+                    Thread.sleep(forTimeInterval: index == 32 ? 2 : 0.03)  // blocking-ok: on offThePool's own thread
                 }
                 return socket.receiveAvailable(waiting: 60)
             }
