@@ -137,11 +137,11 @@ package final class ViewerEventGate: Sendable {
         case let .unpublished(video): throw unknownVideo(video, in: events)
         case let .unknown(videos): unknown = videos
         }
+        let found = try await store.publishedVideoIDs(among: unknown)
         for video in unknown {
-            let isPublished = try await store.item(id: video) != nil
-            published.remember(video, isPublished: isPublished, generation: generation)
-            if !isPublished { throw unknownVideo(video, in: events) }
+            published.remember(video, isPublished: found.contains(video), generation: generation)
         }
+        if let missing = unknown.first(where: { !found.contains($0) }) { throw unknownVideo(missing, in: events) }
     }
 
     /// Counts a refusal under its reason.
