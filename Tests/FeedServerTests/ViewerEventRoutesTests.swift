@@ -39,7 +39,9 @@ import ViewerAnalytics
 
     var headers: HTTPFields { [.contentType: "application/json", .reelSession: token] }
 
-    @Test(arguments: ["application/json", "application/json; charset=utf-8", "Application/JSON"])
+    @Test(arguments: [
+        "application/json", "application/json; charset=utf-8", "Application/JSON", " APPLICATION/json ;x=y",
+    ])
     func aBatchIsStoredBeforeThe204(contentType: String) async throws {
         let before = Int64(Date().timeIntervalSince1970 * 1000)
         try await Application(router: server.router()).test(.router) { client in

@@ -34,14 +34,14 @@ struct EventsFastPath: Sendable {
         answered = Counter(label: "reel_events_fast_path_responses_total", factory: factory)
     }
 
-    /// Whether this path may take `request`: a plain `POST /v1/events` whose head the gate accepts (a valid session
-    /// token, JSON), no CORS to answer, and within the rate limit. `client` is the peer's address, asked for only when
-    /// a rate limit needs it (it costs a system call).
+    /// Whether this path may take `request`: a plain `POST /v1/events` with a session token and JSON (the token is
+    /// verified with the body), no CORS to answer, and within the rate limit. `client` is the peer's address, asked
+    /// for only when a rate limit needs it (it costs a system call).
     func takes(_ request: HTTPRequest, client: () -> String?) -> Bool {
         guard request.method == .post, request.path == "/v1/events", !FeedFastPath.asksToClose(request),
             server.corsOrigins.isEmpty || request.headerFields[.origin] == nil,
-            (try? server.eventGate.session(
-                token: request.headerFields[.reelSession], contentType: request.headerFields[.contentType])) != nil
+            ViewerEventGate.headLooksRight(
+                token: request.headerFields[.reelSession], contentType: request.headerFields[.contentType])
         else { return false }
         if let limiter = server.rateLimiter, limiter.admit(client: client() ?? "unknown") != nil { return false }
         return true

@@ -151,11 +151,25 @@ package final class ViewerEventGate: Sendable {
 
     // MARK: Helpers
 
-    /// `application/json`, with or without parameters (`; charset=utf-8`), in any case.
+    /// `application/json`, with or without parameters (`; charset=utf-8`), in any case. Compared as bytes: with
+    /// Foundation's trimming and lowercasing it was a tenth of the gate's cost per batch.
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        return type.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+        var type = contentType.utf8[...]
+        if let semicolon = type.firstIndex(of: UInt8(ascii: ";")) { type = type[..<semicolon] }
+        while let first = type.first, first == 0x20 || first == 0x09 { type = type.dropFirst() }
+        while let last = type.last, last == 0x20 || last == 0x09 { type = type.dropLast() }
+        let expected = "application/json".utf8
+        return type.count == expected.count
+            && zip(type, expected).allSatisfy { byte, wanted in
+                (0x41...0x5A).contains(byte) ? byte + 0x20 == wanted : byte == wanted
+            }
+    }
+
+    /// Whether a batch's head may be a good one: a `Reel-Session` and JSON. The token itself is verified with the
+    /// body (`session(token:contentType:)`), once per batch.
+    static func headLooksRight(token: String?, contentType: String?) -> Bool {
+        token != nil && isJSON(contentType)
     }
 
     /// The videos `events` name, each once, in the order they first appear.
