@@ -88,6 +88,7 @@ let package = Package(
             name: "FeedServer",
             dependencies: [
                 "FeedStore", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -2,7 +2,9 @@
 # What durable acknowledgements cost (issue 62): two reel binaries, before and after, in one sitting, taken in turn.
 #  1. Event ingest, as bench-events.sh's first part: a fresh SQLite catalog (1,000 seeded videos) under `reel serve`,
 #     wrk POSTing batches of 50 events to /v1/events from 64 connections for 10 s, unpaced; events/s = rows stored /
-#     the run's seconds (every 204 is a committed batch). ROUNDS rounds, each binary once per round.
+#     the run's seconds (every 204 is a committed batch). ROUNDS rounds, each binary once per round. A binary with
+#     viewer sessions (`reel serve --session-key-file`) gets a session token per batch, as bench-events.sh sends
+#     them, and its event budgets raised out of the way; an older one gets the batches with a `session` field.
 #  2. Uploads: scripts/bench-upload.sh for each binary in turn (RUNS uploads of 50 MB each, medians), UPLOAD_ROUNDS
 #     times.
 # Usage: scripts/bench-durability.sh BEFORE AFTER   (ROUNDS=3, DURATION=10s, RUNS=7, UPLOAD_ROUNDS=2)
@@ -35,16 +37,34 @@ with open(sys.argv[1], "w") as out:
             events.append(event)
         out.write(json.dumps(events, separators=(",", ":")) + "\n")
 PY
+# The same batches without `session` fields, for servers that store each batch under its token's session.
+python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    print(json.dumps([{k: v for k, v in e.items() if k != "session"} for e in json.loads(line)], separators=(",", ":")))
+' "$work/batches.txt" > "$work/batches-sessionless.txt"
 cat > "$work/post.lua" <<'LUA'
 local bodies = {}
+local tokens = {}
 local counter = 0
 function init(args)
-    for line in io.lines(args[1]) do bodies[#bodies + 1] = line end
+    -- Each line: a batch, or a session's token, a tab and its batch.
+    for line in io.lines(args[1]) do
+        local tab = line:find("\t", 1, true)
+        if tab then
+            tokens[#bodies + 1] = line:sub(1, tab - 1)
+            bodies[#bodies + 1] = line:sub(tab + 1)
+        else
+            bodies[#bodies + 1] = line
+        end
+    end
     counter = math.random(#bodies)
 end
 function request()
     counter = counter % #bodies + 1
-    return wrk.format("POST", "/v1/events", {["Content-Type"] = "application/json"}, bodies[counter])
+    local headers = {["Content-Type"] = "application/json"}
+    if tokens[counter] then headers["Reel-Session"] = tokens[counter] end
+    return wrk.format("POST", "/v1/events", headers, bodies[counter])
 end
 LUA
 
@@ -52,9 +72,29 @@ ingest() {  # ingest LABEL BINARY ROUND: prints events/s
     reel=$2
     local db="$work/$1-$3.sqlite" out seconds rows
     "$reel" db seed --database "$db" --count 1000 >/dev/null 2>&1
-    serve "$1$3" "$db"
-    local base_var="base_$1$3"
-    out=$(wrk -t2 -c64 -d"$duration" --timeout 10s -s "$work/post.lua" "${!base_var}" -- "$work/batches.txt")
+    local base_var="base_$1$3" batches="$work/batches.txt"
+    if "$reel" serve --help 2>&1 | grep -q -- --session-key-file; then
+        serve "$1$3" "$db" --events-session-rate 1000000 --events-session-burst 1000000 \
+            --events-address-rate 1000000 --events-address-burst 1000000
+        batches="$work/batches-$1$3.txt"
+        python3 - "${!base_var}" "$work/batches-sessionless.txt" "$batches" <<'PY'
+import http.client, json, sys
+from urllib.parse import urlparse
+url = urlparse(sys.argv[1])
+connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+with open(sys.argv[2]) as batches, open(sys.argv[3], "w") as out:
+    for batch in batches:
+        connection.request("POST", "/v1/sessions", body=b"")
+        answer = connection.getresponse()
+        body = answer.read()
+        if answer.status != 200:
+            sys.exit(f"bench-durability: POST /v1/sessions answered {answer.status}: {body[:200]!r}")
+        out.write(json.loads(body)["token"] + "\t" + batch)
+PY
+    else
+        serve "$1$3" "$db"
+    fi
+    out=$(wrk -t2 -c64 -d"$duration" --timeout 10s -s "$work/post.lua" "${!base_var}" -- "$batches")
     seconds=$(printf '%s\n' "$out" | awk '/requests in/{for(i=1;i<=NF;i++) if($i=="in"){v=$(i+1); sub(/s,$/,"",v); print v}}')
     stop_servers; pids=()
     rows=$(sqlite3 "$db" "SELECT count(*) FROM viewer_events")

@@ -18,6 +18,11 @@
 #     SQLite catalog as ingested and on one with no events; the difference over the events is what each event costs.
 #     A running server reads each event once (later passes read only what arrived since), so this times the arrival
 #     rate is the roll-up's share of a core.
+# Every batch is one session's, with a token from POST /v1/sessions in Reel-Session (2,000 sessions, one per batch,
+# made before the runs; every server here signs with the same key, the .session-key of their one library). All
+# requests come from one address and each session sends several batches a second, so the servers run with the
+# per-session and per-address budgets raised out of the way: they are still checked on every batch, and their cost
+# is in the figures (ViewerEventBoundaryTests shows them refusing).
 # Goals: ≥ 20,000 events/s on 2 cores on each engine; the feed's req/s with events ≥ 0.8× without.
 # Usage: scripts/bench-events.sh [path/to/reel]   (DURATION=10s, ROUNDS=5)
 set -euo pipefail
@@ -34,18 +39,17 @@ pg_createdb events
 pg_createdb ceiling
 psql_as() { pg_as "$pg_bin/psql" -X -q -t -A -h "$PG_SOCKET" -p "$PG_PORT" -U reel "$@"; }
 
-# 2,000 distinct batches of 50 events: 10 sessions each, a view start, 3 progress, 1 segment ... as a page sends.
-python3 - "$work/batches.txt" <<'PY'
+# 2,000 distinct batches of 50 events, each one session's: a view start, 3 progress, 1 segment ... as a page sends.
+python3 - "$work/batches.json" <<'PY'
 import json, sys
 kinds = ["view_start", "progress", "segment", "progress", "stall", "segment", "progress", "segment", "view_end", "segment"]
 with open(sys.argv[1], "w") as out:
     for batch in range(2000):
         events = []
         for n in range(50):
-            session = f"s{batch}x{n // 5}"
             video = f"v{(batch * 7 + n) % 1000:09d}"
             kind = kinds[n % len(kinds)]
-            event = {"type": kind, "session": session, "video": video}
+            event = {"type": kind, "video": video}
             if kind == "view_start": event.update(rendition="720p", startup_ms=200 + n)
             elif kind == "progress": event.update(position_s=n / 4, watched_s=n / 4)
             elif kind == "segment": event.update(bytes=250000 + n, ms=80 + n)
@@ -69,6 +73,7 @@ local function milliseconds()
     return tonumber(now.tv_sec) * 1000 + tonumber(now.tv_nsec) / 1e6
 end
 local bodies = {}
+local tokens = {}
 local counter = 0
 local rate = tonumber(os.getenv("RATE") or "0")
 local threads = tonumber(os.getenv("THREADS") or "1")
@@ -79,14 +84,20 @@ function setup(thread)
     thread:set("seed", thread_number)
 end
 function init(args)
-    for line in io.lines(args[1]) do bodies[#bodies + 1] = line end
+    -- Each line: a session's token, a tab, and its batch.
+    for line in io.lines(args[1]) do
+        local tab = line:find("\t", 1, true)
+        tokens[#tokens + 1] = line:sub(1, tab - 1)
+        bodies[#bodies + 1] = line:sub(tab + 1)
+    end
     -- Each thread its own random stream, or the threads' arrivals would coincide and group better than viewers'.
     math.randomseed(os.time() * 100 + (seed or 0))
     counter = math.random(#bodies)
 end
 function request()
     counter = counter % #bodies + 1
-    return wrk.format("POST", "/v1/events", {["Content-Type"] = "application/json"}, bodies[counter])
+    return wrk.format("POST", "/v1/events", {["Content-Type"] = "application/json", ["Reel-Session"] = tokens[counter]},
+        bodies[counter])
 end
 if rate > 0 then
     function delay()
@@ -100,8 +111,25 @@ LUA
 mkdir -p "$work/library"
 "$reel" db seed --database "$work/sqlite.sqlite" --count 1000 >&2
 "$reel" db seed --database "$PG_URL_BASE/events" --count 1000 >&2
-serve sqlite "$work/sqlite.sqlite"
-serve postgres "$PG_URL_BASE/events"
+budgets=(--events-session-rate 1000000 --events-session-burst 1000000 --events-address-rate 1000000
+    --events-address-burst 1000000)
+serve sqlite "$work/sqlite.sqlite" "${budgets[@]}"
+serve postgres "$PG_URL_BASE/events" "${budgets[@]}"
+# A session per batch, asked of the first server (they all share the library's key): "token<TAB>batch" lines.
+python3 - "$base_sqlite" "$work/batches.json" "$work/batches.txt" <<'PY'
+import http.client, json, sys
+from urllib.parse import urlparse
+url = urlparse(sys.argv[1])
+connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+with open(sys.argv[2]) as batches, open(sys.argv[3], "w") as out:
+    for batch in batches:
+        connection.request("POST", "/v1/sessions", body=b"")
+        answer = connection.getresponse()
+        body = answer.read()
+        if answer.status != 200:
+            sys.exit(f"bench-events: POST /v1/sessions answered {answer.status}: {body[:200]!r}")
+        out.write(json.loads(body)["token"] + "\t" + batch)
+PY
 
 wrk_events() {  # wrk_events BASE CONNECTIONS [RATE [DURATION]]: prints "seconds non2xx batches"
     local out
@@ -152,14 +180,14 @@ pg_stop "$work/pg"
 sqlite3 "$work/sqlite.sqlite" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
 # Its first pass has stored figures when every row of video_stats is from after its start.
 started_ms=$(( $(date +%s%N) / 1000000 ))
-serve feed "$work/sqlite.sqlite"
+serve feed "$work/sqlite.sqlite" "${budgets[@]}"
 rolled() { [ "$(sqlite3 "$work/sqlite.sqlite" "SELECT coalesce(min(rolled_at), 0) >= $started_ms FROM video_stats")" = 1 ]; }
 for _ in $(seq 3000); do rolled && break; sleep 0.1; done
 rolled || { echo "bench-events: no first roll-up within 300 s" >&2; exit 1; }
 # Jiffies in all and stolen, from /proc/stat's first line.
 cpu_jiffies() { awk '/^cpu /{t=0; for(i=2;i<=NF;i++) t+=$i; print t, $9}' /proc/stat; }
 "$reel" db seed --database "$work/control.sqlite" --count 1000 >&2
-serve control "$work/control.sqlite"
+serve control "$work/control.sqlite" "${budgets[@]}"
 control_pid=${pids[-1]}
 # The floor: nginx answers every POST /v1/events with 204 (it reads the body and drops it) ...
 source scripts/lib/nginx.sh

@@ -5,7 +5,8 @@
 # to a profile's rate (scripts/lib/netns.sh; this kernel has no netem, so no added round trip).
 #  - Library: the three sample clips, each published 4 times by the worker (a copy is made distinct by a trailing
 #    MP4 `free` box, so the worker does not take it for a re-upload): 12 videos.
-#  - Retention: before any session, 40 views per video go to POST /v1/events. On every other video of the feed
+#  - Retention: before any session, 40 views per video go to POST /v1/events (one session per video, its views one
+#    after another, as the route takes a batch of one session's events). On every other video of the feed
 #    ("skipped") 60 % of viewers leave after 0.5 s, so r(1) / r(0) = 0.4 and aware buffers it 1 s; on the others
 #    viewers stay 4 s or more (aware: 3 s, as the window). A server with --stats-interval 1 rolls them up; the sessions
 #    then run on one with --stats-interval 3600, so their own events leave the curves as they were.
@@ -46,20 +47,21 @@ draw = random.Random(1)
 for position, item in enumerate(items):
     events = []
     for view in range(40):
-        session = f"r{position}x{view}"
         if position % 2 == 1 and view < 24:
             watched = 0.5
         else:
             watched = round(draw.uniform(4, max(4.5, item["duration_s"])), 2)
         completed = watched >= item["duration_s"]
-        events.append({"type": "view_start", "session": session, "video": item["id"], "rendition": "360p", "startup_ms": 300})
-        events.append({"type": "view_end", "session": session, "video": item["id"], "watched_s": min(watched, item["duration_s"]),
+        events.append({"type": "view_start", "video": item["id"], "rendition": "360p", "startup_ms": 300})
+        events.append({"type": "view_end", "video": item["id"], "watched_s": min(watched, item["duration_s"]),
                        "completed": completed, "bytes": 100000})
     with open(os.path.join(sys.argv[2], f"{position}.json"), "w") as out:
         json.dump(events, out)
 PY
 for batch in "$work"/views/*.json; do
-    status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' --data-binary "@$batch" "$base_rollup/v1/events")
+    session=$(curl -s -X POST "$base_rollup/v1/sessions" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+    status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -H "Reel-Session: $session" \
+        --data-binary "@$batch" "$base_rollup/v1/events")
     [ "$status" = 204 ] || { echo "bench-prefetch-web: POST /v1/events answered $status" >&2; exit 1; }
 done
 for _ in $(seq 100); do

@@ -47,7 +47,7 @@ PY
     done
 done
 tc qdisc del dev "$host" root 2>/dev/null || true
-sleep 2  # the last beacon
+sleep 2  # the last keepalive fetch (the page sends its last view's end as it goes)
 
 "$reel" simulate --replay "$catalog" --json > "$work/replay.json"
 echo "\$ reel simulate --replay catalog.sqlite"

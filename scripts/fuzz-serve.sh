@@ -36,11 +36,16 @@ head -c 5000 /dev/urandom >"$video/360p/seg_000.m4s"
 printf 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nstoryboard.webp#xywh=0,0,160,284\n' >"$video/storyboard.vtt"
 token=$("$reel" token create --database "$work/c.sqlite" --name fuzz 2>/dev/null)
 
-serve main "$work/c.sqlite" --inbox "$work/inbox" --settle 0.5
+# The viewer-event budgets raised: the fuzzers send from one address and one session, and should reach the batch
+# parser rather than meet 429s (the budgets themselves are ViewerEventBoundaryTests').
+serve main "$work/c.sqlite" --inbox "$work/inbox" --settle 0.5 --events-session-rate 1000 --events-session-burst 1000 \
+    --events-address-rate 1000 --events-address-burst 1000
 pid=${pids[0]}
 base=$base_main
 # /metrics is on the operations listener (loopback, a port of its own); the public port answers it 404.
 admin=$(sed -n 's/^admin on //p' "$work/main.out")
+# A viewer session for schemathesis's POST /v1/events (raw_http_fuzz.py asks for its own).
+session=$(curl -s -X POST "$base/v1/sessions" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
 echo "fuzz-serve: reel serve (pid $pid) on $base"
 # Two real uploads through the in-process worker too, so it runs jobs while the fuzzers run (as a dotfile, then
 # renamed, as an uploader would).
@@ -75,7 +80,7 @@ while left=$((deadline - $(date +%s))); [ "$left" -gt 30 ]; do
         --mode all --phases examples,coverage,fuzzing,stateful --checks all --continue-on-failure \
         --max-examples 1000 --max-time "$budget" --seed "$round" --no-shrink --workers 2 --request-timeout 20 \
         --suppress-health-check all --generation-database none --no-color \
-        -H "Authorization: Bearer $token" --report har --report-har-path "round-$round.har" \
+        -H "Authorization: Bearer $token" -H "Reel-Session: $session" --report har --report-har-path "round-$round.har" \
         >"round-$round.log" 2>&1 || true  # its exit status counts schema conformance too; the HAR is judged below
     round=$((round + 1))
 done) &

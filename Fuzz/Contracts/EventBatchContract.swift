@@ -2,25 +2,30 @@ internal import MediaModel
 internal import ViewerAnalytics
 
 /// `POST /v1/events` from any browser: a batch is refused with a reason, or read into at most 100 events whose every
-/// field is inside its limit; the events, sent again as a player would send them, read back the same.
+/// field is inside its limit, all of the session the server gives; the events, sent again as a player would send
+/// them, read back the same.
 enum EventBatchContract {
     static let target = FuzzTarget(
         name: "event-batch", contract: "accepted events are inside every limit and read back the same when resent"
     ) { (bytes: [UInt8]) throws(ContractBroken) in
         let events: [ViewerEvent]
-        do throws(ViewerEventError) { events = try ViewerEventBatch.parse(bytes) } catch {
+        do throws(ViewerEventError) { events = try ViewerEventBatch.parse(bytes, session: session) } catch {
             try expect(!error.description.isEmpty, "a refusal without a reason")
             return
         }
         try expect(events.count <= ViewerEventBatch.maximumEvents, "\(events.count) events were accepted")
         for event in events { try expect(inLimits(event), "an event outside its limits was accepted: \(event)") }
+        try expect(events.allSatisfy { $0.session == session }, "an event of another session was accepted")
         let resent = "[" + events.map(wire).joined(separator: ",") + "]"
         let again: [ViewerEvent]
-        do { again = try ViewerEventBatch.parse(Array(resent.utf8)) } catch {
+        do { again = try ViewerEventBatch.parse(Array(resent.utf8), session: session) } catch {
             throw ContractBroken("\(resent.prefix(300)), resent from accepted events, was refused: \(error)")
         }
         try expect(again == events, "\(resent.prefix(300)) read back as other events")
     }
+
+    /// The session of every batch, as the server takes it from the batch's token.
+    private static let session = "0123456789abcdef0123456789abcdef"
 
     private static func isIdentifier(_ text: String, limit: Int = 64) -> Bool {
         !text.isEmpty && text.utf8.count <= limit
@@ -43,9 +48,9 @@ enum EventBatchContract {
         }
     }
 
-    /// The event as the web client's events.js sends it.
+    /// The event as the web client's events.js sends it (its session goes in the batch's token).
     private static func wire(_ event: ViewerEvent) -> String {
-        var fields: [(String, JSONValue)] = [("session", .string(event.session))]
+        var fields: [(String, JSONValue)] = []
         if let video = event.video { fields.append(("video", .string(video))) }
         switch event.kind {
         case let .viewStart(rendition, startup):

@@ -12,7 +12,7 @@ package struct FuzzTarget: Sendable {
         BearerTokenContract.target, EntityTagContract.target, AcceptEncodingContract.target, PlaylistContract.target,
         ImageHeaderContract.target, JSONContract.target, EventBatchContract.target, PresetContract.target,
         TraceContract.target, MP4BoxContract.target, AdmissionContract.target, RankedCursorContract.target,
-        MediaPathContract.target,
+        MediaPathContract.target, SessionTokenContract.target,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -121,10 +121,13 @@ final class FeedFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ) {
         querying = true
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        events.answer(batch.body, started: batch.started, on: context.eventLoop).whenComplete { result in
-            let (handler, context) = bound.value
-            handler.finish(request, body: batch.body, answer: (try? result.get()) ?? nil, end: end, context: context)
-        }
+        let client = context.remoteAddress?.ipAddress
+        events.answer(request, body: batch.body, client: client, started: batch.started, on: context.eventLoop)
+            .whenComplete { result in
+                let (handler, context) = bound.value
+                handler.finish(
+                    request, body: batch.body, answer: (try? result.get()) ?? nil, end: end, context: context)
+            }
     }
 
     private func finish(

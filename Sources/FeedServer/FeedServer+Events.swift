@@ -3,10 +3,15 @@ internal import Foundation
 internal import Hummingbird
 internal import ViewerAnalytics
 
-/// `POST /v1/events`: a batch of viewer events (docs/analytics.md), answered 204 once it is committed.
+/// `POST /v1/sessions`, a session token for a viewer's tab; `POST /v1/events`, a batch of that session's viewer
+/// events (docs/analytics.md), answered 204 once it is committed; `GET /v1/videos/{id}/stats`, what they add up to.
+/// What a batch must be is `ViewerEventGate`'s to say (docs/security.md, "Viewer events").
 extension FeedServer {
     func addEventRoutes(to router: Router<FeedRequestContext>, ingest: ViewerEventIngest) {
-        router.post("/v1/events") { request, _ in try await self.postEvents(request, ingest: ingest) }
+        router.post("/v1/sessions") { request, context in try self.postSession(request, context: context) }
+        router.post("/v1/events") { request, context in
+            try await self.postEvents(request, context: context, ingest: ingest)
+        }
         router.get("/v1/videos/:id/stats") { _, context in
             try await self.videoStats(id: context.parameters.require("id"), log: ingest.log)
         }
@@ -23,25 +28,55 @@ extension FeedServer {
         return JSONBody.response(stats, headers: [.cacheControl: "no-cache"])
     }
 
-    func postEvents(_ request: Request, ingest: ViewerEventIngest) async throws -> Response {
-        let body = try await Self.collect(request.body, limit: ViewerEventBatch.maximumBytes)
-        let events: [ViewerEvent]
+    /// A new session's token; with a valid token in `Reel-Session`, a new token for the same session.
+    func postSession(_ request: Request, context: FeedRequestContext) throws -> Response {
+        let token: ViewerSessionToken
         do {
-            events = try ViewerEventBatch.parse(body)
+            token = try eventGate.issue(
+                renewing: request.headers[.reelSession], address: context.remoteAddress?.ipAddress)
         } catch {
-            if case .tooLarge = error {
-                throw APIError(.contentTooLarge, code: "batch_too_large", message: error.description)
-            }
-            throw APIError(.badRequest, code: "bad_events", message: error.description)
+            throw error.apiError
         }
+        let body = SessionBody(
+            session: token.session, token: token.text, expiresIn: max(0, token.expiresAt - eventGate.unixClock()))
+        return JSONBody.response(body, headers: [.cacheControl: "no-store"])
+    }
+
+    struct SessionBody: Encodable {
+        let session: String
+        let token: String
+        /// Seconds from now: a client's clock may be off, so it is not told an instant.
+        let expiresIn: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case session, token
+            case expiresIn = "expires_in"
+        }
+    }
+
+    func postEvents(_ request: Request, context: FeedRequestContext, ingest: ViewerEventIngest) async throws -> Response
+    {
+        let gate = eventGate
         do {
-            try await ingest.commit(Self.received(events))
-        } catch let ViewerEventIngest.Refusal.queueFull(waiting, limit) {
-            throw APIError(
-                .tooManyRequests, code: "events_queue_full",
-                message:
+            // What the head says first (cheapest, and the body of a refused batch is never read): the session,
+            // the content type, the budgets. Then the body, and the catalog for its videos.
+            let session = try gate.session(
+                token: request.headers[.reelSession], contentType: request.headers[.contentType])
+            try gate.admit(session, address: context.remoteAddress?.ipAddress)
+            let body = try await Self.collect(request.body, limit: ViewerEventBatch.maximumBytes)
+            let events = try gate.events(body, session: session)
+            try await gate.requirePublished(events, store: store)
+            do {
+                try await ingest.commit(Self.received(events))
+            } catch let ViewerEventIngest.Refusal.queueFull(waiting, limit) {
+                throw EventRejection(
+                    .queueFull,
                     "the server holds \(waiting) events waiting to be stored (limit \(limit)); send the batch again later",
-                headers: [.retryAfter: String(Self.eventsRetryAfterSeconds)])
+                    retryAfter: Self.eventsRetryAfterSeconds)
+            }
+        } catch let rejection as EventRejection {
+            gate.count(rejection)
+            throw rejection.apiError
         }
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
@@ -59,9 +94,7 @@ extension FeedServer {
         var bytes: [UInt8] = []
         for try await buffer in body {
             guard bytes.count + buffer.readableBytes <= limit else {
-                throw APIError(
-                    .contentTooLarge, code: "batch_too_large",
-                    message: "the batch is larger than the limit of \(limit) bytes")
+                throw EventRejection(.batchTooLarge, "the batch is larger than the limit of \(limit) bytes")
             }
             bytes += buffer.readableBytesView
         }

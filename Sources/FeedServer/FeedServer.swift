@@ -32,6 +32,9 @@ public struct FeedServer: Sendable {
     public var uploads: UploadDesk?
     /// `POST /v1/events`, when the catalog can take viewers' events.
     public var viewerEvents: ViewerEventIngest?
+    /// Who may send viewer events: session tokens, budgets, published videos (a random key unless `reel serve` sets
+    /// the shared one).
+    package var eventGate: ViewerEventGate
     /// `--feed-order`: newest first (the default), or engaging (stored rankings, without the fast path).
     public var feedOrder = FeedOrder.recent
     /// The engaging order's rankings read so far.
@@ -71,6 +74,7 @@ public struct FeedServer: Sendable {
         self.rateLimit = rateLimit
         rateLimiter = rateLimit.map { RateLimiter(limit: $0) }
         self.metrics = metrics
+        eventGate = ViewerEventGate(keys: .random(), metrics: PrometheusMetricsFactory(registry: metrics))
     }
 
     /// Metrics recorded here show on `/metrics` (the worker's, when it runs inside the server).

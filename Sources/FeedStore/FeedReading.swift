@@ -12,6 +12,8 @@ public protocol FeedReading: Sendable {
     func item(id: String) async throws(CatalogError) -> FeedItem?
     /// A published video with its renditions, or nil.
     func video(id: String) async throws(CatalogError) -> FeedVideo?
+    /// Which of `ids` (a few hundred at most) are published videos, in one read: the viewer events' check.
+    func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String>
     /// Every published video, newest first (the prefetch simulator's catalog).
     func publishedVideos() async throws(CatalogError) -> [FeedVideo]
     func videoCount() async throws(CatalogError) -> Int

@@ -29,6 +29,9 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     public func generation() async throws(CatalogError) -> Int64 { try await feedReader.generation() }
     public func item(id: String) async throws(CatalogError) -> FeedItem? { try await feedReader.item(id: id) }
     public func video(id: String) async throws(CatalogError) -> FeedVideo? { try await feedReader.video(id: id) }
+    public func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String> {
+        try await feedReader.publishedVideoIDs(among: ids)
+    }
     public func publishedVideos() async throws(CatalogError) -> [FeedVideo] { try await feedReader.publishedVideos() }
     public func videoCount() async throws(CatalogError) -> Int { try await feedReader.videoCount() }
     /// Both must answer: the feed needs the replica, uploads the primary.

@@ -97,6 +97,7 @@ extension Reel {
         @OptionGroup var worker: WorkerOptions
         @OptionGroup var limits: LimitsOption
         @OptionGroup var quotas: ServeQuotaOptions
+        @OptionGroup var viewerSessions: ViewerSessionOptions
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel =
             "info"
 
@@ -203,6 +204,10 @@ extension Reel {
             try operations.apply(to: &server)
             server.objectMedia = objectMedia
             server.viewerEvents = ViewerEventIngest(log: catalog)
+            server.eventGate = ViewerEventGate(
+                keys: try await viewerSessions.keys(
+                    libraryDirectory: objectMedia == nil ? library : nil, logger: logger),
+                limits: viewerSessions.limits, metrics: server.metricsFactory)
             if feedOrder == "engaging" { server.feedOrder = .engaging(catalog) }
             let storage: UploadConfiguration.Storage =
                 if let storeClient {

@@ -1,5 +1,5 @@
-/// One event a player sends to `POST /v1/events`. Sessions are anonymous: a random id per browser tab, nothing else
-/// about the viewer.
+/// One event a player sends to `POST /v1/events`. Sessions are anonymous: a random id the server issued to a browser
+/// tab (in its session token), nothing else about the viewer.
 public struct ViewerEvent: Sendable, Equatable {
     public var session: String
     /// The video the event is about; an error may have none.

@@ -1,7 +1,8 @@
 public import MediaModel
 
 /// A batch as `POST /v1/events` takes it: a JSON array of at most 100 events in at most 64 KB, every field checked,
-/// so the answer to a bad batch names the first bad event and field and nothing of it is stored.
+/// so the answer to a bad batch names the first bad event and field and nothing of it is stored. Every event of a
+/// batch is of one session, which the caller gives (the server: the session of the batch's token).
 public enum ViewerEventBatch {
     public static let maximumEvents = 100
     public static let maximumBytes = 64 * 1024
@@ -14,8 +15,9 @@ public enum ViewerEventBatch {
     static let maximumSeconds = 3600.0
     static let maximumBytesPerEvent = 10_000_000_000.0
 
+    /// The events of `body`, each of `session`.
     /// - Throws: `ViewerEventError` for the first thing wrong.
-    public static func parse(_ body: [UInt8]) throws(ViewerEventError) -> [ViewerEvent] {
+    public static func parse(_ body: [UInt8], session: String) throws(ViewerEventError) -> [ViewerEvent] {
         guard body.count <= maximumBytes else { throw .tooLarge(bytes: body.count, limit: maximumBytes) }
         // A list of flat objects, as every batch a player sends is, is read without a dictionary per event; any other
         // document is parsed whole, so a bad one is named exactly as before.
@@ -38,7 +40,7 @@ public enum ViewerEventBatch {
             guard let members else { throw .badEvent(index: index, field: "the event", problem: .notAnObject) }
             do throws(ViewerEventFields.Failure) {
                 var fields = ViewerEventFields(members: members)
-                events.append(try fields.event())
+                events.append(try fields.event(session: session))
             } catch {
                 throw .badEvent(index: index, field: error.field, problem: error.problem)
             }

@@ -17,6 +17,8 @@ public enum ViewerEventError: Error, Sendable, Equatable, CustomStringConvertibl
         case outOfRange(ClosedRange<Double>)
         case tooLong(limit: Int)
         case badCharacters
+        /// A field the server fills in itself (the session, from the batch's token).
+        case setByServer
     }
 
     public var description: String {
@@ -42,6 +44,7 @@ extension ViewerEventError.Problem {
         case let .outOfRange(range): "must be from \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound))"
         case let .tooLong(limit): "is longer than \(limit) characters"
         case .badCharacters: "may hold only letters, digits, '-' and '_'"
+        case .setByServer: "is not taken from an event: a batch's session is the one its Reel-Session token names"
         }
     }
 

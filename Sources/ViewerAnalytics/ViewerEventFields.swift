@@ -18,9 +18,10 @@ struct ViewerEventFields {
         read.reserveCapacity(8)
     }
 
-    mutating func event() throws(Failure) -> ViewerEvent {
+    /// The event, as one of `session`'s: the session is the server's to say (the batch's token), never the event's.
+    mutating func event(session: String) throws(Failure) -> ViewerEvent {
         let type = try string("type", limit: 20)
-        let session = try identifier("session")
+        if member("session") != nil { throw Failure(field: "session", problem: .setByServer) }
         let kind: ViewerEvent.Kind
         var video: String?
         switch type {

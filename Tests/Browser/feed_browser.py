@@ -349,7 +349,7 @@ def run_events(arguments, report):
     """A viewing session under a shaped link, for the viewer-events test: item 1 is watched to its loop, item 2 is
     swiped to while the link is cut to a trickle, so it plays its prefetched seconds and stalls until the link is
     back; item 3 plays; item 4 cannot play (its playlist is missing); item 5 plays, and leaving the page sends
-    its view's end by beacon. The page's own event counters are reported; the events are the Swift test's to read."""
+    its view's end by a keepalive fetch. The page's own event counters are reported; the events are the Swift test's to read."""
     link = Link(arguments.shape_device, arguments.shape_netns)
     profile = tempfile.mkdtemp(prefix="reel-browser-")
     browser = Browser(find_chromium(), profile, os.path.join(arguments.out, "chromium-events.log"))
@@ -401,7 +401,7 @@ def run_events(arguments, report):
         sent = page.wait_for("a batch sent by the timer", lambda s: s["events"]["batches"] >= 1, 30)
         report["eventsBeforeLeaving"] = sent["events"]
         report["lastView"] = {"id": sent["ids"][4], "view": sent["view"]}
-        # Leaving the page: pagehide ends item 5's view, and the beacon carries what is still queued.
+        # Leaving the page: pagehide ends item 5's view, and a keepalive fetch carries what is still queued.
         page.send("Page.navigate", {"url": "about:blank"})
         time.sleep(2)
     finally:
@@ -414,7 +414,7 @@ def run_events(arguments, report):
 def run_viewer(arguments, report):
     """One viewer's session for scripts/bench-replay.sh and bench-prefetch-web.sh: the feed from its first item, each
     item watched for --dwells' time (or one drawn from --seed, 2 to 10 s), then the next, and the page left at the end
-    (its last view's end goes by beacon). The link is whatever the caller shaped. Reports the page's session id, each
+    (its last view's end goes by a keepalive fetch). The link is whatever the caller shaped. Reports the page's session id, each
     view, and the session's startups, stalls and media bytes."""
     import random
     dwell = random.Random(arguments.seed)

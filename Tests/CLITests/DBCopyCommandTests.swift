@@ -74,12 +74,10 @@ import ViewerAnalytics
             let fast = metrics.split(separator: "\n").first { $0.hasPrefix("reel_feed_fast_path_responses_total ") }
             #expect((fast?.split(separator: " ").last.flatMap { Double($0) } ?? 0) >= 2, "\(metrics.prefix(3000))")
             // New events on PostgreSQL take ids after the copied ones.
-            let posted = try await ChildProcess.run([
-                "/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "30", "--data-binary",
-                #"[{"type":"stall","session":"tab","video":"v000000007","duration_ms":5}]"#,
-                fromPostgres.base + "/v1/events",
-            ])
-            #expect(posted.stdout == "204")
+            let posted = try await ViewerSessionClient.post(
+                #"[{"type":"stall","video":"v000000007","duration_ms":5}]"#,
+                token: try await ViewerSessionClient.token(fromPostgres.base), to: fromPostgres.base)
+            #expect(posted == "204")
             // A video published through PostgreSQL reaches the PostgreSQL server's kept first page within moments.
             #expect(try await ReelProcess.run(["db", "seed", "--database", url, "--count", "1"]).status == 0)
             let appeared = try await ChildProcess.suspendUntil(seconds: 10) {

@@ -26,6 +26,9 @@ import Glibc
             let created = try await ReelProcess.run(["token", "create", "--database", catalog, "--name", "power"])
             try #require(created.status == 0, "reel token create: \(created.stderr)")
             let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Viewer events are taken only for published videos: one seeded video, v000000000.
+            let seeded = try await ReelProcess.run(["db", "seed", "--database", catalog, "--count", "1"])
+            try #require(seeded.status == 0, "reel db seed: \(seeded.stderr)")
             let server = try ChildProcess([
                 ReelProcess.executable, "serve", "--database", catalog, "--library", library, "--port", "0",
             ])
@@ -107,15 +110,19 @@ import Glibc
             acknowledged.job = String(job.dropFirst("/v1/jobs/".count))
             acknowledged.finishedBytes = finished
 
-            acknowledged.eventSession = "power-\(UInt32.random(in: 0...UInt32.max))"
+            // A session the server issued, as a page gets one; the events are stored under its id.
+            let session = try await Curl.run(["-X", "POST", base + "/v1/sessions"])
+            let grant = try JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: Any]
+            let sessionToken = try #require(grant?["token"] as? String, "POST /v1/sessions: \(session)")
+            acknowledged.eventSession = try #require(grant?["session"] as? String, "\(session)")
             acknowledged.eventCount = 20
             let batch = (0..<acknowledged.eventCount).map { index in
-                "{\"type\":\"progress\",\"session\":\"\(acknowledged.eventSession)\",\"video\":\"v000000001\","
-                    + "\"position_s\":\(index),\"watched_s\":\(index)}"
+                "{\"type\":\"progress\",\"video\":\"v000000000\",\"position_s\":\(index),\"watched_s\":\(index)}"
             }
             let events = try await curl(
                 [
-                    "-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
+                    "-X", "POST", "-H", "Content-Type: application/json", "-H", "Reel-Session: \(sessionToken)",
+                    "--data-binary",
                     "@" + (try directory.write("events.json", text: "[" + batch.joined(separator: ",") + "]")),
                     base + "/v1/events",
                 ])

@@ -84,7 +84,7 @@ import Glibc
         #expect(counts["refused"] as? Int == 0 && counts["dropped"] as? Int == 0, "\(counts)")
         #expect((counts["sent"] as? Int ?? 0) > 0, "\(counts)")
 
-        // The view ended by leaving the page came by beacon, after the driver was gone.
+        // The view ended by leaving the page came by a keepalive fetch, after the driver was gone.
         let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
         var stored: [StoredViewerEvent] = []
         let beaconed = try await ChildProcess.suspendUntil(seconds: 30) {
@@ -93,7 +93,11 @@ import Glibc
         }
         #expect(beaconed, "no view end for web004: \(stored.map(\.event))")
         let events = stored.map(\.event)
+        // One tab, one anonymous session: the one the server issued it, which the page reported.
         #expect(Set(events.map(\.session)).count == 1, "one tab, one anonymous session")
+        let reportedSession = (report["eventsBeforeLeaving"] as? [String: Any])?["session"] as? String
+        #expect(
+            events.first?.session == reportedSession && reportedSession?.count == 32, "\(reportedSession ?? "none")")
 
         // Item 1, watched to its loop: one view, started at a named rung, completed, with its segments' bytes.
         let first = events.filter { $0.video == "web000" }
@@ -180,23 +184,22 @@ extension ViewerEventsBrowserTests {
                 let startup = [120, 180, 260, 340, 420, 610, 800, 1300, 2600, 9000][view % 10] + view
                 let watched = min(8.0, 0.4 + Double(view * view % 97) / 10)
                 events.append(
-                    #"{"type":"view_start","session":"s\#(view)","video":"web000","rendition":"360p","startup_ms":\#(startup)}"#
+                    #"{"type":"view_start","video":"web000","rendition":"360p","startup_ms":\#(startup)}"#
                 )
                 if view % 4 == 0 {
-                    events.append(#"{"type":"stall","session":"s\#(view)","video":"web000","duration_ms":700}"#)
+                    events.append(#"{"type":"stall","video":"web000","duration_ms":700}"#)
                 }
                 events.append(
-                    #"{"type":"view_end","session":"s\#(view)","video":"web000","watched_s":\#(watched),"completed":\#(watched >= 8),"bytes":150000}"#
+                    #"{"type":"view_end","video":"web000","watched_s":\#(watched),"completed":\#(watched >= 8),"bytes":150000}"#
                 )
             }
+            // One session per batch, as one tab's: its views one after another.
             for (index, start) in stride(from: 0, to: events.count, by: 100).enumerated() {
                 let batch = events[start..<min(events.count, start + 100)]
                 let file = try directory.write("batch\(index).json", text: "[" + batch.joined(separator: ",") + "]")
-                let posted = try await ChildProcess.run([
-                    "/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10",
-                    "-H", "Content-Type: application/json", "--data-binary", "@" + file, base + "/v1/events",
-                ])
-                #expect(posted.stdout == "204", "batch \(index): \(posted.stdout) \(posted.stderr)")
+                let token = try await ViewerSessionClient.token(base)
+                let posted = try await ViewerSessionClient.post("@" + file, token: token, to: base)
+                #expect(posted == "204", "batch \(index): \(posted)")
             }
             var figures: [String: Any] = [:]
             let rolled = try await ChildProcess.suspendUntil(seconds: 30) {

@@ -135,7 +135,7 @@ import ViewerAnalytics
             let counts = final["events"] as? [String: Any] ?? [:]
             #expect((counts["recorded"] as? Int ?? 0) > 0 && counts["refused"] as? Int == 0, "\(counts)")
 
-            // The phone page's viewer events reached the catalog (by beacon when the page was left, if not before):
+            // The phone page's viewer events reached the catalog (by keepalive fetch when the page was left, if not before):
             // views, and segment samples from the player's own fetches (resource timing with native HLS, FRAG_LOADED
             // with hls.js). ViewerEventsBrowserTests reads them closely.
             let catalog = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))

@@ -6,7 +6,7 @@
 #                                           [--max-examples N] [--seed N] [-- SCHEMATHESIS_ARGS...]
 #   BASE_URL              where the server listens, e.g. http://127.0.0.1:8080 (what `reel serve` prints)
 #   --token TOKEN         a bearer token (`reel token create`), sent on every request: the upload operations need
-#                         it, and the rest ignore it
+#                         it, and the rest ignore it (a viewer-session token is asked of the server and sent too)
 #   --exclude-path-regex  skip the operations whose path matches (repeatable), e.g. '^/v1/uploads' while the server
 #                         has no upload routes
 #   --max-examples N      test cases per operation and phase (default 25)
@@ -47,6 +47,11 @@ fi
 
 auth=()
 [ -z "$token" ] || auth=(-H "Authorization: Bearer $token")
+# Viewer events need a session token from the server itself (POST /v1/sessions), sent on every request as the bearer
+# token is: the events operation needs it, and the rest ignore it. A server without the events routes has none.
+session=$(curl -s -X POST "$base/v1/sessions" \
+  | "$python" -c 'import json, sys; print(json.load(sys.stdin).get("token", ""))' 2>/dev/null || true)
+[ -z "$session" ] || auth+=(-H "Reel-Session: $session")
 
 # Lets /media/{path} examples name files below the library's folders (see the file).
 export SCHEMATHESIS_HOOKS

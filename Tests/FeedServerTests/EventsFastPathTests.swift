@@ -1,5 +1,6 @@
 import FeedStore
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -9,12 +10,18 @@ import ViewerAnalytics
 @testable import FeedServer
 
 /// `POST /v1/events` taken before the router (`EventsFastPath`), on a real socket: a good batch is stored before its
-/// 204 with the router's headers, and everything else (a bad or oversized batch, a full queue, a failed write) is
-/// answered by the router exactly as before, in order with the other requests on the connection.
+/// 204 with the router's headers, and everything else (a bad or oversized batch, one without a valid session or for
+/// an unpublished video, a full queue, a failed write) is answered by the router exactly as before, in order with
+/// the other requests on the connection.
 @Suite(.timeLimit(.minutes(5))) struct EventsFastPathTests {
     let rig: ServerRig
+    let token: String
 
-    init() throws { rig = try ServerRig() }
+    init() async throws {
+        rig = try ServerRig()
+        try await rig.store.seed(count: 2)
+        token = rig.sessionToken()
+    }
 
     func withServer(
         log: (any ViewerEventLog)? = nil, maximumWaiting: Int = ViewerEventIngest.defaultMaximumWaiting,
@@ -29,8 +36,14 @@ import ViewerAnalytics
         }
     }
 
-    static func post(_ body: String, close: Bool = false) -> String {
-        "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    func post(_ body: String, close: Bool = false) -> String {
+        Self.post(body, close: close, extra: "Reel-Session: \(token)\r\n")
+    }
+
+    static func post(
+        _ body: String, close: Bool = false, extra: String, contentType: String = "application/json"
+    ) -> String {
+        "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(contentType)\r\n\(extra)"
             + "Content-Length: \(body.utf8.count)\r\nConnection: \(close ? "close" : "keep-alive")\r\n\r\n\(body)"
     }
 
@@ -56,12 +69,12 @@ import ViewerAnalytics
 
     @Test func aGoodBatchIsStoredAndAnswered204BeforeTheRouterWithTheRoutersHeaders() async throws {
         try await withServer { port, _ in
-            let fast = try await RawConnection.offThePool(port: port, [Self.post(ViewerEventRoutesTests.batch)])[0]
+            let fast = try await RawConnection.offThePool(port: port, [post(ViewerEventRoutesTests.batch)])[0]
             #expect(Self.status(fast) == "HTTP/1.1 204 No Content")
             #expect(fastAnswers() == 1)
             // `Connection: close` is the router's to honour: the same batch, answered the long way.
             let routed = try await RawConnection.offThePool(
-                port: port, [Self.post(ViewerEventRoutesTests.batch, close: true)])[0]
+                port: port, [post(ViewerEventRoutesTests.batch, close: true)])[0]
             #expect(Self.status(routed) == "HTTP/1.1 204 No Content")
             #expect(fastAnswers() == 1)
             for name in ["cache-control", "server", "content-length", "content-type"] {
@@ -85,15 +98,15 @@ import ViewerAnalytics
             let tooMany =
                 "["
                 + Array(
-                    repeating: #"{"type":"stall","session":"t","video":"v1","duration_ms":5}"#,
+                    repeating: #"{"type":"stall","video":"v000000001","duration_ms":5}"#,
                     count: 101
                 ).joined(separator: ",") + "]"
             let tooLarge = "[" + String(repeating: " ", count: ViewerEventBatch.maximumBytes) + "]"
             let responses = try await RawConnection.offThePool(
                 port: port,
                 [
-                    Self.post(#"[{"type":"stall","session":"t","video":"v1"}]"#), Self.post("[1,]"), Self.post(tooMany),
-                    Self.post(tooLarge),
+                    post(#"[{"type":"stall","video":"v000000001"}]"#), post("[1,]"), post(tooMany),
+                    post(tooLarge),
                 ])
             #expect(
                 responses.map(Self.status) == [
@@ -109,11 +122,59 @@ import ViewerAnalytics
         #expect(try await rig.store.viewerEvents(after: 0, limit: 100).isEmpty)
     }
 
+    /// A batch the gate refuses never gets a 204 here: without a token, with one this server did not sign, as
+    /// text/plain, or for a video that is not published, the router answers, and nothing of it is stored.
+    @Test func batchesTheGateRefusesAreTheRoutersAndNothingOfThemIsStored() async throws {
+        let forged = ViewerSessionToken.issue(keys: .random(), expiresAt: Int64(Int32.max)).text
+        let session = "Reel-Session: \(token)\r\n"
+        let batch = ViewerEventRoutesTests.batch
+        try await withServer { port, _ in
+            let responses = try await RawConnection.offThePool(
+                port: port,
+                [
+                    Self.post(batch, extra: ""), Self.post(batch, extra: "Reel-Session: \(forged)\r\n"),
+                    Self.post(batch, extra: session, contentType: "text/plain;charset=UTF-8"),
+                    Self.post(#"[{"type":"stall","video":"v000000009","duration_ms":5}]"#, extra: session),
+                ])
+            #expect(
+                responses.map { String(Self.status($0).prefix(12)) } == [
+                    "HTTP/1.1 401", "HTTP/1.1 401", "HTTP/1.1 415", "HTTP/1.1 422",
+                ], "\(responses)")
+            #expect(responses[0].contains(#""code":"session_required""#), "\(responses[0])")
+            #expect(responses[1].contains(#""code":"session_invalid""#), "\(responses[1])")
+            #expect(responses[2].contains(#""code":"unsupported_media_type""#), "\(responses[2])")
+            #expect(
+                responses[3].contains(#"event 0: video \"v000000009\" is not a published video"#), "\(responses[3])")
+            #expect(fastAnswers() == 0)
+        }
+        #expect(try await rig.store.viewerEvents(after: 0, limit: 100).isEmpty)
+    }
+
+    /// The fast path knows a video is published from an earlier batch; taken down (a catalog edit, which moves the
+    /// generation), the next batch for it is refused at once.
+    @Test func aVideoTakenDownIsRefusedByTheNextBatch() async throws {
+        let session = "Reel-Session: \(token)\r\n"
+        let batch = #"[{"type":"stall","video":"v000000001","duration_ms":5}]"#
+        let store = rig.store
+        try await withServer { port, _ in
+            let first = try await RawConnection.offThePool(port: port, [Self.post(batch, extra: session)])[0]
+            #expect(Self.status(first) == "HTTP/1.1 204 No Content")
+            try await store.database.pool.write { db in
+                try db.execute(sql: "UPDATE videos SET status = 'rejected' WHERE id = 'v000000001'")
+            }
+            let second = try await RawConnection.offThePool(port: port, [Self.post(batch, extra: session)])[0]
+            #expect(Self.status(second).hasPrefix("HTTP/1.1 422 "), "\(second)")
+            #expect(second.contains(#""code":"unknown_video""#), "\(second)")
+            #expect(fastAnswers() == 1)
+        }
+        #expect(try await rig.store.viewerEvents(after: 0, limit: 100).count == 1)
+    }
+
     @Test func fastAndRoutedRequestsKeepTheirOrderOnOneConnection() async throws {
         try await withServer { port, _ in
             let requests = [
-                Self.post(ViewerEventRoutesTests.batch), Self.get("/v1/feed?limit=2"), Self.post("[{}]"),
-                Self.get("/healthz"), Self.post(ViewerEventRoutesTests.batch), Self.get("/v1/videos/none"),
+                post(ViewerEventRoutesTests.batch), Self.get("/v1/feed?limit=2"), post("[{}]"),
+                Self.get("/healthz"), post(ViewerEventRoutesTests.batch), Self.get("/v1/videos/none"),
             ]
             let responses = try await RawConnection.offThePool(port: port, requests)
             #expect(
@@ -135,7 +196,7 @@ import ViewerAnalytics
                 try await ViewerEventIngestTests.firstWrite(log)
                 group.addTask { try await ingest.commit(ViewerEventIngestTests.batch("queued", 2)) }
                 try await ViewerEventIngestTests.waitUntil(ingest, holds: 2)
-                let refused = try await RawConnection.offThePool(port: port, [Self.post(ViewerEventRoutesTests.batch)])
+                let refused = try await RawConnection.offThePool(port: port, [post(ViewerEventRoutesTests.batch)])
                 #expect(Self.status(refused[0]) == "HTTP/1.1 429 Too Many Requests")
                 #expect(Self.header("retry-after", in: refused[0]) == "2")
                 #expect(refused[0].contains(#""code":"events_queue_full""#), "\(refused[0])")
@@ -154,10 +215,10 @@ import ViewerAnalytics
         log.open()
         log.fail(true)
         try await withServer(log: log) { port, _ in
-            let failed = try await RawConnection.offThePool(port: port, [Self.post(ViewerEventRoutesTests.batch)])
+            let failed = try await RawConnection.offThePool(port: port, [post(ViewerEventRoutesTests.batch)])
             #expect(Self.status(failed[0]) == "HTTP/1.1 503 Service Unavailable")
             log.fail(false)
-            let stored = try await RawConnection.offThePool(port: port, [Self.post(ViewerEventRoutesTests.batch)])
+            let stored = try await RawConnection.offThePool(port: port, [post(ViewerEventRoutesTests.batch)])
             #expect(Self.status(stored[0]) == "HTTP/1.1 204 No Content")
             #expect(fastAnswers() == 1)
         }

@@ -90,6 +90,9 @@ final class GatedFeed: FeedReading, JobStatusReading {
 
     func item(id: String) async throws(CatalogError) -> FeedItem? { try await base.item(id: id) }
     func video(id: String) async throws(CatalogError) -> FeedVideo? { try await base.video(id: id) }
+    func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String> {
+        try await base.publishedVideoIDs(among: ids)
+    }
     func publishedVideos() async throws(CatalogError) -> [FeedVideo] { try await base.publishedVideos() }
     func videoCount() async throws(CatalogError) -> Int { try await base.videoCount() }
     func ping() async throws(CatalogError) { try await base.ping() }

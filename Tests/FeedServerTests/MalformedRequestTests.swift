@@ -89,7 +89,8 @@ import Glibc
             for close in [false, true] {
                 let request =
                     "POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + (close ? "Connection: close\r\n" : "") + "\(framing)\r\n\r\n\(body)"
+                    + "Reel-Session: \(rig.sessionToken())\r\n" + (close ? "Connection: close\r\n" : "")
+                    + "\(framing)\r\n\r\n\(body)"
                 let answer = try await Self.send(request, to: port, halfClose: halfClose)
                 #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(name), close \(close): \(answer)")
                 if close { #expect(answer.contains(#""code":"malformed_request""#), "\(name): \(answer)") }

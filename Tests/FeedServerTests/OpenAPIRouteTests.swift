@@ -62,6 +62,7 @@ import Testing
         #expect(outline.operations["/v1/uploads"] == ["options", "post"])
         #expect(outline.operations["/v1/uploads/{id}"] == ["options", "head", "patch", "delete"])
         #expect(outline.operations["/v1/events"] == ["post"])
+        #expect(outline.operations["/v1/sessions"] == ["post"])
         #expect(!outline.references.isEmpty)
         for reference in outline.references {
             #expect(

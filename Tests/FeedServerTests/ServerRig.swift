@@ -18,4 +18,9 @@ struct ServerRig {
     }
 
     var app: some ApplicationProtocol { Application(router: server.router()) }
+
+    /// A viewer-session token that `server` (and every copy of it) takes in `Reel-Session`, valid for an hour.
+    func sessionToken() -> String {
+        ViewerSessionToken.issue(keys: server.eventGate.keys, expiresAt: server.eventGate.unixClock() + 3600).text
+    }
 }

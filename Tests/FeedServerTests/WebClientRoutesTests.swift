@@ -45,7 +45,9 @@ import Testing
                 #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
                 let script = String(buffer: response.body)
                 #expect(script.contains("flushMilliseconds: 10000"))
-                #expect(script.contains("navigator.sendBeacon"))
+                // Every batch with the tab's session token, from POST /v1/sessions; never a text/plain beacon.
+                #expect(script.contains(#""Reel-Session": token.token"#) && script.contains(#""/v1/sessions""#))
+                #expect(!script.contains("sendBeacon"))
             }
             try await client.execute(uri: "/web/prefetch.js", method: .get) { response in
                 #expect(response.status == .ok)

@@ -4,19 +4,19 @@ import ViewerAnalytics
 
 @Suite(.timeLimit(.minutes(1))) struct ViewerEventBatchTests {
     func parse(_ text: String) throws(ViewerEventError) -> [ViewerEvent] {
-        try ViewerEventBatch.parse(Array(text.utf8))
+        try ViewerEventBatch.parse(Array(text.utf8), session: "tab-1")
     }
 
     @Test func everyEventTypeReadsBack() throws {
         let events = try parse(
             """
-            [{"type":"view_start","session":"tab-1","video":"v1","rendition":"720p","startup_ms":340},
-             {"type":"stall","session":"tab-1","video":"v1","duration_ms":1200},
-             {"type":"progress","session":"tab-1","video":"v1","position_s":4.5,"watched_s":4},
-             {"type":"segment","session":"tab-1","video":"v1","bytes":350000,"ms":420},
-             {"type":"view_end","session":"tab-1","video":"v1","watched_s":9.25,"completed":false,"bytes":900000},
-             {"type":"error","session":"tab-1","message":"decode error"},
-             {"type":"error","session":"tab-1","video":"v2","message":""}]
+            [{"type":"view_start","video":"v1","rendition":"720p","startup_ms":340},
+             {"type":"stall","video":"v1","duration_ms":1200},
+             {"type":"progress","video":"v1","position_s":4.5,"watched_s":4},
+             {"type":"segment","video":"v1","bytes":350000,"ms":420},
+             {"type":"view_end","video":"v1","watched_s":9.25,"completed":false,"bytes":900000},
+             {"type":"error","message":"decode error"},
+             {"type":"error","video":"v2","message":""}]
             """)
         #expect(
             events == [
@@ -37,51 +37,54 @@ import ViewerAnalytics
     @Test(arguments: [
         (#"{"a":1}"#, ViewerEventError.notAnArray),
         ("[1]", .badEvent(index: 0, field: "the event", problem: .notAnObject)),
-        (#"[{"session":"s","video":"v"}]"#, .badEvent(index: 0, field: "type", problem: .missing)),
-        (#"[{"type":"watch","session":"s"}]"#, .badEvent(index: 0, field: "type", problem: .unknownType("watch"))),
-        (#"[{"type":"stall","video":"v","duration_ms":1}]"#, .badEvent(index: 0, field: "session", problem: .missing)),
+        (#"[{"video":"v"}]"#, .badEvent(index: 0, field: "type", problem: .missing)),
+        (#"[{"type":"watch"}]"#, .badEvent(index: 0, field: "type", problem: .unknownType("watch"))),
         (
-            #"[{"type":"stall","session":"","video":"v","duration_ms":1}]"#,
-            .badEvent(index: 0, field: "session", problem: .missing)
+            #"[{"type":"stall","session":"tab-1","video":"v","duration_ms":1}]"#,
+            .badEvent(index: 0, field: "session", problem: .setByServer)
         ),
         (
-            #"[{"type":"stall","session":"a b","video":"v","duration_ms":1}]"#,
-            .badEvent(index: 0, field: "session", problem: .badCharacters)
+            #"[{"type":"stall","video":"v","duration_ms":1},{"type":"stall","session":"","video":"v","duration_ms":1}]"#,
+            .badEvent(index: 1, field: "session", problem: .setByServer)
         ),
         (
-            #"[{"type":"stall","session":"s","video":"v","duration_ms":-1}]"#,
+            #"[{"type":"stall","video":"a b","duration_ms":1}]"#,
+            .badEvent(index: 0, field: "video", problem: .badCharacters)
+        ),
+        (
+            #"[{"type":"stall","video":"v","duration_ms":-1}]"#,
             .badEvent(index: 0, field: "duration_ms", problem: .outOfRange(0...600_000))
         ),
         (
-            #"[{"type":"stall","session":"s","video":"v","duration_ms":1.5}]"#,
+            #"[{"type":"stall","video":"v","duration_ms":1.5}]"#,
             .badEvent(index: 0, field: "duration_ms", problem: .wrongType(expected: "a whole number"))
         ),
         (
-            #"[{"type":"stall","session":"s","video":"v","duration_ms":"1"}]"#,
+            #"[{"type":"stall","video":"v","duration_ms":"1"}]"#,
             .badEvent(index: 0, field: "duration_ms", problem: .wrongType(expected: "a whole number"))
         ),
         (
-            #"[{"type":"stall","session":"s","video":"v","duration_ms":null}]"#,
+            #"[{"type":"stall","video":"v","duration_ms":null}]"#,
             .badEvent(index: 0, field: "duration_ms", problem: .missing)
         ),
         (
-            #"[{"type":"stall","session":"s","video":"v","duration_ms":1,"ip":"1.2.3.4"}]"#,
+            #"[{"type":"stall","video":"v","duration_ms":1,"ip":"1.2.3.4"}]"#,
             .badEvent(index: 0, field: "ip", problem: .unknownField)
         ),
         (
-            #"[{"type":"progress","session":"s","video":"v","position_s":3601,"watched_s":1}]"#,
+            #"[{"type":"progress","video":"v","position_s":3601,"watched_s":1}]"#,
             .badEvent(index: 0, field: "position_s", problem: .outOfRange(0...3600))
         ),
         (
-            #"[{"type":"view_end","session":"s","video":"v","watched_s":1,"completed":1,"bytes":0}]"#,
+            #"[{"type":"view_end","video":"v","watched_s":1,"completed":1,"bytes":0}]"#,
             .badEvent(index: 0, field: "completed", problem: .wrongType(expected: "true or false"))
         ),
         (
-            #"[{"type":"segment","session":"s","video":"v","bytes":0,"ms":10}]"#,
+            #"[{"type":"segment","video":"v","bytes":0,"ms":10}]"#,
             .badEvent(index: 0, field: "bytes", problem: .outOfRange(1...10_000_000_000))
         ),
         (
-            #"[{"type":"stall","session":"s","video":"v","duration_ms":1},{"type":"stall","session":"s","duration_ms":1}]"#,
+            #"[{"type":"stall","video":"v","duration_ms":1},{"type":"stall","duration_ms":1}]"#,
             .badEvent(index: 1, field: "video", problem: .missing)
         ),
     ])
@@ -109,21 +112,28 @@ import ViewerAnalytics
     }
 
     @Test func limitsOnSizeCountAndLengthsAreEnforced() throws {
-        let one = #"{"type":"stall","session":"s","video":"v","duration_ms":1}"#
+        let one = #"{"type":"stall","video":"v","duration_ms":1}"#
         #expect(try parse("[" + [String](repeating: one, count: 100).joined(separator: ",") + "]").count == 100)
         #expect(throws: ViewerEventError.tooManyEvents(count: 101, limit: 100)) {
             try parse("[" + [String](repeating: one, count: 101).joined(separator: ",") + "]")
         }
         let padded = "[" + one + String(repeating: " ", count: 64 * 1024) + "]"
         #expect(throws: ViewerEventError.tooLarge(bytes: padded.utf8.count, limit: 65_536)) { try parse(padded) }
-        let longSession = String(repeating: "a", count: 65)
-        #expect(throws: ViewerEventError.badEvent(index: 0, field: "session", problem: .tooLong(limit: 64))) {
-            try parse(#"[{"type":"stall","session":"\#(longSession)","video":"v","duration_ms":1}]"#)
+        let longVideo = String(repeating: "a", count: 65)
+        #expect(throws: ViewerEventError.badEvent(index: 0, field: "video", problem: .tooLong(limit: 64))) {
+            try parse(#"[{"type":"stall","video":"\#(longVideo)","duration_ms":1}]"#)
         }
         let message = String(repeating: "x", count: 501)
         #expect(throws: ViewerEventError.badEvent(index: 0, field: "message", problem: .tooLong(limit: 500))) {
-            try parse(#"[{"type":"error","session":"s","message":"\#(message)"}]"#)
+            try parse(#"[{"type":"error","message":"\#(message)"}]"#)
         }
+    }
+
+    @Test func everyEventIsOfTheSessionTheCallerGives() throws {
+        let events = try ViewerEventBatch.parse(
+            Array(#"[{"type":"stall","video":"v","duration_ms":1},{"type":"error","message":"m"}]"#.utf8),
+            session: "0123456789abcdef0123456789abcdef")
+        #expect(events.map(\.session) == ["0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef"])
     }
 
     @Test func messagesSayWhatWasWrongAndWhichLimit() {
@@ -136,5 +146,9 @@ import ViewerAnalytics
         #expect(
             ViewerEventError.badEvent(index: 0, field: "type", problem: .unknownType("watch")).description.contains(
                 "view_start"))
+        #expect(
+            ViewerEventError.badEvent(index: 2, field: "session", problem: .setByServer).description
+                == "event 2: session is not taken from an event: a batch's session is the one its Reel-Session token names"
+        )
     }
 }

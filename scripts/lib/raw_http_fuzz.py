@@ -96,7 +96,13 @@ class Case:
         return b"".join(p for p, _ in self.pieces)
 
 
-# Each family builds one Case from rng and ctx (the token, and an upload's Location when needs_upload).
+# Each family builds one Case from rng and ctx (the token, a viewer session's token, and an upload's Location when
+# needs_upload).
+
+def session_header(ctx):
+    """The viewer-session token for /v1/events, as a header (none when the server gave none)."""
+    return [("Reel-Session", ctx["session"])] if ctx.get("session") else []
+
 
 def fam_headers(rng, ctx):
     """A valid request whose Reel-parsed headers are hostile."""
@@ -131,7 +137,7 @@ def fam_chunked(rng, ctx):
         8: b"".join(b"1\r\n" + bytes([b]) + b"\r\n" for b in chunk) + b"0\r\n\r\n",  # valid, many tiny chunks
     }[pick]
     method, path, headers = rng.choice([
-        ("POST", "/v1/events", [("Content-Type", "application/json")]),
+        ("POST", "/v1/events", [("Content-Type", "application/json")] + session_header(ctx)),
         ("PATCH", "/v1/uploads/" + junk(rng, 20, b"0123456789abcdef").decode(),
          [("Authorization", "Bearer " + ctx["token"]), ("Tus-Resumable", "1.0.0"), ("Upload-Offset", "0"),
           ("Content-Type", "application/offset+octet-stream")]),
@@ -164,8 +170,9 @@ def fam_huge_head(rng, ctx):
 def fam_slow(rng, ctx):
     """Slowloris: the head or the body dribbled out a few bytes at a time."""
     if rng.random() < 0.5:
-        body = json.dumps([{"type": "view_start", "video": VIDEO, "session": "s1", "t": 0}]).encode()
-        data = request("POST", "/v1/events", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))], body)
+        body = json.dumps([{"type": "view_start", "video": VIDEO, "rendition": "360p", "startup_ms": 0}]).encode()
+        data = request("POST", "/v1/events", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+                       + session_header(ctx), body)
         methods = ["POST"]
     else:
         data = request("GET", rng.choice(PATHS), [("Accept-Encoding", "gzip")])
@@ -200,7 +207,8 @@ def fam_truncated(rng, ctx):
     """A request cut off mid-head or mid-body, then the connection half-closed or closed."""
     full = rng.choice([
         request("GET", "/v1/feed?limit=2", [("Accept-Encoding", "gzip")]),
-        request("POST", "/v1/events", [("Content-Type", "application/json"), ("Content-Length", "400")], b"[{\"type\":"),
+        request("POST", "/v1/events", [("Content-Type", "application/json"), ("Content-Length", "400")]
+                + session_header(ctx), b"[{\"type\":"),
         request("PATCH", "/v1/uploads/" + ctx.get("upload", "x"), [("Authorization", "Bearer " + ctx["token"]),
                 ("Tus-Resumable", "1.0.0"), ("Upload-Offset", "0"), ("Content-Type", "application/offset+octet-stream"),
                 ("Content-Length", "100000")], junk(rng, 700)),
@@ -248,6 +256,8 @@ def fam_framing(rng, ctx):
     method = rng.choice(["POST", "PATCH", "GET", "DELETE"])
     path = rng.choice(["/v1/events", "/v1/uploads", "/v1/uploads/" + ctx.get("upload", "0" * 20), "/v1/feed"])
     auth = [("Authorization", "Bearer " + ctx["token"]), ("Tus-Resumable", "1.0.0")] if "uploads" in path else []
+    if path == "/v1/events":
+        auth = session_header(ctx)
     data = request(method, path, [("Content-Type", "application/json")] + auth + headers, body)
     return Case("framing", [(data, 0)], [method], True, half_close=rng.random() < 0.5)
 
@@ -305,11 +315,14 @@ def fam_events(rng, ctx):
         3: b"[\"" + junk(rng, rng.choice([10, 1000])) + b"\"]",
         4: b"[\"" + b"\\ud800" * rng.choice([1, 1000]) + b"\\u00\"]",
         5: junk(rng, rng.choice([1, 100, 5000])),
-        6: b"[" + b",".join([json.dumps({"type": "progress", "video": VIDEO, "session": "s", "position": 1e308,
-                                         "t": -1}).encode()] * rng.choice([1, 100, 101, 500])) + b"]",
+        6: b"[" + b",".join([json.dumps({"type": "progress", "video": VIDEO, "position_s": 1e308,
+                                         "watched_s": -1}).encode()] * rng.choice([1, 100, 101, 500])) + b"]",
     }[pick]
+    # Mostly with the session, so the bodies reach the parser; sometimes without it, or with a forged one.
+    session = session_header(ctx) if rng.random() < 0.8 else rng.choice(
+        [[], [("Reel-Session", junk(rng, 76, b"AZaz09-_").decode())], [("Reel-Session", "x" * rng.choice([1, 5000]))]])
     data = request("POST", "/v1/events", [("Content-Type", rng.choice(["application/json", "text/plain", ""])),
-                                          ("Content-Length", str(len(body))), ("Connection", "close")], body)
+                                          ("Content-Length", str(len(body))), ("Connection", "close")] + session, body)
     return Case("events", [(data, 0)], ["POST"], False)
 
 
@@ -423,6 +436,14 @@ def exchange(host, port, pieces, methods, half_close, verbose=False):
     return statuses, outcome, received
 
 
+def create_session(host, port):
+    """A viewer-session token (POST /v1/sessions), so the events cases reach the batch parser."""
+    data = request("POST", "/v1/sessions", [("Content-Length", "0"), ("Connection", "close")])
+    _, _, answer = exchange(host, port, [(data, 0)], ["POST"], False)
+    match = re.search(rb"\"token\":\"([A-Za-z0-9_-]+)\"", answer)
+    return match.group(1).decode() if match else ""
+
+
 def create_upload(host, port, token):
     """A fresh upload's Location, so tus cases hit a real one (and its handler's state machine)."""
     meta = "filename Y2xpcC5tcDQ=,filetype dmlkZW8vbXA0"
@@ -446,9 +467,10 @@ class Campaign:
         self.requests = self.cases = self.uploads = 0
         self.failures, self.lenient, self.errors = [], [], []
         self.server_down = None
+        self.session = create_session(host, port)
 
     def run_case(self, index):
-        ctx = {"token": self.args.token}
+        ctx = {"token": self.args.token, "session": self.session}
         case = make_case(self.args.seed, index, ctx)
         if case.needs_upload or random.Random(f"{self.args.seed}:{index}:u").random() < 0.1:
             ctx["upload"] = create_upload(self.host, self.port, self.args.token) or "/v1/uploads/none"
@@ -507,7 +529,7 @@ def main():
     host, port = url.hostname, url.port or 80
 
     if args.replay is not None:
-        ctx = {"token": args.token}
+        ctx = {"token": args.token, "session": create_session(host, port)}
         case = make_case(args.seed, args.replay, ctx)
         if case.needs_upload:
             ctx["upload"] = create_upload(host, port, args.token)

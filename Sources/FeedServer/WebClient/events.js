@@ -1,7 +1,9 @@
 // Viewer events for POST /v1/events (docs/analytics.md): the feed page records them, this queue sends them.
 // Playback never waits on it: record() only appends, a timer sends a batch every 10 s at low priority, a failed send
-// backs off exponentially (honouring Retry-After), and a page being hidden or left hands what is queued to
-// navigator.sendBeacon, which outlives the page.
+// backs off exponentially (honouring Retry-After), and a page being hidden or left sends what is queued with a
+// keepalive fetch, which outlives the page.
+// Every batch carries the tab's session token (Reel-Session), which POST /v1/sessions hands out and renews: the
+// server takes events only from sessions it issued, and only as application/json (docs/security.md).
 "use strict";
 
 window.ReelEvents = (() => {
@@ -12,6 +14,7 @@ window.ReelEvents = (() => {
     flushMilliseconds: 10000,
     retryBaseMilliseconds: 2000,
     retryMaxMilliseconds: 120000,
+    keepaliveBytes: 60000,       // the bodies of keepalive fetches in flight may total 64 KB (the Fetch standard)
     milliseconds: 600000,        // the route's bounds, so one odd measurement never costs a whole batch a 400
     seconds: 3600,
     bytes: 1e10,
@@ -21,22 +24,23 @@ window.ReelEvents = (() => {
   const identifier = /^[A-Za-z0-9_-]{1,64}$/;
   const utf8 = new TextEncoder();
 
-  function randomSession() {
-    const bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);  // crypto.randomUUID needs a secure context; plain http pages have this
-    return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  // The tab's session token, kept in sessionStorage (per tab, and it survives reloading it) until a quarter of its
+  // life is left, then renewed for the same session. Without storage, one per load.
+  function keptToken() {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem("reel-session-token") || "null");
+      if (kept && typeof kept.token === "string" && identifier.test(kept.session) && kept.expiresAt > Date.now()) return kept;
+    } catch (error) {
+      // Unreadable: a new session.
+    }
+    return null;
   }
 
-  // One anonymous id per tab: sessionStorage is per tab and survives reloading it. Without storage, one per load.
-  function tabSession() {
+  function keepToken(token) {
     try {
-      const kept = sessionStorage.getItem("reel-session");
-      if (kept && identifier.test(kept)) return kept;
-      const made = randomSession();
-      sessionStorage.setItem("reel-session", made);
-      return made;
+      sessionStorage.setItem("reel-session-token", JSON.stringify(token));
     } catch (error) {
-      return randomSession();
+      // Not kept: the next load starts a new session.
     }
   }
 
@@ -70,16 +74,20 @@ window.ReelEvents = (() => {
   class Reporter {
     /// - beforeSend(reason): called with "interval", "hidden" or "pagehide" just before queued events go, so the
     ///   page can add what it knows by then (a progress event, or the current view's end).
-    constructor({ endpoint = "/v1/events", beforeSend = () => {} } = {}) {
+    constructor({ endpoint = "/v1/events", sessions = "/v1/sessions", beforeSend = () => {} } = {}) {
       this.endpoint = endpoint;
-      this.session = tabSession();
+      this.sessions = sessions;
+      this.token = keptToken();  // { token, session, expiresAt, renewAt } (client milliseconds)
+      this.asking = null;        // the POST /v1/sessions in flight
+      this.flightBytes = 0;      // the body of the timer's fetch in flight
       this.beforeSend = beforeSend;
       this.queue = [];
       this.sending = 0;          // the first `sending` events of the queue are in a fetch now
       this.failures = 0;
       this.retryTimer = 0;
-      this.counts = { recorded: 0, sent: 0, beaconed: 0, dropped: 0, refused: 0, retries: 0, batches: 0 };
+      this.counts = { recorded: 0, sent: 0, keptAlive: 0, dropped: 0, refused: 0, retries: 0, batches: 0, sessions: 0 };
       this.lastRefusal = "";
+      this.ensureSession();
       setInterval(() => this.send("interval"), limits.flushMilliseconds);
       document.addEventListener("visibilitychange", () => {
         if (document.visibilityState === "hidden") this.send("hidden");
@@ -89,7 +97,6 @@ window.ReelEvents = (() => {
 
     record(event) {
       if (event.video !== undefined && !identifier.test(event.video)) return;  // not an id the route takes
-      event.session = this.session;
       this.queue.push(event);
       this.counts.recorded += 1;
       if (this.queue.length - this.sending > limits.queuedEvents) {
@@ -105,7 +112,36 @@ window.ReelEvents = (() => {
         console.error("reel: recording events before sending them failed: " + error.message);
       }
       if (reason === "interval") this.flush();
-      else this.beacon();
+      else this.sendOnLeaving();
+    }
+
+    /// A token that is good for a while yet: the kept one, or one asked for now (renewing the kept one while it is
+    /// valid, so the session stays the same). Null when the server could not be asked.
+    async ensureSession() {
+      if (this.token && Date.now() < this.token.renewAt) return this.token;
+      if (!this.asking) {
+        this.asking = (async () => {
+          try {
+            const headers = this.token && Date.now() < this.token.expiresAt ? { "Reel-Session": this.token.token } : {};
+            const response = await fetch(this.sessions, { method: "POST", headers, credentials: "omit" });
+            if (response.status !== 200) return null;
+            const body = await response.json();
+            const lifetime = Number(body.expires_in) * 1000;
+            if (typeof body.token !== "string" || !identifier.test(body.session) || !(lifetime > 0)) return null;
+            this.token = { token: body.token, session: body.session, expiresAt: Date.now() + lifetime,
+                           renewAt: Date.now() + lifetime * 0.75 };
+            this.counts.sessions += 1;
+            keepToken(this.token);
+            return this.token;
+          } catch (error) {
+            return null;  // offline: asked again before the next send
+          } finally {
+            this.asking = null;
+          }
+        })();
+      }
+      await this.asking;
+      return this.token && Date.now() < this.token.expiresAt ? this.token : null;
     }
 
     /// The events from index `from` that fit one batch (counted in UTF-8 bytes, as the route counts), as JSON text.
@@ -129,27 +165,39 @@ window.ReelEvents = (() => {
       let retryAfter = 0;
       let sent = false;
       try {
-        // keepalive: a batch in flight when the page goes away still arrives.
-        const response = await fetch(this.endpoint, {
-          method: "POST", headers: { "Content-Type": "application/json" }, body: batch.body, keepalive: true,
-          priority: "low", credentials: "omit",
-        });
-        if (response.status === 204) {
-          this.counts.sent += batch.count;
-          this.counts.batches += 1;
-          sent = true;
-        } else if (response.status === 400 || response.status === 413) {
-          // Sending it again would be refused again: it is dropped, and said once.
-          const body = await response.json().catch(() => ({}));
-          this.lastRefusal = `${response.status}: ${body.error ? body.error.message : "no reason given"}`;
-          this.counts.refused += batch.count;
-          sent = true;
-        } else {
-          retryAfter = Number(response.headers.get("Retry-After")) || 0;
+        const token = await this.ensureSession();
+        if (token) {
+          // keepalive: a batch in flight when the page goes away still arrives. Its bytes count against the
+          // browser's keepalive allowance until it is answered.
+          this.flightBytes = utf8.encode(batch.body).length;
+          const response = await fetch(this.endpoint, {
+            method: "POST", headers: { "Content-Type": "application/json", "Reel-Session": token.token },
+            body: batch.body, keepalive: true, priority: "low", credentials: "omit",
+          });
+          if (response.status === 204) {
+            this.counts.sent += batch.count;
+            this.counts.batches += 1;
+            sent = true;
+          } else if (response.status === 401) {
+            // Expired, or signed with a key this server no longer has: the next try starts a new session.
+            if (this.token && this.token.token === token.token) {
+              this.token = null;
+              keepToken(null);
+            }
+          } else if ([400, 413, 415, 422].includes(response.status)) {
+            // Sending it again would be refused again: it is dropped, and said once.
+            const body = await response.json().catch(() => ({}));
+            this.lastRefusal = `${response.status}: ${body.error ? body.error.message : "no reason given"}`;
+            this.counts.refused += batch.count;
+            sent = true;
+          } else {
+            retryAfter = Number(response.headers.get("Retry-After")) || 0;
+          }
         }
       } catch (error) {
         // Offline, or the server is unreachable: kept for the next try.
       }
+      this.flightBytes = 0;
       this.queue.splice(0, sent ? this.sending : 0);
       this.sending = 0;
       if (sent) {
@@ -172,20 +220,34 @@ window.ReelEvents = (() => {
       }, delay);
     }
 
-    /// Everything not already in a fetch, in beacon-sized batches; what the browser will not take stays queued.
-    beacon() {
-      if (!navigator.sendBeacon) return;
+    /// What is not already in a fetch, in batches, by keepalive fetches that outlive the page, as far as the
+    /// browser's keepalive allowance goes; the rest stays queued (for the timer, if the page is only hidden). It needs
+    /// a token at hand: the page cannot wait for one while it goes.
+    sendOnLeaving() {
+      const token = this.token && Date.now() < this.token.expiresAt ? this.token : null;
+      if (!token) return;
+      let bytes = this.flightBytes;
       while (this.queue.length > this.sending) {
         const batch = this.nextBatch(this.sending);
-        const blob = new Blob([batch.body], { type: "text/plain;charset=UTF-8" });
-        if (!navigator.sendBeacon(this.endpoint, blob)) break;
+        const size = utf8.encode(batch.body).length;
+        if (bytes + size > limits.keepaliveBytes) break;
+        bytes += size;
+        try {
+          fetch(this.endpoint, {
+            method: "POST", headers: { "Content-Type": "application/json", "Reel-Session": token.token },
+            body: batch.body, keepalive: true, credentials: "omit",
+          }).catch(() => {});
+        } catch (error) {
+          break;  // the browser took no more
+        }
         this.queue.splice(this.sending, batch.count);
-        this.counts.beaconed += batch.count;
+        this.counts.keptAlive += batch.count;
       }
     }
 
     snapshot() {
-      return { session: this.session, queued: this.queue.length, ...this.counts, lastRefusal: this.lastRefusal };
+      const session = this.token ? this.token.session : null;
+      return { session, queued: this.queue.length, ...this.counts, lastRefusal: this.lastRefusal };
     }
   }
 
