@@ -70,6 +70,9 @@ let package = Package(
         .target(name: "Deadlines", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
+        // A job's sandbox (issue 62): Landlock and the namespace jail by system call, the seccomp filter by libseccomp.
+        .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        .target(name: "Sandbox", dependencies: ["CSandbox"], swiftSettings: upcoming + testHooks),
         .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .target(name: "ViewerAnalytics", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
