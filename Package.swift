@@ -121,7 +121,7 @@ let package = Package(
             name: "Worker",
             dependencies: [
                 "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV", "ObjectStore",
-                "Deadlines",
+                "Deadlines", "Sandbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -156,7 +156,7 @@ let package = Package(
                 "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker",
                 "FileSystem", "Deadlines",
                 "UploadClient",
-                "HLSCheck", "ObjectStore",
+                "HLSCheck", "ObjectStore", "Sandbox",
                 "PostgresCatalog", "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

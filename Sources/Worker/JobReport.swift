@@ -9,9 +9,14 @@ public struct JobReport: Codable, Sendable, Equatable {
     public var mediaID: String?
     public var attempts: Int
     public var seconds: Double
+    /// The job process's protections (`landlock+seccomp`, `namespaces+seccomp`, ... `none`); nil when it left no
+    /// outcome (it crashed or was killed).
+    public var sandbox: String?
+    public var sandboxSetupMilliseconds: Double?
 
     enum CodingKeys: String, CodingKey {
-        case job, file, state, kind, reason, message, attempts, seconds
+        case job, file, state, kind, reason, message, attempts, seconds, sandbox
         case mediaID = "media_id"
+        case sandboxSetupMilliseconds = "sandbox_setup_ms"
     }
 }
