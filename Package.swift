@@ -204,7 +204,8 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel",
-                "PrefetchSim", "TestServers", "ObjectStore", "SigV4", "ViewerAnalytics",
+                "PrefetchSim", "TestServers", "ObjectStore", "SigV4", "ViewerAnalytics", "Worker", "Sandbox",
+                "FileSystem",
             ],
             swiftSettings: upcoming),
         .testTarget(

@@ -36,6 +36,7 @@ package enum SandboxProbe {
         var unlimited = rlimit(rlim_cur: rlim_t.max, rlim_max: rlim_t.max)
         attempt("raise_address_space_limit", setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &unlimited))
         results["no_new_privileges"] = ProcessPrivileges.newPrivilegesForbidden ? 1 : 0
+        results["has_capabilities"] = hasEffectiveCapabilities ? 1 : 0
         results["effective_uid"] = Int32(bitPattern: geteuid())
         // In a child each: on an unconfined process these succeed and change it (a new user namespace; another
         // program in its place). The child's exit status carries the errno.
@@ -46,6 +47,14 @@ package enum SandboxProbe {
             return errno
         }
         return results
+    }
+
+    /// Whether /proc/self/status shows any effective capability (a job started as root holds all of them unless it
+    /// drops them).
+    private static var hasEffectiveCapabilities: Bool {
+        guard let status = try? ProcFile.contents(of: "/proc/self/status") else { return true }
+        let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("CapEff:") }
+        return line.map { !$0.dropFirst(7).allSatisfy { $0 == "0" || $0 == " " || $0 == "\t" } } ?? true
     }
 
     /// Runs `body` in a forked child and returns its exit status (the errno it reported, 0 for success), or -1

@@ -78,6 +78,19 @@ public struct JobRunner: Sendable {
         case "job-disk-full":
             let failure = ProcessingFailure(.diskFull, "injected: No space left on device", path: invocation.source)
             return record(JobOutcome(error: .failed(failure)), for: invocation)
+        case "job-sandbox-probe":
+            // What the confined job can still reach, tried from inside it (Tests/CLITests/SandboxedJobTests).
+            let outside = (invocation.staging as NSString).deletingLastPathComponent + "/outside"
+            let results = SandboxProbe.run(input: invocation.source, scratch: invocation.staging, outside: outside)
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                try AtomicFile.write(Array(try encoder.encode(results)), to: invocation.staging + "/probe.json")
+            } catch {
+                StandardError.write("worker-job: cannot write the probe's results: \(error)\n")
+                return JobInvocation.ExitCode.outcomeUnwritable
+            }
+            return JobInvocation.ExitCode.published
         default:
             return nil
         }
