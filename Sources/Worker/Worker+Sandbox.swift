@@ -5,7 +5,8 @@ internal import Sandbox
 
 extension Worker {
     /// A finished job's sandbox, from its outcome: counted by protection, its set-up time recorded, kept for the
-    /// job's report, and a warning for every job that ran with less than the full sandbox (never silently).
+    /// job's report, and a warning for every job that asked for the sandbox and ran with less (never silently).
+    /// With `--job-sandbox off` the worker warned once at start, and each job's report says `none`.
     func noteSandbox(_ sandbox: SandboxReport?, of job: FeedJob) {
         guard let sandbox else { return }
         sandboxes[job.id] = sandbox
@@ -14,7 +15,7 @@ extension Worker {
         ).increment()
         Timer(label: "reel_worker_job_sandbox_setup_seconds", factory: metrics)
             .recordNanoseconds(Int64(sandbox.setupMilliseconds * 1_000_000))
-        if !sandbox.isComplete {
+        if sandbox.mode != .off && !sandbox.isComplete {
             logger.warning(
                 "job ran without the full sandbox",
                 metadata: [
