@@ -281,6 +281,7 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "FileSystemTests", dependencies: ["TestTraits", "Deadlines", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox"], swiftSettings: upcoming),
         .testTarget(
             name: "ViewerAnalyticsTests", dependencies: ["TestTraits", "ViewerAnalytics", "MediaModel"],
             swiftSettings: upcoming),
