@@ -1,3 +1,4 @@
+import Deadlines
 import FileSystem
 import Foundation
 import MediaFixtures
@@ -50,9 +51,15 @@ import Glibc
             start == .spawned
             ? ProcessJobLauncher(executable: ReelProcess.executable)
             : ForkingJobLauncher(executable: ReelProcess.executable)
-        let process = try launcher.launch(invocation)
-        let ended = await ChildProcess.suspendUntil(seconds: 60) { process.poll() != nil }
-        let termination = ended ? process.poll() : process.kill()
+        // On a thread of its own, which lives until the job has ended: starting blocks (a fork server's first start
+        // spawns the server and waits for its reply), and the server dies with the thread that spawned it
+        // (PR_SET_PDEATHSIG), taking its job along.
+        let termination = try await onOwnThread("runs the probe job to its end") {
+            [invocation] () throws -> Subprocess.Termination? in
+            let process = try launcher.launch(invocation)
+            let ended = ChildProcess.waitUntil(seconds: 60) { process.poll() != nil }
+            return ended ? process.poll() : process.kill()
+        }
         let stderr = (try? String(contentsOfFile: staging + "/stderr.log", encoding: .utf8)) ?? ""
         #expect(termination == .exited(0), "the probe job ended \(String(describing: termination)): \(stderr)")
         let data = try Data(contentsOf: URL(fileURLWithPath: staging + "/probe.json"))
