@@ -14,6 +14,8 @@ public struct JobOutcome: Codable, Sendable {
     public var image: ChatImageResult?
     /// The protections the job ran under, as it set them up; nil when it never got that far.
     package var sandbox: SandboxReport?
+    /// CPU seconds of the job process, all its threads, up to its outcome (a forked job's clock starts at the fork).
+    package var cpuSeconds: Double?
 
     public init(
         kind: MediaKind? = nil, error: ProcessingError? = nil, info: MediaInfo? = nil, video: TranscodeSummary? = nil,

@@ -58,6 +58,7 @@ public struct JobRunner: Sendable {
         #endif
         var outcome = runner.process(invocation)
         outcome.sandbox = sandbox
+        outcome.cpuSeconds = ThreadCPU.processSeconds()
         return record(outcome, for: invocation)
     }
 

@@ -171,7 +171,7 @@ extension Worker {
     /// Turns how the job process ended into the job's next state.
     func finish(_ entry: RunningJob, termination: Subprocess.Termination, timedOut: Bool) async {
         let job = entry.job
-        defer { sandboxes[job.id] = nil }
+        defer { processFacts[job.id] = nil }
         let seconds = Self.monotonic - entry.started
         let source = entry.invocation.source
         do {
@@ -212,6 +212,7 @@ extension Worker {
                         .crashed, "the job process exited \(code) without an outcome: \(stderrTail(of: entry))",
                         path: source, retryable: true)
                 }
+                processFacts[job.id] = ProcessFacts(sandbox: outcome.sandbox, cpuSeconds: outcome.cpuSeconds)
                 noteSandbox(outcome.sandbox, of: job)
                 try await conclude(job, outcome: outcome, staging: entry.invocation.staging, seconds: seconds)
             }

@@ -213,7 +213,9 @@ extension Worker {
         if let reason { metadata["reason"] = "\(reason.code)" }
         if let message { metadata["message"] = "\(message)" }
         if let mediaID { metadata["media_id"] = "\(mediaID)" }
-        let sandbox = sandboxes[id]
+        let facts = processFacts[id]
+        if let cpu = facts?.cpuSeconds { metadata["cpu_seconds"] = "\(String(format: "%.3f", cpu))" }
+        let sandbox = facts?.sandbox
         if let sandbox {
             metadata["sandbox"] = "\(sandbox.protection)"
             metadata["sandbox_setup_ms"] = "\(String(format: "%.2f", sandbox.setupMilliseconds))"
@@ -223,7 +225,7 @@ extension Worker {
             JobReport(
                 job: id, file: name.display, state: state.rawValue, kind: kind.rawValue, reason: reason?.code,
                 message: message, mediaID: mediaID, attempts: attempts, seconds: (seconds * 100).rounded() / 100,
-                sandbox: sandbox?.protection,
+                cpuSeconds: facts?.cpuSeconds.map { ($0 * 1000).rounded() / 1000 }, sandbox: sandbox?.protection,
                 sandboxSetupMilliseconds: sandbox.map { ($0.setupMilliseconds * 1000).rounded() / 1000 }))
     }
 }

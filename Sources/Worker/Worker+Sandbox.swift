@@ -4,12 +4,10 @@ internal import Metrics
 internal import Sandbox
 
 extension Worker {
-    /// A finished job's sandbox, from its outcome: counted by protection, its set-up time recorded, kept for the
-    /// job's report, and a warning for every job that asked for the sandbox and ran with less (never silently).
+    /// A finished job's sandbox, from its outcome: counted by protection, its set-up time recorded, and a warning for every job that asked for the sandbox and ran with less (never silently).
     /// With `--job-sandbox off` the worker warned once at start, and each job's report says `none`.
     func noteSandbox(_ sandbox: SandboxReport?, of job: FeedJob) {
         guard let sandbox else { return }
-        sandboxes[job.id] = sandbox
         Counter(
             label: "reel_worker_job_sandbox_total", dimensions: [("protection", sandbox.protection)], factory: metrics
         ).increment()

@@ -35,8 +35,9 @@ public actor Worker: Service {
     private let stop = StopFlag()
     var tracker: StabilityTracker
     var running: [String: RunningJob] = [:]
-    /// Each finishing job's sandbox, as its outcome reports it, until the job's report is written.
-    var sandboxes: [String: SandboxReport] = [:]
+    /// What each finishing job's outcome says of its process (its sandbox, its CPU), until the job's report is
+    /// written.
+    var processFacts: [String: ProcessFacts] = [:]
     var disk: DiskPressure
     var lastRecovery = -Double.infinity
     /// The store's sweep (object storage only): it runs beside the loop, so a store that is slow to answer a listing
@@ -61,6 +62,11 @@ public actor Worker: Service {
         /// When the lease was last renewed (monotonic seconds): past `leaseSeconds` it has surely expired.
         var leaseRenewed: Double
         var lease: JobLease { job.lease }
+    }
+
+    struct ProcessFacts {
+        var sandbox: SandboxReport?
+        var cpuSeconds: Double?
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executorLoop.executor.asUnownedSerialExecutor() }
