@@ -53,11 +53,12 @@ let package = Package(
         .target(name: "LibHeif", dependencies: ["CHeif", "CLazyLoader"], swiftSettings: upcoming),
         // libavformat, libavcodec, libswresample and libheif are opened on first use (CLazyLoader), not at start.
         .target(name: "CLazyLoader"),
-        .target(name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader"], swiftSettings: upcoming + testHooks),
+        .target(
+            name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader", "ThreadPool"], swiftSettings: upcoming + testHooks),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
         // HDR to SDR: BT.2100's transfers, a Möbius highlight roll-off and hue-keeping gamut mapping, as a lookup table.
-        .target(name: "ToneMapping", swiftSettings: upcoming),
+        .target(name: "ToneMapping", dependencies: ["ThreadPool"], swiftSettings: upcoming),
         // Loudness (issue 61): libebur128 measures (ITU-R BS.1770-4), LibEBUR128 wraps it; Loudness is the pure-Swift
         // gain policy and true-peak limiter.
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
@@ -70,6 +71,11 @@ let package = Package(
         .target(name: "Deadlines", swiftSettings: upcoming),
         .target(name: "CFileSystem", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "FileSystem", dependencies: ["CFileSystem"], swiftSettings: upcoming),
+        // A job's sandbox (issue 62): Landlock and the namespace jail by system call, the seccomp filter by libseccomp.
+        .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        .target(name: "Sandbox", dependencies: ["CSandbox"], swiftSettings: upcoming + testHooks),
+        // Parallel loops on threads of the process's own: libdispatch's pool cannot run in a job's sandbox.
+        .target(name: "ThreadPool", swiftSettings: upcoming),
         .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .target(name: "ViewerAnalytics", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -116,7 +122,7 @@ let package = Package(
             name: "Worker",
             dependencies: [
                 "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV", "ObjectStore",
-                "Deadlines",
+                "Deadlines", "Sandbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -134,7 +140,7 @@ let package = Package(
             name: "Transcode",
             dependencies: [
                 "Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "MediaModel", "HLSCheck", "ToneMapping",
-                "LibEBUR128", "Loudness",
+                "LibEBUR128", "Loudness", "ThreadPool",
             ],
             swiftSettings: upcoming),
         .target(
@@ -151,7 +157,7 @@ let package = Package(
                 "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker",
                 "FileSystem", "Deadlines",
                 "UploadClient",
-                "HLSCheck", "ObjectStore",
+                "HLSCheck", "ObjectStore", "Sandbox",
                 "PostgresCatalog", "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -199,7 +205,8 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel",
-                "PrefetchSim", "TestServers", "ObjectStore", "SigV4", "ViewerAnalytics",
+                "PrefetchSim", "TestServers", "ObjectStore", "SigV4", "ViewerAnalytics", "Worker", "Sandbox",
+                "FileSystem",
             ],
             swiftSettings: upcoming),
         .testTarget(
@@ -275,6 +282,7 @@ let package = Package(
             swiftSettings: upcoming),
         .testTarget(
             name: "FileSystemTests", dependencies: ["TestTraits", "Deadlines", "FileSystem"], swiftSettings: upcoming),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox"], swiftSettings: upcoming),
         .testTarget(
             name: "ViewerAnalyticsTests", dependencies: ["TestTraits", "ViewerAnalytics", "MediaModel"],
             swiftSettings: upcoming),

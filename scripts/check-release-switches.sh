@@ -5,8 +5,9 @@
 set -euo pipefail
 binary=${1:?usage: check-release-switches.sh BINARY}
 found=0
-for name in REEL_FAULT_INJECTION "fault injection" "injected at" job-crash job-hang job-transient job-disk-full \
-            after-staging after-rename after-commit hash-upload create-staging publish-outputs bench-claims fillTestPattern; do
+for name in REEL_FAULT_INJECTION "fault injection" "injected at" job-crash job-hang job-transient job-disk-full job-sandbox-probe \
+            probe-escaped after-staging after-rename after-commit hash-upload create-staging publish-outputs bench-claims \
+            fillTestPattern; do
     if strings "$binary" | grep -qF -- "$name"; then
         echo "check-release-switches: '$name' is in $binary: test-only code reached the release build" >&2
         found=1

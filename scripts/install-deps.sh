@@ -6,9 +6,10 @@ level=${1:-build}
 # libcurl4-openssl-dev: `make release` links the Swift runtime and Foundation statically, and FoundationNetworking
 # then links libcurl by name; patchelf drops that load-time entry again (libcurl is opened on first use).
 # libebur128-dev: ITU-R BS.1770-4 loudness and true peak, measured once per upload (CEbur128, LibEBUR128).
+# libseccomp-dev: each job's system-call filter (CSandbox, Sandbox; issue 62).
 pkgs=(pkg-config libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev
       libwebp-dev libsqlite3-dev libssl-dev libheif-dev libturbojpeg0-dev zlib1g-dev libpng-dev libcurl4-openssl-dev patchelf
-      libebur128-dev)
+      libebur128-dev libseccomp-dev)
 if [ "$level" = test ] || [ "$level" = bench ]; then
   # chromium plays the web client in the browser tests (Tests/Browser, WebClientBrowserTests); postgresql gives the
   # binaries the PostgreSQL tests initdb a throwaway cluster with (TestServers.PostgresTestServer), as its own user.

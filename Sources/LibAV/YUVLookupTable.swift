@@ -1,5 +1,5 @@
 internal import CFFmpeg
-internal import Dispatch
+internal import ThreadPool
 
 /// A 3D lookup table from 10-bit Y'CbCr 4:2:0 to 8-bit Y'CbCr 4:2:0: output Y' for every input Y' on a 33 × 33
 /// (Cb, Cr) grid, and output (Cb, Cr) for every fourth input Y' (a 2 × 2 block's mean) on the same grid, both
@@ -45,7 +45,7 @@ extension Frame {
         table.luma.withUnsafeBufferPointer { lumaTable in
             table.chroma.withUnsafeBufferPointer { chromaTable in
                 nonisolated(unsafe) let lumaTable = lumaTable.baseAddress!, chromaTable = chromaTable.baseAddress!
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                ParallelLoop.perform(iterations: parts) { part in
                     let rows = (pairs * part / parts)..<(pairs * (part + 1) / parts)
                     Self.map(
                         input, into: target, width: width, height: height, pairs: rows, shift: shift,

@@ -6,8 +6,9 @@ import Worker
 
 /// The process entry. `reel worker-job-server` starts here, before ArgumentParser and the concurrency runtime have
 /// started a thread: it forks every worker job, and a fork copies only the calling thread, so the server must never
-/// have had another (`JobServer`). Every other command runs through ArgumentParser in the concurrency runtime, as
-/// an async `@main` would run it.
+/// have had another (`JobServer`). So does `reel worker-job`, which confines itself (Landlock and unshare apply to
+/// the calling thread alone, so it must be the only one). Every other command runs through ArgumentParser in the
+/// concurrency runtime, as an async `@main` would run it.
 @main
 enum Entry {
     static func main() {
@@ -16,6 +17,7 @@ enum Entry {
             FileHandle.standardError.write(Data("reel: warning: \(error)\n".utf8))
         }
         if CommandLine.arguments.count == 2, CommandLine.arguments[1] == JobServer.subcommand { JobServer.main() }
+        if let job = JobInvocation.parse(commandLine: CommandLine.arguments) { exit(JobRunner.main(job)) }
         Task {
             await Reel.main()
             exit(0)

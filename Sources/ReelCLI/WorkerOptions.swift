@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaModel
+import Sandbox
 import Transcode
 import Worker
 
@@ -23,6 +24,12 @@ struct WorkerOptions: ParsableArguments {
         name: .long,
         help: "Seconds a claimed job stays this worker's without a heartbeat; after that any worker re-queues it.")
     var leaseSeconds = 30.0
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Each job's sandbox: auto (Landlock and seccomp, or user and mount namespaces and seccomp where the kernel has no Landlock), namespaces (that fallback, always), off (unconfined; for measurements).",
+            valueName: "auto|namespaces|off"))
+    var jobSandbox = "auto"
 
     func validate() throws {
         if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be from 1 to 64") }
@@ -38,6 +45,9 @@ struct WorkerOptions: ParsableArguments {
         guard grace >= 0 else { throw ValidationError("--grace must be ≥ 0") }
         guard minFreeMb >= 0 else { throw ValidationError("--min-free-mb must be ≥ 0") }
         guard (1...3600).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be from 1 to 3600") }
+        guard SandboxMode(rawValue: jobSandbox) != nil else {
+            throw ValidationError("--job-sandbox must be auto, namespaces or off, not \(jobSandbox)")
+        }
         _ = try LadderPreset.load(option: ladder)  // a bad ladder file is a usage error at start, not in every job
     }
 
@@ -54,6 +64,7 @@ struct WorkerOptions: ParsableArguments {
         configuration.graceSeconds = grace
         configuration.once = once
         configuration.minimumFreeBytes = Int64(minFreeMb) << 20
+        configuration.sandbox = SandboxMode(rawValue: jobSandbox) ?? .auto
         #if REEL_TEST_HOOKS
         configuration.faults = WorkerFaults(
             environmentValue: ProcessInfo.processInfo.environment["REEL_FAULT_INJECTION"])

@@ -1,4 +1,4 @@
-internal import Dispatch
+internal import ThreadPool
 
 /// `HDRToSDRConversion` sampled as a lookup table, so a 1080x1920 picture converts in a few milliseconds: output
 /// Y' for every 10-bit input Y' on a 33 × 33 grid of (Cb, Cr) (one grid step is 32 codes, interpolated
@@ -31,7 +31,7 @@ package struct ToneMapTable: Sendable {
         luma.withUnsafeMutableBufferPointer { lumaOut in
             chroma.withUnsafeMutableBufferPointer { chromaOut in
                 nonisolated(unsafe) let lumaOut = lumaOut, chromaOut = chromaOut
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                ParallelLoop.perform(iterations: parts) { part in
                     // Each part owns every `parts`-th input Y': no two write the same entry.
                     for y in stride(from: part, to: 1024, by: parts) {
                         for cbIndex in 0..<n {

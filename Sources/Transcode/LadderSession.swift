@@ -7,6 +7,7 @@ internal import LibWebP
 internal import Loudness
 public import MediaModel
 internal import Synchronization
+internal import ThreadPool
 
 /// One transcode in progress: the demuxer, the two decoders, the constant-frame-rate clock and the rungs.
 final class LadderSession: @unchecked Sendable {
@@ -330,7 +331,7 @@ final class LadderSession: @unchecked Sendable {
         // The reference encoders take the sampled slots one after another, an IDR where the ladder has one.
         let sampled: Int64? = sample.contains { $0.contains(slot) } ? sampledSlots : nil
         if sampled != nil { sampledSlots += 1 }
-        DispatchQueue.concurrentPerform(iterations: scalers.count) { index in
+        ParallelLoop.perform(iterations: scalers.count) { index in
             do {
                 guard (picksPoster && index == posterRung) || outputRungs.contains(index) else { return }
                 let scaled = try scalers[index].picture(from: picture)
@@ -354,7 +355,7 @@ final class LadderSession: @unchecked Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         guard !oneCodec else { return }
-        DispatchQueue.concurrentPerform(iterations: outputs.count) { index in
+        ParallelLoop.perform(iterations: outputs.count) { index in
             do {
                 guard let scaled = scalers[outputRungs[index]].lastScaled?.frame else { return }
                 try outputs[index].encodeVideo(scaled, slot: slot, keyframeInterval: keyint)

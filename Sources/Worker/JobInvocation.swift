@@ -1,4 +1,5 @@
 internal import Foundation
+package import Sandbox
 
 /// The whole contract between the worker and its job process (`reel worker-job --invocation JSON`): what to run,
 /// under which limits, where the outcome goes and what the exit codes mean. `ReelCLI` only forwards it.
@@ -17,6 +18,8 @@ public struct JobInvocation: Codable, Sendable, Equatable {
     public var fault: String?
     /// A core is spare (fewer jobs than cores), so an image job may give its encoder a second thread.
     public var encoderThreads: Bool?
+    /// Which sandbox the job confines itself in (`reel worker --job-sandbox`); nil is `.auto`.
+    package var sandbox: SandboxMode?
 
     public init(
         jobID: String, source: String, staging: String, memoryMegabytes: Int, cpuSeconds: Int,
@@ -58,6 +61,14 @@ public struct JobInvocation: Codable, Sendable, Equatable {
     public func commandLine(executable: String) -> [String] {
         let json = (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return [executable, Self.subcommand, "--invocation", json]
+    }
+
+    /// The invocation of `reel worker-job --invocation JSON`, recognised before anything starts a thread (`ReelCLI`'s
+    /// entry point): a job confines itself, and Landlock confines only the thread that asks and what it starts
+    /// later. nil for any other command line.
+    public static func parse(commandLine arguments: [String]) -> JobInvocation? {
+        guard arguments.count == 4, arguments[1] == subcommand, arguments[2] == "--invocation" else { return nil }
+        return try? JobInvocation(argument: arguments[3])
     }
 
     /// The invocation as one line of JSON, as the job server reads it.

@@ -1,5 +1,6 @@
 public import ChatImages
 public import MediaModel
+package import Sandbox
 public import Transcode
 
 /// What a job process leaves in its staging directory (`outcome.json`) for the worker to publish or record:
@@ -11,6 +12,10 @@ public struct JobOutcome: Codable, Sendable {
     public var info: MediaInfo?
     public var video: TranscodeSummary?
     public var image: ChatImageResult?
+    /// The protections the job ran under, as it set them up; nil when it never got that far.
+    package var sandbox: SandboxReport?
+    /// CPU seconds of the job process, all its threads, up to its outcome (a forked job's clock starts at the fork).
+    package var cpuSeconds: Double?
 
     public init(
         kind: MediaKind? = nil, error: ProcessingError? = nil, info: MediaInfo? = nil, video: TranscodeSummary? = nil,

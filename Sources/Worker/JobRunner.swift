@@ -3,6 +3,7 @@ internal import FileSystem
 internal import Foundation
 public import Ingest
 internal import MediaModel
+internal import Sandbox
 public import Transcode
 
 /// The job process (`reel worker-job`): admits one upload and transcodes or converts it into its staging directory,
@@ -28,9 +29,6 @@ public struct JobRunner: Sendable {
             StandardError.write("worker-job: \(error)\n")
             return JobInvocation.ExitCode.retryable
         }
-        #if REEL_TEST_HOOKS
-        if let code = actOut(invocation) { return code }
-        #endif
         let runner: JobRunner
         do {
             let limits = try invocation.limitsPath.map { try AdmissionLimits.load(from: $0) } ?? .default
@@ -41,7 +39,27 @@ public struct JobRunner: Sendable {
                 .crashed, "the job could not load its presets: \(error)", path: invocation.source, retryable: false)
             return record(JobOutcome(error: .failed(failure)), for: invocation)
         }
-        return record(runner.process(invocation), for: invocation)
+        // Confined before the upload is opened: whatever the file makes libav do, it reads only the upload and the
+        // libraries, writes only the staging directory, opens no socket and gains no privilege.
+        let sandbox: SandboxReport
+        do {
+            let policy = try SandboxPolicy.forJob(input: invocation.source, scratch: invocation.staging)
+            sandbox = try Sandbox.confine(policy, mode: invocation.sandbox ?? .auto)
+        } catch {
+            let failure = ProcessingFailure(
+                .spawnFailed, "the job's sandbox could not be set up: \(error)", path: invocation.source)
+            StandardError.write("worker-job: \(failure.message)\n")
+            // A jail that failed half-way may hide the staging directory: that is no full disk.
+            let code = record(JobOutcome(error: .failed(failure)), for: invocation)
+            return code == JobInvocation.ExitCode.outcomeUnwritable ? JobInvocation.ExitCode.failed : code
+        }
+        #if REEL_TEST_HOOKS
+        if let code = actOut(invocation) { return code }
+        #endif
+        var outcome = runner.process(invocation)
+        outcome.sandbox = sandbox
+        outcome.cpuSeconds = ThreadCPU.processSeconds()
+        return record(outcome, for: invocation)
     }
 
     #if REEL_TEST_HOOKS
@@ -61,6 +79,19 @@ public struct JobRunner: Sendable {
         case "job-disk-full":
             let failure = ProcessingFailure(.diskFull, "injected: No space left on device", path: invocation.source)
             return record(JobOutcome(error: .failed(failure)), for: invocation)
+        case "job-sandbox-probe":
+            // What the confined job can still reach, tried from inside it (Tests/CLITests/SandboxedJobTests).
+            let outside = (invocation.staging as NSString).deletingLastPathComponent + "/outside"
+            let results = SandboxProbe.run(input: invocation.source, scratch: invocation.staging, outside: outside)
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                try AtomicFile.write(Array(try encoder.encode(results)), to: invocation.staging + "/probe.json")
+            } catch {
+                StandardError.write("worker-job: cannot write the probe's results: \(error)\n")
+                return JobInvocation.ExitCode.outcomeUnwritable
+            }
+            return JobInvocation.ExitCode.published
         default:
             return nil
         }

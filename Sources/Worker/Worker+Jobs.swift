@@ -89,10 +89,11 @@ extension Worker {
         #else
         let fault: String? = nil
         #endif
-        let invocation = JobInvocation(
+        var invocation = JobInvocation(
             jobID: job.id, source: source, staging: workspace.path, memoryMegabytes: configuration.memoryLimitMegabytes,
             cpuSeconds: Int(configuration.jobTimeoutSeconds) * max(2, cores), ladderPath: configuration.ladderPath,
             limitsPath: configuration.limitsPath, fault: fault, encoderThreads: configuration.jobs < cores)
+        invocation.sandbox = configuration.sandbox
         let process: any JobProcess
         do {
             process = try configuration.launcher.launch(invocation)
@@ -170,6 +171,7 @@ extension Worker {
     /// Turns how the job process ended into the job's next state.
     func finish(_ entry: RunningJob, termination: Subprocess.Termination, timedOut: Bool) async {
         let job = entry.job
+        defer { processFacts[job.id] = nil }
         let seconds = Self.monotonic - entry.started
         let source = entry.invocation.source
         do {
@@ -210,6 +212,8 @@ extension Worker {
                         .crashed, "the job process exited \(code) without an outcome: \(stderrTail(of: entry))",
                         path: source, retryable: true)
                 }
+                processFacts[job.id] = ProcessFacts(sandbox: outcome.sandbox, cpuSeconds: outcome.cpuSeconds)
+                noteSandbox(outcome.sandbox, of: job)
                 try await conclude(job, outcome: outcome, staging: entry.invocation.staging, seconds: seconds)
             }
         } catch {

@@ -5,6 +5,7 @@ internal import Logging
 internal import MediaModel
 internal import Metrics
 internal import ObjectStore
+internal import Sandbox
 
 extension Worker {
     /// Any error of one job's processing or bookkeeping becomes that job's failure: retried with backoff while it
@@ -212,10 +213,19 @@ extension Worker {
         if let reason { metadata["reason"] = "\(reason.code)" }
         if let message { metadata["message"] = "\(message)" }
         if let mediaID { metadata["media_id"] = "\(mediaID)" }
+        let facts = processFacts[id]
+        if let cpu = facts?.cpuSeconds { metadata["cpu_seconds"] = "\(String(format: "%.3f", cpu))" }
+        let sandbox = facts?.sandbox
+        if let sandbox {
+            metadata["sandbox"] = "\(sandbox.protection)"
+            metadata["sandbox_setup_ms"] = "\(String(format: "%.2f", sandbox.setupMilliseconds))"
+        }
         logger.info("job finished", metadata: metadata)
         onFinished?(
             JobReport(
                 job: id, file: name.display, state: state.rawValue, kind: kind.rawValue, reason: reason?.code,
-                message: message, mediaID: mediaID, attempts: attempts, seconds: (seconds * 100).rounded() / 100))
+                message: message, mediaID: mediaID, attempts: attempts, seconds: (seconds * 100).rounded() / 100,
+                cpuSeconds: facts?.cpuSeconds.map { ($0 * 1000).rounded() / 1000 }, sandbox: sandbox?.protection,
+                sandboxSetupMilliseconds: sandbox.map { ($0.setupMilliseconds * 1000).rounded() / 1000 }))
     }
 }

@@ -8,6 +8,7 @@ public import Metrics
 internal import NIOCore
 internal import NIOPosix
 internal import ObjectStore
+internal import Sandbox
 public import ServiceLifecycle
 
 /// The watch-folder worker: takes finished uploads out of the inbox, runs each in its own job process under resource
@@ -34,6 +35,9 @@ public actor Worker: Service {
     private let stop = StopFlag()
     var tracker: StabilityTracker
     var running: [String: RunningJob] = [:]
+    /// What each finishing job's outcome says of its process (its sandbox, its CPU), until the job's report is
+    /// written.
+    var processFacts: [String: ProcessFacts] = [:]
     var disk: DiskPressure
     var lastRecovery = -Double.infinity
     /// The store's sweep (object storage only): it runs beside the loop, so a store that is slow to answer a listing
@@ -58,6 +62,11 @@ public actor Worker: Service {
         /// When the lease was last renewed (monotonic seconds): past `leaseSeconds` it has surely expired.
         var leaseRenewed: Double
         var lease: JobLease { job.lease }
+    }
+
+    struct ProcessFacts {
+        var sandbox: SandboxReport?
+        var cpuSeconds: Double?
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executorLoop.executor.asUnownedSerialExecutor() }
@@ -122,7 +131,12 @@ public actor Worker: Service {
                 "inbox": "\(configuration.inbox)",
                 "library": "\(configuration.objects.map { "\($0.client.location)" } ?? configuration.library)",
                 "jobs": "\(configuration.jobs)", "owner": "\(owner)",
+                "job_sandbox": "\(Sandbox.expectedProtection(mode: configuration.sandbox))",
             ])
+        if configuration.sandbox == .off {
+            logger.warning(
+                "jobs run unconfined (--job-sandbox off): an upload's libav sees this host's files and network")
+        }
         var stopSince: Double?
         var lastScan = -Double.infinity
         while true {

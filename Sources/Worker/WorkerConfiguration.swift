@@ -1,4 +1,5 @@
 public import FileSystem
+package import Sandbox
 
 /// How a worker runs. The defaults suit a 2-core machine: one job at a time (a transcode already uses both cores).
 public struct WorkerConfiguration: Sendable {
@@ -38,6 +39,8 @@ public struct WorkerConfiguration: Sendable {
     /// Starts the job processes: forked from one pre-started `reel worker-job-server` by default
     /// (`ForkingJobLauncher`); `ProcessJobLauncher` spawns `reel worker-job` each time; tests script jobs in-process.
     public var launcher: any JobLauncher = ForkingJobLauncher()
+    /// The sandbox every job confines itself in before it opens its upload (`--job-sandbox`).
+    package var sandbox = SandboxMode.auto
     /// Preset files passed on to every job (already validated by the caller).
     public var ladderPath: String?
     public var limitsPath: String?

@@ -368,46 +368,7 @@ import FoundationNetworking
         try Data(String(repeating: "SECRET", count: 500).utf8).write(to: URL(fileURLWithPath: secret))
         let watcher = try OpenWatcher(path: secret)
         let url = "http://127.0.0.1:\(listener.port)"
-        let files: [(String, [UInt8])] = [
-            (
-                "hls-local.mp4",
-                Array(
-                    "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n\(secret)\n#EXTINF:2.0,\n../secret.ts\n#EXT-X-ENDLIST\n"
-                        .utf8)
-            ),
-            (
-                "hls-ssrf.mp4",
-                Array(
-                    "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"\(url)/init.mp4\"\n#EXTINF:2.0,\n\(url)/a.ts\n#EXT-X-ENDLIST\n"
-                        .utf8)
-            ),
-            ("hls-bom.mov", [0xEF, 0xBB, 0xBF] + Array("#EXTM3U\n#EXTINF:1,\n\(url)/b.ts\n".utf8)),
-            (
-                "dash.mp4",
-                Array(
-                    "<?xml version=\"1.0\"?><MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\"><BaseURL>\(url)/</BaseURL><Period><AdaptationSet><Representation id=\"1\" bandwidth=\"1\"><BaseURL>v.mp4</BaseURL></Representation></AdaptationSet></Period></MPD>"
-                        .utf8)
-            ),
-            ("concat.mp4", Array("ffconcat version 1.0\nfile '\(secret)'\nfile '\(url)/c.mp4'\n".utf8)),
-            (
-                "image.svg.png",
-                Array(
-                    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><image xlink:href=\"\(url)/x.png\"/><image xlink:href=\"file://\(secret)\"/></svg>"
-                        .utf8)
-            ),
-            (
-                "sdp.mp4",
-                Array(
-                    "v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=video \(listener.port) RTP/AVP 96\n"
-                        .utf8)
-            ),
-            ("bomb.png", SyntheticImage.pngBomb(width: 16000, height: 16000)),
-            (
-                "ftyp-garbage.mp4",
-                [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)
-                    + (0..<20000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-            ),
-        ]
+        let files = HostileCorpus.files(url: url, secret: secret)
         for (name, bytes) in files { try harness.drop(name, bytes) }
         try FileManager.default.createSymbolicLink(
             atPath: harness.inbox + "/secret-link.mp4", withDestinationPath: secret)

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import LibAV
 internal import Synchronization
+internal import ThreadPool
 
 /// Encodes a few short windows of the source, per rung and CRF, with the ladder's own encoder settings, and reads
 /// every encode back as it comes out: each probe's SSIM-Y and bitrate. The windows are reached by seeking, so only
@@ -137,7 +138,7 @@ final class RateProbe {
         let failure = Mutex<(any Error)?>(nil)
         let rungs = Array(scalers.keys)
         let scaledByRung = Mutex<[Int: Frame]>([:])
-        DispatchQueue.concurrentPerform(iterations: rungs.count) { index in
+        ParallelLoop.perform(iterations: rungs.count) { index in
             do {
                 let frame = try scalers[rungs[index]]!.picture(from: picture)
                 scaledByRung.withLock { $0[rungs[index]] = frame }
@@ -148,7 +149,7 @@ final class RateProbe {
         if let error = failure.withLock({ $0 }) { throw error }
         // Every rung is scaled: the encodes below only read the pictures, so they need no lock.
         let scaled = scaledByRung.withLock { $0 }
-        DispatchQueue.concurrentPerform(iterations: probes.count) { index in
+        ParallelLoop.perform(iterations: probes.count) { index in
             do {
                 try probes[index].encode(scaled[encodes[index].rung]!, slot: slot, keyframe: keyframe)
             } catch {
