@@ -48,7 +48,8 @@ struct ViewerSessionOptions: ParsableArguments {
     /// The signing keys: from `--session-key-file` or `$REEL_SESSION_KEY_FILE`, else from `.session-key` in a
     /// directory library; either file is made (0600, one random key) when missing. With an `s3://` library and
     /// neither, a random key in memory, with a warning: its tokens die with the process and no other host takes them.
-    /// The file is read on NIO's thread pool, not on Swift's.
+    /// The file is read on NIO's thread pool, not on Swift's. A file that cannot be made because the disk is full
+    /// gives a key in memory, with a warning, as with `s3://`: the server still starts and serves.
     /// - Throws: `ValidationError` for a file that cannot be read or made, is open to others, or holds no key.
     func keys(libraryDirectory: String?, logger: Logger) async throws -> ViewerSessionKeys {
         let path =
@@ -60,12 +61,23 @@ struct ViewerSessionOptions: ParsableArguments {
             )
             return ViewerSessionKeys.random()
         }
-        let (bytes, created) = try await NIOThreadPool.singleton.runIfActive {
+        let read = try await NIOThreadPool.singleton.runIfActive { () -> Result<([UInt8], Bool), SecretFile.Failure> in
             do throws(SecretFile.Failure) {
-                return try SecretFile.readOrCreate(path) { ViewerSessionKeys.makeKeyFile() }
+                return .success(try SecretFile.readOrCreate(path) { ViewerSessionKeys.makeKeyFile() })
             } catch {
-                throw ValidationError("session key file: \(error)")
+                return .failure(error)
             }
+        }
+        let bytes: [UInt8], created: Bool
+        switch read {
+        case let .success(file): (bytes, created) = file
+        case let .failure(.failed(error)) where error.isDiskFull:
+            // A full disk must not keep the feed down (DiskFullTests): sessions then last as long as this process.
+            logger.warning(
+                "cannot make the session key file, the disk is full: viewers' session tokens are signed with a key of this process only until a restart with space",
+                metadata: ["path": "\(path)", "error": "\(error)"])
+            return ViewerSessionKeys.random()
+        case let .failure(error): throw ValidationError("session key file: \(error)")
         }
         if created { logger.notice("made a session key file", metadata: ["path": "\(path)"]) }
         do { return try ViewerSessionKeys(keyFile: bytes) } catch {
