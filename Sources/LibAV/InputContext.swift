@@ -33,6 +33,7 @@ package struct InputPolicy: Sendable {
 ///
 /// The file is opened by Reel (`file` protocol only), the demuxer is fixed, nested opens are denied and
 /// the format/protocol whitelists are set too, so a playlist disguised as a video can reach nothing else.
+/// `@unchecked Sendable`: one thread at a time demuxes; `streams` is immutable and `io` only touched by init/deinit.
 package final class InputContext: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     private var io: UnsafeMutablePointer<AVIOContext>?

@@ -1,6 +1,7 @@
 internal import CFFmpeg
 
 /// One output file or HLS rendition: owns the muxer context and, unless the muxer opens its own files, the I/O.
+/// `@unchecked Sendable`: the muxer has no lock; one thread at a time adds streams and writes (and sets the flags).
 package final class OutputContext: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     private var headerWritten = false

@@ -10,6 +10,7 @@ internal import Synchronization
 internal import ThreadPool
 
 /// One transcode in progress: the demuxer, the two decoders, the constant-frame-rate clock and the rungs.
+/// `@unchecked Sendable`: one thread runs the session; `emit` hands each rung's objects to one task and waits for all.
 final class LadderSession: @unchecked Sendable {
     let input: InputContext
     let videoIndex: Int

@@ -4,6 +4,7 @@ internal import LibAV
 
 /// One rendition: a rung in one codec, with its video encoder and muxer. The rung's scaled pictures (`RungScaler`)
 /// and its AAC packets are shared by its renditions in every codec. Only one thread touches it at a time.
+/// `@unchecked Sendable`: one task at a time encodes and muxes into it (`ParallelLoop` gives each output one task).
 final class RungOutput: @unchecked Sendable {
     let rung: LadderPlan.Rung
     let codec: VideoCodec
