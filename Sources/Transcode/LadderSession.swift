@@ -110,7 +110,7 @@ final class LadderSession: @unchecked Sendable {
         self.audioIndex = audioIndex
         self.plan = plan
         self.preset = preset
-        videoTimeBase = input.timeBase(ofStream: videoIndex)
+        videoTimeBase = try input.timeBase(ofStream: videoIndex)
         fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
         videoDecoder = try input.makeDecoder(
             streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
@@ -119,7 +119,7 @@ final class LadderSession: @unchecked Sendable {
                 streamIndex: index, threads: 1, maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.audioCodecs
             )
         }
-        let color = hdr?.color ?? Self.outputColor(input, videoIndex, plan, converting: converter != nil)
+        let color = try hdr?.color ?? Self.outputColor(input, videoIndex, plan, converting: converter != nil)
         scalers = plan.rungs.map {
             RungScaler(width: $0.width, height: $0.height, format: hdr == nil ? .yuv420p : .yuv420p10)
         }
@@ -192,9 +192,9 @@ final class LadderSession: @unchecked Sendable {
     /// HDR is converted, else the source's tags where it states them.
     static func outputColor(
         _ input: InputContext, _ videoIndex: Int, _ plan: LadderPlan, converting: Bool
-    ) -> ColorDescription {
+    ) throws(AVError) -> ColorDescription {
         if converting { return .bt709 }
-        return input.colorDescription(ofStream: videoIndex).forOutput(
+        return try input.colorDescription(ofStream: videoIndex).forOutput(
             shortSide: plan.rungs.map { min($0.width, $0.height) }.max() ?? 0)
     }
 

@@ -151,7 +151,7 @@ final class RungOutput: @unchecked Sendable {
         guard let audioStream else { return }
         try packet.reference(encoded)
         packet.streamIndex = audioStream
-        packet.rescale(from: timeBase, to: muxer.timeBase(ofStream: audioStream))
+        packet.rescale(from: timeBase, to: try muxer.timeBase(ofStream: audioStream))
         try muxer.write(packet)
     }
 
@@ -175,7 +175,7 @@ final class RungOutput: @unchecked Sendable {
             let shift = decodeShift ?? max(0, decodeLead + min(packet.dts, 0))
             decodeShift = shift
             packet.dts -= shift
-            packet.rescale(from: video.timeBase, to: muxer.timeBase(ofStream: videoStream))
+            packet.rescale(from: video.timeBase, to: try muxer.timeBase(ofStream: videoStream))
             try muxer.write(packet)
         }
     }
