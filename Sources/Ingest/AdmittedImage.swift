@@ -3,7 +3,7 @@ public import MediaModel
 
 /// An image upload that passed every header check and is still open, so the converter decodes the very bytes
 /// that were checked. Its decode failures are reported with the same reason codes as admission's.
-public final class AdmittedImage: @unchecked Sendable {
+public final class AdmittedImage: Sendable {
     public let upload: AdmittedUpload
     /// The whole file, read once through the checked descriptor.
     public let bytes: [UInt8]

@@ -3,7 +3,7 @@ public import MediaModel
 
 /// A video upload that passed admission and is still open, so the transcoder reads the very inode that was
 /// checked, through the same hardened libav opening (whitelists, no nested opens, `max_pixels`).
-public final class AdmittedVideo: @unchecked Sendable {
+public final class AdmittedVideo: Sendable {
     public let upload: AdmittedUpload
     let file: UploadFile
     let inspector: VideoInspector

@@ -54,7 +54,8 @@ struct VideoInspector {
         }
 
         let colour = Self.colour(
-            stream: input.colorDescription(ofStream: videoIndex), picture: decoded.colour,
+            stream: try streamHeader { () throws(AVError) in try input.colorDescription(ofStream: videoIndex) },
+            picture: decoded.colour,
             metadata: input.hdrMetadata(ofStream: videoIndex).merging(decoded.hdr))
         if enforcing { try checkDolbyVision(colour) }
         let swaps = video.rotation == 90 || video.rotation == 270
@@ -91,6 +92,13 @@ struct VideoInspector {
             // libav's max_streams is a C int; limits.json may say more (and 4 × Int.max would trap).
             maxStreams: max(min(limits.maxStreams, Int(Int32.max) / 4) * 4, 32), maxPixels: limits.maxPixels
         )
+    }
+
+    /// A fact of the video stream's headers; libav refusing the stream index is `probe_failed`, naming the call.
+    private func streamHeader<T>(_ read: () throws(AVError) -> T) throws(Rejection) -> T {
+        do { return try read() } catch {
+            throw reject(.probeFailed, "the video stream's headers do not read (\(error.function): \(error.message))")
+        }
     }
 
     func open() throws(Rejection) -> InputContext {
@@ -162,7 +170,7 @@ struct VideoInspector {
     private func scanDuration(videoIndex: Int) throws(Rejection) -> Double? {
         let input = try open()
         input.discardAll(except: [videoIndex])
-        let timeBase = input.timeBase(ofStream: videoIndex)
+        let timeBase = try streamHeader { () throws(AVError) in try input.timeBase(ofStream: videoIndex) }
         var start: Int64? = nil
         var end: Int64 = 0
         // Timestamps are the file's own 64-bit numbers: a packet's end, or the span, may not fit.

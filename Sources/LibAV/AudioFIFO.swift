@@ -1,6 +1,7 @@
 internal import CFFmpeg
 
 /// Owns one `AVAudioFifo`: regroups resampled audio into the fixed-size frames AAC needs (1024 samples).
+/// `@unchecked Sendable`: the FIFO has no lock; one thread (the session's audio) writes and reads it at a time.
 package final class AudioFIFO: @unchecked Sendable {
     let fifo: OpaquePointer
     package let formatRaw: Int32

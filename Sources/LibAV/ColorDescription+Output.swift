@@ -24,16 +24,20 @@ extension ColorDescription {
 
 extension InputContext {
     /// The colour tags the container/bitstream headers declare for a stream.
-    package func colorDescription(ofStream index: Int) -> ColorDescription {
-        let parameters = pointer.pointee.streams[index]!.pointee.codecpar.pointee
+    /// - Throws: `AVError` when `index` names no stream.
+    package func colorDescription(ofStream index: Int) throws(AVError) -> ColorDescription {
+        let stream = try checkedStream(at: index, of: pointer, "colorDescription(ofStream:)")
+        let parameters = stream.pointee.codecpar.pointee
         return ColorDescription(
             range: parameters.color_range.rawValue, primaries: parameters.color_primaries.rawValue,
             transfer: parameters.color_trc.rawValue, space: parameters.color_space.rawValue)
     }
 
     /// Whether the stream's first picture will arrive in a format `Frame.rotated` handles without conversion.
-    package func pixelFormat(ofStream index: Int) -> PixelFormat {
-        PixelFormat(rawValue: pointer.pointee.streams[index]!.pointee.codecpar.pointee.format)
+    /// - Throws: `AVError` when `index` names no stream.
+    package func pixelFormat(ofStream index: Int) throws(AVError) -> PixelFormat {
+        let stream = try checkedStream(at: index, of: pointer, "pixelFormat(ofStream:)")
+        return PixelFormat(rawValue: stream.pointee.codecpar.pointee.format)
     }
 }
 

@@ -1,6 +1,7 @@
 internal import CFFmpeg
 
 /// One opened decoder (`AVCodecContext`) for one input stream.
+/// `@unchecked Sendable`: the codec context has no lock; one thread at a time sends to it and receives from it.
 package final class Decoder: @unchecked Sendable {
     let context: UnsafeMutablePointer<AVCodecContext>
     package let timeBase: Rational

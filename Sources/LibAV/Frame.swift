@@ -1,6 +1,7 @@
 internal import CFFmpeg
 
 /// One owned `AVFrame` (video or audio).
+/// `@unchecked Sendable`: one thread writes the `AVFrame` at a time; readers come after, each with its own reference.
 package final class Frame: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFrame>
 

@@ -33,6 +33,7 @@ package struct InputPolicy: Sendable {
 ///
 /// The file is opened by Reel (`file` protocol only), the demuxer is fixed, nested opens are denied and
 /// the format/protocol whitelists are set too, so a playlist disguised as a video can reach nothing else.
+/// `@unchecked Sendable`: one thread at a time demuxes; `streams` is immutable and `io` only touched by init/deinit.
 package final class InputContext: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     private var io: UnsafeMutablePointer<AVIOContext>?
@@ -136,7 +137,7 @@ package final class InputContext: @unchecked Sendable {
     package var indexedEndOffset: Int64 {
         var end: Int64 = 0
         for i in 0..<Int(pointer.pointee.nb_streams) {
-            let stream = pointer.pointee.streams[i]!
+            guard let stream = pointer.pointee.streams[i] else { continue }
             let count = avformat_index_get_entries_count(stream)
             guard count > 0, let last = avformat_index_get_entry(stream, count - 1) else { continue }
             // Entries are sorted by time, not position: scan them all for the furthest.
@@ -162,7 +163,7 @@ package final class InputContext: @unchecked Sendable {
     /// Keeps the demuxer from returning packets of streams Reel does not use.
     package func discardAll(except kept: Set<Int>) {
         for i in 0..<Int(pointer.pointee.nb_streams) where !kept.contains(i) {
-            pointer.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+            pointer.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
         }
     }
 
@@ -178,7 +179,7 @@ package final class InputContext: @unchecked Sendable {
     /// Moves reading to the key frame at or before `seconds` into the stream (from its start time), so decoding
     /// from there reaches that time. A decoder fed before the seek must be replaced: it holds pictures from before.
     package func seek(toSeconds seconds: Double, streamIndex index: Int) throws(AVError) {
-        let stream = pointer.pointee.streams[index]!
+        let stream = try checkedStream(at: index, of: pointer, "av_seek_frame")
         let start = stream.pointee.start_time == noTimestamp ? 0 : stream.pointee.start_time
         // The time base and start time are the file's: a position they cannot express is an error, not a trap.
         let ticks = (seconds / Rational(stream.pointee.time_base).doubleValue).rounded(.down)
@@ -193,16 +194,20 @@ package final class InputContext: @unchecked Sendable {
         _ = try check(av_seek_frame(pointer, Int32(index), timestamp, AVSEEK_FLAG_BACKWARD), "av_seek_frame")
     }
 
-    package func timeBase(ofStream index: Int) -> Rational {
-        Rational(pointer.pointee.streams[index]!.pointee.time_base)
+    /// A stream's time base, as the demuxer set it.
+    /// - Throws: `AVError` when `index` names no stream.
+    package func timeBase(ofStream index: Int) throws(AVError) -> Rational {
+        Rational(try checkedStream(at: index, of: pointer, "timeBase(ofStream:)").pointee.time_base)
     }
 
     /// Opens a decoder for a stream, with a pixel cap and a bounded thread count.
+    /// - Throws: `AVError` when `streamIndex` names no stream or the decoder does not open.
     package func makeDecoder(
         streamIndex: Int, threads: Int, maxPixels: Int, codecWhitelist: [String]
     ) throws(AVError) -> Decoder {
         try Decoder(
-            stream: pointer.pointee.streams[streamIndex]!, threads: threads, maxPixels: maxPixels,
+            stream: try checkedStream(at: streamIndex, of: pointer, "makeDecoder(streamIndex:)"), threads: threads,
+            maxPixels: maxPixels,
             codecWhitelist: codecWhitelist
         )
     }

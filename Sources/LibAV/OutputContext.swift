@@ -1,6 +1,7 @@
 internal import CFFmpeg
 
 /// One output file or HLS rendition: owns the muxer context and, unless the muxer opens its own files, the I/O.
+/// `@unchecked Sendable`: the muxer has no lock; one thread at a time adds streams and writes (and sets the flags).
 package final class OutputContext: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     private var headerWritten = false
@@ -54,7 +55,7 @@ package final class OutputContext: @unchecked Sendable {
 
     /// Adds a stream that will receive packets copied unchanged from an input stream (remux).
     package func addStream(copying streamIndex: Int, of input: InputContext) throws(AVError) -> Int {
-        let source = input.pointer.pointee.streams[streamIndex]!
+        let source = try checkedStream(at: streamIndex, of: input.pointer, "addStream(copying:)")
         let stream = try allocated(avformat_new_stream(pointer, nil), "avformat_new_stream")
         try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy")
         stream.pointee.codecpar.pointee.codec_tag = 0
@@ -64,7 +65,7 @@ package final class OutputContext: @unchecked Sendable {
 
     /// Writes a display matrix on a stream, so players rotate it by `degrees` clockwise.
     package func setRotation(streamIndex: Int, degrees: Int) throws(AVError) {
-        let stream = pointer.pointee.streams[streamIndex]!
+        let stream = try checkedStream(at: streamIndex, of: pointer, "setRotation(streamIndex:)")
         let raw = try allocated(
             av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * MemoryLayout<Int32>.size),
             "av_stream_new_side_data"
@@ -79,8 +80,9 @@ package final class OutputContext: @unchecked Sendable {
     }
 
     /// The time base the muxer chose for a stream (valid after `writeHeader`).
-    package func timeBase(ofStream index: Int) -> Rational {
-        Rational(pointer.pointee.streams[index]!.pointee.time_base)
+    /// - Throws: `AVError` when `index` names no stream.
+    package func timeBase(ofStream index: Int) throws(AVError) -> Rational {
+        Rational(try checkedStream(at: index, of: pointer, "timeBase(ofStream:)").pointee.time_base)
     }
 
     /// Writes the header with muxer options (e.g. `movflags`, `hls_time`); unknown options are an error.

@@ -1,6 +1,7 @@
 internal import CFFmpeg
 
 /// One owned `AVPacket`.
+/// `@unchecked Sendable`: the `AVPacket` has no lock; one thread uses it at a time (others mux references of theirs).
 package final class Packet: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVPacket>
 

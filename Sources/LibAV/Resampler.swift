@@ -2,6 +2,7 @@ internal import CFFmpeg
 
 /// Owns one `SwrContext`: any decoded audio → the encoder's sample format, channel count and rate.
 /// Mono and 44.1 kHz phone audio become stereo 48 kHz here.
+/// `@unchecked Sendable`: the `SwrContext` keeps state, no lock; one thread (the session's audio) converts at a time.
 package final class Resampler: @unchecked Sendable {
     let context: OpaquePointer
     package let outputRate: Int

@@ -1,6 +1,7 @@
 internal import CFFmpeg
 
 /// A `SwsContext` converting one picture geometry and format into another.
+/// `@unchecked Sendable`: `sws_scale` changes the context; one thread at a time scales (each rung has its own).
 package final class Scaler: @unchecked Sendable {
     package enum Filter: Sendable {
         case bilinear, bicubic, area, lanczos

@@ -107,19 +107,3 @@ extension Reel {
 struct CopyFailed: Error, CustomStringConvertible {
     let description: String
 }
-
-/// Progress lines on stderr: each table's start and end, and at most one line a second in between.
-final class CopyProgress: @unchecked Sendable {
-    private var lastLine = Date.distantPast
-    private var lastTable = ""
-
-    func report(_ progress: CatalogCopy.Progress) {
-        let now = Date()
-        let done = progress.copied == progress.total
-        guard done || progress.table != lastTable || now.timeIntervalSince(lastLine) >= 1 else { return }
-        lastLine = now
-        lastTable = progress.table
-        let percent = progress.total == 0 ? 100 : progress.copied * 100 / progress.total
-        printError("copy: \(progress.table) \(progress.copied)/\(progress.total) (\(percent) %)")
-    }
-}

@@ -161,7 +161,7 @@ final class HTTPResources: HLSResourceReader, Sendable {
     }
 
     /// The completion handler's results, handed from URLSession's queue to the waiting thread.
-    private final class Outcome: @unchecked Sendable {
+    private final class Outcome: Sendable {
         // Foundation's Data and URLResponse are not Sendable on Linux: the Mutex guards the hand-over.
         private let value = Mutex<(Data?, HTTPURLResponse?, (any Error)?)>((nil, nil, nil))
         func set(_ data: Data?, _ response: HTTPURLResponse?, _ error: (any Error)?) {

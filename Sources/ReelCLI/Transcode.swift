@@ -112,6 +112,7 @@ extension Reel {
 }
 
 /// SIGINT/SIGTERM set a flag the pipeline polls, so it can stop and remove its staging directory.
+/// `@unchecked Sendable`: `flag` is behind a `Mutex`; `sources` is written only in init and kept only to stay alive.
 final class Interrupt: @unchecked Sendable {
     private let flag = Mutex(false)
     private var sources: [any DispatchSourceSignal] = []

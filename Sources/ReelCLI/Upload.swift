@@ -222,6 +222,7 @@ private final class UploadReporter: Sendable {
 }
 
 /// SIGINT/SIGTERM: sets a flag the compressor polls and cancels the network task; the resume entry stays.
+/// `@unchecked Sendable`: `state` is behind a `Mutex`; `sources` is written only in init and kept only to stay alive.
 private final class StopSignal: @unchecked Sendable {
     private struct State {
         var flag = false

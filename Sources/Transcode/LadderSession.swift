@@ -10,6 +10,7 @@ internal import Synchronization
 internal import ThreadPool
 
 /// One transcode in progress: the demuxer, the two decoders, the constant-frame-rate clock and the rungs.
+/// `@unchecked Sendable`: one thread runs the session; `emit` hands each rung's objects to one task and waits for all.
 final class LadderSession: @unchecked Sendable {
     let input: InputContext
     let videoIndex: Int
@@ -109,7 +110,7 @@ final class LadderSession: @unchecked Sendable {
         self.audioIndex = audioIndex
         self.plan = plan
         self.preset = preset
-        videoTimeBase = input.timeBase(ofStream: videoIndex)
+        videoTimeBase = try input.timeBase(ofStream: videoIndex)
         fps = Rational(Int32(plan.frameRate.numerator), Int32(plan.frameRate.denominator))
         videoDecoder = try input.makeDecoder(
             streamIndex: videoIndex, threads: 2, maxPixels: limits.maxPixels, codecWhitelist: limits.codecs)
@@ -118,7 +119,7 @@ final class LadderSession: @unchecked Sendable {
                 streamIndex: index, threads: 1, maxPixels: limits.maxPixels, codecWhitelist: AdmissionPolicy.audioCodecs
             )
         }
-        let color = hdr?.color ?? Self.outputColor(input, videoIndex, plan, converting: converter != nil)
+        let color = try hdr?.color ?? Self.outputColor(input, videoIndex, plan, converting: converter != nil)
         scalers = plan.rungs.map {
             RungScaler(width: $0.width, height: $0.height, format: hdr == nil ? .yuv420p : .yuv420p10)
         }
@@ -191,9 +192,9 @@ final class LadderSession: @unchecked Sendable {
     /// HDR is converted, else the source's tags where it states them.
     static func outputColor(
         _ input: InputContext, _ videoIndex: Int, _ plan: LadderPlan, converting: Bool
-    ) -> ColorDescription {
+    ) throws(AVError) -> ColorDescription {
         if converting { return .bt709 }
-        return input.colorDescription(ofStream: videoIndex).forOutput(
+        return try input.colorDescription(ofStream: videoIndex).forOutput(
             shortSide: plan.rungs.map { min($0.width, $0.height) }.max() ?? 0)
     }
 

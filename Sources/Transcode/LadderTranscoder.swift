@@ -175,7 +175,7 @@ public struct LadderTranscoder: Sendable {
             }
             if converter != nil, plan.codecs.contains(.hevc),
                 let hdr = HDRRendition(
-                    admitted.info.video?.colour, tags: input.colorDescription(ofStream: videoIndex))
+                    admitted.info.video?.colour, tags: try input.colorDescription(ofStream: videoIndex))
             {
                 renditions.append(
                     try encodeHDR(
@@ -242,7 +242,7 @@ public struct LadderTranscoder: Sendable {
         let limits = admitted.limits
         let probe = RateProbe(
             input: input, videoIndex: videoIndex, plan: plan, preset: preset,
-            color: LadderSession.outputColor(input, videoIndex, plan, converting: converter != nil),
+            color: try LadderSession.outputColor(input, videoIndex, plan, converting: converter != nil),
             threads: encoderThreads, converter: converter,
             windowStarts: windows.starts, windowSeconds: windows.seconds
         ) {

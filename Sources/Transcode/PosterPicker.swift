@@ -2,6 +2,7 @@ internal import LibAV
 
 /// Chooses the poster from the first seconds: the first picture that is neither black nor flat, else the
 /// liveliest seen. Frame 0 of a phone clip is often black (fade-in, lens opening).
+/// `@unchecked Sendable`: only the poster rung's task of `LadderSession.emit` calls it, one picture at a time.
 final class PosterPicker: @unchecked Sendable {
     let searchSlots: Int64
     let stride: Int64

@@ -18,7 +18,8 @@ enum Remuxer {
             defer { packet.unref() }
             if isCancelled() { throw TranscodeError(.cancelled, path: "") }
             guard let target = map[packet.streamIndex] else { continue }
-            packet.rescale(from: input.timeBase(ofStream: packet.streamIndex), to: output.timeBase(ofStream: target))
+            packet.rescale(
+                from: try input.timeBase(ofStream: packet.streamIndex), to: try output.timeBase(ofStream: target))
             packet.streamIndex = target
             try output.write(packet)
         }

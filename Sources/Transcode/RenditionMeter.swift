@@ -4,6 +4,7 @@ internal import LibAV
 /// Reads a rendition back as it is encoded and compares each decoded picture with the rung's scaled source picture
 /// for the same slot (SSIM-Y): the quality the viewer gets, at the rendition's size, without a second pass. The
 /// source pictures wait here until the encoder's delay has passed (tens of frames), which is the memory it costs.
+/// `@unchecked Sendable`: owned by one rendition or probe encoder, whose one thread at a time calls it.
 final class RenditionMeter: @unchecked Sendable {
     private let decoder: Decoder
     private let decoded: Frame

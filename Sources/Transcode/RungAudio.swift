@@ -2,6 +2,7 @@ internal import LibAV
 
 /// A rung's AAC encoder: audio is encoded once per rung bitrate, and every packet is muxed into the rung's
 /// renditions in each codec.
+/// `@unchecked Sendable`: its encoder and packet are used by the session's one thread, one audio chunk at a time.
 final class RungAudio: @unchecked Sendable {
     let encoder: Encoder
     private(set) var outputs: [RungOutput] = []

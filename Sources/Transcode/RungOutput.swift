@@ -4,6 +4,7 @@ internal import LibAV
 
 /// One rendition: a rung in one codec, with its video encoder and muxer. The rung's scaled pictures (`RungScaler`)
 /// and its AAC packets are shared by its renditions in every codec. Only one thread touches it at a time.
+/// `@unchecked Sendable`: one task at a time encodes and muxes into it (`ParallelLoop` gives each output one task).
 final class RungOutput: @unchecked Sendable {
     let rung: LadderPlan.Rung
     let codec: VideoCodec
@@ -150,7 +151,7 @@ final class RungOutput: @unchecked Sendable {
         guard let audioStream else { return }
         try packet.reference(encoded)
         packet.streamIndex = audioStream
-        packet.rescale(from: timeBase, to: muxer.timeBase(ofStream: audioStream))
+        packet.rescale(from: timeBase, to: try muxer.timeBase(ofStream: audioStream))
         try muxer.write(packet)
     }
 
@@ -174,7 +175,7 @@ final class RungOutput: @unchecked Sendable {
             let shift = decodeShift ?? max(0, decodeLead + min(packet.dts, 0))
             decodeShift = shift
             packet.dts -= shift
-            packet.rescale(from: video.timeBase, to: muxer.timeBase(ofStream: videoStream))
+            packet.rescale(from: video.timeBase, to: try muxer.timeBase(ofStream: videoStream))
             try muxer.write(packet)
         }
     }

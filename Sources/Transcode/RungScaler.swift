@@ -1,6 +1,7 @@
 internal import LibAV
 
 /// A rung's scaler, shared by the rung's renditions in every codec: a source picture is scaled once per rung.
+/// `@unchecked Sendable`: one task of `LadderSession.emit` per rung scales; its renditions read after `emit` waits.
 final class RungScaler: @unchecked Sendable {
     let width: Int
     let height: Int

@@ -10,6 +10,7 @@ internal import MediaModel
 /// 29.97 fps lands on the same slots as the plan's cues. When a clip turns out longer than its container said and
 /// the thumbnails reach `StoryboardPlan.maxTiles`, every other one is dropped and the interval doubles, so the
 /// sheet stays within its bounds whatever the header claimed. Only one thread calls it at a time.
+/// `@unchecked Sendable`: only the poster rung's task of `LadderSession.emit` feeds it, one picture at a time.
 final class StoryboardCollector: @unchecked Sendable {
     static let imageName = "storyboard.webp"
     static let vttName = "storyboard.vtt"

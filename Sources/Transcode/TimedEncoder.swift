@@ -8,6 +8,7 @@ internal import LibAV
 /// `reel transcode`, not of the test process. It is opened by a thread that cannot raise any thread to real-time
 /// scheduling, which SVT-AV1 run as root does to every thread it starts (`ThreadScheduling`). Only one thread uses it
 /// at a time.
+/// `@unchecked Sendable`: one thread at a time sends to and receives from it; its CPU tallies change only then.
 final class TimedEncoder: @unchecked Sendable {
     let encoder: Encoder
     private var threads: ThreadGroupCPU

@@ -7,8 +7,8 @@ internal import FoundationNetworking
 
 /// `HTTPTransport` over Foundation's `URLSession` (libcurl on Linux). One session per transport, no caching,
 /// no cookies; `timeout` bounds each request.
+/// `@unchecked Sendable`: immutable after init, and `URLSession` is thread-safe (Linux's is not marked `Sendable`).
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
-    // URLSession is thread-safe; the class is immutable after init.
     private let session: URLSession
     private let timeout: TimeInterval
 

@@ -10,6 +10,7 @@ import MediaFixtures
 ///
 /// Mounted with `commit=600`: ext4's periodic journal commit (every 5 s by default) would otherwise write metadata back
 /// behind a test's back and hide a missing fsync. Needs root (loop devices, mount).
+/// `@unchecked Sendable`: one test's task drives it, one step at a time (`with` runs the body, then releases it).
 final class PowerLossDisk: @unchecked Sendable {
     let image: String
     let mountPoint: String

@@ -54,7 +54,7 @@ struct HLSRendition {
             maxPixels: 1 << 24)
         let input = try InputContext(path: path, policy: policy)
         let videoIndex = try require(input.bestStream(.video), "no video stream")
-        let timeBase = input.timeBase(ofStream: videoIndex)
+        let timeBase = try input.timeBase(ofStream: videoIndex)
         let decoder =
             decode
             ? try input.makeDecoder(

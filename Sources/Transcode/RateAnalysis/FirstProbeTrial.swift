@@ -9,6 +9,7 @@ internal import LibAV
 /// paid for one short encode and two read-backs; otherwise it is started again at the CRFs the full analysis
 /// chooses. As two encodes of their own, with their own decode and scaling, the first probes cost 0.8-3.8 CPU s on
 /// 10 s clips whose plain ladder took about 23, past the 10 % allowed on three of them (docs/benchmarks.md).
+/// `@unchecked Sendable`: immutable but for its `ProbeEncoder`, which only its rung's task of `emit` feeds.
 final class FirstProbeTrial: @unchecked Sendable {
     /// The rung's index in the plan, and how many of its first pictures the probes read.
     let rung: Int

@@ -3,6 +3,7 @@ internal import LibAV
 /// One probe's encoder and its read-back, with nothing muxed: the analysis's probes, and the check's sample of the
 /// clip at a rung's own CRF (`LadderSession`). Only one thread touches it at a time. Its encoder's CPU is counted as a
 /// rendition's is (`TimedEncoder`).
+/// `@unchecked Sendable`: its encoder, packet and counts are used by one thread at a time (one task per probe or rung).
 final class ProbeEncoder: @unchecked Sendable {
     private let timed: TimedEncoder
     let meter: RenditionMeter

@@ -108,7 +108,7 @@ final class RateProbe {
         let decoder = try makeDecoder()
         let packet = try Packet()
         let frame = try Frame()
-        let timeBase = input.timeBase(ofStream: videoIndex).doubleValue
+        let timeBase = try input.timeBase(ofStream: videoIndex).doubleValue
         let origin = input.streams[videoIndex].startTimeSeconds ?? 0
         let halfFrame = 0.5 / max(plan.frameRateValue, 1)
         func drain() throws -> Bool {

@@ -10,6 +10,7 @@ import Glibc
 /// A throwaway PostgreSQL server for tests: Debian's binaries, `initdb` into a temporary directory as an
 /// unprivileged user (PostgreSQL refuses to run as root), a private port and socket directory, no fsync. Each
 /// test makes its own server or its own database on one; the server is stopped and its files removed in deinit.
+/// `@unchecked Sendable`: one test's task at a time starts, stops or kills it; the rest is immutable after init.
 public final class PostgresTestServer: @unchecked Sendable {
     public struct SetupError: Error, CustomStringConvertible {
         public let description: String

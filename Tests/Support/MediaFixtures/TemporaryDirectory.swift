@@ -1,7 +1,7 @@
 import Foundation
 
 /// A directory of its own for each test, removed when the test is done with it.
-public final class TemporaryDirectory: @unchecked Sendable {
+public final class TemporaryDirectory: Sendable {
     public let path: String
 
     public init() throws {

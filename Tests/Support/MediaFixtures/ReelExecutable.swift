@@ -8,8 +8,9 @@ public enum ReelExecutable {
             let path = candidate.appendingPathComponent("reel").path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
+        // This file is Tests/Support/MediaFixtures/ReelExecutable.swift: four levels below the package root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/reel").path
     }
 }

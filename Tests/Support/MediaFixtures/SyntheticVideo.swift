@@ -161,7 +161,7 @@ public struct SyntheticVideo: Sendable {
         _ = try encoder.send(frame)
         while try encoder.receive(into: packet) == .output {
             packet.streamIndex = stream
-            packet.rescale(from: encoder.timeBase, to: output.timeBase(ofStream: stream))
+            packet.rescale(from: encoder.timeBase, to: try output.timeBase(ofStream: stream))
             try output.write(packet)
         }
     }

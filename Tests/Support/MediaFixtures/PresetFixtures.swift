@@ -13,10 +13,10 @@ public enum PresetFixtures {
         public var description: String { keyPath }
     }
 
-    /// `Presets/` in this checkout.
+    /// `Presets/` in this checkout (this file is Tests/Support/MediaFixtures/PresetFixtures.swift).
     public static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Presets").path
+        .deletingLastPathComponent().appendingPathComponent("Presets").path
 
     /// The names of the files in `Presets/`, sorted.
     public static func fileNames() throws -> [String] {

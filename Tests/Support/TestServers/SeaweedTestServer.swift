@@ -15,6 +15,7 @@ import Glibc
 /// `scripts/install-deps.sh` pins) with master, volume, filer and S3 in one process. It binds to `host` only, with
 /// telemetry off, a data directory and unix sockets in a temporary directory, ports of its own, and a random key
 /// pair it reads from its environment. The bucket exists when `init` returns.
+/// `@unchecked Sendable`: one task at a time starts, stops or kills it (the shared one's through `SharedSeaweed`).
 public final class SeaweedTestServer: @unchecked Sendable {
     public struct SetupError: Error, CustomStringConvertible {
         public let description: String

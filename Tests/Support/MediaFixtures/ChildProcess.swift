@@ -12,7 +12,7 @@ public import Glibc
 /// Async code never blocks on it: `exit(within:)`, `stop(within:)`, `run(_:within:)` and `suspendUntil` suspend between
 /// looks, and each wait has a bound and names what it waited for. The blocking forms are for synchronous callers and
 /// the compiler refuses them in async code.
-public final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: Sendable {
     public let command: [String]
     private let process: Subprocess
     private let stdoutPath: String
