@@ -83,17 +83,23 @@ let package = Package(
         .target(
             name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: upcoming),
+        // The catalog's interface (issue 63): the role protocols every engine implements, their records and
+        // CatalogError. No engine's library: code above the seam (FeedServer, Worker, ReelCLI) is written against it.
+        .target(name: "Catalog", dependencies: ["MediaModel", "ViewerAnalytics"], swiftSettings: upcoming),
+        // The feed's pages read on an event loop (EventLoopFeed): NIO's types, kept out of the interface.
+        .target(
+            name: "CatalogEventLoop",
+            dependencies: ["Catalog", .product(name: "NIOCore", package: "swift-nio")], swiftSettings: upcoming),
         .target(
             name: "FeedStore",
             dependencies: [
-                "MediaModel", "LibSQLite", "FileSystem", "ViewerAnalytics",
+                "Catalog", "MediaModel", "LibSQLite", "ViewerAnalytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ], swiftSettings: upcoming),
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
+                "Catalog", "CatalogEventLoop", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -121,7 +127,7 @@ let package = Package(
         .target(
             name: "Worker",
             dependencies: [
-                "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV", "ObjectStore",
+                "Catalog", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV", "ObjectStore",
                 "Deadlines", "Sandbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -154,7 +160,8 @@ let package = Package(
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "Catalog", "FeedStore", "FeedServer",
+                "Worker",
                 "FileSystem", "Deadlines",
                 "UploadClient",
                 "HLSCheck", "ObjectStore", "Sandbox",
@@ -171,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "ReelBench",
             dependencies: [
-                "FeedStore", "PostgresCatalog", "PrefetchSim",
+                "Catalog", "PostgresCatalog", "PrefetchSim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -183,7 +190,7 @@ let package = Package(
         .target(
             name: "FuzzContracts",
             dependencies: [
-                "FeedServer", "FeedStore", "FileSystem", "HLSCheck", "Ingest", "MediaModel", "ViewerAnalytics",
+                "FeedServer", "Catalog", "FileSystem", "HLSCheck", "Ingest", "MediaModel", "ViewerAnalytics",
                 "Transcode", "ChatImages", "PrefetchSim",
             ],
             path: "Fuzz/Contracts",
@@ -204,7 +211,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel",
+                "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "Catalog", "FeedStore", "Transcode",
+                "MediaModel",
                 "PrefetchSim", "TestServers", "ObjectStore", "SigV4", "ViewerAnalytics", "Worker", "Sandbox",
                 "FileSystem",
             ],
@@ -231,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "FeedStoreTests",
             dependencies: [
-                "TestTraits", "Deadlines", "FeedStore", "MediaFixtures", "MediaModel",
+                "TestTraits", "Deadlines", "Catalog", "FeedStore", "MediaFixtures", "MediaModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming
@@ -240,7 +248,8 @@ let package = Package(
             name: "FeedServerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "FeedServer", "FeedStore", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore", "SigV4",
+                "FeedServer", "Catalog", "FeedStore", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore",
+                "SigV4",
                 "TestServers",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -252,7 +261,8 @@ let package = Package(
             name: "WorkerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "Worker", "FileSystem", "FeedStore", "MediaModel", "MediaFixtures", "Ingest", "Transcode", "ChatImages",
+                "Worker", "FileSystem", "Catalog", "FeedStore", "MediaModel", "MediaFixtures", "Ingest", "Transcode",
+                "ChatImages",
                 "ObjectStore", "SigV4", "TestServers",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -307,7 +317,7 @@ let package = Package(
         .target(
             name: "PostgresCatalog",
             dependencies: [
-                "FeedStore", "Deadlines", "ViewerAnalytics",
+                "Catalog", "CatalogEventLoop", "FeedStore", "Deadlines", "ViewerAnalytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -327,7 +337,8 @@ let package = Package(
             name: "PostgresTests",
             dependencies: [
                 "Deadlines",
-                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures", "ViewerAnalytics",
+                "TestServers", "PostgresCatalog", "Catalog", "CatalogEventLoop", "FeedStore", "MediaFixtures",
+                "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -340,7 +351,7 @@ let package = Package(
         .testTarget(
             name: "CatalogConformanceTests",
             dependencies: [
-                "Deadlines", "FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel",
+                "Deadlines", "Catalog", "FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel",
                 "ViewerAnalytics",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -351,7 +362,7 @@ let package = Package(
         .testTarget(
             name: "MultiHostTests",
             dependencies: [
-                "Deadlines", "TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog", "ObjectStore", "SigV4",
+                "Deadlines", "TestServers", "MediaFixtures", "Catalog", "PostgresCatalog", "ObjectStore", "SigV4",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

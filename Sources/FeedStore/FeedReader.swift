@@ -1,3 +1,4 @@
+internal import Catalog
 internal import LibSQLite
 internal import Synchronization
 

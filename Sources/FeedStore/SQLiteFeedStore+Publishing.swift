@@ -1,3 +1,4 @@
+public import Catalog
 internal import Foundation
 internal import GRDB
 internal import MediaModel

@@ -1,3 +1,4 @@
+public import Catalog
 internal import GRDB
 
 /// Upload tokens: created, listed, revoked, and looked up by hash on every upload request.

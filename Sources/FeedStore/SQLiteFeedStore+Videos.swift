@@ -1,3 +1,4 @@
+public import Catalog
 internal import GRDB
 
 extension SQLiteFeedStore {

@@ -1,17 +1,17 @@
+public import Catalog
+
 /// The catalog on SQLite, the embedded default. Reads run on the pool's readers, concurrently with the writer. Its
 /// roles live in extensions: the feed, jobs, publishing, tokens, uploads and seeding. Every role's method is
 /// `async` and goes through GRDB's async access, which runs on GRDB's dispatch queues: the concurrency pool (one
 /// thread per core) never waits on SQLite's lock or busy timeout. Only `SynchronousFeed`'s two reads, for the event
 /// loop, have synchronous overloads of the same name; async code always gets the `async` ones.
-public struct SQLiteFeedStore: Catalog, CatalogSeeding, SynchronousFeed {
+public struct SQLiteFeedStore: CatalogRoles, CatalogSeeding, SynchronousFeed {
     public let database: FeedDatabase
 
     public init(database: FeedDatabase) { self.database = database }
 
     public var synchronousFeed: (any SynchronousFeed)? { self }
     public var readsPages: Bool { true }
-    /// SQLite reads in-process: `synchronousFeed` answers on the event loop itself.
-    public var eventLoopFeed: (any EventLoopFeed)? { nil }
 
     /// SQLite has no notifications between processes: the caller's poll interval is the wake-up, and it always looks.
     public func waitForQueuedJob(upTo seconds: Double) async -> Bool {

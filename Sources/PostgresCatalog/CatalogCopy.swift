@@ -1,3 +1,4 @@
+public import Catalog
 public import FeedStore
 internal import GRDB
 public import Logging

@@ -1,3 +1,4 @@
+public import Catalog
 public import FeedStore
 public import Logging
 
@@ -8,7 +9,7 @@ public enum CatalogOpener {
     /// The whole catalog, and seeding for `reel db seed`; each command hands its parts only the roles they use.
     public static func with<T: Sendable>(
         _ location: DatabaseLocation, connections: Int = 8, logger: Logger,
-        _ body: @Sendable (any Catalog & CatalogSeeding) async throws -> T
+        _ body: @Sendable (any CatalogRoles & CatalogSeeding) async throws -> T
     ) async throws -> T {
         switch location {
         case let .sqlite(path):
@@ -23,7 +24,7 @@ public enum CatalogOpener {
     /// The primary for everything and, with `--database-read`, a replica for the feed's reads.
     public static func with<T: Sendable>(
         _ location: DatabaseLocation, reading replica: DatabaseLocation?, connections: Int = 8, logger: Logger,
-        _ body: @Sendable (any Catalog) async throws -> T
+        _ body: @Sendable (any CatalogRoles) async throws -> T
     ) async throws -> T {
         try await with(location, connections: connections, logger: logger) { primary in
             guard let replica else { return try await body(primary) }

@@ -1,4 +1,5 @@
-public import FeedStore
+public import Catalog
+internal import CatalogEventLoop
 internal import Logging
 public import NIOCore
 internal import PostgresNIO

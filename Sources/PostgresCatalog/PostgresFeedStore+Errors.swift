@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import PostgresNIO
 
 /// PostgreSQL's errors as `CatalogError`s, decided here once by SQLSTATE and client error code, never by message.

@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 internal import PostgresNIO
 public import ViewerAnalytics
 

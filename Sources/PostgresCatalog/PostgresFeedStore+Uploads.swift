@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 internal import NIOCore
 internal import PostgresNIO
 

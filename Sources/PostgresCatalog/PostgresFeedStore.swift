@@ -1,5 +1,6 @@
+public import Catalog
+public import CatalogEventLoop
 internal import Deadlines
-public import FeedStore
 public import Logging
 internal import PostgresNIO
 public import ServiceLifecycle
@@ -12,7 +13,7 @@ public import ServiceLifecycle
 /// It is a `Service`: nothing connects until `run()` runs, and every call waits for a pooled connection at most
 /// `connectionWait` (5 s by default) before failing with `CatalogError.Kind.unavailable` (the pool itself would queue a request for a
 /// minute while the server is down). The pool reconnects by itself when the server is back.
-public final class PostgresFeedStore: Catalog, CatalogSeeding, Service {
+public final class PostgresFeedStore: CatalogRoles, CatalogSeeding, EventLoopFeedSource, Service {
     /// How long a call waits for a pooled connection before it gives up as unavailable: the connect timeout and a
     /// margin, so a server that is down fails calls quickly and a busy pool still serves them.
     let connectionWait: Duration

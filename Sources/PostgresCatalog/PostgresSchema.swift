@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 public import Logging
 internal import NIOCore
 public import PostgresNIO

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import FeedStore
 import Foundation
 import Logging

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Catalog
 import FeedServer
-import FeedStore
 import Foundation
 import Logging
 import MediaModel

@@ -1,3 +1,4 @@
+import Catalog
 import FeedStore
 import Foundation
 import Logging
@@ -19,7 +20,9 @@ enum CatalogEngine: String, CaseIterable, CustomTestStringConvertible, Sendable 
 
     /// Runs `body` with a fresh, migrated catalog of this engine: a SQLite file in its own directory, or a database of
     /// its own on the process's PostgreSQL server.
-    func withStore<T: Sendable>(_ body: @Sendable (any Catalog & CatalogSeeding) async throws -> T) async throws -> T {
+    func withStore<T: Sendable>(
+        _ body: @Sendable (any CatalogRoles & CatalogSeeding) async throws -> T
+    ) async throws -> T {
         try await withCatalog { catalog in try await catalog.withStore(body) }
     }
 
@@ -43,7 +46,9 @@ enum TestCatalog: Sendable {
     case postgres(PostgresLocation)
 
     /// Opens (and migrates) the catalog for as long as `body` runs: every role, and seeding to set tests up.
-    func withStore<T: Sendable>(_ body: @Sendable (any Catalog & CatalogSeeding) async throws -> T) async throws -> T {
+    func withStore<T: Sendable>(
+        _ body: @Sendable (any CatalogRoles & CatalogSeeding) async throws -> T
+    ) async throws -> T {
         switch self {
         case let .sqlite(path):
             return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))

@@ -1,3 +1,4 @@
+import Catalog
 import Deadlines
 import FeedStore
 import Foundation
@@ -97,6 +98,5 @@ final class GatedFeed: FeedReading, JobStatusReading {
     func videoCount() async throws(CatalogError) -> Int { try await base.videoCount() }
     func ping() async throws(CatalogError) { try await base.ping() }
     var synchronousFeed: (any SynchronousFeed)? { nil }
-    var eventLoopFeed: (any EventLoopFeed)? { nil }
     func job(id: String) async throws(CatalogError) -> FeedJob? { try await base.job(id: id) }
 }

@@ -1,3 +1,4 @@
+import Catalog
 import FeedServer
 import FeedStore
 import Foundation

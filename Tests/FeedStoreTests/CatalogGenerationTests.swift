@@ -3,6 +3,7 @@ import GRDB
 import MediaFixtures
 import Testing
 
+@testable import Catalog
 @testable import FeedStore
 
 /// The catalog generation moves with every change to the feed, and only with those, on every connection.

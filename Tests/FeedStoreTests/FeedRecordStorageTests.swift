@@ -4,6 +4,7 @@ import MediaFixtures
 import MediaModel
 import Testing
 
+@testable import Catalog
 @testable import FeedStore
 
 /// Each video's facts are stored as one record at publish (`FeedVideoRecord`); an edit outside FeedStore clears the

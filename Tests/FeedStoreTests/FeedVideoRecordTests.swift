@@ -1,7 +1,7 @@
 import MediaModel
 import Testing
 
-@testable import FeedStore
+@testable import Catalog
 
 /// The feed's stored record: every video reads back as it was encoded, and no bytes — cut short, flipped, or made
 /// up — crash the decoder; each is a `Malformed` naming the offset.

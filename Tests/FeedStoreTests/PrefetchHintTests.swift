@@ -3,6 +3,7 @@ import MediaFixtures
 import MediaModel
 import Testing
 
+@testable import Catalog
 @testable import FeedStore
 
 /// Prefetch hints: read from a media playlist (pure), stored with the rendition, shown in the feed item.

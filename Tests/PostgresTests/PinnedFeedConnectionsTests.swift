@@ -1,3 +1,5 @@
+import Catalog
+import CatalogEventLoop
 import FeedStore
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import Catalog
 import Deadlines
 import FeedStore
 import Foundation

@@ -4,12 +4,12 @@ public import ViewerAnalytics
 /// A catalog whose feed reads go to a read replica (`--database-read`) while everything else — uploads, jobs,
 /// publishing, and job status, which a client polls right after uploading — goes to the primary. The feed may lag
 /// the primary by the replica's delay; its ETags follow the replica's own generation, so they stay consistent.
-public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
-    public let primary: any Catalog & CatalogSeeding
+public struct ReplicaReadingFeedStore: CatalogRoles, CatalogSeeding {
+    public let primary: any CatalogRoles & CatalogSeeding
     /// Only the feed's reads: a replica is read-only.
     public let feedReader: any FeedReading
 
-    public init(primary: any Catalog & CatalogSeeding, feedReader: any FeedReading) {
+    public init(primary: any CatalogRoles & CatalogSeeding, feedReader: any FeedReading) {
         self.primary = primary
         self.feedReader = feedReader
     }
@@ -17,7 +17,6 @@ public struct ReplicaReadingFeedStore: Catalog, CatalogSeeding {
     // MARK: FeedReading, from the replica
 
     public var synchronousFeed: (any SynchronousFeed)? { feedReader.synchronousFeed }
-    public var eventLoopFeed: (any EventLoopFeed)? { feedReader.eventLoopFeed }
 
     public func pageWithGeneration(
         limit: Int, after cursor: FeedPosition?

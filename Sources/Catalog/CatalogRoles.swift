@@ -7,5 +7,5 @@
 /// dispatch queues), PostgreSQL over the network.
 ///
 /// Seeding (`CatalogSeeding`) is not part of it: only tests, benchmarks and `reel db seed` write outside a job.
-public typealias Catalog =
+public typealias CatalogRoles =
     FeedReading & JobQueue & Publishing & UploadLedger & TokenRegistry & ViewerEventLog & FeedRanking

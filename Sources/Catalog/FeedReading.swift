@@ -1,5 +1,6 @@
 /// The feed as clients read it: pages, single videos and items, the generation that changes with them, and the
-/// fast paths for a caller on an event loop. Reads only, so a replica can answer them.
+/// synchronous fast path for a caller on an event loop (a network engine's own is `CatalogEventLoop`'s
+/// `EventLoopFeedSource`). Reads only, so a replica can answer them.
 public protocol FeedReading: Sendable {
     /// A page (newest first, `limit` 1...50 items after `cursor`) and the catalog generation it belongs to.
     func pageWithGeneration(
@@ -21,6 +22,4 @@ public protocol FeedReading: Sendable {
     func ping() async throws(CatalogError)
     /// Blocking reads for the feed's event-loop fast path, when the engine has them without a network round trip.
     var synchronousFeed: (any SynchronousFeed)? { get }
-    /// Pages read from an event loop without leaving it, when the engine reads over the network (PostgreSQL).
-    var eventLoopFeed: (any EventLoopFeed)? { get }
 }
