@@ -165,7 +165,7 @@ let package = Package(
                 "FileSystem", "Deadlines",
                 "UploadClient",
                 "HLSCheck", "ObjectStore", "Sandbox",
-                "PostgresCatalog", "ViewerAnalytics",
+                "CatalogEngines", "PostgresCatalog", "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -178,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "ReelBench",
             dependencies: [
-                "Catalog", "PostgresCatalog", "PrefetchSim",
+                "Catalog", "CatalogEngines", "PrefetchSim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -313,18 +313,30 @@ let package = Package(
             name: "HLSCheckTests",
             dependencies: ["TestTraits", "Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"],
             swiftSettings: upcoming),
-        // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresFeedStore).
+        // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresFeedStore); no GRDB, no LibSQLite.
         .target(
             name: "PostgresCatalog",
             dependencies: [
-                "Catalog", "CatalogEventLoop", "FeedStore", "Deadlines", "ViewerAnalytics",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "Catalog", "CatalogEventLoop", "Deadlines", "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // The two places that know both engines: CatalogOpener (the engine a `--database` names) and CatalogCopy
+        // (`reel db copy`, SQLite into PostgreSQL). Neither engine links the other's library.
+        .target(
+            name: "CatalogEngines",
+            dependencies: [
+                "Catalog", "FeedStore", "PostgresCatalog",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import CatalogEngines
 import FeedServer
 import FileSystem
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import CatalogEngines
 import Foundation
 import Logging
 import PostgresCatalog

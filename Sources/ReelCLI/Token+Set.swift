@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import CatalogEngines
 import PostgresCatalog
 
 extension Reel.Token {

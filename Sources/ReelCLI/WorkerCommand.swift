@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import CatalogEngines
 import FileSystem
 import Foundation
 import Ingest

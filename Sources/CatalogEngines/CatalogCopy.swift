@@ -3,6 +3,7 @@ public import FeedStore
 internal import GRDB
 public import Logging
 internal import NIOCore
+internal import PostgresCatalog
 public import PostgresNIO
 
 /// `reel db copy`: an existing SQLite catalog into an empty PostgreSQL one, so a library can move to many hosts.
