@@ -91,7 +91,7 @@ let package = Package(
             name: "CatalogEventLoop",
             dependencies: ["Catalog", .product(name: "NIOCore", package: "swift-nio")], swiftSettings: upcoming),
         .target(
-            name: "FeedStore",
+            name: "SQLiteCatalog",
             dependencies: [
                 "Catalog", "MediaModel", "LibSQLite", "ViewerAnalytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -160,7 +160,8 @@ let package = Package(
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "Catalog", "FeedStore", "FeedServer",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "Catalog", "SQLiteCatalog",
+                "FeedServer",
                 "Worker",
                 "FileSystem", "Deadlines",
                 "UploadClient",
@@ -211,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "Catalog", "FeedStore", "Transcode",
+                "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "Catalog", "SQLiteCatalog", "Transcode",
                 "MediaModel",
                 "PrefetchSim", "TestServers", "ObjectStore", "SigV4", "ViewerAnalytics", "Worker", "Sandbox",
                 "FileSystem",
@@ -237,9 +238,9 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(
-            name: "FeedStoreTests",
+            name: "SQLiteCatalogTests",
             dependencies: [
-                "TestTraits", "Deadlines", "Catalog", "FeedStore", "MediaFixtures", "MediaModel",
+                "TestTraits", "Deadlines", "Catalog", "SQLiteCatalog", "MediaFixtures", "MediaModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming
@@ -248,7 +249,7 @@ let package = Package(
             name: "FeedServerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "FeedServer", "Catalog", "FeedStore", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore",
+                "FeedServer", "Catalog", "SQLiteCatalog", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore",
                 "SigV4",
                 "TestServers",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -261,7 +262,8 @@ let package = Package(
             name: "WorkerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "Worker", "FileSystem", "Catalog", "FeedStore", "MediaModel", "MediaFixtures", "Ingest", "Transcode",
+                "Worker", "FileSystem", "Catalog", "SQLiteCatalog", "MediaModel", "MediaFixtures", "Ingest",
+                "Transcode",
                 "ChatImages",
                 "ObjectStore", "SigV4", "TestServers",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -313,7 +315,7 @@ let package = Package(
             name: "HLSCheckTests",
             dependencies: ["TestTraits", "Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"],
             swiftSettings: upcoming),
-        // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresFeedStore); no GRDB, no LibSQLite.
+        // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresCatalogEngine); no GRDB, no LibSQLite.
         .target(
             name: "PostgresCatalog",
             dependencies: [
@@ -332,7 +334,7 @@ let package = Package(
         .target(
             name: "CatalogEngines",
             dependencies: [
-                "Catalog", "FeedStore", "PostgresCatalog",
+                "Catalog", "SQLiteCatalog", "PostgresCatalog",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -349,7 +351,7 @@ let package = Package(
             name: "PostgresTests",
             dependencies: [
                 "Deadlines",
-                "TestServers", "PostgresCatalog", "Catalog", "CatalogEventLoop", "FeedStore", "MediaFixtures",
+                "TestServers", "PostgresCatalog", "Catalog", "CatalogEventLoop", "SQLiteCatalog", "MediaFixtures",
                 "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -363,7 +365,8 @@ let package = Package(
         .testTarget(
             name: "CatalogConformanceTests",
             dependencies: [
-                "Deadlines", "Catalog", "FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel",
+                "Deadlines", "Catalog", "SQLiteCatalog", "PostgresCatalog", "TestServers", "MediaFixtures",
+                "MediaModel",
                 "ViewerAnalytics",
                 .product(name: "Logging", package: "swift-log"),
             ],

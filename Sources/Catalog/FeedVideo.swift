@@ -12,7 +12,7 @@ public struct FeedVideo: Sendable, Equatable {
         public var averageBandwidth: Int
         public var codecs: String
         public var segments: Int
-        /// The video codec, `h264`, `hevc` or `av1` (Transcode's `VideoCodec` names; FeedStore keeps it a string).
+        /// The video codec, `h264`, `hevc` or `av1` (Transcode's `VideoCodec` names; the catalog keeps it a string).
         /// nil, not `h264`, for renditions published before Reel recorded it, although all of those are H.264: the
         /// catalog keeps NULL and the item omits the key, so items stored before stay what a render would give.
         public var videoCodec: String?

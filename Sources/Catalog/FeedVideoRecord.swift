@@ -5,7 +5,7 @@ internal import MediaModel
 /// codecs, hints — and nothing of the HTTP API: no URL, no JSON key. The feed server renders items from it, so a new
 /// media base URL or API field needs no data migration.
 ///
-/// Derived data: the normalized columns are the truth. An edit made outside FeedStore clears the record through
+/// Derived data: the normalized columns are the truth. An edit made outside Reel clears the record through
 /// triggers (SQLite migration v5, PostgreSQL v1), and readers encode that row again from its columns.
 ///
 /// A video with a loudness is written as version 2, its loudness after the renditions; one without it as version 1,

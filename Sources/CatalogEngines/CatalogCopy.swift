@@ -1,10 +1,10 @@
 public import Catalog
-public import FeedStore
 internal import GRDB
 public import Logging
 internal import NIOCore
 internal import PostgresCatalog
 public import PostgresNIO
+public import SQLiteCatalog
 
 /// `reel db copy`: an existing SQLite catalog into an empty PostgreSQL one, so a library can move to many hosts.
 ///
@@ -27,10 +27,10 @@ public struct CatalogCopy: Sendable {
         ("feed_rankings", ["ranking"]),
     ]
 
-    public let source: FeedDatabase
+    public let source: SQLiteCatalogDatabase
     public let batchRows: Int
 
-    public init(source: FeedDatabase, batchRows: Int = 1_000) {
+    public init(source: SQLiteCatalogDatabase, batchRows: Int = 1_000) {
         self.source = source
         self.batchRows = max(1, batchRows)
     }

@@ -1,7 +1,7 @@
 public import Catalog
-public import FeedStore
 public import Logging
 public import PostgresCatalog
+public import SQLiteCatalog
 
 /// Opens the catalog `--database` names (either engine), for the length of one command. SQLite opens (and migrates) in-process;
 /// PostgreSQL needs its connection pool running while the command works, so the pool runs in a child task that ends
@@ -14,7 +14,7 @@ public enum CatalogOpener {
     ) async throws -> T {
         switch location {
         case let .sqlite(path):
-            return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))
+            return try await body(SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: path)))
         case let .postgres(postgres):
             return try await withPostgres(postgres, connections: connections, migrate: true, logger: logger) {
                 try await body($0)
@@ -30,7 +30,7 @@ public enum CatalogOpener {
         try await with(location, connections: connections, logger: logger) { primary in
             guard let replica else { return try await body(primary) }
             return try await withReplica(replica, connections: connections, logger: logger) { reader in
-                try await body(ReplicaReadingFeedStore(primary: primary, feedReader: reader))
+                try await body(ReplicaReadingCatalog(primary: primary, feedReader: reader))
             }
         }
     }
@@ -42,7 +42,7 @@ public enum CatalogOpener {
     ) async throws -> T {
         switch location {
         case let .sqlite(path):
-            return try await body(SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path)))
+            return try await body(SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(readOnlyPath: path)))
         case let .postgres(postgres):
             return try await withPostgres(postgres, connections: connections, migrate: false, logger: logger) {
                 try await body($0)
@@ -53,9 +53,9 @@ public enum CatalogOpener {
     /// The pool runs in a child task for as long as `body` does; the schema is migrated first unless this is a replica.
     private static func withPostgres<T: Sendable>(
         _ location: PostgresLocation, connections: Int, migrate: Bool, logger: Logger,
-        _ body: @Sendable (PostgresFeedStore) async throws -> T
+        _ body: @Sendable (PostgresCatalogEngine) async throws -> T
     ) async throws -> T {
-        let store = PostgresFeedStore(location: location, connections: connections, logger: logger)
+        let store = PostgresCatalogEngine(location: location, connections: connections, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }

@@ -7,7 +7,7 @@ public protocol EventLoopFeedSource: Sendable {
     var eventLoopFeed: (any EventLoopFeed)? { get }
 }
 
-extension ReplicaReadingFeedStore: EventLoopFeedSource {
+extension ReplicaReadingCatalog: EventLoopFeedSource {
     /// The replica's, since the feed's reads go to it.
     public var eventLoopFeed: (any EventLoopFeed)? { (feedReader as? any EventLoopFeedSource)?.eventLoopFeed }
 }

@@ -1,23 +1,25 @@
 import ArgumentParser
 import Catalog
-import FeedStore
 import PrefetchSim
+import SQLiteCatalog
 
 extension Reel.Simulate {
     /// The published videos of a Reel catalog, opened read-only, with their renditions' real init and first-segment
     /// sizes. Renditions without a hint (published before Reel measured them) are estimated from their bit rate,
     /// and a line on stderr says how many.
     static func feedVideos(at path: String) async throws -> [FeedVideoModel] {
-        let models = try await SQLiteFeedStore(database: FeedDatabase(readOnlyPath: path)).publishedVideos().map {
-            video in
-            try FeedVideoModel(
-                name: video.id, durationMilliseconds: video.durationMilliseconds,
-                renditions: video.renditions.map {
-                    FeedVideoModel.Rendition(
-                        id: $0.rung, averageBandwidth: $0.averageBandwidth, segments: $0.segments, prefetch: $0.prefetch
-                    )
-                })
-        }
+        let models = try await SQLiteCatalogEngine(database: SQLiteCatalogDatabase(readOnlyPath: path))
+            .publishedVideos().map {
+                video in
+                try FeedVideoModel(
+                    name: video.id, durationMilliseconds: video.durationMilliseconds,
+                    renditions: video.renditions.map {
+                        FeedVideoModel.Rendition(
+                            id: $0.rung, averageBandwidth: $0.averageBandwidth, segments: $0.segments,
+                            prefetch: $0.prefetch
+                        )
+                    })
+            }
         guard !models.isEmpty else { throw ValidationError("\(path): no published videos") }
         let estimated = models.reduce(0) { $0 + $1.estimatedRenditions.count }
         if estimated > 0 {

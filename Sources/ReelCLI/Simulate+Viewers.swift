@@ -1,14 +1,14 @@
 import ArgumentParser
 import Catalog
-import FeedStore
 import Foundation
 import PrefetchSim
+import SQLiteCatalog
 import ViewerAnalytics
 
 extension Reel.Simulate {
     /// Every stored viewer event of a Reel catalog (opened read-only), rebuilt into sessions.
     static func viewerSessions(at path: String) async throws -> [ViewerSession] {
-        let store = SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(readOnlyPath: path))
         var events: [ViewerEvent] = []
         var after: Int64 = 0
         while true {
@@ -22,7 +22,7 @@ extension Reel.Simulate {
 
     /// Each video's measured retention curve from a catalog's figures (`--retention-from`).
     static func measuredRetention(at path: String) async throws -> [String: [Double]] {
-        let store = SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(readOnlyPath: path))
         var curves: [String: [Double]] = [:]
         for stats in try await store.allVideoStats() where !stats.retention.isEmpty {
             curves[stats.video] = stats.retention

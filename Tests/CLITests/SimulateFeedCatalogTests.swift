@@ -1,9 +1,9 @@
 import Catalog
-import FeedStore
 import Foundation
 import MediaFixtures
 import MediaModel
 import PrefetchSim
+import SQLiteCatalog
 import Testing
 
 @testable import ReelCLI

@@ -1,7 +1,7 @@
 import Catalog
-import FeedStore
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import TestServers
 import TestTraits
 import Testing

@@ -1,9 +1,9 @@
 import Catalog
-import FeedStore
 import Foundation
 import Logging
 import MediaFixtures
 import PostgresCatalog
+import SQLiteCatalog
 import Synchronization
 import TestServers
 import Testing
@@ -51,11 +51,11 @@ enum TestCatalog: Sendable {
     ) async throws -> T {
         switch self {
         case let .sqlite(path):
-            return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))
+            return try await body(SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: path)))
         case let .postgres(location):
             // Patient: in the full test run, blocking tests can hold the concurrency pool (which runs the connection
             // pool) for minutes; conformance is about what the engine answers, not how fast.
-            let store = PostgresFeedStore(
+            let store = PostgresCatalogEngine(
                 location: location, connections: 8, connectionWait: .seconds(300), logger: Logger(label: "conformance"))
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }

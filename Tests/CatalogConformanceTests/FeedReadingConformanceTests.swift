@@ -1,7 +1,7 @@
 import Catalog
-import FeedStore
 import Foundation
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 /// `FeedReading` on every engine: pages, cursors, paging while videos are published, the generation, items.

@@ -1,6 +1,6 @@
 import Catalog
-import FeedStore
 import MediaModel
+import SQLiteCatalog
 
 /// Media and jobs the conformance tests publish: every column a video has, so a round trip shows what an engine drops.
 enum Fixtures {

@@ -1,5 +1,5 @@
 import Catalog
-import FeedStore
+import SQLiteCatalog
 import Testing
 
 /// The whole catalog rather than one role, on every engine: a migrated catalog opened again keeps its data.

@@ -1,5 +1,5 @@
 import Catalog
-import FeedStore
+import SQLiteCatalog
 import Testing
 
 /// `publishedVideoIDs(among:)`, the viewer events' check, on every engine: the published ids of those asked about,

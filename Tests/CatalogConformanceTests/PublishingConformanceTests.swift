@@ -1,6 +1,6 @@
 import Catalog
-import FeedStore
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 /// `Publishing` on every engine: what a publish stores, duplicates found by their bytes, and a job finished as one.

@@ -1,5 +1,5 @@
 import Catalog
-import FeedStore
+import SQLiteCatalog
 import Testing
 
 /// `TokenRegistry` on every engine: tokens created, listed, found by hash and revoked once.

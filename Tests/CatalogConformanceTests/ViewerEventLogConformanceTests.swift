@@ -1,5 +1,5 @@
 import Catalog
-import FeedStore
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

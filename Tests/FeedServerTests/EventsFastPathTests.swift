@@ -1,10 +1,10 @@
 import Catalog
-import FeedStore
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

@@ -1,6 +1,6 @@
 import Catalog
-import FeedStore
 import Foundation
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

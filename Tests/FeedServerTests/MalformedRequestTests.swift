@@ -1,11 +1,11 @@
 import Catalog
-import FeedStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

@@ -1,10 +1,10 @@
 import Catalog
-import FeedStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

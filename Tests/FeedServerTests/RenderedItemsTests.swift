@@ -1,7 +1,7 @@
 import Catalog
-import FeedStore
 import MediaModel
 import NIOCore
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

@@ -1,7 +1,7 @@
 import Catalog
-import FeedStore
 import Foundation
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

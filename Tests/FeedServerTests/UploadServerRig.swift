@@ -1,8 +1,8 @@
 import Catalog
-import FeedStore
 import Foundation
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 
 @testable import FeedServer
 

@@ -1,9 +1,9 @@
 import Catalog
-import FeedStore
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
+import SQLiteCatalog
 import Synchronization
 import Testing
 import ViewerAnalytics

@@ -1,8 +1,8 @@
 import Catalog
-import FeedStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

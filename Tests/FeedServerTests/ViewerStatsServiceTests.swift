@@ -1,9 +1,9 @@
 import Catalog
-import FeedStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

@@ -1,12 +1,12 @@
 import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import GRDB
 import Logging
 import MediaFixtures
 import PostgresCatalog
 import PostgresNIO
+import SQLiteCatalog
 import TestServers
 import Testing
 
@@ -61,7 +61,7 @@ import Testing
 
     @Test func theTablesAndColumnsAreTheSQLiteCatalogs() async throws {
         let directory = try TemporaryDirectory()
-        let sqlite = try FeedDatabase(path: directory.file("catalog.sqlite"))
+        let sqlite = try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite"))
         let sqliteShape: Shape = try await sqlite.pool.read { db in
             var shape: Shape = [:]
             let tables = try String.fetchAll(
@@ -217,7 +217,7 @@ import Testing
             }
             try await client.query("UPDATE videos SET item_json = \(item) WHERE id = \(video.id)", logger: Self.logger)
         }
-        try await PostgresFeedStoreTests.withStore(server, database: "before_codecs", create: false) { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "before_codecs", create: false) { store in
             let read = try #require(try await store.video(id: video.id))
             #expect(read.renditions.map(\.rung) == ["360p", "720p", "1080p"])
             #expect(read.renditions.allSatisfy { $0.videoCodec == nil && $0.crf == nil && $0.targetSSIMY == nil })
@@ -231,7 +231,7 @@ import Testing
             #expect(
                 try await Self.rows(client, "SELECT encode(item_record, 'hex') FROM videos", as: String?.self) == [nil])
         }
-        try await PostgresFeedStoreTests.withStore(server, database: "before_codecs", create: false) { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "before_codecs", create: false) { store in
             let shown = try #require(try await store.item(id: video.id)).video().renditions.first { $0.rung == "720p" }
             #expect(
                 shown?.videoCodec == "h264" && shown?.crf == 23 && shown?.targetSSIMY == 0.97,
@@ -269,7 +269,7 @@ import Testing
         var tenths = SyntheticVideos.video(4)
         for index in tenths.renditions.indices { tenths.renditions[index].crf = 22.4 + Double(index) }
         let fractional = tenths
-        try await PostgresFeedStoreTests.withStore(server, database: "whole_crfs", create: false) { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "whole_crfs", create: false) { store in
             #expect(try await store.video(id: video.id)?.renditions.map(\.crf) == [21, nil, 23])
             #expect(try #require(try await store.item(id: video.id)).video().renditions.map(\.crf) == [21, nil, 23])
             try await store.publish(fractional)

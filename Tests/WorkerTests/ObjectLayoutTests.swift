@@ -1,6 +1,6 @@
 import Catalog
-import FeedStore
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 @testable import Worker

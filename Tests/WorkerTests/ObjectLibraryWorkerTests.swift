@@ -1,11 +1,11 @@
 import Catalog
-import FeedStore
 import FileSystem
 import Foundation
 import MediaFixtures
 import MediaModel
 import NIOCore
 import ObjectStore
+import SQLiteCatalog
 import SigV4
 import TestServers
 import Testing

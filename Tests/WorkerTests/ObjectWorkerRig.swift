@@ -1,7 +1,7 @@
 import Catalog
-import FeedStore
 import Foundation
 import ObjectStore
+import SQLiteCatalog
 import SigV4
 import TestServers
 import Worker
