@@ -1,4 +1,4 @@
-public import Catalog
+internal import Catalog
 internal import GRDB
 public import Logging
 internal import NIOCore
@@ -20,12 +20,10 @@ public struct CatalogCopy: Sendable {
         public let total: Int
     }
 
-    /// The tables in an order their foreign keys accept, each with its primary key (the keyset the batches follow).
-    static let tables: [(name: String, key: [String])] = [
-        ("upload_tokens", ["id"]), ("uploads", ["id"]), ("videos", ["id"]), ("renditions", ["video_id", "rung"]),
-        ("images", ["id"]), ("jobs", ["id"]), ("viewer_events", ["id"]), ("video_stats", ["video"]),
-        ("feed_rankings", ["ranking"]),
-    ]
+    /// The tables in `CatalogSchema.current`'s order, which their foreign keys accept, each with its primary key (the
+    /// keyset the batches follow). The generation is not copied row by row: it carries over as one value.
+    static let tables: [(name: String, key: [String])] = CatalogSchema.current.tables
+        .filter { $0.name != "catalog_generation" }.map { ($0.name, $0.primaryKey) }
 
     public let source: SQLiteCatalogDatabase
     public let batchRows: Int

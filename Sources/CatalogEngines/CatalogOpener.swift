@@ -1,7 +1,7 @@
 public import Catalog
 public import Logging
-public import PostgresCatalog
-public import SQLiteCatalog
+internal import PostgresCatalog
+internal import SQLiteCatalog
 
 /// Opens the catalog `--database` names (either engine), for the length of one command. SQLite opens (and migrates) in-process;
 /// PostgreSQL needs its connection pool running while the command works, so the pool runs in a child task that ends

@@ -1,4 +1,4 @@
-public import Catalog
+internal import Catalog
 internal import LibSQLite
 
 /// SQLite's WAL index header, the first 96 bytes of the `-shm` file: two copies of a 48-byte header that every

@@ -1,17 +1,16 @@
 import Catalog
 import Deadlines
 import Foundation
-import GRDB
 import Logging
 import MediaFixtures
 import PostgresCatalog
 import PostgresNIO
-import SQLiteCatalog
 import TestServers
 import Testing
 
-/// The PostgreSQL catalog's schema: applied once however many processes migrate at the same moment, the same
-/// tables and columns as the SQLite catalog, and the same triggers at work.
+/// The PostgreSQL catalog's schema: applied once however many processes migrate at the same moment, and the same
+/// triggers at work as on SQLite. Its tables and columns are checked against `CatalogSchema.current` by
+/// `CatalogSchemaConformanceTests`, on both engines.
 @Suite(.timeLimit(.minutes(5))) struct PostgresSchemaTests {
     static let logger = Logger(label: "reel.test.postgres")
 
@@ -54,58 +53,6 @@ import Testing
             return all
         }
         #expect(applied.filter { !$0.isEmpty } == [PostgresSchema.migrations.map(\.version)], "\(applied)")
-    }
-
-    /// Column name → (SQLite type affinity, NOT NULL), per table.
-    typealias Shape = [String: [String: String]]
-
-    @Test func theTablesAndColumnsAreTheSQLiteCatalogs() async throws {
-        let directory = try TemporaryDirectory()
-        let sqlite = try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite"))
-        let sqliteShape: Shape = try await sqlite.pool.read { db in
-            var shape: Shape = [:]
-            let tables = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
-                    """)
-            for table in tables {
-                shape[table] = Dictionary(
-                    uniqueKeysWithValues: try db.columns(in: table).map {
-                        (
-                            $0.name,
-                            "\($0.type.uppercased()) \($0.isNotNull || $0.primaryKeyIndex > 0 ? "NOT NULL" : "NULL")"
-                        )
-                    })
-            }
-            return shape
-        }
-        let server = try await PostgresTestServer()
-        let postgresShape: Shape = try await PostgresTestServerTests.withClient(server, database: "postgres") {
-            client in
-            try await PostgresMigrator().migrate(client, logger: Self.logger)
-            var shape: Shape = [:]
-            let query: PostgresQuery = """
-                SELECT table_name::text, column_name::text, data_type::text, is_nullable::text FROM information_schema.columns
-                WHERE table_schema = 'public' AND table_name != 'schema_migrations'
-                """
-            for try await (table, column, type, nullable) in try await client.query(query, logger: Self.logger)
-                .decode((String, String, String, String).self)
-            {
-                let affinity =
-                    [
-                        "bigint": "INTEGER", "integer": "INTEGER", "text": "TEXT", "bytea": "BLOB",
-                        "double precision": "REAL",
-                    ][type] ?? type
-                shape[table, default: [:]][column] = "\(affinity) \(nullable == "NO" ? "NOT NULL" : "NULL")"
-            }
-            return shape
-        }
-        #expect(sqliteShape.count == 10 && sqliteShape["videos"]?.count == 21, "\(sqliteShape.keys.sorted())")
-        #expect(Set(postgresShape.keys) == Set(sqliteShape.keys))
-        for (table, columns) in sqliteShape {
-            #expect(postgresShape[table] == columns, "table \(table)")
-        }
     }
 
     @Test func editsBumpTheGenerationAndClearStoredRecords() async throws {
