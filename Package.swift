@@ -160,7 +160,7 @@ let package = Package(
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "Catalog", "SQLiteCatalog",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "Catalog",
                 "FeedServer",
                 "Worker",
                 "FileSystem", "Deadlines",

@@ -33,6 +33,12 @@ public struct CatalogCopy: Sendable {
         self.batchRows = max(1, batchRows)
     }
 
+    /// A copy of the SQLite catalog at `sourcePath`, opened (and migrated) here, so a caller names no engine type.
+    /// - Throws: the SQLite engine's error when the file cannot be opened or migrated.
+    public init(sourcePath: String, batchRows: Int = 1_000) throws {
+        self.init(source: try SQLiteCatalogDatabase(path: sourcePath), batchRows: batchRows)
+    }
+
     /// Copies everything and returns each table's row count.
     /// - Throws: `CatalogCopyError` naming the table and what went wrong; the target is then unchanged.
     public func run(

@@ -40,6 +40,15 @@ public enum CatalogOpener {
         _ location: DatabaseLocation, connections: Int, logger: Logger,
         _ body: @Sendable (any FeedReading) async throws -> T
     ) async throws -> T {
+        try await withReadOnly(location, connections: connections, logger: logger) { try await body($0) }
+    }
+
+    /// The catalog as it is, opened for reading and never migrated: a `--database-read` replica, or the catalog
+    /// `reel simulate` reads its videos and viewers from. A write fails (SQLite opens the file read-only).
+    public static func withReadOnly<T: Sendable>(
+        _ location: DatabaseLocation, connections: Int = 2, logger: Logger,
+        _ body: @Sendable (any CatalogRoles) async throws -> T
+    ) async throws -> T {
         switch location {
         case let .sqlite(path):
             return try await body(SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(readOnlyPath: path)))

@@ -5,7 +5,6 @@ import Foundation
 import Logging
 import PostgresCatalog
 import PostgresNIO
-import SQLiteCatalog
 
 extension Reel {
     /// `reel db`: catalog maintenance.
@@ -79,7 +78,7 @@ extension Reel {
 
             func run() async throws {
                 guard case let .postgres(location) = try target() else { return }
-                let copy = CatalogCopy(source: try SQLiteCatalogDatabase(path: from), batchRows: batch)
+                let copy = try CatalogCopy(sourcePath: from, batchRows: batch)
                 let logger = Logger(label: "reel.db.copy")
                 var poolLogger = logger
                 poolLogger.logLevel = .warning  // the pool's own connection chatter stays out of the command's output
