@@ -90,6 +90,8 @@ let package = Package(
         .target(
             name: "CatalogEventLoop",
             dependencies: ["Catalog", .product(name: "NIOCore", package: "swift-nio")], swiftSettings: upcoming),
+        // The catalog on SQLite, the embedded default (SQLiteCatalogEngine): GRDB's pool and migrations, and LibSQLite for
+        // the feed's direct reads.
         .target(
             name: "SQLiteCatalog",
             dependencies: [
@@ -315,7 +317,8 @@ let package = Package(
             name: "HLSCheckTests",
             dependencies: ["TestTraits", "Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"],
             swiftSettings: upcoming),
-        // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresCatalogEngine); no GRDB, no LibSQLite.
+        // The catalog on PostgreSQL (issue 12): its migrations and engine (PostgresCatalogEngine). It links neither GRDB
+        // nor LibSQLite.
         .target(
             name: "PostgresCatalog",
             dependencies: [
@@ -351,10 +354,9 @@ let package = Package(
             name: "PostgresTests",
             dependencies: [
                 "Deadlines",
-                "TestServers", "PostgresCatalog", "Catalog", "CatalogEventLoop", "SQLiteCatalog", "MediaFixtures",
+                "TestServers", "PostgresCatalog", "Catalog", "CatalogEventLoop", "MediaFixtures",
                 "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

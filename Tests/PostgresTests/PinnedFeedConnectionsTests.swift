@@ -6,7 +6,6 @@ import NIOCore
 import NIOPosix
 import PostgresCatalog
 import PostgresNIO
-import SQLiteCatalog
 import TestServers
 import Testing
 

@@ -4,7 +4,6 @@ import Logging
 import MediaModel
 import PostgresCatalog
 import PostgresNIO
-import SQLiteCatalog
 import TestServers
 import Testing
 

@@ -3,7 +3,6 @@ import Deadlines
 import Foundation
 import Logging
 import PostgresNIO
-import SQLiteCatalog
 import TestServers
 import Testing
 

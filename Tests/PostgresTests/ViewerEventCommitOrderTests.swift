@@ -2,7 +2,6 @@ import Catalog
 import Logging
 import PostgresCatalog
 import PostgresNIO
-import SQLiteCatalog
 import TestServers
 import Testing
 import ViewerAnalytics
