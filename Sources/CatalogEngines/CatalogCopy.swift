@@ -1,4 +1,4 @@
-internal import Catalog
+public import Catalog
 internal import GRDB
 public import Logging
 internal import NIOCore
@@ -37,6 +37,29 @@ public struct CatalogCopy: Sendable {
     /// - Throws: the SQLite engine's error when the file cannot be opened or migrated.
     public init(sourcePath: String, batchRows: Int = 1_000) throws {
         self.init(source: try SQLiteCatalogDatabase(path: sourcePath), batchRows: batchRows)
+    }
+
+    /// Copies everything into the PostgreSQL catalog at `location`, over a pool of two connections that runs as long
+    /// as the copy, and returns each table's row count. The pool logs at `poolLogLevel` (its connection chatter stays
+    /// out of a command's output).
+    /// - Throws: `CatalogCopyError` naming the table and what went wrong; the target is then unchanged.
+    public func run(
+        into location: PostgresLocation, logger: Logger, poolLogLevel: Logger.Level = .warning,
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
+    ) async throws(CatalogCopyError) -> [String: Int] {
+        var poolLogger = logger
+        poolLogger.logLevel = poolLogLevel
+        let client = PostgresEndpoint.client(location, connections: 2, logger: poolLogger)
+        let result = await withTaskGroup(of: Void.self) { group -> Result<[String: Int], CatalogCopyError> in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            do throws(CatalogCopyError) {
+                return .success(try await run(into: client, logger: logger, progress: progress))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// Copies everything and returns each table's row count.

@@ -7,7 +7,6 @@ import Foundation
 import Logging
 import MediaModel
 import ObjectStore
-import PostgresCatalog
 import ServiceLifecycle
 import Transcode
 import Worker

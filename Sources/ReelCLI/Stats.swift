@@ -3,7 +3,6 @@ import Catalog
 import CatalogEngines
 import Foundation
 import Logging
-import PostgresCatalog
 import ViewerAnalytics
 
 extension Reel {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Catalog
 import CatalogEngines
-import PostgresCatalog
 
 extension Reel.Token {
     /// `reel token set NAME`: changes a token's rate limit and upload quota; what is not given stays as it was.

@@ -5,7 +5,6 @@ import FeedServer
 import Foundation
 import Logging
 import MediaModel
-import PostgresCatalog
 
 extension Reel {
     /// `reel token`: who may upload over HTTP. A token is printed once; the catalog keeps its SHA-256 only.

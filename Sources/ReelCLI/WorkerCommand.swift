@@ -6,7 +6,6 @@ import Foundation
 import Ingest
 import Logging
 import ObjectStore
-import PostgresCatalog
 import ServiceLifecycle
 import Transcode
 import UnixSignals
