@@ -83,17 +83,25 @@ let package = Package(
         .target(
             name: "LibSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: upcoming),
+        // The catalog's interface (issue 63): the role protocols every engine implements, their records and
+        // CatalogError. No engine's library: code above the seam (FeedServer, Worker, ReelCLI) is written against it.
+        .target(name: "Catalog", dependencies: ["MediaModel", "ViewerAnalytics"], swiftSettings: upcoming),
+        // The feed's pages read on an event loop (EventLoopFeed): NIO's types, kept out of the interface.
         .target(
-            name: "FeedStore",
+            name: "CatalogEventLoop",
+            dependencies: ["Catalog", .product(name: "NIOCore", package: "swift-nio")], swiftSettings: upcoming),
+        // The catalog on SQLite, the embedded default (SQLiteCatalogEngine): GRDB's pool and migrations, and LibSQLite for
+        // the feed's direct reads.
+        .target(
+            name: "SQLiteCatalog",
             dependencies: [
-                "MediaModel", "LibSQLite", "FileSystem", "ViewerAnalytics",
+                "Catalog", "MediaModel", "LibSQLite", "ViewerAnalytics",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ], swiftSettings: upcoming),
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
+                "Catalog", "CatalogEventLoop", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -121,7 +129,7 @@ let package = Package(
         .target(
             name: "Worker",
             dependencies: [
-                "FeedStore", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV", "ObjectStore",
+                "Catalog", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV", "ObjectStore",
                 "Deadlines", "Sandbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -156,12 +164,13 @@ let package = Package(
         .executableTarget(
             name: "ReelCLI",
             dependencies: [
-                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "FeedStore", "FeedServer", "Worker",
+                "Ingest", "MediaModel", "ChatImages", "Transcode", "PrefetchSim", "Catalog",
+                "FeedServer",
+                "Worker",
                 "FileSystem", "Deadlines",
                 "UploadClient",
                 "HLSCheck", "ObjectStore", "Sandbox",
-                "PostgresCatalog", "ViewerAnalytics",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "CatalogEngines", "ViewerAnalytics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -173,7 +182,7 @@ let package = Package(
         .executableTarget(
             name: "ReelBench",
             dependencies: [
-                "FeedStore", "PostgresCatalog", "PrefetchSim",
+                "Catalog", "CatalogEngines", "PrefetchSim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -185,7 +194,7 @@ let package = Package(
         .target(
             name: "FuzzContracts",
             dependencies: [
-                "FeedServer", "FeedStore", "FileSystem", "HLSCheck", "Ingest", "MediaModel", "ViewerAnalytics",
+                "FeedServer", "Catalog", "FileSystem", "HLSCheck", "Ingest", "MediaModel", "ViewerAnalytics",
                 "Transcode", "ChatImages", "PrefetchSim",
             ],
             path: "Fuzz/Contracts",
@@ -206,7 +215,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "FeedStore", "Transcode", "MediaModel",
+                "TestTraits", "Deadlines", "ReelCLI", "MediaFixtures", "Catalog", "SQLiteCatalog", "Transcode",
+                "MediaModel",
                 "PrefetchSim", "TestServers", "ObjectStore", "SigV4", "ViewerAnalytics", "Worker", "Sandbox",
                 "FileSystem",
             ],
@@ -231,9 +241,9 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(
-            name: "FeedStoreTests",
+            name: "SQLiteCatalogTests",
             dependencies: [
-                "TestTraits", "Deadlines", "FeedStore", "MediaFixtures", "MediaModel",
+                "TestTraits", "Deadlines", "Catalog", "SQLiteCatalog", "MediaFixtures", "MediaModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming
@@ -242,7 +252,8 @@ let package = Package(
             name: "FeedServerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "FeedServer", "FeedStore", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore", "SigV4",
+                "FeedServer", "Catalog", "SQLiteCatalog", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore",
+                "SigV4",
                 "TestServers",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -254,7 +265,9 @@ let package = Package(
             name: "WorkerTests",
             dependencies: [
                 "TestTraits", "Deadlines",
-                "Worker", "FileSystem", "FeedStore", "MediaModel", "MediaFixtures", "Ingest", "Transcode", "ChatImages",
+                "Worker", "FileSystem", "Catalog", "SQLiteCatalog", "MediaModel", "MediaFixtures", "Ingest",
+                "Transcode",
+                "ChatImages",
                 "ObjectStore", "SigV4", "TestServers",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -305,18 +318,31 @@ let package = Package(
             name: "HLSCheckTests",
             dependencies: ["TestTraits", "Deadlines", "HLSCheck", "Transcode", "MediaFixtures", "FileSystem"],
             swiftSettings: upcoming),
-        // The catalog on PostgreSQL (issue 12): its schema, migrations and engine (PostgresFeedStore).
+        // The catalog on PostgreSQL (issue 12): its migrations and engine (PostgresCatalogEngine). It links neither GRDB
+        // nor LibSQLite.
         .target(
             name: "PostgresCatalog",
             dependencies: [
-                "FeedStore", "Deadlines", "ViewerAnalytics",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "Catalog", "CatalogEventLoop", "Deadlines", "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // The two places that know both engines: CatalogOpener (the engine a `--database` names) and CatalogCopy
+        // (`reel db copy`, SQLite into PostgreSQL). Neither engine links the other's library.
+        .target(
+            name: "CatalogEngines",
+            dependencies: [
+                "Catalog", "SQLiteCatalog", "PostgresCatalog",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
         ),
@@ -329,9 +355,9 @@ let package = Package(
             name: "PostgresTests",
             dependencies: [
                 "Deadlines",
-                "TestServers", "PostgresCatalog", "FeedStore", "MediaFixtures", "ViewerAnalytics",
+                "TestServers", "PostgresCatalog", "Catalog", "CatalogEventLoop", "MediaFixtures",
+                "ViewerAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -342,7 +368,8 @@ let package = Package(
         .testTarget(
             name: "CatalogConformanceTests",
             dependencies: [
-                "Deadlines", "FeedStore", "PostgresCatalog", "TestServers", "MediaFixtures", "MediaModel",
+                "Deadlines", "Catalog", "SQLiteCatalog", "PostgresCatalog", "TestServers", "MediaFixtures",
+                "MediaModel",
                 "ViewerAnalytics",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -353,7 +380,7 @@ let package = Package(
         .testTarget(
             name: "MultiHostTests",
             dependencies: [
-                "Deadlines", "TestServers", "MediaFixtures", "FeedStore", "PostgresCatalog", "ObjectStore", "SigV4",
+                "Deadlines", "TestServers", "MediaFixtures", "Catalog", "PostgresCatalog", "ObjectStore", "SigV4",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

@@ -891,7 +891,7 @@ func marked() async {
     usleep(5)
 }''', [(6, "blocking-ok"), (6, "DispatchSemaphore"), (11, "usleep(")]),
     ("closures handed to GRDB run on its queue", '''
-func held(locker: FeedDatabase) async throws {
+func held(locker: SQLiteCatalogDatabase) async throws {
     let task = Task.detached {
         try await locker.pool.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {

@@ -1,5 +1,5 @@
+internal import Catalog
 internal import FeedServer
-internal import FeedStore
 
 /// A feed cursor (`?cursor=`, from any client): text that decodes re-encodes to a cursor that decodes to the same
 /// position; and any position a page can end on encodes to text that decodes back to it.

@@ -1,4 +1,4 @@
-package import FeedStore
+package import Catalog
 
 /// The HTTP API's opaque cursor: a feed position, base64url-encoded with a version, so clients cannot build one
 /// from a raw id and the format can change without touching the catalog.

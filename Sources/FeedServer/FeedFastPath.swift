@@ -1,4 +1,5 @@
-internal import FeedStore
+internal import Catalog
+internal import CatalogEventLoop
 internal import HTTPTypes
 internal import Logging
 internal import Metrics
@@ -79,7 +80,9 @@ struct FeedFastPath: Sendable {
     /// The answer to a `.query` decision, completed on `eventLoop`, or nil (a catalog error, a bad cursor) when the
     /// router must answer it. An engine with an `EventLoopFeed` reads the page without leaving the loop.
     func answer(_ query: Query, on eventLoop: any EventLoop) -> EventLoopFuture<Answer?> {
-        guard let feed = server.store.eventLoopFeed, let cursor = try? FeedServer.cursor(query.key) else {
+        guard let feed = (server.store as? any EventLoopFeedSource)?.eventLoopFeed,
+            let cursor = try? FeedServer.cursor(query.key)
+        else {
             let promise = eventLoop.makePromise(of: Answer?.self)
             promise.completeWithTask { await answer(query) }
             return promise.futureResult

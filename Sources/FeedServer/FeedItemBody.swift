@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import NIOCore
 
 /// `GET /v1/feed`'s body, `{"items": [...], "next_cursor": "..." | null}`, assembled from the items' JSON as

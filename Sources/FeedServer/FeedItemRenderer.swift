@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import MediaModel
 
 /// One video as the feed shows it, as a JSON object: the API's shape, rendered here at the edge from the catalog's

@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import Hummingbird
 
 /// `GET /v1/feed`: pages of published videos, newest first. Plain requests are answered by `FeedFastPath` before

@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import Foundation
 public import Hummingbird
 internal import HummingbirdCore

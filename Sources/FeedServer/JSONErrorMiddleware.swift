@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 public import Hummingbird
 internal import Logging
 internal import NIOHTTP1

@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import MediaModel
 
 /// `GET /v1/jobs/{id}`'s body.

@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import NIOCore
 internal import Synchronization
 

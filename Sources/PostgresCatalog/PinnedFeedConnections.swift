@@ -1,4 +1,5 @@
-public import FeedStore
+public import Catalog
+internal import CatalogEventLoop
 internal import Logging
 public import NIOCore
 internal import PostgresNIO
@@ -167,13 +168,13 @@ final class PinnedFeedConnection: @unchecked Sendable {
                         throw CatalogError(
                             .other, "the feed page query answered an unexpected row: \(columns.count) columns")
                     }
-                    return PostgresFeedStore.FeedRow(
+                    return PostgresCatalogEngine.FeedRow(
                         (
                             generation, columns[data: 1].int64, columns[data: 2].string,
                             try Self.bytea(columns[data: 3])
                         ))
                 }
-                guard let page = PostgresFeedStore.page(decoded, limit: limit) else {
+                guard let page = PostgresCatalogEngine.page(decoded, limit: limit) else {
                     throw CatalogError(
                         .unavailable, "a stored feed record needs encoding again; the general path encodes it")
                 }
@@ -281,8 +282,10 @@ final class PinnedFeedConnection: @unchecked Sendable {
 
     private func open() -> EventLoopFuture<Ready> {
         let future = opener(eventLoop).flatMap { connection in
-            connection.prepare(query: PostgresFeedStore.pageSQL).map { Ready(connection: connection, statement: $0) }
-                .flatMapError { error in connection.close().recover { _ in }.flatMapThrowing { throw error } }
+            connection.prepare(query: PostgresCatalogEngine.pageSQL).map {
+                Ready(connection: connection, statement: $0)
+            }
+            .flatMapError { error in connection.close().recover { _ in }.flatMapThrowing { throw error } }
         }
         state = .opening(future)
         future.whenComplete { [self] result in

@@ -1,6 +1,6 @@
 internal import Deadlines
-internal import Logging
-internal import PostgresNIO
+package import Logging
+package import PostgresNIO
 internal import Synchronization
 
 /// Every catalog call reaches the server through `boundedLease`, and its caller never awaits PostgresNIO directly.
@@ -102,7 +102,7 @@ extension PostgresClient {
 
     /// `boundedLease` in one transaction, for callers outside the store (migrations, `reel db copy`).
     /// - Throws: the body's error, `PostgresTransactionError`, `ConnectionTimeout` or `ConnectionLost`.
-    func boundedTransaction<T: Sendable>(
+    package func boundedTransaction<T: Sendable>(
         _ operation: String, connectionWait: Duration, logger: Logger,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {

@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 public import Logging
 public import NIOPosix
 internal import NIOSSL

@@ -1,10 +1,10 @@
-internal import FeedStore
+internal import Catalog
 public import Logging
 internal import NIOCore
 public import PostgresNIO
 
 /// The catalog's schema on PostgreSQL: the same tables, columns, constraints and triggers as the SQLite catalog
-/// (FeedDatabase's migrations v1–v8), with versioned migrations of its own. PostgreSQL catalogs start at this
+/// (SQLiteCatalogDatabase's migrations v1–v8), with versioned migrations of its own. PostgreSQL catalogs start at this
 /// schema, so its first version is the SQLite catalog as it stands, not its history; later changes are appended to
 /// both engines. `PostgresSchemaTests` checks the two engines' tables and columns stay the same.
 public enum PostgresSchema {
@@ -314,7 +314,9 @@ public enum PostgresSchema {
                 ids.append(id)
             }
             for id in ids {
-                guard let video = try await PostgresFeedStore.video(id: id, connection, logger: logger, loudness: false)
+                guard
+                    let video = try await PostgresCatalogEngine.video(
+                        id: id, connection, logger: logger, loudness: false)
                 else {
                     continue
                 }

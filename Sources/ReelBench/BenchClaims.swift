@@ -1,8 +1,8 @@
 import ArgumentParser
-import FeedStore
+import Catalog
+import CatalogEngines
 import Foundation
 import Logging
-import PostgresCatalog
 
 extension ReelBench {
     /// `reel-bench claims`: the job queue's claim path under contention, for scripts/bench-claims.sh. It queues

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FeedStore
+import Catalog
 import FileSystem
 import Foundation
 import Synchronization

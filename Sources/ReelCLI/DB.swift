@@ -1,9 +1,8 @@
 import ArgumentParser
-import FeedStore
+import Catalog
+import CatalogEngines
 import Foundation
 import Logging
-import PostgresCatalog
-import PostgresNIO
 
 extension Reel {
     /// `reel db`: catalog maintenance.
@@ -77,21 +76,16 @@ extension Reel {
 
             func run() async throws {
                 guard case let .postgres(location) = try target() else { return }
-                let copy = CatalogCopy(source: try FeedDatabase(path: from), batchRows: batch)
+                let copy = try CatalogCopy(sourcePath: from, batchRows: batch)
                 let logger = Logger(label: "reel.db.copy")
-                var poolLogger = logger
-                poolLogger.logLevel = .warning  // the pool's own connection chatter stays out of the command's output
-                let client = PostgresEndpoint.client(location, connections: 2, logger: poolLogger)
                 let started = Date()
                 let reporter = CopyProgress()
-                let counts = try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { await client.run() }
-                    defer { group.cancelAll() }
-                    do {
-                        return try await copy.run(into: client, logger: logger) { reporter.report($0) }
-                    } catch {
-                        throw CopyFailed(description: "reel db copy \(from) -> \(location): \(error)")
-                    }
+                let counts: [String: Int]
+                do {
+                    // The pool's own connection chatter (below warning) stays out of the command's output.
+                    counts = try await copy.run(into: location, logger: logger) { reporter.report($0) }
+                } catch {
+                    throw CopyFailed(description: "reel db copy \(from) -> \(location): \(error)")
                 }
                 for (table, count) in counts.sorted(by: { $0.key < $1.key }) { print("\(table)\t\(count)") }
                 printError(

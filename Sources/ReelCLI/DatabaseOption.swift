@@ -1,5 +1,5 @@
 import ArgumentParser
-import FeedStore
+import Catalog
 import Foundation
 
 /// `--database`: a SQLite path or a `postgres://` URL, or `REEL_DATABASE_URL` when the option is not given.

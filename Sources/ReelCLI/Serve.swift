@@ -1,12 +1,12 @@
 import ArgumentParser
+import Catalog
+import CatalogEngines
 import FeedServer
-import FeedStore
 import FileSystem
 import Foundation
 import Logging
 import MediaModel
 import ObjectStore
-import PostgresCatalog
 import ServiceLifecycle
 import Transcode
 import Worker
@@ -191,7 +191,7 @@ extension Reel {
         /// the job queue and publishing). With `objectMedia`, the library is the store: media, uploads over HTTP and
         /// the inbox's worker all go to it (`storeClient`), and this host keeps only the inbox and its scratch space.
         func serve(
-            _ catalog: any Catalog, objectMedia: ObjectMedia? = nil, storeClient: S3Client? = nil, logger: Logger
+            _ catalog: any CatalogRoles, objectMedia: ObjectMedia? = nil, storeClient: S3Client? = nil, logger: Logger
         ) async throws {
             var server = FeedServer(
                 store: catalog, library: objectMedia == nil ? try MediaLibrary(root: library) : nil,
@@ -256,7 +256,7 @@ extension Reel {
 extension Reel.Serve {
     /// The in-process worker of `--inbox`; its disk state goes into `/healthz`.
     func inboxWorker(
-        _ configuration: WorkerConfiguration, catalog: any Catalog, server: inout FeedServer
+        _ configuration: WorkerConfiguration, catalog: any CatalogRoles, server: inout FeedServer
     ) throws -> Worker {
         _ = try limits.load()
         let worker = try Worker(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FeedStore
+import Catalog
 
 /// The upload quota of every token that has none of its own (`reel token set`): `reel serve`'s defaults.
 struct ServeQuotaOptions: ParsableArguments {

@@ -1,5 +1,7 @@
 import ArgumentParser
-import FeedStore
+import Catalog
+import CatalogEngines
+import Logging
 import PrefetchSim
 
 extension Reel.Simulate {
@@ -7,13 +9,14 @@ extension Reel.Simulate {
     /// sizes. Renditions without a hint (published before Reel measured them) are estimated from their bit rate,
     /// and a line on stderr says how many.
     static func feedVideos(at path: String) async throws -> [FeedVideoModel] {
-        let models = try await SQLiteFeedStore(database: FeedDatabase(readOnlyPath: path)).publishedVideos().map {
+        let models = try await Self.withCatalog(at: path) { try await $0.publishedVideos() }.map {
             video in
             try FeedVideoModel(
                 name: video.id, durationMilliseconds: video.durationMilliseconds,
                 renditions: video.renditions.map {
                     FeedVideoModel.Rendition(
-                        id: $0.rung, averageBandwidth: $0.averageBandwidth, segments: $0.segments, prefetch: $0.prefetch
+                        id: $0.rung, averageBandwidth: $0.averageBandwidth, segments: $0.segments,
+                        prefetch: $0.prefetch
                     )
                 })
         }
@@ -25,5 +28,12 @@ extension Reel.Simulate {
                     + "their sizes are estimated from AVERAGE-BANDWIDTH x duration, without an init segment")
         }
         return models
+    }
+
+    /// The catalog at `path` (a SQLite file), opened read-only and never migrated, for as long as `body` runs.
+    static func withCatalog<T: Sendable>(
+        at path: String, _ body: @Sendable (any CatalogRoles) async throws -> T
+    ) async throws -> T {
+        try await CatalogOpener.withReadOnly(.sqlite(path: path), logger: Logger(label: "reel.simulate"), body)
     }
 }

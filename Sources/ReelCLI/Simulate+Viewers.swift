@@ -1,5 +1,5 @@
 import ArgumentParser
-import FeedStore
+import Catalog
 import Foundation
 import PrefetchSim
 import ViewerAnalytics
@@ -7,23 +7,24 @@ import ViewerAnalytics
 extension Reel.Simulate {
     /// Every stored viewer event of a Reel catalog (opened read-only), rebuilt into sessions.
     static func viewerSessions(at path: String) async throws -> [ViewerSession] {
-        let store = SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path))
-        var events: [ViewerEvent] = []
-        var after: Int64 = 0
-        while true {
-            let page = try await store.viewerEvents(after: after, limit: 10_000)
-            guard let last = page.last else { break }
-            events += page.map(\.event)
-            after = last.id
+        let events = try await withCatalog(at: path) { store in
+            var events: [ViewerEvent] = []
+            var after: Int64 = 0
+            while true {
+                let page = try await store.viewerEvents(after: after, limit: 10_000)
+                guard let last = page.last else { break }
+                events += page.map(\.event)
+                after = last.id
+            }
+            return events
         }
         return ViewerSessions.build(events)
     }
 
     /// Each video's measured retention curve from a catalog's figures (`--retention-from`).
     static func measuredRetention(at path: String) async throws -> [String: [Double]] {
-        let store = SQLiteFeedStore(database: try FeedDatabase(readOnlyPath: path))
         var curves: [String: [Double]] = [:]
-        for stats in try await store.allVideoStats() where !stats.retention.isEmpty {
+        for stats in try await withCatalog(at: path, { try await $0.allVideoStats() }) where !stats.retention.isEmpty {
             curves[stats.video] = stats.retention
         }
         return curves

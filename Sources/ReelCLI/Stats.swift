@@ -1,8 +1,8 @@
 import ArgumentParser
-import FeedStore
+import Catalog
+import CatalogEngines
 import Foundation
 import Logging
-import PostgresCatalog
 import ViewerAnalytics
 
 extension Reel {

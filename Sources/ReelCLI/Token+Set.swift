@@ -1,6 +1,6 @@
 import ArgumentParser
-import FeedStore
-import PostgresCatalog
+import Catalog
+import CatalogEngines
 
 extension Reel.Token {
     /// `reel token set NAME`: changes a token's rate limit and upload quota; what is not given stays as it was.

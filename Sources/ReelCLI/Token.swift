@@ -1,10 +1,10 @@
 import ArgumentParser
+import Catalog
+import CatalogEngines
 import FeedServer
-import FeedStore
 import Foundation
 import Logging
 import MediaModel
-import PostgresCatalog
 
 extension Reel {
     /// `reel token`: who may upload over HTTP. A token is printed once; the catalog keeps its SHA-256 only.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FeedStore
+import Catalog
 
 /// A token's own upload quota, for `reel token create` and `reel token set`: each a whole number, or `default` for
 /// the server's (`reel serve --token-concurrent-uploads`, `--token-bytes-in-flight-mb`, `--token-uploads-per-hour`).

@@ -1,11 +1,11 @@
 import ArgumentParser
-import FeedStore
+import Catalog
+import CatalogEngines
 import FileSystem
 import Foundation
 import Ingest
 import Logging
 import ObjectStore
-import PostgresCatalog
 import ServiceLifecycle
 import Transcode
 import UnixSignals

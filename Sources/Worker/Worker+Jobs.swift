@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import FileSystem
 internal import Foundation
 internal import Logging

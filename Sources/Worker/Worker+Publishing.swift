@@ -1,5 +1,5 @@
+internal import Catalog
 internal import ChatImages
-internal import FeedStore
 internal import FileSystem
 internal import Foundation
 internal import Logging

@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import Logging
 internal import Metrics
 internal import Sandbox

@@ -1,5 +1,5 @@
+public import Catalog
 internal import Deadlines
-public import FeedStore
 internal import FileSystem
 internal import Foundation
 public import Logging

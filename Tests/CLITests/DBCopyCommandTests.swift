@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import TestServers
 import Testing
 import ViewerAnalytics
@@ -17,7 +18,7 @@ import ViewerAnalytics
                 "token", "create", "--database", sqlite, "--name", "phone app", "--rate-limit", "3",
             ]).status == 0)
         // Viewers' events and figures move too, with their ids.
-        let events = SQLiteFeedStore(database: try FeedDatabase(path: sqlite))
+        let events = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: sqlite))
         try await events.appendViewerEvents(
             (0..<3).map {
                 ReceivedViewerEvent(

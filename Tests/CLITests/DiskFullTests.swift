@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 /// `reel serve --inbox` with its library on a really full file system (a small tmpfs, mounted as root, as CI runs):
@@ -41,7 +42,7 @@ import Testing
             #expect(await listens(server, seconds: 60), "reel serve never said it was listening: \(server.stderr)")
             let base = try #require(
                 server.stdout.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
-            let store = SQLiteFeedStore(database: try FeedDatabase(path: database))
+            let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: database))
 
             // The jobs hit ENOSPC; the worker pauses and says so, and the server keeps answering.
             var health = (status: 0, code: "")
@@ -114,7 +115,7 @@ import Testing
     /// out counts as "not yet" (the server is judged by what it answers, and by the final checks), and is reported in
     /// `timeouts`.
     /// Every job, in every state.
-    static func allJobs(_ store: SQLiteFeedStore) async throws -> [FeedJob] {
+    static func allJobs(_ store: SQLiteCatalogEngine) async throws -> [FeedJob] {
         var jobs: [FeedJob] = []
         for state in FeedJob.State.allCases { jobs += try await store.jobs(state: state) }
         return jobs

@@ -1,7 +1,8 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 #if canImport(Glibc)

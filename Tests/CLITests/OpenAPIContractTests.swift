@@ -1,7 +1,8 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 /// A real `reel serve` against the OpenAPI description it serves: schemathesis (`Tests/Contract/run_schemathesis.sh`)
@@ -21,7 +22,7 @@ import Testing
         let seeded = try await ReelProcess.run(["db", "seed", "--database", catalog, "--count", "30"])
         #expect(seeded.status == 0, "\(seeded.stderr)")
         // The jobs the description's examples name, so their 200s are checked too: one queued, one rejected.
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: catalog))
         try await store.insertJob(
             id: "45e721da56e24bb8ac2c", sourceName: Array("clip.mp4".utf8), bytes: 1_000, owner: "contract", now: 1,
             leaseMilliseconds: 60_000)

@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 
@@ -50,7 +51,7 @@ import Glibc
 
     /// Opens the catalog after the power came back (SQLite replays its WAL) and looks for everything acknowledged.
     static func expectSurvived(_ acknowledged: Acknowledged, catalog: String, library: String) async throws {
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: catalog))
         let partial = try await store.upload(id: acknowledged.partialUpload)
         #expect(partial?.received == Int64(acknowledged.partialOffset), "the acknowledged offset was lost")
         let bytes = (try? Data(contentsOf: URL(fileURLWithPath: library + "/.uploads/" + acknowledged.partialUpload)))

@@ -1,7 +1,8 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 import Transcode
 
@@ -33,7 +34,7 @@ import FoundationNetworking
     }
 
     /// The cache is per process, the catalog is shared: a video published by another process (`reel db seed`,
-    /// which publishes through the same FeedStore path as the worker) is on the very next request.
+    /// which publishes through the same catalog path as the worker) is on the very next request.
     @Test func aVideoPublishedByAnotherProcessIsOnTheNextRequest() async throws {
         let directory = try TemporaryDirectory()
         let catalog = directory.file("c.sqlite")
@@ -72,7 +73,7 @@ import FoundationNetworking
 
     @Test func gstreamerPlaysAPublishedVideoFromTheServerToEOS() async throws {
         let directory = try TemporaryDirectory()
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("c.sqlite")))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("c.sqlite")))
         let source = directory.file("upload.mp4")
         try FileManager.default.createDirectory(
             atPath: directory.file("library/videos"), withIntermediateDirectories: true)

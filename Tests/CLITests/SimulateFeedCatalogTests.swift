@@ -1,8 +1,9 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
 import MediaModel
 import PrefetchSim
+import SQLiteCatalog
 import Testing
 
 @testable import ReelCLI

@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 
@@ -12,7 +13,7 @@ import ViewerAnalytics
     /// so the measured retention falls to 1/3 by second 3.
     static func catalog(in directory: TemporaryDirectory) async throws -> String {
         let path = directory.file("catalog.sqlite")
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: path))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: path))
         try await store.seed(count: 10)
         var events: [ReceivedViewerEvent] = []
         func add(_ session: String, _ video: String?, _ kind: ViewerEvent.Kind) {
@@ -100,7 +101,7 @@ import ViewerAnalytics
         ])
         #expect(
             loose.status != 0 && loose.stderr.contains("--retention-from goes with --feed-catalog"), "\(loose.stderr)")
-        let empty = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("empty.sqlite")))
+        let empty = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("empty.sqlite")))
         try await empty.seed(count: 2)
         let nothing = try await ReelProcess.run(["simulate", "--replay", directory.file("empty.sqlite")])
         #expect(nothing.status != 0 && nothing.stderr.contains("no session to replay"), "\(nothing.stderr)")

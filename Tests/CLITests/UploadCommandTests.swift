@@ -1,8 +1,9 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import GRDB
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 /// `reel upload` against a real `reel serve --inbox`: the product's flow end to end, through a server that dies.
@@ -44,7 +45,7 @@ import Testing
                 "--chunk-mb", "1", "--json",
             ],
             environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         // The acknowledged offset. The watch below runs on a thread of its own and reads it through GRDB's synchronous
         // access there; the test itself reads it through the async access.
         let received: @Sendable (Database) throws -> Int64 = { db in

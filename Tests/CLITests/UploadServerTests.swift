@@ -1,7 +1,8 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 /// `reel serve`'s uploads against clients Reel did not write (tuspy from PyPI, raw HTTP from Python), with the
@@ -14,7 +15,7 @@ import Testing
         let server: ChildProcess
         let base: String
         let token: String
-        let store: SQLiteFeedStore
+        let store: SQLiteCatalogEngine
 
         /// A rig for `body`, its server stopped after it (SIGTERM, SIGKILL after 30 s) whether it returned or threw.
         static func with<T>(
@@ -32,7 +33,7 @@ import Testing
             token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             // Opened before the server starts: opening a WAL catalog while another process is starting on it failed once
             // under heavy load with SQLITE_PROTOCOL (SQLite gave up retrying its WAL read lock).
-            store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
+            store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: catalog))
             try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
             server = try ChildProcess(
                 [

@@ -1,11 +1,12 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import GRDB
 import MediaFixtures
 import MediaModel
 import NIOCore
 import ObjectStore
+import SQLiteCatalog
 import SigV4
 import TestServers
 import Testing
@@ -51,7 +52,7 @@ import Testing
                 "--json",
             ],
             environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
-        let feed = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
+        let feed = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: catalog))
         let received: @Sendable (Database) throws -> Int64 = { db in
             try Int64.fetchOne(db, sql: "SELECT max(received) FROM uploads") ?? 0
         }

@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import TestServers
 import Testing
 import ViewerAnalytics
@@ -85,7 +86,7 @@ import Glibc
         #expect((counts["sent"] as? Int ?? 0) > 0, "\(counts)")
 
         // The view ended by leaving the page came by a keepalive fetch, after the driver was gone.
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: catalog))
         var stored: [StoredViewerEvent] = []
         let beaconed = try await ChildProcess.suspendUntil(seconds: 30) {
             stored = try await store.viewerEvents(after: 0, limit: 10_000)

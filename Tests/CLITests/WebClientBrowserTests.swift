@@ -1,7 +1,8 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 import Transcode
 import ViewerAnalytics
@@ -138,7 +139,8 @@ import ViewerAnalytics
             // The phone page's viewer events reached the catalog (by keepalive fetch when the page was left, if not before):
             // views, and segment samples from the player's own fetches (resource timing with native HLS, FRAG_LOADED
             // with hls.js). ViewerEventsBrowserTests reads them closely.
-            let catalog = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+            let catalog = SQLiteCatalogEngine(
+                database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
             var kinds: [ViewerEvent.Kind] = []
             let arrived = try await ChildProcess.suspendUntil(seconds: 20) {
                 kinds = try await catalog.viewerEvents(after: 0, limit: 10_000).map(\.event.kind)
@@ -205,7 +207,7 @@ import ViewerAnalytics
                 requests.filter { $0["method"] as? String == "PATCH" }.count == (size + 1_999_999) / 2_000_000,
                 "\(requests)")
             let jobPath = try #require(upload["job"] as? String)
-            let store = SQLiteFeedStore(database: try FeedDatabase(path: catalog))
+            let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: catalog))
             let job = try #require(try await store.job(id: String(jobPath.dropFirst("/v1/jobs/".count))))
             #expect(job.state == .published)
             #expect(job.sourceName == Array("holiday clip.mp4".utf8))
@@ -234,7 +236,7 @@ import ViewerAnalytics
     static func makeLibrary(
         in directory: TemporaryDirectory, videos count: Int, withoutPlaylist: Int? = nil
     ) async throws {
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         let videosFolder = directory.file("library/videos")
         try FileManager.default.createDirectory(atPath: videosFolder, withIntermediateDirectories: true)
         // Three ladders transcoded in this process: on a thread of their own, not on the concurrency pool's two.

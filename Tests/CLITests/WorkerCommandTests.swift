@@ -1,8 +1,9 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 #if canImport(FoundationNetworking)

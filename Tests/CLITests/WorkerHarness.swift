@@ -1,9 +1,10 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import GRDB
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 /// An inbox, a library and a catalog in a temporary directory, with helpers to run real `reel worker` and
@@ -13,12 +14,12 @@ struct WorkerHarness {
     var inbox: String { directory.file("inbox") }
     var library: String { directory.file("library") }
     var database: String { directory.file("catalog.sqlite") }
-    let store: SQLiteFeedStore
+    let store: SQLiteCatalogEngine
 
     init() throws {
         directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
-        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
     }
 
     /// Fast settings for tests: files settle after 0.3 s, scans every 0.1 s.

@@ -1,8 +1,9 @@
-import FeedStore
+import Catalog
 import Foundation
 import Logging
 import MediaFixtures
 import PostgresCatalog
+import SQLiteCatalog
 import Synchronization
 import TestServers
 import Testing
@@ -19,7 +20,9 @@ enum CatalogEngine: String, CaseIterable, CustomTestStringConvertible, Sendable 
 
     /// Runs `body` with a fresh, migrated catalog of this engine: a SQLite file in its own directory, or a database of
     /// its own on the process's PostgreSQL server.
-    func withStore<T: Sendable>(_ body: @Sendable (any Catalog & CatalogSeeding) async throws -> T) async throws -> T {
+    func withStore<T: Sendable>(
+        _ body: @Sendable (any CatalogRoles & CatalogSeeding) async throws -> T
+    ) async throws -> T {
         try await withCatalog { catalog in try await catalog.withStore(body) }
     }
 
@@ -43,14 +46,16 @@ enum TestCatalog: Sendable {
     case postgres(PostgresLocation)
 
     /// Opens (and migrates) the catalog for as long as `body` runs: every role, and seeding to set tests up.
-    func withStore<T: Sendable>(_ body: @Sendable (any Catalog & CatalogSeeding) async throws -> T) async throws -> T {
+    func withStore<T: Sendable>(
+        _ body: @Sendable (any CatalogRoles & CatalogSeeding) async throws -> T
+    ) async throws -> T {
         switch self {
         case let .sqlite(path):
-            return try await body(SQLiteFeedStore(database: try FeedDatabase(path: path)))
+            return try await body(SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: path)))
         case let .postgres(location):
             // Patient: in the full test run, blocking tests can hold the concurrency pool (which runs the connection
             // pool) for minutes; conformance is about what the engine answers, not how fast.
-            let store = PostgresFeedStore(
+            let store = PostgresCatalogEngine(
                 location: location, connections: 8, connectionWait: .seconds(300), logger: Logger(label: "conformance"))
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }

@@ -1,4 +1,5 @@
-import FeedStore
+import Catalog
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

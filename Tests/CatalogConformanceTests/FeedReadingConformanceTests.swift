@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 /// `FeedReading` on every engine: pages, cursors, paging while videos are published, the generation, items.

@@ -1,5 +1,6 @@
-import FeedStore
+import Catalog
 import MediaModel
+import SQLiteCatalog
 
 /// Media and jobs the conformance tests publish: every column a video has, so a round trip shows what an engine drops.
 enum Fixtures {

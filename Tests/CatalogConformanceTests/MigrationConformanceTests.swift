@@ -1,4 +1,5 @@
-import FeedStore
+import Catalog
+import SQLiteCatalog
 import Testing
 
 /// The whole catalog rather than one role, on every engine: a migrated catalog opened again keeps its data.

@@ -1,4 +1,5 @@
-import FeedStore
+import Catalog
+import SQLiteCatalog
 import Testing
 
 /// `publishedVideoIDs(among:)`, the viewer events' check, on every engine: the published ids of those asked about,

@@ -1,5 +1,6 @@
-import FeedStore
+import Catalog
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 /// `Publishing` on every engine: what a publish stores, duplicates found by their bytes, and a job finished as one.

@@ -1,4 +1,5 @@
-import FeedStore
+import Catalog
+import SQLiteCatalog
 import Testing
 
 /// `TokenRegistry` on every engine: tokens created, listed, found by hash and revoked once.

@@ -1,5 +1,6 @@
-import FeedStore
+import Catalog
 import Foundation
+import SQLiteCatalog
 import Testing
 
 /// `UploadLedger` on every engine: resumable uploads, their offsets and expiry, and their hand-over to the job queue.

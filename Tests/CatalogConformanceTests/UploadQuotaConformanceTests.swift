@@ -1,5 +1,6 @@
-import FeedStore
+import Catalog
 import Foundation
+import SQLiteCatalog
 import Testing
 
 /// Per-token upload quotas (issue 62) on every engine: open uploads, bytes in flight and uploads per hour are counted

@@ -1,9 +1,10 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import NIOCore
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

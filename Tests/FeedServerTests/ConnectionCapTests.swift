@@ -1,6 +1,7 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

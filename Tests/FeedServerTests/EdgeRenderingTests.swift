@@ -1,10 +1,11 @@
+import Catalog
 import FeedServer
-import FeedStore
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 /// The catalog keeps paths and the server renders URLs: one catalog, served with two media bases, gives each its own

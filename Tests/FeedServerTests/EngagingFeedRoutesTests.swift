@@ -1,8 +1,9 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 
@@ -11,7 +12,7 @@ import ViewerAnalytics
 /// `GET /v1/feed` with `--feed-order engaging`: pages of stored rankings, a cursor pinned to the ranking it began on.
 @Suite(.timeLimit(.minutes(5))) struct EngagingFeedRoutesTests {
     let rig: ServerRig
-    var store: SQLiteFeedStore { rig.store }
+    var store: SQLiteCatalogEngine { rig.store }
     let server: FeedServer
 
     init() throws {

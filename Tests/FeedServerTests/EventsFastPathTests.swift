@@ -1,9 +1,10 @@
-import FeedStore
+import Catalog
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

@@ -1,7 +1,8 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import MediaModel
+import SQLiteCatalog
 import Synchronization
 import Testing
 
@@ -46,13 +47,13 @@ import Testing
 /// The catalog's feed reads, held until the test opens the gate, and no in-process fast path: a feed request takes
 /// the fast path's query route as with a networked catalog.
 final class GatedFeed: FeedReading, JobStatusReading {
-    let base: SQLiteFeedStore
+    let base: SQLiteCatalogEngine
     private let gate: AsyncStream<Void>
     private let opener: AsyncStream<Void>.Continuation
     private let started: AsyncStream<Void>
     private let starter: AsyncStream<Void>.Continuation
 
-    init(_ base: SQLiteFeedStore) {
+    init(_ base: SQLiteCatalogEngine) {
         self.base = base
         (gate, opener) = AsyncStream.makeStream(of: Void.self)
         (started, starter) = AsyncStream.makeStream(of: Void.self)
@@ -97,6 +98,5 @@ final class GatedFeed: FeedReading, JobStatusReading {
     func videoCount() async throws(CatalogError) -> Int { try await base.videoCount() }
     func ping() async throws(CatalogError) { try await base.ping() }
     var synchronousFeed: (any SynchronousFeed)? { nil }
-    var eventLoopFeed: (any EventLoopFeed)? { nil }
     func job(id: String) async throws(CatalogError) -> FeedJob? { try await base.job(id: id) }
 }

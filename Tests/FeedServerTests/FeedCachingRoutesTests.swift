@@ -1,8 +1,9 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer
@@ -12,7 +13,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct FeedCachingRoutesTests {
     let rig: ServerRig
     var directory: TemporaryDirectory { rig.directory }
-    var store: SQLiteFeedStore { rig.store }
+    var store: SQLiteCatalogEngine { rig.store }
     var server: FeedServer { rig.server }
     var app: some ApplicationProtocol { rig.app }
 

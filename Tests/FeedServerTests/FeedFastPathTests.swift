@@ -1,9 +1,10 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer
@@ -20,11 +21,11 @@ import Glibc
 /// never past the rate limit.
 @Suite(.timeLimit(.minutes(5))) struct FeedFastPathTests {
     let directory: TemporaryDirectory
-    let store: SQLiteFeedStore
+    let store: SQLiteCatalogEngine
 
     init() async throws {
         directory = try TemporaryDirectory()
-        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         try await store.seed(count: 12)
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
     }
@@ -117,7 +118,7 @@ import Glibc
             _ = try await Self.get(port, "/v1/feed?limit=3")
             _ = try await Self.get(port, "/v1/feed?limit=3")
             #expect(Self.fastAnswers(server) == 2)
-            let other = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+            let other = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
             try await other.seed(count: 1, startingAt: 100)
             let (data, _) = try await Self.get(port, "/v1/feed?limit=3")
             let page = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -1,17 +1,18 @@
+import Catalog
 import FeedServer
-import FeedStore
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 /// The JSON routes, driven through the router without a socket.
 @Suite(.timeLimit(.minutes(5))) struct FeedRoutesTests {
     let rig: ServerRig
     var directory: TemporaryDirectory { rig.directory }
-    var store: SQLiteFeedStore { rig.store }
+    var store: SQLiteCatalogEngine { rig.store }
     var server: FeedServer { rig.server }
     var app: some ApplicationProtocol { rig.app }
 

@@ -1,4 +1,5 @@
-import FeedStore
+import Catalog
+import SQLiteCatalog
 import Synchronization
 import ViewerAnalytics
 

@@ -1,5 +1,6 @@
-import FeedStore
+import Catalog
 import Foundation
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

@@ -1,9 +1,10 @@
+import Catalog
 import FeedServer
-import FeedStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import SQLiteCatalog
 import TestTraits
 import Testing
 import Transcode
@@ -18,7 +19,7 @@ import FoundationNetworking
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct LiveServerTests {
     @Test func aRealHTTPClientPagesTheWholeFeed() async throws {
         let directory = try TemporaryDirectory()
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         try await store.seed(count: 23)
         let source = directory.file("upload.mp4")
         try SyntheticVideo(width: 640, height: 360, seconds: 4).write(to: source)

@@ -1,10 +1,11 @@
+import Catalog
 import FeedServer
-import FeedStore
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 /// Issue 61: a published video's loudness reaches the client in its feed item, `/v1/videos/{id}` and its job, so a

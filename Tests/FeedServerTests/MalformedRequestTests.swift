@@ -1,10 +1,11 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

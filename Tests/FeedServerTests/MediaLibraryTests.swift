@@ -1,8 +1,9 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer
@@ -36,7 +37,8 @@ import Glibc
 
     func get(_ uri: String) async throws -> TestResponse {
         let server = FeedServer(
-            store: SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite"))), library: library
+            store: SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite"))),
+            library: library
         )
         return try await Application(router: server.router()).test(.router) { client in
             try await client.execute(uri: uri, method: .get)

@@ -1,9 +1,10 @@
+import Catalog
 import FeedServer
-import FeedStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 /// `/media/...`: types, caching, validators, ranges, and nothing outside the library's public folders.
@@ -14,7 +15,7 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        let store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         _ = try directory.write("library/videos/v1/master.m3u8", Array("#EXTM3U\n".utf8))
         _ = try directory.write("library/videos/v1/360p/init.mp4", Array(repeating: 1, count: 100))
         _ = try directory.write("library/videos/v1/360p/seg-00001.m4s", segment)

@@ -1,4 +1,4 @@
-import FeedStore
+import Catalog
 import FileSystem
 import Foundation
 import GRDB
@@ -7,6 +7,7 @@ import HummingbirdTesting
 import MediaFixtures
 import MediaModel
 import ObjectStore
+import SQLiteCatalog
 import SigV4
 import TestServers
 import TestTraits
@@ -21,8 +22,8 @@ import Testing
     /// One test's catalog, store prefix and token; `desk()` is a server's desk (a second call, a second server).
     struct Rig {
         let directory: TemporaryDirectory
-        let database: FeedDatabase
-        let store: SQLiteFeedStore
+        let database: SQLiteCatalogDatabase
+        let store: SQLiteCatalogEngine
         let client: S3Client
         let token: String
 
@@ -57,8 +58,8 @@ import Testing
         endpoint: String? = nil, retry: S3RetryPolicy = .standard, _ body: (Rig) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
-        let database = try FeedDatabase(path: directory.file("catalog.sqlite"))
-        let store = SQLiteFeedStore(database: database)
+        let database = try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite"))
+        let store = SQLiteCatalogEngine(database: database)
         let client: S3Client
         if let endpoint {
             client = S3Client(

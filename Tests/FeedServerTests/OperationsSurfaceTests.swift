@@ -1,9 +1,10 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

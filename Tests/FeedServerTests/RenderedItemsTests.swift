@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import MediaModel
 import NIOCore
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 @testable import FeedServer

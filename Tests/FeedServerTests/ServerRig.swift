@@ -1,18 +1,19 @@
+import Catalog
 import FeedServer
-import FeedStore
 import Foundation
 import Hummingbird
 import MediaFixtures
+import SQLiteCatalog
 
 /// A catalog, an empty library and a server over them in a temporary directory: what the route suites share.
 struct ServerRig {
     let directory: TemporaryDirectory
-    let store: SQLiteFeedStore
+    let store: SQLiteCatalogEngine
     let server: FeedServer
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
         server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
     }

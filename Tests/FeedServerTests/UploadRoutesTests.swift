@@ -1,10 +1,11 @@
-import FeedStore
+import Catalog
 import FileSystem
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 import TestTraits
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 /// a finished upload to the job queue (the same states and files as the inbox).
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct UploadRoutesTests {
     let directory: TemporaryDirectory
-    let store: SQLiteFeedStore
+    let store: SQLiteCatalogEngine
     let desk: UploadDesk
     let server: FeedServer
     let token: String
@@ -23,7 +24,7 @@ import Testing
 
     init() async throws {
         directory = try TemporaryDirectory()
-        store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
+        store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         desk = try UploadDesk(
             store: store, configuration: UploadConfiguration(library: directory.file("library"), limits: .default))
         var server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
@@ -33,7 +34,7 @@ import Testing
         otherToken = try await Self.makeToken(store, name: "other")
     }
 
-    static func makeToken(_ store: SQLiteFeedStore, name: String, rateLimit: Double? = nil) async throws -> String {
+    static func makeToken(_ store: SQLiteCatalogEngine, name: String, rateLimit: Double? = nil) async throws -> String {
         let (secret, hash) = try BearerToken.generate()
         try await store.createToken(UploadToken(id: name, name: name, hash: hash, rateLimit: rateLimit, createdAt: 1))
         return secret

@@ -1,7 +1,8 @@
-import FeedStore
+import Catalog
 import Foundation
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 
 @testable import FeedServer
 

@@ -1,8 +1,9 @@
-import FeedStore
+import Catalog
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
+import SQLiteCatalog
 import Synchronization
 import Testing
 import ViewerAnalytics

@@ -1,5 +1,6 @@
+import Catalog
 import Deadlines
-import FeedStore
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

@@ -1,7 +1,8 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

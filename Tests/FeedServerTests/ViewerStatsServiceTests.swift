@@ -1,8 +1,9 @@
-import FeedStore
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import SQLiteCatalog
 import Testing
 import ViewerAnalytics
 

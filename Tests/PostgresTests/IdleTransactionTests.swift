@@ -16,7 +16,7 @@ import Testing
     @Test func aTransactionLeftIdleIsEndedAndItsRowLockFreed() async throws {
         let server = try await PostgresTestServer()
         try await server.createDatabase("idle")
-        let location = PostgresFeedStoreTests.location(server, database: "idle")
+        let location = PostgresCatalogEngineTests.location(server, database: "idle")
         try await PostgresTestServerTests.withClient(server, database: "idle") { other in
             try await other.query("CREATE TABLE jobs (id text PRIMARY KEY, epoch bigint NOT NULL)", logger: Self.logger)
             try await other.query("INSERT INTO jobs VALUES ('j', 1)", logger: Self.logger)

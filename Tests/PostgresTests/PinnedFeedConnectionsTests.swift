@@ -1,4 +1,5 @@
-import FeedStore
+import Catalog
+import CatalogEventLoop
 import Foundation
 import Logging
 import NIOCore
@@ -8,7 +9,7 @@ import PostgresNIO
 import TestServers
 import Testing
 
-/// The feed's pages on connections pinned to event loops (`PostgresFeedStore.eventLoopFeed`), against a real server:
+/// The feed's pages on connections pinned to event loops (`PostgresCatalogEngine.eventLoopFeed`), against a real server:
 /// the same pages as the pool's, completed on the asking loop, one connection per loop, a fallback for items that need
 /// rendering, and recovery after the server dropped the connection or went away.
 @Suite(.timeLimit(.minutes(5))) struct PinnedFeedConnectionsTests {
@@ -66,10 +67,10 @@ import Testing
     @Test func pagesOnEventLoopsAreThePoolsPagesOnOneConnectionPerLoop() async throws {
         let server = try await PostgresTestServer()
         try await Self.withLoops(2) { loops in
-            try await PostgresFeedStoreTests.withStore(server, database: "pinned") { store in
+            try await PostgresCatalogEngineTests.withStore(server, database: "pinned") { store in
                 for index in 0..<23 {
                     try await store.publish(
-                        PostgresFeedStoreTests.video(String(format: "v%02d", index), at: 1000 + Int64(index / 2)))
+                        PostgresCatalogEngineTests.video(String(format: "v%02d", index), at: 1000 + Int64(index / 2)))
                 }
                 let feed = try #require(store.eventLoopFeed)
                 let expected = try await Self.walk(limit: 5) { cursor in
@@ -89,7 +90,7 @@ import Testing
                     "opened as needed: sequential pages use one per loop")
 
                 // A publish is seen by the next page, with its generation.
-                try await store.publish(PostgresFeedStoreTests.video("newest", at: 9000))
+                try await store.publish(PostgresCatalogEngineTests.video("newest", at: 9000))
                 let fresh = try await Self.page(feed, limit: 3, after: nil, on: loops[0])
                 #expect(fresh.page.items.first?.id == "newest")
                 #expect(fresh.generation == (try await store.generation()))
@@ -129,9 +130,9 @@ import Testing
     @Test func aRecordThatNeedsEncodingFailsThePinnedPathAndThePoolEncodesIt() async throws {
         let server = try await PostgresTestServer()
         try await Self.withLoops(1) { loops in
-            try await PostgresFeedStoreTests.withStore(server, database: "render") { store in
-                try await store.publish(PostgresFeedStoreTests.video("a", at: 1000))
-                try await store.publish(PostgresFeedStoreTests.video("b", at: 2000))
+            try await PostgresCatalogEngineTests.withStore(server, database: "render") { store in
+                try await store.publish(PostgresCatalogEngineTests.video("a", at: 1000))
+                try await store.publish(PostgresCatalogEngineTests.video("b", at: 2000))
                 try await PostgresTestServerTests.withClient(server, database: "render") { client in
                     try await client.query("UPDATE videos SET item_record = NULL WHERE id = 'a'")
                 }
@@ -150,9 +151,10 @@ import Testing
     @Test func aDroppedConnectionOrAStoppedServerIsReopenedWithoutHanging() async throws {
         let server = try await PostgresTestServer()
         try await Self.withLoops(1) { loops in
-            try await PostgresFeedStoreTests.withStore(server, database: "drop", connectionWait: .seconds(5)) { store in
+            try await PostgresCatalogEngineTests.withStore(server, database: "drop", connectionWait: .seconds(5)) {
+                store in
                 let loop = loops[0]
-                try await store.publish(PostgresFeedStoreTests.video("a", at: 1000))
+                try await store.publish(PostgresCatalogEngineTests.video("a", at: 1000))
                 let feed = try #require(store.eventLoopFeed)
                 #expect(try await Self.page(feed, limit: 10, after: nil, on: loop).page.items.map(\.id) == ["a"])
 

@@ -1,5 +1,5 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
 import Logging
 import PostgresNIO
@@ -20,7 +20,8 @@ import Testing
     /// The mechanism itself, deterministic: a statement on a connection that has already closed.
     @Test func aStatementAfterItsConnectionClosedFailsTheCallInsteadOfHangingIt() async throws {
         let server = try await PostgresTestServer()
-        try await PostgresFeedStoreTests.withStore(server, database: "closed", connectionWait: .seconds(5)) { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "closed", connectionWait: .seconds(5)) {
+            store in
             let error = try await withDeadline(.seconds(60), "a call whose statement went to a closed connection") {
                 await #expect(throws: CatalogError.self) {
                     try await store.withConnection("query a closed connection") { connection in
@@ -42,7 +43,8 @@ import Testing
     /// the server comes back; the store serves again and the waiter is woken by a notification after the restart.
     @Test func callsInFlightWhenTheServerDiesAllEndAndTheStoreRecovers() async throws {
         let server = try await PostgresTestServer()
-        try await PostgresFeedStoreTests.withStore(server, database: "crash", connectionWait: .seconds(5)) { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "crash", connectionWait: .seconds(5)) {
+            store in
             for round in 1...3 {
                 let waiter = Task { await store.waitForQueuedJob(upTo: 600) }
                 let transactions = (0..<4).map { n in
@@ -56,7 +58,7 @@ import Testing
                     Task {
                         for k in 0..<50 {
                             try await store.publish(
-                                PostgresFeedStoreTests.video(
+                                PostgresCatalogEngineTests.video(
                                     "r\(round)-\(n)-\(k)", at: Int64(round * 100_000 + n * 100 + k)))
                             _ = try await store.generation()
                         }
@@ -88,13 +90,13 @@ import Testing
                 }
                 #expect(back > 0)
                 try await store.publish(
-                    PostgresFeedStoreTests.video("after-\(round)", at: Int64(round * 100_000 + 99_999)))
+                    PostgresCatalogEngineTests.video("after-\(round)", at: Int64(round * 100_000 + 99_999)))
                 // Woken by a notification after the restart, not by its 600 s timeout.
                 let woken = Task { #expect(await waiter.value, "round \(round): woken by a notification") }
                 let queued = try await withDeadline(
                     .seconds(120), "the LISTEN waiter to wake after the restart (round \(round))"
                 ) {
-                    try await PostgresFeedStoreTests.queueJobsUntilWoken(
+                    try await PostgresCatalogEngineTests.queueJobsUntilWoken(
                         server, database: "crash", prefix: "round\(round)-", woken)
                 }
                 #expect(queued <= 30, "round \(round): the waiter woke on a notification")

@@ -1,7 +1,6 @@
+import Catalog
 import Deadlines
-import FeedStore
 import Foundation
-import GRDB
 import Logging
 import MediaFixtures
 import PostgresCatalog
@@ -9,8 +8,9 @@ import PostgresNIO
 import TestServers
 import Testing
 
-/// The PostgreSQL catalog's schema: applied once however many processes migrate at the same moment, the same
-/// tables and columns as the SQLite catalog, and the same triggers at work.
+/// The PostgreSQL catalog's schema: applied once however many processes migrate at the same moment, and the same
+/// triggers at work as on SQLite. Its tables and columns are checked against `CatalogSchema.current` by
+/// `CatalogSchemaConformanceTests`, on both engines.
 @Suite(.timeLimit(.minutes(5))) struct PostgresSchemaTests {
     static let logger = Logger(label: "reel.test.postgres")
 
@@ -53,58 +53,6 @@ import Testing
             return all
         }
         #expect(applied.filter { !$0.isEmpty } == [PostgresSchema.migrations.map(\.version)], "\(applied)")
-    }
-
-    /// Column name → (SQLite type affinity, NOT NULL), per table.
-    typealias Shape = [String: [String: String]]
-
-    @Test func theTablesAndColumnsAreTheSQLiteCatalogs() async throws {
-        let directory = try TemporaryDirectory()
-        let sqlite = try FeedDatabase(path: directory.file("catalog.sqlite"))
-        let sqliteShape: Shape = try await sqlite.pool.read { db in
-            var shape: Shape = [:]
-            let tables = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
-                    """)
-            for table in tables {
-                shape[table] = Dictionary(
-                    uniqueKeysWithValues: try db.columns(in: table).map {
-                        (
-                            $0.name,
-                            "\($0.type.uppercased()) \($0.isNotNull || $0.primaryKeyIndex > 0 ? "NOT NULL" : "NULL")"
-                        )
-                    })
-            }
-            return shape
-        }
-        let server = try await PostgresTestServer()
-        let postgresShape: Shape = try await PostgresTestServerTests.withClient(server, database: "postgres") {
-            client in
-            try await PostgresMigrator().migrate(client, logger: Self.logger)
-            var shape: Shape = [:]
-            let query: PostgresQuery = """
-                SELECT table_name::text, column_name::text, data_type::text, is_nullable::text FROM information_schema.columns
-                WHERE table_schema = 'public' AND table_name != 'schema_migrations'
-                """
-            for try await (table, column, type, nullable) in try await client.query(query, logger: Self.logger)
-                .decode((String, String, String, String).self)
-            {
-                let affinity =
-                    [
-                        "bigint": "INTEGER", "integer": "INTEGER", "text": "TEXT", "bytea": "BLOB",
-                        "double precision": "REAL",
-                    ][type] ?? type
-                shape[table, default: [:]][column] = "\(affinity) \(nullable == "NO" ? "NOT NULL" : "NULL")"
-            }
-            return shape
-        }
-        #expect(sqliteShape.count == 10 && sqliteShape["videos"]?.count == 21, "\(sqliteShape.keys.sorted())")
-        #expect(Set(postgresShape.keys) == Set(sqliteShape.keys))
-        for (table, columns) in sqliteShape {
-            #expect(postgresShape[table] == columns, "table \(table)")
-        }
     }
 
     @Test func editsBumpTheGenerationAndClearStoredRecords() async throws {
@@ -216,7 +164,7 @@ import Testing
             }
             try await client.query("UPDATE videos SET item_json = \(item) WHERE id = \(video.id)", logger: Self.logger)
         }
-        try await PostgresFeedStoreTests.withStore(server, database: "before_codecs", create: false) { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "before_codecs", create: false) { store in
             let read = try #require(try await store.video(id: video.id))
             #expect(read.renditions.map(\.rung) == ["360p", "720p", "1080p"])
             #expect(read.renditions.allSatisfy { $0.videoCodec == nil && $0.crf == nil && $0.targetSSIMY == nil })
@@ -230,7 +178,7 @@ import Testing
             #expect(
                 try await Self.rows(client, "SELECT encode(item_record, 'hex') FROM videos", as: String?.self) == [nil])
         }
-        try await PostgresFeedStoreTests.withStore(server, database: "before_codecs", create: false) { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "before_codecs", create: false) { store in
             let shown = try #require(try await store.item(id: video.id)).video().renditions.first { $0.rung == "720p" }
             #expect(
                 shown?.videoCodec == "h264" && shown?.crf == 23 && shown?.targetSSIMY == 0.97,
@@ -268,7 +216,7 @@ import Testing
         var tenths = SyntheticVideos.video(4)
         for index in tenths.renditions.indices { tenths.renditions[index].crf = 22.4 + Double(index) }
         let fractional = tenths
-        try await PostgresFeedStoreTests.withStore(server, database: "whole_crfs", create: false) { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "whole_crfs", create: false) { store in
             #expect(try await store.video(id: video.id)?.renditions.map(\.crf) == [21, nil, 23])
             #expect(try #require(try await store.item(id: video.id)).video().renditions.map(\.crf) == [21, nil, 23])
             try await store.publish(fractional)

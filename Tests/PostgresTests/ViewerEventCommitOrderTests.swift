@@ -1,4 +1,4 @@
-import FeedStore
+import Catalog
 import Logging
 import PostgresCatalog
 import PostgresNIO
@@ -20,7 +20,7 @@ import ViewerAnalytics
 
     /// Reads what a pass reads: every gap again, then everything after the highest id.
     static func pass(
-        _ cursor: inout EventLogCursor<StoredViewerEvent>, _ store: PostgresFeedStore, now: Int64
+        _ cursor: inout EventLogCursor<StoredViewerEvent>, _ store: PostgresCatalogEngine, now: Int64
     ) async throws -> [String] {
         for gap in cursor.gaps {
             let rows = try await store.viewerEvents(
@@ -34,7 +34,7 @@ import ViewerAnalytics
 
     @Test func aLateCommitIsWaitedForAndARollbackIsGivenUp() async throws {
         let server = try await PostgresTestServer()
-        try await PostgresFeedStoreTests.withStore(server, database: "order") { store in
+        try await PostgresCatalogEngineTests.withStore(server, database: "order") { store in
             try await PostgresTestServerTests.withClient(server, database: "order") { client in
                 var cursor = EventLogCursor<StoredViewerEvent>(patience: 60_000, after: 0)
                 try await client.withConnection { slow in

@@ -1,5 +1,6 @@
-import FeedStore
+import Catalog
 import MediaModel
+import SQLiteCatalog
 import Testing
 
 @testable import Worker

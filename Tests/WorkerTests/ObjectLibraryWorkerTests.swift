@@ -1,10 +1,11 @@
-import FeedStore
+import Catalog
 import FileSystem
 import Foundation
 import MediaFixtures
 import MediaModel
 import NIOCore
 import ObjectStore
+import SQLiteCatalog
 import SigV4
 import TestServers
 import Testing

@@ -1,6 +1,7 @@
-import FeedStore
+import Catalog
 import Foundation
 import ObjectStore
+import SQLiteCatalog
 import SigV4
 import TestServers
 import Worker

@@ -1,8 +1,9 @@
-import FeedStore
+import Catalog
 import FileSystem
 import Foundation
 import Logging
 import MediaFixtures
+import SQLiteCatalog
 import Testing
 import Worker
 
@@ -13,15 +14,15 @@ struct WorkerRig {
     let root: String
     var inbox: String { root + "/inbox" }
     var library: String { root + "/library" }
-    let store: SQLiteFeedStore
+    let store: SQLiteCatalogEngine
 
     /// `root` defaults to the temporary directory; a test on a small file system passes its mount point.
     init(root: String? = nil, busyTimeout: Double = 5) throws {
         directory = try TemporaryDirectory()
         self.root = root ?? directory.path
         try Directory.create(self.root + "/inbox")
-        store = SQLiteFeedStore(
-            database: try FeedDatabase(path: directory.file("catalog.sqlite"), busyTimeout: busyTimeout))
+        store = SQLiteCatalogEngine(
+            database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite"), busyTimeout: busyTimeout))
     }
 
     /// Another host beside `other`: an inbox and a library (or scratch space) of its own, the same catalog.

@@ -1,9 +1,10 @@
-import FeedStore
+import Catalog
 import FileSystem
 import Foundation
 import GRDB
 import MediaFixtures
 import MediaModel
+import SQLiteCatalog
 import Testing
 import Worker
 
@@ -274,7 +275,7 @@ import Worker
         let rig = try WorkerRig(busyTimeout: 0.05)
         try rig.drop("photo.png")
         // Another connection holds the write lock for a while, as a long transaction elsewhere would.
-        let locker = try FeedDatabase(path: rig.directory.file("catalog.sqlite"))
+        let locker = try SQLiteCatalogDatabase(path: rig.directory.file("catalog.sqlite"))
         let held = Task.detached {
             try await locker.pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {

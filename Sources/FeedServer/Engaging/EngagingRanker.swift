@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 internal import ViewerAnalytics
 
 /// Makes the engaging feed's rankings from the catalog's figures and stores them (`FeedRanking`). A new ranking is

@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 
 /// `reel serve --feed-order`: which order `GET /v1/feed` pages through.
 public enum FeedOrder: Sendable {

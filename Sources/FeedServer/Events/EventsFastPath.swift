@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import HTTPTypes
 internal import Logging
 internal import Metrics

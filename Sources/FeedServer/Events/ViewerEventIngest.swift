@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 
 /// Group commit for `POST /v1/events`: the batches that arrive while one write runs go together in the next, so the
 /// catalog commits (and fsyncs) once per group rather than once per request, and each request still returns only

@@ -1,4 +1,4 @@
-internal import FeedStore
+internal import Catalog
 internal import ViewerAnalytics
 
 /// What the roll-up keeps between passes: the figures so far, where its reading stopped, and each video's stored

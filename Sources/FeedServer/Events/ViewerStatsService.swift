@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 internal import Foundation
 public import Logging
 public import ServiceLifecycle

@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 public import MediaModel
 
 /// Where uploads over HTTP go and how large they may be: the same limits as every other way in.

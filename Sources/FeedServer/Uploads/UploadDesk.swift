@@ -1,4 +1,4 @@
-public import FeedStore
+public import Catalog
 public import FileSystem
 internal import Foundation
 internal import Hummingbird
