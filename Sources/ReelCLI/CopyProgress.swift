@@ -1,5 +1,5 @@
-import Foundation
 import CatalogEngines
+import Foundation
 import Synchronization
 
 /// Progress lines on stderr: each table's start and end, and at most one line a second in between. The last line's
