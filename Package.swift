@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "FeedStore", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
+                "FeedStore", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics", "MediaStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -158,7 +158,7 @@ let package = Package(
                 "FileSystem", "Deadlines",
                 "UploadClient",
                 "HLSCheck", "ObjectStore", "Sandbox",
-                "PostgresCatalog", "ViewerAnalytics",
+                "PostgresCatalog", "ViewerAnalytics", "MediaStore", "MediaStoreDirectory", "MediaStoreS3",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -184,7 +184,7 @@ let package = Package(
             name: "FuzzContracts",
             dependencies: [
                 "FeedServer", "FeedStore", "FileSystem", "HLSCheck", "Ingest", "MediaModel", "ViewerAnalytics",
-                "Transcode", "ChatImages", "PrefetchSim",
+                "Transcode", "ChatImages", "PrefetchSim", "MediaStore",
             ],
             path: "Fuzz/Contracts",
             swiftSettings: upcoming),
@@ -241,7 +241,7 @@ let package = Package(
             dependencies: [
                 "TestTraits", "Deadlines",
                 "FeedServer", "FeedStore", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore", "SigV4",
-                "TestServers",
+                "TestServers", "MediaStore", "MediaStoreDirectory",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,6 +1,7 @@
 internal import FeedStore
 internal import HTTPTypes
 internal import Logging
+internal import MediaStore
 internal import Metrics
 internal import NIOCore
 

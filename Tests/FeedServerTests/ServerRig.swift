@@ -3,6 +3,8 @@ import FeedStore
 import Foundation
 import Hummingbird
 import MediaFixtures
+import MediaStore
+import MediaStoreDirectory
 
 /// A catalog, an empty library and a server over them in a temporary directory: what the route suites share.
 struct ServerRig {
@@ -14,7 +16,7 @@ struct ServerRig {
         directory = try TemporaryDirectory()
         store = SQLiteFeedStore(database: try FeedDatabase(path: directory.file("catalog.sqlite")))
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
-        server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
+        server = FeedServer(store: store, media: try .directory(directory.file("library")))
     }
 
     var app: some ApplicationProtocol { Application(router: server.router()) }
