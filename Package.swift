@@ -102,6 +102,7 @@ let package = Package(
             name: "FeedServer",
             dependencies: [
                 "Catalog", "CatalogEventLoop", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
+                "MediaStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -170,7 +171,7 @@ let package = Package(
                 "FileSystem", "Deadlines",
                 "UploadClient",
                 "HLSCheck", "ObjectStore", "Sandbox",
-                "CatalogEngines", "ViewerAnalytics",
+                "CatalogEngines", "ViewerAnalytics", "MediaStore", "MediaStoreDirectory", "MediaStoreS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -195,7 +196,7 @@ let package = Package(
             name: "FuzzContracts",
             dependencies: [
                 "FeedServer", "Catalog", "FileSystem", "HLSCheck", "Ingest", "MediaModel", "ViewerAnalytics",
-                "Transcode", "ChatImages", "PrefetchSim",
+                "Transcode", "ChatImages", "PrefetchSim", "MediaStore",
             ],
             path: "Fuzz/Contracts",
             swiftSettings: upcoming),
@@ -254,7 +255,7 @@ let package = Package(
                 "TestTraits", "Deadlines",
                 "FeedServer", "Catalog", "SQLiteCatalog", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore",
                 "SigV4",
-                "TestServers",
+                "TestServers", "MediaStore", "MediaStoreDirectory",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -292,6 +293,34 @@ let package = Package(
             name: "ObjectStoreTests",
             dependencies: [
                 "ObjectStore", "SigV4", "TestServers", "TestTraits", "Deadlines", "MediaFixtures", "FileSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming),
+        // The library's objects behind one seam (issue 63): the interface, which imports no engine, and the two
+        // engines apart: a directory (FileSystem) and S3 (ObjectStore's client). One conformance suite runs on both.
+        .target(
+            name: "MediaStore",
+            dependencies: ["MediaModel", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: upcoming),
+        .target(
+            name: "MediaStoreDirectory",
+            dependencies: [
+                "MediaStore", "FileSystem", "MediaModel",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming),
+        .target(
+            name: "MediaStoreS3",
+            dependencies: [
+                "MediaStore", "ObjectStore", "FileSystem",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "MediaStoreTests",
+            dependencies: [
+                "MediaStore", "MediaStoreDirectory", "MediaStoreS3", "ObjectStore", "SigV4", "TestServers",
+                "TestTraits", "Deadlines", "FileSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: upcoming),

@@ -14,8 +14,13 @@ bench_workdir media-s3
 start_weed "$work"
 url="s3://reel/bench?endpoint=http://127.0.0.1:$s3"
 
-mkdir -p "$work/library/videos"
-"$reel" transcode SampleMedia/vertical-1080x1920-16s.mp4 --output "$work/library/videos/v1" >/dev/null
+# $LIBRARY: a library already transcoded (reused across binaries, so two builds are compared in one sitting).
+if [ -n "${LIBRARY:-}" ]; then
+  mkdir -p "$work/library" && cp -r "$LIBRARY/videos" "$work/library/"
+else
+  mkdir -p "$work/library/videos"
+  "$reel" transcode SampleMedia/vertical-1080x1920-16s.mp4 --output "$work/library/videos/v1" >/dev/null
+fi
 "$reel" library copy --from "$work/library" --to "$url" 2>&1 | tail -1
 
 # Not called in $(...): a subshell's pids+= would not reach the EXIT trap, and the server would outlive the bench.

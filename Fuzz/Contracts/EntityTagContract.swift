@@ -1,4 +1,5 @@
 internal import FeedServer
+internal import MediaStore
 
 /// `If-None-Match` against an entity tag: the tag itself, its weak form and `*` always match, in any list.
 enum EntityTagContract {

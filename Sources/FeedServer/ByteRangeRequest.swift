@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Hummingbird
+internal import MediaStore
 
 /// A parsed `Range: bytes=...` header (one range; several are answered with the whole file, as RFC 9110 allows).
 package enum ByteRangeRequest: Equatable {
@@ -70,5 +71,35 @@ extension APIError {
             .rangeNotSatisfiable, code: "range_not_satisfiable",
             message: "the range \"\((header ?? "").prefix(64))\" is outside this \(size)-byte file",
             headers: [.contentRange: "bytes */\(size)"])
+    }
+}
+
+extension ByteRangeRequest {
+    /// A `Range` header read before the object's size is known, so a store can be asked for the range itself.
+    enum Parsed: Equatable {
+        /// No single byte range (another unit, or several ranges): the whole object.
+        case whole
+        case range(MediaByteRange)
+        /// Malformed: only the object's size can say how to answer (a 416 names it).
+        case needsSize
+    }
+
+    /// `header` as `init(header:size:)` reads it, for every size at once.
+    static func parse(_ header: String) -> Parsed {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes=") else { return .whole }
+        let spec = trimmed.dropFirst("bytes=".count)
+        guard !spec.contains(",") else { return .whole }
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .needsSize }
+        let first = parts[0].trimmingCharacters(in: .whitespaces), last = parts[1].trimmingCharacters(in: .whitespaces)
+        if first.isEmpty {
+            guard let count = Int64(last), count > 0 else { return .needsSize }
+            return .range(.suffix(count))
+        }
+        guard let start = Int64(first), start >= 0 else { return .needsSize }
+        if last.isEmpty { return .range(.from(start)) }
+        guard let end = Int64(last), end >= start else { return .needsSize }
+        return .range(.span(first: start, last: end))
     }
 }

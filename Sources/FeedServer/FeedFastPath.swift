@@ -2,6 +2,7 @@ internal import Catalog
 internal import CatalogEventLoop
 internal import HTTPTypes
 internal import Logging
+internal import MediaStore
 internal import Metrics
 internal import NIOCore
 

@@ -1,5 +1,6 @@
 internal import Catalog
 internal import Hummingbird
+internal import MediaStore
 
 /// `GET /v1/feed`: pages of published videos, newest first. Plain requests are answered by `FeedFastPath` before
 /// the router; the router answers the rest (and explains every error) with the same `feedPage`.

@@ -1,4 +1,5 @@
 internal import Hummingbird
+internal import MediaStore
 
 /// `GET /openapi.yaml`: the HTTP API's OpenAPI description (`OpenAPI/openapi.yaml`), embedded in the binary like the
 /// web client, so the contract a client fetches is the one this build was checked against

@@ -16,8 +16,8 @@ public import ServiceLifecycle
 public struct FeedServer: Sendable {
     /// Only the catalog's roles the routes read: the feed, and a job's status for a client polling its upload.
     public let store: any FeedReading & JobStatusReading
-    /// The library directory `/media/` serves, unless `objectMedia` is set.
-    public let library: MediaLibrary?
+    /// What `/media/` serves: the library's store (a directory or object storage); nil serves nothing.
+    package let media: MediaServing?
     public let rateLimit: RateLimit?
     /// One budget per client for the router and the feed's fast path.
     let rateLimiter: RateLimiter?
@@ -26,8 +26,6 @@ public struct FeedServer: Sendable {
     public var healthProblem: @Sendable () -> HealthProblem? = { nil }
     /// The feed's web page at `/`.
     public var webClient = WebClient()
-    /// `/media/` from object storage (`--library s3://...`) instead of `library`; nil serves the directory.
-    public var objectMedia: ObjectMedia?
     /// Uploads over HTTP (`/v1/uploads`); nil serves none.
     public var uploads: UploadDesk?
     /// `POST /v1/events`, when the catalog can take viewers' events.
@@ -65,12 +63,12 @@ public struct FeedServer: Sendable {
     /// Feed items rendered from the catalog's records with `mediaBaseURL`.
     private(set) var renderedItems = RenderedItems(mediaBase: .default)
 
-    public init(
-        store: any FeedReading & JobStatusReading, library: MediaLibrary?, rateLimit: RateLimit? = nil,
+    package init(
+        store: any FeedReading & JobStatusReading, media: MediaServing?, rateLimit: RateLimit? = nil,
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) {
         self.store = store
-        self.library = library
+        self.media = media
         self.rateLimit = rateLimit
         rateLimiter = rateLimit.map { RateLimiter(limit: $0) }
         self.metrics = metrics

@@ -1,4 +1,4 @@
-/// The bookkeeping of `ObjectMediaCache`, without its lock or its clock, so every path is tested as plain values.
+/// The bookkeeping of `CachedMediaStore`, without its lock or its clock, so every path is tested as plain values.
 ///
 /// Bounded in bytes by two segments, as `FeedPageCache` is: inserts go to `recent`; when one would take it past
 /// `segmentBytes`, `recent` becomes `older` and the previous `older` is dropped. A hit in `older` moves back to

@@ -1,3 +1,5 @@
+internal import CFileSystem
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -7,9 +9,10 @@ internal import Glibc
 /// failure leaves nothing behind.
 public enum AtomicFile {
     /// Writes `bytes` to `path`. With `durable` false the two fsyncs are skipped: still atomic, not crash-proof
-    /// (progress files, files inside a staging directory that is synced as a whole before it is published).
+    /// (progress files, files inside a staging directory that is synced as a whole before it is published). With
+    /// `replacing` false an existing `path` is left as it is and the write fails with EEXIST.
     public static func write(
-        _ bytes: some Collection<UInt8>, to path: String, durable: Bool = true
+        _ bytes: some Collection<UInt8>, to path: String, durable: Bool = true, replacing: Bool = true
     ) throws(FileSystemError) {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
@@ -27,12 +30,55 @@ public enum AtomicFile {
             _ = unlink(temporary)
             throw failure
         }
-        guard rename(temporary, path) == 0 else {
-            let failure = FileSystemError("rename", temporary + " -> " + path)
+        try place(temporary, at: path, replacing: replacing)
+        if durable { try Directory.sync(Directory.parent(of: path)) }
+    }
+
+    /// Copies the regular file at `source` (never through a symlink) to `path` the same way: a temporary name,
+    /// fsync, rename (refusing an existing `path` unless `replacing`), fsync of the directory.
+    package static func copy(file source: String, to path: String, replacing: Bool = true) throws(FileSystemError) {
+        let input: ReadOnlyFile
+        do { input = try ReadOnlyFile(path: source) } catch {
+            switch error {
+            case .failed(let failure): throw failure
+            default: throw FileSystemError("open", source, code: EINVAL)
+            }
+        }
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError("open", temporary) }
+        var failure: FileSystemError?
+        do throws(FileSystemError) {
+            var writeFailure: FileSystemError?
+            try input.forEachBlock { block in
+                guard writeFailure == nil else { return }
+                do throws(FileSystemError) { try writeAll(block, to: descriptor, path: temporary) } catch {
+                    writeFailure = error
+                }
+            }
+            if let writeFailure { throw writeFailure }
+            if fsync(descriptor) != 0 { throw FileSystemError("fsync", temporary) }
+        } catch {
+            failure = error
+        }
+        if close(descriptor) != 0, failure == nil { failure = FileSystemError("close", temporary) }
+        if let failure {
             _ = unlink(temporary)
             throw failure
         }
-        if durable { try Directory.sync(Directory.parent(of: path)) }
+        try place(temporary, at: path, replacing: replacing)
+        try Directory.sync(Directory.parent(of: path))
+    }
+
+    /// Renames the finished `temporary` onto `path`; removes it when that fails.
+    private static func place(_ temporary: String, at path: String, replacing: Bool) throws(FileSystemError) {
+        let moved =
+            replacing ? rename(temporary, path) : CFileSystem_renameNoReplace(AT_FDCWD, temporary, AT_FDCWD, path)
+        guard moved == 0 else {
+            let failure = FileSystemError(replacing ? "rename" : "renameat2", temporary + " -> " + path)
+            _ = unlink(temporary)
+            throw failure
+        }
     }
 
     static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, path: String) throws(FileSystemError) {

@@ -93,6 +93,17 @@ public enum Directory {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// Removes the file (or symlink) `path`, never a directory; absent is fine.
+    package static func removeFile(_ path: String) throws(FileSystemError) {
+        if unlink(path) != 0, errno != ENOENT { throw FileSystemError("unlink", path) }
+    }
+
+    /// Removes the directory `path` if it is empty. Returns whether it is gone (absent counts).
+    @discardableResult
+    package static func removeIfEmpty(_ path: String) -> Bool {
+        rmdir(path) == 0 || errno == ENOENT
+    }
+
     /// The directory part of `path` ("." for a bare name).
     public static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

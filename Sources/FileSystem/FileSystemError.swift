@@ -22,6 +22,10 @@ public struct FileSystemError: Error, CustomStringConvertible, Sendable, Equatab
     }
 
     public var isNotFound: Bool { code == ENOENT }
+    /// A create-only write or rename found the name taken (a directory in the way is not empty).
+    package var isAlreadyExists: Bool { code == EEXIST || code == ENOTEMPTY }
+    /// A component of the path that should be a directory is a file.
+    package var isNotDirectory: Bool { code == ENOTDIR }
     /// No space or quota left: the worker pauses until space returns instead of failing jobs.
     public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
     /// Disk full, quota, I/O errors, a read-only remount: worth another attempt later.

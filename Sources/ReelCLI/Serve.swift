@@ -6,6 +6,9 @@ import FileSystem
 import Foundation
 import Logging
 import MediaModel
+import MediaStore
+import MediaStoreDirectory
+import MediaStoreS3
 import ObjectStore
 import ServiceLifecycle
 import Transcode
@@ -159,17 +162,17 @@ extension Reel {
             if S3Location.isS3(library) {
                 // A viewer waits for a segment: a store that does not answer becomes a 503 within about a second.
                 let client = try await objectStore.client(
-                    try objectStore.location(library), retry: ObjectMedia.retry,
-                    connectTimeout: ObjectMedia.connectTimeout)
-                let media = ObjectMedia(
-                    client: client, redirectExpiry: mediaRedirect ? .seconds(mediaRedirectSeconds) : nil,
-                    cache: mediaCacheMb > 0 ? ObjectMediaCache(capacityBytes: mediaCacheMb << 20) : nil)
+                    try objectStore.location(library), retry: Self.mediaRetry, connectTimeout: Self.mediaConnectTimeout)
+                let store = S3MediaStore(client: client)
+                let media = MediaServing(
+                    store: mediaCacheMb > 0 ? CachedMediaStore(store, capacityBytes: mediaCacheMb << 20) : store,
+                    redirectExpiry: mediaRedirect ? .seconds(mediaRedirectSeconds) : nil)
                 // Uploads and the worker keep the standard retries: a PATCH or a job can wait out a store that is away.
                 let storeClient = try await objectStore.client(try objectStore.location(library))
                 do {
                     try await CatalogOpener.with(try database.location(), reading: try readLocation(), logger: logger) {
                         catalog in
-                        try await serve(catalog, objectMedia: media, storeClient: storeClient, logger: logger)
+                        try await serve(catalog, media: media, storeClient: storeClient, logger: logger)
                     }
                 } catch {
                     try? await client.shutdown()
@@ -188,13 +191,16 @@ extension Reel {
         }
 
         /// The whole catalog is open here; each part gets only its roles (feed and job status, uploads and tokens,
-        /// the job queue and publishing). With `objectMedia`, the library is the store: media, uploads over HTTP and
+        /// the job queue and publishing). With `storeClient`, the library is the store: media, uploads over HTTP and
         /// the inbox's worker all go to it (`storeClient`), and this host keeps only the inbox and its scratch space.
         func serve(
-            _ catalog: any CatalogRoles, objectMedia: ObjectMedia? = nil, storeClient: S3Client? = nil, logger: Logger
+            _ catalog: any CatalogRoles, media: MediaServing? = nil, storeClient: S3Client? = nil, logger: Logger
         ) async throws {
             var server = FeedServer(
-                store: catalog, library: objectMedia == nil ? try MediaLibrary(root: library) : nil,
+                store: catalog,
+                media: try media
+                    ?? MediaServing(
+                        store: DirectoryMediaStore(root: library, linkableFolders: MediaLibrary.publicRoots)),
                 rateLimit: rateLimit.map { RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, 2 * $0)) }
             )
             server.webClient = WebClient(hlsJSURL: try hlsJsURL.map { try HLSJSURL($0) })
@@ -202,11 +208,10 @@ extension Reel {
             server.mediaBaseURL = try MediaBaseURL(mediaBaseURL)
             server.idleTimeoutSeconds = idleTimeout
             try operations.apply(to: &server)
-            server.objectMedia = objectMedia
             server.viewerEvents = ViewerEventIngest(log: catalog)
             server.eventGate = ViewerEventGate(
                 keys: try await viewerSessions.keys(
-                    libraryDirectory: objectMedia == nil ? library : nil, logger: logger),
+                    libraryDirectory: storeClient == nil ? library : nil, logger: logger),
                 limits: viewerSessions.limits, metrics: server.metricsFactory)
             if feedOrder == "engaging" { server.feedOrder = .engaging(catalog) }
             let storage: UploadConfiguration.Storage =
@@ -254,6 +259,11 @@ extension Reel {
 }
 
 extension Reel.Serve {
+    /// Three attempts of at most a second's wait for a connection each, within about four seconds in all: a viewer
+    /// waiting for a segment is better told 503 and when to come back.
+    static let mediaRetry = S3RetryPolicy(maxAttempts: 3, baseSeconds: 0.2, capSeconds: 1)
+    static let mediaConnectTimeout = Duration.seconds(1)
+
     /// The in-process worker of `--inbox`; its disk state goes into `/healthz`.
     func inboxWorker(
         _ configuration: WorkerConfiguration, catalog: any CatalogRoles, server: inout FeedServer

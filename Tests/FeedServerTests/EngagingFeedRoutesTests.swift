@@ -138,7 +138,7 @@ import ViewerAnalytics
             let kept = try await client.json("/v1/feed?limit=1&cursor=\(cursor)")
             #expect((kept["items"] as? [[String: Any]])?.first?["id"] as? String == "v000000001")
             // ...and another server on the same catalog, which never read it, says it is gone.
-            var other = FeedServer(store: store, library: nil)
+            var other = FeedServer(store: store, media: nil)
             other.feedOrder = .engaging(store)
             try await Application(router: other.router()).test(.router) { otherClient in
                 try await otherClient.execute(uri: "/v1/feed?limit=1&cursor=\(cursor)", method: .get) { response in

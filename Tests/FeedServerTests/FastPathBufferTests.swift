@@ -16,7 +16,7 @@ import Testing
         let rig = try ServerRig()
         try await rig.store.seed(count: 3)
         let catalog = GatedFeed(rig.store)
-        let server = FeedServer(store: catalog, library: rig.server.library)
+        let server = FeedServer(store: catalog, media: rig.server.media)
         try await withLiveServer(server) { listening in
             let socket = try await RawSocket.offThePool { try RawSocket(port: listening.address.port) }
             try await RawSocket.offThePool { try socket.send("GET /v1/feed?limit=2 HTTP/1.1\r\nHost: x\r\n\r\n") }

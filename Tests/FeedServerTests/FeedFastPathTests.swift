@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import MediaFixtures
+import MediaStore
+import MediaStoreDirectory
 import SQLiteCatalog
 import Testing
 
@@ -34,7 +36,7 @@ import Glibc
         rateLimit: RateLimit? = nil, _ body: @escaping @Sendable (Int, FeedServer) async throws -> Void
     ) async throws {
         let server = FeedServer(
-            store: store, library: try MediaLibrary(root: directory.file("library")), rateLimit: rateLimit)
+            store: store, media: try .directory(directory.file("library")), rateLimit: rateLimit)
         let app = server.application(host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         try await app.test(.live) { client in
             try await body(try #require(client.port), server)

@@ -185,7 +185,7 @@ import Testing
         try await store.seed(count: 1)
         // One token per 1000 s: however slowly a loaded machine runs these four requests, none refills the bucket.
         let limited = FeedServer(
-            store: store, library: server.library, rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 3))
+            store: store, media: server.media, rateLimit: RateLimit(requestsPerSecond: 0.001, burst: 3))
         try await Application(router: limited.router()).test(.router) { client in
             for _ in 0..<3 {
                 #expect(try await client.execute(uri: "/v1/feed", method: .get).status == .ok)

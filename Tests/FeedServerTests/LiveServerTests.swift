@@ -4,6 +4,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import MediaStore
+import MediaStoreDirectory
 import SQLiteCatalog
 import TestTraits
 import Testing
@@ -38,7 +40,7 @@ import FoundationNetworking
                         rung: $0.id, width: $0.width, height: $0.height, bandwidth: $0.bandwidth,
                         averageBandwidth: $0.averageBandwidth, codecs: $0.codecs, segments: $0.segments)
                 }))
-        let server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
+        let server = FeedServer(store: store, media: try .directory(directory.file("library")))
 
         try await Application(router: server.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             .test(.live) { client in

@@ -4,6 +4,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
+import MediaStore
+import MediaStoreDirectory
 import SQLiteCatalog
 import Testing
 
@@ -40,7 +42,7 @@ import Testing
             atPath: library + "/videos/origs", withDestinationPath: library + "/originals")
         try FileManager.default.createSymbolicLink(
             atPath: library + "/videos/inside.webp", withDestinationPath: library + "/images/i1.webp")
-        server = FeedServer(store: store, library: try MediaLibrary(root: library))
+        server = FeedServer(store: store, media: try .directory(library))
     }
 
     var app: some ApplicationProtocol { Application(router: server.router()) }

@@ -35,7 +35,7 @@ import Testing
         }
 
         func app(_ desk: UploadDesk) -> some ApplicationProtocol {
-            var server = FeedServer(store: store, library: nil)
+            var server = FeedServer(store: store, media: nil)
             server.uploads = desk
             return Application(router: server.router())
         }

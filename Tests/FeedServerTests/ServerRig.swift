@@ -3,6 +3,8 @@ import FeedServer
 import Foundation
 import Hummingbird
 import MediaFixtures
+import MediaStore
+import MediaStoreDirectory
 import SQLiteCatalog
 
 /// A catalog, an empty library and a server over them in a temporary directory: what the route suites share.
@@ -15,7 +17,7 @@ struct ServerRig {
         directory = try TemporaryDirectory()
         store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
-        server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
+        server = FeedServer(store: store, media: try .directory(directory.file("library")))
     }
 
     var app: some ApplicationProtocol { Application(router: server.router()) }

@@ -5,6 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import MediaModel
+import MediaStore
+import MediaStoreDirectory
 import SQLiteCatalog
 import TestTraits
 import Testing
@@ -27,7 +29,7 @@ import Testing
         store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
         desk = try UploadDesk(
             store: store, configuration: UploadConfiguration(library: directory.file("library"), limits: .default))
-        var server = FeedServer(store: store, library: try MediaLibrary(root: directory.file("library")))
+        var server = FeedServer(store: store, media: try .directory(directory.file("library")))
         server.uploads = desk
         self.server = server
         token = try await Self.makeToken(store, name: "phone")

@@ -1,6 +1,7 @@
 internal import Catalog
 internal import Foundation
 internal import Hummingbird
+internal import MediaStore
 
 /// `GET /v1/feed` with `--feed-order engaging`: pages of the newest stored ranking, and with a cursor, of the ranking
 /// that cursor began on, so paging never repeats or skips an item while scores move (docs/analytics.md). A video no

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import HTTPTypes
 public import Hummingbird
+internal import MediaStore
 
 /// The feed's web page at `/` and the viewer stats page at `/stats`, with their scripts, style and icon, embedded in the binary (SwiftPM's
 /// `embedInCode`), so a copied `reel` serves it with no resource folder beside it.

@@ -1,0 +1,39 @@
+/// A media-store operation that failed, the same cases from every engine, so callers decide by case. Messages name
+/// the operation and the key, never a credential.
+package enum MediaStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A key (or listing prefix) that could lead outside the library.
+    case badKey(String, problem: String)
+    /// No such object (or, for `put(file:)` and `publish`, no such local file).
+    case notFound(key: String)
+    /// A create-only write, or a publish, found the key already taken by other bytes.
+    case alreadyExists(key: String)
+    /// The range asked for covers no byte of the object (HTTP 416); `size` is the object's.
+    case rangeNotSatisfiable(key: String, size: Int64)
+    /// A body larger than the caller would read whole.
+    case tooLarge(key: String, limit: Int)
+    /// The operation has no meaning for this engine (presigning a directory's file).
+    case unsupported(operation: String, store: String)
+    /// The store did not answer, or the disk is full: worth another try later.
+    case unavailable(String)
+    /// Refused for good (credentials, permissions, a malformed answer); the message says what happened.
+    case failed(String)
+
+    /// Worth another try later.
+    package var isRetryable: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+
+    package var description: String {
+        switch self {
+        case .badKey(let key, let problem): "key \(key) refused: \(problem)"
+        case .notFound(let key): "\(key): no such object"
+        case .alreadyExists(let key): "\(key) already exists: nothing was replaced"
+        case .rangeNotSatisfiable(let key, let size): "\(key): the range is outside its \(size) bytes"
+        case .tooLarge(let key, let limit): "\(key) is over the \(limit) bytes it may be read whole"
+        case .unsupported(let operation, let store): "\(store) cannot \(operation)"
+        case .unavailable(let message): message
+        case .failed(let message): message
+        }
+    }
+}
