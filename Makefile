@@ -36,6 +36,7 @@ TEST_WIDTH ?= $(shell echo $$(( $$(nproc) * 2 )))
 test: deps-test
 	scripts/check-format.sh
 	python3 scripts/check-blocking.py --sync-tests
+	python3 scripts/dev/package-access.py --check
 	$(SWIFT) build --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) python3 scripts/test-watchdog.py -- $(SWIFT) test --skip-build
 

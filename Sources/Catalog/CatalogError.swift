@@ -1,7 +1,7 @@
 /// A catalog read or write that failed, classified once here from the engine's error codes so callers decide by case,
 /// never by message: a duplicate content hash, a busy or locked database, a full disk, or anything else.
-public struct CatalogError: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable, Equatable {
+package struct CatalogError: Error, CustomStringConvertible, Sendable {
+    package enum Kind: Sendable, Equatable {
         /// A unique constraint refused the row (the same bytes were published first).
         case duplicate
         /// Another connection held the lock past the busy timeout.
@@ -15,17 +15,17 @@ public struct CatalogError: Error, CustomStringConvertible, Sendable {
         case other
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// SQLite's message, with the statement when there was one.
-    public let message: String
+    package let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// Busy, full and unavailable may pass; a duplicate or a broken statement will not.
-    public var isTransient: Bool { kind == .busy || kind == .full || kind == .unavailable }
+    package var isTransient: Bool { kind == .busy || kind == .full || kind == .unavailable }
 
-    public var description: String { "catalog \(kind): \(message)" }
+    package var description: String { "catalog \(kind): \(message)" }
 }

@@ -7,5 +7,5 @@
 /// dispatch queues), PostgreSQL over the network.
 ///
 /// Seeding (`CatalogSeeding`) is not part of it: only tests, benchmarks and `reel db seed` write outside a job.
-public typealias CatalogRoles =
+package typealias CatalogRoles =
     FeedReading & JobQueue & Publishing & UploadLedger & TokenRegistry & ViewerEventLog & FeedRanking

@@ -1,15 +1,15 @@
 /// Where the catalog lives, as `--database` and `REEL_DATABASE_URL` say it: a SQLite file (a path, the embedded
 /// default) or a PostgreSQL server (`postgres://user[:password]@host[:port]/database[?sslmode=...]`). Parsed once
 /// here, so every command reads the same forms and refuses the same mistakes.
-public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
+package enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     case sqlite(path: String)
     case postgres(PostgresLocation)
 
     /// The environment variable read when `--database` is not given.
-    public static let environmentVariable = "REEL_DATABASE_URL"
+    package static let environmentVariable = "REEL_DATABASE_URL"
 
     /// - Throws: `DatabaseLocationError` naming what is wrong with `text`.
-    public static func parse(_ text: String) throws(DatabaseLocationError) -> DatabaseLocation {
+    package static func parse(_ text: String) throws(DatabaseLocationError) -> DatabaseLocation {
         guard !text.isEmpty else {
             throw DatabaseLocationError(text, "it is empty: give a SQLite path or a postgres:// URL")
         }
@@ -25,7 +25,7 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The location with any password left out, for logs and errors.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .sqlite(path): path
         case let .postgres(location): location.description
@@ -34,22 +34,22 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A PostgreSQL server and database. Defaults follow libpq: port 5432, the database named after the user.
-public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
+package struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
     /// libpq's `sslmode`; Reel's default is `disable` (TLS off unless asked for).
-    public enum SSLMode: String, CaseIterable, Sendable {
+    package enum SSLMode: String, CaseIterable, Sendable {
         case disable, allow, prefer, require
         case verifyCA = "verify-ca"
         case verifyFull = "verify-full"
     }
 
-    public var host: String
-    public var port: Int
-    public var user: String
-    public var password: String?
-    public var database: String
-    public var sslMode: SSLMode
+    package var host: String
+    package var port: Int
+    package var user: String
+    package var password: String?
+    package var database: String
+    package var sslMode: SSLMode
 
-    public init(
+    package init(
         host: String, port: Int = 5432, user: String, password: String? = nil, database: String? = nil,
         sslMode: SSLMode = .disable
     ) {
@@ -188,7 +188,7 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// `postgres://user@host:port/database?sslmode=...`, never the password.
-    public var description: String {
+    package var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "postgres://\(user)\(password == nil ? "" : ":***")@\(shownHost):\(port)/\(database)"
             + (sslMode == .disable ? "" : "?sslmode=\(sslMode.rawValue)")
@@ -196,16 +196,16 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A `--database` value Reel cannot use; the message says what was wrong and shows the value without its password.
-public struct DatabaseLocationError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let value: String
-    public let reason: String
+package struct DatabaseLocationError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let value: String
+    package let reason: String
 
     init(_ value: String, _ reason: String) {
         self.value = Self.redacted(value)
         self.reason = reason
     }
 
-    public var description: String { "--database \(value): \(reason)" }
+    package var description: String { "--database \(value): \(reason)" }
 
     /// `postgres://user:secret@host` → `postgres://user:***@host`.
     static func redacted(_ value: String) -> String {

@@ -1,42 +1,42 @@
-public import MediaModel
+package import MediaModel
 
 /// A worker job as `GET /v1/jobs/{id}` reports it: clients poll it while an upload is processing.
-public struct FeedJob: Sendable, Equatable {
-    public enum State: String, Sendable, CaseIterable {
+package struct FeedJob: Sendable, Equatable {
+    package enum State: String, Sendable, CaseIterable {
         case queued, processing, published, rejected, failed
     }
 
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// Not yet admitted: the bytes decide, never the name.
         case unknown, video, image
     }
 
-    public var id: String
-    public var kind: Kind
-    public var state: State
-    public var attempts: Int
+    package var id: String
+    package var kind: Kind
+    package var state: State
+    package var attempts: Int
     /// Why the job ended, or why its last attempt failed (`too_large`, `timeout`, `crashed`, `duplicate`, ...).
-    public var reason: JobReason?
-    public var lastError: String?
+    package var reason: JobReason?
+    package var lastError: String?
     /// 0...1.
-    public var progress: Double
-    public var createdAt: Int64
-    public var updatedAt: Int64
+    package var progress: Double
+    package var createdAt: Int64
+    package var updatedAt: Int64
     /// The published video or image, once there is one.
-    public var mediaID: String?
+    package var mediaID: String?
     /// The upload's name as the inbox had it: raw bytes, which need not be UTF-8.
-    public var sourceName: [UInt8] = []
-    public var owner: String?
-    public var contentHash: String?
+    package var sourceName: [UInt8] = []
+    package var owner: String?
+    package var contentHash: String?
     /// Raised by every claim: the fencing token a holder proves (see `JobLease`). 0 until first claimed.
-    public var epoch: Int64 = 0
+    package var epoch: Int64 = 0
     /// When the holder's lease ends unless renewed (unix milliseconds); nil when nobody holds the job.
-    public var leaseExpiresAt: Int64?
+    package var leaseExpiresAt: Int64?
 
     /// The lease this job's holder proves; its owner is empty when nobody holds it (so nothing matches).
-    public var lease: JobLease { JobLease(id: id, epoch: epoch, owner: owner ?? "") }
+    package var lease: JobLease { JobLease(id: id, epoch: epoch, owner: owner ?? "") }
 
-    public init(
+    package init(
         id: String, kind: Kind, state: State, attempts: Int, reason: JobReason? = nil, lastError: String?,
         progress: Double,
         createdAt: Int64, updatedAt: Int64, mediaID: String?

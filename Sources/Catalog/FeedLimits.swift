@@ -1,4 +1,4 @@
 /// The feed's page size bound, the same on every engine.
-public enum FeedLimits {
-    public static let maximumPageSize = 50
+package enum FeedLimits {
+    package static let maximumPageSize = 50
 }

@@ -1,9 +1,9 @@
-public import ViewerAnalytics
+package import ViewerAnalytics
 
 /// The `engaging` feed's rankings (docs/analytics.md): each one a frozen order of the published videos, stored in the
 /// catalog so that every feed server on it pages through the same one, and a cursor that began on a ranking finishes
 /// on it however the scores move meanwhile. Rankings are never changed, only added and, once old, deleted.
-public protocol FeedRanking: Sendable {
+package protocol FeedRanking: Sendable {
     /// Every published video's id and publish time: what a ranking orders.
     func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate]
     /// Stores `videos`, in order, as a new ranking made at `madeAt` (Unix milliseconds); returns its number. Numbers
@@ -20,12 +20,12 @@ public protocol FeedRanking: Sendable {
 }
 
 /// One stored ranking: its number, when it was made and the video ids in feed order.
-public struct StoredRanking: Sendable, Equatable {
-    public var number: Int64
-    public var madeAt: Int64
-    public var videos: [String]
+package struct StoredRanking: Sendable, Equatable {
+    package var number: Int64
+    package var madeAt: Int64
+    package var videos: [String]
 
-    public init(number: Int64, madeAt: Int64, videos: [String]) {
+    package init(number: Int64, madeAt: Int64, videos: [String]) {
         self.number = number
         self.madeAt = madeAt
         self.videos = videos

@@ -1,7 +1,7 @@
 /// The feed as clients read it: pages, single videos and items, the generation that changes with them, and the
 /// synchronous fast path for a caller on an event loop (a network engine's own is `CatalogEventLoop`'s
 /// `EventLoopFeedSource`). Reads only, so a replica can answer them.
-public protocol FeedReading: Sendable {
+package protocol FeedReading: Sendable {
     /// A page (newest first, `limit` 1...50 items after `cursor`) and the catalog generation it belongs to.
     func pageWithGeneration(
         limit: Int, after cursor: FeedPosition?

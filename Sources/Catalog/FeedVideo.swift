@@ -1,30 +1,30 @@
-public import MediaModel
+package import MediaModel
 
 /// One published video as the feed serves it.
-public struct FeedVideo: Sendable, Equatable {
-    public struct Rendition: Codable, Sendable, Equatable {
+package struct FeedVideo: Sendable, Equatable {
+    package struct Rendition: Codable, Sendable, Equatable {
         /// The rendition's id, which is also its folder: the ladder rung for H.264 (`720p`), the rung and the codec
         /// for the others (`720p-hevc`, `720p-av1`).
-        public var rung: String
-        public var width: Int
-        public var height: Int
-        public var bandwidth: Int
-        public var averageBandwidth: Int
-        public var codecs: String
-        public var segments: Int
+        package var rung: String
+        package var width: Int
+        package var height: Int
+        package var bandwidth: Int
+        package var averageBandwidth: Int
+        package var codecs: String
+        package var segments: Int
         /// The video codec, `h264`, `hevc` or `av1` (Transcode's `VideoCodec` names; the catalog keeps it a string).
         /// nil, not `h264`, for renditions published before Reel recorded it, although all of those are H.264: the
         /// catalog keeps NULL and the item omits the key, so items stored before stay what a render would give.
-        public var videoCodec: String?
+        package var videoCodec: String?
         /// The CRF the rendition was encoded with; nil for renditions published before Reel recorded it.
-        public var crf: Double?
+        package var crf: Double?
         /// The SSIM-Y the content-aware rate analysis chose `crf` to reach; nil for a fixed CRF, and for renditions
         /// published before Reel recorded it.
-        public var targetSSIMY: Double?
+        package var targetSSIMY: Double?
         /// What prefetching this rendition's start costs; nil for videos published before Reel measured it.
-        public var prefetch: PrefetchHint?
+        package var prefetch: PrefetchHint?
 
-        public init(
+        package init(
             rung: String, width: Int, height: Int, bandwidth: Int, averageBandwidth: Int, codecs: String, segments: Int,
             videoCodec: String? = nil, crf: Double? = nil, targetSSIMY: Double? = nil, prefetch: PrefetchHint? = nil
         ) {
@@ -44,7 +44,7 @@ public struct FeedVideo: Sendable, Equatable {
         /// Whether `a` is listed before `b`: by height, then H.264 (with the renditions from before codecs were
         /// recorded), HEVC, AV1 and any other codec, then by id. H.264 comes first at each height because every
         /// player decodes it, as in the master playlist.
-        public static func precedes(_ a: Rendition, _ b: Rendition) -> Bool {
+        package static func precedes(_ a: Rendition, _ b: Rendition) -> Bool {
             (a.height, a.codecRank, a.rung) < (b.height, b.codecRank, b.rung)
         }
 
@@ -65,23 +65,23 @@ public struct FeedVideo: Sendable, Equatable {
         }
     }
 
-    public var id: String
-    public var publishedAt: Int64
-    public var durationMilliseconds: Int
-    public var width: Int
-    public var height: Int
-    public var masterPath: String?
-    public var posterJPEGPath: String?
-    public var posterWebPPath: String?
+    package var id: String
+    package var publishedAt: Int64
+    package var durationMilliseconds: Int
+    package var width: Int
+    package var height: Int
+    package var masterPath: String?
+    package var posterJPEGPath: String?
+    package var posterWebPPath: String?
     /// Ordered by height, then codec (`Rendition.precedes`).
-    public var renditions: [Rendition]
+    package var renditions: [Rendition]
     /// The scrubbing thumbnails; nil for videos published before Reel made them.
-    public var storyboard: Storyboard?
+    package var storyboard: Storyboard?
     /// The source's loudness and the gain that brought the audio to the target; nil without audio, and for videos
     /// published before Reel measured it.
-    public var loudness: AudioLoudness?
+    package var loudness: AudioLoudness?
 
-    public init(
+    package init(
         id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
         posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil,
         loudness: AudioLoudness? = nil

@@ -12,19 +12,19 @@ internal import MediaModel
 /// byte for byte as before loudness, so stored records stay valid and a v2 record cut at its loudness is refused.
 /// Renditions are kept in `FeedVideo.Rendition.precedes` order. Layout: a version byte, then the fields in `FeedVideo`'s order. Integers are zigzag LEB128 varints, strings a
 /// varint length and UTF-8, optionals a 0/1 byte first, doubles their 8 IEEE bytes, little-endian.
-public enum FeedVideoRecord {
+package enum FeedVideoRecord {
     static let version: UInt8 = 1
     /// The version of records that end with a loudness.
     static let versionWithLoudness: UInt8 = 2
 
     /// What was wrong with a stored record, and where.
-    public struct Malformed: Error, Equatable, CustomStringConvertible {
-        public let reason: String
-        public let offset: Int
-        public var description: String { "a stored feed record is malformed at byte \(offset): \(reason)" }
+    package struct Malformed: Error, Equatable, CustomStringConvertible {
+        package let reason: String
+        package let offset: Int
+        package var description: String { "a stored feed record is malformed at byte \(offset): \(reason)" }
     }
 
-    public static func encode(_ video: FeedVideo) -> [UInt8] {
+    package static func encode(_ video: FeedVideo) -> [UInt8] {
         var out = Writer()
         out.bytes.append(video.loudness == nil ? version : versionWithLoudness)
         out.string(video.id)
@@ -78,7 +78,7 @@ public enum FeedVideoRecord {
         return out.bytes
     }
 
-    public static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> FeedVideo {
+    package static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> FeedVideo {
         var input = Reader(bytes: Array(bytes))
         let found = try input.byte()
         guard found == version || found == versionWithLoudness else {

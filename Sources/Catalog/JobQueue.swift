@@ -1,11 +1,11 @@
-public import MediaModel
+package import MediaModel
 
 /// The job queue as workers run it: intake, claims, leases, progress, verdicts, retries and recovery.
 ///
 /// Jobs are fenced. A claim raises the job's epoch and sets a lease expiry; every later transition names the lease it
 /// holds (`JobLease`: id, epoch, owner) and fails with `CatalogError.Kind.leaseLost`, changing nothing, once the job
 /// was taken over or ended. So a worker whose lease expired can never publish.
-public protocol JobQueue: JobStatusReading {
+package protocol JobQueue: JobStatusReading {
     /// A queued job for an upload `owner` is about to move out of the inbox, held (epoch 0) until it is released.
     func insertJob(
         id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
@@ -41,11 +41,11 @@ public protocol JobQueue: JobStatusReading {
 }
 
 extension JobQueue {
-    public func finishJob(_ lease: JobLease, as error: ProcessingError, now: Int64) async throws(CatalogError) {
+    package func finishJob(_ lease: JobLease, as error: ProcessingError, now: Int64) async throws(CatalogError) {
         try await finishJob(lease, as: error, kind: nil, now: now)
     }
 
-    public func setJobFacts(_ lease: JobLease, contentHash: String, now: Int64) async throws(CatalogError) {
+    package func setJobFacts(_ lease: JobLease, contentHash: String, now: Int64) async throws(CatalogError) {
         try await setJobFacts(lease, kind: nil, contentHash: contentHash, now: now)
     }
 }

@@ -1,11 +1,11 @@
 internal import Foundation
-public import MediaModel
+package import MediaModel
 
 /// A video's loudness (`AudioLoudness`) as every engine stores it: one JSON text column, keys sorted, NULL when the
 /// video has no audio or was published before Reel measured it. One encoding for both engines, so `reel db copy`
 /// moves it as it is.
-public enum LoudnessColumn {
-    public static func text(_ loudness: AudioLoudness?) -> String? {
+package enum LoudnessColumn {
+    package static func text(_ loudness: AudioLoudness?) -> String? {
         guard let loudness else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -13,7 +13,7 @@ public enum LoudnessColumn {
     }
 
     /// The stored column's value; nil for NULL, and for text that is not an `AudioLoudness` (an edit outside Reel).
-    public static func loudness(_ text: String?) -> AudioLoudness? {
+    package static func loudness(_ text: String?) -> AudioLoudness? {
         guard let text else { return nil }
         return try? JSONDecoder().decode(AudioLoudness.self, from: Data(text.utf8))
     }

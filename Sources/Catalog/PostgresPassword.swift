@@ -2,16 +2,16 @@
 /// `PGPASSWORD`, else the first matching line of the password file (`PGPASSFILE`, else `~/.pgpass`).
 /// A line is `hostname:port:database:username:password`; `*` in any of the first four matches anything, and `\:` and
 /// `\\` stand for `:` and `\`. Lines starting with `#` are comments.
-public enum PostgresPassword {
+package enum PostgresPassword {
     /// Where the password file is: `PGPASSFILE`, else `$HOME/.pgpass` (nil when neither is set).
-    public static func passFilePath(environment: [String: String]) -> String? {
+    package static func passFilePath(environment: [String: String]) -> String? {
         if let path = environment["PGPASSFILE"], !path.isEmpty { return path }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
         return home + "/.pgpass"
     }
 
     /// The password for `location` from `PGPASSWORD` or `passFile`'s text (nil when unreadable or absent).
-    public static func find(
+    package static func find(
         for location: PostgresLocation, environment: [String: String], passFile: String?
     ) -> String? {
         if let password = environment["PGPASSWORD"], !password.isEmpty { return password }

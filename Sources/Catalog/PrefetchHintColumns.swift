@@ -1,15 +1,15 @@
-public import MediaModel
+package import MediaModel
 
 /// A rendition's prefetch hint as every engine stores it: `init_bytes`, `segment_duration_ms` and `first_segments`.
 /// One encoding for both engines, so `reel db copy` moves the column as it is and both read it back the same.
-public enum PrefetchHintColumns {
+package enum PrefetchHintColumns {
     /// `first_segments` as stored: "duration_ms:bytes" pairs, comma-separated, in order.
-    public static func firstSegmentsColumn(_ segments: [PrefetchHint.Segment]) -> String {
+    package static func firstSegmentsColumn(_ segments: [PrefetchHint.Segment]) -> String {
         segments.map { "\($0.durationMilliseconds):\($0.bytes)" }.joined(separator: ",")
     }
 
     /// The segments a stored `first_segments` column lists; nil when it is malformed or empty.
-    public static func firstSegments(column: String) -> [PrefetchHint.Segment]? {
+    package static func firstSegments(column: String) -> [PrefetchHint.Segment]? {
         var segments: [PrefetchHint.Segment] = []
         for pair in column.split(separator: ",") {
             let parts = pair.split(separator: ":")
@@ -20,7 +20,7 @@ public enum PrefetchHintColumns {
     }
 
     /// A rendition's prefetch hint from its stored columns; nil when any is NULL (published before hints).
-    public static func hint(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {
+    package static func hint(initBytes: Int?, segmentDuration: Int?, firstSegments: String?) -> PrefetchHint? {
         guard let initBytes, let segmentDuration, let column = firstSegments,
             let segments = Self.firstSegments(column: column)
         else { return nil }

@@ -1,14 +1,14 @@
 /// A chat image whose WebP is in place in the library, ready to be recorded.
-public struct PublishedImage: Sendable, Equatable {
-    public var id: String
-    public var createdAt: Int64
-    public var width: Int
-    public var height: Int
-    public var bytes: Int
-    public var path: String
-    public var contentHash: String
+package struct PublishedImage: Sendable, Equatable {
+    package var id: String
+    package var createdAt: Int64
+    package var width: Int
+    package var height: Int
+    package var bytes: Int
+    package var path: String
+    package var contentHash: String
 
-    public init(id: String, createdAt: Int64, width: Int, height: Int, bytes: Int, path: String, contentHash: String) {
+    package init(id: String, createdAt: Int64, width: Int, height: Int, bytes: Int, path: String, contentHash: String) {
         self.id = id
         self.createdAt = createdAt
         self.width = width

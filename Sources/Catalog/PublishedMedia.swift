@@ -1,9 +1,9 @@
 /// What a content hash already stands for in the catalog: a video or an image, by id.
-public struct PublishedMedia: Sendable, Equatable {
-    public var kind: FeedJob.Kind
-    public var id: String
+package struct PublishedMedia: Sendable, Equatable {
+    package var kind: FeedJob.Kind
+    package var id: String
 
-    public init(kind: FeedJob.Kind, id: String) {
+    package init(kind: FeedJob.Kind, id: String) {
         self.kind = kind
         self.id = id
     }

@@ -1,28 +1,28 @@
 internal import Foundation
-public import MediaModel
+package import MediaModel
 
 /// A video whose files are all in place in the library, ready to become visible in the feed.
-public struct PublishedVideo: Sendable, Equatable {
-    public var id: String
-    public var createdAt: Int64
+package struct PublishedVideo: Sendable, Equatable {
+    package var id: String
+    package var createdAt: Int64
     /// Unix milliseconds.
-    public var publishedAt: Int64
-    public var durationMilliseconds: Int
-    public var width: Int
-    public var height: Int
-    public var contentHash: String
+    package var publishedAt: Int64
+    package var durationMilliseconds: Int
+    package var width: Int
+    package var height: Int
+    package var contentHash: String
     /// What admission learnt about the original (container, codecs, size), for operators; nil for seeded videos.
-    public var source: MediaInfo?
-    public var masterPath: String
-    public var posterJPEGPath: String
-    public var posterWebPPath: String
-    public var renditions: [FeedVideo.Rendition]
+    package var source: MediaInfo?
+    package var masterPath: String
+    package var posterJPEGPath: String
+    package var posterWebPPath: String
+    package var renditions: [FeedVideo.Rendition]
     /// Library paths of the storyboard's files; nil when the video has none.
-    public var storyboard: Storyboard?
+    package var storyboard: Storyboard?
     /// The source's loudness and what brought the audio to the target; nil when the video has no audio.
-    public var loudness: AudioLoudness?
+    package var loudness: AudioLoudness?
 
-    public init(
+    package init(
         id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
         contentHash: String, source: MediaInfo?, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
         renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil, loudness: AudioLoudness? = nil
@@ -44,7 +44,7 @@ public struct PublishedVideo: Sendable, Equatable {
     }
 
     /// `source` as both engines store it: JSON with sorted keys, `{}` when there is none.
-    public var sourceJSON: String {
+    package var sourceJSON: String {
         guard let source else { return "{}" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

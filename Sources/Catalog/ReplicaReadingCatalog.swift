@@ -1,48 +1,48 @@
-public import MediaModel
-public import ViewerAnalytics
+package import MediaModel
+package import ViewerAnalytics
 
 /// A catalog whose feed reads go to a read replica (`--database-read`) while everything else — uploads, jobs,
 /// publishing, and job status, which a client polls right after uploading — goes to the primary. The feed may lag
 /// the primary by the replica's delay; its ETags follow the replica's own generation, so they stay consistent.
-public struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
-    public let primary: any CatalogRoles & CatalogSeeding
+package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
+    package let primary: any CatalogRoles & CatalogSeeding
     /// Only the feed's reads: a replica is read-only.
-    public let feedReader: any FeedReading
+    package let feedReader: any FeedReading
 
-    public init(primary: any CatalogRoles & CatalogSeeding, feedReader: any FeedReading) {
+    package init(primary: any CatalogRoles & CatalogSeeding, feedReader: any FeedReading) {
         self.primary = primary
         self.feedReader = feedReader
     }
 
     // MARK: FeedReading, from the replica
 
-    public var synchronousFeed: (any SynchronousFeed)? { feedReader.synchronousFeed }
+    package var synchronousFeed: (any SynchronousFeed)? { feedReader.synchronousFeed }
 
-    public func pageWithGeneration(
+    package func pageWithGeneration(
         limit: Int, after cursor: FeedPosition?
     ) async throws(CatalogError)
         -> (page: FeedPage, generation: Int64)
     {
         try await feedReader.pageWithGeneration(limit: limit, after: cursor)
     }
-    public func generation() async throws(CatalogError) -> Int64 { try await feedReader.generation() }
-    public func item(id: String) async throws(CatalogError) -> FeedItem? { try await feedReader.item(id: id) }
-    public func video(id: String) async throws(CatalogError) -> FeedVideo? { try await feedReader.video(id: id) }
-    public func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String> {
+    package func generation() async throws(CatalogError) -> Int64 { try await feedReader.generation() }
+    package func item(id: String) async throws(CatalogError) -> FeedItem? { try await feedReader.item(id: id) }
+    package func video(id: String) async throws(CatalogError) -> FeedVideo? { try await feedReader.video(id: id) }
+    package func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String> {
         try await feedReader.publishedVideoIDs(among: ids)
     }
-    public func publishedVideos() async throws(CatalogError) -> [FeedVideo] { try await feedReader.publishedVideos() }
-    public func videoCount() async throws(CatalogError) -> Int { try await feedReader.videoCount() }
+    package func publishedVideos() async throws(CatalogError) -> [FeedVideo] { try await feedReader.publishedVideos() }
+    package func videoCount() async throws(CatalogError) -> Int { try await feedReader.videoCount() }
     /// Both must answer: the feed needs the replica, uploads the primary.
-    public func ping() async throws(CatalogError) {
+    package func ping() async throws(CatalogError) {
         try await feedReader.ping()
         try await primary.ping()
     }
 
     // MARK: JobQueue, on the primary
 
-    public func job(id: String) async throws(CatalogError) -> FeedJob? { try await primary.job(id: id) }
-    public func insertJob(
+    package func job(id: String) async throws(CatalogError) -> FeedJob? { try await primary.job(id: id) }
+    package func insertJob(
         id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
         leaseMilliseconds: Int64
     ) async throws(CatalogError) {
@@ -50,102 +50,102 @@ public struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
             id: id, sourceName: sourceName, bytes: bytes, owner: owner, now: now,
             leaseMilliseconds: leaseMilliseconds)
     }
-    public func deleteJob(_ lease: JobLease) async throws(CatalogError) { try await primary.deleteJob(lease) }
-    public func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func deleteJob(_ lease: JobLease) async throws(CatalogError) { try await primary.deleteJob(lease) }
+    package func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
         try await primary.release(lease, now: now)
     }
-    public func claimNextJob(
+    package func claimNextJob(
         owner: String, now: Int64,
         leaseMilliseconds: Int64
     ) async throws(CatalogError) -> FeedJob? {
         try await primary.claimNextJob(owner: owner, now: now, leaseMilliseconds: leaseMilliseconds)
     }
-    public func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
+    package func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
         try await primary.renewLease(lease, until: until, now: now)
     }
-    public func setJobFacts(
+    package func setJobFacts(
         _ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?,
         now: Int64
     ) async throws(CatalogError) {
         try await primary.setJobFacts(lease, kind: kind, contentHash: contentHash, now: now)
     }
-    public func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
+    package func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
         try await primary.setJobProgress(lease, progress: progress, now: now)
     }
-    public func finishJob(
+    package func finishJob(
         _ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?,
         now: Int64
     ) async throws(CatalogError) {
         try await primary.finishJob(lease, as: error, kind: kind, now: now)
     }
-    public func requeue(
+    package func requeue(
         _ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
         now: Int64
     ) async throws(CatalogError) {
         try await primary.requeue(lease, notBefore: notBefore, failure: failure, refundAttempt: refundAttempt, now: now)
     }
-    public func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
+    package func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
         try await primary.jobs(state: state)
     }
-    public func jobsHeld() async throws(CatalogError) -> [FeedJob] { try await primary.jobsHeld() }
-    public func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int] { try await primary.jobCounts() }
-    public func waitForQueuedJob(upTo seconds: Double) async -> Bool { await primary.waitForQueuedJob(upTo: seconds) }
+    package func jobsHeld() async throws(CatalogError) -> [FeedJob] { try await primary.jobsHeld() }
+    package func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int] { try await primary.jobCounts() }
+    package func waitForQueuedJob(upTo seconds: Double) async -> Bool { await primary.waitForQueuedJob(upTo: seconds) }
 
     // MARK: Publishing and CatalogSeeding, on the primary
 
-    public func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
         try await primary.publish(video, lease: lease, now: now)
     }
-    public func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
         try await primary.publish(image, lease: lease, now: now)
     }
-    public func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
+    package func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
         try await primary.finishDuplicate(lease, of: media, now: now)
     }
-    public func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
+    package func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
         try await primary.publishedMedia(contentHash: contentHash)
     }
-    public func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
+    package func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
         try await primary.isPublished(mediaID: mediaID)
     }
-    public func publish(_ video: PublishedVideo) async throws(CatalogError) { try await primary.publish(video) }
-    public func seed(count: Int, startingAt start: Int, batch: Int) async throws(CatalogError) {
+    package func publish(_ video: PublishedVideo) async throws(CatalogError) { try await primary.publish(video) }
+    package func seed(count: Int, startingAt start: Int, batch: Int) async throws(CatalogError) {
         try await primary.seed(count: count, startingAt: start, batch: batch)
     }
 
     // MARK: TokenRegistry and UploadLedger, on the primary
 
-    public func createToken(_ token: UploadToken) async throws(CatalogError) { try await primary.createToken(token) }
-    public func tokens() async throws(CatalogError) -> [UploadToken] { try await primary.tokens() }
-    public func token(hash: String) async throws(CatalogError) -> UploadToken? { try await primary.token(hash: hash) }
-    public func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
+    package func createToken(_ token: UploadToken) async throws(CatalogError) { try await primary.createToken(token) }
+    package func tokens() async throws(CatalogError) -> [UploadToken] { try await primary.tokens() }
+    package func token(hash: String) async throws(CatalogError) -> UploadToken? { try await primary.token(hash: hash) }
+    package func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
         try await primary.revokeToken(nameOrID, now: now)
     }
-    public func setTokenLimits(
+    package func setTokenLimits(
         _ nameOrID: String, rateLimit: Double?, quota: UploadQuota
     ) async throws(CatalogError) -> UploadToken? {
         try await primary.setTokenLimits(nameOrID, rateLimit: rateLimit, quota: quota)
     }
-    public func createUpload(
+    package func createUpload(
         _ upload: UploadRecord, within quota: UploadQuota
     ) async throws(CatalogError) -> UploadQuota.Refusal? {
         try await primary.createUpload(upload, within: quota)
     }
-    public func upload(id: String) async throws(CatalogError) -> UploadRecord? { try await primary.upload(id: id) }
-    public func advanceUpload(
+    package func upload(id: String) async throws(CatalogError) -> UploadRecord? { try await primary.upload(id: id) }
+    package func advanceUpload(
         id: String, from: Int64, to received: Int64, expiresAt: Int64,
         now: Int64
     ) async throws(CatalogError) -> Bool {
         try await primary.advanceUpload(id: id, from: from, to: received, expiresAt: expiresAt, now: now)
     }
-    public func deleteUpload(id: String) async throws(CatalogError) { try await primary.deleteUpload(id: id) }
-    public func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
+    package func deleteUpload(id: String) async throws(CatalogError) { try await primary.deleteUpload(id: id) }
+    package func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
         try await primary.expiredUploads(now: now)
     }
-    public func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
+    package func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
         try await primary.assignUploadJob(id: id, jobID: jobID, now: now)
     }
-    public func finishUpload(
+    package func finishUpload(
         id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
         now: Int64
     ) async throws(CatalogError) {
@@ -154,44 +154,44 @@ public struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
 
     // MARK: ViewerEventLog, on the primary: events are writes, and their figures are read with them.
 
-    public func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError) {
+    package func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError) {
         try await primary.appendViewerEvents(events)
     }
-    public func viewerEvents(
+    package func viewerEvents(
         after: Int64, through: Int64, limit: Int
     ) async throws(CatalogError)
         -> [StoredViewerEvent]
     {
         try await primary.viewerEvents(after: after, through: through, limit: limit)
     }
-    public func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int {
+    package func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int {
         try await primary.deleteViewerEvents(receivedBefore: receivedBefore)
     }
-    public func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError) {
+    package func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError) {
         try await primary.replaceVideoStats(stats, rolledAt: rolledAt)
     }
-    public func videoStats(video: String) async throws(CatalogError) -> VideoStats? {
+    package func videoStats(video: String) async throws(CatalogError) -> VideoStats? {
         try await primary.videoStats(video: video)
     }
-    public func allVideoStats() async throws(CatalogError) -> [VideoStats] { try await primary.allVideoStats() }
+    package func allVideoStats() async throws(CatalogError) -> [VideoStats] { try await primary.allVideoStats() }
 
     // MARK: FeedRanking, on the primary: a ranking just stored, or a video it names, may not be on a replica yet,
     // and a cursor's page would then skip it.
 
-    public func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
+    package func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
         try await primary.rankingCandidates()
     }
-    public func storeRanking(_ videos: [String], madeAt: Int64) async throws(CatalogError) -> Int64 {
+    package func storeRanking(_ videos: [String], madeAt: Int64) async throws(CatalogError) -> Int64 {
         try await primary.storeRanking(videos, madeAt: madeAt)
     }
-    public func latestRankingNumber() async throws(CatalogError) -> Int64? { try await primary.latestRankingNumber() }
-    public func ranking(number: Int64) async throws(CatalogError) -> StoredRanking? {
+    package func latestRankingNumber() async throws(CatalogError) -> Int64? { try await primary.latestRankingNumber() }
+    package func ranking(number: Int64) async throws(CatalogError) -> StoredRanking? {
         try await primary.ranking(number: number)
     }
-    public func deleteRankings(madeBefore: Int64) async throws(CatalogError) -> Int {
+    package func deleteRankings(madeBefore: Int64) async throws(CatalogError) -> Int {
         try await primary.deleteRankings(madeBefore: madeBefore)
     }
-    public func publishedItems(ids: [String]) async throws(CatalogError) -> [String: FeedItem] {
+    package func publishedItems(ids: [String]) async throws(CatalogError) -> [String: FeedItem] {
         try await primary.publishedItems(ids: ids)
     }
 }

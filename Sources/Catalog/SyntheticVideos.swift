@@ -2,10 +2,10 @@ internal import Foundation
 
 /// The videos seeding inserts, the same on every engine, so a seeded catalog reads back the same pages, items and
 /// cursors whichever engine holds it.
-public enum SyntheticVideos {
+package enum SyntheticVideos {
     /// The `n`th synthetic video, with three renditions. Ids are zero-padded so they sort; published times (unix
     /// milliseconds) are one second apart, newest last.
-    public static func video(_ n: Int) -> PublishedVideo {
+    package static func video(_ n: Int) -> PublishedVideo {
         let id = String(format: "v%09d", n)
         let time = Int64(1_700_000_000 + n) * 1000
         let renditions = [

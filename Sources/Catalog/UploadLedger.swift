@@ -1,6 +1,6 @@
 /// Uploads over HTTP as the catalog records them: each one's acknowledged offset and expiry, and its hand-over to the
 /// job queue (the job's id chosen first, then the queued job and the finished upload in one transaction).
-public protocol UploadLedger: Sendable {
+package protocol UploadLedger: Sendable {
     /// Records a new upload unless its token is over `quota` (`UploadQuota.refusal`), in one transaction with the
     /// count of what the token holds, so two creations at once cannot both pass the last free slot.
     /// - Returns: nil when recorded, else why not (nothing was written).
@@ -23,7 +23,7 @@ public protocol UploadLedger: Sendable {
 
 extension UploadLedger {
     /// Records a new upload with no quota to keep.
-    public func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
+    package func createUpload(_ upload: UploadRecord) async throws(CatalogError) {
         _ = try await createUpload(upload, within: UploadQuota())
     }
 }

@@ -1,21 +1,21 @@
 /// How much one token may hold open and start (issue 62): unfinished uploads at once, their declared bytes at once,
 /// and uploads started per hour. nil is no limit; a token's own nil means the server's default (`overriding`).
-public struct UploadQuota: Sendable, Equatable {
+package struct UploadQuota: Sendable, Equatable {
     /// Unfinished, unexpired uploads the token may have at once.
-    public var concurrentUploads: Int?
+    package var concurrentUploads: Int?
     /// The declared lengths of those uploads together, in bytes.
-    public var bytesInFlight: Int64?
+    package var bytesInFlight: Int64?
     /// Uploads the token may start in an hour (a window that opens with the first upload after the last one closed).
-    public var uploadsPerHour: Int?
+    package var uploadsPerHour: Int?
 
-    public init(concurrentUploads: Int? = nil, bytesInFlight: Int64? = nil, uploadsPerHour: Int? = nil) {
+    package init(concurrentUploads: Int? = nil, bytesInFlight: Int64? = nil, uploadsPerHour: Int? = nil) {
         self.concurrentUploads = concurrentUploads
         self.bytesInFlight = bytesInFlight
         self.uploadsPerHour = uploadsPerHour
     }
 
     /// This quota's limits where it has them, `defaults`' elsewhere: a token's own settings over the server's.
-    public func overriding(_ defaults: UploadQuota) -> UploadQuota {
+    package func overriding(_ defaults: UploadQuota) -> UploadQuota {
         UploadQuota(
             concurrentUploads: concurrentUploads ?? defaults.concurrentUploads,
             bytesInFlight: bytesInFlight ?? defaults.bytesInFlight,
@@ -23,23 +23,23 @@ public struct UploadQuota: Sendable, Equatable {
     }
 
     /// The hour window's length.
-    public static let hourMilliseconds: Int64 = 3_600_000
+    package static let hourMilliseconds: Int64 = 3_600_000
     /// The longest `Retry-After` for the limits on open uploads: one frees when an upload finishes or is terminated,
     /// which the server cannot foresee, so a client asks again within a minute.
-    public static let openRetryCapSeconds: Int64 = 60
+    package static let openRetryCapSeconds: Int64 = 60
 
     /// What a token holds when it starts an upload, as one catalog transaction reads it.
-    public struct Usage: Sendable, Equatable {
-        public var openUploads: Int
-        public var openBytes: Int64
+    package struct Usage: Sendable, Equatable {
+        package var openUploads: Int
+        package var openBytes: Int64
         /// The earliest expiry of those uploads (unix ms), nil when there are none.
-        public var earliestExpiry: Int64?
+        package var earliestExpiry: Int64?
         /// When the token's hour window opened (unix ms), nil before its first upload.
-        public var hourStartedAt: Int64?
+        package var hourStartedAt: Int64?
         /// Uploads started in that window.
-        public var hourUploads: Int
+        package var hourUploads: Int
 
-        public init(
+        package init(
             openUploads: Int, openBytes: Int64, earliestExpiry: Int64?, hourStartedAt: Int64?, hourUploads: Int
         ) {
             self.openUploads = openUploads
@@ -50,34 +50,34 @@ public struct UploadQuota: Sendable, Equatable {
         }
 
         /// The hour window after one more upload at `now`: a closed window opens anew.
-        public func window(afterOneMoreAt now: Int64) -> (startedAt: Int64, uploads: Int) {
+        package func window(afterOneMoreAt now: Int64) -> (startedAt: Int64, uploads: Int) {
             guard let hourStartedAt, now - hourStartedAt < UploadQuota.hourMilliseconds else { return (now, 1) }
             return (hourStartedAt, hourUploads + 1)
         }
     }
 
     /// Why a token may not start an upload now.
-    public struct Refusal: Sendable, Equatable, Error {
-        public enum Limit: String, Sendable {
+    package struct Refusal: Sendable, Equatable, Error {
+        package enum Limit: String, Sendable {
             case concurrentUploads = "concurrent_uploads"
             case bytesInFlight = "bytes_in_flight"
             case uploadsPerHour = "uploads_per_hour"
         }
 
-        public var limit: Limit
+        package var limit: Limit
         /// The limit's value.
-        public var allowed: Int64
+        package var allowed: Int64
         /// What the token holds against it: open uploads, bytes in flight (with this upload), uploads this hour.
-        public var used: Int64
+        package var used: Int64
         /// When asking again may succeed.
-        public var retryAfterSeconds: Int64
+        package var retryAfterSeconds: Int64
         /// False when this upload alone is over the bytes-in-flight limit: waiting cannot help.
-        public var canEverFit: Bool = true
+        package var canEverFit: Bool = true
     }
 
     /// The refusal of an upload of `length` bytes at `now` given `usage`, or nil when it is within every limit.
     /// Checked in order: open uploads, bytes in flight, uploads this hour.
-    public func refusal(forLength length: Int64, usage: Usage, now: Int64) -> Refusal? {
+    package func refusal(forLength length: Int64, usage: Usage, now: Int64) -> Refusal? {
         let openRetry =
             usage.earliestExpiry.map { expiry in
                 min(Self.openRetryCapSeconds, max(1, (expiry - now + 999) / 1000))

@@ -1,22 +1,22 @@
 /// One upload over HTTP (tus): its declared length, the offset acknowledged so far, and the job it became.
-public struct UploadRecord: Sendable, Equatable {
-    public var id: String
-    public var tokenID: String
-    public var length: Int64
+package struct UploadRecord: Sendable, Equatable {
+    package var id: String
+    package var tokenID: String
+    package var length: Int64
     /// Bytes acknowledged: all on disk (fsynced) before this grew.
-    public var received: Int64
+    package var received: Int64
     /// The `Upload-Metadata` header as the client sent it, for `HEAD`.
-    public var metadata: String
+    package var metadata: String
     /// The file name the client gave, raw (it need not be UTF-8); it becomes the job's source name.
-    public var filename: [UInt8]
-    public var createdAt: Int64
-    public var updatedAt: Int64
-    public var expiresAt: Int64
+    package var filename: [UInt8]
+    package var createdAt: Int64
+    package var updatedAt: Int64
+    package var expiresAt: Int64
     /// Chosen when the last byte arrives, before the file moves to the job queue.
-    public var jobID: String?
-    public var finishedAt: Int64?
+    package var jobID: String?
+    package var finishedAt: Int64?
 
-    public init(
+    package init(
         id: String, tokenID: String, length: Int64, received: Int64 = 0, metadata: String, filename: [UInt8],
         createdAt: Int64, updatedAt: Int64, expiresAt: Int64, jobID: String? = nil, finishedAt: Int64? = nil
     ) {
@@ -33,5 +33,5 @@ public struct UploadRecord: Sendable, Equatable {
         self.finishedAt = finishedAt
     }
 
-    public var isComplete: Bool { received == length }
+    package var isComplete: Bool { received == length }
 }

@@ -1,17 +1,17 @@
 /// Who may upload: a named bearer token. The catalog keeps the token's SHA-256, never the token.
-public struct UploadToken: Sendable, Equatable {
-    public var id: String
-    public var name: String
+package struct UploadToken: Sendable, Equatable {
+    package var id: String
+    package var name: String
     /// Lowercase hex SHA-256 of the token.
-    public var hash: String
+    package var hash: String
     /// Requests per second for this token's uploads, or nil for no limit.
-    public var rateLimit: Double?
-    public var createdAt: Int64
-    public var revokedAt: Int64?
+    package var rateLimit: Double?
+    package var createdAt: Int64
+    package var revokedAt: Int64?
     /// The token's own upload quota; each nil limit is the server's default (`reel serve --upload-...`).
-    public var quota: UploadQuota
+    package var quota: UploadQuota
 
-    public init(
+    package init(
         id: String, name: String, hash: String, rateLimit: Double?, createdAt: Int64, revokedAt: Int64? = nil,
         quota: UploadQuota = UploadQuota()
     ) {
@@ -24,5 +24,5 @@ public struct UploadToken: Sendable, Equatable {
         self.quota = quota
     }
 
-    public var isRevoked: Bool { revokedAt != nil }
+    package var isRevoked: Bool { revokedAt != nil }
 }

@@ -1,11 +1,11 @@
 internal import Foundation
-public import ViewerAnalytics
+package import ViewerAnalytics
 
 /// A video's figures as the `video_stats` table holds them on every engine: the JSON `GET /v1/videos/{id}/stats`
 /// answers with, so a new figure needs no new column.
-public enum VideoStatsJSON {
+package enum VideoStatsJSON {
     /// - Throws: `CatalogError` `.other` when a figure cannot be written (not a finite number).
-    public static func encode(_ stats: VideoStats) throws(CatalogError) -> String {
+    package static func encode(_ stats: VideoStats) throws(CatalogError) -> String {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
@@ -16,7 +16,7 @@ public enum VideoStatsJSON {
     }
 
     /// - Throws: `CatalogError` `.other` when the stored text is not figures this code wrote.
-    public static func decode(_ json: String) throws(CatalogError) -> VideoStats {
+    package static func decode(_ json: String) throws(CatalogError) -> VideoStats {
         do {
             return try JSONDecoder().decode(VideoStats.self, from: Data(json.utf8))
         } catch {

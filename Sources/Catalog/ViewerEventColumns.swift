@@ -1,18 +1,18 @@
-public import ViewerAnalytics
+package import ViewerAnalytics
 
 /// One event as the `viewer_events` table's columns hold it, the same on every engine: the type's name and, of the
 /// rest, only what that type carries (`ms` is a view start's startup, a stall's length or a segment's fetch time).
-public struct ViewerEventColumns: Sendable, Equatable {
-    public var type: String
-    public var rendition: String?
-    public var milliseconds: Int?
-    public var positionSeconds: Double?
-    public var watchedSeconds: Double?
-    public var completed: Bool?
-    public var bytes: Int?
-    public var message: String?
+package struct ViewerEventColumns: Sendable, Equatable {
+    package var type: String
+    package var rendition: String?
+    package var milliseconds: Int?
+    package var positionSeconds: Double?
+    package var watchedSeconds: Double?
+    package var completed: Bool?
+    package var bytes: Int?
+    package var message: String?
 
-    public init(
+    package init(
         type: String, rendition: String? = nil, milliseconds: Int? = nil, positionSeconds: Double? = nil,
         watchedSeconds: Double? = nil, completed: Bool? = nil, bytes: Int? = nil, message: String? = nil
     ) {
@@ -26,7 +26,7 @@ public struct ViewerEventColumns: Sendable, Equatable {
         self.message = message
     }
 
-    public init(_ kind: ViewerEvent.Kind) {
+    package init(_ kind: ViewerEvent.Kind) {
         switch kind {
         case let .viewStart(rendition, startup):
             self.init(type: "view_start", rendition: rendition, milliseconds: startup)
@@ -45,7 +45,7 @@ public struct ViewerEventColumns: Sendable, Equatable {
 
     /// The event kind back from a row.
     /// - Throws: `CatalogError` `.other` naming the type and the column when the row is not one this code wrote.
-    public func kind() throws(CatalogError) -> ViewerEvent.Kind {
+    package func kind() throws(CatalogError) -> ViewerEvent.Kind {
         func need<T>(_ value: T?, _ column: String) throws(CatalogError) -> T {
             guard let value else {
                 throw CatalogError(.other, "a stored \(type) viewer event has no \(column)")

@@ -1,9 +1,9 @@
-public import ViewerAnalytics
+package import ViewerAnalytics
 
 /// What viewers' players report (`POST /v1/events`) and what it adds up to per video. A batch is stored in one
 /// transaction and is durable when `appendViewerEvents` returns, so the route answers 204 only for events that a
 /// crash cannot take back. The server groups the batches that arrive together into one call (`GroupCommit`).
-public protocol ViewerEventLog: Sendable {
+package protocol ViewerEventLog: Sendable {
     /// Stores `events` in one transaction, in order, each received at its own time (Unix milliseconds).
     func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError)
     /// Up to `limit` stored events with ids after `after` (0 for the first) and at most `through`, in id order: the
@@ -21,29 +21,29 @@ public protocol ViewerEventLog: Sendable {
 
 extension ViewerEventLog {
     /// Up to `limit` stored events after id `after` (0 for the first), in id order: the order they were stored.
-    public func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] {
+    package func viewerEvents(after: Int64, limit: Int) async throws(CatalogError) -> [StoredViewerEvent] {
         try await viewerEvents(after: after, through: .max, limit: limit)
     }
 }
 
 /// An event as the route hands it to the log: with the time this server received its batch.
-public struct ReceivedViewerEvent: Sendable, Equatable {
-    public var receivedAt: Int64
-    public var event: ViewerEvent
+package struct ReceivedViewerEvent: Sendable, Equatable {
+    package var receivedAt: Int64
+    package var event: ViewerEvent
 
-    public init(receivedAt: Int64, event: ViewerEvent) {
+    package init(receivedAt: Int64, event: ViewerEvent) {
         self.receivedAt = receivedAt
         self.event = event
     }
 }
 
 /// An event as the log holds it: its id gives the order it was stored in.
-public struct StoredViewerEvent: Sendable, Equatable {
-    public var id: Int64
-    public var receivedAt: Int64
-    public var event: ViewerEvent
+package struct StoredViewerEvent: Sendable, Equatable {
+    package var id: Int64
+    package var receivedAt: Int64
+    package var event: ViewerEvent
 
-    public init(id: Int64, receivedAt: Int64, event: ViewerEvent) {
+    package init(id: Int64, receivedAt: Int64, event: ViewerEvent) {
         self.id = id
         self.receivedAt = receivedAt
         self.event = event

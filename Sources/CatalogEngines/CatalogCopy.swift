@@ -1,10 +1,10 @@
-public import Catalog
+package import Catalog
 internal import GRDB
-public import Logging
+package import Logging
 internal import NIOCore
 internal import PostgresCatalog
-public import PostgresNIO
-public import SQLiteCatalog
+package import PostgresNIO
+package import SQLiteCatalog
 
 /// `reel db copy`: an existing SQLite catalog into an empty PostgreSQL one, so a library can move to many hosts.
 ///
@@ -12,12 +12,12 @@ public import SQLiteCatalog
 /// key order, `batchRows` rows per INSERT. The target is written in one transaction: the copy lands whole or not at
 /// all, its row counts are checked against the source's before it commits, and the catalog generation carries over
 /// (the same catalog, so ETags stay valid). Library paths are relative, so the same library folder keeps working.
-public struct CatalogCopy: Sendable {
+package struct CatalogCopy: Sendable {
     /// One table's progress, reported after each batch.
-    public struct Progress: Sendable {
-        public let table: String
-        public let copied: Int
-        public let total: Int
+    package struct Progress: Sendable {
+        package let table: String
+        package let copied: Int
+        package let total: Int
     }
 
     /// The tables in `CatalogSchema.current`'s order, which their foreign keys accept, each with its primary key (the
@@ -25,17 +25,17 @@ public struct CatalogCopy: Sendable {
     static let tables: [(name: String, key: [String])] = CatalogSchema.current.tables
         .filter { $0.name != "catalog_generation" }.map { ($0.name, $0.primaryKey) }
 
-    public let source: SQLiteCatalogDatabase
-    public let batchRows: Int
+    package let source: SQLiteCatalogDatabase
+    package let batchRows: Int
 
-    public init(source: SQLiteCatalogDatabase, batchRows: Int = 1_000) {
+    package init(source: SQLiteCatalogDatabase, batchRows: Int = 1_000) {
         self.source = source
         self.batchRows = max(1, batchRows)
     }
 
     /// A copy of the SQLite catalog at `sourcePath`, opened (and migrated) here, so a caller names no engine type.
     /// - Throws: the SQLite engine's error when the file cannot be opened or migrated.
-    public init(sourcePath: String, batchRows: Int = 1_000) throws {
+    package init(sourcePath: String, batchRows: Int = 1_000) throws {
         self.init(source: try SQLiteCatalogDatabase(path: sourcePath), batchRows: batchRows)
     }
 
@@ -43,7 +43,7 @@ public struct CatalogCopy: Sendable {
     /// as the copy, and returns each table's row count. The pool logs at `poolLogLevel` (its connection chatter stays
     /// out of a command's output).
     /// - Throws: `CatalogCopyError` naming the table and what went wrong; the target is then unchanged.
-    public func run(
+    package func run(
         into location: PostgresLocation, logger: Logger, poolLogLevel: Logger.Level = .warning,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws(CatalogCopyError) -> [String: Int] {
@@ -64,7 +64,7 @@ public struct CatalogCopy: Sendable {
 
     /// Copies everything and returns each table's row count.
     /// - Throws: `CatalogCopyError` naming the table and what went wrong; the target is then unchanged.
-    public func run(
+    package func run(
         into client: PostgresClient, logger: Logger,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws(CatalogCopyError) -> [String: Int] {
@@ -254,7 +254,7 @@ public struct CatalogCopy: Sendable {
 }
 
 /// Why a copy stopped; the PostgreSQL catalog is then as it was.
-public struct CatalogCopyError: Error, CustomStringConvertible {
-    public let description: String
+package struct CatalogCopyError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,14 +1,14 @@
-public import Catalog
-public import Logging
+package import Catalog
+package import Logging
 internal import PostgresCatalog
 internal import SQLiteCatalog
 
 /// Opens the catalog `--database` names (either engine), for the length of one command. SQLite opens (and migrates) in-process;
 /// PostgreSQL needs its connection pool running while the command works, so the pool runs in a child task that ends
 /// with `body`, after the schema is migrated.
-public enum CatalogOpener {
+package enum CatalogOpener {
     /// The whole catalog, and seeding for `reel db seed`; each command hands its parts only the roles they use.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         _ location: DatabaseLocation, connections: Int = 8, logger: Logger,
         _ body: @Sendable (any CatalogRoles & CatalogSeeding) async throws -> T
     ) async throws -> T {
@@ -23,7 +23,7 @@ public enum CatalogOpener {
     }
 
     /// The primary for everything and, with `--database-read`, a replica for the feed's reads.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         _ location: DatabaseLocation, reading replica: DatabaseLocation?, connections: Int = 8, logger: Logger,
         _ body: @Sendable (any CatalogRoles) async throws -> T
     ) async throws -> T {
@@ -45,7 +45,7 @@ public enum CatalogOpener {
 
     /// The catalog as it is, opened for reading and never migrated: a `--database-read` replica, or the catalog
     /// `reel simulate` reads its videos and viewers from. A write fails (SQLite opens the file read-only).
-    public static func withReadOnly<T: Sendable>(
+    package static func withReadOnly<T: Sendable>(
         _ location: DatabaseLocation, connections: Int = 2, logger: Logger,
         _ body: @Sendable (any CatalogRoles) async throws -> T
     ) async throws -> T {

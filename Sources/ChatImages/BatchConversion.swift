@@ -1,20 +1,20 @@
 internal import FileSystem
-public import Foundation
-public import MediaModel
+package import Foundation
+package import MediaModel
 internal import Synchronization
 
 /// A directory of images converted in parallel, one file per core at a time. A failing file never stops the batch.
-public struct BatchConversion: Sendable {
-    public struct Outcome: Sendable {
-        public var converted: [ChatImageResult] = []
-        public var failed: [ProcessingError] = []
+package struct BatchConversion: Sendable {
+    package struct Outcome: Sendable {
+        package var converted: [ChatImageResult] = []
+        package var failed: [ProcessingError] = []
     }
 
-    public let converter: ChatImageConverter
-    public let quality: ImageQuality
-    public let workers: Int
+    package let converter: ChatImageConverter
+    package let quality: ImageQuality
+    package let workers: Int
 
-    public init(
+    package init(
         converter: ChatImageConverter, quality: ImageQuality,
         workers: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
@@ -25,7 +25,7 @@ public struct BatchConversion: Sendable {
 
     /// The regular, visible files of `directory`, sorted by name, each with the output name it gets.
     /// Two sources with one stem (a.jpg, a.png) get distinct outputs (a.webp, a.png.webp).
-    public static func plan(directory: String, output: String) throws -> [(source: String, output: String)] {
+    package static func plan(directory: String, output: String) throws -> [(source: String, output: String)] {
         let names = try Directory.entries(of: directory).map { String(decoding: $0.name, as: UTF8.self) }.filter {
             !$0.hasPrefix(".")
         }.sorted()
@@ -43,7 +43,7 @@ public struct BatchConversion: Sendable {
     }
 
     /// Runs the plan; `progress` is called after each file with (done, total), from any thread.
-    public func run(
+    package func run(
         _ plan: [(source: String, output: String)], progress: @Sendable (Int, Int) -> Void = { _, _ in }
     ) -> Outcome {
         // What the workers share: the next file to take, and the results so far.

@@ -1,21 +1,21 @@
 internal import FileSystem
 internal import Foundation
-public import Ingest
+package import Ingest
 internal import LibAV
 internal import LibWebP
-public import MediaModel
+package import MediaModel
 
 /// Any admitted image → an upright, resized, metadata-free lossy WebP. Output is always re-encoded from decoded
 /// pixels, so nothing from the source file (EXIF, GPS, XMP, appended data) can reach it. The one exception is
 /// deliberate: a non-sRGB ICC profile is carried over so wide-gamut colours stay right.
-public struct ChatImageConverter: Sendable {
-    public var policy: AdmissionPolicy
-    public var presets: ImagePresets
+package struct ChatImageConverter: Sendable {
+    package var policy: AdmissionPolicy
+    package var presets: ImagePresets
     /// Lets libwebp split its analysis pass (and an alpha plane's encode) onto a second thread. The same bytes come
     /// out; a worker running fewer jobs than it has cores finishes each photo sooner with it.
-    public var encoderThreads: Bool
+    package var encoderThreads: Bool
 
-    public init(
+    package init(
         policy: AdmissionPolicy = AdmissionPolicy(), presets: ImagePresets = .default, encoderThreads: Bool = false
     ) {
         self.policy = policy
@@ -25,7 +25,7 @@ public struct ChatImageConverter: Sendable {
 
     /// Converts `source` and returns the WebP bytes with a description of them.
     /// - Throws: `.rejected` with admission's reason codes, or `.failed` with `encode_failed` when libwebp refuses.
-    public func convert(
+    package func convert(
         _ source: String, quality: ImageQuality
     ) throws(ProcessingError) -> (webp: [UInt8], result: ChatImageResult) {
         let upload: SniffedUpload
@@ -34,7 +34,7 @@ public struct ChatImageConverter: Sendable {
     }
 
     /// Converts an upload already opened and sniffed (the worker's job sniffs once to pick the pipeline).
-    public func convert(
+    package func convert(
         _ upload: SniffedUpload, quality: ImageQuality
     ) throws(ProcessingError) -> (webp: [UInt8], result: ChatImageResult) {
         let source = upload.path
@@ -185,7 +185,7 @@ public struct ChatImageConverter: Sendable {
 
     /// Converts `source` into the file `output`, written beside it under a temporary name, synced and renamed,
     /// so a reader never sees half a file and a failure leaves nothing behind.
-    public func convert(
+    package func convert(
         _ source: String, to output: String, quality: ImageQuality
     ) throws(ProcessingError) -> ChatImageResult {
         let upload: SniffedUpload
@@ -194,7 +194,7 @@ public struct ChatImageConverter: Sendable {
     }
 
     /// Converts an upload already opened and sniffed into the file `output`, as `convert(_:to:quality:)` does.
-    public func convert(
+    package func convert(
         _ upload: SniffedUpload, to output: String, quality: ImageQuality
     ) throws(ProcessingError) -> ChatImageResult {
         let source = upload.path

@@ -1,16 +1,16 @@
 /// What one conversion produced, for the CLI's summary and the worker's catalog row.
-public struct ChatImageResult: Codable, Sendable, Equatable {
-    public var source: String
-    public var output: String
-    public var sourceFormat: String
-    public var sourceWidth: Int
-    public var sourceHeight: Int
-    public var orientation: Int
-    public var width: Int
-    public var height: Int
-    public var hasAlpha: Bool
-    public var bytes: Int
-    public var quality: ImageQuality
+package struct ChatImageResult: Codable, Sendable, Equatable {
+    package var source: String
+    package var output: String
+    package var sourceFormat: String
+    package var sourceWidth: Int
+    package var sourceHeight: Int
+    package var orientation: Int
+    package var width: Int
+    package var height: Int
+    package var hasAlpha: Bool
+    package var bytes: Int
+    package var quality: ImageQuality
 
     enum CodingKeys: String, CodingKey {
         case source, output, orientation, width, height, bytes, quality

@@ -1,13 +1,13 @@
-public import MediaModel
+package import MediaModel
 
 /// `Presets/images.json`: per-quality longest side and libwebp quality, plus the encoder method.
 /// Read it with `PresetLoader`.
-public struct ImagePresets: PresetFile, Equatable {
-    public struct Preset: Codable, Sendable, Equatable {
-        public var maxSide: Int
-        public var quality: Int
+package struct ImagePresets: PresetFile, Equatable {
+    package struct Preset: Codable, Sendable, Equatable {
+        package var maxSide: Int
+        package var quality: Int
 
-        public init(maxSide: Int, quality: Int) {
+        package init(maxSide: Int, quality: Int) {
             self.maxSide = maxSide
             self.quality = quality
         }
@@ -19,20 +19,20 @@ public struct ImagePresets: PresetFile, Equatable {
     }
 
     /// libwebp method 0–6: the speed/size trade-off.
-    public var method: Int
-    public var presets: [ImageQuality: Preset]
+    package var method: Int
+    package var presets: [ImageQuality: Preset]
 
-    public init(method: Int, presets: [ImageQuality: Preset]) {
+    package init(method: Int, presets: [ImageQuality: Preset]) {
         self.method = method
         self.presets = presets
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case method, presets }
 
-    public static var fileName: String { "images.json" }
+    package static var fileName: String { "images.json" }
 
     /// The design: 1024 px for low and medium, 2048 px for high; quality 0.3 / 0.6 / 0.8.
-    public static let `default` = ImagePresets(
+    package static let `default` = ImagePresets(
         method: 4,
         presets: [
             .low: Preset(maxSide: 1024, quality: 30),
@@ -40,9 +40,9 @@ public struct ImagePresets: PresetFile, Equatable {
             .high: Preset(maxSide: 2048, quality: 80),
         ])
 
-    public func preset(_ quality: ImageQuality) -> Preset { presets[quality] ?? Self.default.presets[quality]! }
+    package func preset(_ quality: ImageQuality) -> Preset { presets[quality] ?? Self.default.presets[quality]! }
 
-    public func validate(_ check: inout PresetCheck) {
+    package func validate(_ check: inout PresetCheck) {
         check.within(method, 0...6, at: "method")
         for quality in ImageQuality.allCases {
             guard let preset = presets[quality] else { continue }

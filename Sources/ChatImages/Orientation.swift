@@ -1,11 +1,11 @@
 /// EXIF orientation 1–8 applied to packed RGBA or to one plane of samples. Pure pixel moves: no filtering, no libav.
-public enum Orientation {
+package enum Orientation {
     /// Whether the orientation swaps width and height (the transposing ones, 5–8).
-    public static func swapsSides(_ orientation: Int) -> Bool { (5...8).contains(orientation) }
+    package static func swapsSides(_ orientation: Int) -> Bool { (5...8).contains(orientation) }
 
     /// Returns the picture as it should be viewed. For each output pixel (x, y) it reads the stored pixel that
     /// the EXIF transform moves there.
-    public static func apply(
+    package static func apply(
         _ orientation: Int, to pixels: [UInt8], width: Int, height: Int
     ) -> (pixels: [UInt8], width: Int, height: Int) {
         guard (2...8).contains(orientation), pixels.count >= width * height * 4 else { return (pixels, width, height) }

@@ -1,14 +1,14 @@
 /// The output size for a chat image: the longest side capped, the aspect ratio kept, never upscaled.
-public struct TargetSize: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct TargetSize: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public static func fitting(width: Int, height: Int, maxSide: Int) -> TargetSize {
+    package static func fitting(width: Int, height: Int, maxSide: Int) -> TargetSize {
         let longest = max(width, height)
         guard longest > maxSide else { return TargetSize(width: width, height: height) }
         let scale = Double(maxSide) / Double(longest)

@@ -1,14 +1,14 @@
 /// A wait that gave up: what it waited for and how long.
-public struct DeadlineExceeded: Error, CustomStringConvertible, Sendable {
-    public let what: String
-    public let limit: Duration
+package struct DeadlineExceeded: Error, CustomStringConvertible, Sendable {
+    package let what: String
+    package let limit: Duration
 
-    public init(what: String, limit: Duration) {
+    package init(what: String, limit: Duration) {
         self.what = what
         self.limit = limit
     }
 
-    public var description: String { "gave up waiting for \(what) after \(limit)" }
+    package var description: String { "gave up waiting for \(what) after \(limit)" }
 }
 
 /// Runs `body` and returns its result, or throws `DeadlineExceeded` naming `what` once `limit` has passed. The body
@@ -16,7 +16,7 @@ public struct DeadlineExceeded: Error, CustomStringConvertible, Sendable {
 /// (a continuation nobody resumes) is left behind, and the caller still returns on time. Cancelling the caller
 /// cancels the body and throws `CancellationError` at once.
 /// - Throws: the body's error, `DeadlineExceeded`, or `CancellationError`.
-public func withDeadline<T: Sendable>(
+package func withDeadline<T: Sendable>(
     _ limit: Duration, _ what: String,
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
@@ -35,7 +35,7 @@ public func withDeadline<T: Sendable>(
 /// Waits up to `limit` for `task` to end and returns its value, or nil once `limit` has passed (the task is left
 /// running). Unlike `withDeadline`, the caller's own cancellation does not cut the wait short: a service shutting down
 /// is cancelled, and still gives its parts their grace period to close.
-public func value<T: Sendable>(of task: Task<T, Never>, upTo limit: Duration) async -> T? {
+package func value<T: Sendable>(of task: Task<T, Never>, upTo limit: Duration) async -> T? {
     let outcome = OneShot<T?>()
     let waiter = Task { outcome.settle(.success(await task.value)) }
     let timer = Task {

@@ -4,7 +4,7 @@ internal import Synchronization
 /// waiter's continuation is resumed exactly once, whether the result came before or after it started waiting, or
 /// its task was cancelled. The racers (a body, a timer, a connection's close) never await each other, so one that
 /// never returns cannot hold the waiter.
-public final class OneShot<Value: Sendable>: Sendable {
+package final class OneShot<Value: Sendable>: Sendable {
     private enum State {
         case open
         case waiting(CheckedContinuation<Value, any Error>)
@@ -14,11 +14,11 @@ public final class OneShot<Value: Sendable>: Sendable {
 
     private let state = Mutex(State.open)
 
-    public init() {}
+    package init() {}
 
     /// Offers the result. - Returns: true when it was the first (it is the one the waiter gets).
     @discardableResult
-    public func settle(_ result: Result<Value, any Error>) -> Bool {
+    package func settle(_ result: Result<Value, any Error>) -> Bool {
         let (first, waiter): (Bool, CheckedContinuation<Value, any Error>?) = state.withLock { state in
             switch state {
             case .open:
@@ -36,7 +36,7 @@ public final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Whether a result has been offered.
-    public var isSettled: Bool {
+    package var isSettled: Bool {
         state.withLock { state in
             if case .open = state { return false }
             if case .waiting = state { return false }
@@ -46,7 +46,7 @@ public final class OneShot<Value: Sendable>: Sendable {
 
     /// The first result offered. Cancelling the waiting task settles it with `CancellationError` (then the racers'
     /// results are ignored); `onCancel` runs too, so the caller can stop its racers.
-    public func value(onCancel: @escaping @Sendable () -> Void = {}) async throws -> Value {
+    package func value(onCancel: @escaping @Sendable () -> Void = {}) async throws -> Value {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 let ready: Result<Value, any Error>? = state.withLock { state in

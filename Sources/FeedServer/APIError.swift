@@ -1,24 +1,24 @@
 internal import Foundation
-public import Hummingbird
+package import Hummingbird
 internal import NIOHTTP1
 
 /// An error the API answers with `{"error": {"code": ..., "message": ...}}`. `code` is stable and machine-readable;
 /// `message` says what was wrong for a person.
-public struct APIError: HTTPResponseError, Equatable {
-    public let status: HTTPResponse.Status
-    public let code: String
-    public let message: String
+package struct APIError: HTTPResponseError, Equatable {
+    package let status: HTTPResponse.Status
+    package let code: String
+    package let message: String
     /// Extra headers, such as `Retry-After` on a 429.
-    public var headers: HTTPFields = [:]
+    package var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+    package init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.cacheControl] = "no-store"
         return JSONBody.response(

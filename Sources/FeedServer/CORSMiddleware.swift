@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 
 /// `reel serve --cors-origin`: lets pages on the named origins (or `*`) read the feed and media and upload.
 /// Preflight requests are answered here for every route; the tus, caching and job headers are exposed.

@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 internal import NIOCore
 
 /// Sends `Expect: 100-continue`'s 100 when the handler first reads the body (`ExpectContinueHandler` writes it), not

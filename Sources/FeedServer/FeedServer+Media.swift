@@ -1,5 +1,5 @@
 internal import Foundation
-public import Hummingbird
+package import Hummingbird
 internal import MediaModel
 internal import MediaStore
 internal import NIOCore

@@ -1,6 +1,6 @@
 internal import Catalog
 internal import Foundation
-public import Hummingbird
+package import Hummingbird
 internal import HummingbirdCore
 internal import Logging
 internal import NIOCore
@@ -12,7 +12,7 @@ internal import ServiceLifecycle
 /// a path, a host or a version: the public port answers them to anyone.
 extension FeedServer {
     /// The operations listener's routes: metrics, health and readiness, and nothing a viewer uses.
-    public func adminRouter() -> Router<FeedRequestContext> {
+    package func adminRouter() -> Router<FeedRequestContext> {
         let router = Router(context: FeedRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: JSONErrorMiddleware())

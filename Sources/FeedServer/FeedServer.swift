@@ -1,60 +1,60 @@
-public import Catalog
+package import Catalog
 internal import Foundation
-public import Hummingbird
+package import Hummingbird
 internal import HummingbirdCore
-public import Logging
+package import Logging
 internal import MediaModel
-public import Metrics
+package import Metrics
 internal import NIOCore
 internal import NIOPosix
 internal import ObjectStore
-public import Prometheus
-public import ServiceLifecycle
+package import Prometheus
+package import ServiceLifecycle
 
 /// The HTTP face of the catalog: the web page, the JSON feed, single videos, job status, the library's media files, health
 /// and metrics. Built as a router so tests drive it without a socket.
-public struct FeedServer: Sendable {
+package struct FeedServer: Sendable {
     /// Only the catalog's roles the routes read: the feed, and a job's status for a client polling its upload.
-    public let store: any FeedReading & JobStatusReading
+    package let store: any FeedReading & JobStatusReading
     /// What `/media/` serves: the library's store (a directory or object storage); nil serves nothing.
     package let media: MediaServing?
-    public let rateLimit: RateLimit?
+    package let rateLimit: RateLimit?
     /// One budget per client for the router and the feed's fast path.
     let rateLimiter: RateLimiter?
-    public let metrics: PrometheusCollectorRegistry
+    package let metrics: PrometheusCollectorRegistry
     /// Something beside the catalog that makes this server unhealthy (the worker paused on a full disk), or nil.
-    public var healthProblem: @Sendable () -> HealthProblem? = { nil }
+    package var healthProblem: @Sendable () -> HealthProblem? = { nil }
     /// The feed's web page at `/`.
-    public var webClient = WebClient()
+    package var webClient = WebClient()
     /// Uploads over HTTP (`/v1/uploads`); nil serves none.
-    public var uploads: UploadDesk?
+    package var uploads: UploadDesk?
     /// `POST /v1/events`, when the catalog can take viewers' events.
-    public var viewerEvents: ViewerEventIngest?
+    package var viewerEvents: ViewerEventIngest?
     /// Who may send viewer events: session tokens, budgets, published videos (a random key unless `reel serve` sets
     /// the shared one).
     package var eventGate: ViewerEventGate
     /// `--feed-order`: newest first (the default), or engaging (stored rankings, without the fast path).
-    public var feedOrder = FeedOrder.recent
+    package var feedOrder = FeedOrder.recent
     /// The engaging order's rankings read so far.
     let rankings = RankingCache()
     /// `--cors-origin`: origins whose pages may use this API (`*` for any).
-    public var corsOrigins: [String] = []
+    package var corsOrigins: [String] = []
     /// A connection that sends nothing for this long is closed, so a stalled client cannot hold a request open.
-    public var idleTimeoutSeconds = 30.0
+    package var idleTimeoutSeconds = 30.0
     /// `--request-timeout` and `--min-body-rate`: how fast a request must arrive, on both listeners.
-    public var requestDeadlines = RequestDeadlines.default
+    package var requestDeadlines = RequestDeadlines.default
     /// `--max-connections`: the public listener's cap on open connections (nil: none).
-    public var maxConnections: Int? = 1024
+    package var maxConnections: Int? = 1024
     /// `--admin-listen`: where `/metrics` (with `/healthz` and `/readyz`) is served apart from viewers; nil serves it
     /// nowhere. The public listener never serves `/metrics`.
-    public var adminAddress: ListenAddress?
-    public static let defaultLimit = 10
+    package var adminAddress: ListenAddress?
+    package static let defaultLimit = 10
     /// Finished bodies of the hot feed pages, valid for one catalog generation (and this media base).
     private(set) var pageCache = FeedPageCache()
     /// gzip for feed pages and playlists.
     let gzipEncoder = GzipEncoder()
     /// `--media-base-url`: where the items' URLs point (`/media/`, this server's route, by default).
-    public var mediaBaseURL = MediaBaseURL.default {
+    package var mediaBaseURL = MediaBaseURL.default {
         didSet {
             renderedItems = RenderedItems(mediaBase: mediaBaseURL)
             pageCache = FeedPageCache()
@@ -76,9 +76,9 @@ public struct FeedServer: Sendable {
     }
 
     /// Metrics recorded here show on `/metrics` (the worker's, when it runs inside the server).
-    public var metricsFactory: any MetricsFactory { PrometheusMetricsFactory(registry: metrics) }
+    package var metricsFactory: any MetricsFactory { PrometheusMetricsFactory(registry: metrics) }
 
-    public func router() -> Router<FeedRequestContext> {
+    package func router() -> Router<FeedRequestContext> {
         let router = Router(context: FeedRequestContext.self)
         if !corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: corsOrigins)) }
         router.add(middleware: LogRequestsMiddleware(.debug))  // every request, with --log-level debug
@@ -117,7 +117,7 @@ public struct FeedServer: Sendable {
     /// `onListening` is called once every listener is bound.
     /// Handlers run on Swift's concurrency pool, so the socket I/O needs few event-loop threads: on 2 cores one
     /// thread halves the p99 latency at the same throughput (measured with wrk, 16 connections).
-    public func application(
+    package func application(
         host: String, port: Int, ioThreads: Int = 1, services: [any Service] = [], logger: Logger,
         onListening: @escaping @Sendable (Listening) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -161,7 +161,7 @@ public struct FeedServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.
-    public func run(
+    package func run(
         host: String, port: Int, ioThreads: Int = 1, services: [any Service] = [], logger: Logger,
         onListening: @escaping @Sendable (Listening) async -> Void = { _ in }
     ) async throws {

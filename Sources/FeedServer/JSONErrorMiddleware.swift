@@ -1,5 +1,5 @@
 internal import Catalog
-public import Hummingbird
+package import Hummingbird
 internal import Logging
 internal import NIOHTTP1
 

@@ -1,25 +1,25 @@
 internal import FileSystem
 internal import Foundation
-public import Logging
+package import Logging
 internal import Synchronization
 
 /// One JSON object per line on stderr: time, level, label, message and the metadata as fields, so logs from the
 /// server and the worker can be filtered by job id, file or reason without parsing prose.
-public struct JSONLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level = .info
-    public var metadataProvider: Logger.MetadataProvider?
+package struct JSONLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
+    package var metadataProvider: Logger.MetadataProvider?
     let label: String
     private static let lock = Mutex(())
 
-    public init(label: String) { self.label = label }
+    package init(label: String) { self.label = label }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var fields: [String: Any] = [
             "time": Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             "level": event.level.rawValue,

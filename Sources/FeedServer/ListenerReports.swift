@@ -1,11 +1,11 @@
 internal import Synchronization
 
 /// Where a server listens, once all its listeners are bound: what `reel serve` prints.
-public struct Listening: Sendable, Equatable {
+package struct Listening: Sendable, Equatable {
     /// The public listener: the feed, media, uploads, events.
-    public var address: ListenAddress
+    package var address: ListenAddress
     /// The operations listener (`/metrics`), when there is one.
-    public var admin: ListenAddress?
+    package var admin: ListenAddress?
 }
 
 /// Gathers the listeners' "bound" reports, which come in either order, and hands out the whole set once: to the

@@ -1,22 +1,22 @@
 /// Where clients fetch the library's files: `/media/` by default (this server's `/media/**` route), or a CDN or an
 /// object store's public address. Feed items are rendered with it per server, so changing it needs no data migration.
-public struct MediaBaseURL: Sendable, Equatable, CustomStringConvertible {
+package struct MediaBaseURL: Sendable, Equatable, CustomStringConvertible {
     /// The base, always ending in `/`, in bytes that need no escaping inside a JSON string.
     let bytes: [UInt8]
 
-    public static let `default` = MediaBaseURL(checked: "/media/")
+    package static let `default` = MediaBaseURL(checked: "/media/")
 
-    public var description: String { String(decoding: bytes, as: UTF8.self) }
+    package var description: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Why a base URL was refused.
-    public struct Invalid: Error, Equatable, CustomStringConvertible {
-        public let text: String
-        public let reason: String
-        public var description: String { "--media-base-url \"\(text.prefix(200))\" \(reason)" }
+    package struct Invalid: Error, Equatable, CustomStringConvertible {
+        package let text: String
+        package let reason: String
+        package var description: String { "--media-base-url \"\(text.prefix(200))\" \(reason)" }
     }
 
     /// An absolute path (`/media/`) or an `http://` or `https://` URL. A missing final `/` is added.
-    public init(_ text: String) throws(Invalid) {
+    package init(_ text: String) throws(Invalid) {
         guard text.utf8.count <= 1024 else { throw Invalid(text: text, reason: "is longer than 1024 bytes") }
         guard text.hasPrefix("/") || text.hasPrefix("https://") || text.hasPrefix("http://") else {
             throw Invalid(text: text, reason: "must be an absolute path (/media/) or start with http:// or https://")

@@ -6,8 +6,8 @@ internal import Foundation
 /// Only `videos/` and `images/` are public (originals, rejected uploads and staging never are). Every component is
 /// percent-decoded once and must be a plain name: no `..`, no dotfiles, no separators or NULs hidden in an escape.
 /// Where a symlink leads is the store's check (`DirectoryMediaStore` with `publicRoots` as its linkable folders).
-public enum MediaLibrary {
-    public static let publicRoots: Set<String> = ["videos", "images"]
+package enum MediaLibrary {
+    package static let publicRoots: Set<String> = ["videos", "images"]
 
     /// The percent-decoded path below the root if every component is a plain name and the first one is a public
     /// folder; nil otherwise. Pure: no file-system call.

@@ -1,10 +1,10 @@
 /// Per-client token buckets keyed on the peer's IP address, like the design's API gateway: a client over its
 /// budget gets a 429 with `Retry-After`. Off unless `reel serve --rate-limit` turns it on.
-public struct RateLimit: Sendable, Equatable {
-    public var requestsPerSecond: Double
-    public var burst: Double
+package struct RateLimit: Sendable, Equatable {
+    package var requestsPerSecond: Double
+    package var burst: Double
 
-    public init(requestsPerSecond: Double, burst: Double) {
+    package init(requestsPerSecond: Double, burst: Double) {
         self.requestsPerSecond = requestsPerSecond
         self.burst = burst
     }

@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 
 /// Answers 429 `rate_limited` with `Retry-After` when a client is over its budget (see RateLimiter).
 struct RateLimitMiddleware: RouterMiddleware {

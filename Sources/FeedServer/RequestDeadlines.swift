@@ -7,15 +7,15 @@
 /// up the minimum rate, and a body trickled a byte every 2 s is cut off after about `timeout`. Only time in which the
 /// server is waiting for the client counts: while the server itself holds reads back (a handler writing an upload
 /// chunk to disk or to the object store), the clock stops.
-public struct RequestDeadlines: Sendable, Equatable {
+package struct RequestDeadlines: Sendable, Equatable {
     /// The head's whole allowance, and the body's before its bytes earn more.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Bytes per second a body must keep up on average (each byte earns 1/rate s of allowance).
-    public var minimumBodyRate: Int
+    package var minimumBodyRate: Int
 
-    public static let `default` = RequestDeadlines(timeout: .seconds(20), minimumBodyRate: 500)
+    package static let `default` = RequestDeadlines(timeout: .seconds(20), minimumBodyRate: 500)
 
-    public init(timeout: Duration, minimumBodyRate: Int) {
+    package init(timeout: Duration, minimumBodyRate: Int) {
         self.timeout = timeout
         self.minimumBodyRate = minimumBodyRate
     }

@@ -1,5 +1,5 @@
 internal import Foundation
-public import Hummingbird
+package import Hummingbird
 internal import Metrics
 
 /// Request counts and latency histograms per route and status, recorded into the server's own Prometheus

@@ -4,9 +4,9 @@ internal import Glibc
 
 /// Lines appended to a file that several processes write at once: each line is one `write` on an `O_APPEND`
 /// descriptor, so lines of up to PIPE_BUF bytes never interleave.
-public enum AppendOnlyLog {
+package enum AppendOnlyLog {
     /// Appends `line` and a newline to `path`, creating it (0644) when missing.
-    public static func append(_ line: String, to path: String) throws(FileSystemError) {
+    package static func append(_ line: String, to path: String) throws(FileSystemError) {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError("open", path) }
         var failure: FileSystemError?

@@ -7,11 +7,11 @@ internal import Glibc
 /// The one way Reel puts a file where others read it: written under a temporary name in the same directory, fsynced,
 /// renamed over the final name, and the directory fsynced. A reader sees the old file or the whole new one, and a
 /// failure leaves nothing behind.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `bytes` to `path`. With `durable` false the two fsyncs are skipped: still atomic, not crash-proof
     /// (progress files, files inside a staging directory that is synced as a whole before it is published). With
     /// `replacing` false an existing `path` is left as it is and the write fails with EEXIST.
-    public static func write(
+    package static func write(
         _ bytes: some Collection<UInt8>, to path: String, durable: Bool = true, replacing: Bool = true
     ) throws(FileSystemError) {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -7,14 +7,14 @@ internal import Glibc
 /// SHA-256 of a file's bytes, the key that recognises a byte-identical re-upload; also the digests of upload
 /// chunks (tus's `Upload-Checksum`: SHA-1, which the protocol requires, and SHA-256). OpenSSL's libcrypto does the
 /// digest (hardware SHA extensions where the CPU has them); one context per object, freed in `deinit`.
-public final class ContentHash {
-    public enum Algorithm: String, Sendable, CaseIterable {
+package final class ContentHash {
+    package enum Algorithm: String, Sendable, CaseIterable {
         case sha1, sha256
     }
 
     private let context: OpaquePointer
 
-    public init(_ algorithm: Algorithm = .sha256) throws(FileSystemError) {
+    package init(_ algorithm: Algorithm = .sha256) throws(FileSystemError) {
         guard let context = EVP_MD_CTX_new() else {
             throw FileSystemError("EVP_MD_CTX_new", "(\(algorithm))", code: ENOMEM)
         }
@@ -26,14 +26,14 @@ public final class ContentHash {
 
     deinit { EVP_MD_CTX_free(context) }
 
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         // Only fails on a context that was never initialised, which `init` rules out.
         _ = EVP_DigestUpdate(context, base, bytes.count)
     }
 
     /// The digest's bytes; the context is spent afterwards.
-    public func finishBytes() -> [UInt8] {
+    package func finishBytes() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         _ = EVP_DigestFinal_ex(context, &digest, &length)
@@ -41,7 +41,7 @@ public final class ContentHash {
     }
 
     /// The digest as lowercase hex; the context is spent afterwards.
-    public func finish() -> String {
+    package func finish() -> String {
         let digest = finishBytes()
         let hex: [Character] = Array("0123456789abcdef")
         var text = ""
@@ -54,7 +54,7 @@ public final class ContentHash {
     }
 
     /// The digest of bytes in memory (an upload chunk's `Upload-Checksum`).
-    public static func digest(
+    package static func digest(
         of bytes: some Collection<UInt8>, _ algorithm: Algorithm = .sha256
     ) throws(FileSystemError) -> [UInt8] {
         let hash = try ContentHash(algorithm)
@@ -65,7 +65,7 @@ public final class ContentHash {
     }
 
     /// The digest of a whole file, opened as `ReadOnlyFile` (no symlinks, regular files only).
-    public static func sha256(ofFile path: String) throws(ReadOnlyFile.OpenError) -> String {
+    package static func sha256(ofFile path: String) throws(ReadOnlyFile.OpenError) -> String {
         let file = try ReadOnlyFile(path: path)
         let hash: ContentHash
         do { hash = try ContentHash() } catch { throw .failed(error) }

@@ -7,9 +7,9 @@ internal import Glibc
 
 /// Directory listing and moves by raw name, so names that are not UTF-8 (or hold newlines, `%d`, `$(...)`) are
 /// handled as the bytes they are.
-public enum Directory {
+package enum Directory {
     /// Every entry except `.` and `..`, with lstat facts (symlinks are reported, never followed).
-    public static func entries(of path: String) throws(FileSystemError) -> [DirectoryEntry] {
+    package static func entries(of path: String) throws(FileSystemError) -> [DirectoryEntry] {
         guard let directory = opendir(path) else { throw FileSystemError("opendir", path) }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
@@ -44,7 +44,8 @@ public enum Directory {
     /// Moves the entry `name` of `directory` to `destination`, atomically and without following a symlink
     /// (the link itself moves). Fails with ENOENT when another process moved it first: that is how two workers
     /// on one inbox decide who takes a file.
-    public static func move(entry name: [UInt8], in directory: String, to destination: String) throws(FileSystemError) {
+    package static func move(entry name: [UInt8], in directory: String, to destination: String) throws(FileSystemError)
+    {
         let cName = name.map { CChar(bitPattern: $0) } + [0]
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileSystemError("open", directory) }
@@ -57,14 +58,14 @@ public enum Directory {
     }
 
     /// `rename` that refuses to replace an existing destination.
-    public static func move(_ source: String, to destination: String) throws(FileSystemError) {
+    package static func move(_ source: String, to destination: String) throws(FileSystemError) {
         if CFileSystem_renameNoReplace(AT_FDCWD, source, AT_FDCWD, destination) != 0 {
             throw FileSystemError("renameat2", source + " -> " + destination)
         }
     }
 
     /// Flushes a directory's entries (after a rename into it) to disk.
-    public static func sync(_ path: String) throws(FileSystemError) {
+    package static func sync(_ path: String) throws(FileSystemError) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileSystemError("open", path) }
         defer { close(descriptor) }
@@ -72,7 +73,7 @@ public enum Directory {
     }
 
     /// fsyncs every file and directory under `path` (inclusive): a published output survives power loss.
-    public static func syncTree(_ path: String) throws(FileSystemError) {
+    package static func syncTree(_ path: String) throws(FileSystemError) {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw FileSystemError("lstat", path) }
         if info.st_mode & S_IFMT == S_IFDIR {
@@ -89,7 +90,7 @@ public enum Directory {
     }
 
     /// Removes `path` and everything under it; absent is fine.
-    public static func remove(_ path: String) {
+    package static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
     }
 
@@ -105,25 +106,25 @@ public enum Directory {
     }
 
     /// The directory part of `path` ("." for a bare name).
-    public static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// True for a directory, or a symlink to one.
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
     /// Creates `path` and any missing parents; an existing directory is fine. Each directory made here has its
     /// entry fsynced in its parent, so files later made durable inside it are not lost with it in a power loss.
-    public static func create(_ path: String) throws(FileSystemError) {
+    package static func create(_ path: String) throws(FileSystemError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             let parent = prefix.isEmpty ? "/" : prefix

@@ -6,21 +6,21 @@ internal import Glibc
 /// to build a validator for it, without going through Foundation's untyped attribute dictionary.
 ///
 /// Taking a status blocks on the disk: async code should do it on a thread pool, not on the concurrency pool.
-public struct FileStatus: Sendable, Equatable {
+package struct FileStatus: Sendable, Equatable {
     /// The same kinds a directory listing reports.
-    public typealias Kind = DirectoryEntry.Kind
+    package typealias Kind = DirectoryEntry.Kind
 
-    public let kind: Kind
-    public let size: Int64
+    package let kind: Kind
+    package let size: Int64
     /// Modification time in nanoseconds since the epoch.
-    public let modified: Int64
-    public let inode: UInt64
+    package let modified: Int64
+    package let inode: UInt64
     /// The device holding the inode: inode numbers are unique only within one device.
-    public let device: UInt64
+    package let device: UInt64
     /// The permission bits (`st_mode & 07777`), e.g. 0o600.
-    public let permissions: UInt32
+    package let permissions: UInt32
 
-    public init(kind: Kind, size: Int64, modified: Int64, inode: UInt64, device: UInt64, permissions: UInt32 = 0) {
+    package init(kind: Kind, size: Int64, modified: Int64, inode: UInt64, device: UInt64, permissions: UInt32 = 0) {
         self.kind = kind
         self.size = size
         self.modified = modified
@@ -32,7 +32,7 @@ public struct FileStatus: Sendable, Equatable {
     /// The status of `path`; with `followingSymlinks: false` a symlink reports itself (`lstat`), not its target.
     /// - Throws: `FileSystemError` naming `stat` or `lstat`, `path` and errno (`isNotFound` for a missing path or a
     ///   dangling symlink that was followed).
-    public init(path: String, followingSymlinks: Bool) throws(FileSystemError) {
+    package init(path: String, followingSymlinks: Bool) throws(FileSystemError) {
         var info = stat()
         let call = followingSymlinks ? "stat" : "lstat"
         let result = followingSymlinks ? stat(path, &info) : lstat(path, &info)

@@ -5,12 +5,12 @@ internal import Glibc
 #endif
 
 /// A failed system call: which call, on what, and errno's text.
-public struct FileSystemError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let call: String
-    public let path: String
-    public let code: Int32
+package struct FileSystemError: Error, CustomStringConvertible, Sendable, Equatable {
+    package let call: String
+    package let path: String
+    package let code: Int32
 
-    public init(_ call: String, _ path: String, code: Int32) {
+    package init(_ call: String, _ path: String, code: Int32) {
         self.call = call
         self.path = path
         self.code = code
@@ -21,14 +21,16 @@ public struct FileSystemError: Error, CustomStringConvertible, Sendable, Equatab
         self.init(call, path, code: errno)
     }
 
-    public var isNotFound: Bool { code == ENOENT }
+    package var isNotFound: Bool { code == ENOENT }
     /// A create-only write or rename found the name taken (a directory in the way is not empty).
     package var isAlreadyExists: Bool { code == EEXIST || code == ENOTEMPTY }
     /// A component of the path that should be a directory is a file.
     package var isNotDirectory: Bool { code == ENOTDIR }
     /// No space or quota left: the worker pauses until space returns instead of failing jobs.
-    public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+    package var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
     /// Disk full, quota, I/O errors, a read-only remount: worth another attempt later.
-    public var isTransient: Bool { [ENOSPC, EDQUOT, EIO, EROFS, EAGAIN, EINTR, ENOMEM, EMFILE, ENFILE].contains(code) }
-    public var description: String { "\(call) failed on \(path): \(String(cString: strerror(code)))" }
+    package var isTransient: Bool {
+        [ENOSPC, EDQUOT, EIO, EROFS, EAGAIN, EINTR, ENOMEM, EMFILE, ENFILE].contains(code)
+    }
+    package var description: String { "\(call) failed on \(path): \(String(cString: strerror(code)))" }
 }

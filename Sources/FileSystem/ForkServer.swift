@@ -16,11 +16,11 @@ internal import Glibc
 /// - request: any line (the worker sends a job's JSON);
 /// - reply, in request order: `started PID`, or `failed ERRNO MESSAGE`;
 /// - whenever a child has ended: `ended PID STATUS`, STATUS being the raw `waitpid` status.
-public enum ForkServer {
+package enum ForkServer {
     /// Serves until stdin closes, then exits; children still running die with it (they should set
     /// `PR_SET_PDEATHSIG`). `child` runs in each forked child with the request and returns its exit code; when it
     /// runs, stdin and stdout are /dev/null, stderr is the server's, and the child leads its own process group.
-    public static func serve(_ child: (String) -> Int32) -> Never {
+    package static func serve(_ child: (String) -> Int32) -> Never {
         var pending: [UInt8] = []
         var children: [(pid: pid_t, descriptor: Int32)] = []
         while true {

@@ -7,7 +7,7 @@ internal import Glibc
 /// The client half of a pre-forking process server (see `ForkServer` for the protocol). It starts the server on
 /// first use, and again if the server has died; each `start` forks one child there and returns it as a
 /// `ForkedProcess`, polled and killed like a `Subprocess`.
-public final class ForkServerClient: Sendable {
+package final class ForkServerClient: Sendable {
     private let arguments: [String]
     private let environment: [String: String]
     private let state = Mutex(State())
@@ -28,7 +28,7 @@ public final class ForkServerClient: Sendable {
     }
 
     /// `arguments` start the server (an absolute path first); it gets `environment` and shares this process's stderr.
-    public init(arguments: [String], environment: [String: String]) {
+    package init(arguments: [String], environment: [String: String]) {
         self.arguments = arguments
         self.environment = environment
     }
@@ -43,7 +43,7 @@ public final class ForkServerClient: Sendable {
 
     /// Sends `request` (one line, no newline in it) and returns the child the server forked for it.
     /// - Throws: `FileSystemError` when the server cannot be started, dies, or cannot fork.
-    public func start(_ request: String) throws(FileSystemError) -> ForkedProcess {
+    package func start(_ request: String) throws(FileSystemError) -> ForkedProcess {
         precondition(!request.utf8.contains(0x0A), "a fork-server request is one line")
         return try state.withLock { state throws(FileSystemError) -> ForkedProcess in
             // A server that died since the last request is replaced, once.
@@ -75,7 +75,7 @@ public final class ForkServerClient: Sendable {
 
     /// Blocks until the server reports something (a child ended) or `seconds` pass, without reading the report:
     /// a caller that polls its children waits here instead of sleeping, and sees an end at once.
-    public func waitForReport(timeout seconds: Double) {
+    package func waitForReport(timeout seconds: Double) {
         let replies: Pipe.ReadEnd? = state.withLock { state in
             // A whole report already buffered: nothing to wait for. (An end read while a start waited for its reply
             // is already recorded; its owner sees it at its next look, within `seconds`.)
@@ -146,8 +146,8 @@ public final class ForkServerClient: Sendable {
 }
 
 /// A child forked by the job server: polled and killed like a `Subprocess`, whose exit status the server reports.
-public final class ForkedProcess: Sendable {
-    public let pid: Int32
+package final class ForkedProcess: Sendable {
+    package let pid: Int32
     private let client: ForkServerClient
     private let ended = Mutex<Subprocess.Termination?>(nil)
 
@@ -157,11 +157,11 @@ public final class ForkedProcess: Sendable {
     }
 
     /// The termination if the process has ended, without waiting.
-    public func poll() -> Subprocess.Termination? { termination(waiting: false) }
+    package func poll() -> Subprocess.Termination? { termination(waiting: false) }
 
     /// Waits for the end.
     @discardableResult
-    public func wait() -> Subprocess.Termination { termination(waiting: true) ?? .signalled(SIGKILL) }
+    package func wait() -> Subprocess.Termination { termination(waiting: true) ?? .signalled(SIGKILL) }
 
     /// The server reports an end once; it is kept here for every later question.
     private func termination(waiting: Bool) -> Subprocess.Termination? {
@@ -173,7 +173,7 @@ public final class ForkedProcess: Sendable {
 
     /// SIGKILL to its whole process group (encoder threads included), then waits for the server to report it.
     /// Once it is known to have ended, nothing is signalled: its pid may belong to someone else by then.
-    public func kill() -> Subprocess.Termination {
+    package func kill() -> Subprocess.Termination {
         if let ended = poll() { return ended }
         _ = Glibc.kill(-pid, SIGKILL)
         return wait()

@@ -5,13 +5,13 @@ internal import Glibc
 /// A file opened the safe way for reading untrusted bytes: never through a symlink, never blocking on a FIFO or a
 /// device, regular files only. Everything after `init` works on the checked descriptor, so swapping the name
 /// afterwards changes nothing.
-public final class ReadOnlyFile: Sendable {
-    public enum OpenError: Error, Sendable, Equatable, CustomStringConvertible {
+package final class ReadOnlyFile: Sendable {
+    package enum OpenError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The name is a symlink, directory, FIFO, socket or device (`kind` says which).
         case notRegularFile(path: String, kind: DirectoryEntry.Kind)
         case failed(FileSystemError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .notRegularFile(path, kind): "\(path) is a \(kind.description), not a regular file"
             case let .failed(error): error.description
@@ -19,11 +19,11 @@ public final class ReadOnlyFile: Sendable {
         }
     }
 
-    public let path: String
-    public let size: Int64
-    public let descriptor: Int32
+    package let path: String
+    package let size: Int64
+    package let descriptor: Int32
 
-    public init(path: String) throws(OpenError) {
+    package init(path: String) throws(OpenError) {
         var linkStatus = stat()
         guard lstat(path, &linkStatus) == 0 else { throw .failed(FileSystemError("lstat", path)) }
         guard linkStatus.st_mode & S_IFMT == S_IFREG else {
@@ -59,10 +59,10 @@ public final class ReadOnlyFile: Sendable {
     deinit { _ = close(descriptor) }
 
     /// A name for libraries that want a path: this descriptor, never the file's own name.
-    public var descriptorPath: String { "/proc/self/fd/\(descriptor)" }
+    package var descriptorPath: String { "/proc/self/fd/\(descriptor)" }
 
     /// Up to `count` bytes from `offset`; fewer at the end of the file.
-    public func read(count: Int, at offset: Int64 = 0) throws(FileSystemError) -> [UInt8] {
+    package func read(count: Int, at offset: Int64 = 0) throws(FileSystemError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         var total = 0
         while total < count {
@@ -81,7 +81,7 @@ public final class ReadOnlyFile: Sendable {
     }
 
     /// Calls `body` with successive blocks of the whole file, from the start.
-    public func forEachBlock(
+    package func forEachBlock(
         size blockSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
     ) throws(FileSystemError) {
         var buffer = [UInt8](repeating: 0, count: blockSize)
@@ -99,7 +99,7 @@ public final class ReadOnlyFile: Sendable {
     }
 
     /// The whole of a small file (an outcome, a progress note, a preset), refused past `limit` bytes.
-    public static func contents(of path: String, limit: Int = 16 << 20) throws(OpenError) -> [UInt8] {
+    package static func contents(of path: String, limit: Int = 16 << 20) throws(OpenError) -> [UInt8] {
         let file = try ReadOnlyFile(path: path)
         guard file.size <= Int64(limit) else { throw .failed(FileSystemError("read", path, code: EFBIG)) }
         do { return try file.read(count: Int(file.size)) } catch { throw .failed(error) }

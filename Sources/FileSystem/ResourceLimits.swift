@@ -5,9 +5,9 @@ internal import Glibc
 #endif
 
 /// Limits a job process sets on itself before it opens the upload, so a hostile file cannot use more.
-public enum ResourceLimits {
+package enum ResourceLimits {
     /// Address space in bytes and CPU seconds (all threads together); nil leaves one as it is.
-    public static func apply(addressSpace: Int?, cpuSeconds: Int?) throws(FileSystemError) {
+    package static func apply(addressSpace: Int?, cpuSeconds: Int?) throws(FileSystemError) {
         if let addressSpace {
             var limit = rlimit(rlim_cur: rlim_t(addressSpace), rlim_max: rlim_t(addressSpace))
             if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) != 0 {
@@ -27,7 +27,7 @@ public enum ResourceLimits {
     }
 
     /// Dies with the parent: a job must not outlive the worker that would publish it.
-    public static func dieWithParent() {
+    package static func dieWithParent() {
         let parent = getppid()
         _ = CFileSystem_dieWithParent()
         if getppid() != parent { _exit(1) }

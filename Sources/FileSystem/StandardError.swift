@@ -4,10 +4,10 @@ internal import Glibc
 
 /// Diagnostics to file descriptor 2. Foundation's `FileHandle.write` traps when the write fails, and stderr is often
 /// a file: on a full disk a log line would kill the process. Here a failed write is dropped instead.
-public enum StandardError {
-    public static func write(_ bytes: some Collection<UInt8>) {
+package enum StandardError {
+    package static func write(_ bytes: some Collection<UInt8>) {
         _ = try? AtomicFile.writeAll(bytes, to: 2, path: "stderr")
     }
 
-    public static func write(_ text: String) { write(Array(text.utf8)) }
+    package static func write(_ text: String) { write(Array(text.utf8)) }
 }

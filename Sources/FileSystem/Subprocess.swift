@@ -7,20 +7,20 @@ internal import Glibc
 #endif
 
 /// A child process in its own process group, its output going to files, polled without blocking.
-public final class Subprocess: Sendable {
-    public enum Termination: Equatable, Sendable {
+package final class Subprocess: Sendable {
+    package enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
     }
 
-    public let pid: Int32
+    package let pid: Int32
     private let ended = Mutex<Termination?>(nil)
 
     /// How it ended, once it has been reaped.
-    public var termination: Termination? { ended.withLock { $0 } }
+    package var termination: Termination? { ended.withLock { $0 } }
 
     /// Starts `arguments[0]` (an absolute path) with stdin from /dev/null.
-    public convenience init(
+    package convenience init(
         _ arguments: [String], environment: [String: String], stdout: String, stderr: String
     ) throws(FileSystemError) {
         try self.init(arguments, environment: environment) { actions in
@@ -32,7 +32,7 @@ public final class Subprocess: Sendable {
 
     /// Starts `arguments[0]` with stdin and stdout on the given pipe ends (a conversation with the child) and
     /// stderr shared with this process. The descriptors stay open here; the caller closes its copies.
-    public convenience init(
+    package convenience init(
         _ arguments: [String], environment: [String: String], stdin: Pipe.ReadEnd, stdout: Pipe.WriteEnd
     ) throws(FileSystemError) {
         try self.init(arguments, environment: environment) { actions in
@@ -80,7 +80,7 @@ public final class Subprocess: Sendable {
     }
 
     /// The termination if the process has ended, without waiting.
-    public func poll() -> Termination? {
+    package func poll() -> Termination? {
         ended.withLock { ended in
             if let ended { return ended }
             var status: Int32 = 0
@@ -94,7 +94,7 @@ public final class Subprocess: Sendable {
     /// `exit()` instead, which never blocks a thread of the concurrency pool.
     @available(*, noasync, message: "blocks the thread until the process ends: await exit() instead")
     @discardableResult
-    public func wait() -> Termination {
+    package func wait() -> Termination {
         ended.withLock { ended in
             if let ended { return ended }
             var status: Int32 = 0
@@ -107,7 +107,7 @@ public final class Subprocess: Sendable {
 
     /// Suspends until the process ends (looking every `interval`, without blocking a thread) and returns how.
     /// Cancelling the caller ends the wait early with nil; the process is left running.
-    public func exit(polling interval: Duration = .milliseconds(20)) async -> Termination? {
+    package func exit(polling interval: Duration = .milliseconds(20)) async -> Termination? {
         while !Task.isCancelled {
             if let termination = poll() { return termination }
             try? await Task.sleep(for: interval)
@@ -120,21 +120,21 @@ public final class Subprocess: Sendable {
     }
 
     /// Sends `signal` to the process alone.
-    public func send(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+    package func send(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
 
     /// SIGKILL to the whole process group (encoder threads included), then reaps it.
-    public func kill() -> Termination {
+    package func kill() -> Termination {
         if let termination { return termination }
         _ = Glibc.kill(-pid, SIGKILL)
         return wait()
     }
 
     /// This executable's own path, for re-executing itself.
-    public static var currentExecutable: String {
+    package static var currentExecutable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    public static func signalName(_ number: Int32) -> String {
+    package static func signalName(_ number: Int32) -> String {
         switch number {
         case SIGSEGV: "SIGSEGV"
         case SIGBUS: "SIGBUS"

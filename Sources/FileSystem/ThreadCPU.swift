@@ -6,31 +6,31 @@ internal import Glibc
 
 /// CPU time by thread, from Linux's `/proc/self/task`: an encoder's work runs on threads the codec library starts
 /// itself, so its cost is the CPU of those threads (found as the threads that appeared while it opened).
-public enum ThreadCPU {
+package enum ThreadCPU {
     /// The ids of this process's threads now; empty where `/proc` cannot be read.
-    public static func threadIDs() -> Set<Int32> {
+    package static func threadIDs() -> Set<Int32> {
         guard let entries = try? Directory.entries(of: "/proc/self/task") else { return [] }
         return Set(entries.compactMap { Int32(String(decoding: $0.name, as: UTF8.self)) })
     }
 
     /// User plus system CPU seconds of one thread of this process; nil when it has ended or cannot be read.
-    public static func seconds(ofThread id: Int32) -> Double? {
+    package static func seconds(ofThread id: Int32) -> Double? {
         guard let stat = readProcFile("/proc/self/task/\(id)/stat") else { return nil }
         return ticks(fromStat: stat).map { Double($0) / Double(sysconf(Int32(_SC_CLK_TCK))) }
     }
 
     /// The calling thread's id, as `/proc/self/task` names it.
-    public static func currentThreadID() -> Int32 { CFileSystem_threadID() }
+    package static func currentThreadID() -> Int32 { CFileSystem_threadID() }
 
     /// CPU seconds of the calling thread (its own clock: nanosecond resolution).
-    public static func currentThreadSeconds() -> Double {
+    package static func currentThreadSeconds() -> Double {
         var time = timespec()
         guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// CPU seconds of the whole process, every thread together.
-    public static func processSeconds() -> Double {
+    package static func processSeconds() -> Double {
         var time = timespec()
         guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time) == 0 else { return 0 }
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

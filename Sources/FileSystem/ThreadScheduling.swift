@@ -8,11 +8,11 @@ internal import Glibc
 /// priority 99 when it runs as root (as in most containers): a transcode's hundreds of busy real-time threads then
 /// starve everything else on the machine, the worker's own heartbeats and other jobs included, and every thread and
 /// process started from them inherits the class (a Chromium so started spun both cores for 20 minutes).
-public enum ThreadScheduling {
+package enum ThreadScheduling {
     /// Moves every thread of this process that runs SCHED_FIFO or SCHED_RR back to SCHED_OTHER; returns how many it
     /// moved. A thread that ends meanwhile is skipped.
     @discardableResult
-    public static func keepOrdinary() throws(FileSystemError) -> Int {
+    package static func keepOrdinary() throws(FileSystemError) -> Int {
         var moved = 0
         for id in ThreadCPU.threadIDs() {
             let policy = sched_getscheduler(id)
@@ -35,7 +35,7 @@ public enum ThreadScheduling {
     /// Takes CAP_SYS_NICE out of the calling thread's effective capabilities, so that no thread can be made real time
     /// from it (a library's attempt fails, and SVT-AV1 goes on without); returns whether it was there, for
     /// `allowRealTime`. Capabilities are per thread: other threads keep theirs.
-    public static func forbidRealTime() throws(FileSystemError) -> Bool {
+    package static func forbidRealTime() throws(FileSystemError) -> Bool {
         var wasOn: Int32 = 0
         if CFileSystem_setSysNiceEffective(0, &wasOn) != 0 {
             throw FileSystemError("capset(CAP_SYS_NICE off)", "thread \(ThreadCPU.currentThreadID())")
@@ -44,7 +44,7 @@ public enum ThreadScheduling {
     }
 
     /// Puts CAP_SYS_NICE back in the calling thread's effective capabilities.
-    public static func allowRealTime() throws(FileSystemError) {
+    package static func allowRealTime() throws(FileSystemError) {
         var wasOn: Int32 = 0
         if CFileSystem_setSysNiceEffective(1, &wasOn) != 0 {
             throw FileSystemError("capset(CAP_SYS_NICE on)", "thread \(ThreadCPU.currentThreadID())")
@@ -55,7 +55,7 @@ public enum ThreadScheduling {
     /// the process, before any other thread exists, it leaves no thread that can raise itself or start a real-time
     /// thread: `forbidRealTime` covers only the thread that opens an encoder, and a run of `reel transcode` still
     /// showed five SVT-AV1 threads in SCHED_FIFO once in many (2026-11-28).
-    public static func neverRealTime() throws(FileSystemError) {
+    package static func neverRealTime() throws(FileSystemError) {
         if CFileSystem_dropSysNice() != 0 {
             throw FileSystemError("capset(CAP_SYS_NICE dropped)", "thread \(ThreadCPU.currentThreadID())")
         }

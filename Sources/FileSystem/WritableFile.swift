@@ -6,12 +6,12 @@ internal import Glibc
 
 /// A file the server writes an upload into at known offsets: created private (0600), never through a symlink, and
 /// synced before an offset is acknowledged. One descriptor per object, closed in `deinit`.
-public final class WritableFile: Sendable {
-    public let path: String
+package final class WritableFile: Sendable {
+    package let path: String
     let descriptor: Int32
 
     /// Opens `path` for writing, creating it when missing.
-    public init(path: String) throws(FileSystemError) {
+    package init(path: String) throws(FileSystemError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileSystemError("open", path) }
         var status = stat()
@@ -30,7 +30,7 @@ public final class WritableFile: Sendable {
 
     deinit { _ = close(descriptor) }
 
-    public var size: Int64 {
+    package var size: Int64 {
         get throws(FileSystemError) {
             var status = stat()
             guard fstat(descriptor, &status) == 0 else { throw FileSystemError("fstat", path) }
@@ -39,12 +39,12 @@ public final class WritableFile: Sendable {
     }
 
     /// Drops everything from `length` on: bytes past the last acknowledged offset are never trusted.
-    public func truncate(to length: Int64) throws(FileSystemError) {
+    package func truncate(to length: Int64) throws(FileSystemError) {
         guard ftruncate(descriptor, off_t(length)) == 0 else { throw FileSystemError("ftruncate", path) }
     }
 
     /// Writes all of `bytes` at `offset`.
-    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(FileSystemError) {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(FileSystemError) {
         guard var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         var position = off_t(offset)
@@ -62,14 +62,14 @@ public final class WritableFile: Sendable {
 
     /// Starts writing `length` bytes at `offset` back to disk without waiting, so the `sync` that follows has
     /// little left to do (sync_file_range(SYNC_FILE_RANGE_WRITE)).
-    public func startWriteback(offset: Int64, length: Int) throws(FileSystemError) {
+    package func startWriteback(offset: Int64, length: Int) throws(FileSystemError) {
         guard CFileSystem_startWriteback(descriptor, offset, Int64(length)) == 0 else {
             throw FileSystemError("sync_file_range", path)
         }
     }
 
     /// fdatasync: the bytes written so far (and the size that reaches them) survive a crash once this returns.
-    public func sync() throws(FileSystemError) {
+    package func sync() throws(FileSystemError) {
         guard fdatasync(descriptor) == 0 else { throw FileSystemError("fdatasync", path) }
     }
 }

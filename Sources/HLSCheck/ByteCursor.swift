@@ -58,10 +58,10 @@ struct ByteCursor {
 }
 
 /// Why bytes could not be read as the media format they claim to be.
-public struct MediaParseError: Error, Sendable, CustomStringConvertible {
-    public let message: String
+package struct MediaParseError: Error, Sendable, CustomStringConvertible {
+    package let message: String
     init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension String {

@@ -4,33 +4,33 @@
 ///
 /// It never throws on bad input: what cannot be read is a finding. Reading is blocking (files or HTTP through the
 /// reader); run it off the event loop.
-public struct HLSChecker: Sendable {
-    public struct Options: Sendable {
+package struct HLSChecker: Sendable {
+    package struct Options: Sendable {
         /// Rules broken on purpose: still reported, marked `waived`, and not counted as failures.
-        public var waivedRules: Set<String>
+        package var waivedRules: Set<String>
 
-        public init(waivedRules: Set<String> = []) {
+        package init(waivedRules: Set<String> = []) {
             self.waivedRules = waivedRules
         }
     }
 
-    public let reader: any HLSResourceReader
-    public var options: Options
+    package let reader: any HLSResourceReader
+    package var options: Options
 
-    public init(reader: any HLSResourceReader = LocalFiles(), options: Options = Options()) {
+    package init(reader: any HLSResourceReader = LocalFiles(), options: Options = Options()) {
         self.reader = reader
         self.options = options
     }
 
     /// Checks `directory/master.m3u8` and everything it references.
-    public func check(directory: String) -> HLSReport {
+    package func check(directory: String) -> HLSReport {
         let trimmed = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         return check(master: trimmed + "/master.m3u8")
     }
 
     /// Checks the master playlist at `location` (a path, or whatever the reader resolves) and everything it
     /// references.
-    public func check(master location: String) -> HLSReport {
+    package func check(master location: String) -> HLSReport {
         let run = CheckRun(reader: reader, master: location)
         run.checkPresentation()
         // The master's findings first, then each file's in the order the checker reached it.

@@ -1,15 +1,15 @@
 /// A rule broken by one file.
-public struct HLSFinding: Codable, Sendable, Equatable {
+package struct HLSFinding: Codable, Sendable, Equatable {
     /// The rule's number: "7.4", "1.27", or "RFC8216 4.3.3.1".
-    public let rule: String
-    public let severity: Severity
+    package let rule: String
+    package let severity: Severity
     /// The file it concerns, relative to the master playlist's directory (or its URL's).
-    public let file: String
-    public let message: String
+    package let file: String
+    package let message: String
     /// True when the caller said this rule is broken on purpose: listed, but not a failure.
-    public var waived: Bool
+    package var waived: Bool
 
-    public init(rule: String, severity: Severity, file: String, message: String, waived: Bool = false) {
+    package init(rule: String, severity: Severity, file: String, message: String, waived: Bool = false) {
         self.rule = rule
         self.severity = severity
         self.file = file
@@ -19,28 +19,28 @@ public struct HLSFinding: Codable, Sendable, Equatable {
 }
 
 /// What the checker measured for one variant, next to what the master declares.
-public struct HLSVariantReport: Codable, Sendable, Equatable {
-    public var playlist: String
-    public var bandwidth: Int?
-    public var measuredPeak: Int
-    public var averageBandwidth: Int?
-    public var measuredAverage: Int
-    public var codecs: String?
-    public var measuredCodecs: String?
-    public var resolution: String?
-    public var measuredResolution: String?
-    public var frameRate: Double?
-    public var measuredFrameRate: Double?
-    public var targetDuration: Int?
-    public var segments: Int
-    public var durationSeconds: Double
+package struct HLSVariantReport: Codable, Sendable, Equatable {
+    package var playlist: String
+    package var bandwidth: Int?
+    package var measuredPeak: Int
+    package var averageBandwidth: Int?
+    package var measuredAverage: Int
+    package var codecs: String?
+    package var measuredCodecs: String?
+    package var resolution: String?
+    package var measuredResolution: String?
+    package var frameRate: Double?
+    package var measuredFrameRate: Double?
+    package var targetDuration: Int?
+    package var segments: Int
+    package var durationSeconds: Double
     /// VIDEO-RANGE as the master writes it (nil when absent, which means SDR), and as the video's transfer calls it.
-    public var videoRange: String? = nil
-    public var measuredVideoRange: String? = nil
+    package var videoRange: String? = nil
+    package var measuredVideoRange: String? = nil
     /// The video's colour tags ("primaries 1 (bt709), transfer 1 (bt709), matrix 1 (bt709), limited range") and
     /// bits per luma sample, from its init segment.
-    public var measuredColour: String? = nil
-    public var measuredBitDepth: Int? = nil
+    package var measuredColour: String? = nil
+    package var measuredBitDepth: Int? = nil
 
     enum CodingKeys: String, CodingKey {
         case playlist, bandwidth, codecs, resolution, segments
@@ -62,17 +62,17 @@ public struct HLSVariantReport: Codable, Sendable, Equatable {
 
 /// Everything `HLSChecker` found for one master playlist. `passed` is what a publisher acts on: no MUST finding
 /// that was not waived.
-public struct HLSReport: Codable, Sendable, Equatable {
-    public var master: String
-    public var findings: [HLSFinding]
-    public var variants: [HLSVariantReport]
+package struct HLSReport: Codable, Sendable, Equatable {
+    package var master: String
+    package var findings: [HLSFinding]
+    package var variants: [HLSVariantReport]
 
-    public var mustCount: Int { findings.filter { $0.severity == .must && !$0.waived }.count }
-    public var shouldCount: Int { findings.filter { $0.severity == .should && !$0.waived }.count }
-    public var passed: Bool { mustCount == 0 }
+    package var mustCount: Int { findings.filter { $0.severity == .must && !$0.waived }.count }
+    package var shouldCount: Int { findings.filter { $0.severity == .should && !$0.waived }.count }
+    package var passed: Bool { mustCount == 0 }
 
     /// Findings by file, files in the order first seen (master first).
-    public var findingsByFile: [(file: String, findings: [HLSFinding])] {
+    package var findingsByFile: [(file: String, findings: [HLSFinding])] {
         var order: [String] = []
         var groups: [String: [HLSFinding]] = [:]
         for finding in findings {
@@ -88,20 +88,20 @@ public struct HLSReport: Codable, Sendable, Equatable {
         case shouldCount = "should_count"
     }
 
-    public init(master: String, findings: [HLSFinding], variants: [HLSVariantReport]) {
+    package init(master: String, findings: [HLSFinding], variants: [HLSVariantReport]) {
         self.master = master
         self.findings = findings
         self.variants = variants
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         master = try container.decode(String.self, forKey: .master)
         findings = try container.decode([HLSFinding].self, forKey: .findings)
         variants = try container.decode([HLSVariantReport].self, forKey: .variants)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(master, forKey: .master)
         try container.encode(passed, forKey: .passed)

@@ -1,6 +1,6 @@
 /// Where the checker gets playlists and media: local files, or (in the CLI) HTTP. Locations are strings the
 /// reader itself produced with `resolve`, so a file reader and a URL reader each keep their own syntax.
-public protocol HLSResourceReader: Sendable {
+package protocol HLSResourceReader: Sendable {
     /// The location that `uri`, written in the playlist at `base`, refers to.
     func resolve(_ uri: String, against base: String) -> String
     /// The size of the resource in bytes.
@@ -12,18 +12,18 @@ public protocol HLSResourceReader: Sendable {
 }
 
 /// A resource that could not be read: which one, and why.
-public struct HLSResourceError: Error, Sendable, CustomStringConvertible {
-    public let location: String
-    public let reason: String
-    public let isNotFound: Bool
+package struct HLSResourceError: Error, Sendable, CustomStringConvertible {
+    package let location: String
+    package let reason: String
+    package let isNotFound: Bool
 
-    public init(location: String, reason: String, isNotFound: Bool) {
+    package init(location: String, reason: String, isNotFound: Bool) {
         self.location = location
         self.reason = reason
         self.isNotFound = isNotFound
     }
 
-    public var description: String { "\(location): \(reason)" }
+    package var description: String { "\(location): \(reason)" }
 }
 
 extension HLSResourceReader {

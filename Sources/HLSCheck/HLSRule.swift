@@ -1,18 +1,18 @@
 /// How strongly a rule is worded where it comes from (RFC 2119).
-public enum Severity: String, Codable, Sendable, Comparable {
+package enum Severity: String, Codable, Sendable, Comparable {
     case must = "MUST"
     case should = "SHOULD"
 
-    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .must && rhs == .should }
+    package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .must && rhs == .should }
 }
 
 /// One rule the checker applies. Numbers without a prefix are items of Apple's "HLS Authoring Specification for
 /// Apple Devices"; "RFC8216 x.y" is a section of RFC 8216 where Apple has no item of its own; "reel.…" is Reel's
 /// own rule, where neither says it in so many words (colour, for HDR phone footage).
-public struct HLSRule: Sendable, Hashable {
-    public let id: String
-    public let severity: Severity
-    public let summary: String
+package struct HLSRule: Sendable, Hashable {
+    package let id: String
+    package let severity: Severity
+    package let summary: String
 
     init(_ id: String, _ severity: Severity, _ summary: String) {
         self.id = id

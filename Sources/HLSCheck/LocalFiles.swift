@@ -1,20 +1,20 @@
 internal import FileSystem
 
 /// Reads a ladder from the local disk through `ReadOnlyFile`: regular files only, never through a symlink.
-public struct LocalFiles: HLSResourceReader {
-    public init() {}
+package struct LocalFiles: HLSResourceReader {
+    package init() {}
 
-    public func resolve(_ uri: String, against base: String) -> String {
+    package func resolve(_ uri: String, against base: String) -> String {
         if uri.contains("://") { return uri }
         let joined = uri.hasPrefix("/") ? uri : Self.directory(of: base) + "/" + uri
         return Self.normalized(joined)
     }
 
-    public func size(of location: String) throws(HLSResourceError) -> Int64 {
+    package func size(of location: String) throws(HLSResourceError) -> Int64 {
         try open(location).size
     }
 
-    public func read(_ location: String, offset: Int64, count: Int) throws(HLSResourceError) -> [UInt8] {
+    package func read(_ location: String, offset: Int64, count: Int) throws(HLSResourceError) -> [UInt8] {
         let file = try open(location)
         do { return try file.read(count: count, at: offset) } catch {
             throw HLSResourceError(location: location, reason: error.description, isNotFound: false)

@@ -1,12 +1,12 @@
 internal import LibAV
-public import MediaModel
+package import MediaModel
 
 /// The one admission policy used by `reel check`, `transcode`, `compress`, `webp` and the worker.
-public struct AdmissionPolicy: Sendable {
-    public var limits: AdmissionLimits
+package struct AdmissionPolicy: Sendable {
+    package var limits: AdmissionLimits
 
     /// Audio decoders allowed while probing uploaded videos.
-    public static let audioCodecs = [
+    package static let audioCodecs = [
         "aac", "mp3", "mp3float", "opus", "libopus", "vorbis", "flac", "alac", "ac3", "eac3",
         "pcm_s16le", "pcm_s16be", "pcm_s24le", "pcm_f32le",
     ]
@@ -14,21 +14,21 @@ public struct AdmissionPolicy: Sendable {
     static let imageCodecs = ["mjpeg", "png", "webp", "gif", "bmp", "tiff"]
     static let videoDemuxers = ["mp4": "mov", "mov": "mov", "matroska": "matroska", "webm": "matroska"]
 
-    public init(limits: AdmissionLimits = .default) { self.limits = limits }
+    package init(limits: AdmissionLimits = .default) { self.limits = limits }
 
     /// Checks a file against every limit; returns what was learnt, or throws the first rule it breaks.
     /// - Throws: `Rejection` naming the reason code, the limit and the actual value.
-    public func check(path: String) throws(Rejection) -> AdmittedUpload {
+    package func check(path: String) throws(Rejection) -> AdmittedUpload {
         try check(try open(path: path))
     }
 
     /// Checks an upload already opened and sniffed against every limit.
-    public func check(_ upload: SniffedUpload) throws(Rejection) -> AdmittedUpload {
+    package func check(_ upload: SniffedUpload) throws(Rejection) -> AdmittedUpload {
         try inspect(upload, enforcing: true)
     }
 
     /// Reports a file's facts for `reel probe`, with the same safe opening but without enforcing the product limits.
-    public func probe(path: String) throws(Rejection) -> MediaInfo {
+    package func probe(path: String) throws(Rejection) -> MediaInfo {
         try inspect(try open(path: path), enforcing: false).info
     }
 

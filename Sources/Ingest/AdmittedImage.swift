@@ -1,14 +1,14 @@
 internal import LibAV
-public import MediaModel
+package import MediaModel
 
 /// An image upload that passed every header check and is still open, so the converter decodes the very bytes
 /// that were checked. Its decode failures are reported with the same reason codes as admission's.
-public final class AdmittedImage: Sendable {
-    public let upload: AdmittedUpload
+package final class AdmittedImage: Sendable {
+    package let upload: AdmittedUpload
     /// The whole file, read once through the checked descriptor.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     let file: UploadFile
-    public let limits: AdmissionLimits.Image
+    package let limits: AdmissionLimits.Image
 
     init(upload: AdmittedUpload, file: UploadFile, limits: AdmissionLimits.Image) throws(Rejection) {
         self.upload = upload
@@ -17,12 +17,12 @@ public final class AdmittedImage: Sendable {
         self.bytes = try file.read(count: Int(file.size))
     }
 
-    public var path: String { file.path }
-    public var header: ImageHeader { upload.imageHeader! }
+    package var path: String { file.path }
+    package var header: ImageHeader { upload.imageHeader! }
 
     /// Decodes the first picture with libav's hardened opening (whitelisted demuxer and decoders, `max_pixels`)
     /// into tightly packed RGBA. For PNG, GIF, WebP, BMP and TIFF.
-    public func decodeWithLibAV() throws(Rejection) -> DecodedPicture {
+    package func decodeWithLibAV() throws(Rejection) -> DecodedPicture {
         guard let demuxer = upload.format.demuxer else {
             throw Rejection(.unsupportedFormat, "\(upload.format.name) is not decoded with libav", path: path)
         }
@@ -60,12 +60,12 @@ public final class AdmittedImage: Sendable {
 
 extension AdmissionPolicy {
     /// Admission for the image converter: every check but the trial decode, which the full decode replaces.
-    public func admitImage(path: String) throws(Rejection) -> AdmittedImage {
+    package func admitImage(path: String) throws(Rejection) -> AdmittedImage {
         try admitImage(try open(path: path))
     }
 
     /// Admission for the image converter of an upload already opened and sniffed.
-    public func admitImage(_ sniffed: SniffedUpload) throws(Rejection) -> AdmittedImage {
+    package func admitImage(_ sniffed: SniffedUpload) throws(Rejection) -> AdmittedImage {
         guard !sniffed.format.isVideo else {
             throw Rejection(
                 .unsupportedFormat, "\(sniffed.format.name) is a video, not a chat image", path: sniffed.path)

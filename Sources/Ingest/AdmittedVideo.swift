@@ -1,10 +1,10 @@
 package import LibAV
-public import MediaModel
+package import MediaModel
 
 /// A video upload that passed admission and is still open, so the transcoder reads the very inode that was
 /// checked, through the same hardened libav opening (whitelists, no nested opens, `max_pixels`).
-public final class AdmittedVideo: Sendable {
-    public let upload: AdmittedUpload
+package final class AdmittedVideo: Sendable {
+    package let upload: AdmittedUpload
     let file: UploadFile
     let inspector: VideoInspector
 
@@ -14,9 +14,9 @@ public final class AdmittedVideo: Sendable {
         self.inspector = inspector
     }
 
-    public var path: String { file.path }
-    public var info: MediaInfo { upload.info }
-    public var limits: AdmissionLimits.Video { inspector.policy.limits.video }
+    package var path: String { file.path }
+    package var info: MediaInfo { upload.info }
+    package var limits: AdmissionLimits.Video { inspector.policy.limits.video }
 
     /// A fresh demuxer on the admitted file.
     package func openInput() throws(Rejection) -> InputContext { try inspector.open() }
@@ -24,12 +24,12 @@ public final class AdmittedVideo: Sendable {
 
 extension AdmissionPolicy {
     /// Admission for the transcoder: every video check, then the file stays open for decoding.
-    public func admitVideo(path: String) throws(Rejection) -> AdmittedVideo {
+    package func admitVideo(path: String) throws(Rejection) -> AdmittedVideo {
         try admitVideo(try open(path: path))
     }
 
     /// Admission for the transcoder of an upload already opened and sniffed: one libav open for the checks.
-    public func admitVideo(_ sniffed: SniffedUpload) throws(Rejection) -> AdmittedVideo {
+    package func admitVideo(_ sniffed: SniffedUpload) throws(Rejection) -> AdmittedVideo {
         guard !sniffed.format.isImage else {
             throw Rejection(.noVideoStream, "\(sniffed.format.name) is an image, not a video", path: sniffed.path)
         }

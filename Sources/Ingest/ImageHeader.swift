@@ -1,24 +1,24 @@
-public import MediaModel
+package import MediaModel
 
 /// Facts read from an image's own headers before any decoder sees it: size, orientation, alpha, completeness.
-public struct ImageHeader: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
+package struct ImageHeader: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
     /// EXIF orientation 1–8 (1 when there is none).
-    public var orientation: Int
-    public var hasAlpha: Bool
+    package var orientation: Int
+    package var hasAlpha: Bool
     /// False when the file ends before its structure does (missing JPEG EOI, PNG IEND, GIF trailer, ...).
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// JPEG only: the picture is CMYK or YCCK (4 components).
-    public var isCMYK: Bool = false
+    package var isCMYK: Bool = false
     /// JPEG only: an Adobe APP14 segment is present, so CMYK samples are stored inverted (Photoshop's convention).
-    public var hasAdobeMarker: Bool = false
+    package var hasAdobeMarker: Bool = false
     /// JPEG only: the ICC profile reassembled from its APP2 chunks.
-    public var iccProfile: [UInt8]?
-    public var frameCount: Int = 1
+    package var iccProfile: [UInt8]?
+    package var frameCount: Int = 1
 
     /// Reads the header of `bytes` as `format`; nil when the header itself is malformed.
-    public static func read(_ format: SniffedFormat, from bytes: [UInt8]) -> ImageHeader? {
+    package static func read(_ format: SniffedFormat, from bytes: [UInt8]) -> ImageHeader? {
         switch format {
         case .png: readPNG(bytes)
         case .jpeg: readJPEG(bytes)

@@ -1,17 +1,17 @@
 internal import FileSystem
-public import MediaModel
+package import MediaModel
 
 /// An upload opened the safe way (`ReadOnlyFile`: no symlinks, no FIFOs or devices, regular files only), with
 /// file-system errors turned into the rejection a user reads.
 ///
 /// libav reads it through `/proc/self/fd/N`, so it sees exactly the inode checked here even if the name is swapped.
-public final class UploadFile: Sendable {
-    public let path: String
-    public let size: Int64
+package final class UploadFile: Sendable {
+    package let path: String
+    package let size: Int64
     private let file: ReadOnlyFile
 
     /// - Throws: `Rejection` with `not_regular_file`, `empty_file` or `unreadable`.
-    public init(path: String) throws(Rejection) {
+    package init(path: String) throws(Rejection) {
         self.path = path
         do {
             file = try ReadOnlyFile(path: path)
@@ -31,7 +31,7 @@ public final class UploadFile: Sendable {
     var libavPath: String { file.descriptorPath }
 
     /// Reads up to `count` bytes from `offset`.
-    public func read(count: Int, at offset: Int64 = 0) throws(Rejection) -> [UInt8] {
+    package func read(count: Int, at offset: Int64 = 0) throws(Rejection) -> [UInt8] {
         do { return try file.read(count: count, at: offset) } catch {
             throw Rejection(.unreadable, "read failed: \(error)", path: path)
         }

@@ -1,14 +1,14 @@
-public import SigV4
+package import SigV4
 
 /// Finds the access key the way AWS's tools do, minus the command line: `AWS_ACCESS_KEY_ID` and
 /// `AWS_SECRET_ACCESS_KEY` (and `AWS_SESSION_TOKEN`) from the environment, or else the profile `AWS_PROFILE`
 /// (`default` when unset) of the credentials file at `AWS_SHARED_CREDENTIALS_FILE` (`~/.aws/credentials` when unset).
-public enum CredentialSource {
+package enum CredentialSource {
     /// - Parameters:
     ///   - environment: the process's environment.
     ///   - readFile: the text of a file, or nil when it cannot be read.
     /// - Throws: `ObjectStoreError` `.missingCredentials` saying where it looked, never echoing a secret.
-    public static func resolve(
+    package static func resolve(
         environment: [String: String], readFile: (String) -> String?
     ) throws(ObjectStoreError) -> SigV4Credentials {
         let id = environment["AWS_ACCESS_KEY_ID"] ?? ""

@@ -1,45 +1,45 @@
 internal import FileSystem
 internal import MediaModel
-public import NIOPosix
+package import NIOPosix
 
 /// `reel library copy`: a library directory's media into object storage, or back. Each file is one object at the
 /// same relative key, carrying its SHA-256 as `x-amz-meta-sha256`; the copy checks each object's size and hash after
 /// it is written, skips what is already there with the same size and hash (so a stopped copy is resumed by running it
 /// again), and never replaces anything that differs: that is reported as a conflict, and the copy stops.
-public struct LibraryCopy: Sendable {
+package struct LibraryCopy: Sendable {
     /// What is copied: the published media and the originals and verdicts kept beside them. Uploads in progress,
     /// staging and lock files (the dot folders) are one host's own and stay.
-    public static let folders = ["videos", "images", "originals", "rejected", "failed"]
+    package static let folders = ["videos", "images", "originals", "rejected", "failed"]
     /// The user-metadata name of the object's SHA-256 (hex).
-    public static let hashName = "sha256"
+    package static let hashName = "sha256"
 
-    public struct Progress: Sendable, Equatable {
-        public let files: Int
-        public let totalFiles: Int
-        public let bytes: Int64
-        public let totalBytes: Int64
+    package struct Progress: Sendable, Equatable {
+        package let files: Int
+        package let totalFiles: Int
+        package let bytes: Int64
+        package let totalBytes: Int64
     }
 
-    public struct Summary: Sendable, Equatable {
-        public var copied = 0
-        public var skipped = 0
-        public var bytes: Int64 = 0
+    package struct Summary: Sendable, Equatable {
+        package var copied = 0
+        package var skipped = 0
+        package var bytes: Int64 = 0
         /// Objects that came without a recorded hash (written by another tool): their size was checked, not their
         /// bytes.
-        public var unverified = 0
+        package var unverified = 0
     }
 
     let client: S3Client
     let threadPool: NIOThreadPool
 
-    public init(client: S3Client, threadPool: NIOThreadPool = .singleton) {
+    package init(client: S3Client, threadPool: NIOThreadPool = .singleton) {
         self.client = client
         self.threadPool = threadPool
     }
 
     /// Copies the library at `root` into the client's location.
     /// - Throws: `ObjectStoreError` (`.preconditionFailed` for a conflict), or the `FileSystemError` of a file.
-    public func upload(from root: String, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
+    package func upload(from root: String, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
         let files = try await threadPool.runIfActive { try Self.localFiles(root: root, folders: Self.folders) }
         let totalBytes = files.reduce(0) { $0 + $1.size }
         var summary = Summary()
@@ -79,7 +79,7 @@ public struct LibraryCopy: Sendable {
 
     /// Copies the client's location into the library directory at `root`. Each object is downloaded beside its
     /// final name, hashed, and renamed into place only when it matches.
-    public func download(to root: String, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
+    package func download(to root: String, progress: @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
         var objects: [ObjectInfo] = []
         for folder in Self.folders { objects += try await client.list(prefix: folder + "/") }
         let totalBytes = objects.reduce(0) { $0 + $1.size }
@@ -134,7 +134,7 @@ public struct LibraryCopy: Sendable {
     /// downloads are left out; a symlink or a name that is not UTF-8 stops the walk, named.
     /// Blocks on the disk: callers run it on a thread pool.
     /// - Throws: `FileSystemError`, or `ObjectStoreError` `.badKey` for a name no object key can carry.
-    public static func localFiles(root: String, folders: [String]) throws -> [(path: String, size: Int64)] {
+    package static func localFiles(root: String, folders: [String]) throws -> [(path: String, size: Int64)] {
         var found: [(path: String, size: Int64)] = []
         func walk(_ relative: String) throws {
             for entry in try Directory.entries(of: root + "/" + relative).sorted(by: {

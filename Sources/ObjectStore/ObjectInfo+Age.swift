@@ -1,7 +1,7 @@
 extension ObjectInfo {
     /// `lastModified` from a listing (ISO 8601, `2026-11-27T16:05:09.000Z`) as Unix seconds, or nil when it is
     /// another form: the sweeps judge an object's age by it and leave an object of unknown age alone. Pure.
-    public var modifiedSeconds: Int64? { Self.unixSeconds(iso8601: lastModified) }
+    package var modifiedSeconds: Int64? { Self.unixSeconds(iso8601: lastModified) }
 
     /// `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z`. Pure.
     static func unixSeconds(iso8601 text: String) -> Int64? {

@@ -1,18 +1,18 @@
 /// What a HEAD or a listing says about one object.
-public struct ObjectInfo: Sendable, Equatable {
+package struct ObjectInfo: Sendable, Equatable {
     /// The key under the location's prefix (the prefix itself removed).
-    public let key: String
-    public let size: Int64
+    package let key: String
+    package let size: Int64
     /// The entity tag with its quotes, as HTTP sends it.
-    public let etag: String
+    package let etag: String
     /// As the store gave it: an HTTP date from HEAD, ISO 8601 from a listing.
-    public let lastModified: String
-    public let contentType: String?
-    public let cacheControl: String?
+    package let lastModified: String
+    package let contentType: String?
+    package let cacheControl: String?
     /// User metadata (`x-amz-meta-<name>` headers, names lower-cased and without the prefix); empty from a listing.
-    public let metadata: [String: String]
+    package let metadata: [String: String]
 
-    public init(
+    package init(
         key: String, size: Int64, etag: String, lastModified: String, contentType: String? = nil,
         cacheControl: String? = nil, metadata: [String: String] = [:]
     ) {

@@ -1,13 +1,13 @@
 /// A key inside the library's bucket and prefix, checked once at construction: not empty, at most 1024 bytes (S3's
 /// limit), no leading `/`, no `.` or `..` component, no empty component, and no control characters. Keys come from
 /// the catalog and from server-made ids, never from a request path; the check is the last guard if one ever did.
-public struct ObjectKey: Sendable, Hashable, CustomStringConvertible {
-    public let value: String
+package struct ObjectKey: Sendable, Hashable, CustomStringConvertible {
+    package let value: String
 
-    public static let maxBytes = 1024
+    package static let maxBytes = 1024
 
     /// - Throws: `ObjectStoreError` `.badKey` saying which rule `value` broke.
-    public init(_ value: String) throws(ObjectStoreError) {
+    package init(_ value: String) throws(ObjectStoreError) {
         if let problem = Self.problem(value) {
             throw ObjectStoreError(.badKey, "object key \(Self.quoted(value)) refused: \(problem)")
         }
@@ -15,7 +15,7 @@ public struct ObjectKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What is wrong with `value` as a key, or nil when it is fine. Pure.
-    public static func problem(_ value: String) -> String? {
+    package static func problem(_ value: String) -> String? {
         if value.isEmpty { return "it is empty" }
         if value.utf8.count > maxBytes { return "it is \(value.utf8.count) bytes, over S3's \(maxBytes)" }
         if value.hasPrefix("/") { return "it starts with /" }
@@ -32,15 +32,15 @@ public struct ObjectKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `prefix/self`, or `self` when the prefix is empty.
-    public func under(_ prefix: String) -> String { prefix.isEmpty ? value : prefix + "/" + value }
+    package func under(_ prefix: String) -> String { prefix.isEmpty ? value : prefix + "/" + value }
 
     /// The key with `component` appended after a `/`.
     /// - Throws: `ObjectStoreError` `.badKey` when the result breaks a rule.
-    public func appending(_ component: String) throws(ObjectStoreError) -> ObjectKey {
+    package func appending(_ component: String) throws(ObjectStoreError) -> ObjectKey {
         try ObjectKey(value + "/" + component)
     }
 
-    public var description: String { value }
+    package var description: String { value }
 
     /// The key for a message: control characters escaped, at most 120 characters.
     static func quoted(_ value: String) -> String {

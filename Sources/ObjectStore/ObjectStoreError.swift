@@ -1,7 +1,7 @@
 /// An object-store call that failed, classified once here so callers decide by case, never by message. The message
 /// names the call, the key and what the store said; it never carries a credential.
-public struct ObjectStoreError: Error, CustomStringConvertible, Sendable, Equatable {
-    public enum Reason: String, Sendable, Equatable {
+package struct ObjectStoreError: Error, CustomStringConvertible, Sendable, Equatable {
+    package enum Reason: String, Sendable, Equatable {
         /// `--library s3://...` could not be understood (the message names the part).
         case badLocation = "bad_location"
         /// No access key in the environment or the credentials file.
@@ -22,17 +22,17 @@ public struct ObjectStoreError: Error, CustomStringConvertible, Sendable, Equata
         case refused
     }
 
-    public let reason: Reason
-    public let description: String
+    package let reason: Reason
+    package let description: String
     /// The HTTP status when the store answered.
-    public let status: Int?
+    package let status: Int?
 
-    public init(_ reason: Reason, _ description: String, status: Int? = nil) {
+    package init(_ reason: Reason, _ description: String, status: Int? = nil) {
         self.reason = reason
         self.description = description
         self.status = status
     }
 
     /// Worth another try later: the store was away or overloaded.
-    public var isTransient: Bool { reason == .unavailable }
+    package var isTransient: Bool { reason == .unavailable }
 }

@@ -1,20 +1,20 @@
 internal import AsyncHTTPClient
 internal import Deadlines
 internal import FileSystem
-public import NIOCore
-public import NIOPosix
+package import NIOCore
+package import NIOPosix
 
 /// Files to and from the store. Disk reads and writes run on a thread pool, never on the concurrency pool.
 extension S3Client {
     /// Files up to this size go in one PUT; bigger ones by multipart upload in parts of this size.
-    public static let multipartThreshold = 8 << 20
+    package static let multipartThreshold = 8 << 20
 
     /// Uploads the file at `path` to `key` with its headers and user `metadata`: one PUT up to `multipartThreshold`, else a multipart upload that is
     /// aborted when any part fails, so no parts are left behind. With `createOnly` an existing key is not touched.
     /// - Returns: the stored object's size and tag.
     /// - Throws: `ObjectStoreError`, or the `ReadOnlyFile.OpenError`/`FileSystemError` of reading the file.
     @discardableResult
-    public func upload(
+    package func upload(
         file path: String, to key: ObjectKey, contentType: String, cacheControl: String,
         metadata: [String: String] = [:], createOnly: Bool = false,
         partSize: Int = multipartThreshold, threadPool: NIOThreadPool = .singleton
@@ -67,7 +67,7 @@ extension S3Client {
     /// - Throws: `ObjectStoreError` (`.notFound`, `.unavailable` when the answer broke off), or `FileSystemError`
     ///   (a full disk is `isDiskFull`).
     @discardableResult
-    public func download(
+    package func download(
         _ key: ObjectKey, to path: String, threadPool: NIOThreadPool = .singleton
     ) async throws
         -> Int64

@@ -1,16 +1,16 @@
-public import NIOCore
+package import NIOCore
 internal import NIOHTTP1
 
 /// S3's multipart upload: parts of at least 5 MB (the last may be smaller), at most 10 000 of them, put together by
 /// the completion in one step, so readers see the whole object or nothing.
 extension S3Client {
     /// S3's smallest part but the last.
-    public static let minimumPartSize = 5 << 20
-    public static let maximumParts = 10_000
+    package static let minimumPartSize = 5 << 20
+    package static let maximumParts = 10_000
 
     /// Starts a multipart upload to `key`; the object gets `contentType`, `cacheControl` and `metadata` when
     /// completed. - Returns: the upload id.
-    public func createMultipartUpload(
+    package func createMultipartUpload(
         _ key: ObjectKey, contentType: String, cacheControl: String, metadata: [String: String] = [:]
     ) async throws -> String {
         let what = "create multipart upload to \(name(key))"
@@ -26,7 +26,7 @@ extension S3Client {
     }
 
     /// Uploads part `number` (1...10000) of `uploadID`.
-    public func uploadPart(_ key: ObjectKey, uploadID: String, number: Int, bytes: ByteBuffer) async throws -> S3Part {
+    package func uploadPart(_ key: ObjectKey, uploadID: String, number: Int, bytes: ByteBuffer) async throws -> S3Part {
         guard (1...Self.maximumParts).contains(number) else {
             throw ObjectStoreError(.refused, "part number \(number) is outside S3's 1...\(Self.maximumParts)")
         }
@@ -44,7 +44,7 @@ extension S3Client {
     /// Puts the parts together into the object. With `createOnly` the completion carries `If-None-Match: *`.
     /// - Returns: the object's entity tag.
     @discardableResult
-    public func completeMultipartUpload(
+    package func completeMultipartUpload(
         _ key: ObjectKey, uploadID: String, parts: [S3Part], createOnly: Bool = false
     ) async throws -> String {
         let what = "complete multipart upload to \(name(key))"
@@ -70,7 +70,7 @@ extension S3Client {
     }
 
     /// Abandons `uploadID` and frees its parts; an upload already gone is not an error.
-    public func abortMultipartUpload(_ key: ObjectKey, uploadID: String) async throws {
+    package func abortMultipartUpload(_ key: ObjectKey, uploadID: String) async throws {
         do {
             _ = try await send(
                 Call(
@@ -82,7 +82,7 @@ extension S3Client {
     }
 
     /// The parts uploaded so far, in order (for resuming an upload another server began).
-    public func listParts(_ key: ObjectKey, uploadID: String) async throws -> [S3Part] {
+    package func listParts(_ key: ObjectKey, uploadID: String) async throws -> [S3Part] {
         let what = "list parts of \(name(key))"
         var parts: [S3Part] = []
         var marker: String?

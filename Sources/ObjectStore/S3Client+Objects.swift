@@ -1,5 +1,5 @@
 internal import AsyncHTTPClient
-public import NIOCore
+package import NIOCore
 internal import NIOHTTP1
 
 extension S3Client {
@@ -8,7 +8,7 @@ extension S3Client {
     /// - Returns: the new object's entity tag.
     /// - Throws: `ObjectStoreError` `.preconditionFailed` when `createOnly` found the key taken.
     @discardableResult
-    public func put(
+    package func put(
         _ key: ObjectKey, bytes: ByteBuffer, contentType: String, cacheControl: String,
         metadata: [String: String] = [:], createOnly: Bool = false
     ) async throws -> String {
@@ -20,7 +20,7 @@ extension S3Client {
     }
 
     /// The object's size, tag and headers, or nil when there is no such object.
-    public func head(_ key: ObjectKey) async throws -> ObjectInfo? {
+    package func head(_ key: ObjectKey) async throws -> ObjectInfo? {
         do {
             let answer = try await send(Call(.HEAD, key: fullKey(key), what: "HEAD \(name(key))"))
             return Self.info(key.value, answer.headers)
@@ -31,13 +31,13 @@ extension S3Client {
 
     /// The whole object, refused past `limit` bytes (for playlists, outcomes, small files).
     /// - Throws: `ObjectStoreError` `.notFound`, or `.badResponse` past `limit`.
-    public func get(_ key: ObjectKey, limit: Int = 16 << 20) async throws -> ByteBuffer {
+    package func get(_ key: ObjectKey, limit: Int = 16 << 20) async throws -> ByteBuffer {
         try await send(Call(.GET, key: fullKey(key), what: "GET \(name(key))"), collectingUpTo: limit).body
     }
 
     /// Opens the object for streaming: the answer's head (200, 206 or 304) with its body still to be read. `range`
     /// and `ifNoneMatch` are passed on as the `Range` and `If-None-Match` headers.
-    public func open(_ key: ObjectKey, range: String? = nil, ifNoneMatch: String? = nil) async throws -> S3Download {
+    package func open(_ key: ObjectKey, range: String? = nil, ifNoneMatch: String? = nil) async throws -> S3Download {
         var headers: [(name: String, value: String)] = []
         if let range { headers.append(("range", range)) }
         if let ifNoneMatch { headers.append(("if-none-match", ifNoneMatch)) }
@@ -48,7 +48,7 @@ extension S3Client {
     }
 
     /// Removes the object; a key that is already gone is not an error.
-    public func delete(_ key: ObjectKey) async throws {
+    package func delete(_ key: ObjectKey) async throws {
         do {
             _ = try await send(Call(.DELETE, key: fullKey(key), what: "DELETE \(name(key))"))
         } catch let error as ObjectStoreError where error.reason == .notFound {
@@ -60,7 +60,7 @@ extension S3Client {
     /// at a time (ListObjectsV2).
     /// - Throws: `ObjectStoreError` `.badKey` when `prefix` holds a control character, `.badResponse` for a listing
     ///   the client cannot read.
-    public func list(prefix: String) async throws -> [ObjectInfo] {
+    package func list(prefix: String) async throws -> [ObjectInfo] {
         if prefix.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || prefix.hasPrefix("/") {
             throw ObjectStoreError(.badKey, "listing prefix \(ObjectKey.quoted(prefix)) refused")
         }

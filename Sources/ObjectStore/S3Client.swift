@@ -1,17 +1,17 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 internal import Foundation
-public import NIOCore
-public import NIOHTTP1
+package import NIOCore
+package import NIOHTTP1
 internal import NIOPosix
-public import SigV4
+package import SigV4
 
 /// Reel's own S3 client on async-http-client: each request signed with SigV4, retried by `S3RetryPolicy`, bounded by
 /// a deadline per attempt, and failing with an `ObjectStoreError` that names the call and the key. The object
 /// operations are in the extensions (`S3Client+Objects`, `S3Client+Multipart`, `S3Client+Files`).
 ///
 /// Call `shutdown()` before the last reference goes: async-http-client requires it.
-public final class S3Client: Sendable {
-    public let location: S3Location
+package final class S3Client: Sendable {
+    package let location: S3Location
     let signer: SigV4Signer
     let http: HTTPClient
     let retry: S3RetryPolicy
@@ -23,7 +23,7 @@ public final class S3Client: Sendable {
     ///     connection until then, so this is also how long a store that is down holds each attempt.
     ///   - attemptTimeout: the bound on one attempt, from sending to the last byte of a collected answer.
     ///   - now: Unix seconds, for the signature's date.
-    public init(
+    package init(
         location: S3Location, credentials: SigV4Credentials, retry: S3RetryPolicy = .standard,
         connectTimeout: Duration = .seconds(3), attemptTimeout: Duration = .seconds(120),
         now: @escaping @Sendable () -> Int64 = S3Client.wallClock
@@ -46,10 +46,10 @@ public final class S3Client: Sendable {
     }
 
     /// Unix seconds from the system clock.
-    public static let wallClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    package static let wallClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     /// Closes the connections.
-    public func shutdown() async throws { try await http.shutdown() }
+    package func shutdown() async throws { try await http.shutdown() }
 
     /// One request as the operations describe it; `send` signs and sends it, once per attempt.
     struct Call: Sendable {

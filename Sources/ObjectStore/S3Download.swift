@@ -1,20 +1,20 @@
-public import AsyncHTTPClient
-public import NIOCore
+package import AsyncHTTPClient
+package import NIOCore
 
 /// An object opened for streaming: what the store answered (200, 206 or 304) and the body still to be read.
-public struct S3Download: Sendable {
-    public let status: Int
+package struct S3Download: Sendable {
+    package let status: Int
     /// From the answer's headers: `size` is this answer's `Content-Length` (the range's, for a 206).
-    public let info: ObjectInfo
-    public let contentRange: String?
-    public let body: HTTPClientResponse.Body
+    package let info: ObjectInfo
+    package let contentRange: String?
+    package let body: HTTPClientResponse.Body
 }
 
 extension S3Download {
     /// The body read whole, for a caller that keeps it.
     /// - Throws: `ObjectStoreError` `.badResponse` past `limit` bytes, `.unavailable` when the answer breaks off;
     ///   `CancellationError`.
-    public func collect(upTo limit: Int) async throws -> ByteBuffer {
+    package func collect(upTo limit: Int) async throws -> ByteBuffer {
         try await Self.collect(body, upTo: limit, what: "GET \(info.key)")
     }
 

@@ -1,18 +1,18 @@
 /// Where an S3-compatible store answers: `http` or `https`, a host and an optional port. Parsed from a plain URL
 /// (`http://127.0.0.1:8333`), with no path, query, user or fragment, so nothing else can ride along.
-public struct S3Endpoint: Sendable, Equatable {
-    public let secure: Bool
-    public let host: String
-    public let port: Int?
+package struct S3Endpoint: Sendable, Equatable {
+    package let secure: Bool
+    package let host: String
+    package let port: Int?
 
-    public init(secure: Bool, host: String, port: Int?) {
+    package init(secure: Bool, host: String, port: Int?) {
         self.secure = secure
         self.host = host
         self.port = port
     }
 
     /// - Throws: `ObjectStoreError` `.badLocation` naming what is wrong with `url`.
-    public init(parsing url: String) throws(ObjectStoreError) {
+    package init(parsing url: String) throws(ObjectStoreError) {
         let rest: Substring
         if url.hasPrefix("https://") {
             secure = true
@@ -43,18 +43,18 @@ public struct S3Endpoint: Sendable, Equatable {
     }
 
     /// AWS's regional endpoint.
-    public static func aws(region: String) -> S3Endpoint {
+    package static func aws(region: String) -> S3Endpoint {
         S3Endpoint(secure: true, host: "s3.\(region).amazonaws.com", port: nil)
     }
 
     /// `host` or `host:port` as the Host header carries it (the default port of the scheme is left out).
-    public func authority(prefixedWith bucket: String? = nil) -> String {
+    package func authority(prefixedWith bucket: String? = nil) -> String {
         let name = bucket.map { $0 + "." + host } ?? host
         guard let port, port != (secure ? 443 : 80) else { return name }
         return name + ":" + String(port)
     }
 
-    public var scheme: String { secure ? "https" : "http" }
+    package var scheme: String { secure ? "https" : "http" }
 
-    public var description: String { scheme + "://" + authority() }
+    package var description: String { scheme + "://" + authority() }
 }

@@ -4,17 +4,17 @@
 /// Without `endpoint` the store is AWS's regional endpoint with virtual-hosted addressing; with one it is that
 /// store with path-style addressing (what SeaweedFS, MinIO and most self-hosted stores expect) unless `path_style`
 /// says otherwise.
-public struct S3Location: Sendable, Equatable, CustomStringConvertible {
-    public let bucket: String
+package struct S3Location: Sendable, Equatable, CustomStringConvertible {
+    package let bucket: String
     /// Key prefix without leading or trailing `/`; empty for the bucket's root.
-    public let prefix: String
-    public let endpoint: S3Endpoint
-    public let region: String
-    public let pathStyle: Bool
+    package let prefix: String
+    package let endpoint: S3Endpoint
+    package let region: String
+    package let pathStyle: Bool
 
-    public static let defaultRegion = "us-east-1"
+    package static let defaultRegion = "us-east-1"
 
-    public init(bucket: String, prefix: String = "", endpoint: S3Endpoint, region: String, pathStyle: Bool) {
+    package init(bucket: String, prefix: String = "", endpoint: S3Endpoint, region: String, pathStyle: Bool) {
         self.bucket = bucket
         self.prefix = prefix
         self.endpoint = endpoint
@@ -23,12 +23,12 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether `text` names object storage rather than a directory.
-    public static func isS3(_ text: String) -> Bool { text.hasPrefix("s3://") }
+    package static func isS3(_ text: String) -> Bool { text.hasPrefix("s3://") }
 
     /// Parses `s3://bucket[/prefix][?endpoint=...&region=...&path_style=...]`. `endpoint`, `region` and `pathStyle`
     /// (from flags) win over the query.
     /// - Throws: `ObjectStoreError` `.badLocation` naming the part that is wrong.
-    public init(
+    package init(
         parsing text: String, endpoint endpointFlag: String? = nil, region regionFlag: String? = nil,
         pathStyle pathStyleFlag: Bool? = nil
     ) throws(ObjectStoreError) {
@@ -86,13 +86,13 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL back, with its settings (it holds no secret, so it may be logged).
-    public var description: String {
+    package var description: String {
         "s3://\(bucket)\(prefix.isEmpty ? "" : "/" + prefix)?endpoint=\(endpoint.description)&region=\(region)"
             + "&path_style=\(pathStyle)"
     }
 
     /// The full key of `key` under this location's prefix.
-    public func fullKey(_ key: ObjectKey) -> String { key.under(prefix) }
+    package func fullKey(_ key: ObjectKey) -> String { key.under(prefix) }
 
     /// What is wrong with `name` as a bucket name (S3's rules: 3 to 63 of `a-z 0-9 . -`, starting and ending with a
     /// letter or digit), or nil.

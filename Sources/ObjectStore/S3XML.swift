@@ -1,19 +1,19 @@
 /// Reads the few flat answers S3 sends as XML (listings, multipart ids, errors) by element name. S3's documents
 /// never nest an element inside one of the same name, and Reel reads no attributes, so a scan for `<Name>` and
 /// `</Name>` is exact for them, without FoundationXML and its libxml2 in the static binary. Pure.
-public enum S3XML {
+package enum S3XML {
     /// The decoded text of each `<name>...</name>` in `xml`, in order; `<name/>` gives "".
-    public static func values(_ name: String, in xml: Substring) -> [String] {
+    package static func values(_ name: String, in xml: Substring) -> [String] {
         blocks(name, in: xml).map { decodeEntities($0) }
     }
 
     /// The first element's decoded text, or nil.
-    public static func value(_ name: String, in xml: Substring) -> String? {
+    package static func value(_ name: String, in xml: Substring) -> String? {
         blocks(name, in: xml).first.map { decodeEntities($0) }
     }
 
     /// The raw inner text of each `<name>...</name>` (entities still encoded), for reading children of each block.
-    public static func blocks(_ name: String, in xml: Substring) -> [Substring] {
+    package static func blocks(_ name: String, in xml: Substring) -> [Substring] {
         let open = "<" + name + ">"
         let empty = "<" + name + "/>"
         let close = "</" + name + ">"
@@ -36,7 +36,7 @@ public enum S3XML {
     }
 
     /// XML's five named entities and numeric character references decoded; an unknown entity is kept as it is.
-    public static func decodeEntities(_ text: Substring) -> String {
+    package static func decodeEntities(_ text: Substring) -> String {
         guard text.contains("&") else { return String(text) }
         var out = ""
         var index = text.startIndex
@@ -76,7 +76,7 @@ public enum S3XML {
     }
 
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for request bodies.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

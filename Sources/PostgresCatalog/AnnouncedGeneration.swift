@@ -1,4 +1,4 @@
-public import Catalog
+package import Catalog
 internal import Synchronization
 
 /// The catalog generation as the server announces it (`NOTIFY reel_generation` at each commit that changes the feed),

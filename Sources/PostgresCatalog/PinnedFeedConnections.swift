@@ -1,7 +1,7 @@
-public import Catalog
+package import Catalog
 internal import CatalogEventLoop
 internal import Logging
-public import NIOCore
+package import NIOCore
 internal import PostgresNIO
 internal import Synchronization
 

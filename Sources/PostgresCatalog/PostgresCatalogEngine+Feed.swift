@@ -1,6 +1,6 @@
-public import Catalog
+package import Catalog
 internal import Logging
-public import MediaModel
+package import MediaModel
 internal import PostgresNIO
 
 /// The feed's reads: the same statements as `SQLiteCatalogEngine+Feed`, and one read snapshot where SQLite has one.
@@ -33,7 +33,7 @@ extension PostgresCatalogEngine {
         FROM renditions WHERE video_id = $1
         """
 
-    public func pageWithGeneration(
+    package func pageWithGeneration(
         limit: Int, after cursor: FeedPosition?
     ) async throws(CatalogError) -> (page: FeedPage, generation: Int64) {
         precondition((1...FeedLimits.maximumPageSize).contains(limit), "the caller validates the limit")
@@ -99,7 +99,7 @@ extension PostgresCatalogEngine {
     }
 
     /// The feed query's plan (`EXPLAIN`, one line a step), for the test that proves it seeks through `videos_feed`.
-    public func pagePlan() async throws(CatalogError) -> [String] {
+    package func pagePlan() async throws(CatalogError) -> [String] {
         let operation = "explain the feed query"
         var bindings = PostgresBindings()
         bindings.append(Int64.max)
@@ -109,14 +109,14 @@ extension PostgresCatalogEngine {
         return try Self.decode(operation) { try rows.map { try $0.value("QUERY PLAN", as: String.self) } }
     }
 
-    public func generation() async throws(CatalogError) -> Int64 {
+    package func generation() async throws(CatalogError) -> Int64 {
         try await rows("read the catalog generation", "SELECT value FROM catalog_generation WHERE id = 1")
             .first.map { row throws(CatalogError) in
                 try Self.decode("read the catalog generation") { try row.value("value", as: Int64.self) }
             } ?? 0
     }
 
-    public func item(id: String) async throws(CatalogError) -> FeedItem? {
+    package func item(id: String) async throws(CatalogError) -> FeedItem? {
         let logger = self.logger
         return try await snapshot("read the feed item of video \(id)") { connection in
             guard
@@ -132,7 +132,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func video(id: String) async throws(CatalogError) -> FeedVideo? {
+    package func video(id: String) async throws(CatalogError) -> FeedVideo? {
         let logger = self.logger
         return try await snapshot("read video \(id)") { connection in
             guard
@@ -145,7 +145,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func publishedVideos() async throws(CatalogError) -> [FeedVideo] {
+    package func publishedVideos() async throws(CatalogError) -> [FeedVideo] {
         let logger = self.logger
         return try await snapshot("read every published video") { connection in
             var videos: [FeedVideo] = []
@@ -165,7 +165,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func videoCount() async throws(CatalogError) -> Int {
+    package func videoCount() async throws(CatalogError) -> Int {
         try await rows("count the videos", "SELECT count(*) AS n FROM videos")
             .first.map { row throws(CatalogError) in
                 try Self.decode("count the videos") { try row.value("n", as: Int.self) }
@@ -173,7 +173,7 @@ extension PostgresCatalogEngine {
     }
 
     /// One trivial read: proves the server answers and the catalog is there (`/healthz`).
-    public func ping() async throws(CatalogError) {
+    package func ping() async throws(CatalogError) {
         _ = try await rows("ping the catalog", "SELECT 1 FROM videos LIMIT 1")
     }
 

@@ -1,6 +1,6 @@
-public import Catalog
+package import Catalog
 internal import Logging
-public import MediaModel
+package import MediaModel
 internal import NIOCore
 internal import PostgresNIO
 
@@ -8,13 +8,13 @@ internal import PostgresNIO
 /// every transition of a held job proves its lease (`WHERE id AND epoch AND owner`) and changes nothing
 /// (`leaseLost`, rolled back) once the lease is no longer the job's.
 extension PostgresCatalogEngine {
-    public func job(id: String) async throws(CatalogError) -> FeedJob? {
+    package func job(id: String) async throws(CatalogError) -> FeedJob? {
         let operation = "read job \(id)"
         let rows = try await rows(operation, "SELECT * FROM jobs WHERE id = \(id)")
         return try Self.decode(operation) { try rows.first.map(FeedJob.init(row:)) }
     }
 
-    public func insertJob(
+    package func insertJob(
         id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
         leaseMilliseconds: Int64
     ) async throws(CatalogError) {
@@ -26,7 +26,7 @@ extension PostgresCatalogEngine {
             """)
     }
 
-    public func deleteJob(_ lease: JobLease) async throws(CatalogError) {
+    package func deleteJob(_ lease: JobLease) async throws(CatalogError) {
         try await fenced("delete", lease) { connection, logger in
             try await connection.count(
                 """
@@ -35,7 +35,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
         try await fenced("release", lease) { connection, logger in
             try await connection.count(
                 """
@@ -47,8 +47,9 @@ extension PostgresCatalogEngine {
 
     /// One statement: the oldest due queued job that no other transaction has locked, taken for `owner` with a raised
     /// epoch. Concurrent claimers skip each other's rows (`SKIP LOCKED`) instead of waiting, and never share a job.
-    public func claimNextJob(owner: String, now: Int64, leaseMilliseconds: Int64) async throws(CatalogError) -> FeedJob?
-    {
+    package func claimNextJob(
+        owner: String, now: Int64, leaseMilliseconds: Int64
+    ) async throws(CatalogError) -> FeedJob? {
         let operation = "claim a queued job for \(owner)"
         let rows = try await rows(
             operation,
@@ -62,7 +63,7 @@ extension PostgresCatalogEngine {
         return try Self.decode(operation) { try rows.first.map(FeedJob.init(row:)) }
     }
 
-    public func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
+    package func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
         try await rows(
             "renew the lease of \(lease)",
             """
@@ -73,7 +74,7 @@ extension PostgresCatalogEngine {
         ).count == 1
     }
 
-    public func setJobFacts(
+    package func setJobFacts(
         _ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?, now: Int64
     ) async throws(CatalogError) {
         try await fenced("set the facts of", lease) { connection, logger in
@@ -86,7 +87,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
+    package func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
         let progress = min(max(progress, 0), 1)
         try await fenced("set the progress of", lease) { connection, logger in
             try await connection.count(
@@ -97,7 +98,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func finishJob(
+    package func finishJob(
         _ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?, now: Int64
     ) async throws(CatalogError) {
         try await fenced("finish", lease) { connection, logger in
@@ -114,7 +115,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func requeue(
+    package func requeue(
         _ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
         now: Int64
     ) async throws(CatalogError) {
@@ -179,19 +180,19 @@ extension PostgresCatalogEngine {
                 + (owner.map { ", held by \($0)" } ?? ", held by nobody"))
     }
 
-    public func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
+    package func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
         let operation = "list the \(state.rawValue) jobs"
         let rows = try await rows(operation, "SELECT * FROM jobs WHERE state = \(state.rawValue) ORDER BY created_at")
         return try Self.decode(operation) { try rows.map(FeedJob.init(row:)) }
     }
 
-    public func jobsHeld() async throws(CatalogError) -> [FeedJob] {
+    package func jobsHeld() async throws(CatalogError) -> [FeedJob] {
         let operation = "list the held jobs"
         let rows = try await rows(operation, "SELECT * FROM jobs WHERE owner IS NOT NULL")
         return try Self.decode(operation) { try rows.map(FeedJob.init(row:)) }
     }
 
-    public func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int] {
+    package func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int] {
         let operation = "count the jobs by state"
         let rows = try await rows(operation, "SELECT state, count(*) AS n FROM jobs GROUP BY state")
         return try Self.decode(operation) {

@@ -1,11 +1,11 @@
-public import Catalog
+package import Catalog
 internal import PostgresNIO
 
 extension PostgresCatalogEngine {
     /// Which of `ids` are published videos: one statement for all of them (the viewer events' check, on a batch's
     /// distinct videos).
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String> {
+    package func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String> {
         let wanted = Array(Set(ids))
         guard !wanted.isEmpty else { return [] }
         let operation = "find which of \(wanted.count) videos are published"

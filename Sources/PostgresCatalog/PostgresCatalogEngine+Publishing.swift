@@ -1,4 +1,4 @@
-public import Catalog
+package import Catalog
 internal import Logging
 internal import MediaModel
 internal import PostgresNIO
@@ -12,14 +12,14 @@ extension PostgresCatalogEngine {
     static let bumpGenerationSQL =
         "UPDATE catalog_generation SET value = value + 1 WHERE id = 1 AND xmin <> pg_current_xact_id()::xid"
 
-    public func publish(_ video: PublishedVideo) async throws(CatalogError) {
+    package func publish(_ video: PublishedVideo) async throws(CatalogError) {
         try await transaction("publish video \(video.id)") { connection in
             try await Self.insert(video, connection, logger: self.logger)
             try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: self.logger)
         }
     }
 
-    public func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
         try await transaction("publish video \(video.id) for \(lease)") { connection in
             let logger = self.logger
             guard
@@ -34,7 +34,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
         try await transaction("publish image \(image.id) for \(lease)") { connection in
             let logger = self.logger
             guard
@@ -52,7 +52,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
+    package func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
         try await fenced("finish as a duplicate", lease) { connection, logger in
             try await Self.finish(
                 lease, state: .published, kind: media.kind, mediaID: media.id, reason: .duplicate,
@@ -61,7 +61,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
+    package func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
         let logger = self.logger
         return try await snapshot("look up the media with content hash \(contentHash)") { connection in
             if let row = try await connection.rows(
@@ -78,7 +78,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
+    package func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
         let operation = "check whether media \(mediaID) is published"
         let rows = try await rows(
             operation,
@@ -125,7 +125,7 @@ extension PostgresCatalogEngine {
             logger: logger)
     }
 
-    public func seed(count: Int, startingAt start: Int, batch: Int) async throws(CatalogError) {
+    package func seed(count: Int, startingAt start: Int, batch: Int) async throws(CatalogError) {
         var done = 0
         while done < count {
             let size = min(max(1, batch), count - done)

@@ -1,11 +1,11 @@
-public import Catalog
+package import Catalog
 internal import PostgresNIO
-public import ViewerAnalytics
+package import ViewerAnalytics
 
 /// The engaging feed's rankings, as `SQLiteCatalogEngine+Rankings` keeps them: every feed server on this catalog pages
 /// through the same stored rankings.
 extension PostgresCatalogEngine {
-    public func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
+    package func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
         let operation = "read the published videos to rank"
         let rows = try await rows(
             operation, "SELECT id, published_at FROM videos WHERE status = 'published' AND published_at IS NOT NULL")
@@ -17,7 +17,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func storeRanking(_ videos: [String], madeAt: Int64) async throws(CatalogError) -> Int64 {
+    package func storeRanking(_ videos: [String], madeAt: Int64) async throws(CatalogError) -> Int64 {
         let json = try RankingJSON.encode(videos)
         let operation = "store a ranking of \(videos.count) videos"
         let rows = try await rows(
@@ -27,13 +27,13 @@ extension PostgresCatalogEngine {
         return number
     }
 
-    public func latestRankingNumber() async throws(CatalogError) -> Int64? {
+    package func latestRankingNumber() async throws(CatalogError) -> Int64? {
         let operation = "read the newest ranking's number"
         let rows = try await rows(operation, "SELECT max(ranking) AS ranking FROM feed_rankings")
         return try Self.decode(operation) { try rows.first?.value("ranking", as: Int64?.self) ?? nil }
     }
 
-    public func ranking(number: Int64) async throws(CatalogError) -> StoredRanking? {
+    package func ranking(number: Int64) async throws(CatalogError) -> StoredRanking? {
         let operation = "read ranking \(number)"
         let rows = try await rows(operation, "SELECT made_at, videos FROM feed_rankings WHERE ranking = \(number)")
         let row = try Self.decode(operation) {
@@ -45,7 +45,7 @@ extension PostgresCatalogEngine {
         return StoredRanking(number: number, madeAt: row.madeAt, videos: try RankingJSON.decode(row.json))
     }
 
-    public func deleteRankings(madeBefore: Int64) async throws(CatalogError) -> Int {
+    package func deleteRankings(madeBefore: Int64) async throws(CatalogError) -> Int {
         let logger = self.logger
         return try await withConnection("delete the rankings made before \(madeBefore)") { connection in
             try await connection.count(
@@ -57,7 +57,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func publishedItems(ids: [String]) async throws(CatalogError) -> [String: FeedItem] {
+    package func publishedItems(ids: [String]) async throws(CatalogError) -> [String: FeedItem] {
         guard !ids.isEmpty else { return [:] }
         let wanted = Array(Set(ids))
         let logger = self.logger

@@ -1,10 +1,10 @@
-public import Catalog
+package import Catalog
 internal import PostgresNIO
 
 /// Upload tokens, as `SQLiteCatalogEngine+Tokens` keeps them.
 extension PostgresCatalogEngine {
     /// - Throws: `CatalogError` with kind `.duplicate` when the name (or hash) is taken.
-    public func createToken(_ token: UploadToken) async throws(CatalogError) {
+    package func createToken(_ token: UploadToken) async throws(CatalogError) {
         _ = try await rows(
             "create upload token \(token.name)",
             """
@@ -16,13 +16,13 @@ extension PostgresCatalogEngine {
             """)
     }
 
-    public func tokens() async throws(CatalogError) -> [UploadToken] {
+    package func tokens() async throws(CatalogError) -> [UploadToken] {
         let operation = "list the upload tokens"
         let rows = try await rows(operation, #"SELECT * FROM upload_tokens ORDER BY created_at, id COLLATE "C""#)
         return try Self.decode(operation) { try rows.map(Self.token(row:)) }
     }
 
-    public func token(hash: String) async throws(CatalogError) -> UploadToken? {
+    package func token(hash: String) async throws(CatalogError) -> UploadToken? {
         let operation = "look up an upload token by hash"
         let rows = try await rows(operation, "SELECT * FROM upload_tokens WHERE hash = \(hash)")
         return try Self.decode(operation) { try rows.first.map(Self.token(row:)) }
@@ -30,7 +30,7 @@ extension PostgresCatalogEngine {
 
     /// Revokes the token named `nameOrID` (by name first, then id); returns it, or nil when there is none.
     /// Revoking twice keeps the first time.
-    public func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
+    package func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
         let logger = self.logger
         return try await transaction("revoke upload token \(nameOrID)") { connection in
             guard
@@ -50,7 +50,7 @@ extension PostgresCatalogEngine {
     }
 
     /// Sets the rate limit and the quota of the token named `nameOrID` (by name first, then id).
-    public func setTokenLimits(
+    package func setTokenLimits(
         _ nameOrID: String, rateLimit: Double?, quota: UploadQuota
     ) async throws(CatalogError) -> UploadToken? {
         let operation = "set the limits of upload token \(nameOrID)"

@@ -1,4 +1,4 @@
-public import Catalog
+package import Catalog
 internal import NIOCore
 internal import PostgresNIO
 
@@ -7,7 +7,7 @@ internal import PostgresNIO
 extension PostgresCatalogEngine {
     /// Locks the token's row, counts what it holds and records the upload in one transaction: creations for one token
     /// take turns, so two cannot both pass the last free slot.
-    public func createUpload(
+    package func createUpload(
         _ upload: UploadRecord, within quota: UploadQuota
     ) async throws(CatalogError) -> UploadQuota.Refusal? {
         let logger = self.logger
@@ -48,7 +48,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func upload(id: String) async throws(CatalogError) -> UploadRecord? {
+    package func upload(id: String) async throws(CatalogError) -> UploadRecord? {
         let operation = "read upload \(id)"
         let rows = try await rows(operation, "SELECT * FROM uploads WHERE id = \(id)")
         return try Self.decode(operation) { try rows.first.map(Self.upload(row:)) }
@@ -56,7 +56,7 @@ extension PostgresCatalogEngine {
 
     /// Records a new acknowledged offset, only if the upload is still at `from` (two PATCHes racing cannot both win).
     /// - Returns: whether it was recorded.
-    public func advanceUpload(
+    package func advanceUpload(
         id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64
     ) async throws(CatalogError) -> Bool {
         try await rows(
@@ -68,11 +68,11 @@ extension PostgresCatalogEngine {
         ).count == 1
     }
 
-    public func deleteUpload(id: String) async throws(CatalogError) {
+    package func deleteUpload(id: String) async throws(CatalogError) {
         _ = try await rows("delete upload \(id)", "DELETE FROM uploads WHERE id = \(id)")
     }
 
-    public func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
+    package func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
         let operation = "list the uploads expired at \(now)"
         let rows = try await rows(
             operation,
@@ -83,7 +83,7 @@ extension PostgresCatalogEngine {
     }
 
     /// Step one of the hand-over: the job's id is chosen and kept before the file moves.
-    public func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
+    package func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
         _ = try await rows(
             "assign job \(jobID) to upload \(id)",
             """
@@ -93,7 +93,7 @@ extension PostgresCatalogEngine {
 
     /// Step two, after the file is in `.incoming/<job>`: the queued job and the finished upload, in one transaction.
     /// A job already there (the worker's recovery made it first) is kept.
-    public func finishUpload(
+    package func finishUpload(
         id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64
     ) async throws(CatalogError) {
         let logger = self.logger

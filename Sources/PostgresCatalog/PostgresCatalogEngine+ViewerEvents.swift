@@ -1,13 +1,13 @@
-public import Catalog
+package import Catalog
 internal import PostgresNIO
-public import ViewerAnalytics
+package import ViewerAnalytics
 
 /// Viewers' events and their figures, as `SQLiteCatalogEngine+ViewerEvents` keeps them.
 extension PostgresCatalogEngine {
     /// At most this many rows per INSERT: 12 parameters each stay far below PostgreSQL's 65,535.
     static let viewerEventsPerInsert = 2000
 
-    public func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError) {
+    package func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError) {
         guard !events.isEmpty else { return }
         let inserts = stride(from: 0, to: events.count, by: Self.viewerEventsPerInsert).map { start in
             Self.insert(events[start..<min(events.count, start + Self.viewerEventsPerInsert)])
@@ -42,7 +42,7 @@ extension PostgresCatalogEngine {
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
-    public func viewerEvents(
+    package func viewerEvents(
         after: Int64, through: Int64, limit: Int
     ) async throws(CatalogError)
         -> [StoredViewerEvent]
@@ -78,7 +78,7 @@ extension PostgresCatalogEngine {
         return events
     }
 
-    public func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int {
+    package func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int {
         let logger = self.logger
         return try await withConnection("delete viewer events received before \(receivedBefore)") { connection in
             try await connection.count(
@@ -86,7 +86,7 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError) {
+    package func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError) {
         let encoded = try stats.map { stats throws(CatalogError) in (stats.video, try VideoStatsJSON.encode(stats)) }
         let logger = self.logger
         try await transaction("replace the figures of \(stats.count) videos") { connection in
@@ -99,14 +99,14 @@ extension PostgresCatalogEngine {
         }
     }
 
-    public func videoStats(video: String) async throws(CatalogError) -> VideoStats? {
+    package func videoStats(video: String) async throws(CatalogError) -> VideoStats? {
         let operation = "read the figures of video \(video)"
         let rows = try await rows(operation, "SELECT stats FROM video_stats WHERE video = \(video)")
         let json = try Self.decode(operation) { try rows.first.map { try $0.value("stats", as: String.self) } }
         return try json.map { json throws(CatalogError) in try VideoStatsJSON.decode(json) }
     }
 
-    public func allVideoStats() async throws(CatalogError) -> [VideoStats] {
+    package func allVideoStats() async throws(CatalogError) -> [VideoStats] {
         let operation = "read every video's figures"
         let rows = try await rows(operation, "SELECT stats FROM video_stats ORDER BY video")
         let texts = try Self.decode(operation) { try rows.map { try $0.value("stats", as: String.self) } }

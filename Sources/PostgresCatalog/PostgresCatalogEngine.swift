@@ -1,9 +1,9 @@
-public import Catalog
-public import CatalogEventLoop
+package import Catalog
+package import CatalogEventLoop
 internal import Deadlines
-public import Logging
+package import Logging
 internal import PostgresNIO
-public import ServiceLifecycle
+package import ServiceLifecycle
 
 /// The catalog on PostgreSQL, for feed servers and workers on many hosts. It behaves as `SQLiteCatalogEngine` does,
 /// statement for statement; what differs is concurrency (claims skip rows other transactions hold) and wake-ups
@@ -13,7 +13,7 @@ public import ServiceLifecycle
 /// It is a `Service`: nothing connects until `run()` runs, and every call waits for a pooled connection at most
 /// `connectionWait` (5 s by default) before failing with `CatalogError.Kind.unavailable` (the pool itself would queue a request for a
 /// minute while the server is down). The pool reconnects by itself when the server is back.
-public final class PostgresCatalogEngine: CatalogRoles, CatalogSeeding, EventLoopFeedSource, Service {
+package final class PostgresCatalogEngine: CatalogRoles, CatalogSeeding, EventLoopFeedSource, Service {
     /// How long a call waits for a pooled connection before it gives up as unavailable: the connect timeout and a
     /// margin, so a server that is down fails calls quickly and a busy pool still serves them.
     let connectionWait: Duration
@@ -35,7 +35,7 @@ public final class PostgresCatalogEngine: CatalogRoles, CatalogSeeding, EventLoo
     /// - Parameter connections: the pool's upper bound, besides the one `LISTEN` connection.
     ///   - connectionWait: how long a call waits for a pooled connection before it fails as unavailable. Tests that run
     ///     beside heavy work give it longer; a server wants it short, so a client learns of an outage quickly.
-    public init(
+    package init(
         location: PostgresLocation, connections: Int = 8, connectionWait: Duration = .seconds(5), logger: Logger
     ) {
         self.connectionWait = connectionWait
@@ -49,7 +49,7 @@ public final class PostgresCatalogEngine: CatalogRoles, CatalogSeeding, EventLoo
     /// Runs the connection pool and the `LISTEN` connection until the task is cancelled (or graceful shutdown), then
     /// gives them `shutdownGrace` to close. Each runs in a task of its own that this never awaits past the grace: a
     /// pool child stuck on a statement PostgresNIO dropped (docs/quirks.md) cannot hold up a process's shutdown.
-    public func run() async {
+    package func run() async {
         let ended = OneShot<Void>()
         let parts = [
             Task {
@@ -88,7 +88,7 @@ public final class PostgresCatalogEngine: CatalogRoles, CatalogSeeding, EventLoo
     /// Applies `PostgresSchema`'s missing migrations (many processes may start at once: each applies once). A process
     /// that starts with (or just before) its database waits for it up to `seconds`, saying so in the log.
     /// - Throws: `CatalogError` when the server cannot be reached in time or a migration fails.
-    public func migrate(waitingUpTo seconds: Double = 30) async throws(CatalogError) {
+    package func migrate(waitingUpTo seconds: Double = 30) async throws(CatalogError) {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         while true {
             do {
@@ -108,14 +108,14 @@ public final class PostgresCatalogEngine: CatalogRoles, CatalogSeeding, EventLoo
 
     /// The feed's event-loop fast path answers kept pages against the announced generation (no round trip); every
     /// other read needs the network, so the fast path hands it to the router.
-    public var synchronousFeed: (any SynchronousFeed)? { announcedGeneration }
+    package var synchronousFeed: (any SynchronousFeed)? { announcedGeneration }
 
     /// Pages on a connection pinned to the asking event loop (`PinnedFeedConnections`): no thread hops.
-    public var eventLoopFeed: (any EventLoopFeed)? { pinned }
+    package var eventLoopFeed: (any EventLoopFeed)? { pinned }
 
     /// Returns true when a `reel_jobs` notification arrives (a job became claimable), false after `seconds`. While the
     /// server is unreachable no notification comes, so it returns false after `seconds`; it never throws.
-    public func waitForQueuedJob(upTo seconds: Double) async -> Bool {
+    package func waitForQueuedJob(upTo seconds: Double) async -> Bool {
         await queuedJobs.wait(upTo: seconds)
     }
 

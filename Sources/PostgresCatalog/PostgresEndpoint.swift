@@ -1,27 +1,28 @@
-public import Catalog
-public import Logging
-public import NIOPosix
+package import Catalog
+package import Logging
+package import NIOPosix
 internal import NIOSSL
-public import PostgresNIO
+package import PostgresNIO
 
 /// A `PostgresLocation` (`--database postgres://...`) as PostgresNIO's client configuration: libpq's `sslmode`
 /// honoured (TLS off by default), a bounded pool, and timeouts short enough that a server that went away is noticed.
-public enum PostgresEndpoint {
+package enum PostgresEndpoint {
     /// The threads every catalog connection pool in this process runs on: not NIO's singleton group, which the HTTP
     /// server may share, so a loop busy elsewhere never delays the catalog and the catalog never delays a request.
     /// (The feed's pinned connections run on the HTTP loops on purpose: `PinnedFeedConnections`.)
-    public static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
+    package static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
 
     /// A pool for `location` on `eventLoopGroup`.
-    public static func client(_ location: PostgresLocation, connections: Int = 8, logger: Logger) -> PostgresClient {
+    package static func client(_ location: PostgresLocation, connections: Int = 8, logger: Logger) -> PostgresClient {
         PostgresClient(
             configuration: configuration(location, connections: connections), eventLoopGroup: eventLoopGroup,
             backgroundLogger: logger)
     }
 
     /// - Parameter connections: the pool's upper bound; feed servers and workers each keep their own pool.
-    public static func configuration(_ location: PostgresLocation, connections: Int = 8) -> PostgresClient.Configuration
-    {
+    package static func configuration(
+        _ location: PostgresLocation, connections: Int = 8
+    ) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: tls(location.sslMode))

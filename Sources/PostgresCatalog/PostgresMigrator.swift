@@ -1,16 +1,16 @@
-public import Logging
-public import PostgresNIO
+package import Logging
+package import PostgresNIO
 
 /// Brings a PostgreSQL catalog up to `PostgresSchema`'s newest version. Every process that opens the catalog runs
 /// it; an advisory lock makes the processes of many hosts starting at once apply each migration exactly once, and
 /// each migration commits with its version row or not at all (PostgreSQL's DDL is transactional).
-public struct PostgresMigrator: Sendable {
+package struct PostgresMigrator: Sendable {
     /// The advisory lock key ("reel" in ASCII), held for the migrating transaction only.
     static let lockKey: Int64 = 0x7265_656C
 
-    public let migrations: [PostgresSchema.Migration]
+    package let migrations: [PostgresSchema.Migration]
 
-    public init(migrations: [PostgresSchema.Migration] = PostgresSchema.migrations) {
+    package init(migrations: [PostgresSchema.Migration] = PostgresSchema.migrations) {
         self.migrations = migrations
     }
 
@@ -18,7 +18,7 @@ public struct PostgresMigrator: Sendable {
     /// up to `connectionWait` for a connection, and never longer than that for a server that went away meanwhile.
     /// - Throws: PostgreSQL's error, or `PostgresClient.ConnectionTimeout` / `.ConnectionLost`.
     @discardableResult
-    public func migrate(
+    package func migrate(
         _ client: PostgresClient, connectionWait: Duration = .seconds(120), logger: Logger
     ) async throws -> [Int] {
         let migrations = self.migrations

@@ -1,22 +1,22 @@
 internal import Catalog
-public import Logging
+package import Logging
 internal import NIOCore
-public import PostgresNIO
+package import PostgresNIO
 
 /// The catalog's schema on PostgreSQL: the same tables, columns, constraints and triggers as the SQLite catalog
 /// (SQLiteCatalogDatabase's migrations v1–v8), with versioned migrations of its own. PostgreSQL catalogs start at this
 /// schema, so its first version is the SQLite catalog as it stands, not its history; later changes are appended to
 /// both engines. `PostgresSchemaTests` checks the two engines' tables and columns stay the same.
-public enum PostgresSchema {
-    public struct Migration: Sendable {
-        public let version: Int
-        public let name: String
+package enum PostgresSchema {
+    package struct Migration: Sendable {
+        package let version: Int
+        package let name: String
         /// One statement each: PostgresNIO's extended protocol runs one statement per query.
-        public let statements: [String]
+        package let statements: [String]
         /// Rows written in Swift after the statements, in the same transaction (what SQL alone cannot compute).
-        public let fill: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
+        package let fill: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
 
-        public init(
+        package init(
             version: Int, name: String, statements: [String],
             fill: (@Sendable (PostgresConnection, Logger) async throws -> Void)? = nil
         ) {
@@ -27,7 +27,7 @@ public enum PostgresSchema {
         }
     }
 
-    public static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
         loudness, uploadQuotas,
     ]

@@ -1,17 +1,17 @@
 internal import Catalog
 internal import Foundation
-public import GRDB
+package import GRDB
 
 /// The catalog's SQLite database: WAL (readers never wait for the publishing writer), `synchronous=FULL` (a commit
 /// has reached the disk when it returns, so whatever Reel acknowledges survives a power loss), a busy timeout, and
 /// versioned migrations applied at open.
-public final class SQLiteCatalogDatabase: Sendable {
-    public let pool: DatabasePool
+package final class SQLiteCatalogDatabase: Sendable {
+    package let pool: DatabasePool
     /// The feed's hot reads, outside GRDB (see SQLiteFeedReader).
     let feedReader: SQLiteFeedReader
 
     /// - Parameter busyTimeout: how long a writer waits for another connection's lock before `CatalogError.busy`.
-    public init(path: String, busyTimeout: Double = 5) throws {
+    package init(path: String, busyTimeout: Double = 5) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
@@ -28,7 +28,7 @@ public final class SQLiteCatalogDatabase: Sendable {
 
     /// Opens an existing catalog for reading only, without migrating it: for tools that look at a library another
     /// process owns (`reel simulate --feed-catalog`), which must never change its file or its schema.
-    public init(readOnlyPath path: String) throws {
+    package init(readOnlyPath path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
         pool = try DatabasePool(path: path, configuration: configuration)

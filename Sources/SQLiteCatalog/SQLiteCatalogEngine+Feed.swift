@@ -1,4 +1,4 @@
-public import Catalog
+package import Catalog
 internal import Foundation
 internal import GRDB
 internal import MediaModel
@@ -35,12 +35,12 @@ extension SQLiteCatalogEngine {
         """
 
     /// Newest first, `limit` (1...50) items after `cursor`. Keyset pagination: a deep page costs what the first does.
-    public func page(limit: Int, after cursor: FeedPosition?) async throws(CatalogError) -> FeedPage {
+    package func page(limit: Int, after cursor: FeedPosition?) async throws(CatalogError) -> FeedPage {
         try await pageWithGeneration(limit: limit, after: cursor).page
     }
 
     /// A published video with its renditions, or nil.
-    public func video(id: String) async throws(CatalogError) -> FeedVideo? {
+    package func video(id: String) async throws(CatalogError) -> FeedVideo? {
         try await read { db in
             guard
                 try Bool.fetchOne(
@@ -53,7 +53,7 @@ extension SQLiteCatalogEngine {
     }
 
     /// A published video's feed item, or nil.
-    public func item(id: String) async throws(CatalogError) -> FeedItem? {
+    package func item(id: String) async throws(CatalogError) -> FeedItem? {
         try await read { db in
             guard
                 let row = try Row.fetchOne(
@@ -124,7 +124,7 @@ extension SQLiteCatalogEngine {
     }
 
     /// The feed query's plan, for the test that proves it seeks through the index.
-    public func pagePlan() async throws(CatalogError) -> [PlanStep] {
+    package func pagePlan() async throws(CatalogError) -> [PlanStep] {
         try await read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Self.pageSQL, arguments: [Int64.max, "", 10]).map {
                 PlanStep(id: $0["id"], parent: $0["parent"], detail: $0["detail"])
@@ -132,12 +132,12 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func videoCount() async throws(CatalogError) -> Int {
+    package func videoCount() async throws(CatalogError) -> Int {
         try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM videos") ?? 0 }
     }
 
     /// One trivial read: proves the catalog opens and answers (`/healthz`).
-    public func ping() async throws(CatalogError) {
+    package func ping() async throws(CatalogError) {
         _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM videos LIMIT 1") }
     }
 }

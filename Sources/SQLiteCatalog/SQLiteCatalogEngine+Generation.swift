@@ -1,4 +1,4 @@
-public import Catalog
+package import Catalog
 internal import Foundation
 internal import GRDB
 
@@ -15,14 +15,14 @@ extension SQLiteCatalogEngine {
     /// The current generation, as of a read that starts now, read on GRDB's reader queue: the router's path (and
     /// every caller in async code).
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func generation() async throws(CatalogError) -> Int64 {
+    package func generation() async throws(CatalogError) -> Int64 {
         try await read { db in try Int64.fetchOne(db.cachedStatement(sql: Self.generationSQL)) ?? 0 }
     }
 
     /// A page and the generation it belongs to, from one read snapshot on GRDB's reader queue: the router's path.
     /// The same statement as the fast path's; an empty page, which carries no generation, reads it in the same snapshot.
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func pageWithGeneration(
+    package func pageWithGeneration(
         limit: Int, after cursor: FeedPosition?
     )
         async throws(CatalogError) -> (page: FeedPage, generation: Int64)
@@ -50,7 +50,7 @@ extension SQLiteCatalogEngine {
     /// The current generation, without suspending: for `SynchronousFeed` callers on an event loop only. Async code
     /// gets the `async` overload, which reads on GRDB's queue.
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func generation() throws(CatalogError) -> Int64 {
+    package func generation() throws(CatalogError) -> Int64 {
         do { return try database.feedReader.generation() } catch { throw Self.classify(error) }
     }
 
@@ -58,7 +58,7 @@ extension SQLiteCatalogEngine {
     /// only. Never a page older than its generation (so a kept page is never stale): both come from one statement,
     /// and an empty page, which carries no generation, is read again after the generation.
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func pageWithGeneration(
+    package func pageWithGeneration(
         limit: Int, after cursor: FeedPosition?
     )
         throws(CatalogError) -> (page: FeedPage, generation: Int64)

@@ -1,13 +1,13 @@
-public import Catalog
+package import Catalog
 internal import Foundation
 internal import GRDB
-public import MediaModel
+package import MediaModel
 
 /// The worker's job transitions. Each is one write transaction, so a crash leaves a job in exactly one state. Every
 /// transition of a held job names its lease and changes nothing (`leaseLost`) once the lease is no longer the job's.
 extension SQLiteCatalogEngine {
     /// One job by id, or nil.
-    public func job(id: String) async throws(CatalogError) -> FeedJob? {
+    package func job(id: String) async throws(CatalogError) -> FeedJob? {
         try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(FeedJob.init(row:))
         }
@@ -15,7 +15,7 @@ extension SQLiteCatalogEngine {
 
     /// A new job for an upload this worker is about to move out of the inbox: queued and held by `owner` (epoch 0)
     /// until the move succeeds (then `release`) or fails because another worker won (then `deleteJob`).
-    public func insertJob(
+    package func insertJob(
         id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
         leaseMilliseconds: Int64
     ) async throws(CatalogError) {
@@ -28,7 +28,7 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func deleteJob(_ lease: JobLease) async throws(CatalogError) {
+    package func deleteJob(_ lease: JobLease) async throws(CatalogError) {
         try await fenced(lease) { db in
             try db.execute(
                 sql: "DELETE FROM jobs WHERE id = ? AND epoch = ? AND owner = ?", arguments: Self.fence(lease))
@@ -36,7 +36,7 @@ extension SQLiteCatalogEngine {
     }
 
     /// Lets any worker claim a queued job.
-    public func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func release(_ lease: JobLease, now: Int64) async throws(CatalogError) {
         try await fenced(lease) { db in
             try db.execute(
                 sql: """
@@ -48,8 +48,9 @@ extension SQLiteCatalogEngine {
 
     /// Atomically takes the oldest queued job that is due, for `owner`; nil when there is none. Two workers never
     /// get the same job: the UPDATE only matches while the job is still unowned and queued (SQLite has one writer).
-    public func claimNextJob(owner: String, now: Int64, leaseMilliseconds: Int64) async throws(CatalogError) -> FeedJob?
-    {
+    package func claimNextJob(
+        owner: String, now: Int64, leaseMilliseconds: Int64
+    ) async throws(CatalogError) -> FeedJob? {
         try await write { db in
             guard
                 let id = try String.fetchOne(
@@ -70,7 +71,7 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
+    package func renewLease(_ lease: JobLease, until: Int64, now: Int64) async throws(CatalogError) -> Bool {
         try await write { db in
             try db.execute(
                 sql: """
@@ -81,7 +82,7 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func setJobFacts(
+    package func setJobFacts(
         _ lease: JobLease, kind: FeedJob.Kind?, contentHash: String?, now: Int64
     ) async throws(CatalogError) {
         try await fenced(lease) { db in
@@ -93,7 +94,7 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
+    package func setJobProgress(_ lease: JobLease, progress: Double, now: Int64) async throws(CatalogError) {
         try await fenced(lease) { db in
             try db.execute(
                 sql: """
@@ -103,7 +104,7 @@ extension SQLiteCatalogEngine {
     }
 
     /// Rejected (the upload is bad) or failed (Reel or the machine failed, and no attempt is left).
-    public func finishJob(
+    package func finishJob(
         _ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?, now: Int64
     ) async throws(CatalogError) {
         try await fenced(lease) { db in
@@ -123,7 +124,7 @@ extension SQLiteCatalogEngine {
     /// Back to the queue after a transient failure (or an interrupted run, or an expired lease), due again at
     /// `notBefore`. With `refundAttempt` the attempt does not count (the machine was at fault: shutdown, dead worker,
     /// full disk).
-    public func requeue(
+    package func requeue(
         _ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool,
         now: Int64
     ) async throws(CatalogError) {
@@ -183,7 +184,7 @@ extension SQLiteCatalogEngine {
                 + (owner.map { ", held by \($0)" } ?? ", held by nobody"))
     }
 
-    public func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
+    package func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] {
         try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM jobs WHERE state = ? ORDER BY created_at", arguments: [state.rawValue]
@@ -194,13 +195,13 @@ extension SQLiteCatalogEngine {
 
     /// Jobs held by an owner: for recovery after that owner died or its lease expired, or after this one could not
     /// record an outcome.
-    public func jobsHeld() async throws(CatalogError) -> [FeedJob] {
+    package func jobsHeld() async throws(CatalogError) -> [FeedJob] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM jobs WHERE owner IS NOT NULL").map(FeedJob.init(row:))
         }
     }
 
-    public func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int] {
+    package func jobCounts() async throws(CatalogError) -> [FeedJob.State: Int] {
         try await read { db in
             var counts: [FeedJob.State: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM jobs GROUP BY state") {

@@ -1,11 +1,11 @@
-public import Catalog
+package import Catalog
 internal import GRDB
 
 extension SQLiteCatalogEngine {
     /// Which of `ids` are published videos: one indexed read for all of them (the viewer events' check, on a batch's
     /// distinct videos).
     /// - Throws: `CatalogError` when the catalog cannot be read.
-    public func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String> {
+    package func publishedVideoIDs(among ids: [String]) async throws(CatalogError) -> Set<String> {
         let wanted = Array(Set(ids))
         guard !wanted.isEmpty else { return [] }
         let placeholders = Array(repeating: "?", count: wanted.count).joined(separator: ", ")

@@ -1,4 +1,4 @@
-public import Catalog
+package import Catalog
 internal import Foundation
 internal import GRDB
 internal import MediaModel
@@ -7,14 +7,14 @@ internal import MediaModel
 /// a reader sees all of it or none. The caller has already put every file in place.
 extension SQLiteCatalogEngine {
     /// A video outside any job (tests, imports).
-    public func publish(_ video: PublishedVideo) async throws(CatalogError) {
+    package func publish(_ video: PublishedVideo) async throws(CatalogError) {
         try await write { db in
             try Self.insert(video, db)
             try Self.bumpGeneration(db)
         }
     }
 
-    public func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func publish(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
         // The job's row first: a lost lease refuses before the video's unique hash could (the new owner may have
         // published the same bytes), so the caller learns the true reason.
         try await write { db in
@@ -26,7 +26,7 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
+    package func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
         try await write { db in
             try Self.finish(
                 lease, state: .published, kind: .image, mediaID: image.id, reason: nil, message: nil, now: now, db)
@@ -42,7 +42,7 @@ extension SQLiteCatalogEngine {
     }
 
     /// A byte-identical upload of something already published: the job points at the existing media.
-    public func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
+    package func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
         try await fenced(lease) { db in
             try Self.finish(
                 lease, state: .published, kind: media.kind, mediaID: media.id, reason: .duplicate,
@@ -51,7 +51,7 @@ extension SQLiteCatalogEngine {
     }
 
     /// The published video or image with these bytes, if any.
-    public func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
+    package func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
         try await read { db in
             if let id = try String.fetchOne(
                 db, sql: "SELECT id FROM videos WHERE content_hash = ?", arguments: [contentHash])
@@ -67,7 +67,7 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
+    package func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
         try await read { db in
             try Bool.fetchOne(
                 db,

@@ -1,11 +1,11 @@
-public import Catalog
+package import Catalog
 internal import Foundation
 internal import GRDB
-public import ViewerAnalytics
+package import ViewerAnalytics
 
 /// The engaging feed's rankings (`FeedRanking`).
 extension SQLiteCatalogEngine {
-    public func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
+    package func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
         try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT id, published_at FROM videos WHERE status = 'published' AND published_at IS NOT NULL"
@@ -13,7 +13,7 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func storeRanking(_ videos: [String], madeAt: Int64) async throws(CatalogError) -> Int64 {
+    package func storeRanking(_ videos: [String], madeAt: Int64) async throws(CatalogError) -> Int64 {
         let json = try RankingJSON.encode(videos)
         return try await write { db in
             try db.execute(
@@ -22,11 +22,11 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func latestRankingNumber() async throws(CatalogError) -> Int64? {
+    package func latestRankingNumber() async throws(CatalogError) -> Int64? {
         try await read { db in try Int64.fetchOne(db, sql: "SELECT max(ranking) FROM feed_rankings") }
     }
 
-    public func ranking(number: Int64) async throws(CatalogError) -> StoredRanking? {
+    package func ranking(number: Int64) async throws(CatalogError) -> StoredRanking? {
         let row = try await read { db in
             try Row.fetchOne(
                 db, sql: "SELECT made_at, videos FROM feed_rankings WHERE ranking = ?", arguments: [number]
@@ -37,7 +37,7 @@ extension SQLiteCatalogEngine {
         return StoredRanking(number: number, madeAt: row.madeAt, videos: try RankingJSON.decode(row.json))
     }
 
-    public func deleteRankings(madeBefore: Int64) async throws(CatalogError) -> Int {
+    package func deleteRankings(madeBefore: Int64) async throws(CatalogError) -> Int {
         try await write { db in
             try db.execute(
                 sql: """
@@ -48,7 +48,7 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func publishedItems(ids: [String]) async throws(CatalogError) -> [String: FeedItem] {
+    package func publishedItems(ids: [String]) async throws(CatalogError) -> [String: FeedItem] {
         guard !ids.isEmpty else { return [:] }
         return try await read { db in
             var items: [String: FeedItem] = [:]

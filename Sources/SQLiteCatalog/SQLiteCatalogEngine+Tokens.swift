@@ -1,10 +1,10 @@
-public import Catalog
+package import Catalog
 internal import GRDB
 
 /// Upload tokens: created, listed, revoked, and looked up by hash on every upload request.
 extension SQLiteCatalogEngine {
     /// - Throws: `CatalogError` with kind `.duplicate` when the name is taken.
-    public func createToken(_ token: UploadToken) async throws(CatalogError) {
+    package func createToken(_ token: UploadToken) async throws(CatalogError) {
         try await write { db in
             try db.execute(
                 sql: """
@@ -19,14 +19,14 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func tokens() async throws(CatalogError) -> [UploadToken] {
+    package func tokens() async throws(CatalogError) -> [UploadToken] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM upload_tokens ORDER BY created_at, id").map(Self.token(row:))
         }
     }
 
     /// The token with this SHA-256, revoked or not; nil when there is none.
-    public func token(hash: String) async throws(CatalogError) -> UploadToken? {
+    package func token(hash: String) async throws(CatalogError) -> UploadToken? {
         try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM upload_tokens WHERE hash = ?", arguments: [hash]).map(
                 Self.token(row:))
@@ -35,7 +35,7 @@ extension SQLiteCatalogEngine {
 
     /// Revokes the token named `nameOrID` (by name first, then id); returns it, or nil when there is none.
     /// Revoking twice keeps the first time.
-    public func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
+    package func revokeToken(_ nameOrID: String, now: Int64) async throws(CatalogError) -> UploadToken? {
         try await write { db in
             guard
                 let row = try Row.fetchOne(
@@ -52,7 +52,7 @@ extension SQLiteCatalogEngine {
     }
 
     /// Sets the rate limit and the quota of the token named `nameOrID` (by name first, then id).
-    public func setTokenLimits(
+    package func setTokenLimits(
         _ nameOrID: String, rateLimit: Double?, quota: UploadQuota
     ) async throws(CatalogError) -> UploadToken? {
         try await write { db in

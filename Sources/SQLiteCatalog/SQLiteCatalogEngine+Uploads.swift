@@ -1,11 +1,11 @@
-public import Catalog
+package import Catalog
 internal import Foundation
 internal import GRDB
 
 /// Uploads over HTTP: each one's acknowledged offset, and the hand-over of a finished upload to the job queue.
 extension SQLiteCatalogEngine {
     /// Counts what the token holds and records the upload in one write transaction (SQLite has one writer at a time).
-    public func createUpload(
+    package func createUpload(
         _ upload: UploadRecord, within quota: UploadQuota
     ) async throws(CatalogError) -> UploadQuota.Refusal? {
         try await write { db in
@@ -45,7 +45,7 @@ extension SQLiteCatalogEngine {
             hourStartedAt: window?["hour_started_at"], hourUploads: window?["hour_uploads"] ?? 0)
     }
 
-    public func upload(id: String) async throws(CatalogError) -> UploadRecord? {
+    package func upload(id: String) async throws(CatalogError) -> UploadRecord? {
         try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM uploads WHERE id = ?", arguments: [id]).map(Self.upload(row:))
         }
@@ -53,7 +53,7 @@ extension SQLiteCatalogEngine {
 
     /// Records a new acknowledged offset, only if the upload is still at `from` (two PATCHes racing cannot both win).
     /// - Returns: whether it was recorded.
-    public func advanceUpload(
+    package func advanceUpload(
         id: String, from: Int64, to received: Int64, expiresAt: Int64, now: Int64
     ) async throws(CatalogError) -> Bool {
         try await write { db in
@@ -66,12 +66,12 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func deleteUpload(id: String) async throws(CatalogError) {
+    package func deleteUpload(id: String) async throws(CatalogError) {
         try await write { db in try db.execute(sql: "DELETE FROM uploads WHERE id = ?", arguments: [id]) }
     }
 
     /// Unfinished uploads whose expiry has passed.
-    public func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
+    package func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord] {
         try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM uploads WHERE finished_at IS NULL AND job_id IS NULL AND expires_at <= ?",
@@ -82,7 +82,7 @@ extension SQLiteCatalogEngine {
 
     /// Step one of the hand-over: the job's id is chosen and kept before the file moves, so a crash after the move
     /// still leads to that job (the worker's recovery gives an orphaned file in `.incoming/` a job with its name).
-    public func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
+    package func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError) {
         try await write { db in
             try db.execute(
                 sql: "UPDATE uploads SET job_id = coalesce(job_id, ?), updated_at = ? WHERE id = ?",
@@ -92,7 +92,7 @@ extension SQLiteCatalogEngine {
 
     /// Step two, after the file is in `.incoming/<job>`: the queued job and the finished upload, in one transaction.
     /// A job already there (the worker's recovery made it first) is kept.
-    public func finishUpload(
+    package func finishUpload(
         id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64
     ) async throws(CatalogError) {
         try await write { db in

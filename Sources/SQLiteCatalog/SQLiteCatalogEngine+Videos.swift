@@ -1,10 +1,10 @@
-public import Catalog
+package import Catalog
 internal import GRDB
 
 extension SQLiteCatalogEngine {
     /// Every published video with its renditions and prefetch hints, newest first, in one read snapshot: what a
     /// tool that models the whole library (the prefetch simulator) starts from. The feed itself pages instead.
-    public func publishedVideos() async throws(CatalogError) -> [FeedVideo] {
+    package func publishedVideos() async throws(CatalogError) -> [FeedVideo] {
         try await read { db in
             let ids = try String.fetchAll(
                 db,

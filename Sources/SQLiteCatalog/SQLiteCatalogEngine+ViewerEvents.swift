@@ -1,12 +1,12 @@
-public import Catalog
+package import Catalog
 internal import Foundation
 internal import GRDB
 internal import LibSQLite
-public import ViewerAnalytics
+package import ViewerAnalytics
 
 /// Viewers' events and the figures rolled up from them (`ViewerEventLog`).
 extension SQLiteCatalogEngine {
-    public func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError) {
+    package func appendViewerEvents(_ events: [ReceivedViewerEvent]) async throws(CatalogError) {
         guard !events.isEmpty else { return }
         try await write { db in
             // Many rows per INSERT, bound directly: SQLite opens its cursors once per statement, and GRDB's arguments
@@ -47,7 +47,7 @@ extension SQLiteCatalogEngine {
         """ + " " + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
 
-    public func viewerEvents(
+    package func viewerEvents(
         after: Int64, through: Int64, limit: Int
     ) async throws(CatalogError)
         -> [StoredViewerEvent]
@@ -77,14 +77,14 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int {
+    package func deleteViewerEvents(receivedBefore: Int64) async throws(CatalogError) -> Int {
         try await write { db in
             try db.execute(sql: "DELETE FROM viewer_events WHERE received_at < ?", arguments: [receivedBefore])
             return db.changesCount
         }
     }
 
-    public func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError) {
+    package func replaceVideoStats(_ stats: [VideoStats], rolledAt: Int64) async throws(CatalogError) {
         let encoded = try stats.map { stats throws(CatalogError) in (stats.video, try VideoStatsJSON.encode(stats)) }
         try await write { db in
             try db.execute(sql: "DELETE FROM video_stats")
@@ -94,14 +94,14 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    public func videoStats(video: String) async throws(CatalogError) -> VideoStats? {
+    package func videoStats(video: String) async throws(CatalogError) -> VideoStats? {
         let json = try await read { db in
             try String.fetchOne(db, sql: "SELECT stats FROM video_stats WHERE video = ?", arguments: [video])
         }
         return try json.map { json throws(CatalogError) in try VideoStatsJSON.decode(json) }
     }
 
-    public func allVideoStats() async throws(CatalogError) -> [VideoStats] {
+    package func allVideoStats() async throws(CatalogError) -> [VideoStats] {
         let rows = try await read { db in try String.fetchAll(db, sql: "SELECT stats FROM video_stats ORDER BY video") }
         return try rows.map { json throws(CatalogError) in try VideoStatsJSON.decode(json) }
     }

@@ -1,12 +1,12 @@
 /// The two date forms SigV4 signs: `20130524T000000Z` (x-amz-date) and `20130524` (the scope), in UTC. Computed from
 /// Unix seconds with the civil-from-days algorithm, so signing needs neither Foundation's formatters nor a locale.
-public struct AmzDate: Sendable, Equatable {
+package struct AmzDate: Sendable, Equatable {
     /// `yyyyMMdd'T'HHmmss'Z'`.
-    public let timestamp: String
+    package let timestamp: String
     /// `yyyyMMdd`.
-    public var day: Substring { timestamp.prefix(8) }
+    package var day: Substring { timestamp.prefix(8) }
 
-    public init(unixSeconds: Int64) {
+    package init(unixSeconds: Int64) {
         let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secondsOfDay = unixSeconds - days * 86_400
         let (year, month, day) = Self.civil(daysSinceEpoch: days)

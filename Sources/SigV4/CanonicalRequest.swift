@@ -1,8 +1,8 @@
 /// The canonical request of SigV4 (AWS's "Create a canonical request"), built by pure functions so each rule is
 /// tested on its own.
-public enum CanonicalRequest {
+package enum CanonicalRequest {
     /// `method\npath\nquery\nheaders\n\nsigned-headers\npayload-hash`.
-    public static func text(_ request: SigV4Request, payloadHash: String) -> (text: String, signedHeaders: String) {
+    package static func text(_ request: SigV4Request, payloadHash: String) -> (text: String, signedHeaders: String) {
         let (headerLines, signed) = headers(request.headers)
         let text = [request.method, request.encodedPath, request.encodedQuery, headerLines, signed, payloadHash]
             .joined(separator: "\n")
@@ -11,7 +11,7 @@ public enum CanonicalRequest {
 
     /// Names and values percent-encoded, sorted by encoded name then value, `name=value` joined by `&` (an empty
     /// value keeps its `=`).
-    public static func query(_ items: [(name: String, value: String)]) -> String {
+    package static func query(_ items: [(name: String, value: String)]) -> String {
         let encoded: [(name: String, value: String)] = items.map {
             (URIEncoding.encode($0.name), URIEncoding.encode($0.value))
         }
@@ -21,7 +21,7 @@ public enum CanonicalRequest {
 
     /// Header lines (`name:value\n` each, names lower-cased and sorted, values trimmed with inner runs of spaces
     /// made one, repeated names joined by commas) and the `;`-joined names.
-    public static func headers(_ headers: [(name: String, value: String)]) -> (lines: String, signed: String) {
+    package static func headers(_ headers: [(name: String, value: String)]) -> (lines: String, signed: String) {
         var values: [String: [String]] = [:]
         for (name, value) in headers {
             values[name.lowercased(), default: []].append(normalise(value))

@@ -2,38 +2,38 @@ internal import Crypto
 
 /// AWS Signature Version 4 (`AWS4-HMAC-SHA256`) for one region and service: signed headers for requests Reel
 /// makes, presigned query URLs for redirects. Pure: the caller supplies the time and the payload's hash.
-public struct SigV4Signer: Sendable {
-    public let credentials: SigV4Credentials
-    public let region: String
-    public let service: String
+package struct SigV4Signer: Sendable {
+    package let credentials: SigV4Credentials
+    package let region: String
+    package let service: String
 
     /// The payload hash a presigned URL (and a streamed body not hashed first) signs.
-    public static let unsignedPayload = "UNSIGNED-PAYLOAD"
+    package static let unsignedPayload = "UNSIGNED-PAYLOAD"
     /// SHA-256 of no bytes.
-    public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     /// A presigned URL lives at most 7 days.
-    public static let maxExpirySeconds = 604_800
+    package static let maxExpirySeconds = 604_800
 
-    public init(credentials: SigV4Credentials, region: String, service: String = "s3") {
+    package init(credentials: SigV4Credentials, region: String, service: String = "s3") {
         self.credentials = credentials
         self.region = region
         self.service = service
     }
 
     /// Lower-case hex SHA-256 of `bytes`, as `x-amz-content-sha256` and the canonical request take it.
-    public static func payloadHash(_ bytes: [UInt8]) -> String {
+    package static func payloadHash(_ bytes: [UInt8]) -> String {
         hex(SHA256.hash(data: bytes))
     }
 
     /// The same, for bytes in place (a part of a multipart upload, without copying it).
-    public static func payloadHash(_ bytes: UnsafeRawBufferPointer) -> String {
+    package static func payloadHash(_ bytes: UnsafeRawBufferPointer) -> String {
         hex(SHA256.hash(data: bytes))
     }
 
     /// The headers to send with `request`: `x-amz-date`, `x-amz-content-sha256` (S3 signs it), the session token
     /// when there is one, and `Authorization`. The request's own headers are sent as they are.
     /// - Throws: `SigV4Error` `.missingHost` when `request` has no `host` header.
-    public func signedHeaders(
+    package func signedHeaders(
         for request: SigV4Request, payloadHash: String, date: AmzDate
     ) throws(SigV4Error) -> [(name: String, value: String)] {
         guard request.headers.contains(where: { $0.name.lowercased() == "host" }) else {
@@ -58,7 +58,7 @@ public struct SigV4Signer: Sendable {
     /// The query of a presigned URL for `request` (its own query first, then the `X-Amz-*` parameters and the
     /// signature), valid for `expires` seconds from `date`. The body is not signed (`UNSIGNED-PAYLOAD`).
     /// - Throws: `SigV4Error` when `expires` is outside 1...604800 or `request` has no `host` header.
-    public func presignedQuery(
+    package func presignedQuery(
         for request: SigV4Request, expires: Int, date: AmzDate
     ) throws(SigV4Error) -> String {
         guard (1...Self.maxExpirySeconds).contains(expires) else {

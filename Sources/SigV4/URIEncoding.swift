@@ -1,7 +1,7 @@
 /// SigV4's percent-encoding: every byte but the unreserved `A-Z a-z 0-9 - _ . ~` becomes `%XY` (upper-case hex),
 /// spaces included (never `+`). A path keeps its `/` separators.
-public enum URIEncoding {
-    public static func encode(_ text: String, keepingSlashes: Bool = false) -> String {
+package enum URIEncoding {
+    package static func encode(_ text: String, keepingSlashes: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

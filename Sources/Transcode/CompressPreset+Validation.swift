@@ -1,9 +1,9 @@
-public import MediaModel
+package import MediaModel
 
 extension CompressPreset {
-    public static var fileName: String { "compress.json" }
+    package static var fileName: String { "compress.json" }
 
-    public func validate(_ check: inout PresetCheck) {
+    package func validate(_ check: inout PresetCheck) {
         check.positive(frameRate, at: "frame_rate")
         check.atMost(frameRate, LadderPreset.maximumFrameRate, at: "frame_rate")
         check.positive(keyframeIntervalSeconds, at: "keyframe_interval_seconds")

@@ -1,14 +1,14 @@
-public import MediaModel
+package import MediaModel
 
 /// `Presets/compress.json`: the design's client-side compression tiers. Read it with `PresetLoader`.
-public struct CompressPreset: PresetFile, Equatable {
-    public enum Quality: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable { case low, medium, high }
+package struct CompressPreset: PresetFile, Equatable {
+    package enum Quality: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable { case low, medium, high }
 
-    public struct Tier: Codable, Sendable, Equatable {
-        public var shortSide: Int
-        public var bitrateKbps: Int
-        public var bufferKbits: Int
-        public var audioBitrateKbps: Int
+    package struct Tier: Codable, Sendable, Equatable {
+        package var shortSide: Int
+        package var bitrateKbps: Int
+        package var bufferKbits: Int
+        package var audioBitrateKbps: Int
         enum CodingKeys: String, CodingKey, CaseIterable {
             case shortSide = "short_side"
             case bitrateKbps = "bitrate_kbps"
@@ -17,17 +17,17 @@ public struct CompressPreset: PresetFile, Equatable {
         }
     }
 
-    public var frameRate: Double
-    public var keyframeIntervalSeconds: Double
-    public var x264Preset: String
+    package var frameRate: Double
+    package var keyframeIntervalSeconds: Double
+    package var x264Preset: String
     /// Capped CRF: quality-driven below the tier's bitrate, never above it.
-    public var crf: Int
+    package var crf: Int
     /// Files below this size that already fit the tier are only remuxed (MB = 10^6 bytes).
-    public var remuxBelowBytes: Int64
-    public var audio: LadderPreset.Audio
+    package var remuxBelowBytes: Int64
+    package var audio: LadderPreset.Audio
     /// The loudness a compressed file's audio is brought to, as the ladder's (`LadderPreset.Loudness`).
-    public var loudness: LadderPreset.Loudness = .default
-    public var presets: [Quality: Tier]
+    package var loudness: LadderPreset.Loudness = .default
+    package var presets: [Quality: Tier]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case frameRate = "frame_rate"
@@ -38,7 +38,7 @@ public struct CompressPreset: PresetFile, Equatable {
         case audio, presets, loudness
     }
 
-    public static let `default` = CompressPreset(
+    package static let `default` = CompressPreset(
         frameRate: 30, keyframeIntervalSeconds: 2, x264Preset: "veryfast", crf: 21, remuxBelowBytes: 10_000_000,
         audio: .init(sampleRate: 48_000, channels: 2),
         presets: [
@@ -48,7 +48,7 @@ public struct CompressPreset: PresetFile, Equatable {
         ]
     )
 
-    public func tier(_ quality: Quality) -> Tier { presets[quality] ?? Self.default.presets[quality]! }
+    package func tier(_ quality: Quality) -> Tier { presets[quality] ?? Self.default.presets[quality]! }
 
     /// The tier as a one-rung ladder, so compression runs through the same planner and pipeline as HLS.
     func ladder(_ quality: Quality) -> LadderPreset {

@@ -1,24 +1,24 @@
-public import MediaModel
+package import MediaModel
 
 /// What `reel compress` did: remuxed as is, or re-encoded to the tier.
-public struct CompressSummary: Encodable, Sendable {
-    public enum Mode: String, Codable, Sendable { case remux, transcode }
+package struct CompressSummary: Encodable, Sendable {
+    package enum Mode: String, Codable, Sendable { case remux, transcode }
 
-    public var source: String
-    public var output: String
-    public var mode: Mode
-    public var sourceBytes: Int64
-    public var bytes: Int64
-    public var width: Int
-    public var height: Int
-    public var frameRate: Double
-    public var durationSeconds: Double
-    public var elapsedSeconds: Double
+    package var source: String
+    package var output: String
+    package var mode: Mode
+    package var sourceBytes: Int64
+    package var bytes: Int64
+    package var width: Int
+    package var height: Int
+    package var frameRate: Double
+    package var durationSeconds: Double
+    package var elapsedSeconds: Double
     /// The source's loudness and what was done to the audio (nil without audio, or with loudness off); a file is
     /// only remuxed when its audio is already on the target.
-    public var loudness: AudioLoudness? = nil
+    package var loudness: AudioLoudness? = nil
 
-    public var reductionPercent: Double { sourceBytes > 0 ? 100 * (1 - Double(bytes) / Double(sourceBytes)) : 0 }
+    package var reductionPercent: Double { sourceBytes > 0 ? 100 * (1 - Double(bytes) / Double(sourceBytes)) : 0 }
 
     enum CodingKeys: String, CodingKey {
         case source, output, mode, bytes, width, height, loudness
@@ -29,7 +29,7 @@ public struct CompressSummary: Encodable, Sendable {
         case reductionPercent = "reduction_percent"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(source, forKey: .source)
         try container.encode(output, forKey: .output)

@@ -1,14 +1,14 @@
 /// Pure planning of a ladder from a source's facts: no libav, so every rule is tested exhaustively.
-public struct LadderPlanner: Sendable {
-    public struct Source: Sendable {
+package struct LadderPlanner: Sendable {
+    package struct Source: Sendable {
         /// Stored (coded) size and the clockwise display rotation.
-        public var width: Int
-        public var height: Int
-        public var rotation: Int
-        public var averageFrameRate: Double
-        public var realFrameRate: Double
+        package var width: Int
+        package var height: Int
+        package var rotation: Int
+        package var averageFrameRate: Double
+        package var realFrameRate: Double
 
-        public init(width: Int, height: Int, rotation: Int, averageFrameRate: Double, realFrameRate: Double) {
+        package init(width: Int, height: Int, rotation: Int, averageFrameRate: Double, realFrameRate: Double) {
             self.width = width
             self.height = height
             self.rotation = rotation
@@ -17,11 +17,11 @@ public struct LadderPlanner: Sendable {
         }
     }
 
-    public let preset: LadderPreset
+    package let preset: LadderPreset
 
-    public init(preset: LadderPreset = .default) { self.preset = preset }
+    package init(preset: LadderPreset = .default) { self.preset = preset }
 
-    public func plan(_ source: Source) -> LadderPlan {
+    package func plan(_ source: Source) -> LadderPlan {
         let swaps = source.rotation == 90 || source.rotation == 270
         let displayWidth = swaps ? source.height : source.width
         let displayHeight = swaps ? source.width : source.height

@@ -1,19 +1,19 @@
 internal import Loudness
-public import MediaModel
+package import MediaModel
 
 extension LadderPreset {
     /// One loudness for every post (issue 61): each rendition's audio is brought to `target_lufs` (ITU-R BS.1770-4,
     /// measured once per upload) by a gain of at most `max_gain_db` up, and a true-peak limiter keeps the encoded
     /// audio at or under `true_peak_ceiling_dbtp`, holding the samples `codec_margin_db` lower for the AAC encoder's
     /// overshoot. Silence is left alone.
-    public struct Loudness: Codable, Sendable, Equatable {
-        public var enabled: Bool
-        public var targetLUFS: Double
-        public var truePeakCeilingDBTP: Double
-        public var maxGainDB: Double
-        public var codecMarginDB: Double
+    package struct Loudness: Codable, Sendable, Equatable {
+        package var enabled: Bool
+        package var targetLUFS: Double
+        package var truePeakCeilingDBTP: Double
+        package var maxGainDB: Double
+        package var codecMarginDB: Double
 
-        public init(
+        package init(
             enabled: Bool, targetLUFS: Double, truePeakCeilingDBTP: Double, maxGainDB: Double, codecMarginDB: Double
         ) {
             self.enabled = enabled
@@ -34,7 +34,7 @@ extension LadderPreset {
         /// -14 LUFS (what the large short-video and streaming services play at), -1 dBTP, at most +20 dB, and the
         /// limiter 2 dB under the ceiling: Reel's 64 kb/s AAC rung put limited peaks up to 1.4 dB above the limiter's
         /// level (docs/hls.md, "Loudness").
-        public static let `default` = Loudness(
+        package static let `default` = Loudness(
             enabled: true, targetLUFS: -14, truePeakCeilingDBTP: -1, maxGainDB: 20, codecMarginDB: 2)
 
         var policy: LoudnessPolicy {

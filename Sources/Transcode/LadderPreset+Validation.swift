@@ -1,7 +1,7 @@
-public import MediaModel
+package import MediaModel
 
 extension LadderPreset {
-    public static var fileName: String { "ladder.json" }
+    package static var fileName: String { "ladder.json" }
 
     /// libx264's speed presets, fastest first: a misspelt one would only fail when the first encoder opens.
     static let x264Presets = [
@@ -18,7 +18,7 @@ extension LadderPreset {
     static let maximumFrameRate = 1_000.0
     static let maximumSeconds = 3_600.0
 
-    public func validate(_ check: inout PresetCheck) {
+    package func validate(_ check: inout PresetCheck) {
         check.positive(segmentSeconds, at: "segment_seconds")
         check.atMost(segmentSeconds, Self.maximumSeconds, at: "segment_seconds")
         check.positive(keyframeIntervalSeconds, at: "keyframe_interval_seconds")

@@ -1,23 +1,23 @@
-public import MediaModel
+package import MediaModel
 
 /// `Presets/ladder.json`: the rungs and the encoding rules shared by all of them. Read it with `PresetLoader`.
-public struct LadderPreset: PresetFile, Equatable {
-    public struct Rung: Codable, Sendable, Equatable {
-        public var id: String
-        public var shortSide: Int
-        public var crf: Int
-        public var maxBitrateKbps: Int
-        public var bufferKbits: Int
-        public var audioBitrateKbps: Int
+package struct LadderPreset: PresetFile, Equatable {
+    package struct Rung: Codable, Sendable, Equatable {
+        package var id: String
+        package var shortSide: Int
+        package var crf: Int
+        package var maxBitrateKbps: Int
+        package var bufferKbits: Int
+        package var audioBitrateKbps: Int
         /// libx265's CRF for this rung's HEVC rendition; nil for `hevc.crf_offset` above `crf`.
-        public var hevcCRF: Int?
+        package var hevcCRF: Int?
         /// SVT-AV1's CRF (0...63) for this rung's AV1 rendition; nil for `av1.crf_offset` above `crf`.
-        public var av1CRF: Int?
+        package var av1CRF: Int?
         /// With content-aware rates, the SSIM-Y the H.264 rendition keeps while its CRF rises above `crf`; nil: only
         /// `content_aware.max_ssim_drop` bounds the rise.
-        public var targetSSIMY: Double?
+        package var targetSSIMY: Double?
 
-        public init(
+        package init(
             id: String, shortSide: Int, crf: Int, maxBitrateKbps: Int, bufferKbits: Int, audioBitrateKbps: Int,
             hevcCRF: Int? = nil, av1CRF: Int? = nil, targetSSIMY: Double? = nil
         ) {
@@ -46,12 +46,12 @@ public struct LadderPreset: PresetFile, Equatable {
 
     /// An encoder's settings for the rungs of one codec: its speed preset (x265 names one, SVT-AV1 numbers one) and
     /// what a rung's CRF gains in it when the rung names none of its own (`hevc_crf`, `av1_crf`).
-    public struct CodecSettings<Speed: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
-        public var preset: Speed
-        public var crfOffset: Int
+    package struct CodecSettings<Speed: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        package var preset: Speed
+        package var crfOffset: Int
         /// Content-aware rates probe this codec at two CRFs this far apart, around the H.264 CRF plus `crf_offset`.
-        public var probeCRFStep: Int
-        public init(preset: Speed, crfOffset: Int, probeCRFStep: Int) {
+        package var probeCRFStep: Int
+        package init(preset: Speed, crfOffset: Int, probeCRFStep: Int) {
             self.preset = preset
             self.crfOffset = crfOffset
             self.probeCRFStep = probeCRFStep
@@ -68,19 +68,19 @@ public struct LadderPreset: PresetFile, Equatable {
     /// falls with the CRF on this clip. H.264 rises from the rung's `crf` while it keeps `target_ssim_y` and loses
     /// at most `max_ssim_drop`; HEVC and AV1 take the highest CRF that stays within `codec_ssim_margin` of the H.264
     /// rendition's quality.
-    public struct ContentAware: Codable, Sendable, Equatable {
-        public var enabled: Bool
+    package struct ContentAware: Codable, Sendable, Equatable {
+        package var enabled: Bool
         /// Windows sampled, spread evenly over the clip, and each one's length.
-        public var samples: Int
-        public var sampleSeconds: Double
+        package var samples: Int
+        package var sampleSeconds: Double
         /// H.264's CRF rises at most this far above the rung's `crf` (its second probe is there); it never falls below.
-        public var maxCRFRaise: Int
+        package var maxCRFRaise: Int
         /// The SSIM-Y an H.264 rendition may lose against the rung's `crf`, as the probes predict it.
-        public var maxSSIMDrop: Double
+        package var maxSSIMDrop: Double
         /// How far below the H.264 rendition's predicted SSIM-Y the HEVC and AV1 renditions may aim.
-        public var codecSSIMMargin: Double
+        package var codecSSIMMargin: Double
 
-        public init(
+        package init(
             enabled: Bool, samples: Int, sampleSeconds: Double, maxCRFRaise: Int, maxSSIMDrop: Double,
             codecSSIMMargin: Double
         ) {
@@ -102,14 +102,14 @@ public struct LadderPreset: PresetFile, Equatable {
     }
 
     /// libx265, Main 8-bit; x265's speed preset names.
-    public typealias HEVC = CodecSettings<String>
+    package typealias HEVC = CodecSettings<String>
     /// SVT-AV1 (`libsvtav1`); presets 0 (slowest) to 13 (fastest), and a CRF scale that runs to 63.
-    public typealias AV1 = CodecSettings<Int>
+    package typealias AV1 = CodecSettings<Int>
 
-    public struct Audio: Codable, Sendable, Equatable {
-        public var sampleRate: Int
-        public var channels: Int
-        public init(sampleRate: Int, channels: Int) {
+    package struct Audio: Codable, Sendable, Equatable {
+        package var sampleRate: Int
+        package var channels: Int
+        package init(sampleRate: Int, channels: Int) {
             self.sampleRate = sampleRate
             self.channels = channels
         }
@@ -119,10 +119,10 @@ public struct LadderPreset: PresetFile, Equatable {
         }
     }
 
-    public struct Poster: Codable, Sendable, Equatable {
-        public var searchSeconds: Double
-        public var rung: String
-        public init(searchSeconds: Double, rung: String) {
+    package struct Poster: Codable, Sendable, Equatable {
+        package var searchSeconds: Double
+        package var rung: String
+        package init(searchSeconds: Double, rung: String) {
             self.searchSeconds = searchSeconds
             self.rung = rung
         }
@@ -132,22 +132,22 @@ public struct LadderPreset: PresetFile, Equatable {
         }
     }
 
-    public var segmentSeconds: Double
-    public var keyframeIntervalSeconds: Double
-    public var maxFrameRate: Double
-    public var x264Preset: String
-    public var audio: Audio
-    public var rungs: [Rung]
-    public var poster: Poster
+    package var segmentSeconds: Double
+    package var keyframeIntervalSeconds: Double
+    package var maxFrameRate: Double
+    package var x264Preset: String
+    package var audio: Audio
+    package var rungs: [Rung]
+    package var poster: Poster
     /// The video codecs every rung is made in; H.264 always among them (the fallback every player decodes).
-    public var codecs: [VideoCodec]
-    public var hevc: HEVC
-    public var av1: AV1
-    public var contentAware: ContentAware
+    package var codecs: [VideoCodec]
+    package var hevc: HEVC
+    package var av1: AV1
+    package var contentAware: ContentAware
     /// The one loudness every rendition's audio is brought to (`Loudness`).
-    public var loudness: Loudness
+    package var loudness: Loudness
 
-    public init(
+    package init(
         segmentSeconds: Double, keyframeIntervalSeconds: Double, maxFrameRate: Double, x264Preset: String,
         audio: Audio, rungs: [Rung], poster: Poster, codecs: [VideoCodec] = [.h264],
         hevc: HEVC = LadderPreset.defaultHEVC, av1: AV1 = LadderPreset.defaultAV1,
@@ -180,21 +180,21 @@ public struct LadderPreset: PresetFile, Equatable {
     /// ladder's CPU (docs/benchmarks.md). On 15 s 1080x1920 clips against a 26–30 CPU s H.264 ladder, x265 `medium`
     /// cost 1.4–1.8x it and `veryfast` 1.1–1.4x; SVT-AV1 8 cost 1.6–2.0x and 10 0.8–0.9x. x265 `superfast` and
     /// SVT-AV1 12 spent as many bytes as H.264 on real footage.
-    public static let defaultHEVC = HEVC(preset: "medium", crfOffset: 4, probeCRFStep: 6)
-    public static let defaultAV1 = AV1(preset: 8, crfOffset: 20, probeCRFStep: 12)
+    package static let defaultHEVC = HEVC(preset: "medium", crfOffset: 4, probeCRFStep: 6)
+    package static let defaultAV1 = AV1(preset: 8, crfOffset: 20, probeCRFStep: 12)
     /// Content-aware rates' settings, switched off: every rung at its own `crf`.
-    public static let fixedRates = ContentAware(
+    package static let fixedRates = ContentAware(
         enabled: false, samples: 2, sampleSeconds: 2, maxCRFRaise: 8,
         maxSSIMDrop: 0.0025, codecSSIMMargin: 0)
     /// The shipped setting: content-aware rates on.
-    public static let contentAwareRates: ContentAware = {
+    package static let contentAwareRates: ContentAware = {
         var settings = fixedRates
         settings.enabled = true
         return settings
     }()
 
     /// The CRF of `rung`'s rendition in `codec`.
-    public func crf(_ codec: VideoCodec, rung: Rung) -> Int {
+    package func crf(_ codec: VideoCodec, rung: Rung) -> Int {
         switch codec {
         case .h264: rung.crf
         case .hevc: rung.hevcCRF ?? rung.crf + hevc.crfOffset
@@ -214,7 +214,7 @@ public struct LadderPreset: PresetFile, Equatable {
 
     /// The product design: 360p/720p/1080p capped at 1.5/3/6 Mbps, 2 s segments (the first frame comes sooner than
     /// with 4 s ones, measured in docs/hls.md), an IDR every 2 s, ≤ 30 fps.
-    public static let `default` = LadderPreset(
+    package static let `default` = LadderPreset(
         segmentSeconds: 2, keyframeIntervalSeconds: 2, maxFrameRate: 30, x264Preset: "veryfast",
         audio: Audio(sampleRate: 48_000, channels: 2),
         rungs: [

@@ -5,7 +5,7 @@ internal import LibAV
 internal import LibTurboJPEG
 internal import LibWebP
 internal import Loudness
-public import MediaModel
+package import MediaModel
 internal import Synchronization
 internal import ThreadPool
 

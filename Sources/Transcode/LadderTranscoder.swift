@@ -1,24 +1,24 @@
 internal import FileSystem
 internal import Foundation
 internal import HLSCheck
-public import Ingest
+package import Ingest
 internal import LibAV
 internal import LibTurboJPEG
 internal import LibWebP
-public import MediaModel
+package import MediaModel
 
 /// Decode once, encode every rung: each decoded picture is made upright once, then handed to every rung's
 /// scaler and encoder in parallel. Audio is decoded once, resampled once and encoded per rung.
-public struct LadderTranscoder: Sendable {
-    public var policy: AdmissionPolicy
-    public var preset: LadderPreset
+package struct LadderTranscoder: Sendable {
+    package var policy: AdmissionPolicy
+    package var preset: LadderPreset
     /// x264 threads per rung encoder.
-    public var encoderThreads: Int
+    package var encoderThreads: Int
     /// Read every rendition back as it is encoded and report its SSIM-Y (`TranscodeSummary.Rendition.ssimY`): a
     /// decode per rendition and the rung's pictures held for the encoder's delay.
-    public var measuresQuality: Bool
+    package var measuresQuality: Bool
 
-    public init(
+    package init(
         policy: AdmissionPolicy = AdmissionPolicy(), preset: LadderPreset = .default, encoderThreads: Int = 2,
         measuresQuality: Bool = false
     ) {
@@ -30,7 +30,7 @@ public struct LadderTranscoder: Sendable {
 
     /// Transcodes `source` into the directory `output`, which must not exist yet (or be empty). Everything is
     /// written into a hidden sibling first and renamed into place at the end, so `output` is complete or absent.
-    public func run(
+    package func run(
         source: String, output: String,
         progress: @Sendable (TranscodeProgress) -> Void = { _ in },
         isCancelled: @Sendable () -> Bool = { false }
@@ -47,7 +47,7 @@ public struct LadderTranscoder: Sendable {
 
     /// Transcodes an upload its caller already admitted (the worker's job admits once and picks the pipeline with
     /// what admission learnt), with the same all-or-nothing `output` as `run(source:output:)`.
-    public func run(
+    package func run(
         _ admitted: AdmittedVideo, output: String,
         progress: @Sendable (TranscodeProgress) -> Void = { _ in },
         isCancelled: @Sendable () -> Bool = { false }

@@ -1,18 +1,18 @@
-public import MediaModel
+package import MediaModel
 
 /// Why a transcode did not publish: the upload was refused (admission's reasons), Reel's side failed, or it was
 /// stopped on request.
-public struct TranscodeError: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable {
+package struct TranscodeError: Error, CustomStringConvertible, Sendable {
+    package enum Kind: Sendable {
         case rejected(Rejection)
         case failed(ProcessingFailure)
         case cancelled
     }
 
-    public let kind: Kind
-    public let path: String
+    package let kind: Kind
+    package let path: String
 
-    public init(_ kind: Kind, path: String) {
+    package init(_ kind: Kind, path: String) {
         self.kind = kind
         self.path = path
     }
@@ -23,12 +23,12 @@ public struct TranscodeError: Error, CustomStringConvertible, Sendable {
     }
 
     /// The machine-readable code: a `RejectionReason`, a `FailureReason`, or `cancelled`.
-    public var code: String { processingError.code }
+    package var code: String { processingError.code }
 
-    public var message: String { processingError.message }
+    package var message: String { processingError.message }
 
     /// The shared error model's view: cancellation is a retryable failure.
-    public var processingError: ProcessingError {
+    package var processingError: ProcessingError {
         switch kind {
         case let .rejected(rejection): .rejected(rejection)
         case let .failed(failure): .failed(failure)
@@ -39,5 +39,5 @@ public struct TranscodeError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    public var description: String { "\(path): \(code): \(message)" }
+    package var description: String { "\(path): \(code): \(message)" }
 }

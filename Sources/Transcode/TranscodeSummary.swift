@@ -1,39 +1,39 @@
-public import MediaModel
+package import MediaModel
 
 /// What `reel transcode` produced, measured after encoding; the JSON summary and the catalog's rendition rows.
-public struct TranscodeSummary: Codable, Sendable {
-    public struct Rendition: Codable, Sendable {
-        public var id: String
-        public var width: Int
-        public var height: Int
-        public var playlist: String
-        public var bytes: Int
+package struct TranscodeSummary: Codable, Sendable {
+    package struct Rendition: Codable, Sendable {
+        package var id: String
+        package var width: Int
+        package var height: Int
+        package var playlist: String
+        package var bytes: Int
         /// Peak and average segment bitrate in bit/s, as declared in the master playlist.
-        public var bandwidth: Int
-        public var averageBandwidth: Int
-        public var codecs: String
-        public var segments: Int
-        public var frames: Int
+        package var bandwidth: Int
+        package var averageBandwidth: Int
+        package var codecs: String
+        package var segments: Int
+        package var frames: Int
         /// The ladder rung this rendition makes (its id without the codec), its video codec and the CRF it used;
         /// nil in summaries written before codecs.
-        public var rung: String?
-        public var videoCodec: VideoCodec?
-        public var crf: Double?
+        package var rung: String?
+        package var videoCodec: VideoCodec?
+        package var crf: Double?
         /// SSIM of the luma plane against the source scaled to this size (Lanczos, as the ladder scales), the mean
         /// over every picture; measured when asked for (`reel transcode --ssim`) and when content-aware rates are
         /// checked (`rateCheck`).
-        public var ssimY: Double?
+        package var ssimY: Double?
         /// The SSIM-Y the content-aware analysis chose `crf` to reach (`RateAnalysis`); nil for a fixed CRF.
-        public var targetSSIMY: Double?
+        package var targetSSIMY: Double?
         /// CPU seconds this rendition's video encoder used, its own threads and its calls on the rung's thread;
         /// nil in summaries written before Reel measured it.
-        public var encodeCPUSeconds: Double?
+        package var encodeCPUSeconds: Double?
         /// What prefetching this rendition's start costs, measured from the playlist and files the job wrote, so the
         /// worker publishes it without reading them again; nil in summaries written before.
-        public var prefetch: PrefetchHint? = nil
+        package var prefetch: PrefetchHint? = nil
         /// The dynamic range the rendition's video is made for, which the master states as its VIDEO-RANGE: SDR
         /// unless an HDR rung sets it. Summaries written before it say nothing and were all SDR.
-        public var videoRange: VideoRange = .sdr
+        package var videoRange: VideoRange = .sdr
 
         enum CodingKeys: String, CodingKey {
             case id, width, height, playlist, bytes, bandwidth, codecs, segments, frames, rung, crf, prefetch
@@ -47,31 +47,31 @@ public struct TranscodeSummary: Codable, Sendable {
     }
 
     /// A video's dynamic range as an HLS master names it (VIDEO-RANGE): SDR, or HDR with the HLG or PQ transfer.
-    public enum VideoRange: String, Codable, Sendable, CaseIterable {
+    package enum VideoRange: String, Codable, Sendable, CaseIterable {
         case sdr = "SDR"
         case hlg = "HLG"
         case pq = "PQ"
     }
 
-    public var source: String
-    public var output: String
-    public var durationSeconds: Double
-    public var frameRate: Double
-    public var renditions: [Rendition]
-    public var posterJPEG: String
-    public var posterWebP: String
-    public var posterTimeSeconds: Double
+    package var source: String
+    package var output: String
+    package var durationSeconds: Double
+    package var frameRate: Double
+    package var renditions: [Rendition]
+    package var posterJPEG: String
+    package var posterWebP: String
+    package var posterTimeSeconds: Double
     /// The scrubbing thumbnails, with paths relative to `output`; nil in summaries written before storyboards.
-    public var storyboard: Storyboard?
-    public var elapsedSeconds: Double
+    package var storyboard: Storyboard?
+    package var elapsedSeconds: Double
     /// What the content-aware analysis measured and chose; nil when the ladder's CRFs are fixed.
-    public var rateAnalysis: RateAnalysis?
+    package var rateAnalysis: RateAnalysis?
     /// How the published renditions stand against the content-aware bounds, and which were encoded again to keep
     /// them; nil when nothing needed checking (fixed CRFs, or an H.264 ladder whose CRFs all stayed).
-    public var rateCheck: RateCheck? = nil
+    package var rateCheck: RateCheck? = nil
     /// The source's loudness and what was done to bring every rendition's audio to the target (issue 61); nil
     /// when the clip has no audio (or the preset turns loudness off), and in summaries written before.
-    public var loudness: AudioLoudness? = nil
+    package var loudness: AudioLoudness? = nil
 
     enum CodingKeys: String, CodingKey {
         case source, output, renditions, storyboard, loudness
@@ -89,7 +89,7 @@ public struct TranscodeSummary: Codable, Sendable {
 extension TranscodeSummary.Rendition {
     /// Decodes a summary's rendition; a missing `video_range` (summaries written before it) is SDR.
     /// - Throws: `DecodingError` when a required field is missing or has the wrong type.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         width = try container.decode(Int.self, forKey: .width)
@@ -113,13 +113,13 @@ extension TranscodeSummary.Rendition {
 }
 
 /// A progress report: how far into the source the encode is, and how fast.
-public struct TranscodeProgress: Codable, Sendable {
-    public var seconds: Double
-    public var durationSeconds: Double
-    public var speed: Double
+package struct TranscodeProgress: Codable, Sendable {
+    package var seconds: Double
+    package var durationSeconds: Double
+    package var speed: Double
 
-    public var percent: Double { durationSeconds > 0 ? min(100, 100 * seconds / durationSeconds) : 0 }
-    public var etaSeconds: Double { speed > 0 ? max(0, (durationSeconds - seconds) / speed) : 0 }
+    package var percent: Double { durationSeconds > 0 ? min(100, 100 * seconds / durationSeconds) : 0 }
+    package var etaSeconds: Double { speed > 0 ? max(0, (durationSeconds - seconds) / speed) : 0 }
 
     enum CodingKeys: String, CodingKey {
         case seconds, speed

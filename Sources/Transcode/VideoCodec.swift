@@ -1,6 +1,6 @@
 /// A video codec a ladder makes rungs in. Every codec makes the full set of rungs from the same decoded, upright,
 /// constant-frame-rate pictures, scaled once per rung.
-public enum VideoCodec: String, Codable, Sendable, CaseIterable, Comparable {
+package enum VideoCodec: String, Codable, Sendable, CaseIterable, Comparable {
     case h264, hevc, av1
 
     /// The libavcodec encoder.
@@ -41,12 +41,12 @@ public enum VideoCodec: String, Codable, Sendable, CaseIterable, Comparable {
 
     /// The rendition's id and folder: H.264 keeps the bare rung id (as every ladder before other codecs), the others
     /// add their name (`720p-hevc`).
-    public func renditionID(rung: String) -> String {
+    package func renditionID(rung: String) -> String {
         self == .h264 ? rung : "\(rung)-\(rawValue)"
     }
 
     /// The order the master lists variants in: H.264 first, the fallback every player decodes.
-    public static func < (a: VideoCodec, b: VideoCodec) -> Bool {
+    package static func < (a: VideoCodec, b: VideoCodec) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }

@@ -1,25 +1,26 @@
 internal import FileSystem
 internal import Foundation
-public import Ingest
+package import Ingest
 internal import LibAV
 internal import Loudness
-public import MediaModel
+package import MediaModel
 
 /// `reel compress`: one progressive MP4 (moov first) at the design's tiers, through the ladder's pipeline.
 /// Small files that already fit the tier are only remuxed; anything over the upload limit is `too_large`.
-public struct VideoCompressor: Sendable {
-    public var policy: AdmissionPolicy
-    public var preset: CompressPreset
-    public var encoderThreads: Int
+package struct VideoCompressor: Sendable {
+    package var policy: AdmissionPolicy
+    package var preset: CompressPreset
+    package var encoderThreads: Int
 
-    public init(policy: AdmissionPolicy = AdmissionPolicy(), preset: CompressPreset = .default, encoderThreads: Int = 2)
-    {
+    package init(
+        policy: AdmissionPolicy = AdmissionPolicy(), preset: CompressPreset = .default, encoderThreads: Int = 2
+    ) {
         self.policy = policy
         self.preset = preset
         self.encoderThreads = encoderThreads
     }
 
-    public func run(
+    package func run(
         source: String, output: String, quality: CompressPreset.Quality,
         progress: @Sendable (TranscodeProgress) -> Void = { _ in }, isCancelled: @Sendable () -> Bool = { false }
     ) throws(TranscodeError) -> CompressSummary {

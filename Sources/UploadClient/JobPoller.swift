@@ -1,20 +1,20 @@
-public import Foundation
+package import Foundation
 
 /// Follows a job (`GET /v1/jobs/{id}`) until it is published, rejected or failed, waiting as the server's
 /// `Retry-After` says (1 s, growing by half each time, when it says nothing), then finds the master playlist.
-public struct JobPoller: Sendable {
+package struct JobPoller: Sendable {
     /// `GET /v1/jobs/{id}`'s body.
-    public struct Job: Decodable, Sendable, Equatable {
-        public var id: String
-        public var kind: String?
+    package struct Job: Decodable, Sendable, Equatable {
+        package var id: String
+        package var kind: String?
         /// queued, processing (or running), published, rejected, failed.
-        public var state: String
-        public var progressPercent: Int?
+        package var state: String
+        package var progressPercent: Int?
         /// The machine-readable code (`too_large`, `duplicate`, ...).
-        public var reason: String?
-        public var error: String?
-        public var mediaID: String?
-        public var videoURL: String?
+        package var reason: String?
+        package var error: String?
+        package var mediaID: String?
+        package var videoURL: String?
 
         enum CodingKeys: String, CodingKey {
             case id, kind, state, reason, error
@@ -25,20 +25,20 @@ public struct JobPoller: Sendable {
     }
 
     /// A published job, and its master playlist's absolute URL when it is a video.
-    public struct Outcome: Sendable, Equatable {
-        public var job: Job
-        public var masterURL: URL?
+    package struct Outcome: Sendable, Equatable {
+        package var job: Job
+        package var masterURL: URL?
     }
 
-    public let server: URL
-    public let transport: any HTTPTransport
-    public let sleeper: any Sleeper
-    public let backoff: RetryBackoff
+    package let server: URL
+    package let transport: any HTTPTransport
+    package let sleeper: any Sleeper
+    package let backoff: RetryBackoff
     /// The wait when the server gives no `Retry-After`: starts here, grows by half each poll, up to `maxPollSeconds`.
-    public let defaultPollSeconds: Double
-    public let maxPollSeconds: Double
+    package let defaultPollSeconds: Double
+    package let maxPollSeconds: Double
 
-    public init(
+    package init(
         server: URL, transport: any HTTPTransport, sleeper: any Sleeper = TaskSleeper(),
         backoff: RetryBackoff = RetryBackoff(),
         defaultPollSeconds: Double = 1, maxPollSeconds: Double = 10
@@ -55,7 +55,7 @@ public struct JobPoller: Sendable {
     /// - Parameter update: called with every job state read.
     /// - Throws: `UploadError`: `.rejected(reason)` for a rejected job, `.failed(reason)` for a failed one or a
     ///   malformed answer, `.unavailable` when the server stays unreachable, `.interrupted` when cancelled.
-    public func poll(jobPath: String, update: @Sendable (Job) -> Void = { _ in }) async throws -> Outcome {
+    package func poll(jobPath: String, update: @Sendable (Job) -> Void = { _ in }) async throws -> Outcome {
         guard let url = URL(string: jobPath, relativeTo: server)?.absoluteURL else {
             throw UploadError(.failed(code: "protocol_error"), "the job path \"\(jobPath)\" is not a URL")
         }

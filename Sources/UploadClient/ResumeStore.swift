@@ -1,6 +1,6 @@
 internal import FileSystem
-public import Foundation
-public import Transcode
+package import Foundation
+package import Transcode
 
 #if canImport(Glibc)
 internal import Glibc
@@ -10,22 +10,22 @@ internal import Glibc
 /// written atomically, and for compressed uploads the compressed MP4 beside it, so a resume sends identical bytes.
 ///
 /// The token is never written here. Entries are removed when their upload completes.
-public struct ResumeStore: Sendable {
+package struct ResumeStore: Sendable {
     /// One remembered upload.
-    public struct Entry: Codable, Sendable, Equatable {
+    package struct Entry: Codable, Sendable, Equatable {
         /// The absolute tus upload URL the server gave.
-        public var uploadURL: String
-        public var server: String
+        package var uploadURL: String
+        package var server: String
         /// The file the user named (the source, also for compressed uploads).
-        public var source: String
+        package var source: String
         /// SHA-256 (hex) of the source file's content.
-        public var contentSHA256: String
+        package var contentSHA256: String
         /// Bytes declared in `Upload-Length`.
-        public var length: Int64
+        package var length: Int64
         /// The compress tier, for compressed uploads.
-        public var quality: String?
+        package var quality: String?
 
-        public init(
+        package init(
             uploadURL: String, server: String, source: String, contentSHA256: String, length: Int64, quality: String?
         ) {
             self.uploadURL = uploadURL
@@ -43,14 +43,14 @@ public struct ResumeStore: Sendable {
         }
     }
 
-    public let directory: String
+    package let directory: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// `$XDG_CACHE_HOME/reel/uploads`, else `$HOME/.cache/reel/uploads`; nil when neither variable is set.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String?
+    package static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String?
     {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/reel/uploads" }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/reel/uploads" }
@@ -59,7 +59,7 @@ public struct ResumeStore: Sendable {
 
     /// The entry's key: SHA-256 (hex) over the content hash, the server URL and the tier (nil for original bytes).
     /// - Throws: `UploadError` `.failed(digest_failed)` when libcrypto cannot make a digest.
-    public static func key(
+    package static func key(
         contentSHA256: String, server: URL, quality: CompressPreset.Quality?
     ) throws(UploadError)
         -> String
@@ -72,13 +72,13 @@ public struct ResumeStore: Sendable {
         return digest.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
-    public func entryPath(_ key: String) -> String { directory + "/" + key + ".json" }
+    package func entryPath(_ key: String) -> String { directory + "/" + key + ".json" }
 
     /// The compressed MP4 kept for a compressed upload until it completes.
-    public func compressedPath(_ key: String) -> String { directory + "/" + key + ".mp4" }
+    package func compressedPath(_ key: String) -> String { directory + "/" + key + ".mp4" }
 
     /// The remembered entry, or nil when there is none. An unreadable or corrupt entry is removed and reported as nil.
-    public func load(_ key: String) -> Entry? {
+    package func load(_ key: String) -> Entry? {
         let path = entryPath(key)
         guard let bytes = try? ReadOnlyFile.contents(of: path, limit: 64 << 10) else { return nil }
         guard let entry = try? JSONDecoder().decode(Entry.self, from: Data(bytes)) else {
@@ -90,7 +90,7 @@ public struct ResumeStore: Sendable {
 
     /// Writes the entry atomically and durably (a crash leaves the old entry or the new one).
     /// - Throws: `UploadError` `.failed(cache_unwritable)` naming the cache directory or file.
-    public func save(_ entry: Entry, key: String) throws(UploadError) {
+    package func save(_ entry: Entry, key: String) throws(UploadError) {
         do {
             try Directory.create(directory)
             let encoder = JSONEncoder()
@@ -110,12 +110,12 @@ public struct ResumeStore: Sendable {
     }
 
     /// Forgets the upload URL but keeps a compressed file, so a new upload sends the same bytes.
-    public func remove(entryOnly key: String) {
+    package func remove(entryOnly key: String) {
         _ = unlink(entryPath(key))
     }
 
     /// Forgets the upload: removes the entry and any compressed file kept for it.
-    public func remove(_ key: String) {
+    package func remove(_ key: String) {
         _ = unlink(entryPath(key))
         _ = unlink(compressedPath(key))
     }

@@ -1,16 +1,16 @@
-public import Foundation
+package import Foundation
 
 /// How long to wait before another attempt: 0.5 s doubling up to a cap, a limited number of attempts in a row,
 /// and a server's `Retry-After` taken as given (bounded by `maxRetryAfterSeconds`).
-public struct RetryBackoff: Sendable, Equatable {
-    public var initialSeconds: Double
-    public var capSeconds: Double
+package struct RetryBackoff: Sendable, Equatable {
+    package var initialSeconds: Double
+    package var capSeconds: Double
     /// Failed attempts in a row before giving up; any progress starts the count again.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// A `Retry-After` longer than this is cut to it, so a misconfigured server cannot park the client for hours.
-    public var maxRetryAfterSeconds: Double
+    package var maxRetryAfterSeconds: Double
 
-    public init(
+    package init(
         initialSeconds: Double = 0.5, capSeconds: Double = 16, maxAttempts: Int = 8, maxRetryAfterSeconds: Double = 300
     ) {
         self.initialSeconds = initialSeconds
@@ -20,14 +20,14 @@ public struct RetryBackoff: Sendable, Equatable {
     }
 
     /// The wait before retry number `attempt` (1 for the first retry): 0.5, 1, 2, 4, ... capped.
-    public func delay(forAttempt attempt: Int, retryAfter: Double? = nil) -> Double {
+    package func delay(forAttempt attempt: Int, retryAfter: Double? = nil) -> Double {
         if let retryAfter { return min(max(retryAfter, 0), maxRetryAfterSeconds) }
         let exponent = Double(max(attempt - 1, 0))
         return min(initialSeconds * pow(2, exponent), capSeconds)
     }
 
     /// Parses a `Retry-After` value: delay-seconds, or an HTTP date measured from `now`.
-    public static func parseRetryAfter(_ value: String?, now: Date = Date()) -> Double? {
+    package static func parseRetryAfter(_ value: String?, now: Date = Date()) -> Double? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Double(value), seconds.isFinite, seconds >= 0 { return seconds }
         let formatter = DateFormatter()

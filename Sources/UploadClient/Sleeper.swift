@@ -1,15 +1,15 @@
 /// Waits between retries and polls. Production sleeps with `Task.sleep`; tests record the delays they were asked for.
-public protocol Sleeper: Sendable {
+package protocol Sleeper: Sendable {
     /// Waits `seconds`.
     /// - Throws: `CancellationError` when the task is cancelled while waiting.
     func sleep(seconds: Double) async throws
 }
 
 /// `Task.sleep`, so a cancelled upload stops waiting at once.
-public struct TaskSleeper: Sleeper {
-    public init() {}
+package struct TaskSleeper: Sleeper {
+    package init() {}
 
-    public func sleep(seconds: Double) async throws {
+    package func sleep(seconds: Double) async throws {
         guard seconds > 0 else { return try Task.checkCancellation() }
         try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
     }

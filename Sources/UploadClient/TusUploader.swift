@@ -1,34 +1,34 @@
 internal import FileSystem
-public import Foundation
+package import Foundation
 
 /// A tus 1.0.0 client for Reel's `/v1/uploads`: creates an upload, sends the file in checksummed chunks, and after
 /// a dropped connection, a server error or a `409 offset_mismatch` asks the server (`HEAD`) where to continue.
 ///
 /// Transient trouble (no answer, 429, 5xx, 460) is retried with `RetryBackoff`, honouring `Retry-After`; refusals
 /// become `UploadError`s with the server's reason code.
-public struct TusUploader: Sendable {
+package struct TusUploader: Sendable {
     /// Where an upload stands on the server.
-    public struct ServerState: Sendable, Equatable {
-        public var offset: Int64
-        public var length: Int64?
+    package struct ServerState: Sendable, Equatable {
+        package var offset: Int64
+        package var length: Int64?
         /// `Reel-Job`, when the server reports it for a finished upload.
-        public var jobPath: String?
+        package var jobPath: String?
     }
 
     /// What a finished upload gives back.
-    public struct Completion: Sendable, Equatable {
+    package struct Completion: Sendable, Equatable {
         /// The `Reel-Job` path (`/v1/jobs/{id}`).
-        public var jobPath: String
+        package var jobPath: String
     }
 
-    public let server: URL
-    public let token: String
-    public let transport: any HTTPTransport
-    public let sleeper: any Sleeper
-    public let backoff: RetryBackoff
-    public let chunkBytes: Int
+    package let server: URL
+    package let token: String
+    package let transport: any HTTPTransport
+    package let sleeper: any Sleeper
+    package let backoff: RetryBackoff
+    package let chunkBytes: Int
 
-    public init(
+    package init(
         server: URL, token: String, transport: any HTTPTransport, sleeper: any Sleeper = TaskSleeper(),
         backoff: RetryBackoff = RetryBackoff(), chunkBytes: Int = 5_000_000
     ) {
@@ -44,7 +44,7 @@ public struct TusUploader: Sendable {
     /// `POST /v1/uploads`: declares the length and metadata; returns the absolute upload URL.
     /// - Throws: `UploadError`: `.rejected` (413, 422), `.unauthorized` (401, 403), `.unavailable` after the retries,
     ///   `.failed` for any other refusal or an answer without `Location`, `.interrupted` when cancelled.
-    public func create(length: Int64, filename: String, filetype: String) async throws -> URL {
+    package func create(length: Int64, filename: String, filetype: String) async throws -> URL {
         let endpoint = server.appendingPathComponent("v1/uploads")
         let metadata =
             "filename \(Data(filename.utf8).base64EncodedString()),filetype \(Data(filetype.utf8).base64EncodedString())"
@@ -66,7 +66,7 @@ public struct TusUploader: Sendable {
     /// `HEAD` on an upload: the server's offset, or nil when the upload is gone (404/410: unknown, expired, or
     /// another token's).
     /// - Throws: `UploadError` as for `create`.
-    public func state(of upload: URL) async throws -> ServerState? {
+    package func state(of upload: URL) async throws -> ServerState? {
         let request = HTTPRequest(method: "HEAD", url: upload, headers: headers([:]))
         let response = try await sendRetrying(request)
         switch response.status {
@@ -88,7 +88,7 @@ public struct TusUploader: Sendable {
     /// Returns nil when the upload vanished on the server (404/410), so the caller can start a new one.
     /// - Parameter progress: called with the server's offset after every acknowledged chunk and every `HEAD`.
     /// - Throws: `UploadError` as for `create`; `.failed(read_failed)` when the file cannot be read.
-    public func send(
+    package func send(
         file path: String, length: Int64, to upload: URL, from offset: Int64,
         progress: @Sendable (Int64) -> Void = { _ in }
     ) async throws -> Completion? {

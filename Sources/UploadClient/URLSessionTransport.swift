@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 internal import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -8,11 +8,11 @@ internal import FoundationNetworking
 /// `HTTPTransport` over Foundation's `URLSession` (libcurl on Linux). One session per transport, no caching,
 /// no cookies; `timeout` bounds each request.
 /// `@unchecked Sendable`: immutable after init, and `URLSession` is thread-safe (Linux's is not marked `Sendable`).
-public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+package final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     private let session: URLSession
     private let timeout: TimeInterval
 
-    public init(timeout: TimeInterval = 60) {
+    package init(timeout: TimeInterval = 60) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         configuration.urlCache = nil
@@ -25,7 +25,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     deinit { session.finishTasksAndInvalidate() }
 
     /// - Throws: `URLError` when the request failed; `CancellationError` when the calling task was cancelled.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method

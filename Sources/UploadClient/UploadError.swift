@@ -2,8 +2,8 @@
 ///
 /// One place decides rejected / refused token / unavailable / failed / interrupted; callers match on `kind`,
 /// never on the message.
-public struct UploadError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct UploadError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// The file was refused, locally or by the server: another attempt would end the same way (exit 65).
         case rejected(code: String)
         /// The server refused the token (401/403): a configuration problem (exit 77, EX_NOPERM).
@@ -16,17 +16,17 @@ public struct UploadError: Error, Sendable, Equatable, CustomStringConvertible {
         case interrupted
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// A sentence saying what was wrong, which limit, and which file or request.
-    public let message: String
+    package let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// The process exit code for this error.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch kind {
         case .rejected: 65
         case .unauthorized: 77
@@ -37,7 +37,7 @@ public struct UploadError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The machine-readable code for JSON output.
-    public var code: String {
+    package var code: String {
         switch kind {
         case let .rejected(code), let .failed(code): code
         case .unauthorized: "unauthorized"
@@ -46,5 +46,5 @@ public struct UploadError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 }

@@ -1,7 +1,7 @@
 internal import Transcode
 
 /// One line of `reel upload --json`: what happened, as a flat JSON object with an `event` key.
-public enum UploadEvent: Sendable, Equatable, Encodable {
+package enum UploadEvent: Sendable, Equatable, Encodable {
     case plan(UploadPlan)
     case compressing(percent: Double)
     case compressed(path: String, bytes: Int64)
@@ -23,7 +23,7 @@ public enum UploadEvent: Sendable, Equatable, Encodable {
         case masterURL = "master_url"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var json = encoder.container(keyedBy: Key.self)
         switch self {
         case let .plan(plan):

@@ -1,24 +1,24 @@
 internal import FileSystem
-public import Foundation
+package import Foundation
 internal import Synchronization
-public import Transcode
+package import Transcode
 
 /// `reel upload` end to end: plan, compress if needed, create or resume the tus upload, send it, then (when asked)
 /// follow the job until it is published. Everything that happens is reported as an `UploadEvent`.
-public struct UploadFlow: Sendable {
-    public var source: UploadSource
-    public var uploader: TusUploader
-    public var poller: JobPoller
-    public var store: ResumeStore
-    public var quality: CompressPreset.Quality
+package struct UploadFlow: Sendable {
+    package var source: UploadSource
+    package var uploader: TusUploader
+    package var poller: JobPoller
+    package var store: ResumeStore
+    package var quality: CompressPreset.Quality
     /// Follow the job after the upload (`--no-wait` turns it off).
-    public var waitsForJob: Bool
+    package var waitsForJob: Bool
     /// Seconds on a monotonic clock, for the rate and ETA.
-    public var now: @Sendable () -> Double
+    package var now: @Sendable () -> Double
     /// Polled while compressing (SIGINT); the network part stops through task cancellation or this flag.
-    public var isCancelled: @Sendable () -> Bool
+    package var isCancelled: @Sendable () -> Bool
 
-    public init(
+    package init(
         source: UploadSource, uploader: TusUploader, poller: JobPoller, store: ResumeStore,
         quality: CompressPreset.Quality,
         waitsForJob: Bool = true, now: @escaping @Sendable () -> Double = UploadFlow.monotonicSeconds,
@@ -35,15 +35,15 @@ public struct UploadFlow: Sendable {
     }
 
     /// How the run ended without an error.
-    public struct Result: Sendable, Equatable {
-        public var jobURL: URL
+    package struct Result: Sendable, Equatable {
+        package var jobURL: URL
         /// Nil with `--no-wait`.
-        public var outcome: JobPoller.Outcome?
+        package var outcome: JobPoller.Outcome?
     }
 
     /// Uploads `path`.
     /// - Throws: `UploadError` (its `exitCode` is the process's).
-    public func run(path: String, events: @escaping @Sendable (UploadEvent) -> Void) async throws -> Result {
+    package func run(path: String, events: @escaping @Sendable (UploadEvent) -> Void) async throws -> Result {
         let plan = try source.plan(path: path, quality: quality)
         events(.plan(plan))
         let contentHash: String
@@ -148,7 +148,7 @@ public struct UploadFlow: Sendable {
     }
 
     /// Seconds since an arbitrary origin, never going back.
-    public static let monotonicSeconds: @Sendable () -> Double = {
+    package static let monotonicSeconds: @Sendable () -> Double = {
         ProcessInfo.processInfo.systemUptime
     }
 }

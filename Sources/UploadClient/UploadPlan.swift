@@ -1,13 +1,13 @@
-public import Ingest
-public import MediaModel
-public import Transcode
+package import Ingest
+package import MediaModel
+package import Transcode
 
 /// What `reel upload` does with a file before sending it, decided from facts alone (kind, size, whether it already
 /// fits the quality tier): refuse it, send the original bytes, or compress it first. Pure; I/O lives in `UploadSource`.
-public struct UploadPlan: Sendable, Equatable {
-    public enum Kind: String, Sendable, Codable { case video, image }
+package struct UploadPlan: Sendable, Equatable {
+    package enum Kind: String, Sendable, Codable { case video, image }
 
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Send the file's own bytes.
         case uploadAsIs
         /// Compress to one MP4 at this tier with `VideoCompressor`, then send that.
@@ -15,14 +15,14 @@ public struct UploadPlan: Sendable, Equatable {
     }
 
     /// The facts the plan is made from.
-    public struct Facts: Sendable, Equatable {
-        public var path: String
-        public var format: SniffedFormat
-        public var bytes: Int64
+    package struct Facts: Sendable, Equatable {
+        package var path: String
+        package var format: SniffedFormat
+        package var bytes: Int64
         /// True when the video is already H.264/AAC within the tier's size, rate and bitrate (`CompressPreset.fits`).
-        public var fitsTier: Bool
+        package var fitsTier: Bool
 
-        public init(path: String, format: SniffedFormat, bytes: Int64, fitsTier: Bool) {
+        package init(path: String, format: SniffedFormat, bytes: Int64, fitsTier: Bool) {
             self.path = path
             self.format = format
             self.bytes = bytes
@@ -30,21 +30,21 @@ public struct UploadPlan: Sendable, Equatable {
         }
     }
 
-    public var path: String
-    public var kind: Kind
-    public var action: Action
-    public var sourceBytes: Int64
+    package var path: String
+    package var kind: Kind
+    package var action: Action
+    package var sourceBytes: Int64
     /// The name sent in `Upload-Metadata` (`.mp4` when compressed).
-    public var filename: String
+    package var filename: String
     /// The MIME type sent in `Upload-Metadata` (the server applies the image limit to `image/*`).
-    public var filetype: String
+    package var filetype: String
 
     /// Plans the upload of one file.
     /// - Parameters:
     ///   - compressFromBytes: videos this large or larger are always compressed (the compress preset's remux bound).
     /// - Throws: `UploadError` `.rejected` with `too_large` (naming the limit, the file and its size) or
     ///   `unsupported_format` for anything that is neither a video nor an image.
-    public static func make(
+    package static func make(
         _ facts: Facts, quality: CompressPreset.Quality, limits: AdmissionLimits = .default,
         compressFromBytes: Int64 = CompressPreset.default.remuxBelowBytes
     ) throws(UploadError) -> UploadPlan {
@@ -67,7 +67,7 @@ public struct UploadPlan: Sendable, Equatable {
 
     /// Refuses a file over its kind's size limit, or of a kind Reel does not take, before anything else is done.
     /// - Throws: `UploadError` `.rejected` with `too_large` or `unsupported_format`.
-    public static func checkSize(
+    package static func checkSize(
         _ path: String, format: SniffedFormat, bytes: Int64, limits: AdmissionLimits = .default
     ) throws(UploadError) {
         let limit: Int64

@@ -1,19 +1,19 @@
 /// Upload speed and time left, from (time, bytes) samples over a sliding window. Pure: the caller supplies the clock.
-public struct UploadProgress: Sendable, Equatable {
-    public let total: Int64
-    public private(set) var bytes: Int64
+package struct UploadProgress: Sendable, Equatable {
+    package let total: Int64
+    package private(set) var bytes: Int64
     /// Samples older than this (seconds) no longer count towards the rate.
-    public let windowSeconds: Double
+    package let windowSeconds: Double
     private var samples: [(seconds: Double, bytes: Int64)] = []
 
-    public init(total: Int64, bytes: Int64 = 0, windowSeconds: Double = 5) {
+    package init(total: Int64, bytes: Int64 = 0, windowSeconds: Double = 5) {
         self.total = total
         self.bytes = bytes
         self.windowSeconds = windowSeconds
     }
 
     /// Records that `bytes` of `total` are on the server at time `seconds` (any monotonic origin).
-    public mutating func record(bytes: Int64, at seconds: Double) {
+    package mutating func record(bytes: Int64, at seconds: Double) {
         if bytes < self.bytes { samples.removeAll() }  // the server's offset went back (a resume): start the rate anew
         self.bytes = bytes
         samples.append((seconds, bytes))
@@ -23,22 +23,22 @@ public struct UploadProgress: Sendable, Equatable {
     }
 
     /// Bytes per second over the window; nil until two samples at different times exist.
-    public var bytesPerSecond: Double? {
+    package var bytesPerSecond: Double? {
         guard let first = samples.first, let last = samples.last, last.seconds > first.seconds else { return nil }
         return Double(last.bytes - first.bytes) / (last.seconds - first.seconds)
     }
 
     /// Seconds until the rest is sent at the current rate; 0 when done, nil when the rate is unknown or zero.
-    public var etaSeconds: Double? {
+    package var etaSeconds: Double? {
         if bytes >= total { return 0 }
         guard let rate = bytesPerSecond, rate > 0 else { return nil }
         return Double(total - bytes) / rate
     }
 
     /// Percent of the bytes on the server, 0...100.
-    public var percent: Double { total > 0 ? min(100, Double(bytes) * 100 / Double(total)) : 100 }
+    package var percent: Double { total > 0 ? min(100, Double(bytes) * 100 / Double(total)) : 100 }
 
-    public static func == (lhs: UploadProgress, rhs: UploadProgress) -> Bool {
+    package static func == (lhs: UploadProgress, rhs: UploadProgress) -> Bool {
         lhs.total == rhs.total && lhs.bytes == rhs.bytes && lhs.windowSeconds == rhs.windowSeconds
             && lhs.samples.elementsEqual(rhs.samples) { $0.seconds == $1.seconds && $0.bytes == $1.bytes }
     }

@@ -1,15 +1,15 @@
 internal import FileSystem
-public import Ingest
-public import MediaModel
-public import Transcode
+package import Ingest
+package import MediaModel
+package import Transcode
 
 /// The file side of `reel upload`: checks the file locally (size first, then `AdmissionPolicy`), plans it, and
 /// for a compressed upload runs `VideoCompressor` into the place the resume store keeps it.
-public struct UploadSource: Sendable {
-    public var policy: AdmissionPolicy
-    public var preset: CompressPreset
+package struct UploadSource: Sendable {
+    package var policy: AdmissionPolicy
+    package var preset: CompressPreset
 
-    public init(policy: AdmissionPolicy = AdmissionPolicy(), preset: CompressPreset = .default) {
+    package init(policy: AdmissionPolicy = AdmissionPolicy(), preset: CompressPreset = .default) {
         self.policy = policy
         self.preset = preset
     }
@@ -17,7 +17,7 @@ public struct UploadSource: Sendable {
     /// Checks and plans `path`. A file over its limit is refused from its size and first bytes alone, before any
     /// probing; anything else passes the full admission policy first.
     /// - Throws: `UploadError` `.rejected` with the admission reason code (`too_large`, `forbidden_format`, ...).
-    public func plan(path: String, quality: CompressPreset.Quality) throws(UploadError) -> UploadPlan {
+    package func plan(path: String, quality: CompressPreset.Quality) throws(UploadError) -> UploadPlan {
         let upload: SniffedUpload
         do { upload = try policy.open(path: path) } catch { throw Self.rejected(error) }
         if upload.format.isVideo || upload.format.isImage {
@@ -34,7 +34,7 @@ public struct UploadSource: Sendable {
     /// Compresses the plan's source into `output` (which must not exist), refusing a result over the video limit.
     /// - Parameter progress: percent done, 0...100.
     /// - Throws: `UploadError`: `.rejected` (the compressor's rejection, or `too_large` output), `.failed`, `.interrupted`.
-    public func compress(
+    package func compress(
         _ plan: UploadPlan, quality: CompressPreset.Quality, to output: String,
         progress: @escaping @Sendable (Double) -> Void, isCancelled: @escaping @Sendable () -> Bool
     ) throws(UploadError) -> Int64 {

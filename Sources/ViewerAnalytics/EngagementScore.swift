@@ -3,23 +3,23 @@ import Foundation
 /// The `engaging` feed order's score for one video (docs/analytics.md): completion rate and watched fraction, each
 /// smoothed toward the catalog's mean by `priorViews` imaginary views, averaged, and halved every `halfLifeHours`
 /// of the video's age. A video with 3 views sits near the mean instead of at 0 or 1.
-public struct EngagementScore: Sendable, Equatable {
-    public var priorViews = 20.0
-    public var halfLifeHours = 48.0
+package struct EngagementScore: Sendable, Equatable {
+    package var priorViews = 20.0
+    package var halfLifeHours = 48.0
 
-    public init() {}
+    package init() {}
 
     /// The catalog-wide means the smoothing pulls toward: over all views, not over videos.
-    public struct Prior: Sendable, Equatable {
-        public var completionRate: Double
-        public var watchedFraction: Double
+    package struct Prior: Sendable, Equatable {
+        package var completionRate: Double
+        package var watchedFraction: Double
 
-        public init(completionRate: Double, watchedFraction: Double) {
+        package init(completionRate: Double, watchedFraction: Double) {
             self.completionRate = completionRate
             self.watchedFraction = watchedFraction
         }
 
-        public init(_ stats: some Collection<VideoStats>) {
+        package init(_ stats: some Collection<VideoStats>) {
             let views = Double(stats.map(\.views).reduce(0, +))
             guard views > 0 else {
                 self.init(completionRate: 0, watchedFraction: 0)
@@ -32,7 +32,7 @@ public struct EngagementScore: Sendable, Equatable {
     }
 
     /// A video with no views scores the prior, decayed by its age.
-    public func score(_ stats: VideoStats?, prior: Prior, ageHours: Double) -> Double {
+    package func score(_ stats: VideoStats?, prior: Prior, ageHours: Double) -> Double {
         let views = Double(stats?.views ?? 0)
         func smoothed(_ rate: Double?, _ mean: Double) -> Double {
             (views * (rate ?? 0) + priorViews * mean) / (views + priorViews)

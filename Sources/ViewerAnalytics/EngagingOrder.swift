@@ -5,21 +5,21 @@ import Foundation
 ///
 /// Time alone never reorders it: every score decays by the same factor as the clock moves, so only new figures or
 /// new videos make a different order (`EngagingOrderTests`). That keeps the stored rankings few.
-public enum EngagingOrder {
+package enum EngagingOrder {
     /// A published video as the ranking sees it.
-    public struct Candidate: Sendable, Equatable, Hashable {
-        public var id: String
+    package struct Candidate: Sendable, Equatable, Hashable {
+        package var id: String
         /// Unix milliseconds.
-        public var publishedAt: Int64
+        package var publishedAt: Int64
 
-        public init(id: String, publishedAt: Int64) {
+        package init(id: String, publishedAt: Int64) {
             self.id = id
             self.publishedAt = publishedAt
         }
     }
 
     /// `candidates` in engaging order at `now` (Unix milliseconds), from each video's figures (none: no views yet).
-    public static func rank(
+    package static func rank(
         _ candidates: [Candidate], stats: [String: VideoStats], now: Int64, score: EngagementScore = .init()
     ) -> [String] {
         let prior = EngagementScore.Prior(candidates.compactMap { stats[$0.id] })

@@ -3,26 +3,26 @@
 /// id 5. Rows above a missing id wait for it; a gap that stays missing for `patience` is given up, as a transaction
 /// that rolled back leaves its ids missing for good. A row that shows up after its gap was given up is not handed on.
 /// Pure: the caller reads the log and says what time it is.
-public struct EventLogCursor<Element: Sendable>: Sendable {
+package struct EventLogCursor<Element: Sendable>: Sendable {
     /// Ids seen missing, and when they were first seen so (Unix milliseconds).
-    public struct Gap: Sendable, Equatable {
-        public var ids: ClosedRange<Int64>
-        public var since: Int64
+    package struct Gap: Sendable, Equatable {
+        package var ids: ClosedRange<Int64>
+        package var since: Int64
 
-        public init(ids: ClosedRange<Int64>, since: Int64) {
+        package init(ids: ClosedRange<Int64>, since: Int64) {
             self.ids = ids
             self.since = since
         }
     }
 
     /// How long a gap is waited for, in milliseconds.
-    public let patience: Int64
+    package let patience: Int64
     /// Every id at or below it has been handed on or given up: no read needs to go below it again.
-    public private(set) var settled: Int64 = 0
+    package private(set) var settled: Int64 = 0
     /// The highest id read: new rows are read after it.
-    public private(set) var highest: Int64 = 0
+    package private(set) var highest: Int64 = 0
     /// The ids between `settled` and `highest` not read yet, in order, disjoint: read these again.
-    public private(set) var gaps: [Gap] = []
+    package private(set) var gaps: [Gap] = []
     /// Rows read and not handed on yet, in id order: those above the first gap.
     private var waiting: [(id: Int64, element: Element)] = []
 
@@ -32,7 +32,7 @@ public struct EventLogCursor<Element: Sendable>: Sendable {
     /// A cursor that hands on the rows after id `after`; with nil, from the first row it takes. A log whose oldest
     /// rows were deleted starts above a gap that no commit will fill, so a reader starting cold takes the lowest row
     /// it sees as the first: it misses only rows of transactions still open at that moment.
-    public init(patience: Int64, after: Int64? = nil) {
+    package init(patience: Int64, after: Int64? = nil) {
         self.patience = patience
         self.started = after != nil
         self.settled = after ?? 0
@@ -40,11 +40,11 @@ public struct EventLogCursor<Element: Sendable>: Sendable {
     }
 
     /// How many rows wait for a gap below them.
-    public var waitingCount: Int { waiting.count }
+    package var waitingCount: Int { waiting.count }
 
     /// Takes rows read from the log, in any order: those after `highest` and those filling a gap. A row already
     /// taken, or at or below `settled`, is ignored, so overlapping reads are harmless.
-    public mutating func take(_ rows: some Sequence<(id: Int64, element: Element)>, now: Int64) {
+    package mutating func take(_ rows: some Sequence<(id: Int64, element: Element)>, now: Int64) {
         for row in rows {
             if !started {
                 started = true
@@ -63,7 +63,7 @@ public struct EventLogCursor<Element: Sendable>: Sendable {
     }
 
     /// Gives up the gaps seen `patience` or longer ago, then hands on, in id order, every row below the first gap left.
-    public mutating func release(now: Int64) -> [Element] {
+    package mutating func release(now: Int64) -> [Element] {
         gaps.removeAll { now - $0.since >= patience }
         let boundary = gaps.first.map { $0.ids.lowerBound - 1 } ?? highest
         let count = waiting.partitioningIndex { $0.id > boundary }

@@ -1,27 +1,27 @@
 /// What viewers made of one video, rolled up from their events (`GET /v1/videos/{id}/stats`, `reel stats`).
-public struct VideoStats: Sendable, Equatable, Codable {
-    public var video: String
-    public var views: Int
-    public var sessions: Int
-    public var startupMedianMilliseconds: Int?
-    public var startupP90Milliseconds: Int?
+package struct VideoStats: Sendable, Equatable, Codable {
+    package var video: String
+    package var views: Int
+    package var sessions: Int
+    package var startupMedianMilliseconds: Int?
+    package var startupP90Milliseconds: Int?
     /// Stalled time over watched time.
-    public var rebufferRatio: Double
+    package var rebufferRatio: Double
     /// Mean over views of the watched share of the video, each capped at 1 (a loop is not a second view).
-    public var meanWatchedFraction: Double
+    package var meanWatchedFraction: Double
     /// Views that reached the end, over views.
-    public var completionRate: Double
-    public var bytesPerView: Double
+    package var completionRate: Double
+    package var bytesPerView: Double
     /// `retention[t]`: the share of views still watching at second t, for t = 0 up to 60 s or the video's length.
-    public var retention: [Double]
+    package var retention: [Double]
     /// Views by startup time, in the fixed buckets of `startupBucketBounds` (the last one open-ended).
-    public var startupHistogram: [StartupBucket]
+    package var startupHistogram: [StartupBucket]
 
     /// Where the startup histogram's buckets begin, in ms: doubling from 250 ms, as startups spread over orders of
     /// magnitude between a prefetched swipe and a cold start on 3G.
-    public static let startupBucketBounds = [0, 250, 500, 1000, 2000, 4000, 8000]
+    package static let startupBucketBounds = [0, 250, 500, 1000, 2000, 4000, 8000]
 
-    public init(
+    package init(
         video: String, views: Int, sessions: Int, startupMedianMilliseconds: Int?, startupP90Milliseconds: Int?,
         rebufferRatio: Double, meanWatchedFraction: Double, completionRate: Double, bytesPerView: Double,
         retention: [Double], startupHistogram: [StartupBucket] = VideoStats.startupHistogram(of: [])
@@ -40,7 +40,7 @@ public struct VideoStats: Sendable, Equatable, Codable {
     }
 
     /// `startups` (ms) counted into the buckets of `startupBucketBounds`.
-    public static func startupHistogram(of startups: [Int]) -> [StartupBucket] {
+    package static func startupHistogram(of startups: [Int]) -> [StartupBucket] {
         let bounds = startupBucketBounds
         return bounds.indices.map { index in
             let low = bounds[index]
@@ -50,7 +50,7 @@ public struct VideoStats: Sendable, Equatable, Codable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         video = try container.decode(String.self, forKey: .video)
         views = try container.decode(Int.self, forKey: .views)
@@ -83,12 +83,12 @@ public struct VideoStats: Sendable, Equatable, Codable {
 
 /// One bar of a startup histogram: the views whose startup took from `fromMilliseconds` up to (not including)
 /// `toMilliseconds`, or longer for the last bar.
-public struct StartupBucket: Sendable, Equatable, Codable {
-    public var fromMilliseconds: Int
-    public var toMilliseconds: Int?
-    public var views: Int
+package struct StartupBucket: Sendable, Equatable, Codable {
+    package var fromMilliseconds: Int
+    package var toMilliseconds: Int?
+    package var views: Int
 
-    public init(fromMilliseconds: Int, toMilliseconds: Int?, views: Int) {
+    package init(fromMilliseconds: Int, toMilliseconds: Int?, views: Int) {
         self.fromMilliseconds = fromMilliseconds
         self.toMilliseconds = toMilliseconds
         self.views = views

@@ -1,12 +1,12 @@
 /// One event a player sends to `POST /v1/events`. Sessions are anonymous: a random id the server issued to a browser
 /// tab (in its session token), nothing else about the viewer.
-public struct ViewerEvent: Sendable, Equatable {
-    public var session: String
+package struct ViewerEvent: Sendable, Equatable {
+    package var session: String
     /// The video the event is about; an error may have none.
-    public var video: String?
-    public var kind: Kind
+    package var video: String?
+    package var kind: Kind
 
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Playback began: the rendition played first and the time from arriving at the item to its first frame.
         case viewStart(rendition: String, startupMilliseconds: Int)
         case stall(milliseconds: Int)
@@ -18,7 +18,7 @@ public struct ViewerEvent: Sendable, Equatable {
         case error(message: String)
     }
 
-    public init(session: String, video: String?, kind: Kind) {
+    package init(session: String, video: String?, kind: Kind) {
         self.session = session
         self.video = video
         self.kind = kind

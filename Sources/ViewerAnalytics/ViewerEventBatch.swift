@@ -1,11 +1,11 @@
-public import MediaModel
+package import MediaModel
 
 /// A batch as `POST /v1/events` takes it: a JSON array of at most 100 events in at most 64 KB, every field checked,
 /// so the answer to a bad batch names the first bad event and field and nothing of it is stored. Every event of a
 /// batch is of one session, which the caller gives (the server: the session of the batch's token).
-public enum ViewerEventBatch {
-    public static let maximumEvents = 100
-    public static let maximumBytes = 64 * 1024
+package enum ViewerEventBatch {
+    package static let maximumEvents = 100
+    package static let maximumBytes = 64 * 1024
     static let maximumIdentifier = 64
     static let maximumRendition = 32
     static let maximumMessage = 500
@@ -17,7 +17,7 @@ public enum ViewerEventBatch {
 
     /// The events of `body`, each of `session`.
     /// - Throws: `ViewerEventError` for the first thing wrong.
-    public static func parse(_ body: [UInt8], session: String) throws(ViewerEventError) -> [ViewerEvent] {
+    package static func parse(_ body: [UInt8], session: String) throws(ViewerEventError) -> [ViewerEvent] {
         guard body.count <= maximumBytes else { throw .tooLarge(bytes: body.count, limit: maximumBytes) }
         // A list of flat objects, as every batch a player sends is, is read without a dictionary per event; any other
         // document is parsed whole, so a bad one is named exactly as before.

@@ -1,14 +1,14 @@
-public import MediaModel
+package import MediaModel
 
 /// Why a batch of viewer events was refused; the description names the first bad event and field.
-public enum ViewerEventError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ViewerEventError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(bytes: Int, limit: Int)
     case tooManyEvents(count: Int, limit: Int)
     case notJSON(JSONSyntaxError)
     case notAnArray
     case badEvent(index: Int, field: String, problem: Problem)
 
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         case notAnObject
         case missing
         case unknownField
@@ -21,7 +21,7 @@ public enum ViewerEventError: Error, Sendable, Equatable, CustomStringConvertibl
         case setByServer
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .tooLarge(bytes, limit): "the batch is \(bytes) bytes; the limit is \(limit)"
         case let .tooManyEvents(count, limit): "the batch has \(count) events; the limit is \(limit)"

@@ -1,54 +1,54 @@
 /// Real viewing sessions rebuilt from stored viewer events, for the simulator (`reel simulate --replay` and
 /// `--network-from`): each tab's views in the order it watched them, with what the page measured, and its segment
 /// fetches in order as throughput samples.
-public struct ViewerSession: Sendable, Equatable {
-    public struct View: Sendable, Equatable {
-        public var video: String
-        public var startupMilliseconds: Int
-        public var stalls = 0
-        public var stallMilliseconds = 0
+package struct ViewerSession: Sendable, Equatable {
+    package struct View: Sendable, Equatable {
+        package var video: String
+        package var startupMilliseconds: Int
+        package var stalls = 0
+        package var stallMilliseconds = 0
         /// Seconds played (from its end, or its last progress when the end never came).
-        public var watchedSeconds = 0.0
-        public var completed = false
+        package var watchedSeconds = 0.0
+        package var completed = false
         /// Whether its `view_end` arrived.
-        public var ended = false
+        package var ended = false
 
-        public init(video: String, startupMilliseconds: Int) {
+        package init(video: String, startupMilliseconds: Int) {
             self.video = video
             self.startupMilliseconds = startupMilliseconds
         }
 
         /// How long the viewer stayed on the item: startup, playing and stalled, in ms.
-        public var dwellMilliseconds: Int {
+        package var dwellMilliseconds: Int {
             startupMilliseconds + Int((watchedSeconds * 1000).rounded()) + stallMilliseconds
         }
     }
 
     /// One segment fetch: its bytes and how long it took.
-    public struct Sample: Sendable, Equatable {
-        public var bytes: Int
-        public var milliseconds: Int
+    package struct Sample: Sendable, Equatable {
+        package var bytes: Int
+        package var milliseconds: Int
 
-        public init(bytes: Int, milliseconds: Int) {
+        package init(bytes: Int, milliseconds: Int) {
             self.bytes = bytes
             self.milliseconds = milliseconds
         }
 
-        public var kbps: Double { Double(bytes) * 8 / Double(max(1, milliseconds)) }
+        package var kbps: Double { Double(bytes) * 8 / Double(max(1, milliseconds)) }
     }
 
-    public var id: String
-    public var views: [View] = []
-    public var samples: [Sample] = []
+    package var id: String
+    package var views: [View] = []
+    package var samples: [Sample] = []
 
-    public init(id: String) { self.id = id }
+    package init(id: String) { self.id = id }
 }
 
-public enum ViewerSessions {
+package enum ViewerSessions {
     /// The sessions in `events` (in the order they were stored), in the order each first appeared. A tab watches one
     /// video at a time: a `view_start` closes the view before it. A stall outside a view is not counted; a view
     /// that never sent its end keeps its last progress.
-    public static func build(_ events: some Sequence<ViewerEvent>) -> [ViewerSession] {
+    package static func build(_ events: some Sequence<ViewerEvent>) -> [ViewerSession] {
         var sessions: [ViewerSession] = []
         var index: [String: Int] = [:]
         var open: [String: Bool] = [:]  // session -> its last view is still open

@@ -2,9 +2,9 @@
 /// and video; a view that never sent its end (a closed tab whose beacon was lost) counts what its last `progress`
 /// said, and as not completed. It is kept across passes: each adds only the events stored since the last, and
 /// `expire(startedBefore:)` drops what the deleted events had started, so a pass costs the new events, not the window.
-public struct ViewerStatsRollup: Sendable {
+package struct ViewerStatsRollup: Sendable {
     /// The longest retention curve kept, in seconds.
-    public static let retentionSeconds = 60
+    package static let retentionSeconds = 60
 
     private struct View {
         /// When its `view_start` was received (Unix milliseconds).
@@ -29,15 +29,15 @@ public struct ViewerStatsRollup: Sendable {
     /// The videos whose figures changed since `takeChangedVideos()`.
     private var changed: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// Adds events in the order they were stored, with no arrival time: `expire` never drops them.
-    public mutating func add(_ events: some Sequence<ViewerEvent>) {
+    package mutating func add(_ events: some Sequence<ViewerEvent>) {
         for event in events { add(event, receivedAt: .max) }
     }
 
     /// Adds one event, in the order events were stored, received at `receivedAt` (Unix milliseconds).
-    public mutating func add(_ event: ViewerEvent, receivedAt: Int64) {
+    package mutating func add(_ event: ViewerEvent, receivedAt: Int64) {
         guard let video = event.video else { return }
         let key = Key(session: event.session, video: video)
         switch event.kind {
@@ -72,7 +72,7 @@ public struct ViewerStatsRollup: Sendable {
 
     /// Drops the views started before `cutoff` (Unix milliseconds), and the sessions whose latest start was, as if
     /// the events received before it had never been added. Events after a dropped start find no view, as they would.
-    public mutating func expire(startedBefore cutoff: Int64) {
+    package mutating func expire(startedBefore cutoff: Int64) {
         guard cutoff > earliestStart else { return }
         earliestStart = .max
         for (key, view) in open where view.started < cutoff {
@@ -96,24 +96,24 @@ public struct ViewerStatsRollup: Sendable {
 
     /// The videos whose figures may differ from the last time this was called (some may now have no view), in id
     /// order; it starts afresh.
-    public mutating func takeChangedVideos() -> [String] {
+    package mutating func takeChangedVideos() -> [String] {
         defer { changed = [] }
         return changed.sorted()
     }
 
     /// The videos with a view so far, in id order.
-    public var videosViewed: [String] {
+    package var videosViewed: [String] {
         Set(closed.keys).union(open.keys.map(\.video)).sorted()
     }
 
     /// Figures for every video with a view, open views included as they stand. `durationSeconds` gives each video's
     /// length; a video missing from it is taken to be as long as its longest view.
-    public func stats(durationSeconds: [String: Double]) -> [String: VideoStats] {
+    package func stats(durationSeconds: [String: Double]) -> [String: VideoStats] {
         stats(of: videosViewed, durationSeconds: durationSeconds)
     }
 
     /// Figures for those of `videos` with a view; the others are missing from the result.
-    public func stats(of videos: some Sequence<String>, durationSeconds: [String: Double]) -> [String: VideoStats] {
+    package func stats(of videos: some Sequence<String>, durationSeconds: [String: Double]) -> [String: VideoStats] {
         var views: [String: [View]] = [:]
         for video in videos { views[video] = closed[video] ?? [] }
         for (key, view) in open where views[key.video] != nil { views[key.video]?.append(view) }

@@ -1,15 +1,15 @@
 /// Exponential backoff for transient failures (the design's failCount/backoff): base × 2^(attempt-1), capped.
-public struct Backoff: Sendable, Equatable {
-    public var baseSeconds: Double
-    public var maximumSeconds: Double
+package struct Backoff: Sendable, Equatable {
+    package var baseSeconds: Double
+    package var maximumSeconds: Double
 
-    public init(baseSeconds: Double = 2, maximumSeconds: Double = 300) {
+    package init(baseSeconds: Double = 2, maximumSeconds: Double = 300) {
         self.baseSeconds = baseSeconds
         self.maximumSeconds = maximumSeconds
     }
 
     /// The wait after the `attempt`-th failure (1-based).
-    public func delay(afterAttempt attempt: Int) -> Double {
+    package func delay(afterAttempt attempt: Int) -> Double {
         guard attempt >= 1 else { return 0 }
         let exponent = min(attempt - 1, 30)
         return min(maximumSeconds, baseSeconds * Double(1 << exponent))

@@ -4,31 +4,31 @@
 /// It pauses when a write failed with ENOSPC/EDQUOT or free space dropped below the minimum. It resumes once free
 /// space is at least the minimum and, after a real ENOSPC, has grown since the pause (otherwise the job that hit the
 /// wall would at once be claimed into the same wall), or when `retrySeconds` have passed, to try again.
-public struct DiskPressure: Sendable, Equatable {
-    public enum Transition: Sendable, Equatable {
+package struct DiskPressure: Sendable, Equatable {
+    package enum Transition: Sendable, Equatable {
         case paused, resumed
         /// Full again right after a timed retry: the same episode, not logged again.
         case stillFull
     }
 
-    public let minimumFreeBytes: Int64
+    package let minimumFreeBytes: Int64
     /// How much must be freed after an ENOSPC before claiming again.
-    public let regrowthBytes: Int64
-    public let retrySeconds: Double
-    public private(set) var isPaused = false
+    package let regrowthBytes: Int64
+    package let retrySeconds: Double
+    package private(set) var isPaused = false
     private var resumeAt: Int64 = 0
     private var pausedAt = 0.0
     /// The last resume was a timed retry, not space that came back.
     private var isRetrying = false
 
-    public init(minimumFreeBytes: Int64, regrowthBytes: Int64 = 1 << 20, retrySeconds: Double = 30) {
+    package init(minimumFreeBytes: Int64, regrowthBytes: Int64 = 1 << 20, retrySeconds: Double = 30) {
         self.minimumFreeBytes = minimumFreeBytes
         self.regrowthBytes = regrowthBytes
         self.retrySeconds = retrySeconds
     }
 
     /// A write failed for lack of space while `available` bytes were free (measured after the job's leftovers went).
-    public mutating func noteFull(available: Int64, now: Double) -> Transition? {
+    package mutating func noteFull(available: Int64, now: Double) -> Transition? {
         resumeAt = max(minimumFreeBytes, max(available, 0) + regrowthBytes)
         pausedAt = now
         defer { isPaused = true }
@@ -37,7 +37,7 @@ public struct DiskPressure: Sendable, Equatable {
     }
 
     /// A measurement of free space.
-    public mutating func observe(available: Int64, now: Double) -> Transition? {
+    package mutating func observe(available: Int64, now: Double) -> Transition? {
         if isPaused {
             let regrown = available >= resumeAt
             let retryDue = available >= minimumFreeBytes && now - pausedAt >= retrySeconds

@@ -1,9 +1,9 @@
-public import FileSystem
+package import FileSystem
 internal import Foundation
 
 /// Starts job processes. The worker's state machine talks only to this seam, so tests can drive publishing,
 /// retries, give-ups, recovery and duplicates in-process with scripted jobs; production spawns `reel worker-job`.
-public protocol JobLauncher: Sendable {
+package protocol JobLauncher: Sendable {
     /// Starts the job; the returned process is polled until it ends.
     /// - Throws: `FileSystemError` when the process cannot be started (the job then fails as `spawn_failed`).
     func launch(_ invocation: JobInvocation) throws(FileSystemError) -> any JobProcess
@@ -13,13 +13,13 @@ public protocol JobLauncher: Sendable {
 
 extension JobLauncher {
     /// Without a way to hear of an end, the worker looks again after `seconds`.
-    public func waitForActivity(upTo seconds: Double) async {
+    package func waitForActivity(upTo seconds: Double) async {
         try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
     }
 }
 
 /// A running job, observed without blocking.
-public protocol JobProcess: Sendable {
+package protocol JobProcess: Sendable {
     var pid: Int32 { get }
     /// The termination once it has ended, nil while it runs.
     func poll() -> Subprocess.Termination?
@@ -32,12 +32,12 @@ extension ForkedProcess: JobProcess {}
 
 /// The production launcher: `reel worker-job --invocation JSON` in its own process group, stdout and stderr to files
 /// in the staging directory, with a small, fixed environment.
-public struct ProcessJobLauncher: JobLauncher {
-    public var executable: String
+package struct ProcessJobLauncher: JobLauncher {
+    package var executable: String
 
-    public init(executable: String = Subprocess.currentExecutable) { self.executable = executable }
+    package init(executable: String = Subprocess.currentExecutable) { self.executable = executable }
 
-    public func launch(_ invocation: JobInvocation) throws(FileSystemError) -> any JobProcess {
+    package func launch(_ invocation: JobInvocation) throws(FileSystemError) -> any JobProcess {
         try Subprocess(
             invocation.commandLine(executable: executable), environment: Self.jobEnvironment,
             stdout: invocation.stdoutFile, stderr: invocation.stderrFile)
@@ -62,21 +62,21 @@ public struct ProcessJobLauncher: JobLauncher {
 /// own limits, and is killed the same way; it only skips `execve`, dynamic linking and the runtime's start-up,
 /// which cost about 25 ms a job (a quarter of a small photo's). The server starts on the first job and again if it
 /// dies.
-public struct ForkingJobLauncher: JobLauncher {
+package struct ForkingJobLauncher: JobLauncher {
     private let server: ForkServerClient
 
-    public init(executable: String = Subprocess.currentExecutable) {
+    package init(executable: String = Subprocess.currentExecutable) {
         server = ForkServerClient(
             arguments: [executable, JobServer.subcommand], environment: ProcessJobLauncher.jobEnvironment)
     }
 
-    public func launch(_ invocation: JobInvocation) throws(FileSystemError) -> any JobProcess {
+    package func launch(_ invocation: JobInvocation) throws(FileSystemError) -> any JobProcess {
         try server.start(invocation.requestLine)
     }
 
     /// The server writes a line when a child ends: the worker wakes on it instead of at its next 10 ms look (about
     /// 5 ms a job with one job at a time). The wait blocks a thread of its own, never the worker's event loop.
-    public func waitForActivity(upTo seconds: Double) async {
+    package func waitForActivity(upTo seconds: Double) async {
         let server = self.server
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Self.waiting.async {

@@ -1,23 +1,23 @@
-public import ChatImages
-public import MediaModel
+package import ChatImages
+package import MediaModel
 package import Sandbox
-public import Transcode
+package import Transcode
 
 /// What a job process leaves in its staging directory (`outcome.json`) for the worker to publish or record:
 /// the outputs' description when it succeeded, otherwise the rejection or failure.
-public struct JobOutcome: Codable, Sendable {
-    public var kind: MediaKind?
+package struct JobOutcome: Codable, Sendable {
+    package var kind: MediaKind?
     /// nil when the outputs are ready to publish.
-    public var error: ProcessingError?
-    public var info: MediaInfo?
-    public var video: TranscodeSummary?
-    public var image: ChatImageResult?
+    package var error: ProcessingError?
+    package var info: MediaInfo?
+    package var video: TranscodeSummary?
+    package var image: ChatImageResult?
     /// The protections the job ran under, as it set them up; nil when it never got that far.
     package var sandbox: SandboxReport?
     /// CPU seconds of the job process, all its threads, up to its outcome (a forked job's clock starts at the fork).
     package var cpuSeconds: Double?
 
-    public init(
+    package init(
         kind: MediaKind? = nil, error: ProcessingError? = nil, info: MediaInfo? = nil, video: TranscodeSummary? = nil,
         image: ChatImageResult? = nil
     ) {
@@ -29,7 +29,7 @@ public struct JobOutcome: Codable, Sendable {
     }
 
     /// The exit code that says the same as this outcome.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch error {
         case nil: JobInvocation.ExitCode.published
         case .rejected: JobInvocation.ExitCode.rejected

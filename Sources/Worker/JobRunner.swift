@@ -1,26 +1,26 @@
-public import ChatImages
+package import ChatImages
 internal import FileSystem
 internal import Foundation
-public import Ingest
+package import Ingest
 internal import MediaModel
 internal import Sandbox
-public import Transcode
+package import Transcode
 
 /// The job process (`reel worker-job`): admits one upload and transcodes or converts it into its staging directory,
 /// under resource limits it sets on itself first. It never touches the catalog; the worker publishes.
-public struct JobRunner: Sendable {
-    public var policy: AdmissionPolicy
-    public var ladder: LadderPreset
-    public var imageQuality: ImageQuality
+package struct JobRunner: Sendable {
+    package var policy: AdmissionPolicy
+    package var ladder: LadderPreset
+    package var imageQuality: ImageQuality
 
-    public init(policy: AdmissionPolicy, ladder: LadderPreset, imageQuality: ImageQuality = .high) {
+    package init(policy: AdmissionPolicy, ladder: LadderPreset, imageQuality: ImageQuality = .high) {
         self.policy = policy
         self.ladder = ladder
         self.imageQuality = imageQuality
     }
 
     /// Everything the job process does, from limits to outcome; returns its exit code.
-    public static func main(_ invocation: JobInvocation) -> Int32 {
+    package static func main(_ invocation: JobInvocation) -> Int32 {
         // Limits before the upload is opened: nothing the file makes libav do can exceed them.
         ResourceLimits.dieWithParent()
         do {
@@ -99,7 +99,7 @@ public struct JobRunner: Sendable {
     #endif
 
     /// Writes `outcome` atomically (the worker reads a whole outcome or none) and returns the matching exit code.
-    public static func record(_ outcome: JobOutcome, for invocation: JobInvocation) -> Int32 {
+    package static func record(_ outcome: JobOutcome, for invocation: JobInvocation) -> Int32 {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -8,11 +8,11 @@ internal import LibAV
 ///
 /// It must start single-threaded and stay so: `ReelCLI` runs it before ArgumentParser and the concurrency runtime
 /// start any thread, and it does nothing that starts one.
-public enum JobServer {
+package enum JobServer {
     /// The hidden subcommand; `ReelCLI`'s entry point recognises it first.
-    public static let subcommand = "worker-job-server"
+    package static let subcommand = "worker-job-server"
 
-    public static func main() -> Never {
+    package static func main() -> Never {
         // It must not outlive the worker; its children die with it in turn (JobRunner.main).
         ResourceLimits.dieWithParent()
         // Loaded here, each job's child inherits libav and libheif instead of opening them itself.

@@ -2,22 +2,22 @@ internal import FileSystem
 internal import MediaModel
 internal import NIOCore
 internal import NIOPosix
-public import ObjectStore
+package import ObjectStore
 
 /// A worker's library in object storage (`--library s3://...`): the originals, the outputs of each claim and the
 /// reason files, laid out by `ObjectLayout`. The worker's own directory then holds only what one host works on (its
 /// scratch space): uploads taken from its inbox, and each claim's staging. Disk work runs on NIO's thread pool.
-public struct ObjectLibrary: Sendable {
-    public let client: S3Client
+package struct ObjectLibrary: Sendable {
+    package let client: S3Client
     /// How long an upload that was written but never committed (or an original without a job) is left alone before
     /// the sweep deals with it. Long enough for any claim still uploading; outputs are never read before the commit.
-    public var graceSeconds = 600.0
+    package var graceSeconds = 600.0
     /// How often one worker lists the store for the sweep (each sweep lists `videos/`, `images/` and `originals/`).
-    public var sweepSeconds = 60.0
+    package var sweepSeconds = 60.0
     /// Output files uploaded at once.
-    public var parallelUploads = 4
+    package var parallelUploads = 4
 
-    public init(client: S3Client) { self.client = client }
+    package init(client: S3Client) { self.client = client }
 
     /// The user-metadata name under which every object carries its SHA-256 (the name `reel library copy` uses).
     static let hashName = LibraryCopy.hashName

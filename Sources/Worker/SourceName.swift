@@ -2,14 +2,14 @@ internal import Foundation
 
 /// An upload's original name: bytes from the inbox, kept only as data (for logs and the reason file), never
 /// used to build a path, URL or command.
-public struct SourceName: Sendable, Equatable {
-    public let bytes: [UInt8]
+package struct SourceName: Sendable, Equatable {
+    package let bytes: [UInt8]
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Printable text: the name when it is valid UTF-8 without control or bidi-override characters, otherwise with
     /// those shown as \u{...} escapes and invalid bytes as \x.. escapes.
-    public var display: String {
+    package var display: String {
         if let text = String(validating: bytes, as: UTF8.self) {
             return text.unicodeScalars.map { Self.isUnsafe($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
                 .joined()
@@ -21,8 +21,8 @@ public struct SourceName: Sendable, Equatable {
         }.joined()
     }
 
-    public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
-    public var base64: String { Data(bytes).base64EncodedString() }
+    package var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
+    package var base64: String { Data(bytes).base64EncodedString() }
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)

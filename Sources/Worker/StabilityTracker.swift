@@ -4,15 +4,15 @@
 /// Each scan's facts are read at an unknown moment inside the scan (a listing can be descheduled for seconds on a
 /// loaded host), so the caller passes the clock before and after the listing. A first sighting counts from the
 /// listing's end and a repeat is judged at its start: the quiet time credited is never more than really passed.
-public struct StabilityTracker: Sendable {
-    public let settle: Double
+package struct StabilityTracker: Sendable {
+    package let settle: Double
     private var seen: [[UInt8]: (size: Int64, modified: Int64, since: Double)] = [:]
 
-    public init(settle: Double) { self.settle = settle }
+    package init(settle: Double) { self.settle = settle }
 
     /// Records this scan's facts for `name`, read after `listingStarted` and before `listingEnded` (monotonic
     /// seconds); true once the same facts were already read at least `settle` seconds before this listing began.
-    public mutating func isStable(
+    package mutating func isStable(
         name: [UInt8], size: Int64, modified: Int64, listingStarted: Double, listingEnded: Double
     ) -> Bool {
         if let previous = seen[name], previous.size == size, previous.modified == modified {
@@ -23,9 +23,9 @@ public struct StabilityTracker: Sendable {
     }
 
     /// Forgets names no longer in the inbox (taken, or deleted by their owner).
-    public mutating func keepOnly(_ names: Set<[UInt8]>) {
+    package mutating func keepOnly(_ names: Set<[UInt8]>) {
         seen = seen.filter { names.contains($0.key) }
     }
 
-    public mutating func forget(_ name: [UInt8]) { seen[name] = nil }
+    package mutating func forget(_ name: [UInt8]) { seen[name] = nil }
 }

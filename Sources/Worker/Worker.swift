@@ -1,15 +1,15 @@
-public import Catalog
+package import Catalog
 internal import Deadlines
 internal import FileSystem
 internal import Foundation
-public import Logging
+package import Logging
 internal import MediaModel
-public import Metrics
+package import Metrics
 internal import NIOCore
 internal import NIOPosix
 internal import ObjectStore
 internal import Sandbox
-public import ServiceLifecycle
+package import ServiceLifecycle
 
 /// The watch-folder worker: takes finished uploads out of the inbox, runs each in its own job process under resource
 /// limits, and publishes the outputs atomically (files fsynced and renamed into place, then one catalog transaction).
@@ -19,12 +19,12 @@ public import ServiceLifecycle
 /// It is an actor on a thread of its own (`executorGroup`): its file-system calls block, and must hold up neither the
 /// concurrency pool that serves HTTP in `reel serve --inbox` nor an event loop that carries connections (the
 /// catalog's PostgreSQL connections run on a group of their own). Whole-file hashing goes to NIO's thread pool.
-public actor Worker: Service {
-    public let configuration: WorkerConfiguration
+package actor Worker: Service {
+    package let configuration: WorkerConfiguration
     /// The job queue and publishing: the worker reads no feed and takes no upload over HTTP.
-    public let store: any JobQueue & Publishing
+    package let store: any JobQueue & Publishing
     /// Disk state for `/healthz`.
-    public nonisolated let status = WorkerStatus()
+    package nonisolated let status = WorkerStatus()
     let layout: LibraryLayout
     let logger: Logger
     let metrics: any MetricsFactory
@@ -69,11 +69,11 @@ public actor Worker: Service {
         var cpuSeconds: Double?
     }
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executorLoop.executor.asUnownedSerialExecutor() }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { executorLoop.executor.asUnownedSerialExecutor() }
 
     /// - Throws: `FileSystemError` when the library cannot be laid out or locked, `WorkerSetupError` when the inbox
     ///   and the library are on different file systems.
-    public init(
+    package init(
         configuration: WorkerConfiguration, store: any JobQueue & Publishing, logger: Logger,
         metrics: any MetricsFactory = MetricsSystem.factory,
         onFinished: (@Sendable (JobReport) -> Void)? = nil
@@ -113,7 +113,7 @@ public actor Worker: Service {
     /// Runs until graceful shutdown (then stops claiming, lets running jobs finish for the grace period, re-queues
     /// the rest and returns), until cancelled (running jobs are re-queued at once), or with `once`, until the inbox
     /// and the queue are empty.
-    public func run() async throws {
+    package func run() async throws {
         await withGracefulShutdownHandler {
             await self.loop()
         } onGracefulShutdown: { [stop] in
@@ -122,7 +122,7 @@ public actor Worker: Service {
     }
 
     /// Asks the loop to stop as graceful shutdown would (for callers outside a ServiceGroup).
-    public nonisolated func requestStop() { stop.set() }
+    package nonisolated func requestStop() { stop.set() }
 
     private func loop() async {
         logger.info(
@@ -241,8 +241,8 @@ public actor Worker: Service {
 
     static func newID() -> String { LibraryLayout.newID() }
 
-    public struct WorkerSetupError: Error, CustomStringConvertible {
-        public let description: String
+    package struct WorkerSetupError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     #if REEL_TEST_HOOKS

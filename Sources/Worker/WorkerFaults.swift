@@ -1,13 +1,13 @@
-public import FileSystem
+package import FileSystem
 internal import Synchronization
 
 #if REEL_TEST_HOOKS
 /// Fault injection for the worker's tests (compiled into debug builds only: `make release` has none of it). `killPoint` names a step of publishing where the worker SIGKILLs itself
 /// (recovery tests); `jobFault` is passed to every job process to act out (`job-crash`, `job-hang`, ...);
 /// `raise(_:errno:times:)` makes a step fail with a real `FileSystemError` (EIO, EROFS, ENOSPC) a number of times.
-public final class WorkerFaults: Sendable {
+package final class WorkerFaults: Sendable {
     /// The steps whose file-system calls can be made to fail.
-    public enum Step: String, Sendable, CaseIterable {
+    package enum Step: String, Sendable, CaseIterable {
         case hashUpload = "hash-upload"
         case createStaging = "create-staging"
         case publishOutputs = "publish-outputs"
@@ -15,17 +15,17 @@ public final class WorkerFaults: Sendable {
         case moveOriginal = "move-original"
     }
 
-    public let killPoint: String?
-    public let jobFault: String?
+    package let killPoint: String?
+    package let jobFault: String?
     private let pending = Mutex<[Step: (code: Int32, remaining: Int)]>([:])
 
-    public init(killPoint: String? = nil, jobFault: String? = nil) {
+    package init(killPoint: String? = nil, jobFault: String? = nil) {
         self.killPoint = killPoint
         self.jobFault = jobFault
     }
 
     /// From `REEL_FAULT_INJECTION`: `job-*` values go to the jobs, anything else is a kill point.
-    public convenience init(environmentValue value: String?) {
+    package convenience init(environmentValue value: String?) {
         guard let value else {
             self.init()
             return
@@ -34,7 +34,7 @@ public final class WorkerFaults: Sendable {
     }
 
     /// The next `times` passes through `step` fail with `code`.
-    public func raise(_ step: Step, errno code: Int32, times: Int) {
+    package func raise(_ step: Step, errno code: Int32, times: Int) {
         pending.withLock { $0[step] = (code, times) }
     }
 

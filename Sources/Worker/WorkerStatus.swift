@@ -2,19 +2,19 @@ internal import Synchronization
 
 /// What the worker tells the rest of the process about itself (the server's `/healthz`): whether it has paused
 /// because the library's disk is full. Safe to read from any thread.
-public final class WorkerStatus: Sendable {
+package final class WorkerStatus: Sendable {
     /// The library's file system had no room: no new upload is claimed until it has.
-    public struct DiskFull: Sendable, Equatable {
-        public var path: String
-        public var availableBytes: Int64
-        public var requiredBytes: Int64
+    package struct DiskFull: Sendable, Equatable {
+        package var path: String
+        package var availableBytes: Int64
+        package var requiredBytes: Int64
     }
 
     private let diskFullState = Mutex<DiskFull?>(nil)
 
-    public init() {}
+    package init() {}
 
-    public var diskFull: DiskFull? { diskFullState.withLock { $0 } }
+    package var diskFull: DiskFull? { diskFullState.withLock { $0 } }
 
     func setDiskFull(_ value: DiskFull?) { diskFullState.withLock { $0 = value } }
 }

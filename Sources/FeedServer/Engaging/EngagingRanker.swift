@@ -1,29 +1,29 @@
-public import Catalog
+package import Catalog
 internal import ViewerAnalytics
 
 /// Makes the engaging feed's rankings from the catalog's figures and stores them (`FeedRanking`). A new ranking is
 /// stored only when its order differs from the newest one's, and rankings made more than `kept` ago go, except the
 /// newest: a cursor older than that is answered 410.
-public struct EngagingRanker: Sendable {
+package struct EngagingRanker: Sendable {
     let catalog: any FeedRanking & ViewerEventLog
     /// How long a ranking stays for the cursors paging through it.
-    public static let kept: Duration = .seconds(3600)
+    package static let kept: Duration = .seconds(3600)
 
-    public init(catalog: any FeedRanking & ViewerEventLog) {
+    package init(catalog: any FeedRanking & ViewerEventLog) {
         self.catalog = catalog
     }
 
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// The newest ranking's number afterwards.
-        public var ranking: Int64
+        package var ranking: Int64
         /// Whether this pass stored it (false: the order had not changed).
-        public var stored: Bool
-        public var deleted: Int
+        package var stored: Bool
+        package var deleted: Int
     }
 
     /// One pass at `now` (Unix milliseconds).
     @discardableResult
-    public func refresh(now: Int64) async throws(CatalogError) -> Outcome {
+    package func refresh(now: Int64) async throws(CatalogError) -> Outcome {
         let candidates = try await catalog.rankingCandidates()
         var stats: [String: VideoStats] = [:]
         for figures in try await catalog.allVideoStats() { stats[figures.video] = figures }

@@ -1,4 +1,4 @@
-public import Catalog
+package import Catalog
 
 /// Group commit for `POST /v1/events`: the batches that arrive while one write runs go together in the next, so the
 /// catalog commits (and fsyncs) once per group rather than once per request, and each request still returns only
@@ -10,15 +10,15 @@ public import Catalog
 /// 0.91-0.97 ms of server CPU per batch of 50 at 400 batches/s arriving at random, against 0.61-0.75 ms with 10 ms
 /// spacing. A batch after a quiet spell is written at once; under load each waits at most `spacing` longer
 /// (docs/quirks.md, "Group commit").
-public actor ViewerEventIngest {
-    public enum Refusal: Error, Equatable {
+package actor ViewerEventIngest {
+    package enum Refusal: Error, Equatable {
         /// The write queue holds `waiting` events and this batch would pass `limit`.
         case queueFull(waiting: Int, limit: Int)
     }
 
-    public let log: any ViewerEventLog
-    public let maximumWaiting: Int
-    public let spacing: Duration
+    package let log: any ViewerEventLog
+    package let maximumWaiting: Int
+    package let spacing: Duration
     private var waiting: [ReceivedViewerEvent] = []
     /// The write that will take `waiting`: nil once it has taken them.
     private var next: Task<Result<Void, CatalogError>, Never>?
@@ -27,15 +27,15 @@ public actor ViewerEventIngest {
     /// When the last write started (or is due to start), which the next one keeps `spacing` from.
     private var lastStart: ContinuousClock.Instant?
     /// Writes committed so far and the events in them: what grouping achieved.
-    public private(set) var committedGroups = 0
-    public private(set) var committedEvents = 0
+    package private(set) var committedGroups = 0
+    package private(set) var committedEvents = 0
     /// Events accepted and not yet taken by a write.
-    public var waitingCount: Int { waiting.count }
+    package var waitingCount: Int { waiting.count }
 
-    public static let defaultMaximumWaiting = 50_000
-    public static let defaultSpacing = Duration.milliseconds(10)
+    package static let defaultMaximumWaiting = 50_000
+    package static let defaultSpacing = Duration.milliseconds(10)
 
-    public init(
+    package init(
         log: any ViewerEventLog, maximumWaiting: Int = defaultMaximumWaiting, spacing: Duration = defaultSpacing
     ) {
         self.log = log
@@ -46,7 +46,7 @@ public actor ViewerEventIngest {
     /// Returns once `events` are committed.
     /// - Throws: `Refusal.queueFull` at once when they do not fit; the write's `CatalogError` when it failed (nothing
     ///   of the group was stored: it is one transaction).
-    public func commit(_ events: [ReceivedViewerEvent]) async throws {
+    package func commit(_ events: [ReceivedViewerEvent]) async throws {
         guard !events.isEmpty else { return }
         guard waiting.count + events.count <= maximumWaiting else {
             throw Refusal.queueFull(waiting: waiting.count, limit: maximumWaiting)

@@ -1,7 +1,7 @@
-public import Catalog
+package import Catalog
 internal import Foundation
-public import Logging
-public import ServiceLifecycle
+package import Logging
+package import ServiceLifecycle
 internal import ViewerAnalytics
 
 /// Every `--stats-interval` (a minute by default): deletes the events older than `--events-retention`, adds the
@@ -10,7 +10,7 @@ internal import ViewerAnalytics
 /// run it. With `ranker` (`--feed-order engaging`) each pass then makes the engaging ranking from the new figures; the
 /// first pass makes one from the stored figures before it rolls up, so the feed has a ranking within moments of
 /// starting.
-public struct ViewerStatsService: Service {
+package struct ViewerStatsService: Service {
     let log: any ViewerEventLog
     let videos: any FeedReading
     let retention: Duration
@@ -22,7 +22,7 @@ public struct ViewerStatsService: Service {
     /// Events read per query while rolling up.
     static let page = 10_000
 
-    public init(
+    package init(
         log: any ViewerEventLog, videos: any FeedReading, retention: Duration, interval: Duration = .seconds(60),
         ranker: EngagingRanker? = nil, logger: Logger
     ) {
@@ -34,7 +34,7 @@ public struct ViewerStatsService: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             await rank(after: "starting")
             while !Task.isCancelled {
@@ -72,7 +72,7 @@ public struct ViewerStatsService: Service {
 
     /// One pass at `now` (Unix milliseconds): how many events it deleted and read, and how many videos have figures.
     @discardableResult
-    public func rollUp(now: Int64) async throws(CatalogError) -> (deleted: Int, events: Int, videos: Int) {
+    package func rollUp(now: Int64) async throws(CatalogError) -> (deleted: Int, events: Int, videos: Int) {
         let retentionMilliseconds =
             retention.components.seconds * 1000 + retention.components.attoseconds / 1_000_000_000_000_000
         return try await passes.pass(

@@ -1,10 +1,10 @@
-public import FileSystem
+package import FileSystem
 internal import Foundation
 
 /// Upload tokens: `reel_` and 32 random bytes in base64url, shown once; the catalog keeps their SHA-256.
-public enum BearerToken {
+package enum BearerToken {
     /// A new token and its hash.
-    public static func generate() throws(FileSystemError) -> (token: String, hash: String) {
+    package static func generate() throws(FileSystemError) -> (token: String, hash: String) {
         var generator = SystemRandomNumberGenerator()  // getrandom(2)
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let token =
@@ -15,14 +15,14 @@ public enum BearerToken {
         return (token, try hash(token))
     }
 
-    public static func hash(_ token: String) throws(FileSystemError) -> String {
+    package static func hash(_ token: String) throws(FileSystemError) -> String {
         let digest = try ContentHash(.sha256)
         Array(token.utf8).withUnsafeBytes { digest.update($0) }
         return digest.finish()
     }
 
     /// The token in `Authorization: Bearer <token>`, or nil when the header is missing or of another scheme.
-    public static func fromAuthorization(_ header: String?) -> String? {
+    package static func fromAuthorization(_ header: String?) -> String? {
         guard let header else { return nil }
         // Bytes, not Characters: a space before a combining mark is one Character, which hid the split (found by
         // the bearer fuzz target). The token is RFC 6750's token68, as every token Reel issues is.

@@ -1,6 +1,6 @@
 internal import MediaModel
 internal import NIOCore
-public import ObjectStore
+package import ObjectStore
 
 /// Uploads over HTTP (tus) kept in object storage, as tusd's S3 store keeps them. The bytes go to a multipart upload
 /// at the job's original key (`originals/<id>`: the upload's id becomes its job's), in parts of exactly `partBytes`
@@ -10,13 +10,13 @@ public import ObjectStore
 /// in `uploads/<id>/info`. A server that dies mid-PATCH leaves nothing acknowledged that is not in the store; a part
 /// written past the catalog's offset is written again by the PATCH that resumes, and the tail of the acknowledged
 /// offset names the parts to complete with (SeaweedFS lists a part uploaded twice twice, so its listing cannot).
-public struct ObjectUploads: Sendable {
-    public let client: S3Client
+package struct ObjectUploads: Sendable {
+    package let client: S3Client
     static let partBytes = S3Client.minimumPartSize
     /// The tail object's metadata entry with the parts' entity tags, in order, separated by spaces.
     static let partsName = "parts"
 
-    public init(client: S3Client) { self.client = client }
+    package init(client: S3Client) { self.client = client }
 
     func originalKey(_ id: String) throws -> ObjectKey { try ObjectKey(ObjectLayout.original(id)) }
     func infoKey(_ id: String) throws -> ObjectKey { try ObjectKey(ObjectLayout.uploadInfo(id)) }

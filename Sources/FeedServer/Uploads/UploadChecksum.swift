@@ -1,14 +1,14 @@
-public import FileSystem
+package import FileSystem
 internal import Foundation
 internal import HTTPTypes
 
 /// tus's `Upload-Checksum: <algorithm> <base64 digest>` for one PATCH body; SHA-1 (the protocol's required one)
 /// and SHA-256.
-public struct UploadChecksum: Sendable, Equatable {
-    public let algorithm: ContentHash.Algorithm
-    public let digest: [UInt8]
+package struct UploadChecksum: Sendable, Equatable {
+    package let algorithm: ContentHash.Algorithm
+    package let digest: [UInt8]
 
-    public init?(header: String?) throws(APIError) {
+    package init?(header: String?) throws(APIError) {
         guard let header else { return nil }
         let parts = header.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2 else {

@@ -1,5 +1,5 @@
-public import Catalog
-public import FileSystem
+package import Catalog
+package import FileSystem
 internal import Foundation
 internal import Hummingbird
 internal import MediaModel
@@ -11,11 +11,11 @@ internal import Synchronization
 /// object storage, into a multipart upload that becomes `originals/<job>` (`ObjectUploads`). Nothing here trusts a
 /// byte past the last acknowledged offset, and nothing is acknowledged before it is durable (fsynced, or in the
 /// store) and recorded in the catalog, so any server on the same catalog and storage can take the next PATCH.
-public final class UploadDesk: Sendable {
+package final class UploadDesk: Sendable {
     /// The uploads' records and the tokens that authorize them; a finished upload becomes a queued job through
     /// `UploadLedger.finishUpload`, so the desk needs no other part of the job queue.
-    public let store: any UploadLedger & TokenRegistry
-    public let configuration: UploadConfiguration
+    package let store: any UploadLedger & TokenRegistry
+    package let configuration: UploadConfiguration
     let threadPool: NIOThreadPool
     /// Uploads with a PATCH in progress in this process: a second one at the same time is refused.
     private let busy = Mutex<Set<String>>([])
@@ -26,7 +26,7 @@ public final class UploadDesk: Sendable {
     static let sniffBytes: Int64 = 512
     static let writeBatchBytes: Int64 = 1 << 20
 
-    public convenience init(
+    package convenience init(
         store: any UploadLedger & TokenRegistry,
         configuration: UploadConfiguration
     ) throws(FileSystemError) {
@@ -364,7 +364,7 @@ public final class UploadDesk: Sendable {
 
     /// Removes every unfinished upload whose expiry has passed; returns how many. One whose last byte was
     /// acknowledged before a crash is handed over instead: a complete upload is never dropped.
-    public func removeExpired(now: Int64) async throws -> Int {
+    package func removeExpired(now: Int64) async throws -> Int {
         var removed = 0
         for record in try await store.expiredUploads(now: now) where busy.withLock({ !$0.contains(record.id) }) {
             if record.isComplete {

@@ -1,20 +1,20 @@
 internal import Foundation
-public import Logging
-public import ServiceLifecycle
+package import Logging
+package import ServiceLifecycle
 
 /// Removes expired partial uploads (tus expiration) once a minute, for as long as the server runs.
-public struct UploadExpiryService: Service {
+package struct UploadExpiryService: Service {
     let desk: UploadDesk
     let interval: Duration
     let logger: Logger
 
-    public init(desk: UploadDesk, interval: Duration = .seconds(60), logger: Logger) {
+    package init(desk: UploadDesk, interval: Duration = .seconds(60), logger: Logger) {
         self.desk = desk
         self.interval = interval
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {

@@ -3,10 +3,10 @@ internal import HTTPTypes
 
 /// tus's `Upload-Metadata`: comma-separated `key base64value` pairs (the value may be absent). Reel reads
 /// `filename` and `filetype`; other keys are kept in the header for `HEAD` and otherwise ignored.
-public struct UploadMetadata: Sendable, Equatable {
-    public var pairs: [String: [UInt8]]
+package struct UploadMetadata: Sendable, Equatable {
+    package var pairs: [String: [UInt8]]
 
-    public init(header: String?) throws(APIError) {
+    package init(header: String?) throws(APIError) {
         pairs = [:]
         guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         for element in header.split(separator: ",", omittingEmptySubsequences: false) {
@@ -30,15 +30,15 @@ public struct UploadMetadata: Sendable, Equatable {
     }
 
     /// The client's file name, without any directory part; nil when none was given.
-    public var filename: [UInt8]? {
+    package var filename: [UInt8]? {
         guard let name = pairs["filename"], !name.isEmpty else { return nil }
         let base = name.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
         return base.isEmpty || base == Array("..".utf8) || base == Array(".".utf8) ? nil : Array(base.prefix(255))
     }
 
-    public var filetype: String? { pairs["filetype"].map { String(decoding: $0, as: UTF8.self) } }
+    package var filetype: String? { pairs["filetype"].map { String(decoding: $0, as: UTF8.self) } }
 
-    public var declaresImage: Bool { filetype?.lowercased().hasPrefix("image/") == true }
+    package var declaresImage: Bool { filetype?.lowercased().hasPrefix("image/") == true }
 
     static func invalid(_ message: String) -> APIError {
         APIError(.badRequest, code: "invalid_metadata", message: "Upload-Metadata: \(message)")

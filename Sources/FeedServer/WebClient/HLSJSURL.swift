@@ -2,12 +2,12 @@ internal import Foundation
 
 /// The operator's hls.js URL (`reel serve --hls-js-url`), checked once at start-up: an absolute http(s) URL with a
 /// host, so the page's Content-Security-Policy can name its origin.
-public struct HLSJSURL: Sendable, Equatable {
-    public let text: String
+package struct HLSJSURL: Sendable, Equatable {
+    package let text: String
     /// `scheme://host[:port]`, as a CSP source.
-    public let origin: String
+    package let origin: String
 
-    public init(_ text: String) throws(HLSJSURLError) {
+    package init(_ text: String) throws(HLSJSURLError) {
         let lowered = text.lowercased()
         guard let schemeEnd = lowered.range(of: "://"),
             ["http", "https"].contains(String(lowered[..<schemeEnd.lowerBound]))
@@ -29,8 +29,8 @@ public struct HLSJSURL: Sendable, Equatable {
     }
 }
 
-public struct HLSJSURLError: Error, CustomStringConvertible, Equatable {
-    public let url: String
-    public let problem: String
-    public var description: String { "--hls-js-url \"\(url.prefix(200))\" is not usable: \(problem)" }
+package struct HLSJSURLError: Error, CustomStringConvertible, Equatable {
+    package let url: String
+    package let problem: String
+    package var description: String { "--hls-js-url \"\(url.prefix(200))\" is not usable: \(problem)" }
 }

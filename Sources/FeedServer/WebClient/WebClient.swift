@@ -1,11 +1,11 @@
 internal import Foundation
 internal import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 internal import MediaStore
 
 /// The feed's web page at `/` and the viewer stats page at `/stats`, with their scripts, style and icon, embedded in the binary (SwiftPM's
 /// `embedInCode`), so a copied `reel` serves it with no resource folder beside it.
-public struct WebClient: Sendable {
+package struct WebClient: Sendable {
     let page: WebAsset
     let script: WebAsset
     let eventsScript: WebAsset
@@ -18,7 +18,7 @@ public struct WebClient: Sendable {
     let contentSecurityPolicy: String
 
     /// - Parameter hlsJSURL: where browsers without native HLS load hls.js from; nil offers no fallback.
-    public init(hlsJSURL: HLSJSURL? = nil) {
+    package init(hlsJSURL: HLSJSURL? = nil) {
         let html = String(decoding: PackageResources.index_html, as: UTF8.self)
             .replacingOccurrences(of: "{{HLS_JS_URL}}", with: Self.attributeEscaped(hlsJSURL?.text ?? ""))
         page = WebAsset(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8")

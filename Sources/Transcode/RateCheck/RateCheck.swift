@@ -1,9 +1,9 @@
 /// What the ladder's check of its own quality found, in the job's summary (`TranscodeSummary.rateCheck`): each
 /// rendition set against its bound once encoded, and every rendition that ended outside encoded again until it was
 /// inside (`RateChecker`).
-public struct RateCheck: Codable, Sendable {
+package struct RateCheck: Codable, Sendable {
     /// What a rendition's SSIM-Y is held against.
-    public enum Reference: String, Codable, Sendable {
+    package enum Reference: String, Codable, Sendable {
         /// An H.264 rendition at its rung's own CRF: it is its own reference.
         case ownCRF = "own_crf"
         /// An H.264 rendition above its rung's CRF: that CRF's SSIM-Y over the clip, as the parts of the clip measured
@@ -14,14 +14,14 @@ public struct RateCheck: Codable, Sendable {
     }
 
     /// One encode of a rendition, held against its reference (for HEVC and AV1, the rung's H.264 as published).
-    public struct Attempt: Codable, Sendable, Equatable {
-        public var crf: Double
+    package struct Attempt: Codable, Sendable, Equatable {
+        package var crf: Double
         /// Over every picture of the clip.
-        public var ssimY: Double
-        public var referenceSSIMY: Double
+        package var ssimY: Double
+        package var referenceSSIMY: Double
         /// The lowest SSIM-Y the bound allows: the reference less the allowed drop.
-        public var lowestSSIMY: Double
-        public var inside: Bool { ssimY >= lowestSSIMY }
+        package var lowestSSIMY: Double
+        package var inside: Bool { ssimY >= lowestSSIMY }
 
         enum CodingKeys: String, CodingKey {
             case crf
@@ -31,14 +31,14 @@ public struct RateCheck: Codable, Sendable {
         }
     }
 
-    public struct Rendition: Codable, Sendable {
-        public var id: String
-        public var rung: String
-        public var videoCodec: VideoCodec
-        public var reference: Reference
+    package struct Rendition: Codable, Sendable {
+        package var id: String
+        package var rung: String
+        package var videoCodec: VideoCodec
+        package var reference: Reference
         /// The first encode, then each one made again; the last one is published.
-        public var attempts: [Attempt]
-        public var inside: Bool { attempts.last?.inside ?? false }
+        package var attempts: [Attempt]
+        package var inside: Bool { attempts.last?.inside ?? false }
 
         enum CodingKeys: String, CodingKey {
             case id, rung, reference, attempts
@@ -46,19 +46,19 @@ public struct RateCheck: Codable, Sendable {
         }
     }
 
-    public var renditions: [Rendition]
+    package var renditions: [Rendition]
     /// The GOPs (start, end in seconds) an encoder at each H.264 rung's own CRF sampled beside the ladder, and the
     /// CPU those encoders used; besides them, the H.264 renditions were held against their probe windows.
-    public var sample: [[Double]]
-    public var sampleCPUSeconds: Double
+    package var sample: [[Double]]
+    package var sampleCPUSeconds: Double
     /// How many times the clip was read again to encode renditions again, and the CPU (every thread) and wall time
     /// that took.
-    public var passes: Int
-    public var cpuSeconds: Double
-    public var elapsedSeconds: Double
+    package var passes: Int
+    package var cpuSeconds: Double
+    package var elapsedSeconds: Double
 
     /// Whether every published rendition is inside its bound.
-    public var inside: Bool { renditions.allSatisfy(\.inside) }
+    package var inside: Bool { renditions.allSatisfy(\.inside) }
 
     enum CodingKeys: String, CodingKey {
         case renditions, passes, sample

@@ -3,7 +3,7 @@ import FileSystem
 import Foundation
 
 #if canImport(Glibc)
-public import Glibc
+package import Glibc
 #endif
 
 /// A child process for tests: FileSystem's Subprocess (posix_spawn, clean signal mask, its own process group,
@@ -12,16 +12,16 @@ public import Glibc
 /// Async code never blocks on it: `exit(within:)`, `stop(within:)`, `run(_:within:)` and `suspendUntil` suspend between
 /// looks, and each wait has a bound and names what it waited for. The blocking forms are for synchronous callers and
 /// the compiler refuses them in async code.
-public final class ChildProcess: Sendable {
-    public let command: [String]
+package final class ChildProcess: Sendable {
+    package let command: [String]
     private let process: Subprocess
     private let stdoutPath: String
     private let stderrPath: String
 
-    public var pid: Int32 { process.pid }
+    package var pid: Int32 { process.pid }
 
     /// Starts `command` (an absolute path first). `environment` is added to this process's own.
-    public init(_ command: [String], environment: [String: String] = [:]) throws {
+    package init(_ command: [String], environment: [String: String] = [:]) throws {
         self.command = command
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
         stdoutPath = base + ".out"
@@ -44,12 +44,12 @@ public final class ChildProcess: Sendable {
     /// Waits for the exit, blocking the thread: the exit code, or 128 + the signal that ended it.
     @available(*, noasync, message: "blocks a thread of the concurrency pool: await exit(within:) instead")
     @discardableResult
-    public func wait() -> Int32 { Self.code(process.wait()) }
+    package func wait() -> Int32 { Self.code(process.wait()) }
 
     /// The exit code (or 128 + the signal that ended it), once the process has exited.
     /// - Throws: `DeadlineExceeded` naming the command when it is still running after `limit` (it is left running).
     @discardableResult
-    public func exit(within limit: Duration = .seconds(120)) async throws -> Int32 {
+    package func exit(within limit: Duration = .seconds(120)) async throws -> Int32 {
         let process = self.process
         let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
         let termination = try await TestWaits.during("\(description) to exit", seconds: seconds) {
@@ -64,7 +64,7 @@ public final class ChildProcess: Sendable {
     /// Sends `signal` and waits up to `limit` for the exit; a process still running then is killed with its group.
     /// - Returns: the exit code, or 128 + the signal that ended it.
     @discardableResult
-    public func stop(_ signal: Int32 = SIGTERM, within limit: Duration = .seconds(30)) async -> Int32 {
+    package func stop(_ signal: Int32 = SIGTERM, within limit: Duration = .seconds(30)) async -> Int32 {
         if let termination = process.poll() { return Self.code(termination) }
         process.send(signal)
         if let code = try? await exit(within: limit) { return code }
@@ -72,15 +72,15 @@ public final class ChildProcess: Sendable {
     }
 
     /// Whether it has exited, without waiting.
-    public var hasExited: Bool { process.poll() != nil }
+    package var hasExited: Bool { process.poll() != nil }
 
-    public func signal(_ signal: Int32) { process.send(signal) }
+    package func signal(_ signal: Int32) { process.send(signal) }
 
-    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    package var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    package var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// The command line, shortened, for messages.
-    public var description: String {
+    package var description: String {
         let line = command.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
         return line.count > 160 ? String(line.prefix(157)) + "..." : line
     }
@@ -94,7 +94,7 @@ public final class ChildProcess: Sendable {
 
     /// Runs `command` to the end, blocking the thread.
     @available(*, noasync, message: "blocks a thread of the concurrency pool: await run(_:environment:within:) instead")
-    public static func run(
+    package static func run(
         _ command: [String], environment: [String: String] = [:]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(command, environment: environment)
@@ -103,7 +103,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Runs `command` to the end. - Throws: `DeadlineExceeded` when it has not exited after `limit` (it is then killed).
-    public static func run(
+    package static func run(
         _ command: [String], environment: [String: String] = [:],
         within limit: Duration = .seconds(120)
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
@@ -116,7 +116,7 @@ public final class ChildProcess: Sendable {
     /// not hold one of the concurrency pool's few threads that servers in the test process (and other tests) need.
     /// The condition may itself suspend (a catalog read through GRDB's async access, a request).
     /// The wait is announced to the test watchdog (`TestWaits`) as the caller's file and line.
-    public static func suspendUntil(
+    package static func suspendUntil(
         seconds: Double, file: String = #fileID, line: Int = #line, _ condition: () async throws -> Bool
     ) async rethrows -> Bool {
         try await TestWaits.during("a condition at \(file):\(line)", seconds: seconds) {
@@ -133,7 +133,7 @@ public final class ChildProcess: Sendable {
 
     /// Polls `condition` every 50 ms until it holds or `seconds` pass, blocking the thread.
     @available(*, noasync, message: "blocks a thread of the concurrency pool: await suspendUntil(seconds:_:) instead")
-    public static func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    package static func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }

@@ -7,9 +7,9 @@ import Glibc
 /// next outgoing connection's local end or the next bind to 0; under load a run lost its PostgreSQL that way
 /// ("could not bind ... Address already in use"). So the pick comes from below that range, at random, and is
 /// checked free by binding it. A collision is still possible (another test's pick), so callers retry on one.
-public enum FreePort {
-    public struct Unavailable: Error, CustomStringConvertible {
-        public let description: String
+package enum FreePort {
+    package struct Unavailable: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Ports this far below the ephemeral range's start are used.
@@ -17,7 +17,7 @@ public enum FreePort {
 
     /// A port on `host` nothing is bound to now, from below the ephemeral range.
     /// - Throws: `Unavailable` when `host` is not an IPv4 address or 200 random picks were all taken.
-    public static func pick(host: String = "127.0.0.1") throws -> Int {
+    package static func pick(host: String = "127.0.0.1") throws -> Int {
         let upper = ephemeralStart()
         let lower = max(1024, upper - span)
         for _ in 0..<200 {
@@ -28,7 +28,7 @@ public enum FreePort {
     }
 
     /// Whether a plain bind (no SO_REUSEADDR) to `host:port` succeeds now.
-    public static func isFree(_ port: Int, host: String) throws -> Bool {
+    package static func isFree(_ port: Int, host: String) throws -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Unavailable(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(socket) }
@@ -47,7 +47,7 @@ public enum FreePort {
     }
 
     /// The first port of `net.ipv4.ip_local_port_range` (32768 when it cannot be read).
-    public static func ephemeralStart() -> Int {
+    package static func ephemeralStart() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
             let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first,
             let start = Int(first), start > 1024 + 1000

@@ -1,11 +1,11 @@
 import Glibc
 
 /// A TCP listener on 127.0.0.1 that counts the connections made to it, to prove nothing was contacted.
-public final class LoopbackListener {
+package final class LoopbackListener {
     let descriptor: Int32
-    public let port: UInt16
+    package let port: UInt16
 
-    public init() throws {
+    package init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.descriptor = descriptor
         guard descriptor >= 0 else { throw ListenerError(call: "socket") }
@@ -29,7 +29,7 @@ public final class LoopbackListener {
     deinit { close(descriptor) }
 
     /// Accepts everything queued (completed handshakes stay queued even if the client hung up) and counts it.
-    public func acceptedConnections() -> Int {
+    package func acceptedConnections() -> Int {
         var count = 0
         while true {
             let client = accept(descriptor, nil, nil)
@@ -40,13 +40,13 @@ public final class LoopbackListener {
     }
 }
 
-public struct ListenerError: Error { public let call: String }
+package struct ListenerError: Error { package let call: String }
 
 /// Watches one file with inotify and reports whether anything opened or read it.
-public final class OpenWatcher {
+package final class OpenWatcher {
     let descriptor: Int32
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         descriptor = inotify_init1(Int32(IN_NONBLOCK))
         guard descriptor >= 0, inotify_add_watch(descriptor, path, UInt32(IN_OPEN | IN_ACCESS)) >= 0 else {
             throw ListenerError(call: "inotify")
@@ -55,14 +55,14 @@ public final class OpenWatcher {
 
     deinit { close(descriptor) }
 
-    public var wasOpened: Bool {
+    package var wasOpened: Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         return read(descriptor, &buffer, buffer.count) > 0
     }
 
     /// How many times the file was opened since the last call (or since the watch began): IN_OPEN events, which a
     /// reopen through `/proc/self/fd/N` (libav's way in) makes too. Watch with a fresh watcher to count from zero.
-    public func opens() -> Int {
+    package func opens() -> Int {
         var count = 0
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -1,35 +1,35 @@
 import Foundation
 
 /// The repository's `Presets/` files, and misspelt copies of them for the strict loader's tests.
-public enum PresetFixtures {
+package enum PresetFixtures {
     /// One copy of a preset file with one key misspelt.
-    public struct Misspelling: Sendable, CustomStringConvertible {
+    package struct Misspelling: Sendable, CustomStringConvertible {
         /// Where the misspelt key sits, as the loader reports it: `rungs[1].short_sid`.
-        public var keyPath: String
+        package var keyPath: String
         /// The key it stands for: `short_side`.
-        public var original: String
+        package var original: String
         /// The whole file with that one key changed.
-        public var bytes: [UInt8]
-        public var description: String { keyPath }
+        package var bytes: [UInt8]
+        package var description: String { keyPath }
     }
 
     /// `Presets/` in this checkout (this file is Tests/Support/MediaFixtures/PresetFixtures.swift).
-    public static let directory = URL(fileURLWithPath: #filePath)
+    package static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Presets").path
 
     /// The names of the files in `Presets/`, sorted.
-    public static func fileNames() throws -> [String] {
+    package static func fileNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
     }
 
     /// The bytes of a shipped preset file.
-    public static func bytes(of name: String) throws -> [UInt8] {
+    package static func bytes(of name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
     }
 
     /// Every copy of `json` that has exactly one key, at any depth, misspelt by dropping its last letter.
-    public static func misspellings(of json: [UInt8]) throws -> [Misspelling] {
+    package static func misspellings(of json: [UInt8]) throws -> [Misspelling] {
         let root = try JSONSerialization.jsonObject(with: Data(json))
         return try variants(of: root, path: "").map { variant in
             let data = try JSONSerialization.data(withJSONObject: variant.value, options: [.sortedKeys])

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The `reel` binary the tests run: beside the test bundle in the build folder, else the package's debug build.
-public enum ReelExecutable {
-    public static var path: String {
+package enum ReelExecutable {
+    package static var path: String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [bundle, bundle.deletingLastPathComponent()] {
             let path = candidate.appendingPathComponent("reel").path

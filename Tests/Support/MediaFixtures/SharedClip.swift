@@ -8,10 +8,10 @@ import Glibc
 /// A clip that several tests upload, encoded once per test process: each encode is seconds of CPU in a suite that
 /// keeps both cores busy, and three tests wanted the same kind of clip. Tests only read it; it is removed when the
 /// process exits.
-public enum SharedClip {
+package enum SharedClip {
     /// 12 s of 1280x720 at quality 26, about 8.4 MB: over one 5 MiB part, and under both the 10 MB and the high
     /// tier's bitrate below which `reel upload` sends a video as it is.
-    public static func uploadable() async throws -> String { try await uploadableClip.value }
+    package static func uploadable() async throws -> String { try await uploadableClip.value }
 
     static let directory = FileManager.default.temporaryDirectory.path + "/reel-shared-clips-\(getpid())"
 

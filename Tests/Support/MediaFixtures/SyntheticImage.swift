@@ -1,21 +1,21 @@
 internal import LibAV
 
 /// Generated still images encoded with Reel's own LibAV (PNG and JPEG), plus EXIF splicing for orientation tests.
-public enum SyntheticImage {
+package enum SyntheticImage {
     /// A PNG of a gradient: RGBA with a translucent ramp when `alpha`, otherwise RGB with no alpha channel.
-    public static func png(width: Int, height: Int, alpha: Bool) throws -> [UInt8] {
+    package static func png(width: Int, height: Int, alpha: Bool) throws -> [UInt8] {
         try encode(codec: "png", width: width, height: height, format: alpha ? .rgba : .rgb24) {
             try $0.fillRGBAPattern(alpha: alpha)
         }
     }
 
     /// A baseline JPEG of the test pattern.
-    public static func jpeg(width: Int, height: Int) throws -> [UInt8] {
+    package static func jpeg(width: Int, height: Int) throws -> [UInt8] {
         try encode(codec: "mjpeg", width: width, height: height, format: .yuvj420p) { try $0.fillTestPattern(index: 0) }
     }
 
     /// Inserts an EXIF APP1 segment with the given orientation right after the JPEG's SOI marker.
-    public static func jpeg(_ jpeg: [UInt8], exifOrientation: Int) -> [UInt8] {
+    package static func jpeg(_ jpeg: [UInt8], exifOrientation: Int) -> [UInt8] {
         // Little-endian TIFF with one IFD entry: tag 274 (Orientation), SHORT, count 1.
         var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]
         tiff += [0x01, 0x00, 0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00]
@@ -27,7 +27,7 @@ public enum SyntheticImage {
     }
 
     /// A hostile PNG: its IHDR declares `width`x`height` RGBA but its IDAT is a few hundred zero bytes.
-    public static func pngBomb(width: Int, height: Int) -> [UInt8] {
+    package static func pngBomb(width: Int, height: Int) -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] {
             [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
         }

@@ -4,15 +4,15 @@ internal import LibTurboJPEG
 internal import LibWebP
 
 /// Generated photos in every format the chat-image converter accepts, from one RGBA picture.
-public struct SyntheticPhoto: Sendable {
-    public let width: Int
-    public let height: Int
+package struct SyntheticPhoto: Sendable {
+    package let width: Int
+    package let height: Int
     /// Packed RGBA.
-    public var rgba: [UInt8]
+    package var rgba: [UInt8]
 
     /// A picture with a known layout: a red top-left quadrant, green top-right, blue bottom-left, white bottom-right,
     /// so orientation and colour can be checked in the output. `alpha` fades the right half to transparent.
-    public init(width: Int, height: Int, alpha: Bool = false) {
+    package init(width: Int, height: Int, alpha: Bool = false) {
         self.width = width
         self.height = height
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -37,14 +37,14 @@ public struct SyntheticPhoto: Sendable {
     }
 
     /// A uniform picture of one colour.
-    public init(width: Int, height: Int, color: (UInt8, UInt8, UInt8, UInt8)) {
+    package init(width: Int, height: Int, color: (UInt8, UInt8, UInt8, UInt8)) {
         self.width = width
         self.height = height
         rgba = Array([[color.0, color.1, color.2, color.3]].joined()).repeated(width * height)
     }
 
     /// Replaces the pixels with a one-pixel checkerboard of black and white (the worst case for a resampler).
-    public mutating func makeCheckerboard() {
+    package mutating func makeCheckerboard() {
         for y in 0..<height {
             for x in 0..<width {
                 let v: UInt8 = (x + y) % 2 == 0 ? 0 : 255
@@ -59,7 +59,7 @@ public struct SyntheticPhoto: Sendable {
 
     /// Adds deterministic noise of ±`amplitude` to every colour channel, so an encoder's quality setting shows in
     /// the size of what it writes (flat quadrants cost a few hundred bytes at any quality).
-    public mutating func addNoise(amplitude: Int = 24, seed: UInt64 = 1) {
+    package mutating func addNoise(amplitude: Int = 24, seed: UInt64 = 1) {
         var state = seed
         for i in rgba.indices where i % 4 != 3 {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -68,14 +68,14 @@ public struct SyntheticPhoto: Sendable {
         }
     }
 
-    public enum JPEGFlavour: Sendable {
+    package enum JPEGFlavour: Sendable {
         /// Baseline 4:4:4; progressive 4:2:0; `chroma422` baseline 4:2:2, as many cameras write.
         case baseline, progressive, chroma422, grayscale
         /// Adobe-style inverted CMYK (written as YCCK with an Adobe marker, as Photoshop does).
         case adobeCMYK
     }
 
-    public func jpeg(
+    package func jpeg(
         _ flavour: JPEGFlavour = .baseline, quality: Int = 92, exifOrientation: Int? = nil
     ) throws -> [UInt8] {
         do {
@@ -122,11 +122,11 @@ public struct SyntheticPhoto: Sendable {
     }
 
     /// Still formats libav writes: PNG in several pixel formats, GIF, BMP and TIFF.
-    public enum LibAVFormat: Sendable {
+    package enum LibAVFormat: Sendable {
         case png, png16, pngPalette, pngGray, gif, bmp, tiff
     }
 
-    public func encoded(_ format: LibAVFormat) throws -> [UInt8] {
+    package func encoded(_ format: LibAVFormat) throws -> [UInt8] {
         let (codec, pixelFormat): (String, PixelFormat) =
             switch format {
             case .png: ("png", .rgba)
@@ -153,7 +153,7 @@ public struct SyntheticPhoto: Sendable {
         }
     }
 
-    public func webp(quality: Float = 90) throws -> [UInt8] {
+    package func webp(quality: Float = 90) throws -> [UInt8] {
         do {
             let picture = try WebPPicture(rgba: rgba, width: width, height: height, stride: width * 4, hasAlpha: true)
             return try WebPEncoder(settings: WebPEncoderSettings(quality: quality)).encode(picture)
@@ -163,7 +163,7 @@ public struct SyntheticPhoto: Sendable {
     }
 
     /// HEIC written by libheif's HEVC encoder; `orientation` (EXIF numbering) becomes irot/imir boxes.
-    public func writeHEIC(to path: String, orientation: Int = 1) throws {
+    package func writeHEIC(to path: String, orientation: Int = 1) throws {
         do {
             let context = try HeifContext()
             let image = try HeifImage(pixels: rgba, width: width, height: height, hasAlpha: false)

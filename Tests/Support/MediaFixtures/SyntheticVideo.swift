@@ -1,36 +1,36 @@
 internal import LibAV
 
 /// A generated phone-style clip written with Reel's own LibAV, for tests, benchmarks and sample media.
-public struct SyntheticVideo: Sendable {
-    public var width: Int
-    public var height: Int
+package struct SyntheticVideo: Sendable {
+    package var width: Int
+    package var height: Int
     /// Frames per second as a fraction (30/1, 30000/1001, 60/1).
-    public var frameRate: (Int, Int)
-    public var seconds: Double
+    package var frameRate: (Int, Int)
+    package var seconds: Double
     /// "libx264" or "libx265".
-    public var codec: String = "libx264"
+    package var codec: String = "libx264"
     /// Ten-bit 4:2:0 when true (HEVC phone HDR-style input).
-    public var tenBit: Bool = false
+    package var tenBit: Bool = false
     /// Clockwise display rotation written as a display matrix.
-    public var rotation: Int = 0
+    package var rotation: Int = 0
     /// Adds a mono or stereo AAC track at this sample rate.
-    public var audio: (sampleRate: Int, channels: Int)? = (48_000, 2)
+    package var audio: (sampleRate: Int, channels: Int)? = (48_000, 2)
     /// False writes an audio-only file.
-    public var includeVideo: Bool = true
+    package var includeVideo: Bool = true
     /// "mp4" or "matroska".
-    public var container: String = "mp4"
+    package var container: String = "mp4"
     /// Alternates frame durations so the stream has a variable frame rate around `frameRate`.
-    public var variableFrameRate: Bool = false
+    package var variableFrameRate: Bool = false
     /// Frames before this index are black, to test poster selection.
-    public var blackLeadInFrames: Int = 0
+    package var blackLeadInFrames: Int = 0
     /// What the frames show.
-    public var content: Content = .testPattern
+    package var content: Content = .testPattern
     /// x264/x265 CRF: higher is smaller.
-    public var quality: Int = 28
-    public var preset: String = "ultrafast"
+    package var quality: Int = 28
+    package var preset: String = "ultrafast"
 
     /// Pictures a test can recognise after transcoding (8-bit only).
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         /// A moving gradient and checkerboard, so encoders have real work.
         case testPattern
         /// One flat grey per second, `SyntheticVideo.luma(second:)`: which second a thumbnail shows, by brightness.
@@ -56,9 +56,9 @@ public struct SyntheticVideo: Sendable {
     }
 
     /// The luma of second `second` in `.greyPerSecond` clips: 40...219, neighbouring seconds at least 53 apart.
-    public static func luma(second: Int) -> UInt8 { UInt8(40 + second * 53 % 180) }
+    package static func luma(second: Int) -> UInt8 { UInt8(40 + second * 53 % 180) }
 
-    public init(width: Int, height: Int, frameRate: (Int, Int) = (30, 1), seconds: Double) {
+    package init(width: Int, height: Int, frameRate: (Int, Int) = (30, 1), seconds: Double) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
@@ -67,7 +67,7 @@ public struct SyntheticVideo: Sendable {
 
     /// Encodes the clip to `path`.
     /// - Throws: `SyntheticMediaError` naming the libav call that failed.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         do {
             try encode(to: path)
         } catch {
@@ -168,8 +168,8 @@ public struct SyntheticVideo: Sendable {
 }
 
 /// A fixture that could not be generated.
-public struct SyntheticMediaError: Error, CustomStringConvertible {
-    public var path: String
-    public var message: String
-    public var description: String { "generating \(path): \(message)" }
+package struct SyntheticMediaError: Error, CustomStringConvertible {
+    package var path: String
+    package var message: String
+    package var description: String { "generating \(path): \(message)" }
 }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// A directory of its own for each test, removed when the test is done with it.
-public final class TemporaryDirectory: Sendable {
-    public let path: String
+package final class TemporaryDirectory: Sendable {
+    package let path: String
 
-    public init() throws {
+    package init() throws {
         path = FileManager.default.temporaryDirectory.path + "/reel-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    public func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 
     @discardableResult
-    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+    package func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let target = file(name)
         try FileManager.default.createDirectory(
             atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -23,5 +23,5 @@ public final class TemporaryDirectory: Sendable {
     }
 
     @discardableResult
-    public func write(_ name: String, text: String) throws -> String { try write(name, Array(text.utf8)) }
+    package func write(_ name: String, text: String) throws -> String { try write(name, Array(text.utf8)) }
 }

@@ -7,19 +7,19 @@ import Synchronization
 /// machine (a multi-host takeover waits up to 300 s for PostgreSQL to drop a cut host's connection): while a wait
 /// it was told of is within its bound, the watchdog holds off, and when it acts it names the waits still open.
 /// Outside the watchdog (`REEL_TEST_WAITS` unset) this does nothing.
-public enum TestWaits {
+package enum TestWaits {
     static let path = ProcessInfo.processInfo.environment["REEL_TEST_WAITS"]
     static let counter = Atomic<Int>(0)
 
     /// Runs `body`, announced as a wait for `what` of at most `seconds`.
-    public static func during<T>(
+    package static func during<T>(
         _ what: String, seconds: Double, _ body: () async throws -> T
     ) async rethrows -> T {
         try await during(what, seconds: seconds, log: path, body)
     }
 
     /// The same, announced in `log` (nil: nowhere).
-    public static func during<T>(
+    package static func during<T>(
         _ what: String, seconds: Double, log path: String?, _ body: () async throws -> T
     ) async rethrows -> T {
         guard let path else { return try await body() }

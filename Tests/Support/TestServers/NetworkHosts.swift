@@ -1,7 +1,7 @@
 import Deadlines
 import FileSystem
 import Foundation
-public import MediaFixtures
+package import MediaFixtures
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,15 +15,15 @@ import Glibc
 ///
 /// Names carry this process's pid and a counter, and each set takes a /24 of 10.211.0.0/16 no other set (of any
 /// process) uses, so parallel test processes never collide. Needs root and iproute2's `ip`.
-public final class NetworkHosts: Sendable {
+package final class NetworkHosts: Sendable {
     /// Every namespace this type makes is named `reelnet-<pid>-<counter>-<index>`.
-    public static let namespacePrefix = "reelnet-"
+    package static let namespacePrefix = "reelnet-"
 
-    public let hosts: [NetworkHost]
+    package let hosts: [NetworkHost]
     /// The bridge's address in the root namespace: every host reaches it.
-    public let rootAddress: String
+    package let rootAddress: String
     /// The /24 the hosts and the root address share, for PostgreSQL's pg_hba.conf (`PostgresTestServer(trusting:)`).
-    public let subnet: String
+    package let subnet: String
     let bridge: String
     let ip: String
     private let isClosed = Mutex(false)
@@ -33,13 +33,13 @@ public final class NetworkHosts: Sendable {
     /// and bridges left by test processes that have died are removed first.
     /// - Throws: `NetworkHostsError` naming the `ip` command that failed and its stderr, or saying that root is
     ///   needed, `ip` is missing, no /24 is free, or a link did not come up.
-    public static func make(count: Int) async throws -> NetworkHosts {
+    package static func make(count: Int) async throws -> NetworkHosts {
         try await onOwnThread("making \(count) network hosts") { try NetworkHosts(blockingCount: count) }
     }
 
     /// `make(count:)` on the calling thread, which every `ip` command blocks.
     @available(*, noasync, message: "blocks the thread on ip commands: await NetworkHosts.make(count:) instead")
-    public init(blockingCount count: Int) throws {
+    package init(blockingCount count: Int) throws {
         precondition((1...250).contains(count), "NetworkHosts takes 1 to 250 hosts")
         guard getuid() == 0 else {
             throw NetworkHostsError(
@@ -82,7 +82,7 @@ public final class NetworkHosts: Sendable {
     /// its `stdout` and `stderr`.
     /// - Throws: `NetworkHostsError` when the set is closed or the executable is not there; FileSystemError when
     ///   the spawn fails.
-    public func run(
+    package func run(
         _ host: NetworkHost, _ executable: String, _ arguments: [String] = [],
         environment: [String: String] = [:]
     ) throws -> ChildProcess {
@@ -99,7 +99,7 @@ public final class NetworkHosts: Sendable {
     /// Cuts `host` off: its bridge port goes down, so nothing from the root namespace or another host reaches it,
     /// and its own veth loses carrier (its connections see silence, as with a pulled cable, not a reset).
     /// - Throws: `NetworkHostsError` when `ip` fails or the host's veth still has carrier after 10 s.
-    public func cutLink(_ host: NetworkHost) async throws {
+    package func cutLink(_ host: NetworkHost) async throws {
         try await onOwnThread("cutting \(host)'s link") { try self.cutLinkBlocking(host) }
     }
 
@@ -117,7 +117,7 @@ public final class NetworkHosts: Sendable {
     /// Puts `host` back on the network and checks it is reachable again: carrier on its veth, the bridge port
     /// forwarding, its address in place and a route from it to `rootAddress`.
     /// - Throws: `NetworkHostsError` when `ip` fails or any of those is missing after 10 s.
-    public func restoreLink(_ host: NetworkHost) async throws {
+    package func restoreLink(_ host: NetworkHost) async throws {
         try await onOwnThread("restoring \(host)'s link") { try self.restoreLinkBlocking(host) }
     }
 
@@ -129,7 +129,7 @@ public final class NetworkHosts: Sendable {
     /// Kills every process still running in the namespaces (SIGKILL), then deletes the veths, the namespaces
     /// and the bridge. Safe to call again; deinit calls it.
     /// - Throws: `NetworkHostsError` for the first step that failed (the others are still attempted).
-    public func close() async throws {
+    package func close() async throws {
         try await onOwnThread("closing network hosts") { try self.closeBlocking() }
     }
 

@@ -11,9 +11,9 @@ import Glibc
 /// unprivileged user (PostgreSQL refuses to run as root), a private port and socket directory, no fsync. Each
 /// test makes its own server or its own database on one; the server is stopped and its files removed in deinit.
 /// `@unchecked Sendable`: one test's task at a time starts, stops or kills it; the rest is immutable after init.
-public final class PostgresTestServer: @unchecked Sendable {
-    public struct SetupError: Error, CustomStringConvertible {
-        public let description: String
+package final class PostgresTestServer: @unchecked Sendable {
+    package struct SetupError: Error, CustomStringConvertible {
+        package let description: String
         /// The server exited because its port was bound by someone else.
         let portTaken: Bool
 
@@ -24,14 +24,14 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// The superuser `initdb` creates; it connects without a password (trust), over TCP or the socket.
-    public static let user = "reel"
+    package static let user = "reel"
 
     /// Fixed once the server first listens: a restart after `stop` comes back on it.
-    public private(set) var port: Int
+    package private(set) var port: Int
     /// The address it listens on: loopback, or a namespace's veth address for multi-host tests.
-    public let host: String
-    public let dataDirectory: String
-    public let socketDirectory: String
+    package let host: String
+    package let dataDirectory: String
+    package let socketDirectory: String
     private let directory: TemporaryDirectory
     private let binaries: String
     private let runAs: [String]
@@ -42,7 +42,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// first port tried (a free one is picked when nil); a port found taken is replaced by a fresh pick.
     /// - Throws: `SetupError` saying what is missing or which step failed, with its output; `DeadlineExceeded` when
     ///   initdb or the server's start takes over a minute.
-    public init(host: String = "127.0.0.1", trusting networks: [String] = [], port: Int? = nil) async throws {
+    package init(host: String = "127.0.0.1", trusting networks: [String] = [], port: Int? = nil) async throws {
         binaries = try Self.findBinaries()
         directory = try TemporaryDirectory()
         let root = directory.file("postgres")
@@ -99,14 +99,14 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// `postgres://reel@host:port/database`, as `--database` and `REEL_DATABASE_URL` take it.
-    public func url(database: String = "postgres") -> String {
+    package func url(database: String = "postgres") -> String {
         "postgres://\(Self.user)@\(host):\(port)/\(database)"
     }
 
     /// Starts the server on the existing cluster (again, after `stop`) and waits until it accepts connections. The
     /// default limit is 120 s: with two test runs and a sanitizer run on 2 cores, a server took over 60 s to be ready.
     /// - Throws: `SetupError` with the server's log when it exits or does not get ready within `limit`.
-    public func start(within limit: Duration = .seconds(120)) async throws {
+    package func start(within limit: Duration = .seconds(120)) async throws {
         guard process == nil else { return }
         let server = try ChildProcess(
             runAs + [
@@ -134,19 +134,19 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     /// Stops the server at once (SIGQUIT: immediate shutdown, as a crash would look to clients) and waits for it,
     /// killing it after `limit`.
-    public func stop(within limit: Duration = .seconds(30)) async {
+    package func stop(within limit: Duration = .seconds(30)) async {
         guard let server = process else { return }
         process = nil
         await server.stop(SIGQUIT, within: limit)
     }
 
     /// Kills the server with its backends (SIGKILL to the group) without waiting: for exit handlers, which cannot.
-    public func kill() {
+    package func kill() {
         if let process { _ = Glibc.kill(-process.pid, SIGKILL) }
     }
 
     /// Creates a database of its own for one test.
-    public func createDatabase(_ name: String) async throws {
+    package func createDatabase(_ name: String) async throws {
         let created = try await ChildProcess.run(
             runAs + [
                 binaries + "/createdb", "-h", socketDirectory, "-p", String(port),
@@ -175,7 +175,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// The psql of the same PostgreSQL version, for tests that connect from another namespace.
-    public var psql: String { binaries + "/psql" }
+    package var psql: String { binaries + "/psql" }
 
     /// The newest PostgreSQL under /usr/lib/postgresql/<version>/bin with initdb in it.
     static func findBinaries() throws -> String {

@@ -16,22 +16,22 @@ import Glibc
 /// telemetry off, a data directory and unix sockets in a temporary directory, ports of its own, and a random key
 /// pair it reads from its environment. The bucket exists when `init` returns.
 /// `@unchecked Sendable`: one task at a time starts, stops or kills it (the shared one's through `SharedSeaweed`).
-public final class SeaweedTestServer: @unchecked Sendable {
-    public struct SetupError: Error, CustomStringConvertible {
-        public let description: String
+package final class SeaweedTestServer: @unchecked Sendable {
+    package struct SetupError: Error, CustomStringConvertible {
+        package let description: String
         let portTaken: Bool
     }
 
     /// The release `scripts/install-deps.sh` installs; another is refused, so results do not drift.
-    public static let version = "4.48"
-    public static let region = "us-east-1"
+    package static let version = "4.48"
+    package static let region = "us-east-1"
 
-    public let host: String
-    public let bucket: String
-    public let accessKeyID: String
-    public let secretAccessKey: String
+    package let host: String
+    package let bucket: String
+    package let accessKeyID: String
+    package let secretAccessKey: String
     /// The S3 API's port; the other components' ports are private.
-    public private(set) var s3Port: Int
+    package private(set) var s3Port: Int
     private var ports: [Int]
     private let directory: TemporaryDirectory
     private let binary: String
@@ -40,7 +40,7 @@ public final class SeaweedTestServer: @unchecked Sendable {
     /// Starts the store with `bucket` made, on fresh ports (120 s at most: alone it takes about 1.6 s, but the suite
     /// starts many at once beside its other tests) (a start that lost a port to another test tries again).
     /// - Throws: `SetupError` naming what is missing or the server's log; `DeadlineExceeded` past `limit`.
-    public init(
+    package init(
         host: String = "127.0.0.1", bucket: String = "reel", within limit: Duration = .seconds(120)
     ) async throws {
         binary = try Self.findBinary()
@@ -72,26 +72,26 @@ public final class SeaweedTestServer: @unchecked Sendable {
     }
 
     /// `http://host:port`, the S3 endpoint.
-    public var endpoint: String { "http://\(host):\(s3Port)" }
+    package var endpoint: String { "http://\(host):\(s3Port)" }
 
     /// `--library` for a library under `prefix` in the bucket.
-    public func libraryURL(prefix: String) -> String {
+    package func libraryURL(prefix: String) -> String {
         "s3://\(bucket)/\(prefix)?endpoint=\(endpoint)&region=\(Self.region)"
     }
 
     /// The credentials as Reel (and botocore) read them, for a child process's environment.
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         ["AWS_ACCESS_KEY_ID": accessKeyID, "AWS_SECRET_ACCESS_KEY": secretAccessKey]
     }
 
     /// Whether the process is running (not stopped by `stop`).
-    public var isRunning: Bool { process.map { !$0.hasExited } ?? false }
+    package var isRunning: Bool { process.map { !$0.hasExited } ?? false }
 
     /// Starts the server on its existing data (again, after `stop`) and waits until every component says it is
     /// ready and it serves what it stores (see `probe`). A restart keeps its ports (clients know the S3 one): one still held (weed checks each port before it
     /// binds) is tried again every half second until `limit`.
     /// - Throws: `SetupError` with the log when it exits or is not ready within `limit`.
-    public func start(within limit: Duration = .seconds(120)) async throws {
+    package func start(within limit: Duration = .seconds(120)) async throws {
         guard process == nil else { return }
         let deadline = ContinuousClock.now + limit
         while true {
@@ -190,7 +190,7 @@ public final class SeaweedTestServer: @unchecked Sendable {
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after `limit`); its data stays for `start`.
-    public func stop(within limit: Duration = .seconds(30)) async {
+    package func stop(within limit: Duration = .seconds(30)) async {
         guard let server = process else { return }
         process = nil
         await server.stop(SIGTERM, within: limit)
@@ -208,7 +208,7 @@ public final class SeaweedTestServer: @unchecked Sendable {
     }
 
     /// Kills the server without waiting: for exit handlers, which cannot.
-    public func kill() {
+    package func kill() {
         if let process { _ = Glibc.kill(-process.pid, SIGKILL) }
     }
 

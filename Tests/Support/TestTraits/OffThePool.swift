@@ -1,14 +1,14 @@
 import Dispatch
-public import Testing
+package import Testing
 
 /// A trait for suites whose tests do seconds or minutes of synchronous CPU work in-process (encoding a clip, a
 /// ladder, a photo): each test runs on a thread of its own instead of on the concurrency pool, whose two threads
 /// (on a 2-core machine) every other test and in-process server in the test run needs for its wake-ups. Without
 /// it, a few such tests at once held both pool threads for minutes, and tests that only wait ran past their limits.
-public struct OffThePool: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
+package struct OffThePool: SuiteTrait, TestTrait, TestScoping {
+    package var isRecursive: Bool { true }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -20,7 +20,7 @@ public struct OffThePool: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == OffThePool {
     /// Runs each test of the suite on a thread of its own (`OffThePool`).
-    public static var offThePool: Self { OffThePool() }
+    package static var offThePool: Self { OffThePool() }
 }
 
 /// A task executor with one serial dispatch queue: its thread comes from dispatch's ordinary pool, not from the

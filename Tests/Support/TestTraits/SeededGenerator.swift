@@ -1,9 +1,9 @@
 /// SplitMix64 for tests: the same cases every run, so a failure names a case that can be made again.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    public var state: UInt64
-    public init(state: UInt64) { self.state = state }
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
+    package var state: UInt64
+    package init(state: UInt64) { self.state = state }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -11,6 +11,6 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
-    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    package mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
