@@ -28,7 +28,15 @@ extension Worker {
             do {
                 try await start(job)
             } catch {
-                await handle(error, for: job, seconds: 0)
+                guard Task.isCancelled else {
+                    await handle(error, for: job, seconds: 0)
+                    continue
+                }
+                // Shutdown landed between the claim and the launch (the catalog refuses a cancelled task's reads):
+                // the job goes back as it was, as a running one does, rather than wait out its lease.
+                Directory.remove(staging(of: job))
+                await requeueAtShutdown(job.lease, id: job.id)
+                return
             }
         }
     }
@@ -251,21 +259,26 @@ extension Worker {
         for (id, entry) in running {
             _ = entry.process.kill()
             Directory.remove(staging(of: entry.job))
-            do {
-                // In a task of its own, which is not cancelled: GRDB's async access refuses a cancelled task's work
-                // (CancellationError), and this write must still happen. It is one short write; the loop waits for it.
-                try await Task { [store, lease = entry.lease] in
-                    try await store.requeue(
-                        lease, notBefore: 0, failure: nil, refundAttempt: true, now: Self.nowMilliseconds)
-                }.value
-                logger.warning("job re-queued at shutdown", metadata: ["job": "\(id)"])
-            } catch {
-                logger.error(
-                    "cannot re-queue a job at shutdown; recovery will", metadata: ["job": "\(id)", "error": "\(error)"])
-            }
+            await requeueAtShutdown(entry.lease, id: id)
         }
         running.removeAll()
         recordRunning()
+    }
+
+    /// Puts a claimed job back in the queue as it was (the attempt does not count).
+    func requeueAtShutdown(_ lease: JobLease, id: String) async {
+        do {
+            // In a task of its own, which is not cancelled: GRDB's async access refuses a cancelled task's work
+            // (CancellationError), and this write must still happen. It is one short write; the loop waits for it.
+            try await Task { [store] in
+                try await store.requeue(
+                    lease, notBefore: 0, failure: nil, refundAttempt: true, now: Self.nowMilliseconds)
+            }.value
+            logger.warning("job re-queued at shutdown", metadata: ["job": "\(id)"])
+        } catch {
+            logger.error(
+                "cannot re-queue a job at shutdown; recovery will", metadata: ["job": "\(id)", "error": "\(error)"])
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import Catalog
 import FileSystem
 import Foundation
 import GRDB
+import Logging
 import MediaFixtures
 import MediaModel
 import SQLiteCatalog
@@ -158,6 +159,22 @@ import Worker
             (try? await rig.jobs().first?.state == .processing) ?? false
         }
         #expect(started, "the job never started")
+        running.cancel()
+        try await running.value
+        let job = try #require(try await rig.jobs().first)
+        #expect(job.state == .queued && job.attempts == 0 && job.owner == nil, "\(job)")
+    }
+
+    @Test func cancellationBetweenAClaimAndItsLaunchRequeuesTheJobAtOnce() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let catalog = ShutdownMidStartCatalog(rig.store)
+        let configuration = rig.configuration(ScriptedJobLauncher { _, _ in .hang }) { $0.once = false }
+        let worker = try Worker(
+            configuration: configuration, store: catalog, logger: Logger(label: "reel.worker.test"))
+        let running = Task { try await worker.run() }
+        let reached = await ChildProcess.suspendUntil(seconds: 60) { catalog.startReachedTheCheck }
+        #expect(reached, "the job never reached its duplicate check")
         running.cancel()
         try await running.value
         let job = try #require(try await rig.jobs().first)
