@@ -8,7 +8,8 @@ final class ParallelBatch: Sendable {
     nonisolated(unsafe) private let body: (Int) -> Void
     private let next = Atomic<Int>(0)
     private let finished = Atomic<Int>(0)
-    /// A futex-backed semaphore: it parks a thread, and starts none (it is not libdispatch's pool).
+    /// A futex-backed semaphore: it parks a thread, and starts none (it is not libdispatch's pool). Only
+    /// `ParallelLoop.perform`, which is `noasync`, waits on it: never a thread of Swift's cooperative pool.
     private let done = DispatchSemaphore(value: 0)
 
     init(iterations: Int, body: @escaping (Int) -> Void) {

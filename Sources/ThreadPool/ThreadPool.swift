@@ -13,7 +13,8 @@ final class ThreadPool: Sendable {
     private struct State {
         /// Batches that may still have indices to hand out; exhausted ones are dropped as threads look.
         var batches: [ParallelBatch] = []
-        /// The wake-up semaphores of parked threads.
+        /// The wake-up semaphores of parked threads: each waited on only by its own pool thread (`serve`), never by
+        /// a thread of Swift's cooperative pool.
         var idle: [DispatchSemaphore] = []
         var threads = 0
     }
