@@ -44,9 +44,11 @@ demo: release
 	scripts/demo.sh $(REEL_BIN)
 
 # reel-bench holds the benchmark drivers (job claims under contention): built for benchmarks only, never in release.
+# BENCH=feed runs scripts/bench-feed.sh alone (BENCH="feed media" several); the figures go to docs/benchmarks.md.
+BENCH ?=
 bench: deps-bench release
 	$(SWIFT) build -c release --product reel-bench
-	scripts/bench.sh $(REEL_BIN)
+	scripts/bench.sh $(REEL_BIN) $(BENCH)
 
 # Rewrites the sources as .swift-format says (make test checks it).
 format:

@@ -53,4 +53,8 @@ print(f"| pgbench, the same statement | {tps:.0f} | (mean {latency:.2f}) | - | {
 print()
 print(f"Goal: ≥ 2,000 claims/s on PostgreSQL with zero double claims: {pg['claims_per_s']:.0f} claims/s, {pg['double_claims']} double claims; "
       f"Reel / pgbench: {pg['claims_per_s'] / tps:.2f}×")
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
+result(f"job claims/s on PostgreSQL 15, {sys.argv[6]} claimers", pg['claims_per_s'], "pgbench, the same statement", tps, "claims/s")
+result("double claims on PostgreSQL 15", pg['double_claims'], "pgbench, the same statement", twice, "claims", "lower")
 PY

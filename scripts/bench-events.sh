@@ -40,24 +40,7 @@ pg_createdb ceiling
 psql_as() { pg_as "$pg_bin/psql" -X -q -t -A -h "$PG_SOCKET" -p "$PG_PORT" -U reel "$@"; }
 
 # 2,000 distinct batches of 50 events, each one session's: a view start, 3 progress, 1 segment ... as a page sends.
-python3 - "$work/batches.json" <<'PY'
-import json, sys
-kinds = ["view_start", "progress", "segment", "progress", "stall", "segment", "progress", "segment", "view_end", "segment"]
-with open(sys.argv[1], "w") as out:
-    for batch in range(2000):
-        events = []
-        for n in range(50):
-            video = f"v{(batch * 7 + n) % 1000:09d}"
-            kind = kinds[n % len(kinds)]
-            event = {"type": kind, "video": video}
-            if kind == "view_start": event.update(rendition="720p", startup_ms=200 + n)
-            elif kind == "progress": event.update(position_s=n / 4, watched_s=n / 4)
-            elif kind == "segment": event.update(bytes=250000 + n, ms=80 + n)
-            elif kind == "stall": event.update(duration_ms=300 + n)
-            else: event.update(watched_s=12.5, completed=False, bytes=1000000)
-            events.append(event)
-        out.write(json.dumps(events, separators=(",", ":")) + "\n")
-PY
+python3 scripts/lib/event_batches.py batches "$work/batches.json"
 cat > "$work/post.lua" <<'LUA'
 -- POST /v1/events, cycling through the batches file. With RATE (batches/s over all of wrk's THREADS threads), the
 -- batches arrive as a Poisson process at that rate whatever the answers' latency, as from many independent viewers:
@@ -116,20 +99,7 @@ budgets=(--events-session-rate 1000000 --events-session-burst 1000000 --events-a
 serve sqlite "$work/sqlite.sqlite" "${budgets[@]}"
 serve postgres "$PG_URL_BASE/events" "${budgets[@]}"
 # A session per batch, asked of the first server (they all share the library's key): "token<TAB>batch" lines.
-python3 - "$base_sqlite" "$work/batches.json" "$work/batches.txt" <<'PY'
-import http.client, json, sys
-from urllib.parse import urlparse
-url = urlparse(sys.argv[1])
-connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
-with open(sys.argv[2]) as batches, open(sys.argv[3], "w") as out:
-    for batch in batches:
-        connection.request("POST", "/v1/sessions", body=b"")
-        answer = connection.getresponse()
-        body = answer.read()
-        if answer.status != 200:
-            sys.exit(f"bench-events: POST /v1/sessions answered {answer.status}: {body[:200]!r}")
-        out.write(json.loads(body)["token"] + "\t" + batch)
-PY
+python3 scripts/lib/event_batches.py tokens "$base_sqlite" "$work/batches.json" "$work/batches.txt"
 
 wrk_events() {  # wrk_events BASE CONNECTIONS [RATE [DURATION]]: prints "seconds non2xx batches"
     local out
@@ -306,6 +276,8 @@ rollup_empty_ms=$(rollup_cpu_ms "$work/no-events.sqlite")
 python3 - "$lite_rows" "$lite_seconds" "$lite_non2xx" "$lite_ceiling_ms" "$pg_rows" "$pg_seconds" "$pg_non2xx" "$pg_ceiling_ms" \
     "$rounds" "$rollup_rows" "$rollup_full_ms" "$rollup_empty_ms" <<'PY'
 import sys
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
 a = sys.argv[1:]
 lite_rows, lite_s, lite_bad, lite_ceiling = int(a[0]), float(a[1]), int(a[2]), float(a[3]) / 1000
 pg_rows, pg_s, pg_bad, pg_ceiling = int(a[4]), float(a[5]), int(a[6]), float(a[7]) / 1000
@@ -318,6 +290,8 @@ for name, rows, seconds, bad, ceiling, tool in (("SQLite", lite_rows, lite_s, li
     rate = rows / seconds
     top = rows / max(ceiling, 1e-3)
     print(f"| {name} | {rows:,} | {rate:,.0f} | {bad} | {top:,.0f} ({tool}, {ceiling:.2f} s) | {rate / top:.2f}× |")
+    result(f"events/s stored via POST /v1/events on {name}", rate, f"{tool} of the same rows (bulk load)", top,
+           "events/s")
 print()
 print("| round | feed alone req/s (before, between, after) | feed with events req/s | events/s arriving | non-2xx | with / alone before and between | CPU stolen (between, with) | control: events to another server, req/s | control / alone between and after |")
 print("|---|---|---|---|---|---|---|---|---|")
@@ -344,6 +318,8 @@ print("| round | feed with the floor req/s | feed alone after it | floor / alone
 print("|---|---|---|---|---|---|---|---|")
 print("\n".join(floor_lines))
 median = lambda xs: sorted(xs)[len(xs) // 2]
+result(f"feed req/s while 20,000 events/s arrive, median of {len(ratios)} rounds, as a share of alone",
+       median(ratios), "the feed beside the cheapest ingest (nginx + a bare SQLite inserter)", median(floors), "× alone")
 print(f"Feed (/v1/feed?limit=20, 16 connections, SQLite) while events arrive: median {median(ratios):.2f}× of "
       f"alone over {len(ratios)} rounds (goal ≥ 0.80×); with the same events sent to another server instead, "
       f"{median(controls):.2f}×; beside the floor (nginx answering the same POSTs 204, and the same rows inserted "

@@ -62,4 +62,9 @@ print(f"Goals: PostgreSQL ≥ 0.5× SQLite: first kept {ratio(pg_kept, lite_kept
       f"deep {ratio(pg_deep, lite_deep):.2f}×; PostgreSQL deep / first, both queried: {ratio(pg_deep, pg_first):.2f} (within 10 %: 0.90–1.10), "
       f"deep / kept first: {ratio(pg_deep, pg_kept):.2f}; "
       f"non-2xx: {sum(int(r['non2xx']) for r in rows)}, socket errors: {sum(int(r['sock_err']) for r in rows)}")
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
+for name, l, p in (("first page, kept", lite_kept, pg_kept), ("first page, queried", lite_first, pg_first),
+                   ("deep page (~900k in), queried", lite_deep, pg_deep)):
+    result(f"{name}: req/s on PostgreSQL 15", f(p, 'req/s'), "Reel on SQLite, the same rows", f(l, 'req/s'), "req/s")
 PY

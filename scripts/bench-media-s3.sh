@@ -120,6 +120,13 @@ for name, streamed, direct in [("segment", streamed_seg, direct_seg), ("playlist
     print(f"    with both on these cores, streamed <= {machine_d / machine_s:.2f}x measured; a Reel that cost "
           f"nothing: <= {machine_d / (machine_s - reel_s):.2f}x; to reach 0.8x Reel may use at most "
           f"{max(0.0, machine_d / 0.8 - (machine_s - reel_s)):.0f} us per request")
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
+anchor = f"SeaweedFS {sys.argv[2]} directly (presigned GET)"
+result(f"segment ({size} bytes) req/s, held in memory", rps(reel_seg), anchor, rps(direct_seg), "req/s")
+result("master playlist req/s, held in memory", rps(reel_pl), anchor, rps(direct_pl), "req/s")
+result(f"segment ({size} bytes) req/s, streamed from the store", rps(streamed_seg), anchor, rps(direct_seg), "req/s")
+result("master playlist req/s, streamed from the store", rps(streamed_pl), anchor, rps(direct_pl), "req/s")
 for name, r in [("reel segment", reel_seg), ("direct segment", direct_seg), ("reel playlist", reel_pl),
                 ("direct playlist", direct_pl), ("streamed segment", streamed_seg), ("streamed playlist", streamed_pl)]:
     if r["non2xx"] != "0" or r["sock_err"] != "0":

@@ -53,6 +53,12 @@ if "pdas" in policies:
             base = means[("pdas", s)]
             cells.append(f"{means[(p, s)] / base:.3f}" if base > 0 else "n/a")
         print(f"| {p} | " + " | ".join(cells) + " |")
+    sys.path.insert(0, "scripts/lib")
+    from bench_result import result
+    for s in sets:
+        if "aware" in policies and means[("pdas", s)] > 0:
+            result(f"challenge score, {s} traces (mean of seeds {'/'.join(seeds)})", means[("aware", s)],
+                   "pdas, the challenge's winner", means[("pdas", s)], "score")
 print("\nStall and waste (mean of seeds): rebuffer / watch time, wasted / downloaded bytes.\n")
 print("| policy | " + " | ".join(sets) + " |")
 print("|---|" + "---|" * len(sets))

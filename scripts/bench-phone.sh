@@ -14,6 +14,7 @@
 #      SECONDS_CLIP=8, SECTIONS="colour loudness", KEEP_WORK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/bench.sh
 reel=$(realpath "${1:-.build/release/reel}")
 anchors=$(realpath ../shared/anchors)
 work=$(mktemp -d)
@@ -79,6 +80,10 @@ if wants colour; then
         ratio=$(awk -v a="$new_cpu" -v b="$old_cpu" 'BEGIN { printf "%.2f", a / b }')
         share=$(conversion_share "$in")
         echo "| $clip | $new_de | $new_clip | $new_cpu | $old_de | $old_cpu | $ratio | $hable_de | $hable_clip | $mobius_de | $mobius_clip | $plain_clip | $ff_cpu | $share |"
+        bench_result "$clip: CIEDE2000 of the top rung to the SDR source" "$new_de" \
+            "the ffmpeg CLI (zscale + tonemap=hable)" "$hable_de" ΔE lower
+        bench_result "$clip: transcode CPU (Reel: the whole ladder)" "$new_cpu" \
+            "the ffmpeg CLI (one tone-mapped rendition)" "$ff_cpu" s lower
     done
     read -r sdr_de _ <<<"$(colour "$source" "$(top_rung "$work/sdr-reel")")"
     echo
@@ -96,5 +101,11 @@ if wants loudness; then
         out=$("$anchors/loudness.sh" "$(top_rung "$work/$clip-reel")")
         field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
         echo "| $clip | $(field integrated_lufs "$src") | $(field true_peak_dbtp "$src") | $(field integrated_lufs "$out") | $(field true_peak_dbtp "$out") |"
+        # How far from the -14 LUFS target, by the shared loudness meter: Reel's output against its source.
+        off() { awk -v v="$1" 'BEGIN { d = v + 14; if (d < 0) d = -d; printf "%.2f", d }'; }
+        if [ "$(field integrated_lufs "$src")" != "-inf" ] && [ -n "$(field integrated_lufs "$out")" ]; then
+            bench_result "$clip: LU from the -14 LUFS target" "$(off "$(field integrated_lufs "$out")")" \
+                "the upload as recorded" "$(off "$(field integrated_lufs "$src")")" LU lower
+        fi
     done
 fi

@@ -143,6 +143,10 @@ for name in ["3g", "4g", "wifi"]:
         ratio = lambda x, y: f"{x / y:.2f}×" if y else ("=" if x == y else "n/a")
         print(f"{name}: aware / window: swipe start p50 {ratio(a[0], w[0])}, p90 {ratio(a[1], w[1])}, "
               f"p95 {ratio(a[2], w[2])}, mean {ratio(a[3], w[3])}, stalls {a[4]:.2f} vs {w[4]:.2f}, bytes {ratio(a[5], w[5])}")
+        sys.path.insert(0, "scripts/lib")
+        from bench_result import result
+        result(f"{name}: swipe start p50, prefetch=aware", a[0], "the fixed 3 s window", w[0], "ms", "lower")
+        result(f"{name}: MB downloaded, prefetch=aware", a[5], "the fixed 3 s window", w[5], "MB", "lower")
 errors = [e for s in sessions for e in s["errors"]]
 if errors:
     print(f"page errors: {errors[:5]}")

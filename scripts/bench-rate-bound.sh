@@ -45,6 +45,8 @@ for clip in $clips; do
 done
 python3 - "$work" "${made[@]}" <<'PY'
 import json, os, sys
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
 work, clips = sys.argv[1], sys.argv[2:]
 def summary(name):
     path = os.path.join(work, name + ".json")
@@ -79,5 +81,8 @@ for clip in clips:
         passes = (aware.get("rate_check") or {}).get("passes", 0)
         total = sum(r["bytes"] for r in aware["renditions"]) / sum(r["bytes"] for r in plain["renditions"])
         print(f"| {clip}{' (3 codecs)' if suffix else ''} | all | passes again: {passes} | **{total:.3f}** | | | |")
+        result(f"{clip}{' (3 codecs)' if suffix else ''}: ladder bytes, content-aware rates",
+               sum(r["bytes"] for r in aware["renditions"]), "the same ladder at the rungs' CRFs",
+               sum(r["bytes"] for r in plain["renditions"]), "bytes", "lower")
 print(f"\nrenditions outside their bound: {outside}")
 PY

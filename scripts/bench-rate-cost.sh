@@ -40,6 +40,8 @@ for clip in ${CLIPS:-patterns zoom pan text flatzoom animation noise hard bars m
 done
 python3 - "$work" "$rounds" "${made[@]}" <<'PY'
 import json, os, statistics, sys
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
 work, rounds, clips = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def summary(name):  # the last line: --json prints progress events before it
     lines = [l for l in open(os.path.join(work, name + ".json")) if l.startswith("{") and '"renditions"' in l]
@@ -70,4 +72,8 @@ for clip in clips:
     print(f"| {clip}: {about} | {crfs} ({base}) | {stop} | {size(on) / size(off):.3f} | "
           f"{analysis.get('cpu_seconds', 0):.1f} | {checked} | {', '.join(f'{r:.3f}×' for r in ratios)} | "
           f"**{statistics.median(ratios):.3f}×** |")
+    cpu_on = statistics.mean(cpu(f"{clip}-on-{n}") for n in range(1, rounds + 1))
+    cpu_off = statistics.mean(cpu(f"{clip}-off-{n}") for n in range(rounds + 1))
+    result(f"{clip}: ladder CPU, content-aware rates", cpu_on, "the same ladder, content-aware off", cpu_off, "s",
+           "lower")
 PY

@@ -78,4 +78,8 @@ for name in ["3g", "4g", "wifi", "?"]:
 print(f"| all | {report['views']} | {report['views_started']} | {report['startup_measured_median_ms']} | "
       f"{report['startup_predicted_median_ms']} | {report['startup_median_abs_error_ms']} | {report['stall_agreement']:.0%} | {report['stall_count_agreement']:.0%} | "
       f"{report['stalls_measured']} / {report['stalls_predicted']} |")
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
+result("median startup, reel simulate --replay", report['startup_predicted_median_ms'], "measured in Chromium",
+       report['startup_measured_median_ms'], "ms", "closer")
 PY

@@ -12,9 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
+source scripts/lib/bench.sh
+bench_workdir sandbox
 rounds=${ROUNDS:-3}
 videos=${VIDEOS:-4}
 seconds=${SECONDS_PER_VIDEO:-4}
@@ -25,9 +24,7 @@ baseline=${BASELINE:+$(realpath "$BASELINE")}
 mkdir -p "$work/videos" "$work/images"
 for i in $(seq 1 "$videos"); do
     # Distinct bytes per clip (identical uploads would be answered as duplicates without a job).
-    ff -f lavfi -i "testsrc2=size=720x1280:rate=30,hue=h=$((i * 40)),format=yuv420p" \
-       -f lavfi -i "sine=frequency=$((300 + i * 50)):sample_rate=48000" -t "$seconds" \
-       -c:v libx264 -preset veryfast -crf 20 -g 60 -c:a aac -b:a 128k "$work/videos/clip-$i.mp4"
+    cp "$(bench_clip 720 1280 30 "$seconds" "$i")" "$work/videos/clip-$i.mp4"
 done
 n=0
 for photo in SampleMedia/*.jpg SampleMedia/*.heic SampleMedia/*.png; do
@@ -98,6 +95,14 @@ for kind in ("videos", "images"):
         setup_text = f"{statistics.median(setup):.2f}, {max(setup):.2f}" if mode in ("auto", "namespaces") else "-"
         wall = statistics.median(float(r[3]) for r in runs)
         print(f"| {kind} | {mode} | {runs[0][7]} | {runs[0][6]} | {wall:.2f} | {median:.3f} | {delta} | {setup_text} |")
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
+for kind in ("videos", "images"):
+    medians = {mode: statistics.median(cpu(r) for r in rows if r[0] == mode and r[1] == kind)
+               for mode in ("off", "auto") if any(r[0] == mode and r[1] == kind for r in rows)}
+    if len(medians) == 2:
+        result(f"{kind}: CPU s per job, sandboxed (Landlock + seccomp)", medians["auto"], "the same jobs unconfined",
+               medians["off"], "s", "lower")
 print()
 print("CPU s per job, round by round (off / auto / namespaces, then baseline if any):")
 for kind in ("videos", "images"):

@@ -24,7 +24,10 @@ for set in high medium low mixed hsdpa; do
 import json, sys
 ref = json.load(open('/tmp/.reel-bench-ref.json'))['$policy|$set|sample0']
 r = json.load(sys.stdin)
-print(f\"| $set | $policy | {r['score']:.4f} | {float(ref['score']):.4f} | {r['bytes_downloaded'] / float(ref['bytes_downloaded']):.5f} |\")"
+print(f\"| $set | $policy | {r['score']:.4f} | {float(ref['score']):.4f} | {r['bytes_downloaded'] / float(ref['bytes_downloaded']):.5f} |\")
+sys.path.insert(0, 'scripts/lib')
+from bench_result import result
+result('$set, $policy: bytes downloaded', r['bytes_downloaded'], \"the challenge's own simulator\", float(ref['bytes_downloaded']), 'bytes', 'closer')"
     done
 done
 echo
@@ -78,7 +81,11 @@ print(f\"| $set | $policy | {d['startup_p50_ms']} / {d['startup_p95_ms']} / {d['
     python3 -c "
 import json
 w, a = (json.load(open(f'/tmp/.reel-bench-client-{p}.json')) for p in ('window', 'aware'))
-print(f\"| $set | aware / window | {a['startup_p95_ms'] / max(1, w['startup_p95_ms']):.3f} (p95), {a['startup_mean_ms'] / max(1e-9, w['startup_mean_ms']):.3f} (mean) | {a['stall_ms'] / max(1, w['stall_ms']):.3f} | | {a['bytes_downloaded'] / w['bytes_downloaded']:.3f} | | | |\")"
+print(f\"| $set | aware / window | {a['startup_p95_ms'] / max(1, w['startup_p95_ms']):.3f} (p95), {a['startup_mean_ms'] / max(1e-9, w['startup_mean_ms']):.3f} (mean) | {a['stall_ms'] / max(1, w['stall_ms']):.3f} | | {a['bytes_downloaded'] / w['bytes_downloaded']:.3f} | | | |\")
+import sys
+sys.path.insert(0, 'scripts/lib')
+from bench_result import result
+result('$set: client model, startup p95 with the aware prefetch', a['startup_p95_ms'], 'the fixed 3 s window', w['startup_p95_ms'], 'ms', 'lower')"
 done
 rm -f /tmp/.reel-bench-client-*.json
 echo

@@ -136,6 +136,8 @@ echo
 echo "Browser (Chromium $(chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1), hls.js; time to first frame, median of $reps; ms):"
 python3 - "$work/browser.tsv" <<'PY'
 import statistics, sys
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
 runs, levels = {}, {}
 for line in open(sys.argv[1]):
     profile, seconds, rep, ms, level = line.rstrip("\n").split("\t")
@@ -152,6 +154,8 @@ for profile in ["3g", "4g", "wifi"]:
         continue
     m4, m2 = statistics.median(four), statistics.median(two)
     print(f"| {profile} | {m4:.0f} | {m2:.0f} | {m2 / m4:.2f} | {' '.join(levels[(profile, '4')])} | {' '.join(levels[(profile, '2')])} |")
+    result(f"time to first frame, Chromium + hls.js, {profile} (median)", m2, "the same ladder in 4 s segments", m4,
+           "ms", "lower")
 PY
 
 # --- simulator ----------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@
 #      MC_ANCHOR_QUALITY=1 (ladder_quality.sh on the anchor's ladder too), KEEP_WORK=1 (keep the media and logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/bench.sh
 reel=$(realpath "${1:-.build/release/reel}")
 anchors=$(realpath ../shared/anchors)
 work=$(mktemp -d)
@@ -51,6 +52,8 @@ read -r fw fc fm < <(measure "$anchors/ffmpeg_ladder.sh" "$work/src.mp4" "$work/
 printf '\n| ladder, %s s 1080x1920 30 fps | wall s | CPU s | peak RSS MB |\n|---|---|---|---|\n' "$secs"
 printf '| reel transcode | %s | %s | %d |\n| ffmpeg CLI anchor | %s | %s | %d |\n' "$rw" "$rc" $((rm / 1024)) "$fw" "$fc" $((fm / 1024))
 python3 -c "print(f'| ratio reel/ffmpeg | {$rw / $fw:.2f} | {$rc / $fc:.2f} | |')"
+bench_result "H.264 ladder, $secs s 1080x1920 30 fps, CPU s" "$rc" "the ffmpeg CLI ladder anchor" "$fc" s lower
+bench_result "H.264 ladder, $secs s 1080x1920 30 fps, wall s" "$rw" "the ffmpeg CLI ladder anchor" "$fw" s lower
 
 "$anchors/ladder_quality.sh" "$work/src.mp4" "$work/reel" > "$work/q-reel.csv" 2>/dev/null
 "$anchors/ladder_quality.sh" "$work/src.mp4" "$work/ffmpeg" > "$work/q-ffmpeg.csv" 2>/dev/null
@@ -90,6 +93,10 @@ print(f"\n| compress high, {src / 1e6:.1f} MB 4K60 | MB | smaller by | SSIM-Y vs
 print(f"| reel compress | {rb / 1e6:.2f} | {100 * (1 - rb / src):.1f} % | {q(sys.argv[4]):.4f} | {cw:.1f} | {cc:.1f} |")
 print(f"| ffmpeg_compress.sh | {fb / 1e6:.2f} | {100 * (1 - fb / src):.1f} % | {q(sys.argv[5]):.4f} | {aw:.1f} | {ac:.1f} |")
 print(f"| ratio reel/ffmpeg | {rb / fb:.2f} | | | {cw / aw:.2f} | {cc / ac:.2f} |")
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
+result(f"compress --quality high, {src / 1e6:.1f} MB 4K60, bytes", rb, "ffmpeg_compress.sh", fb, "bytes", "lower")
+result(f"compress --quality high, {src / 1e6:.1f} MB 4K60, CPU s", cc, "ffmpeg_compress.sh", ac, "s", "lower")
 PY
 fi
 

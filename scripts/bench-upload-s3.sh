@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 reel=$(realpath "${1:-.build/release/reel}")
 runs=${RUNS:-5}
 source scripts/weed-mini.sh
+source scripts/lib/bench.sh
 bench_workdir upload-s3
 start_weed "$work"
 ffmpeg -nostdin -hide_banner -loglevel error -y \
@@ -71,3 +72,5 @@ echo "|---|---|---|"
 printf '| directory (fsync + catalog commit per chunk) | %.0f | 1.00x |\n' "$d"
 printf '| SeaweedFS %s (s3://, same machine; parts + tail per chunk) | %.0f | %.2fx |\n' "$weed_version" "$s" \
     "$(python3 -c "print($s / $d)")"
+bench_result "$((size / 1000000)) MB reel upload into SeaweedFS $weed_version (s3://), median of $runs" "$s" \
+    "the same upload into a library directory" "$d" MB/s

@@ -34,6 +34,7 @@ base=$(sed -n 's/^listening on //p' "$work/reel.out")
 mkdir -p "$work/nginx/dav" "$work/nginx/tmp"
 chmod a+rx "$work"; chmod -R a+rwX "$work/nginx"  # nginx workers run as nobody
 source scripts/lib/nginx.sh
+source scripts/lib/bench.sh
 nginx_start "client_max_body_size 100m;" \
     "location /dav/ { root $work/nginx; dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw; }"
 nport=$nginx_port
@@ -88,3 +89,5 @@ echo "| server | MB/s (median of $runs) | ratio |"
 echo "|---|---|---|"
 printf '| reel serve, tus, 5 MB PATCHes, fsync + catalog commit each | %.0f | %.2f× |\n' "$reel" "$(python3 -c "print($reel / $ngx)")"
 printf '| nginx WebDAV, one curl PUT (no fsync) | %.0f | 1.00× |\n' "$ngx"
+bench_result "50 MB upload, tus in 5 MB PATCHes (fsync + catalog commit each), median of $runs" "$reel" \
+    "nginx WebDAV, one curl PUT (no fsync)" "$ngx" MB/s

@@ -77,6 +77,13 @@ if both:
     better = sum(1 for r in both if float(r[3]) >= float(r[4]))
     print(f"\nOn the {len(both)} photos cwebp reads: CPU reel/cwebp = {rc / cc:.2f}, bytes reel/cwebp = {rb / cb:.2f}, "
           f"reel SSIM >= cwebp on {better}/{len(both)}")
+    sys.path.insert(0, "scripts/lib")
+    from bench_result import result
+    n = len(both)
+    result(f"CPU per photo, one process each ({n} photos)", rc / n, "cwebp -q 80 -m 4 -resize", cc / n, "s", "lower")
+    result(f"bytes per photo ({n} photos)", rb / n, "cwebp -q 80 -m 4 -resize", cb / n, "bytes", "lower")
+    result(f"mean SSIM-Y ({n} photos)", sum(float(r[3]) for r in both) / n, "cwebp -q 80 -m 4 -resize",
+           sum(float(r[4]) for r in both) / n, "SSIM-Y")
 PY
 
 # Batch CPU per image: the worker and `reel webp DIR` convert many photos in one process, so the ~45 ms of
@@ -92,6 +99,9 @@ rows = [l.split() for l in open(sys.argv[1]) if l.split()[2] != "nan"]
 cw = sum(float(r[2]) for r in rows)
 b, n = float(sys.argv[2]), int(sys.argv[3])
 print(f"Batch CPU per image on those {n}: reel {b / n:.3f} s, cwebp {cw / n:.3f} s, ratio {b / cw:.2f}")
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
+result(f"CPU per photo, a directory in one process ({n} photos)", b / n, "cwebp, one process each", cw / n, "s", "lower")
 PY
 fi
 

@@ -9,14 +9,11 @@ reel=$(realpath "${1:-.build/release/reel}")
 source scripts/weed-mini.sh
 bench_workdir worker-s3
 start_weed "$work"
-ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
 videos=${VIDEOS:-4}
 seconds=${SECONDS_PER_VIDEO:-10}
 mkdir -p "$work/media"
 for i in $(seq 1 "$videos"); do
-    ff -f lavfi -i "testsrc2=size=720x1280:rate=30,hue=h=$((i * 40)),format=yuv420p" \
-       -f lavfi -i "sine=frequency=$((300 + i * 50)):sample_rate=48000" -t "$seconds" \
-       -c:v libx264 -preset veryfast -crf 20 -g 60 -c:a aac -b:a 128k "$work/media/clip-$i.mp4"
+    cp "$(bench_clip 720 1280 30 "$seconds" "$i")" "$work/media/clip-$i.mp4"
 done
 for photo in SampleMedia/*.jpg SampleMedia/*.png; do cp "$photo" "$work/media/"; done
 count=$(ls "$work/media" | wc -l)
@@ -58,4 +55,8 @@ print("| library | wall s (two runs) | mean | ratio |")
 print("|---|---|---|---|")
 print(f"| directory | {d1:.1f}, {d2:.1f} | {d:.1f} | 1.00x |")
 print(f"| SeaweedFS {version} (s3://, same machine) | {s1:.1f}, {s2:.1f} | {s:.1f} | {s / d:.2f}x |")
+sys.path.insert(0, "scripts/lib")
+from bench_result import result
+result(f"publishing {count} uploads, wall s, library in SeaweedFS {version}", s, "the same into a library directory", d,
+       "s", "lower")
 PY

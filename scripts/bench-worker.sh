@@ -5,20 +5,18 @@
 # BASELINE=path/to/other/reel adds that binary's worker runs on the same files, interleaved with these (an A/B).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/bench.sh
 reel=$(realpath "${1:-.build/release/reel}")
 baseline=${BASELINE:+$(realpath "$BASELINE")}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
 videos=${VIDEOS:-4}
 seconds=${SECONDS_PER_VIDEO:-10}
 
 mkdir -p "$work/videos" "$work/images"
 for i in $(seq 1 "$videos"); do
     # Distinct bytes per clip (the worker would recognise identical uploads as duplicates).
-    ff -f lavfi -i "testsrc2=size=720x1280:rate=30,hue=h=$((i * 40)),format=yuv420p" \
-       -f lavfi -i "sine=frequency=$((300 + i * 50)):sample_rate=48000" -t "$seconds" \
-       -c:v libx264 -preset veryfast -crf 20 -g 60 -c:a aac -b:a 128k "$work/videos/clip-$i.mp4"
+    cp "$(bench_clip 720 1280 30 "$seconds" "$i")" "$work/videos/clip-$i.mp4"
 done
 n=0
 for photo in SampleMedia/*.jpg SampleMedia/*.heic SampleMedia/*.png; do
@@ -81,3 +79,5 @@ if [ -n "$baseline" ]; then
 fi
 printf '| reel worker --jobs 2 | %.1f | %s | %.1f | %s |\n' "$w2v" "$(rate $media_seconds "$w2v")" "$w2i" "$(rate "$images" "$w2i")"
 if [ -n "$baseline" ]; then echo; echo "baseline: $baseline"; fi
+bench_result "videos: wall s, reel worker --jobs 2 ($videos clips)" "$w2v" "reel transcode, one process per file" "$cli_video" s lower
+bench_result "photos: wall s, reel worker --jobs 2 ($images photos)" "$w2i" "reel webp, one process per file" "$cli_image" s lower

@@ -1,5 +1,5 @@
-# Sourced by the object-storage benchmarks. `bench_workdir NAME` makes $work (removed on exit, with every pid in
-# $pids killed first); `start_weed DIR` starts SeaweedFS (`weed mini`) for one run, bound to 127.0.0.1, telemetry
+# Sourced by the object-storage benchmarks (after scripts/lib/bench.sh, whose `bench_workdir` makes $work and
+# $pids). `start_weed DIR` starts SeaweedFS (`weed mini`) for one run, bound to 127.0.0.1, telemetry
 # off, a fresh key pair in the environment, its data, logs and sockets under $1, ports of its own. Sets $s3 (the S3
 # port), $weed_version and appends the server's pid to the caller's pids array (which its EXIT trap kills).
 start_weed() {
@@ -19,9 +19,5 @@ start_weed() {
     grep -q "ready to use" "$work/weed.log" || { echo "weed mini did not start: $(tail -5 "$work/weed.log")" >&2; exit 1; }
     weed_version=$(weed version 2>/dev/null | sed -n 's/^version [^ ]* \([0-9.]*\) .*/\1/p')
 }
-
-bench_workdir() {
-    work=$(mktemp -d "/tmp/reel-bench-$1.XXXXXX")
-    pids=()
-    trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
-}
+# The shared bench set-up (bench_workdir, bench_result, bench_clip) comes with it.
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"

@@ -10,6 +10,8 @@ content_aware.txt ("present" or "absent") and the HLS folders on/, off/, ff/.
 Every PASS/FAIL is computed here from the measurements; goals are the constants below.
 """
 import csv, json, os, subprocess, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_result import result
 
 HEVC_BYTES, AV1_BYTES, SSIM_TOLERANCE = 0.65, 0.55, 0.002
 CPU_PER_CODEC = 3.0
@@ -259,6 +261,10 @@ def report(clip, goals):
     if reel_run.time and ff.time and ff_probes:
         wall = reel_run.time[0] / (ff.time[0] + ff_probes[0])
         cpu = reel_run.time[1] / (ff.time[1] + ff_probes[1])
+        result(f"{name}: content-aware multi-codec ladder, CPU s", reel_run.time[1],
+               "the ffmpeg CLI making the same probes and ladder", ff.time[1] + ff_probes[1], "s", "lower")
+        result(f"{name}: content-aware multi-codec ladder, wall s", reel_run.time[0],
+               "the ffmpeg CLI making the same probes and ladder", ff.time[0] + ff_probes[0], "s", "lower")
         what = f"{label}, with its analysis, against the anchor's same probes + ladder"
         print(f"| ratio reel ({what}) | {wall:.2f} {verdict(wall <= ANCHOR_RATIO)} | {cpu:.2f} {verdict(cpu <= ANCHOR_RATIO)} | |")
         goals.append((name, f"reel CPU ≤ {ANCHOR_RATIO:g}× the ffmpeg CLI's probes + ladder", f"{cpu:.2f}×", cpu <= ANCHOR_RATIO))

@@ -7,42 +7,22 @@
 #     them, and its event budgets raised out of the way; an older one gets the batches with a `session` field.
 #  2. Uploads: scripts/bench-upload.sh for each binary in turn (RUNS uploads of 50 MB each, medians), UPLOAD_ROUNDS
 #     times.
-# Usage: scripts/bench-durability.sh BEFORE AFTER   (ROUNDS=3, DURATION=10s, RUNS=7, UPLOAD_ROUNDS=2)
+# Usage: scripts/compare-durability.sh BEFORE AFTER   (ROUNDS=3, DURATION=10s, RUNS=7, UPLOAD_ROUNDS=2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=$(realpath "$1") after=$(realpath "$2")
 rounds=${ROUNDS:-3} duration=${DURATION:-10s}
-command -v wrk >/dev/null || { echo "bench-durability: skipped, it needs wrk (apt-get install wrk)"; exit 0; }
-command -v sqlite3 >/dev/null || { echo "bench-durability: skipped, it needs sqlite3"; exit 0; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/reel-bench-durability.XXXXXX")
+command -v wrk >/dev/null || { echo "compare-durability: skipped, it needs wrk (apt-get install wrk)"; exit 0; }
+command -v sqlite3 >/dev/null || { echo "compare-durability: skipped, it needs sqlite3"; exit 0; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/reel-compare-durability.XXXXXX")
 trap 'stop_servers; rm -rf "$work"' EXIT
 reel=$before
 source scripts/lib/serve.sh
 
 # The same 2,000 distinct batches of 50 events as bench-events.sh.
-python3 - "$work/batches.txt" <<'PY'
-import json, sys
-kinds = ["view_start", "progress", "segment", "progress", "stall", "segment", "progress", "segment", "view_end", "segment"]
-with open(sys.argv[1], "w") as out:
-    for batch in range(2000):
-        events = []
-        for n in range(50):
-            event = {"type": kinds[n % len(kinds)], "session": f"s{batch}x{n // 5}", "video": f"v{(batch * 7 + n) % 1000:09d}"}
-            kind = event["type"]
-            if kind == "view_start": event.update(rendition="720p", startup_ms=200 + n)
-            elif kind == "progress": event.update(position_s=n / 4, watched_s=n / 4)
-            elif kind == "segment": event.update(bytes=250000 + n, ms=80 + n)
-            elif kind == "stall": event.update(duration_ms=300 + n)
-            else: event.update(watched_s=12.5, completed=False, bytes=1000000)
-            events.append(event)
-        out.write(json.dumps(events, separators=(",", ":")) + "\n")
-PY
+python3 scripts/lib/event_batches.py batches "$work/batches.txt" --with-session
 # The same batches without `session` fields, for servers that store each batch under its token's session.
-python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    print(json.dumps([{k: v for k, v in e.items() if k != "session"} for e in json.loads(line)], separators=(",", ":")))
-' "$work/batches.txt" > "$work/batches-sessionless.txt"
+python3 scripts/lib/event_batches.py batches "$work/batches-sessionless.txt"
 cat > "$work/post.lua" <<'LUA'
 local bodies = {}
 local tokens = {}
@@ -77,20 +57,7 @@ ingest() {  # ingest LABEL BINARY ROUND: prints events/s
         serve "$1$3" "$db" --events-session-rate 1000000 --events-session-burst 1000000 \
             --events-address-rate 1000000 --events-address-burst 1000000
         batches="$work/batches-$1$3.txt"
-        python3 - "${!base_var}" "$work/batches-sessionless.txt" "$batches" <<'PY'
-import http.client, json, sys
-from urllib.parse import urlparse
-url = urlparse(sys.argv[1])
-connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
-with open(sys.argv[2]) as batches, open(sys.argv[3], "w") as out:
-    for batch in batches:
-        connection.request("POST", "/v1/sessions", body=b"")
-        answer = connection.getresponse()
-        body = answer.read()
-        if answer.status != 200:
-            sys.exit(f"bench-durability: POST /v1/sessions answered {answer.status}: {body[:200]!r}")
-        out.write(json.loads(body)["token"] + "\t" + batch)
-PY
+        python3 scripts/lib/event_batches.py tokens "${!base_var}" "$work/batches-sessionless.txt" "$batches"
     else
         serve "$1$3" "$db"
     fi
