@@ -1,4 +1,6 @@
 SWIFT ?= swift
+# Debug builds (`swift test`) compile the few modules whose loops dominate the tests' CPU with -O (Package.swift, `hot`).
+export REEL_OPTIMIZE_HOT_MODULES ?= 1
 REEL_BIN := .build/release/reel
 
 .PHONY: deps deps-test deps-bench build release test demo bench format clean

@@ -11,6 +11,13 @@ let upcoming: [SwiftSetting] = [
 /// which `swift test` uses, and never into `make release`.
 let testHooks: [SwiftSetting] = [.define("REEL_TEST_HOOKS", .when(configuration: .debug))]
 
+/// The modules whose pixel, sample and simulation loops dominate the tests' CPU (SSIM, tone mapping, loudness, the
+/// prefetch simulator) run about three times slower unoptimised. `make test` builds them with -O in debug as well
+/// (REEL_OPTIMIZE_HOT_MODULES=1; docs/testing.md has the measurements). Off unless asked for: a package that sets
+/// unsafe flags cannot be another package's dependency, and PrefetchSim is offered as one.
+let hot: [SwiftSetting] =
+    Context.environment["REEL_OPTIMIZE_HOT_MODULES"] == "1" ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+
 let libavPackages = ["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libswresample-dev"]
 
 let package = Package(
@@ -54,16 +61,17 @@ let package = Package(
         // libavformat, libavcodec, libswresample and libheif are opened on first use (CLazyLoader), not at start.
         .target(name: "CLazyLoader"),
         .target(
-            name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader", "ThreadPool"], swiftSettings: upcoming + testHooks),
+            name: "LibAV", dependencies: ["CFFmpeg", "CLazyLoader", "ThreadPool"],
+            swiftSettings: upcoming + testHooks + hot),
         .target(name: "LibWebP", dependencies: ["CWebP"], swiftSettings: upcoming),
         .target(name: "MediaModel", swiftSettings: upcoming),
         // HDR to SDR: BT.2100's transfers, a Möbius highlight roll-off and hue-keeping gamut mapping, as a lookup table.
-        .target(name: "ToneMapping", dependencies: ["ThreadPool"], swiftSettings: upcoming),
+        .target(name: "ToneMapping", dependencies: ["ThreadPool"], swiftSettings: upcoming + hot),
         // Loudness (issue 61): libebur128 measures (ITU-R BS.1770-4), LibEBUR128 wraps it; Loudness is the pure-Swift
         // gain policy and true-peak limiter.
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .target(name: "LibEBUR128", dependencies: ["CEbur128"], swiftSettings: upcoming),
-        .target(name: "Loudness", swiftSettings: upcoming),
+        .target(name: "Loudness", swiftSettings: upcoming + hot),
         // AWS Signature Version 4 for the S3 client: pure, on swift-crypto.
         .target(
             name: "SigV4", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: upcoming),
@@ -76,7 +84,7 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["CSandbox"], swiftSettings: upcoming + testHooks),
         // Parallel loops on threads of the process's own: libdispatch's pool cannot run in a job's sandbox.
         .target(name: "ThreadPool", swiftSettings: upcoming),
-        .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming),
+        .target(name: "PrefetchSim", dependencies: ["MediaModel"], swiftSettings: upcoming + hot),
         .target(name: "ViewerAnalytics", dependencies: ["MediaModel"], swiftSettings: upcoming),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LibZ", dependencies: ["CZlib"], swiftSettings: upcoming),

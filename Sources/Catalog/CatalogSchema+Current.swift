@@ -1,6 +1,6 @@
 extension CatalogSchema {
-    /// The schema both engines' migrations make today. A migration that adds, drops or retypes a column or a named
-    /// index changes this too, on both engines, or `CatalogSchemaConformanceTests` fails.
+    /// The schema both engines' migrations make today. A migration that adds, drops or retypes a column, or adds,
+    /// drops or changes a named index, changes this too, on both engines, or `CatalogSchemaConformanceTests` fails.
     package static let current = CatalogSchema(tables: [
         Table(
             "upload_tokens", primaryKey: ["id"],
@@ -22,7 +22,10 @@ extension CatalogSchema {
                 Column("expires_at", .integer, notNull: true), Column("job_id", .text),
                 Column("finished_at", .integer),
             ],
-            indexes: ["uploads_expiry", "uploads_open_by_token"]),
+            indexes: [
+                Index("uploads_expiry", on: ["expires_at"], partial: true),
+                Index("uploads_open_by_token", on: ["token_id"], partial: true),
+            ]),
         Table(
             "videos", primaryKey: ["id"],
             columns: [
@@ -37,7 +40,7 @@ extension CatalogSchema {
                 Column("storyboard_tile_height", .integer), Column("storyboard_columns", .integer),
                 Column("storyboard_count", .integer), Column("item_record", .blob), Column("loudness", .text),
             ],
-            indexes: ["videos_feed"]),
+            indexes: [Index("videos_feed", on: ["published_at DESC", "id DESC"], partial: true)]),
         Table(
             "renditions", primaryKey: ["video_id", "rung"],
             columns: [
@@ -70,7 +73,11 @@ extension CatalogSchema {
                 Column("not_before", .integer, notNull: true), Column("media_id", .text),
                 Column("epoch", .integer, notNull: true), Column("lease_expires_at", .integer),
             ],
-            indexes: ["jobs_queue", "jobs_owner", "jobs_claimable"]),
+            indexes: [
+                Index("jobs_queue", on: ["state", "not_before", "created_at"]),
+                Index("jobs_owner", on: ["owner"], partial: true),
+                Index("jobs_claimable", on: ["not_before", "created_at"], partial: true),
+            ]),
         Table(
             "viewer_events", primaryKey: ["id"],
             columns: [
@@ -80,7 +87,7 @@ extension CatalogSchema {
                 Column("position_s", .real), Column("watched_s", .real), Column("completed", .integer),
                 Column("bytes", .integer), Column("message", .text),
             ],
-            indexes: ["viewer_events_received"]),
+            indexes: [Index("viewer_events_received", on: ["received_at"])]),
         Table(
             "video_stats", primaryKey: ["video"],
             columns: [

@@ -1,5 +1,6 @@
 /// The catalog's tables as every engine holds them once migrated: each table's columns (name, type, NOT NULL), its
-/// primary key and its named indexes. Migrations stay per engine (each in its own dialect); this is the one
+/// primary key and its named indexes (their columns in order, each ascending or descending, unique or not, partial or
+/// not: what decides which queries an index serves). Migrations stay per engine (each in its own dialect); this is the one
 /// description they must agree on, and `CatalogSchemaConformanceTests` opens a fresh catalog on each engine and fails
 /// when what the engine made drifts from it. `reel db copy` copies the tables in this order, which every foreign key
 /// accepts.
@@ -22,9 +23,9 @@ package struct CatalogSchema: Equatable, Sendable, CustomStringConvertible {
         package var name: String
         package var columns: [Column]
         package var primaryKey: [String]
-        package var indexes: [String]
+        package var indexes: [Index]
 
-        package init(_ name: String, primaryKey: [String], columns: [Column], indexes: [String] = []) {
+        package init(_ name: String, primaryKey: [String], columns: [Column], indexes: [Index] = []) {
             self.name = name
             self.columns = columns
             self.primaryKey = primaryKey
@@ -35,15 +36,35 @@ package struct CatalogSchema: Equatable, Sendable, CustomStringConvertible {
         package var normalized: Table {
             Table(
                 name, primaryKey: primaryKey, columns: columns.sorted { $0.name < $1.name },
-                indexes: indexes.sorted())
+                indexes: indexes.sorted { $0.name < $1.name })
         }
 
         package var description: String {
             let normal = normalized
             return
                 (["\(name) PRIMARY KEY (\(primaryKey.joined(separator: ", ")))"]
-                + normal.columns.map { "\(name).\($0)" } + normal.indexes.map { "\(name) INDEX \($0)" })
+                + normal.columns.map { "\(name).\($0)" } + normal.indexes.map { "\(name) \($0)" })
                 .joined(separator: "\n")
+        }
+    }
+
+    /// A named index: its key columns in order, each with ` DESC` when it sorts descending; whether it is UNIQUE, and
+    /// whether it is partial (a `WHERE`, whose text each engine writes its own way, so only its presence is compared).
+    package struct Index: Equatable, Sendable, CustomStringConvertible {
+        package var name: String
+        package var columns: [String]
+        package var isUnique: Bool
+        package var isPartial: Bool
+
+        package init(_ name: String, on columns: [String], unique: Bool = false, partial: Bool = false) {
+            self.name = name
+            self.columns = columns
+            self.isUnique = unique
+            self.isPartial = partial
+        }
+
+        package var description: String {
+            "\(isUnique ? "UNIQUE " : "")INDEX \(name) (\(columns.joined(separator: ", ")))\(isPartial ? " WHERE ..." : "")"
         }
     }
 

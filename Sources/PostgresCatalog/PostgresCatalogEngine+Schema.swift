@@ -3,7 +3,8 @@ internal import PostgresNIO
 
 extension PostgresCatalogEngine: CatalogSchemaReading {
     /// The tables as PostgreSQL reports them (`information_schema`, and `pg_index` for the indexes created by name
-    /// rather than by a PRIMARY KEY or UNIQUE constraint), without the migration log.
+    /// rather than by a PRIMARY KEY or UNIQUE constraint, with their key columns, DESC, unique and partial), without
+    /// the migration log.
     /// - Throws: `CatalogError` when the server cannot be read or a column has a type the catalog does not use.
     package func actualSchema() async throws(CatalogError) -> CatalogSchema {
         let operation = "read the catalog's schema"
@@ -29,7 +30,11 @@ extension PostgresCatalogEngine: CatalogSchemaReading {
         let indexRows = try await rows(
             operation,
             """
-            SELECT t.relname::text AS t, i.relname::text AS i
+            SELECT t.relname::text AS t, i.relname::text AS i, x.indisunique AS u, (x.indpred IS NOT NULL) AS p,
+                array_to_string(ARRAY(
+                    SELECT pg_get_indexdef(x.indexrelid, k + 1, true)
+                        || CASE WHEN (x.indoption[k] & 1) = 1 THEN ' DESC' ELSE '' END
+                    FROM generate_subscripts(x.indkey, 1) AS k WHERE k < x.indnkeyatts ORDER BY k), ',') AS columns
             FROM pg_index x
             JOIN pg_class i ON i.oid = x.indexrelid
             JOIN pg_class t ON t.oid = x.indrelid
@@ -39,7 +44,7 @@ extension PostgresCatalogEngine: CatalogSchemaReading {
                     SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid AND k.contype IN ('p', 'u', 'x'))
             """)
         var columns: [String: [CatalogSchema.Column]] = [:], keys: [String: [String]] = [:]
-        var indexes: [String: [String]] = [:], order: [String] = []
+        var indexes: [String: [CatalogSchema.Index]] = [:], order: [String] = []
         for row in columnRows {
             let (table, name, type, nullable) = try Self.decode(operation) {
                 (
@@ -65,10 +70,16 @@ extension PostgresCatalogEngine: CatalogSchemaReading {
             keys[table, default: []].append(column)
         }
         for row in indexRows {
-            let (table, index) = try Self.decode(operation) {
-                (try row.value("t", as: String.self), try row.value("i", as: String.self))
+            let (table, index, unique, partial, keyColumns) = try Self.decode(operation) {
+                (
+                    try row.value("t", as: String.self), try row.value("i", as: String.self),
+                    try row.value("u", as: Bool.self), try row.value("p", as: Bool.self),
+                    try row.value("columns", as: String.self)
+                )
             }
-            indexes[table, default: []].append(index)
+            let columns = keyColumns.split(separator: ",").map(String.init)
+            indexes[table, default: []].append(
+                CatalogSchema.Index(index, on: columns, unique: unique, partial: partial))
         }
         return CatalogSchema(
             tables: order.map { table in

@@ -99,6 +99,8 @@ package struct JobRunner: Sendable {
     #endif
 
     /// Writes `outcome` atomically (the worker reads a whole outcome or none) and returns the matching exit code.
+    /// `outcomeUnwritable` says the disk is full; any other reason (the staging directory removed under a job whose
+    /// lease was taken over) is a plain failure, so the worker does not stop claiming for a disk that has room.
     package static func record(_ outcome: JobOutcome, for invocation: JobInvocation) -> Int32 {
         do {
             let encoder = JSONEncoder()
@@ -106,7 +108,8 @@ package struct JobRunner: Sendable {
             try AtomicFile.write(Array(try encoder.encode(outcome)), to: invocation.outcomeFile)
         } catch {
             StandardError.write("worker-job: cannot write the outcome: \(error)\n")
-            return JobInvocation.ExitCode.outcomeUnwritable
+            let diskFull = (error as? FileSystemError)?.isDiskFull == true
+            return diskFull ? JobInvocation.ExitCode.outcomeUnwritable : JobInvocation.ExitCode.failed
         }
         return outcome.exitCode
     }

@@ -23,6 +23,11 @@ extension Worker {
         if failure.reason == .diskFull { noteDiskFull(failure) }
         do {
             try await retryOrFail(job, failure, seconds: seconds)
+        } catch let error as CatalogError where error.kind == .leaseLost {
+            // Taken over while the job ran (a fenced job's staging can vanish under it): the same as above.
+            logger.warning(
+                "lost a job's lease; its new holder finishes it",
+                metadata: ["job": "\(job.id)", "failure": "\(failure)", "error": "\(error)"])
         } catch {
             logger.error(
                 "cannot record a job's failure; recovery will re-queue it",

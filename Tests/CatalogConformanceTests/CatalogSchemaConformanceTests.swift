@@ -2,7 +2,7 @@ import Catalog
 import Testing
 
 /// The schema drift check: a fresh catalog on each engine holds exactly the tables, columns (type, NOT NULL),
-/// primary keys and named indexes of `CatalogSchema.current`, read back from the database itself. A migration on one
+/// primary keys and named indexes (columns, order, unique, partial) of `CatalogSchema.current`, read back from the database itself. A migration on one
 /// engine only, or a description not updated with it, fails here, naming the table.
 @Suite(.timeLimit(.minutes(5))) struct CatalogSchemaConformanceTests {
     @Test(arguments: CatalogEngine.allCases)
@@ -30,7 +30,7 @@ import Testing
     @Test func theDescriptionNamesEachTableColumnAndIndexOnce() {
         let tables = CatalogSchema.current.tables
         #expect(Set(tables.map(\.name)).count == tables.count)
-        let indexes = tables.flatMap(\.indexes)
+        let indexes = tables.flatMap(\.indexes).map(\.name)
         #expect(Set(indexes).count == indexes.count, "index names are per database, not per table")
         for table in tables {
             let columns = table.columns.map(\.name)
@@ -39,6 +39,10 @@ import Testing
             #expect(!table.primaryKey.isEmpty && unknownKeys.isEmpty, "\(table.name): key \(table.primaryKey)")
             let nullableKeys = table.columns.filter { table.primaryKey.contains($0.name) && !$0.isNotNull }.map(\.name)
             #expect(nullableKeys.isEmpty, "\(table.name): a key column is NOT NULL")
+            for index in table.indexes {
+                let unknown = index.columns.map { String($0.split(separator: " ")[0]) }.filter { !columns.contains($0) }
+                #expect(!index.columns.isEmpty && unknown.isEmpty, "\(table.name): \(index)")
+            }
         }
     }
 }
