@@ -27,7 +27,8 @@ release: deps
 	patchelf --remove-needed libcurl.so.4 $(REEL_BIN)
 	scripts/check-release-switches.sh $(REEL_BIN)
 
-# The format and blocking-call checks first (seconds), then the tests under a watchdog: a run that prints nothing for 5 minutes
+# The format and blocking-call checks first (seconds), then the tests in two lanes (scripts/test-lanes.sh: the suites
+# that mostly wait beside the CPU-bound rest), each under a watchdog: a run that prints nothing for 5 minutes
 # (REEL_TEST_SILENCE_SECONDS) is stopped with the tests in flight and every thread's stack, never left to CI's limit.
 # At most twice as many test cases run at once as there are cores (Swift Testing's own bound, off by default in 6.3):
 # a case waits for a turn before its time limit starts. Unbounded, all 731 cases started at once, and on a slow 2-core
@@ -40,7 +41,7 @@ test: deps-test
 	python3 scripts/check-blocking.py --sync-tests
 	python3 scripts/dev/package-access.py --check
 	$(SWIFT) build --build-tests
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) python3 scripts/test-watchdog.py -- $(SWIFT) test --skip-build
+	scripts/test-lanes.sh $(TEST_WIDTH)
 
 demo: release
 	scripts/demo.sh $(REEL_BIN)

@@ -270,13 +270,15 @@ class Tracker:
 # MARK: - The event stream
 
 def is_swift_test(command):
-    """`swift test …`, `/opt/swift/usr/bin/swift test …` or `swift-test …`."""
+    """`swift test …`, `/opt/swift/usr/bin/swift test …`, `swift-test …`, or the test bundle `swift test` runs."""
     program = os.path.basename(command[0])
-    return program == "swift-test" or (program == "swift" and len(command) > 1 and command[1] == "test")
+    return (program == "swift-test" or (program == "swift" and len(command) > 1 and command[1] == "test")
+            or program.endswith(".xctest"))
 
 
 def stream_flag_names(command):
-    """The event-stream flags this toolchain's `swift test` takes, from its hidden help; None when it has none."""
+    """The event-stream flags this toolchain's `swift test` takes, from its hidden help; None when it has none. The
+    test bundle itself (`.build/debug/*.xctest`, which `swift test` runs) takes the same flags as its `swift test`."""
     swift = command[0] if os.path.basename(command[0]) == "swift" else shutil.which("swift") or "swift"
     try:
         result = subprocess.run([swift, "test", "--help-hidden"], capture_output=True, text=True, timeout=60,
