@@ -83,7 +83,8 @@ package struct S3MediaStore: MediaStore {
             let (bytes, size) = parsed
             let info = MediaObjectInfo(
                 key: answered.key, size: size, etag: answered.etag, lastModified: answered.lastModified,
-                contentType: answered.contentType, cacheControl: answered.cacheControl, metadata: answered.metadata)
+                modifiedSeconds: answered.modifiedSeconds, contentType: answered.contentType,
+                cacheControl: answered.cacheControl, metadata: answered.metadata)
             return MediaRead(
                 status: .partial(bytes), info: info, body: MediaBody(stream: MediaByteStream(download.body)))
         default:
