@@ -5,6 +5,7 @@ import FileSystem
 import Foundation
 import Ingest
 import Logging
+import MediaStoreS3
 import ObjectStore
 import ServiceLifecycle
 import Transcode
@@ -26,8 +27,9 @@ extension Reel {
 
                 With --library s3://bucket/prefix (credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the
                 credentials file) no directory is shared between hosts: an upload is stored as originals/<id> before
-                its job is queued, any worker fetches it into its scratch directory, and the outputs go up under
-                videos/<id>.e<epoch>/ or images/<id>.e<epoch>.webp before the catalog commit publishes them.
+                its job is queued, and any worker fetches it into its scratch directory. In either library the outputs
+                go under videos/<id>.e<epoch>/ or images/<id>.e<epoch>.webp (one claim's keys) before the catalog
+                commit publishes them.
                 """
         )
 
@@ -46,7 +48,7 @@ extension Reel {
         @Option(
             name: .long,
             help:
-                "With an s3:// library: seconds before outputs that were uploaded but never published, and originals without a job, are swept."
+                "With an s3:// library: seconds before outputs that were published but never committed, and originals without a job, are swept."
         )
         var sweepGrace = 600.0
         @OptionGroup var database: DatabaseOption
@@ -66,8 +68,8 @@ extension Reel {
                 }
             }
             guard S3Location.isS3(library) else {
-                let configuration = self.worker.configuration(
-                    inbox: inbox, library: library, limits: limits.limits, once: once)
+                let configuration = try self.worker.configuration(
+                    inbox: inbox, libraryDirectory: library, limits: limits.limits, once: once)
                 return try await run(configuration, logger: logger, onFinished: onFinished)
             }
             // Seconds and milliseconds of it become Int64s: an unbounded value trapped the sweep.
@@ -76,10 +78,9 @@ extension Reel {
             }
             let client = try await objectStore.client(try objectStore.location(library))
             var configuration = self.worker.configuration(
-                inbox: inbox, library: scratch ?? (inbox + "/.scratch"), limits: limits.limits, once: once)
-            var objects = ObjectLibrary(client: client)
-            objects.graceSeconds = sweepGrace
-            configuration.objects = objects
+                inbox: inbox, scratch: scratch ?? (inbox + "/.scratch"), library: S3MediaStore(client: client),
+                scratchIsShared: false, limits: limits.limits, once: once)
+            configuration.sweepGraceSeconds = sweepGrace
             do {
                 try await run(configuration, logger: logger, onFinished: onFinished)
             } catch {
