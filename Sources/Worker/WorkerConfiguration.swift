@@ -19,8 +19,10 @@ package struct WorkerConfiguration: Sendable {
     /// How long a claim's outputs that were never committed (or an original without a job) are left alone before the
     /// sweep deals with them. Long enough for any claim still publishing; outputs are never read before the commit.
     package var sweepGraceSeconds = 600.0
-    /// How often one worker lists the library for the sweep.
-    package var sweepSeconds = 60.0
+    /// How often one worker lists the library for the sweep. Each sweep lists `videos/` and `images/` whole (a walk of
+    /// those folders in a directory library), and a job's next claim already removes its earlier claims' outputs:
+    /// the sweep is for the rarer leftovers (a fenced-out worker that published late, a job that is gone).
+    package var sweepSeconds = 300.0
     /// Jobs in parallel, each in its own process.
     package var jobs = 1
     /// A file is taken once its size and mtime have not changed for this long.
@@ -35,8 +37,8 @@ package struct WorkerConfiguration: Sendable {
     package var backoff = Backoff()
     /// After SIGTERM, running jobs get this long to finish before they are killed and re-queued.
     package var graceSeconds = 30.0
-    /// Below this much free space on the library's file system no new upload is claimed; claiming resumes once it
-    /// is free again.
+    /// Below this much free space on the scratch directory's file system (the library's, when it is shared) no new
+    /// upload is claimed; claiming resumes once it is free again.
     package var minimumFreeBytes: Int64 = 64 << 20
     /// After a write failed for lack of space, claiming resumes when space has been freed, or after this long.
     package var diskFullRetrySeconds = 30.0
