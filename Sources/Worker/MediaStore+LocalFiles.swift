@@ -3,10 +3,6 @@ internal import MediaStore
 internal import NIOCore
 internal import NIOPosix
 
-/// The user-metadata name under which an object carries its SHA-256 (hex): the name `reel library copy` and the S3
-/// engine's publish use, so each recognises the others' writes.
-let contentHashName = "sha256"
-
 extension MediaStore {
     /// Stores the local file at `path` as `key`, once: create-only, carrying its SHA-256. A key that already holds the
     /// same bytes is this write's own earlier try (a retry after a crash) and is done; other bytes there are refused
@@ -18,7 +14,7 @@ extension MediaStore {
     func storeOnce(file path: String, at key: MediaKey, attributes: MediaAttributes) async throws -> String {
         let hash = try await NIOThreadPool.singleton.runIfActive { try ContentHash.sha256(ofFile: path) }
         var attributes = attributes
-        attributes.metadata[contentHashName] = hash
+        attributes.metadata[MediaAttributes.contentHashName] = hash
         do {
             try await put(key, file: path, attributes: attributes, createOnly: true)
         } catch MediaStoreError.alreadyExists {
@@ -31,7 +27,7 @@ extension MediaStore {
     /// computed from its bytes. Nil when there is no such object.
     func storedHash(of key: MediaKey) async throws -> String? {
         guard let info = try await head(key) else { return nil }
-        if let recorded = info.metadata[contentHashName] { return recorded }
+        if let recorded = info.metadata[MediaAttributes.contentHashName] { return recorded }
         let read: MediaRead
         do { read = try await get(key, range: nil, ifNoneMatch: nil) } catch MediaStoreError.notFound { return nil }
         if let local = read.body.localFile, local.offset == 0 {
@@ -48,7 +44,8 @@ extension MediaStore {
     /// stored with (where there is one). A partial file is removed.
     /// - Returns: false when there is no such object.
     /// - Throws: `FileSystemError` writing `path` (a full disk is `isDiskFull`); `MediaStoreError.unavailable` when
-    ///   the bytes broke off or differ from the recorded hash; what `get` throws.
+    ///   the bytes broke off (whatever the engine's transport threw) or differ from the recorded hash; what `get`
+    ///   throws.
     func download(_ key: MediaKey, to path: String) async throws -> Bool {
         let read: MediaRead
         do { read = try await get(key, range: nil, ifNoneMatch: nil) } catch MediaStoreError.notFound { return false }
@@ -56,16 +53,25 @@ extension MediaStore {
         let file = try await pool.runIfActive { try WritableFile(path: path) }
         do {
             var written: Int64 = 0
-            for try await chunk in read.body.stream {
-                let at = written
-                try await pool.runIfActive { try chunk.withUnsafeReadableBytes { try file.write($0, at: at) } }
-                written += Int64(chunk.readableBytes)
+            do {
+                for try await chunk in read.body.stream {
+                    let at = written
+                    try await pool.runIfActive { try chunk.withUnsafeReadableBytes { try file.write($0, at: at) } }
+                    written += Int64(chunk.readableBytes)
+                }
+            } catch let error as FileSystemError {
+                throw error
+            } catch let error as MediaStoreError {
+                throw error
+            } catch {
+                // The engine's transport broke off (a connection reset): worth another try, as a store that is away.
+                throw MediaStoreError.unavailable("\(key): the body broke off after \(written) bytes: \(error)")
             }
             guard written == read.info.size else {
                 throw MediaStoreError.unavailable("\(key): got \(written) bytes of the \(read.info.size) announced")
             }
             try await pool.runIfActive { try file.sync() }
-            if let recorded = read.info.metadata[contentHashName] {
+            if let recorded = read.info.metadata[MediaAttributes.contentHashName] {
                 let hash = try await pool.runIfActive { try ContentHash.sha256(ofFile: path) }
                 guard hash == recorded else {
                     throw MediaStoreError.unavailable(
