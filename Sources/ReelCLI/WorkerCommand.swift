@@ -48,7 +48,7 @@ extension Reel {
         @Option(
             name: .long,
             help:
-                "With an s3:// library: seconds before outputs that were published but never committed, and originals without a job, are swept."
+                "Seconds before outputs that were published but never committed (and, with an s3:// library, originals without a job) are swept."
         )
         var sweepGrace = 600.0
         @OptionGroup var database: DatabaseOption
@@ -67,14 +67,15 @@ extension Reel {
                 onFinished = { report in FileHandle.standardOutput.write(Data((JSONOutput.string(report) + "\n").utf8))
                 }
             }
-            guard S3Location.isS3(library) else {
-                let configuration = try self.worker.configuration(
-                    inbox: inbox, libraryDirectory: library, limits: limits.limits, once: once)
-                return try await run(configuration, logger: logger, onFinished: onFinished)
-            }
             // Seconds and milliseconds of it become Int64s: an unbounded value trapped the sweep.
             guard (1...315_360_000).contains(sweepGrace) else {
                 throw ValidationError("--sweep-grace must be from 1 to 315360000 s (ten years), not \(sweepGrace)")
+            }
+            guard S3Location.isS3(library) else {
+                var configuration = try self.worker.configuration(
+                    inbox: inbox, libraryDirectory: library, limits: limits.limits, once: once)
+                configuration.sweepGraceSeconds = sweepGrace
+                return try await run(configuration, logger: logger, onFinished: onFinished)
             }
             let client = try await objectStore.client(try objectStore.location(library))
             var configuration = self.worker.configuration(
