@@ -19,7 +19,12 @@ extension Worker {
                 "lost a job's lease; its new holder finishes it", metadata: ["job": "\(job.id)", "error": "\(error)"])
             return
         }
-        let failure = Self.classify(error, path: scratch.incoming(job.id))
+        var failure = Self.classify(error, path: scratch.incoming(job.id))
+        if failure.reason == .storageUnavailable, configuration.scratchIsShared, isDiskNearlyFull() {
+            // The library is on this host's full disk (a directory store says only that it is unavailable): wait for
+            // space as for any other write that met a full disk.
+            failure.reason = .diskFull
+        }
         if failure.reason == .diskFull { noteDiskFull(failure) }
         do {
             try await retryOrFail(job, failure, seconds: seconds)
