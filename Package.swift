@@ -138,7 +138,7 @@ let package = Package(
         .target(
             name: "Worker",
             dependencies: [
-                "Catalog", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "LibAV", "ObjectStore",
+                "Catalog", "FileSystem", "Ingest", "Transcode", "ChatImages", "MediaModel", "MediaStore", "LibAV",
                 "Deadlines", "Sandbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -277,7 +277,7 @@ let package = Package(
                 "Worker", "FileSystem", "Catalog", "SQLiteCatalog", "MediaModel", "MediaFixtures", "Ingest",
                 "Transcode",
                 "ChatImages",
-                "ObjectStore", "SigV4", "TestServers",
+                "ObjectStore", "SigV4", "TestServers", "MediaStore", "MediaStoreDirectory", "MediaStoreS3",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

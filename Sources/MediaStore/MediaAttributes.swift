@@ -6,6 +6,10 @@ package struct MediaAttributes: Sendable, Equatable {
     package var cacheControl: String
     package var metadata: [String: String]
 
+    /// The user-metadata name under which an object carries its SHA-256 (hex), whoever wrote it (a publish, an
+    /// original stored at intake, `reel library copy`), so each recognises the others' writes.
+    package static let contentHashName = "sha256"
+
     package init(contentType: String, cacheControl: String, metadata: [String: String] = [:]) {
         self.contentType = contentType
         self.cacheControl = cacheControl

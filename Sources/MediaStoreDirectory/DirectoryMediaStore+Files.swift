@@ -59,10 +59,11 @@ extension DirectoryMediaStore {
 
     func info(_ key: String, status: FileStatus) -> MediaObjectInfo {
         let contentType = MediaPolicy.contentType(forName: key[...])
+        let seconds = Self.floorDivide(status.modified, by: 1_000_000_000).quotient
         return MediaObjectInfo(
-            key: key, size: status.size, etag: Self.etag(status),
-            lastModified: IMFDate.format(Self.floorDivide(status.modified, by: 1_000_000_000).quotient),
-            contentType: contentType, cacheControl: MediaPolicy.cacheControl(forContentType: contentType))
+            key: key, size: status.size, etag: Self.etag(status), lastModified: IMFDate.format(seconds),
+            modifiedSeconds: seconds, contentType: contentType,
+            cacheControl: MediaPolicy.cacheControl(forContentType: contentType))
     }
 
     /// Published files never change in place (whole directories are renamed in), so size, mtime and inode identify

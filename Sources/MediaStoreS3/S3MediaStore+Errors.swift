@@ -35,7 +35,8 @@ extension S3MediaStore {
     static func info(_ info: ObjectInfo) -> MediaObjectInfo {
         MediaObjectInfo(
             key: info.key, size: info.size, etag: info.etag, lastModified: info.lastModified,
-            contentType: info.contentType, cacheControl: info.cacheControl, metadata: info.metadata)
+            modifiedSeconds: info.modifiedSeconds, contentType: info.contentType, cacheControl: info.cacheControl,
+            metadata: info.metadata)
     }
 
     /// `bytes first-last/size` as the range and the whole object's size; nil for anything else.

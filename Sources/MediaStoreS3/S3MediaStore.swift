@@ -6,8 +6,8 @@ package import ObjectStore
 
 /// The library in object storage (`--library s3://bucket/prefix`): each key an object under the prefix, through
 /// Reel's own `S3Client` (create-only writes, ranged reads, multipart uploads of large files, presigned URLs). An
-/// object keeps the attributes it was written with, and a content hash (`LibraryCopy.hashName`) under which a
-/// retried publish recognises its own earlier write.
+/// object keeps the attributes it was written with, and a content hash (`MediaAttributes.contentHashName`, the name
+/// `LibraryCopy` writes too) under which a retried publish recognises its own earlier write.
 package struct S3MediaStore: MediaStore {
     package let client: S3Client
     /// Files uploaded at once by `publish`.
@@ -20,7 +20,7 @@ package struct S3MediaStore: MediaStore {
     }
 
     /// The user-metadata name under which published objects carry their SHA-256.
-    package static let hashName = LibraryCopy.hashName
+    package static let hashName = MediaAttributes.contentHashName
 
     package var name: String {
         "s3://\(client.location.bucket)" + (client.location.prefix.isEmpty ? "" : "/" + client.location.prefix)
@@ -83,7 +83,8 @@ package struct S3MediaStore: MediaStore {
             let (bytes, size) = parsed
             let info = MediaObjectInfo(
                 key: answered.key, size: size, etag: answered.etag, lastModified: answered.lastModified,
-                contentType: answered.contentType, cacheControl: answered.cacheControl, metadata: answered.metadata)
+                modifiedSeconds: answered.modifiedSeconds, contentType: answered.contentType,
+                cacheControl: answered.cacheControl, metadata: answered.metadata)
             return MediaRead(
                 status: .partial(bytes), info: info, body: MediaBody(stream: MediaByteStream(download.body)))
         default:

@@ -238,11 +238,11 @@ extension Reel {
                 if let storeClient {
                     // This host's inbox; its scratch space beside it (the library itself is the store).
                     configuration = self.worker.configuration(
-                        inbox: inbox, library: inbox + "/.scratch", limits: limits.limits, once: false)
-                    configuration.objects = ObjectLibrary(client: storeClient)
+                        inbox: inbox, scratch: inbox + "/.scratch", library: S3MediaStore(client: storeClient),
+                        scratchIsShared: false, limits: limits.limits, once: false)
                 } else {
-                    configuration = self.worker.configuration(
-                        inbox: inbox, library: library, limits: limits.limits, once: false)
+                    configuration = try self.worker.configuration(
+                        inbox: inbox, libraryDirectory: library, limits: limits.limits, once: false)
                 }
                 services.append(try inboxWorker(configuration, catalog: catalog, server: &server))
             }

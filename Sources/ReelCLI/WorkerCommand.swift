@@ -5,6 +5,7 @@ import FileSystem
 import Foundation
 import Ingest
 import Logging
+import MediaStoreS3
 import ObjectStore
 import ServiceLifecycle
 import Transcode
@@ -26,8 +27,9 @@ extension Reel {
 
                 With --library s3://bucket/prefix (credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the
                 credentials file) no directory is shared between hosts: an upload is stored as originals/<id> before
-                its job is queued, any worker fetches it into its scratch directory, and the outputs go up under
-                videos/<id>.e<epoch>/ or images/<id>.e<epoch>.webp before the catalog commit publishes them.
+                its job is queued, and any worker fetches it into its scratch directory. In either library the outputs
+                go under videos/<id>.e<epoch>/ or images/<id>.e<epoch>.webp (one claim's keys) before the catalog
+                commit publishes them.
                 """
         )
 
@@ -46,7 +48,7 @@ extension Reel {
         @Option(
             name: .long,
             help:
-                "With an s3:// library: seconds before outputs that were uploaded but never published, and originals without a job, are swept."
+                "Seconds before outputs that were published but never committed (and, with an s3:// library, originals without a job) are swept."
         )
         var sweepGrace = 600.0
         @OptionGroup var database: DatabaseOption
@@ -65,21 +67,21 @@ extension Reel {
                 onFinished = { report in FileHandle.standardOutput.write(Data((JSONOutput.string(report) + "\n").utf8))
                 }
             }
-            guard S3Location.isS3(library) else {
-                let configuration = self.worker.configuration(
-                    inbox: inbox, library: library, limits: limits.limits, once: once)
-                return try await run(configuration, logger: logger, onFinished: onFinished)
-            }
             // Seconds and milliseconds of it become Int64s: an unbounded value trapped the sweep.
             guard (1...315_360_000).contains(sweepGrace) else {
                 throw ValidationError("--sweep-grace must be from 1 to 315360000 s (ten years), not \(sweepGrace)")
             }
+            guard S3Location.isS3(library) else {
+                var configuration = try self.worker.configuration(
+                    inbox: inbox, libraryDirectory: library, limits: limits.limits, once: once)
+                configuration.sweepGraceSeconds = sweepGrace
+                return try await run(configuration, logger: logger, onFinished: onFinished)
+            }
             let client = try await objectStore.client(try objectStore.location(library))
             var configuration = self.worker.configuration(
-                inbox: inbox, library: scratch ?? (inbox + "/.scratch"), limits: limits.limits, once: once)
-            var objects = ObjectLibrary(client: client)
-            objects.graceSeconds = sweepGrace
-            configuration.objects = objects
+                inbox: inbox, scratch: scratch ?? (inbox + "/.scratch"), library: S3MediaStore(client: client),
+                scratchIsShared: false, limits: limits.limits, once: once)
+            configuration.sweepGraceSeconds = sweepGrace
             do {
                 try await run(configuration, logger: logger, onFinished: onFinished)
             } catch {

@@ -1,6 +1,9 @@
 import ArgumentParser
+import FileSystem
 import Foundation
 import MediaModel
+import MediaStore
+import MediaStoreDirectory
 import Sandbox
 import Transcode
 import Worker
@@ -51,9 +54,25 @@ struct WorkerOptions: ParsableArguments {
         _ = try LadderPreset.load(option: ladder)  // a bad ladder file is a usage error at start, not in every job
     }
 
-    func configuration(inbox: String, library: String, limits: String?, once: Bool) -> WorkerConfiguration {
+    /// A worker on the library directory `library`, which is also its scratch directory, shared by every host.
+    /// - Throws: `FileSystemError` when the directory cannot be made, `MediaStoreError` when it cannot be resolved.
+    func configuration(
+        inbox: String, libraryDirectory library: String, limits: String?, once: Bool
+    ) throws
+        -> WorkerConfiguration
+    {
+        try Directory.create(absolute(library))
+        return configuration(
+            inbox: inbox, scratch: library, library: try DirectoryMediaStore(root: absolute(library)),
+            scratchIsShared: true, limits: limits, once: once)
+    }
+
+    func configuration(
+        inbox: String, scratch: String, library: any MediaStore, scratchIsShared: Bool, limits: String?, once: Bool
+    ) -> WorkerConfiguration {
         // The jobs run in other processes, maybe from another directory: every path they get is absolute.
-        var configuration = WorkerConfiguration(inbox: absolute(inbox), library: absolute(library))
+        var configuration = WorkerConfiguration(
+            inbox: absolute(inbox), scratch: absolute(scratch), library: library, scratchIsShared: scratchIsShared)
         configuration.jobs = jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
         configuration.settleSeconds = settle
         configuration.pollInterval = pollInterval

@@ -3,6 +3,8 @@ internal import FileSystem
 internal import Foundation
 internal import Logging
 internal import MediaModel
+internal import MediaStore
+internal import NIOCore
 
 extension Worker {
     /// One scan of the inbox: refuses what is not a regular file, and takes each regular file whose size and
@@ -37,7 +39,9 @@ extension Worker {
 
     /// Moves the upload to `.incoming/<id>` under a new job. The job row comes first, so a crash at any point
     /// leaves either the file in the inbox (and the row is dropped at recovery) or the file with its job.
-    /// The move is the claim: when two workers race, one rename succeeds and the other finds the name gone.
+    /// The move is the claim: when two workers race, one rename succeeds and the other finds the name gone. Where
+    /// other hosts do not see this host's scratch directory, the upload is stored as `originals/<id>` before its job
+    /// is released, so any host can fetch it.
     func take(_ entry: DirectoryEntry) async throws {
         let id = Self.newID()
         let name = SourceName(entry.name)
@@ -46,7 +50,7 @@ extension Worker {
             id: id, sourceName: entry.name, bytes: Int(entry.size), owner: owner, now: Self.nowMilliseconds,
             leaseMilliseconds: leaseMilliseconds)
         do {
-            try Directory.move(entry: entry.name, in: configuration.inbox, to: layout.incoming(id))
+            try Directory.move(entry: entry.name, in: configuration.inbox, to: scratch.incoming(id))
         } catch {
             try await store.deleteJob(lease)
             tracker.forget(entry.name)
@@ -55,16 +59,16 @@ extension Worker {
         }
         tracker.forget(entry.name)
         // From here the upload is safe in the library; the rest is bookkeeping that recovery redoes if it fails.
-        try Directory.sync(layout.incoming)
+        try Directory.sync(scratch.incoming)
         try Directory.sync(configuration.inbox)
-        if let objects = configuration.objects {
-            // Other hosts fetch it from the store: the job is released only once the original is there.
+        if !configuration.scratchIsShared {
+            // Other hosts fetch it from the library: the job is released only once the original is there.
             do {
-                try await objects.storeOriginal(id: id, from: layout.incoming(id))
+                try await storeOriginal(id)
             } catch {
                 if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
                 logger.warning(
-                    "upload kept in scratch space until the object store takes it; recovery stores it",
+                    "upload kept in scratch space until the library takes it; recovery stores it",
                     metadata: ["job": "\(id)", "file": "\(name.display)", "error": "\(error)"])
                 return
             }
@@ -73,8 +77,9 @@ extension Worker {
         logger.info("upload queued", metadata: ["job": "\(id)", "file": "\(name.display)", "bytes": "\(entry.size)"])
     }
 
-    /// A symlink, FIFO, socket, device or directory is never opened: it moves (as itself, unfollowed) to
-    /// `rejected/<id>`, and its reason file is written beside it.
+    /// A symlink, FIFO, socket, device or directory is never opened: it moves (as itself, unfollowed) to the scratch
+    /// directory's `rejected/<id>` (the library's, when that is shared), and its reason goes to the library's
+    /// `rejected/<id>.reason.json`.
     func refuseNotRegular(_ entry: DirectoryEntry) async throws {
         let id = Self.newID()
         let name = SourceName(entry.name)
@@ -87,17 +92,17 @@ extension Worker {
             id: id, sourceName: entry.name, bytes: 0, owner: owner, now: Self.nowMilliseconds,
             leaseMilliseconds: leaseMilliseconds)
         do {
-            try Directory.move(entry: entry.name, in: configuration.inbox, to: layout.rejected(id))
+            try Directory.move(entry: entry.name, in: configuration.inbox, to: scratch.refused(id))
         } catch {
             try await store.deleteJob(lease)
             if error.isNotFound { return }
             throw error
         }
         try await store.finishJob(lease, as: .rejected(rejection), now: Self.nowMilliseconds)
-        try Directory.sync(layout.rejected)
+        try Directory.sync(scratch.refused)
         try Directory.sync(configuration.inbox)
-        try writeReason(
-            for: id, in: layout.rejected, state: .rejected, reason: .rejected(rejection.reason),
+        try await writeReason(
+            for: id, state: .rejected, reason: .rejected(rejection.reason),
             message: rejection.message, name: name, bytes: 0, contentHash: nil)
         report(
             id: id, name: name, state: .rejected, kind: .unknown, reason: .rejected(rejection.reason),
@@ -105,18 +110,29 @@ extension Worker {
             mediaID: nil, attempts: 0, seconds: 0)
     }
 
-    /// `<id>.reason.json`: what happened and why, with the original name (as text, and as raw bytes when it is not
-    /// UTF-8). Written atomically.
+    /// `rejected/<id>.reason.json` or `failed/<id>.reason.json` in the library: what happened and why, with the
+    /// original name (as text, and as raw bytes when it is not UTF-8). Written whole, durably.
     func writeReason(
-        for id: String, in directory: String, state: FeedJob.State, reason: JobReason, message: String,
-        name: SourceName, bytes: Int, contentHash: String?
-    ) throws {
+        for id: String, state: FeedJob.State, reason: JobReason, message: String, name: SourceName, bytes: Int,
+        contentHash: String?
+    ) async throws {
+        let key = try MediaKey(LibraryLayout.reason(id, rejected: state == .rejected))
         #if REEL_TEST_HOOKS
-        try configuration.faults.check(.writeReason, path: layout.reason(id, in: directory))
+        try configuration.faults.check(.writeReason, path: key.value)
         #endif
         let json = try Self.reasonJSON(
             for: id, state: state, reason: reason, message: message, name: name, bytes: bytes, contentHash: contentHash)
-        try AtomicFile.write(json, to: layout.reason(id, in: directory))
+        try await library.put(
+            key, bytes: ByteBuffer(bytes: json), attributes: .private(contentType: "application/json"),
+            createOnly: false)
+    }
+
+    /// The upload taken into `.incoming/<id>`, stored as the library's `originals/<id>` once: a retry after a crash
+    /// finds the same bytes there (by their hash) and is done; other bytes under the key are an error, and nothing
+    /// is replaced.
+    func storeOriginal(_ id: String) async throws {
+        try await library.storeOnce(
+            file: scratch.incoming(id), at: try MediaKey(LibraryLayout.original(id)), attributes: .private())
     }
 
     /// The reason file's contents.

@@ -3,6 +3,7 @@ internal import FileSystem
 internal import Foundation
 internal import Logging
 internal import MediaModel
+internal import MediaStore
 internal import NIOPosix
 
 extension Worker {
@@ -42,21 +43,28 @@ extension Worker {
     }
 
     /// Hashes the upload (a byte-identical re-upload ends as a duplicate at once), prepares a fresh staging directory
-    /// and launches the job process. With the library in object storage, an upload this host did not take from its
-    /// own inbox is fetched into the claim's staging first.
+    /// and launches the job process. An upload that is not in this host's `.incoming/` (another host took it, into a
+    /// scratch directory of its own) is fetched from the library's `originals/<id>` into the claim's staging first.
     func start(_ job: FeedJob) async throws {
-        var source = layout.incoming(job.id)
+        var source = scratch.incoming(job.id)
         var prepared: StagingDirectory?
-        if let objects = configuration.objects, !Directory.exists(source) {
+        if !Directory.exists(source) {
             try await removeLeftovers(of: job)
             #if REEL_TEST_HOOKS
             try configuration.faults.check(.createStaging, path: staging(of: job))
             #endif
             let workspace = try StagingDirectory(creating: staging(of: job))
             source = workspace.path + "/original"
-            guard try await objects.fetchOriginal(id: job.id, to: source) else {
+            let fetched: Bool
+            do {
+                fetched = try await library.download(try MediaKey(LibraryLayout.original(job.id)), to: source)
+            } catch {
                 workspace.discard()
-                return try await failMissing(job, path: ObjectLayout.original(job.id))
+                throw error
+            }
+            guard fetched else {
+                workspace.discard()
+                return try await failMissing(job, path: scratch.incoming(job.id))
             }
             prepared = workspace
         }
@@ -122,7 +130,7 @@ extension Worker {
 
     /// This claim's staging directory: one per epoch, so a worker that lost its lease (and may still be running on
     /// another host) never writes into or deletes the new holder's.
-    func staging(of job: FeedJob) -> String { layout.staging(job.id) + "." + String(job.epoch) }
+    func staging(of job: FeedJob) -> String { scratch.staging(job.id) + "." + String(job.epoch) }
 
     /// The upload is gone (from the library, or from the store): the job fails for good.
     func failMissing(_ job: FeedJob, path: String) async throws {
@@ -136,16 +144,11 @@ extension Worker {
             message: failure.message, mediaID: nil, attempts: job.attempts, seconds: 0)
     }
 
-    /// Staging and unpublished outputs of an earlier attempt. Called only while this worker holds the job's lease,
-    /// so nobody else can be publishing these paths (a late holder's commit is refused, and its renames never replace).
-    /// In object storage each claim's outputs have keys of their own, and the sweep removes an earlier claim's.
+    /// This claim's staging and the unpublished outputs of the job's earlier claims. Called only while this worker
+    /// holds the job's lease; each claim's outputs have keys of their own, so nothing of this claim's is touched.
     func removeLeftovers(of job: FeedJob) async throws {
         Directory.remove(staging(of: job))
-        if configuration.objects != nil { return }
-        if try await !store.isPublished(mediaID: job.id) {
-            Directory.remove(layout.video(job.id))
-            Directory.remove(layout.image(job.id))
-        }
+        try await removeEarlierClaims(of: job)
     }
 
     /// Finished, timed-out or progressing jobs. Each is handled on its own: one job's fault never stops the others.
@@ -231,7 +234,7 @@ extension Worker {
 
     /// Less free space than the worker wants, and never less than 1 MiB.
     func isDiskNearlyFull() -> Bool {
-        guard let available = try? DiskSpace.availableBytes(at: layout.root) else { return false }
+        guard let available = try? DiskSpace.availableBytes(at: scratch.root) else { return false }
         return available < max(configuration.minimumFreeBytes, 1 << 20)
     }
 

@@ -3,8 +3,8 @@ internal import FileSystem
 internal import Foundation
 internal import Logging
 internal import MediaModel
+internal import MediaStore
 internal import Metrics
-internal import ObjectStore
 internal import Sandbox
 
 extension Worker {
@@ -19,7 +19,12 @@ extension Worker {
                 "lost a job's lease; its new holder finishes it", metadata: ["job": "\(job.id)", "error": "\(error)"])
             return
         }
-        let failure = Self.classify(error, path: layout.incoming(job.id))
+        var failure = Self.classify(error, path: scratch.incoming(job.id))
+        if failure.reason == .storageUnavailable, configuration.scratchIsShared, isDiskNearlyFull() {
+            // The library is on this host's full disk (a directory store says only that it is unavailable): wait for
+            // space as for any other write that met a full disk.
+            failure.reason = .diskFull
+        }
         if failure.reason == .diskFull { noteDiskFull(failure) }
         do {
             try await retryOrFail(job, failure, seconds: seconds)
@@ -46,9 +51,9 @@ extension Worker {
                 retryable: error.isTransient)
         case let error as CatalogError:
             return ProcessingFailure(.catalogUnavailable, error.description, path: path, retryable: error.isTransient)
-        case let error as ObjectStoreError:
+        case let error as MediaStoreError:
             return ProcessingFailure(
-                error.isTransient ? .storageUnavailable : .outputFailed, error.description, path: path, retryable: true)
+                error.isRetryable ? .storageUnavailable : .outputFailed, error.description, path: path, retryable: true)
         default:
             return ProcessingFailure(.outputFailed, "\(error)", path: path, retryable: true)
         }
@@ -87,8 +92,7 @@ extension Worker {
         var final = failure
         if failure.retryable { final.message += " (gave up after \(job.attempts) attempts)" }
         try await store.finishJob(job.lease, as: .failed(final), now: Self.nowMilliseconds)
-        await fileVerdict(
-            job, state: .failed, reason: .failed(final.reason), message: final.message, in: layout.failed)
+        await fileVerdict(job, state: .failed, reason: .failed(final.reason), message: final.message)
         report(
             id: job.id, name: name, state: .failed, kind: job.kind, reason: .failed(final.reason),
             message: final.message,
@@ -99,29 +103,28 @@ extension Worker {
     func refuse(_ job: FeedJob, _ rejection: Rejection, kind: FeedJob.Kind?, seconds: Double) async throws {
         try await store.finishJob(job.lease, as: .rejected(rejection), kind: kind, now: Self.nowMilliseconds)
         Directory.remove(staging(of: job))
-        await fileVerdict(
-            job, state: .rejected, reason: .rejected(rejection.reason), message: rejection.message, in: layout.rejected)
+        await fileVerdict(job, state: .rejected, reason: .rejected(rejection.reason), message: rejection.message)
         report(
             id: job.id, name: SourceName(job.sourceName), state: .rejected, kind: kind ?? job.kind,
             reason: .rejected(rejection.reason),
             message: rejection.message, mediaID: nil, attempts: job.attempts, seconds: seconds)
     }
 
-    /// `<id>.reason.json` and the original into `rejected/` or `failed/`. Best effort once the catalog has the verdict:
-    /// what cannot be written now (a full or read-only disk) is redone by recovery's sweep.
-    /// With the library in object storage the original stays at `originals/<id>`: the reason goes beside the verdict's
-    /// folder as an object, and this host's local copy goes once it is written.
-    func fileVerdict(
-        _ job: FeedJob, state: FeedJob.State, reason: JobReason, message: String, in directory: String
-    ) async {
-        if let objects = configuration.objects {
-            return await fileVerdict(job, state: state, reason: reason, message: message, objects: objects)
-        }
-        let bytes = (try? ReadOnlyFile(path: layout.incoming(job.id)))?.size ?? 0
+    /// The reason file, then the original beside it (`rejected/<id>` or `failed/<id>`; where originals are stored at
+    /// intake, it stays at `originals/<id>` and only this host's copy goes). Best effort once the catalog has the
+    /// verdict: what cannot be written now (a full or read-only disk, a store that is away) is redone by recovery's
+    /// sweep, which finds the upload still in `.incoming/`.
+    func fileVerdict(_ job: FeedJob, state: FeedJob.State, reason: JobReason, message: String) async {
         do {
-            try writeReason(
-                for: job.id, in: directory, state: state, reason: reason, message: message,
-                name: SourceName(job.sourceName),
+            let local = try? ReadOnlyFile(path: scratch.incoming(job.id))
+            let bytes: Int64
+            if let local {
+                bytes = local.size
+            } else {
+                bytes = try await library.head(try MediaKey(LibraryLayout.original(job.id)))?.size ?? 0
+            }
+            try await writeReason(
+                for: job.id, state: state, reason: reason, message: message, name: SourceName(job.sourceName),
                 bytes: Int(bytes), contentHash: job.contentHash)
         } catch {
             if let error = error as? FileSystemError, error.isDiskFull { noteDiskFull(error) }
@@ -129,39 +132,21 @@ extension Worker {
                 "cannot write a reason file yet; recovery will", metadata: ["job": "\(job.id)", "error": "\(error)"])
             return
         }
-        moveOriginal(job.id, to: directory + "/" + job.id)
-    }
-
-    func fileVerdict(
-        _ job: FeedJob, state: FeedJob.State, reason: JobReason, message: String, objects: ObjectLibrary
-    ) async {
-        do {
-            let original = try ObjectKey(ObjectLayout.original(job.id))
-            let bytes = try await objects.client.head(original)?.size ?? 0
-            let json = try Self.reasonJSON(
-                for: job.id, state: state, reason: reason, message: message, name: SourceName(job.sourceName),
-                bytes: Int(bytes), contentHash: job.contentHash)
-            try await objects.storeReason(id: job.id, rejected: state == .rejected, json: json)
-        } catch {
-            logger.warning(
-                "cannot store a reason object yet; recovery will", metadata: ["job": "\(job.id)", "error": "\(error)"])
-            return
-        }
-        Directory.remove(layout.incoming(job.id))
+        await fileOriginal(job.id, at: LibraryLayout.verdict(job.id, rejected: state == .rejected))
     }
 
     /// A write found the library's disk full: stop claiming until space returns (logged once per episode).
     func noteDiskFull(_ cause: any Error) {
-        let available = (try? DiskSpace.availableBytes(at: layout.root)) ?? 0
+        let available = (try? DiskSpace.availableBytes(at: scratch.root)) ?? 0
         let transition = disk.noteFull(available: available, now: Self.monotonic)
         if transition != nil {
             status.setDiskFull(
-                .init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+                .init(path: scratch.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
         }
         if transition == .paused {
             logger.error(
                 "the library's disk is full: no new uploads are claimed until space is freed",
-                metadata: ["library": "\(layout.root)", "available_bytes": "\(available)", "cause": "\(cause)"])
+                metadata: ["library": "\(scratch.root)", "available_bytes": "\(available)", "cause": "\(cause)"])
         }
     }
 
@@ -170,18 +155,18 @@ extension Worker {
         guard now - lastDiskCheck >= 1 else { return }
         lastDiskCheck = now
         let available: Int64
-        do { available = try DiskSpace.availableBytes(at: layout.root) } catch {
+        do { available = try DiskSpace.availableBytes(at: scratch.root) } catch {
             logger.error("cannot measure the library's free space", metadata: ["error": "\(error)"])
             return
         }
         switch disk.observe(available: available, now: now) {
         case .paused?:
             status.setDiskFull(
-                .init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+                .init(path: scratch.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
             logger.error(
                 "the library's disk is nearly full: no new uploads are claimed until space is freed",
                 metadata: [
-                    "library": "\(layout.root)", "available_bytes": "\(available)",
+                    "library": "\(scratch.root)", "available_bytes": "\(available)",
                     "minimum_free_bytes": "\(configuration.minimumFreeBytes)",
                 ])
         case .resumed?:
@@ -192,7 +177,7 @@ extension Worker {
         case nil:
             if disk.isPaused {
                 status.setDiskFull(
-                    .init(path: layout.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
+                    .init(path: scratch.root, availableBytes: available, requiredBytes: configuration.minimumFreeBytes))
             }
         }
     }

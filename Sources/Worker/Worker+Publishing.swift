@@ -4,17 +4,24 @@ internal import FileSystem
 internal import Foundation
 internal import Logging
 internal import MediaModel
+internal import MediaStore
 internal import Transcode
 
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
 extension Worker {
-    /// The outputs go into place (renamed, then the directory fsynced), then the catalog row in one transaction,
-    /// then the original to `originals/`. A reader sees the media only once all of its files are there, and the
-    /// original moves only after that.
+    /// The outputs go into the library under this claim's own keys (`videos/<id>.e<epoch>/` or
+    /// `images/<id>.e<epoch>.webp`, published whole: a directory renames the synced tree into place, object storage
+    /// writes each file create-only), then the catalog row in one transaction, which proves the lease and names the
+    /// keys, then the original is filed. Until that commit no feed row points at the keys, so a reader never sees half
+    /// a ladder.
     ///
-    /// Fencing: the lease is renewed just before the renames (a worker that lost it stops there), the renames never
-    /// replace an existing path, and the commit proves the lease. Outputs are removed after a failed commit only
-    /// while this worker still holds the lease; otherwise they may be the new holder's, and that holder (or
-    /// recovery) deals with whatever is left.
+    /// Fencing: the lease is renewed just before publishing (a worker that lost it stops there) and while a long
+    /// publish goes on; no other claim ever writes these keys, so a worker fenced out never touches the outputs of the
+    /// job's new holder; and the commit proves the lease. A claim's outputs are removed after a failed commit only
+    /// while this worker still holds the lease; otherwise the job's next holder, or the sweep, removes them.
     func publish(_ job: FeedJob, outcome: JobOutcome, staging path: String, seconds: Double) async throws {
         #if REEL_TEST_HOOKS
         reach("after-staging")
@@ -25,54 +32,40 @@ extension Worker {
         else {
             throw CatalogError(.leaseLost, "\(job.lease) was taken over before its outputs were published")
         }
-        if let objects = configuration.objects {
-            return try await publishToStore(job, outcome: outcome, staging: path, seconds: seconds, objects: objects)
-        }
         let staging = StagingDirectory(existing: path)
         let contentHash = job.contentHash ?? job.id
+        let claim = LibraryLayout.Claim(id: job.id, epoch: job.epoch)
         let kind: FeedJob.Kind
         do {
             if let summary = outcome.video {
                 kind = .video
-                #if REEL_TEST_HOOKS
-                try configuration.faults.check(.publishOutputs, path: layout.video(job.id))
-                #endif
-                try await clearStaleOutput(layout.video(job.id), of: job, into: staging)
-                try staging.publish("media", to: layout.video(job.id))
-                #if REEL_TEST_HOOKS
-                reach("after-rename")
-                #endif
+                let prefix = LibraryLayout.video(job.id, epoch: job.epoch)
+                try await publishOutputs(staging.path + "/media", to: prefix, of: job)
                 try await store.publish(
-                    publishedVideo(job, summary: summary, info: outcome.info, contentHash: contentHash),
+                    publishedVideo(
+                        job, summary: summary, info: outcome.info, contentHash: contentHash, prefix: prefix + "/"),
                     lease: job.lease, now: Self.nowMilliseconds)
             } else if let image = outcome.image {
                 kind = .image
-                #if REEL_TEST_HOOKS
-                try configuration.faults.check(.publishOutputs, path: layout.image(job.id))
-                #endif
-                try await clearStaleOutput(layout.image(job.id), of: job, into: staging)
-                try staging.publish("media.webp", to: layout.image(job.id))
-                #if REEL_TEST_HOOKS
-                reach("after-rename")
-                #endif
+                let key = LibraryLayout.image(job.id, epoch: job.epoch)
+                try await publishOutputs(staging.path + "/media.webp", to: key, of: job)
                 try await store.publish(
-                    publishedImage(job, image, path: "images/\(job.id).webp", contentHash: contentHash),
-                    lease: job.lease, now: Self.nowMilliseconds)
+                    publishedImage(job, image, path: key, contentHash: contentHash), lease: job.lease,
+                    now: Self.nowMilliseconds)
             } else {
-                throw Self.noOutput(path: layout.incoming(job.id))
+                throw Self.noOutput(path: scratch.incoming(job.id))
             }
         } catch let error as CatalogError where error.kind == .duplicate {
             // The same bytes published by a parallel job a moment ago: content_hash is unique. The lease was proved
-            // in the same (rolled back) transaction, so the outputs at this job's paths are this worker's.
-            Directory.remove(layout.video(job.id))
-            Directory.remove(layout.image(job.id))
+            // in the same (rolled back) transaction, so these keys are this claim's.
+            await removeOutputs(of: claim)
             guard let existing = try await store.publishedMedia(contentHash: contentHash) else { throw error }
             return try await finishAsDuplicate(job, of: existing, seconds: seconds)
-        } catch let error as CatalogError {
-            // Not recorded: the outputs must not stay visible without their row, if they are still this worker's.
-            if error.kind != .leaseLost, await stillHolds(job) {
-                Directory.remove(layout.video(job.id))
-                Directory.remove(layout.image(job.id))
+        } catch {
+            // Not recorded: this claim's keys go while the lease is still this worker's; otherwise the job's next
+            // holder or the sweep takes them. Nothing reads them meanwhile: no row names them.
+            if (error as? CatalogError)?.kind != .leaseLost, await stillHolds(job) {
+                await removeOutputs(of: claim)
             }
             throw error
         }
@@ -80,10 +73,65 @@ extension Worker {
         reach("after-commit")
         #endif
         staging.discard()
-        moveOriginal(job.id, to: layout.original(job.id))
+        await fileOriginal(job.id, at: LibraryLayout.original(job.id))
         report(
             id: job.id, name: SourceName(job.sourceName), state: .published, kind: kind, reason: nil, message: nil,
             mediaID: job.id, attempts: job.attempts, seconds: seconds)
+    }
+
+    /// The staged file or tree published as `key`, the lease renewed as objects go in (a long upload to a slow
+    /// store would otherwise outlast it).
+    func publishOutputs(_ staged: String, to key: String, of job: FeedJob) async throws {
+        #if REEL_TEST_HOOKS
+        try configuration.faults.check(.publishOutputs, path: key)
+        #endif
+        let keeper = LeaseKeeper(store: store, lease: job.lease, leaseSeconds: configuration.leaseSeconds)
+        let kill = midUploadKill
+        let count = try await library.publish(staged: staged, to: try MediaKey(key)) { _ in
+            kill()
+            try await keeper.renewIfDue()
+        }
+        #if REEL_TEST_HOOKS
+        reach("after-rename")
+        #endif
+        logger.debug("outputs published", metadata: ["job": "\(job.id)", "key": "\(key)", "objects": "\(count)"])
+    }
+
+    /// Every object a claim wrote, removed; what cannot be removed now is left to the sweep.
+    /// - Returns: how many were removed.
+    @discardableResult
+    func removeOutputs(of claim: LibraryLayout.Claim) async -> Int {
+        let keys: [String]
+        do {
+            let image = try MediaKey(LibraryLayout.image(claim.id, epoch: claim.epoch))
+            keys =
+                try await library.list(prefix: LibraryLayout.video(claim.id, epoch: claim.epoch) + "/").map(\.key)
+                + (try await library.head(image) != nil ? [image.value] : [])
+        } catch {
+            return 0
+        }
+        return await remove(keys: keys)
+    }
+
+    /// `keys` removed one by one; failures are left to the next sweep.
+    /// - Returns: how many were removed.
+    func remove(keys: [String]) async -> Int {
+        var removed = 0
+        for key in keys {
+            guard let mediaKey = try? MediaKey(key), (try? await library.delete(mediaKey)) != nil else { continue }
+            removed += 1
+        }
+        return removed
+    }
+
+    /// The test kill point `mid-upload`: SIGKILL once the first output objects are in the library.
+    nonisolated var midUploadKill: @Sendable () -> Void {
+        #if REEL_TEST_HOOKS
+        if configuration.faults.killPoint == "mid-upload" {
+            return { kill(getpid(), SIGKILL) }
+        }
+        #endif
+        return {}
     }
 
     /// Renews the job's lease: true while this worker still holds it. A catalog that cannot be reached says no.
@@ -105,10 +153,9 @@ extension Worker {
 
     /// The catalog's row for a video whose files are under `prefix` (ending in `/`).
     func publishedVideo(
-        _ job: FeedJob, summary: TranscodeSummary, info: MediaInfo?, contentHash: String, prefix: String? = nil
+        _ job: FeedJob, summary: TranscodeSummary, info: MediaInfo?, contentHash: String, prefix: String
     ) -> PublishedVideo {
         let top = summary.renditions.max { $0.height < $1.height }
-        let prefix = prefix ?? "videos/\(job.id)/"
         return PublishedVideo(
             id: job.id, createdAt: job.createdAt, publishedAt: Self.nowMilliseconds,
             durationMilliseconds: Int((summary.durationSeconds * 1000).rounded()),
@@ -125,31 +172,17 @@ extension Worker {
             storyboard: summary.storyboard?.prefixingPaths(with: prefix), loudness: summary.loudness)
     }
 
-    /// An output path already taken while this worker holds the lease: a late worker's files (it lost the lease, so
-    /// its commit will be refused) or an earlier attempt's. Nothing published lives there (the job is not
-    /// published, and only the lease holder publishes), so it is moved into this attempt's staging and removed.
-    func clearStaleOutput(_ path: String, of job: FeedJob, into staging: StagingDirectory) async throws {
-        guard Directory.exists(path) else { return }
-        guard try await !store.isPublished(mediaID: job.id) else {
-            throw CatalogError(.leaseLost, "\(job.lease): \(path) is already published")
-        }
-        let aside = staging.path + "/stale-output"
-        try Directory.move(path, to: aside)
-        Directory.remove(aside)
-        logger.warning("removed a stale output before publishing", metadata: ["job": "\(job.id)", "path": "\(path)"])
-    }
-
     /// A byte-identical re-upload: recorded first, then its copy goes (the same bytes are kept under `originals/`).
     func finishAsDuplicate(_ job: FeedJob, of existing: PublishedMedia, seconds: Double) async throws {
         try await store.finishDuplicate(job.lease, of: existing, now: Self.nowMilliseconds)
-        if let objects = configuration.objects {
-            do { try await objects.removeOriginal(id: job.id) } catch {
+        if !configuration.scratchIsShared {
+            do { try await library.delete(try MediaKey(LibraryLayout.original(job.id))) } catch {
                 logger.warning(
                     "cannot remove a duplicate's original yet; the sweep will",
                     metadata: ["job": "\(job.id)", "error": "\(error)"])
             }
         }
-        Directory.remove(layout.incoming(job.id))
+        Directory.remove(scratch.incoming(job.id))
         Directory.remove(staging(of: job))
         report(
             id: job.id, name: SourceName(job.sourceName), state: .published, kind: existing.kind, reason: .duplicate,
@@ -158,23 +191,25 @@ extension Worker {
             seconds: seconds)
     }
 
-    /// Moves the claimed upload next to its verdict. Best effort: when it fails (full or read-only disk), the upload
-    /// stays in `.incoming/` and recovery's sweep moves it once it can, since the catalog already has the verdict.
-    /// With the library in object storage the original is already in its place (`originals/<id>`): the local copy goes.
-    func moveOriginal(_ id: String, to destination: String) {
-        guard Directory.exists(layout.incoming(id)) else { return }
-        if configuration.objects != nil { return Directory.remove(layout.incoming(id)) }
+    /// Files the claimed upload at `key` beside its verdict (`originals/<id>`, `rejected/<id>`, `failed/<id>`).
+    /// Where the scratch directory is the library's own, the upload is published there by rename; otherwise it has
+    /// been `originals/<id>` since intake, and only this host's copy goes. Best effort: when it fails (a full or
+    /// read-only disk), the upload stays in `.incoming/` and recovery's sweep files it once it can, since the catalog
+    /// already has the verdict.
+    func fileOriginal(_ id: String, at key: String) async {
+        let local = scratch.incoming(id)
+        guard Directory.exists(local) else { return }
+        guard configuration.scratchIsShared else { return Directory.remove(local) }
         do {
             #if REEL_TEST_HOOKS
-            try configuration.faults.check(.moveOriginal, path: destination)
+            try configuration.faults.check(.moveOriginal, path: key)
             #endif
-            try Directory.move(layout.incoming(id), to: destination)
-            try Directory.sync(Directory.parent(of: destination))
-            try Directory.sync(layout.incoming)
+            try await library.publish(staged: local, to: try MediaKey(key))
+            try Directory.sync(scratch.incoming)
         } catch {
-            if error.isDiskFull { noteDiskFull(error) }
+            if let error = error as? FileSystemError, error.isDiskFull { noteDiskFull(error) }
             logger.warning(
-                "cannot move an upload next to its verdict yet; recovery will",
+                "cannot file an upload beside its verdict yet; recovery will",
                 metadata: ["job": "\(id)", "error": "\(error)"])
         }
     }

@@ -3,6 +3,7 @@ internal import FileSystem
 internal import Foundation
 internal import Logging
 internal import MediaModel
+internal import MediaStore
 
 extension Worker {
     /// Puts back what a dead worker (killed at any moment, on any host) left behind, and what this worker could not
@@ -43,7 +44,7 @@ extension Worker {
             }
             await recoverSafely(job, refundAttempt: true)
         }
-        for holder in deadOwners { Directory.remove(layout.lock(holder)) }
+        for holder in deadOwners { Directory.remove(scratch.lock(holder)) }
         try await sweepIncoming()
         try await sweepStaging()
     }
@@ -64,21 +65,25 @@ extension Worker {
         switch job.state {
         case .queued:
             // Died (or failed) while taking the upload from the inbox.
-            if Directory.exists(layout.incoming(job.id)) {
-                try await configuration.objects?.storeOriginal(id: job.id, from: layout.incoming(job.id))
+            if Directory.exists(scratch.incoming(job.id)) {
+                if !configuration.scratchIsShared { try await storeOriginal(job.id) }
                 try await store.release(job.lease, now: now)
-            } else if let objects = configuration.objects, try await objects.originalExists(id: job.id) {
+            } else if !configuration.scratchIsShared,
+                try await library.head(try MediaKey(LibraryLayout.original(job.id))) != nil
+            {
                 try await store.release(job.lease, now: now)
-            } else if let objects = configuration.objects, now - job.createdAt < Int64(objects.graceSeconds * 1000) {
+            } else if !configuration.scratchIsShared,
+                now - job.createdAt < Int64(configuration.sweepGraceSeconds * 1000)
+            {
                 // The host that took it has the only copy (in its scratch space) and stores it when it is back.
                 return
-            } else if Directory.exists(layout.rejected(job.id)) {
+            } else if Directory.exists(scratch.refused(job.id)) {
                 let rejection = Rejection(
                     .notRegularFile, "the upload is not a regular file; only regular files are processed",
                     path: SourceName(job.sourceName).display)
                 try await store.finishJob(job.lease, as: .rejected(rejection), now: now)
-                try writeReason(
-                    for: job.id, in: layout.rejected, state: .rejected, reason: .rejected(.notRegularFile),
+                try await writeReason(
+                    for: job.id, state: .rejected, reason: .rejected(.notRegularFile),
                     message: rejection.message, name: SourceName(job.sourceName), bytes: 0, contentHash: nil)
             } else {
                 try await store.deleteJob(job.lease)  // the upload is still in the inbox and will be taken again
@@ -101,7 +106,7 @@ extension Worker {
     /// Uploads in `.incoming/` whose job already ended: the worker died, or the disk refused, between the catalog
     /// commit and the move. They go where the verdict says, with their reason file.
     func sweepIncoming() async throws {
-        for entry in try Directory.entries(of: layout.incoming) {
+        for entry in try Directory.entries(of: scratch.incoming) {
             let id = String(decoding: entry.name, as: UTF8.self)
             guard Self.isToken(id), running[id] == nil else { continue }
             guard let job = try await store.job(id: id) else {
@@ -109,23 +114,21 @@ extension Worker {
                 try await store.insertJob(
                     id: id, sourceName: Array("(recovered)".utf8), bytes: Int(entry.size), owner: owner,
                     now: Self.nowMilliseconds, leaseMilliseconds: leaseMilliseconds)
-                try await configuration.objects?.storeOriginal(id: id, from: layout.incoming(id))
+                if !configuration.scratchIsShared { try await storeOriginal(id) }
                 try await store.release(JobLease(id: id, epoch: 0, owner: owner), now: Self.nowMilliseconds)
                 continue
             }
             switch job.state {
             case .published where job.mediaID == id:
-                moveOriginal(id, to: layout.original(id))
+                await fileOriginal(id, at: LibraryLayout.original(id))
             case .published:
-                Directory.remove(layout.incoming(id))  // a duplicate, recorded as such
+                Directory.remove(scratch.incoming(id))  // a duplicate, recorded as such
             case .rejected:
                 await fileVerdict(
-                    job, state: .rejected, reason: job.reason ?? .rejected(.unreadable), message: job.lastError ?? "",
-                    in: layout.rejected)
+                    job, state: .rejected, reason: job.reason ?? .rejected(.unreadable), message: job.lastError ?? "")
             case .failed:
                 await fileVerdict(
-                    job, state: .failed, reason: job.reason ?? .failed(.crashed), message: job.lastError ?? "",
-                    in: layout.failed)
+                    job, state: .failed, reason: job.reason ?? .failed(.crashed), message: job.lastError ?? "")
             case .queued, .processing:
                 break
             }
@@ -136,7 +139,7 @@ extension Worker {
     /// job is processing at that epoch under a live lease; an older epoch's belongs to a holder that lost the job.
     func sweepStaging() async throws {
         let now = Self.nowMilliseconds
-        for entry in try Directory.entries(of: layout.staging) {
+        for entry in try Directory.entries(of: scratch.staging) {
             let name = String(decoding: entry.name, as: UTF8.self)
             let parts = name.split(separator: ".", maxSplits: 1)
             let id = String(parts[0])
@@ -149,16 +152,16 @@ extension Worker {
                 let leaseLive = job.leaseExpiresAt.map { $0 >= now } ?? true
                 if leaseLive, try holderIsAlive(holder) { continue }  // another live worker's job
             }
-            Directory.remove(layout.staging + "/" + name)
+            Directory.remove(scratch.staging + "/" + name)
         }
     }
 
-    /// Whether the worker `holder` is alive by its lock file, the fast path next to lease expiry. With the library
-    /// in object storage the lock files are this host's only: a holder without one here runs on another host, and
-    /// only its lease can say it died.
+    /// Whether the worker `holder` is alive by its lock file, the fast path next to lease expiry. Where the scratch
+    /// directory is this host's own, so are the lock files: a holder without one here runs on another host, and only
+    /// its lease can say it died.
     func holderIsAlive(_ holder: String) throws(FileSystemError) -> Bool {
-        if configuration.objects != nil, !Directory.exists(layout.lock(holder)) { return true }
-        return try FileLock(path: layout.lock(holder)) == nil
+        if !configuration.scratchIsShared, !Directory.exists(scratch.lock(holder)) { return true }
+        return try FileLock(path: scratch.lock(holder)) == nil
     }
 
     /// Ids and owner tokens are lowercase hex; anything else is never turned into a path.

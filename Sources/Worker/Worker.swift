@@ -4,15 +4,16 @@ internal import FileSystem
 internal import Foundation
 package import Logging
 internal import MediaModel
+internal import MediaStore
 package import Metrics
 internal import NIOCore
 internal import NIOPosix
-internal import ObjectStore
 internal import Sandbox
 package import ServiceLifecycle
 
 /// The watch-folder worker: takes finished uploads out of the inbox, runs each in its own job process under resource
-/// limits, and publishes the outputs atomically (files fsynced and renamed into place, then one catalog transaction).
+/// limits, and publishes the outputs into the library (`MediaStore`, a directory or object storage, written once
+/// against the seam) under the claim's own keys, then one catalog transaction makes them the feed's.
 /// Crash-safe: every step leaves the upload in exactly one recoverable place. A fault in one job (a full disk, an
 /// I/O error, a busy catalog, a job that cannot start or keeps crashing) fails or retries that job; the worker goes on.
 ///
@@ -25,7 +26,10 @@ package actor Worker: Service {
     package let store: any JobQueue & Publishing
     /// Disk state for `/healthz`.
     package nonisolated let status = WorkerStatus()
-    let layout: LibraryLayout
+    /// This host's working directory: `.incoming/`, `.staging/`, `.workers/`.
+    let scratch: ScratchLayout
+    /// The library: outputs, originals, verdicts.
+    nonisolated var library: any MediaStore { configuration.library }
     let logger: Logger
     let metrics: any MetricsFactory
     /// This process's token in the jobs table; its lock file tells other workers it is alive.
@@ -40,10 +44,10 @@ package actor Worker: Service {
     var processFacts: [String: ProcessFacts] = [:]
     var disk: DiskPressure
     var lastRecovery = -Double.infinity
-    /// The store's sweep (object storage only): it runs beside the loop, so a store that is slow to answer a listing
-    /// never holds up heartbeats or claims.
-    var lastObjectSweep = -Double.infinity
-    var objectSweep: Task<Void, Never>?
+    /// The library's sweep: it runs beside the loop, so a store that is slow to answer a listing never holds up
+    /// heartbeats or claims.
+    var lastSweep = -Double.infinity
+    var sweep: Task<Void, Never>?
     var lastDiskCheck = -Double.infinity
     var lastHeartbeat = -Double.infinity
     /// When the queue was last looked at, and whether the catalog announced a claimable job since.
@@ -71,8 +75,8 @@ package actor Worker: Service {
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor { executorLoop.executor.asUnownedSerialExecutor() }
 
-    /// - Throws: `FileSystemError` when the library cannot be laid out or locked, `WorkerSetupError` when the inbox
-    ///   and the library are on different file systems.
+    /// - Throws: `FileSystemError` when the scratch directory cannot be laid out or locked, `WorkerSetupError` when
+    ///   the inbox and the scratch directory are on different file systems.
     package init(
         configuration: WorkerConfiguration, store: any JobQueue & Publishing, logger: Logger,
         metrics: any MetricsFactory = MetricsSystem.factory,
@@ -83,20 +87,27 @@ package actor Worker: Service {
         self.logger = logger
         self.metrics = metrics
         self.onFinished = onFinished
-        layout = LibraryLayout(root: configuration.library)
-        for directory in layout.allDirectories + [configuration.inbox] { try Directory.create(directory) }
+        let scratch = ScratchLayout(root: configuration.scratch)
+        self.scratch = scratch
+        var directories = scratch.allDirectories + [configuration.inbox]
+        if configuration.scratchIsShared {
+            // The scratch directory is the library's: its folders are there from the start, as a reader expects.
+            directories += [LibraryLayout.videos, LibraryLayout.images, LibraryLayout.originals, LibraryLayout.failed]
+                .map { scratch.root + "/" + $0.dropLast() }
+        }
+        for directory in directories { try Directory.create(directory) }
         // Taking an upload is a rename out of the inbox: atomic, and the claim between workers. That needs one file system.
         guard
             try FileStatus(path: configuration.inbox, followingSymlinks: true).device
-                == FileStatus(path: layout.incoming, followingSymlinks: true).device
+                == FileStatus(path: scratch.incoming, followingSymlinks: true).device
         else {
             throw WorkerSetupError(
-                description: "\(configuration.inbox) and \(configuration.library) are on different file systems; "
+                description: "\(configuration.inbox) and \(configuration.scratch) are on different file systems; "
                     + "the inbox and the library must share one, because uploads are renamed (the claim), never copied")
         }
         owner = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        guard let lock = try FileLock(path: layout.lock(owner)) else {
-            throw FileSystemError("flock", layout.lock(owner), code: EWOULDBLOCK)
+        guard let lock = try FileLock(path: scratch.lock(owner)) else {
+            throw FileSystemError("flock", scratch.lock(owner), code: EWOULDBLOCK)
         }
         self.lock = lock
         tracker = StabilityTracker(settle: configuration.settleSeconds)
@@ -129,7 +140,7 @@ package actor Worker: Service {
             "worker started",
             metadata: [
                 "inbox": "\(configuration.inbox)",
-                "library": "\(configuration.objects.map { "\($0.client.location)" } ?? configuration.library)",
+                "library": "\(configuration.library.name)", "scratch": "\(configuration.scratch)",
                 "jobs": "\(configuration.jobs)", "owner": "\(owner)",
                 "job_sandbox": "\(Sandbox.expectedProtection(mode: configuration.sandbox))",
             ])
@@ -151,11 +162,9 @@ package actor Worker: Service {
             }
             if stopSince == nil {
                 if now - lastRecovery > 2 { await guarded("recovery") { try await recover() } }
-                if let objects = configuration.objects, objectSweep == nil,
-                    now - lastObjectSweep >= objects.sweepSeconds
-                {
-                    lastObjectSweep = now
-                    objectSweep = Task { await self.runObjectSweep(objects) }
+                if sweep == nil, now - lastSweep >= configuration.sweepSeconds {
+                    lastSweep = now
+                    sweep = Task { await self.runSweep() }
                 }
                 checkDisk(now: now)
                 if !disk.isPaused {
@@ -194,18 +203,18 @@ package actor Worker: Service {
                 await configuration.launcher.waitForActivity(upTo: min(configuration.pollInterval, 0.01))
             }
         }
-        if let sweep = objectSweep {
+        if let sweep {
             sweep.cancel()
             if await value(of: sweep, upTo: .seconds(30)) == nil {
-                logger.warning("the object sweep did not stop within 30 s; it is left to end on its own")
+                logger.warning("the library's sweep did not stop within 30 s; it is left to end on its own")
             }
         }
         logger.info("worker stopped", metadata: ["owner": "\(owner)"])
     }
 
-    func runObjectSweep(_ objects: ObjectLibrary) async {
-        await guarded("object sweep") { try await sweepObjects(objects) }
-        objectSweep = nil
+    func runSweep() async {
+        await guarded("library sweep") { try await sweepLibrary() }
+        sweep = nil
     }
 
     /// Runs one phase of the loop; its failure is logged and the loop goes on (a fault is a state, not an exit).
@@ -230,7 +239,7 @@ package actor Worker: Service {
 
     /// Uploads still in `.incoming/` that no running job holds.
     func hasUnfiledUploads() -> Bool {
-        ((try? Directory.entries(of: layout.incoming)) ?? []).contains {
+        ((try? Directory.entries(of: scratch.incoming)) ?? []).contains {
             running[String(decoding: $0.name, as: UTF8.self)] == nil
         }
     }

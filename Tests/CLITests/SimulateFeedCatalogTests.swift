@@ -24,7 +24,8 @@ import Testing
         #expect(model.segmentMilliseconds.reduce(0, +) == published.durationMilliseconds)
         let video = model.shortVideo()
         for (rung, rendition) in model.renditions.enumerated() {
-            let folder = harness.library + "/videos/\(published.id)/\(rendition.id)"
+            let folder =
+                harness.library + "/" + (published.masterPath ?? "").dropLast("master.m3u8".count) + rendition.id
             let playlist = try String(contentsOfFile: folder + "/index.m3u8", encoding: .utf8)
             let segments = playlist.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
             let hint = try #require(rendition.prefetch)

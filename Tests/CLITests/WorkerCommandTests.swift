@@ -173,7 +173,7 @@ import FoundationNetworking
         #expect(jobs.count == names.count)
         #expect(jobs.allSatisfy { $0.state == .published }, "\(jobs.map { ($0.state, $0.reason, $0.lastError) })")
         #expect(Set(jobs.map(\.sourceName)) == Set(names))
-        #expect(harness.entries("images").allSatisfy { $0.hasSuffix(".webp") && $0.count == 25 })
+        #expect(harness.entries("images").allSatisfy { $0.hasSuffix(".e1.webp") && $0.count == 28 })
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/pwned"))
         let reported = harness.jsonLines(result.stdout).compactMap { $0["file"] as? String }
         #expect(
@@ -285,8 +285,13 @@ import FoundationNetworking
         #expect(harness.entries(".staging").isEmpty)
         #expect(harness.entries(".incoming").isEmpty)
         #expect(harness.entries("originals").count == 2)
-        #expect(
-            harness.entries("videos") == (try await harness.store.page(limit: 50, after: nil).items.map(\.id)).sorted())
+        // Only the published claim's outputs are left: an earlier claim's are removed by the job's next holder.
+        var publishedFolders: [String] = []
+        for item in try await harness.store.page(limit: 50, after: nil).items {
+            let master = try #require(try await harness.store.video(id: item.id)?.masterPath)
+            publishedFolders.append(String(master.dropFirst("videos/".count).prefix { $0 != "/" }))
+        }
+        #expect(harness.entries("videos") == publishedFolders.sorted())
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: harness.inbox)) ?? []).isEmpty)
         try await harness.checkPublishedVideosAreComplete()
     }

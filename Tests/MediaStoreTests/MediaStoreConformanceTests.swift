@@ -120,6 +120,26 @@ import FoundationNetworking
         }
     }
 
+    /// A sweep judges an object's age by its listing: every listed object says when it was written.
+    @Test(arguments: Engine.allCases) func listingsSayWhenEachObjectWasWritten(engine: Engine) async throws {
+        try await engine.withStore { store, _ in
+            let before = Int64(Date().timeIntervalSince1970)
+            for key in ["videos/v.e1/master.m3u8", "images/i.e1.webp"] {
+                try await store.put(
+                    try MediaKey(key), bytes: ByteBuffer(string: key), attributes: .media(named: key),
+                    createOnly: true)
+            }
+            let after = Int64(Date().timeIntervalSince1970)
+            let listed = try await store.list(prefix: "")
+            #expect(listed.count == 2)
+            // A store's clock may be a little off this host's, and its times are whole seconds.
+            for object in listed {
+                let modified = try #require(object.modifiedSeconds, "\(object.key)")
+                #expect((before - 60)...(after + 60) ~= modified, "\(object.key): \(modified) vs \(before)...\(after)")
+            }
+        }
+    }
+
     @Test(arguments: Engine.allCases) func aFileIsStoredAsACopy(engine: Engine) async throws {
         try await engine.withStore { store, scratch in
             let bytes = patternBytes(300_000, seed: 7)

@@ -127,7 +127,7 @@ import Testing
         try await ObjectWorkerRig.with { rig in
             try rig.local.drop("clip.mp4", Array("video bytes".utf8))
             let launcher = ScriptedJobLauncher { _, _ in .publishVideo }
-            let worker = try rig.makeWorker(rig.configuration(launcher) { $0.objects?.graceSeconds = 10 })
+            let worker = try rig.makeWorker(rig.configuration(launcher) { $0.sweepGraceSeconds = 10 })
             try await rig.local.runUntilIdle(worker)
             let video = try #require(try await rig.local.jobs().first)
             #expect(video.state == .published && video.epoch == 1)
@@ -144,10 +144,10 @@ import Testing
                     ObjectKey(key), bytes: .init(string: key), contentType: "text/plain", cacheControl: "no-store")
             }
             // Young objects are left alone.
-            try await worker.sweepObjects(try #require(worker.configuration.objects))
+            try await worker.sweepLibrary()
             #expect(try await rig.keys().count == 6 + planted.count)
             try await Task.sleep(for: .seconds(11))
-            try await worker.sweepObjects(try #require(worker.configuration.objects))
+            try await worker.sweepLibrary()
             let keys = try await rig.keys()
             #expect(!keys.contains { $0.hasPrefix("videos/\(video.id).e7/") }, "\(keys)")
             #expect(!keys.contains("videos/\(stranger).e1/master.m3u8") && !keys.contains("images/\(stranger).e3.webp"))

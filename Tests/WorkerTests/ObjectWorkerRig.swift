@@ -1,13 +1,14 @@
 import Catalog
 import Foundation
+import MediaStoreS3
 import ObjectStore
 import SQLiteCatalog
 import SigV4
 import TestServers
 import Worker
 
-/// A `WorkerRig` whose library is in a SeaweedFS of its own: the rig's library directory is then the worker's
-/// scratch space, and `client` looks at the store the way the worker writes it.
+/// A `WorkerRig` whose library is in a SeaweedFS of its own: the rig's library directory is then only the worker's
+/// scratch space (not shared), and `client` looks at the store the way the worker writes it.
 struct ObjectWorkerRig {
     let local: WorkerRig
     let server: SeaweedTestServer
@@ -41,7 +42,8 @@ struct ObjectWorkerRig {
         _ change: (inout WorkerConfiguration) -> Void = { _ in }
     ) -> WorkerConfiguration {
         (host ?? local).configuration(launcher) {
-            $0.objects = ObjectLibrary(client: client)
+            $0.library = S3MediaStore(client: client)
+            $0.scratchIsShared = false
             change(&$0)
         }
     }

@@ -3,6 +3,7 @@ import FileSystem
 import Foundation
 import Logging
 import MediaFixtures
+import MediaStoreDirectory
 import SQLiteCatalog
 import Testing
 import Worker
@@ -14,6 +15,8 @@ struct WorkerRig {
     let root: String
     var inbox: String { root + "/inbox" }
     var library: String { root + "/library" }
+    /// The library directory as the worker sees it; it is also the worker's (shared) scratch directory.
+    let libraryStore: DirectoryMediaStore
     let store: SQLiteCatalogEngine
 
     /// `root` defaults to the temporary directory; a test on a small file system passes its mount point.
@@ -21,6 +24,8 @@ struct WorkerRig {
         directory = try TemporaryDirectory()
         self.root = root ?? directory.path
         try Directory.create(self.root + "/inbox")
+        try Directory.create(self.root + "/library")
+        libraryStore = try DirectoryMediaStore(root: self.root + "/library")
         store = SQLiteCatalogEngine(
             database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite"), busyTimeout: busyTimeout))
     }
@@ -30,13 +35,16 @@ struct WorkerRig {
         directory = try TemporaryDirectory()
         self.root = root ?? directory.path
         try Directory.create(self.root + "/inbox")
+        try Directory.create(self.root + "/library")
+        libraryStore = try DirectoryMediaStore(root: self.root + "/library")
         store = other.store
     }
 
     func configuration(
         _ launcher: ScriptedJobLauncher, _ change: (inout WorkerConfiguration) -> Void = { _ in }
     ) -> WorkerConfiguration {
-        var configuration = WorkerConfiguration(inbox: inbox, library: library)
+        var configuration = WorkerConfiguration(
+            inbox: inbox, scratch: library, library: libraryStore, scratchIsShared: true)
         configuration.settleSeconds = 0
         configuration.pollInterval = 0.02
         configuration.once = true

@@ -26,17 +26,18 @@ import Worker
         #expect(jobs.count == 2 && jobs.allSatisfy { $0.state == .published && $0.attempts == 1 }, "\(jobs)")
         let video = try #require(jobs.first { $0.kind == .video })
         let image = try #require(jobs.first { $0.kind == .image })
-        #expect(rig.entries("videos") == [video.id])
-        #expect(rig.entries("videos/\(video.id)") == ["360p", "master.m3u8", "storyboard.vtt", "storyboard.webp"])
+        // Each claim publishes under keys of its own: the first claim is epoch 1.
+        #expect(rig.entries("videos") == [video.id + ".e1"])
+        #expect(rig.entries("videos/\(video.id).e1") == ["360p", "master.m3u8", "storyboard.vtt", "storyboard.webp"])
         // The storyboard is published with the ladder, and the feed's record names its files in the library.
         let item = try #require(try await rig.store.item(id: video.id)).video()
-        #expect(item.storyboard?.vttPath == "videos/\(video.id)/storyboard.vtt", "\(item)")
-        #expect(item.storyboard?.imagePath == "videos/\(video.id)/storyboard.webp", "\(item)")
+        #expect(item.storyboard?.vttPath == "videos/\(video.id).e1/storyboard.vtt", "\(item)")
+        #expect(item.storyboard?.imagePath == "videos/\(video.id).e1/storyboard.webp", "\(item)")
         #expect(try await rig.store.video(id: video.id)?.storyboard?.count == 2)
         // The job's loudness (issue 61) goes from its outcome into the catalog and the feed's record.
         #expect(item.loudness?.sourceLUFS == -31.25 && item.loudness?.gainDB == 17.25, "\(item)")
         #expect(try await rig.store.video(id: video.id)?.loudness == item.loudness)
-        #expect(rig.entries("images") == [image.id + ".webp"])
+        #expect(rig.entries("images") == [image.id + ".e1.webp"])
         #expect(rig.entries("originals") == [image.id, video.id].sorted())
         #expect(rig.entries(".incoming").isEmpty && rig.entries(".staging").isEmpty)
         #expect(try await rig.store.page(limit: 10, after: nil).items.map(\.id) == [video.id])
@@ -194,7 +195,7 @@ import Worker
         let again = try #require(jobs.first { $0.sourceName == Array("again.png".utf8) })
         #expect(again.state == .published && again.reason == .duplicate && again.mediaID == first.id, "\(again)")
         #expect(launcher.launches.count == 1)
-        #expect(rig.entries("images") == [first.id + ".webp"] && rig.entries("originals") == [first.id])
+        #expect(rig.entries("images") == [first.id + ".e1.webp"] && rig.entries("originals") == [first.id])
         #expect(rig.entries(".incoming").isEmpty)
     }
 
@@ -265,10 +266,13 @@ import Worker
         try await rig.runUntilIdle(worker)
         let job = try #require(try await rig.jobs().first)
         #expect(job.state == .published && job.attempts == 2, "\(job)")
+        // Published by the second claim, under its own keys; the first claim published nothing.
+        #expect(rig.entries("videos") == [job.id + ".e2"])
         #expect(
-            rig.entries("videos/\(job.id)").contains("storyboard.vtt")
-                && rig.entries("videos/\(job.id)").contains("storyboard.webp"))
-        #expect(try await rig.store.item(id: job.id)?.video().storyboard?.vttPath == "videos/\(job.id)/storyboard.vtt")
+            rig.entries("videos/\(job.id).e2").contains("storyboard.vtt")
+                && rig.entries("videos/\(job.id).e2").contains("storyboard.webp"))
+        #expect(
+            try await rig.store.item(id: job.id)?.video().storyboard?.vttPath == "videos/\(job.id).e2/storyboard.vtt")
         #expect(rig.entries(".staging").isEmpty && rig.entries(".incoming").isEmpty)
     }
 
