@@ -263,7 +263,7 @@ let package = Package(
                 "TestTraits", "Deadlines",
                 "FeedServer", "Catalog", "SQLiteCatalog", "Transcode", "MediaFixtures", "MediaModel", "ObjectStore",
                 "SigV4",
-                "TestServers", "MediaStore", "MediaStoreDirectory",
+                "TestServers", "MediaStore", "MediaStoreDirectory", "MediaStoreS3",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -320,7 +320,7 @@ let package = Package(
         .target(
             name: "MediaStoreS3",
             dependencies: [
-                "MediaStore", "ObjectStore", "FileSystem",
+                "MediaStore", "ObjectStore", "FileSystem", "MediaModel",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: upcoming),
@@ -328,7 +328,7 @@ let package = Package(
             name: "MediaStoreTests",
             dependencies: [
                 "MediaStore", "MediaStoreDirectory", "MediaStoreS3", "ObjectStore", "SigV4", "TestServers",
-                "TestTraits", "Deadlines", "FileSystem",
+                "TestTraits", "Deadlines", "FileSystem", "MediaModel",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: upcoming),

@@ -1,9 +1,8 @@
 internal import Catalog
-internal import FileSystem
 internal import Foundation
 internal import Hummingbird
+internal import MediaStore
 internal import NIOHTTP1
-internal import ObjectStore
 
 /// `/v1/uploads`: tus 1.0.0 (core, creation, creation-with-upload, termination, expiration, checksum) behind bearer
 /// tokens. See docs/uploads.md.
@@ -147,16 +146,16 @@ extension FeedServer {
             var refusal = APIError.malformedRequest(error)
             refusal.headers[TusHeader.resumable] = TusHeader.protocolVersion
             throw refusal
-        } catch let error as FileSystemError where error.isDiskFull {
+        } catch MediaStoreError.full {
             throw APIError(
                 HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full",
                 message: "the server's disk is full; try again later",
                 headers: [.retryAfter: "30", TusHeader.resumable: TusHeader.protocolVersion])
-        } catch let error as ObjectStoreError where error.reason == .unavailable {
+        } catch let error as MediaStoreError where error.isRetryable {
             // Nothing was acknowledged that is not in the store; the client resumes from HEAD's offset.
             throw APIError(
                 .serviceUnavailable, code: "storage_unavailable",
-                message: "the object store did not answer (\(error.description)); try again shortly",
+                message: "the upload store did not answer (\(error.description)); try again shortly",
                 headers: [.retryAfter: "5", TusHeader.resumable: TusHeader.protocolVersion])
         }
     }

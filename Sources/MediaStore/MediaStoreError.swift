@@ -13,15 +13,19 @@ package enum MediaStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case tooLarge(key: String, limit: Int)
     /// The operation has no meaning for this engine (presigning a directory's file).
     case unsupported(operation: String, store: String)
-    /// The store did not answer, or the disk is full: worth another try later.
+    /// The store did not answer, or failed for a while (an I/O error, a read-only remount): worth another try later.
     case unavailable(String)
+    /// The disk or its quota is full: worth another try once space is freed (HTTP 507 rather than 503).
+    case full(String)
     /// Refused for good (credentials, permissions, a malformed answer); the message says what happened.
     case failed(String)
 
     /// Worth another try later.
     package var isRetryable: Bool {
-        if case .unavailable = self { return true }
-        return false
+        switch self {
+        case .unavailable, .full: true
+        default: false
+        }
     }
 
     package var description: String {
@@ -33,6 +37,7 @@ package enum MediaStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .tooLarge(let key, let limit): "\(key) is over the \(limit) bytes it may be read whole"
         case .unsupported(let operation, let store): "\(store) cannot \(operation)"
         case .unavailable(let message): message
+        case .full(let message): message
         case .failed(let message): message
         }
     }

@@ -23,6 +23,7 @@ extension DirectoryMediaStore {
     static func storeError(_ error: FileSystemError, key: String) -> MediaStoreError {
         if error.isNotFound { return .notFound(key: key) }
         if error.isAlreadyExists { return .alreadyExists(key: key) }
+        if error.isDiskFull { return .full("\(key): \(error)") }
         if error.isTransient { return .unavailable("\(key): \(error)") }
         return .failed("\(key): \(error)")
     }

@@ -214,15 +214,15 @@ extension Reel {
                     libraryDirectory: storeClient == nil ? library : nil, logger: logger),
                 limits: viewerSessions.limits, metrics: server.metricsFactory)
             if feedOrder == "engaging" { server.feedOrder = .engaging(catalog) }
-            let storage: UploadConfiguration.Storage =
+            let engine: any ResumableUploads =
                 if let storeClient {
-                    .objects(ObjectUploads(client: storeClient))
+                    S3ResumableUploads(client: storeClient)
                 } else {
-                    .directory(LibraryLayout(root: library))
+                    try DirectoryResumableUploads(library: library)
                 }
-            var uploadConfiguration = UploadConfiguration(storage: storage, limits: try limits.load())
+            var uploadConfiguration = UploadConfiguration(uploads: engine, limits: try limits.load())
             uploadConfiguration.quota = quotas.quota
-            let uploads = try UploadDesk(store: catalog, configuration: uploadConfiguration)
+            let uploads = UploadDesk(store: catalog, configuration: uploadConfiguration)
             server.uploads = uploads
             var services: [any Service] = [
                 UploadExpiryService(

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import MediaFixtures
 import MediaModel
+import MediaStoreS3
 import ObjectStore
 import SQLiteCatalog
 import SigV4
@@ -28,10 +29,9 @@ import Testing
         let token: String
 
         func desk() throws -> UploadDesk {
-            try UploadDesk(
+            UploadDesk(
                 store: store,
-                configuration: UploadConfiguration(
-                    storage: .objects(ObjectUploads(client: client)), limits: .default))
+                configuration: UploadConfiguration(uploads: S3ResumableUploads(client: client), limits: .default))
         }
 
         func app(_ desk: UploadDesk) -> some ApplicationProtocol {
@@ -148,7 +148,7 @@ import Testing
                 // ...and names the full part's entity tag, which the completion uses.
                 let info = try await rig.client.head(try ObjectKey(ObjectLayout.uploadTail(id, offset: 7_000_000)))
                 #expect(
-                    info?.metadata[ObjectUploads.partsName]?.split(separator: " ").count == 1,
+                    info?.metadata[S3ResumableUploads.partsName]?.split(separator: " ").count == 1,
                     "\(String(describing: info))")
                 #expect(try await rig.keys(ObjectLayout.originals).isEmpty, "no original before the last byte")
                 return location

@@ -119,6 +119,7 @@ import Testing
             #expect(last.headers[TusHeader.offset] == String(bytes.count))
             let jobPath = try #require(last.headers[TusHeader.reelJob])
             let jobID = String(jobPath.dropFirst("/v1/jobs/".count))
+            #expect(jobID == String(location.split(separator: "/").last ?? ""), "the upload's id is its job's")
             let job = try #require(try await store.job(id: jobID))
             #expect(job.state == .queued && job.owner == nil)
             #expect(job.sourceName == Array("clip.mp4".utf8))

@@ -1,16 +1,12 @@
 package import Catalog
 package import MediaModel
+package import MediaStore
 
 /// Where uploads over HTTP go and how large they may be: the same limits as every other way in.
 package struct UploadConfiguration: Sendable {
-    /// A library directory keeps uploads in `.uploads/` and hands them over through `.incoming/`; a library in object
-    /// storage keeps them as multipart uploads at the job's original key (`ObjectUploads`).
-    package enum Storage: Sendable {
-        case directory(LibraryLayout)
-        case objects(ObjectUploads)
-    }
-
-    package var storage: Storage
+    /// The engine that keeps unfinished uploads and hands finished ones over: a library directory's `.uploads/`
+    /// (`DirectoryResumableUploads`) or multipart uploads in object storage (`S3ResumableUploads`).
+    package var uploads: any ResumableUploads
     package var maximumVideoBytes: Int64
     package var maximumImageBytes: Int64
     /// An unfinished upload is removed this long after its last PATCH.
@@ -18,12 +14,8 @@ package struct UploadConfiguration: Sendable {
     /// Every token's quota where its own (`reel token set`) has no limit; none by default (`reel serve` sets its own).
     package var quota = UploadQuota()
 
-    package init(library: String, limits: AdmissionLimits) {
-        self.init(storage: .directory(LibraryLayout(root: library)), limits: limits)
-    }
-
-    package init(storage: Storage, limits: AdmissionLimits) {
-        self.storage = storage
+    package init(uploads: any ResumableUploads, limits: AdmissionLimits) {
+        self.uploads = uploads
         maximumVideoBytes = limits.video.maxBytes
         maximumImageBytes = limits.image.maxBytes
     }

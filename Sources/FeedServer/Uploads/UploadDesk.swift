@@ -1,22 +1,21 @@
 package import Catalog
-package import FileSystem
+internal import FileSystem
 internal import Foundation
 internal import Hummingbird
 internal import MediaModel
-internal import NIOPosix
+internal import MediaStore
 internal import Synchronization
 
-/// Takes uploads over HTTP (tus) and hands each finished one to the job queue, exactly as the worker takes a file
-/// from the inbox: into `.uploads/<id>`, then the job row and a file in `.incoming/<job>`; or, with the library in
-/// object storage, into a multipart upload that becomes `originals/<job>` (`ObjectUploads`). Nothing here trusts a
-/// byte past the last acknowledged offset, and nothing is acknowledged before it is durable (fsynced, or in the
-/// store) and recorded in the catalog, so any server on the same catalog and storage can take the next PATCH.
+/// Takes uploads over HTTP (tus) and hands each finished one to the job queue, as the job with the upload's id: the
+/// bytes go to the configured `ResumableUploads` engine (a library directory's `.uploads/`, or a multipart upload in
+/// object storage), which hands the finished upload over as the job's original. Nothing here trusts a byte past the
+/// last acknowledged offset, and nothing is acknowledged before the engine made it durable and the catalog recorded
+/// it, so any server on the same catalog and storage can take the next PATCH.
 package final class UploadDesk: Sendable {
     /// The uploads' records and the tokens that authorize them; a finished upload becomes a queued job through
     /// `UploadLedger.finishUpload`, so the desk needs no other part of the job queue.
     package let store: any UploadLedger & TokenRegistry
     package let configuration: UploadConfiguration
-    let threadPool: NIOThreadPool
     /// Uploads with a PATCH in progress in this process: a second one at the same time is refused.
     private let busy = Mutex<Set<String>>([])
     private let buckets = Mutex<[String: TokenBucket]>([:])
@@ -24,29 +23,18 @@ package final class UploadDesk: Sendable {
 
     /// Enough bytes to tell every accepted format apart from playlists, SVG and text.
     static let sniffBytes: Int64 = 512
-    static let writeBatchBytes: Int64 = 1 << 20
 
-    package convenience init(
-        store: any UploadLedger & TokenRegistry,
-        configuration: UploadConfiguration
-    ) throws(FileSystemError) {
-        try self.init(
-            store: store, configuration: configuration, threadPool: .singleton,
-            clock: { ProcessInfo.processInfo.systemUptime })
+    package convenience init(store: any UploadLedger & TokenRegistry, configuration: UploadConfiguration) {
+        self.init(store: store, configuration: configuration, clock: { ProcessInfo.processInfo.systemUptime })
     }
 
     init(
-        store: any UploadLedger & TokenRegistry, configuration: UploadConfiguration, threadPool: NIOThreadPool,
+        store: any UploadLedger & TokenRegistry, configuration: UploadConfiguration,
         clock: @escaping @Sendable () -> Double
-    ) throws(FileSystemError) {
+    ) {
         self.store = store
         self.configuration = configuration
-        self.threadPool = threadPool
         self.clock = clock
-        if case let .directory(layout) = configuration.storage {
-            try Directory.create(layout.uploads)
-            try Directory.create(layout.incoming)
-        }
     }
 
     // MARK: Tokens
@@ -112,22 +100,16 @@ package final class UploadDesk: Sendable {
             filename: metadata.filename ?? Array("upload".utf8), createdAt: now, updatedAt: now,
             expiresAt: now + configuration.expirySeconds * 1000)
         let quota = token.quota.overriding(configuration.quota)
-        if case let .objects(objects) = configuration.storage {
-            try await objects.begin(id: record.id)
-            let refusal: UploadQuota.Refusal?
-            do {
-                refusal = try await store.createUpload(record, within: quota)
-            } catch {
-                try? await objects.discard(id: record.id)
-                throw error
-            }
-            if let refusal {
-                try? await objects.discard(id: record.id)
-                throw Self.overQuota(refusal, token: token)
-            }
-            return record
+        try await configuration.uploads.begin(id: record.id)
+        let refusal: UploadQuota.Refusal?
+        do {
+            refusal = try await store.createUpload(record, within: quota)
+        } catch {
+            try? await configuration.uploads.discard(id: record.id)
+            throw error
         }
-        if let refusal = try await store.createUpload(record, within: quota) {
+        if let refusal {
+            try? await configuration.uploads.discard(id: record.id)
             throw Self.overQuota(refusal, token: token)
         }
         return record
@@ -190,19 +172,12 @@ package final class UploadDesk: Sendable {
         return record
     }
 
-    /// The job id a finished upload becomes: in object storage its own id, since its multipart upload already sits
-    /// at the job's original key; in a directory a new one (the file moves to `.incoming/<job>`).
-    func newJobID(for record: UploadRecord) -> String {
-        if case .objects = configuration.storage { return record.id }
-        return LibraryLayout.newID()
-    }
-
-    /// Records the job of a complete upload (unless one was recorded first) and hands the upload over; safe to
-    /// repeat, and two servers doing it at once agree on the job the catalog kept.
+    /// Records the job of a complete upload (its own id; unless one was recorded first) and hands the upload over;
+    /// safe to repeat, and two servers doing it at once agree on the job the catalog kept.
     func finishHandOver(_ record: UploadRecord, now: Int64) async throws -> UploadRecord {
         var record = record
         if record.jobID == nil {
-            try await store.assignUploadJob(id: record.id, jobID: newJobID(for: record), now: now)
+            try await store.assignUploadJob(id: record.id, jobID: record.id, now: now)
             record = try await store.upload(id: record.id) ?? record
         }
         guard let jobID = record.jobID else {
@@ -239,13 +214,7 @@ package final class UploadDesk: Sendable {
                 .conflict, code: "upload_busy", message: "another PATCH to upload \(record.id) is in progress")
         }
         defer { _ = busy.withLock { $0.remove(record.id) } }
-
-        switch configuration.storage {
-        case let .directory(layout):
-            return try await appendToFile(layout, to: record, checksum: checksum, body: body, now: now)
-        case let .objects(objects):
-            return try await appendToStore(objects, to: record, checksum: checksum, body: body, now: now)
-        }
+        return try await appendBody(to: record, checksum: checksum, body: body, now: now)
     }
 
     static func checksumMismatch(_ checksum: UploadChecksum) -> APIError {
@@ -310,30 +279,12 @@ package final class UploadDesk: Sendable {
         }
     }
 
-    /// The second half of a finished upload: the file moves into `.incoming/<job>`, or the multipart upload becomes
-    /// `originals/<job>` (the job id was recorded first), then the queued job and the finished upload are written in
-    /// one transaction. Safe to repeat.
+    /// The second half of a finished upload: the engine hands it over as the job's original (the job id was
+    /// recorded first), then the queued job and the finished upload are written in one transaction. Safe to repeat.
     func handOver(_ record: UploadRecord, jobID: String, now: Int64) async throws {
-        switch configuration.storage {
-        case let .directory(layout):
-            let source = layout.upload(record.id)
-            let destination = layout.incoming(jobID)
-            // A rename and two directory fsyncs: blocking work, on the thread pool.
-            try await threadPool.runIfActive {
-                guard Directory.exists(source) && !Directory.exists(destination) else { return }
-                try Directory.move(source, to: destination)
-                try Directory.sync(layout.incoming)
-                try Directory.sync(layout.uploads)
-            }
-        case let .objects(objects):
-            try await objects.complete(id: record.id, length: record.length)
-        }
+        try await configuration.uploads.complete(id: record.id, length: record.length)
         try await store.finishUpload(
             id: record.id, jobID: jobID, sourceName: record.filename, bytes: record.length, now: now)
-        if case let .objects(objects) = configuration.storage {
-            // The job's original is in place; the info and tail objects are left to the expiry sweep if this fails.
-            try? await objects.removeScratch(id: record.id)
-        }
     }
 
     // MARK: Removal
@@ -355,10 +306,7 @@ package final class UploadDesk: Sendable {
     /// The bytes first (a store that cannot abort the multipart upload now keeps the record, so a later sweep
     /// tries again), then the record.
     func remove(_ record: UploadRecord) async throws {
-        switch configuration.storage {
-        case let .directory(layout): Directory.remove(layout.upload(record.id))
-        case let .objects(objects): try await objects.discard(id: record.id)
-        }
+        try await configuration.uploads.discard(id: record.id)
         try await store.deleteUpload(id: record.id)
     }
 
