@@ -28,7 +28,7 @@ extension Worker {
                     try await take(entry)
                 }
             } catch {
-                if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
+                if Self.isDiskFull(error) { noteDiskFull(error) }
                 tracker.forget(entry.name)
                 logger.error(
                     "cannot take an upload; it stays in the inbox",
@@ -66,7 +66,7 @@ extension Worker {
             do {
                 try await storeOriginal(id)
             } catch {
-                if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
+                if Self.isDiskFull(error) { noteDiskFull(error) }
                 logger.warning(
                     "upload kept in scratch space until the library takes it; recovery stores it",
                     metadata: ["job": "\(id)", "file": "\(name.display)", "error": "\(error)"])

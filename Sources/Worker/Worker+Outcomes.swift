@@ -40,6 +40,13 @@ extension Worker {
         }
     }
 
+    /// A full disk or quota, whether this host's (`FileSystemError`) or the library's (`MediaStoreError.full`).
+    static func isDiskFull(_ error: any Error) -> Bool {
+        if let error = error as? FileSystemError { return error.isDiskFull }
+        if case .full = error as? MediaStoreError { return true }
+        return false
+    }
+
     /// Decides, in one place, what kind of failure an error is.
     static func classify(_ error: any Error, path: String) -> ProcessingFailure {
         switch error {
@@ -52,6 +59,8 @@ extension Worker {
         case let error as CatalogError:
             return ProcessingFailure(.catalogUnavailable, error.description, path: path, retryable: error.isTransient)
         case let error as MediaStoreError:
+            // A library whose disk or quota is full waits for space, as the worker's own disk does.
+            if case .full = error { return ProcessingFailure(.diskFull, error.description, path: path) }
             return ProcessingFailure(
                 error.isRetryable ? .storageUnavailable : .outputFailed, error.description, path: path, retryable: true)
         default:
@@ -127,7 +136,7 @@ extension Worker {
                 for: job.id, state: state, reason: reason, message: message, name: SourceName(job.sourceName),
                 bytes: Int(bytes), contentHash: job.contentHash)
         } catch {
-            if let error = error as? FileSystemError, error.isDiskFull { noteDiskFull(error) }
+            if Self.isDiskFull(error) { noteDiskFull(error) }
             logger.warning(
                 "cannot write a reason file yet; recovery will", metadata: ["job": "\(job.id)", "error": "\(error)"])
             return

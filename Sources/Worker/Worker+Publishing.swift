@@ -207,7 +207,7 @@ extension Worker {
             try await library.publish(staged: local, to: try MediaKey(key))
             try Directory.sync(scratch.incoming)
         } catch {
-            if let error = error as? FileSystemError, error.isDiskFull { noteDiskFull(error) }
+            if Self.isDiskFull(error) { noteDiskFull(error) }
             logger.warning(
                 "cannot file an upload beside its verdict yet; recovery will",
                 metadata: ["job": "\(id)", "error": "\(error)"])

@@ -222,7 +222,7 @@ package actor Worker: Service {
         do {
             try await body()
         } catch {
-            if let failure = error as? FileSystemError, failure.isDiskFull { noteDiskFull(failure) }
+            if Self.isDiskFull(error) { noteDiskFull(error) }
             logger.error("\(phase) failed; the worker goes on", metadata: ["error": "\(error)"])
         }
     }
