@@ -14,7 +14,10 @@ internal import NIOCore
 /// It answers only what it can answer exactly as the router would (200 or 304, the same headers, metrics and debug
 /// log line). Anything else — a miss, a parameter it does not read plainly, a rate-limited client, CORS, a catalog
 /// error — goes on to the router, which applies the full rules.
-struct FeedFastPath: Sendable {
+///
+/// A class: every connection's handlers share one, and a struct holding `FeedServer` copied a few dozen references
+/// (retain and release each) per request.
+final class FeedFastPath: Sendable {
     let server: FeedServer
     let logger: Logger
     private let served: Counter
@@ -85,12 +88,13 @@ struct FeedFastPath: Sendable {
             let cursor = try? FeedServer.cursor(query.key)
         else {
             let promise = eventLoop.makePromise(of: Answer?.self)
-            promise.completeWithTask { await answer(query) }
+            promise.completeWithTask { await self.answer(query) }
             return promise.futureResult
         }
         return feed.page(limit: query.key.limit, after: cursor, on: eventLoop).flatMapThrowing { read -> Answer? in
-            let page = try server.answer(read.page, generation: read.generation, key: query.key, gzip: query.gzip)
-            return respond(query.request, key: query.key, page: page, started: query.started)
+            let page = try self.server.answer(
+                read.page, generation: read.generation, key: query.key, gzip: query.gzip)
+            return self.respond(query.request, key: query.key, page: page, started: query.started)
         }.recover { [logger] error in
             logger.debug("feed page left to the router", metadata: ["error": "\(error)"])
             return nil
