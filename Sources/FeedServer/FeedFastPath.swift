@@ -20,11 +20,13 @@ internal import NIOCore
 final class FeedFastPath: Sendable {
     let server: FeedServer
     let logger: Logger
-    private let served: Counter
-    private let notModified: Counter
-    private let duration: Timer
+    let served: Counter
+    let notModified: Counter
+    let duration: Timer
     /// How many responses this path gave, so an operator (and a test) can see it working.
-    private let answered: Counter
+    let answered: Counter
+    /// How many of those `FeedWireHandler` gave, before the HTTP decoder.
+    let answeredOnWire: Counter
 
     init(server: FeedServer, logger: Logger) {
         self.server = server
@@ -37,6 +39,7 @@ final class FeedFastPath: Sendable {
             label: "reel_http_requests_total", dimensions: route + [("status", "304")], factory: factory)
         duration = Timer(label: "reel_http_request_duration_seconds", dimensions: route, factory: factory)
         answered = Counter(label: "reel_feed_fast_path_responses_total", factory: factory)
+        answeredOnWire = Counter(label: "reel_feed_wire_responses_total", factory: factory)
     }
 
     struct Answer: Sendable {
@@ -110,14 +113,7 @@ final class FeedFastPath: Sendable {
         _ request: HTTPRequest, key: FeedPageCache.Key, page: FeedServer.PageAnswer,
         started: ContinuousClock.Instant
     ) -> Answer {
-        if logger.logLevel <= .debug {
-            logger.debug(
-                "Request",
-                metadata: [
-                    "hb.request.path": .string(request.path ?? ""), "hb.request.method": "GET",
-                    "fast_path": "true",
-                ])
-        }
+        logRequest(path: request.path ?? "")
         let etag = FeedServer.etag(generation: page.generation, key: key, gzip: page.isGzip)
         var fields = FeedServer.feedHeaders(etag: etag, gzip: page.isGzip)
         defer {
@@ -136,6 +132,15 @@ final class FeedFastPath: Sendable {
         fields[.date] = HTTPDate.now()
         fields[.server] = "reel"
         return Answer(head: HTTPResponse(status: .ok, headerFields: fields), body: page.body)
+    }
+
+    /// The debug line the router's request logging writes, so both paths read the same in a log.
+    func logRequest(path: String) {
+        if logger.logLevel <= .debug {
+            logger.debug(
+                "Request",
+                metadata: ["hb.request.path": .string(path), "hb.request.method": "GET", "fast_path": "true"])
+        }
     }
 
     /// `Connection: close` (or an upgrade) is the router's to honour; `keep-alive`, which browsers send, is not.
