@@ -14,14 +14,19 @@ internal import NIOCore
 /// It answers only what it can answer exactly as the router would (200 or 304, the same headers, metrics and debug
 /// log line). Anything else — a miss, a parameter it does not read plainly, a rate-limited client, CORS, a catalog
 /// error — goes on to the router, which applies the full rules.
-struct FeedFastPath: Sendable {
+///
+/// A class: every connection's handlers share one, and a struct holding `FeedServer` copied a few dozen references
+/// (retain and release each) per request.
+final class FeedFastPath: Sendable {
     let server: FeedServer
     let logger: Logger
-    private let served: Counter
-    private let notModified: Counter
-    private let duration: Timer
+    let served: Counter
+    let notModified: Counter
+    let duration: Timer
     /// How many responses this path gave, so an operator (and a test) can see it working.
-    private let answered: Counter
+    let answered: Counter
+    /// How many of those `FeedWireHandler` gave, before the HTTP decoder.
+    let answeredOnWire: Counter
 
     init(server: FeedServer, logger: Logger) {
         self.server = server
@@ -34,6 +39,7 @@ struct FeedFastPath: Sendable {
             label: "reel_http_requests_total", dimensions: route + [("status", "304")], factory: factory)
         duration = Timer(label: "reel_http_request_duration_seconds", dimensions: route, factory: factory)
         answered = Counter(label: "reel_feed_fast_path_responses_total", factory: factory)
+        answeredOnWire = Counter(label: "reel_feed_wire_responses_total", factory: factory)
     }
 
     struct Answer: Sendable {
@@ -85,12 +91,13 @@ struct FeedFastPath: Sendable {
             let cursor = try? FeedServer.cursor(query.key)
         else {
             let promise = eventLoop.makePromise(of: Answer?.self)
-            promise.completeWithTask { await answer(query) }
+            promise.completeWithTask { await self.answer(query) }
             return promise.futureResult
         }
         return feed.page(limit: query.key.limit, after: cursor, on: eventLoop).flatMapThrowing { read -> Answer? in
-            let page = try server.answer(read.page, generation: read.generation, key: query.key, gzip: query.gzip)
-            return respond(query.request, key: query.key, page: page, started: query.started)
+            let page = try self.server.answer(
+                read.page, generation: read.generation, key: query.key, gzip: query.gzip)
+            return self.respond(query.request, key: query.key, page: page, started: query.started)
         }.recover { [logger] error in
             logger.debug("feed page left to the router", metadata: ["error": "\(error)"])
             return nil
@@ -106,14 +113,7 @@ struct FeedFastPath: Sendable {
         _ request: HTTPRequest, key: FeedPageCache.Key, page: FeedServer.PageAnswer,
         started: ContinuousClock.Instant
     ) -> Answer {
-        if logger.logLevel <= .debug {
-            logger.debug(
-                "Request",
-                metadata: [
-                    "hb.request.path": .string(request.path ?? ""), "hb.request.method": "GET",
-                    "fast_path": "true",
-                ])
-        }
+        logRequest(path: request.path ?? "")
         let etag = FeedServer.etag(generation: page.generation, key: key, gzip: page.isGzip)
         var fields = FeedServer.feedHeaders(etag: etag, gzip: page.isGzip)
         defer {
@@ -132,6 +132,15 @@ struct FeedFastPath: Sendable {
         fields[.date] = HTTPDate.now()
         fields[.server] = "reel"
         return Answer(head: HTTPResponse(status: .ok, headerFields: fields), body: page.body)
+    }
+
+    /// The debug line the router's request logging writes, so both paths read the same in a log.
+    func logRequest(path: String) {
+        if logger.logLevel <= .debug {
+            logger.debug(
+                "Request",
+                metadata: ["hb.request.path": .string(path), "hb.request.method": "GET", "fast_path": "true"])
+        }
     }
 
     /// `Connection: close` (or an upgrade) is the router's to honour; `keep-alive`, which browsers send, is not.
