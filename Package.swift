@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "FeedServer",
             dependencies: [
-                "Catalog", "CatalogEventLoop", "FileSystem", "MediaModel", "LibZ", "ObjectStore", "ViewerAnalytics",
+                "Catalog", "CatalogEventLoop", "FileSystem", "MediaModel", "LibZ", "ViewerAnalytics",
                 "MediaStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -7,7 +7,6 @@ internal import MediaModel
 package import Metrics
 internal import NIOCore
 internal import NIOPosix
-internal import ObjectStore
 package import Prometheus
 package import ServiceLifecycle
 
