@@ -31,9 +31,21 @@ import Glibc
             }
             let jobs = try await rig.jobs()
             #expect(done && jobs.count == 30, "\(jobs) \(workers.map { $0.stderr.suffix(1500) })")
+            // The workers' logs too: a clean-clone run once found one job published at epoch 2 with one attempt, and
+            // the rows alone could not say which claim was refunded or taken over.
+            let claimedOnce = { (job: MultiHostRig.Job) in
+                job.state == "published" && job.epoch == 1 && job.attempts == 1 && job.owner.isEmpty
+            }
             #expect(
-                jobs.allSatisfy { $0.state == "published" && $0.epoch == 1 && $0.attempts == 1 && $0.owner.isEmpty },
-                "\(jobs)")
+                jobs.allSatisfy(claimedOnce),
+                """
+                \(jobs.filter { !claimedOnce($0) })
+                \(workers.map { worker in
+                    worker.stderr.split(separator: "\n").filter { line in
+                        jobs.filter { !claimedOnce($0) }.contains { line.contains($0.id) }
+                    }.joined(separator: "\n")
+                })
+                """)
             #expect(Set(jobs.map(\.mediaID)).count == 30, "every upload is its own media")
             #expect(
                 try await rig.sql("SELECT (SELECT count(*) FROM videos) || ' ' || (SELECT count(*) FROM images)") == [
