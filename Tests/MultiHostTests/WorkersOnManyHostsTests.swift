@@ -13,7 +13,11 @@ import Glibc
 @Suite(.serialized, .timeLimit(.minutes(15))) struct WorkersOnManyHostsTests {
     @Test func thirtyUploadsOnThreeHostsArePublishedExactlyOnce() async throws {
         try await MultiHostRig.with { rig in
-            let workers = try (0..<3).map { try rig.worker(on: $0) }
+            // Leases of 15 s, not the rig's 3: the multi-host suites now run beside the encoding tests (two lanes), and
+            // a clean-clone run found one job at epoch 2 with one attempt, which a heartbeat more than 3 s late
+            // explains (another host then takes the job over, rightly; not confirmed: the logs were not printed). This
+            // test is about sharing the work without a takeover; the takeovers have tests of their own.
+            let workers = try (0..<3).map { try rig.worker(on: $0, leaseSeconds: 15) }
             for n in 0..<20 {
                 let image =
                     n % 2 == 0
