@@ -1,4 +1,5 @@
 import ArgumentParser
+import Deadlines
 import Dispatch
 import Foundation
 import Ingest
@@ -50,18 +51,23 @@ extension Reel {
             let json = self.json
             let tty = isatty(2) != 0
             do {
-                let summary = try transcoder.run(
-                    source: file, output: output,
-                    progress: { progress in
-                        if json {
-                            JSONOutput.print(
-                                Event(
-                                    event: "progress", percent: (progress.percent * 10).rounded() / 10,
-                                    seconds: progress.seconds, speed: (progress.speed * 100).rounded() / 100))
-                        } else if tty {
-                            TranscodeReporting.progressLine(progress)
-                        }
-                    }, isCancelled: { interrupt.isSet })
+                // On a thread of its own: the ladder waits for its parallel encoders (`ParallelLoop`), which must
+                // never block a thread of the concurrency pool, where the interrupt is watched.
+                let (file, output) = (self.file, self.output)
+                let summary = try await onOwnThread("transcode \(file)") {
+                    try transcoder.run(
+                        source: file, output: output,
+                        progress: { progress in
+                            if json {
+                                JSONOutput.print(
+                                    Event(
+                                        event: "progress", percent: (progress.percent * 10).rounded() / 10,
+                                        seconds: progress.seconds, speed: (progress.speed * 100).rounded() / 100))
+                            } else if tty {
+                                TranscodeReporting.progressLine(progress)
+                            }
+                        }, isCancelled: { interrupt.isSet })
+                }
                 if tty && !json { printError("") }
                 if json {
                     JSONOutput.print(summary)
@@ -103,7 +109,7 @@ extension Reel {
                     }
                     if let loudness = summary.loudness { print("  " + TranscodeReporting.describe(loudness)) }
                 }
-            } catch {
+            } catch let error as TranscodeError {
                 if tty && !json { printError("") }
                 throw TranscodeReporting.exitCode(for: error, json: json)
             }
