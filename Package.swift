@@ -168,7 +168,7 @@ let package = Package(
                 "Ingest", "FileSystem", "LibAV", "LibWebP", "LibTurboJPEG", "LibHeif", "LibPNG", "MediaModel",
             ], swiftSettings: upcoming),
         .target(
-            name: "UploadClient", dependencies: ["Transcode", "Ingest", "FileSystem", "MediaModel"],
+            name: "UploadClient", dependencies: ["Transcode", "Ingest", "FileSystem", "MediaModel", "Deadlines"],
             swiftSettings: upcoming),
         .executableTarget(
             name: "ReelCLI",

@@ -1,3 +1,4 @@
+internal import Deadlines
 internal import FileSystem
 package import Foundation
 internal import Synchronization
@@ -62,10 +63,14 @@ package struct UploadFlow: Sendable {
                     throw UploadError(.failed(code: "cache_unwritable"), "cannot create \(store.directory): \(error)")
                 }
                 events(.compressing(percent: 0))
-                let isCancelled = isCancelled
-                _ = try source.compress(
-                    plan, quality: compressQuality, to: uploadPath,
-                    progress: { events(.compressing(percent: $0)) }, isCancelled: isCancelled)
+                let (isCancelled, source, target) = (isCancelled, source, uploadPath)
+                // On a thread of its own: the encode waits for its parallel encoders (`ParallelLoop`), never on a
+                // thread of the concurrency pool.
+                _ = try await onOwnThread("compress \(path)") {
+                    try source.compress(
+                        plan, quality: compressQuality, to: target,
+                        progress: { events(.compressing(percent: $0)) }, isCancelled: isCancelled)
+                }
                 events(.compressing(percent: 100))
             }
         }
