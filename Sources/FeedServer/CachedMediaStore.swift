@@ -101,6 +101,10 @@ package final class CachedMediaStore: MediaStore {
 
     package func list(prefix: String) async throws -> [MediaObjectInfo] { try await base.list(prefix: prefix) }
 
+    package func listStrictly(prefix: String) async throws -> [MediaObjectInfo] {
+        try await base.listStrictly(prefix: prefix)
+    }
+
     package func delete(_ key: MediaKey) async throws {
         remove(key.value)
         try await base.delete(key)

@@ -47,6 +47,13 @@ package protocol MediaStore: Sendable {
     /// - Throws: `MediaStoreError.badKey` for a prefix with control characters or a leading `/`; `.unavailable`.
     func list(prefix: String) async throws -> [MediaObjectInfo]
 
+    /// `list(prefix:)` for a copy of the whole library (`reel library copy`): the same objects, but an entry that
+    /// `list` passes over because no object can stand for it (a symlink, a FIFO, a name that is not UTF-8: a
+    /// directory can hold them, a bucket cannot) stops the listing, named, so that a copy never silently leaves part
+    /// of a library behind. Hidden names and work in progress are still left out, as `list` leaves them.
+    /// - Throws: `MediaStoreError.notAnObject` for the first such entry; what `list(prefix:)` throws.
+    func listStrictly(prefix: String) async throws -> [MediaObjectInfo]
+
     /// Removes the object; one that is already gone is not an error.
     /// - Throws: `MediaStoreError.unavailable`, `.failed`.
     func delete(_ key: MediaKey) async throws

@@ -19,6 +19,18 @@ package enum MediaStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case full(String)
     /// Refused for good (credentials, permissions, a malformed answer); the message says what happened.
     case failed(String)
+    /// `listStrictly` met an entry no object can stand for (a directory holds such things, a bucket cannot): `key`
+    /// as near as a key can spell it, and what the entry is.
+    case notAnObject(key: String, entry: Entry)
+
+    /// What a library entry is when it cannot be an object.
+    package enum Entry: Sendable, Equatable {
+        case symlink
+        /// A FIFO, a socket, a device: the file system's word for it.
+        case special(String)
+        /// A name that is not UTF-8, so no key can spell it (`key` shows it with replacement characters).
+        case nameNotUTF8
+    }
 
     /// Worth another try later.
     package var isRetryable: Bool {
@@ -39,6 +51,10 @@ package enum MediaStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unavailable(let message): message
         case .full(let message): message
         case .failed(let message): message
+        case .notAnObject(let key, .symlink): "\(key) is a symlink, not a regular file: it cannot be an object"
+        case .notAnObject(let key, .special(let kind)):
+            "\(key) is a \(kind), not a regular file: it cannot be an object"
+        case .notAnObject(let key, .nameNotUTF8): "\(key): a name that is not UTF-8 cannot be an object's key"
         }
     }
 }

@@ -6,10 +6,10 @@ internal import NIOPosix
 
 extension DirectoryMediaStore {
     /// `body` on the thread pool, its `FileSystemError` turned into the `MediaStoreError` for `key` (or for
-    /// `source`, the local file read, when that is what is missing).
-    func run<T: Sendable>(
+    /// `source`, the local file read, when that is what is missing); a `MediaStoreError` it throws passes as it is.
+    func run<T: Sendable, Failure: Error>(
         _ key: some CustomStringConvertible & Sendable, source: String? = nil,
-        _ body: @escaping @Sendable () throws(FileSystemError) -> T
+        _ body: @escaping @Sendable () throws(Failure) -> T
     ) async throws -> T {
         do {
             return try await threadPool.runIfActive { () throws -> T in try body() }
@@ -83,22 +83,30 @@ extension DirectoryMediaStore {
 
     /// Every regular file whose key starts with `prefix`, walked from the deepest folder the prefix names whole;
     /// hidden names (staging, `.uploads`), temporary files and symlinks are skipped. In byte order, as S3 lists.
-    func listing(prefix: String) throws(FileSystemError) -> [MediaObjectInfo] {
+    /// `strictly`, any entry under `prefix` other than those, a regular file or a directory (a symlink, a FIFO, a
+    /// name that is not UTF-8) is thrown as `MediaStoreError.notAnObject` instead of skipped.
+    /// - Throws: `FileSystemError`; `MediaStoreError.notAnObject`.
+    func listing(prefix: String, strictly: Bool) throws -> [MediaObjectInfo] {
         let folder = prefix.lastIndex(of: "/").map { String(prefix[..<$0]) } ?? ""
         guard folder.isEmpty || MediaKey.problem(folder) == nil else { return [] }
         var found: [MediaObjectInfo] = []
-        func walk(_ relative: String) throws(FileSystemError) {
+        func walk(_ relative: String) throws {
             let entries: [DirectoryEntry]
-            do {
+            do throws(FileSystemError) {
                 entries = try Directory.entries(of: relative.isEmpty ? root : root + "/" + relative)
             } catch {
                 if error.isNotFound || error.isNotDirectory { return }
                 throw error
             }
             for entry in entries where entry.name.first != UInt8(ascii: ".") {
-                guard let name = String(validating: entry.name, as: UTF8.self), !name.contains(".tmp-") else {
+                guard let name = String(validating: entry.name, as: UTF8.self) else {
+                    let key = (relative.isEmpty ? "" : relative + "/") + String(decoding: entry.name, as: UTF8.self)
+                    if strictly, key.hasPrefix(prefix) {
+                        throw MediaStoreError.notAnObject(key: key, entry: .nameNotUTF8)
+                    }
                     continue
                 }
+                guard !name.contains(".tmp-") else { continue }
                 let key = relative.isEmpty ? name : relative + "/" + name
                 switch entry.kind {
                 case .regular where key.hasPrefix(prefix):
@@ -108,6 +116,12 @@ extension DirectoryMediaStore {
                     found.append(info(key, status: status))
                 case .directory where (key + "/").hasPrefix(prefix) || prefix.hasPrefix(key + "/"):
                     try walk(key)
+                case .regular, .directory:
+                    continue
+                case .symlink where strictly && key.hasPrefix(prefix):
+                    throw MediaStoreError.notAnObject(key: key, entry: .symlink)
+                case let kind where strictly && key.hasPrefix(prefix):
+                    throw MediaStoreError.notAnObject(key: key, entry: .special(kind.description))
                 default:
                     continue
                 }

@@ -109,7 +109,16 @@ package struct DirectoryMediaStore: MediaStore {
         guard MediaKey.isListablePrefix(prefix) else {
             throw MediaStoreError.badKey(MediaKey.quoted(prefix), problem: "not a listing prefix")
         }
-        return try await run(prefix) { () throws(FileSystemError) in try listing(prefix: prefix) }
+        return try await run(prefix) { try listing(prefix: prefix, strictly: false) }
+    }
+
+    /// `list(prefix:)`, but a symlink, a FIFO, a socket, a device or a name that is not UTF-8 under `prefix` stops
+    /// it: the directory can hold them, and a copy must not pass over them unsaid.
+    package func listStrictly(prefix: String) async throws -> [MediaObjectInfo] {
+        guard MediaKey.isListablePrefix(prefix) else {
+            throw MediaStoreError.badKey(MediaKey.quoted(prefix), problem: "not a listing prefix")
+        }
+        return try await run(prefix) { try listing(prefix: prefix, strictly: true) }
     }
 
     package func delete(_ key: MediaKey) async throws {

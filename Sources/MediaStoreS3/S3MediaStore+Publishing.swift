@@ -18,7 +18,7 @@ extension S3MediaStore {
         switch status?.kind {
         case .directory:
             let files = try await mapping(staged) {
-                try await threadPool.runIfActive { try LibraryCopy.localFiles(root: parent, folders: [name]) }
+                try await threadPool.runIfActive { try Self.stagedFiles(root: parent, folder: name) }
             }
             jobs = files.map {
                 (path: parent + "/" + $0.path, key: key.value + "/" + $0.path.dropFirst(name.count + 1))

@@ -7,7 +7,7 @@ package import ObjectStore
 /// The library in object storage (`--library s3://bucket/prefix`): each key an object under the prefix, through
 /// Reel's own `S3Client` (create-only writes, ranged reads, multipart uploads of large files, presigned URLs). An
 /// object keeps the attributes it was written with, and a content hash (`MediaAttributes.contentHashName`, the name
-/// `LibraryCopy` writes too) under which a retried publish recognises its own earlier write.
+/// `reel library copy` writes too) under which a retried publish recognises its own earlier write.
 package struct S3MediaStore: MediaStore {
     package let client: S3Client
     /// Files uploaded at once by `publish`.
@@ -99,6 +99,9 @@ package struct S3MediaStore: MediaStore {
     package func list(prefix: String) async throws -> [MediaObjectInfo] {
         try await mapping(prefix) { try await client.list(prefix: prefix).map(Self.info) }
     }
+
+    /// `list(prefix:)`: a bucket holds nothing but objects, so there is nothing more to refuse.
+    package func listStrictly(prefix: String) async throws -> [MediaObjectInfo] { try await list(prefix: prefix) }
 
     package func delete(_ key: MediaKey) async throws {
         try await mapping(key.value) { try await client.delete(try ObjectKey(key.value)) }

@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import Glibc
 import MediaStore
 import MediaStoreDirectory
 import NIOCore
@@ -30,6 +31,46 @@ import Testing
             try writeFile(root + "/videos/v/a.m4s.tmp-1-2", [1])
             try writeFile(root + "/videos/v/.hidden", [1])
             #expect(try await store.list(prefix: "").isEmpty)
+        }
+    }
+
+    /// `list` passes over what cannot be an object; a copy's strict listing stops at it, named, and still leaves
+    /// hidden work in progress and everything outside its prefix alone.
+    @Test func aStrictListingNamesWhatCannotBeAnObject() async throws {
+        try await Engine.directory.withStore { store, scratch in
+            let root = (scratch as NSString).deletingLastPathComponent
+            for folder in ["images", "originals", "rejected"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            }
+            try writeFile(root + "/videos/v/seg.m4s", [1])
+            try writeFile(root + "/videos/v/.hidden", [1])
+            try writeFile(root + "/videos/v/a.m4s.tmp-1-2", [1])
+            try FileManager.default.createSymbolicLink(
+                atPath: root + "/images/link", withDestinationPath: "/etc/passwd")
+            #expect(try await store.listStrictly(prefix: "videos/").map(\.key) == ["videos/v/seg.m4s"])
+            await #expect(throws: MediaStoreError.notAnObject(key: "images/link", entry: .symlink)) {
+                try await store.listStrictly(prefix: "images/")
+            }
+            #expect(try await store.list(prefix: "images/").isEmpty)
+            let error = await #expect(throws: MediaStoreError.self) { try await store.listStrictly(prefix: "") }
+            #expect(error?.description.contains("images/link is a symlink") == true)
+
+            #expect(mkfifo(root + "/originals/pipe", 0o600) == 0)
+            await #expect(throws: MediaStoreError.notAnObject(key: "originals/pipe", entry: .special("fifo"))) {
+                try await store.listStrictly(prefix: "originals/")
+            }
+            #expect(try await store.list(prefix: "originals/").isEmpty)
+
+            let name = Array((root + "/rejected/bad-").utf8) + [0xFF, 0]
+            let descriptor = name.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o600) }
+            }
+            #expect(descriptor >= 0)
+            close(descriptor)
+            await #expect(throws: MediaStoreError.notAnObject(key: "rejected/bad-\u{FFFD}", entry: .nameNotUTF8)) {
+                try await store.listStrictly(prefix: "rejected/")
+            }
+            #expect(try await store.list(prefix: "rejected/").isEmpty)
         }
     }
 

@@ -120,6 +120,23 @@ import FoundationNetworking
         }
     }
 
+    /// Where the library holds nothing but objects, a strict listing (a copy's) finds what a listing finds.
+    @Test(arguments: Engine.allCases) func aStrictListingOfObjectsIsTheListing(engine: Engine) async throws {
+        try await engine.withStore { store, _ in
+            for (index, key) in ["videos/a/1.m4s", "videos/b/2.m4s", "images/z.webp"].enumerated() {
+                try await store.put(
+                    try MediaKey(key), bytes: ByteBuffer(bytes: patternBytes(index + 1)),
+                    attributes: .media(named: key), createOnly: false)
+            }
+            for prefix in ["", "videos/", "videos/a", "nothing/"] {
+                let strict = try await store.listStrictly(prefix: prefix)
+                #expect(strict == (try await store.list(prefix: prefix)), "\(prefix)")
+            }
+            #expect(try await store.listStrictly(prefix: "videos/").map(\.key) == ["videos/a/1.m4s", "videos/b/2.m4s"])
+            await #expect(throws: MediaStoreError.self) { try await store.listStrictly(prefix: "/videos") }
+        }
+    }
+
     /// A sweep judges an object's age by its listing: every listed object says when it was written.
     @Test(arguments: Engine.allCases) func listingsSayWhenEachObjectWasWritten(engine: Engine) async throws {
         try await engine.withStore { store, _ in
