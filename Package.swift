@@ -180,6 +180,7 @@ let package = Package(
                 "UploadClient",
                 "HLSCheck", "ObjectStore", "Sandbox",
                 "CatalogEngines", "ViewerAnalytics", "MediaStore", "MediaStoreDirectory", "MediaStoreS3",
+                "MediaStoreCopy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -322,6 +323,22 @@ let package = Package(
             dependencies: [
                 "MediaStore", "ObjectStore", "FileSystem", "MediaModel",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming),
+        // `reel library copy`: the library from one media store into another, written once against the seam.
+        .target(
+            name: "MediaStoreCopy",
+            dependencies: [
+                "MediaStore", "FileSystem",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "MediaStoreCopyTests",
+            dependencies: [
+                "MediaStoreCopy", "MediaStore", "MediaStoreDirectory", "MediaStoreS3", "ObjectStore", "SigV4",
+                "TestServers", "TestTraits", "MediaFixtures",
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: upcoming),
         .testTarget(

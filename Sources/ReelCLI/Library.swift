@@ -1,5 +1,8 @@
 import ArgumentParser
+import FileSystem
 import Foundation
+import MediaStoreCopy
+import NIOPosix
 import ObjectStore
 import Synchronization
 
@@ -48,29 +51,40 @@ extension Reel {
                 return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
             }
 
+            /// Each side's store, built as `serve` and `worker` build their `--library`; a directory to copy into
+            /// is made first, and holds the scratch space objects from S3 wait in (`.copy-scratch`, never listed).
             func run() async throws {
-                let client = try await store.client(try location())
-                let copy = LibraryCopy(client: client)
                 let reporter = LibraryCopyProgress()
                 let started = Date()
                 let summary: LibraryCopy.Summary
                 do {
-                    summary =
-                        S3Location.isS3(to)
-                        ? try await copy.upload(from: from) { reporter.report($0) }
-                        : try await copy.download(to: to) { reporter.report($0) }
-                    try await client.shutdown()
+                    let scratch: String
+                    if S3Location.isS3(to) {
+                        scratch =
+                            FileManager.default.temporaryDirectory.path + "/reel-library-copy-" + UUID().uuidString
+                    } else {
+                        let to = self.to
+                        try await NIOThreadPool.singleton.runIfActive { try Directory.create(to) }
+                        scratch = to + "/.copy-scratch"
+                    }
+                    summary = try await store.withMediaStore(from) { source in
+                        try await store.withMediaStore(to) { destination in
+                            try await LibraryCopy(from: source, to: destination, scratch: scratch).run {
+                                reporter.report($0)
+                            }
+                        }
+                    }
+                } catch let error as ValidationError {
+                    throw error
                 } catch {
-                    try? await client.shutdown()
                     throw CopyFailed(description: "reel library copy \(from) -> \(to): \(error)")
                 }
                 printError(
                     String(
                         format:
-                            "copied %ld files (%.1f MB), skipped %ld already there, in %.1f s; sizes and hashes match%@",
-                        summary.copied, Double(summary.bytes) / 1e6, summary.skipped, Date().timeIntervalSince(started),
-                        summary.unverified > 0
-                            ? " (\(summary.unverified) objects had no recorded hash: size checked only)" : ""))
+                            "copied %ld files (%.1f MB), skipped %ld already there, in %.1f s; sizes and hashes match",
+                        summary.copied, Double(summary.bytes) / 1e6, summary.skipped, Date().timeIntervalSince(started))
+                )
             }
         }
     }

@@ -35,6 +35,13 @@ import Testing
             #expect(
                 try Array(Data(contentsOf: URL(fileURLWithPath: directory.file("back/" + path)))) == bytes, "\(path)")
         }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("back/.copy-scratch")))
+
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.file("library/videos/v1/escape"), withDestinationPath: "/etc/passwd")
+        let link = try await ReelProcess.run(
+            ["library", "copy", "--from", directory.file("library"), "--to", url], environment: store.environment)
+        #expect(link.status != 0 && link.stderr.contains("videos/v1/escape is a symlink"), "\(link.stderr)")
     }
 
     @Test func missingCredentialsAndBadURLsAreClearErrors() async throws {
