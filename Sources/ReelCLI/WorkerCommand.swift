@@ -5,7 +5,6 @@ import FileSystem
 import Foundation
 import Ingest
 import Logging
-import MediaStoreS3
 import ObjectStore
 import ServiceLifecycle
 import Transcode
@@ -77,18 +76,13 @@ extension Reel {
                 configuration.sweepGraceSeconds = sweepGrace
                 return try await run(configuration, logger: logger, onFinished: onFinished)
             }
-            let client = try await objectStore.client(try objectStore.location(library))
-            var configuration = self.worker.configuration(
-                inbox: inbox, scratch: scratch ?? (inbox + "/.scratch"), library: S3MediaStore(client: client),
-                scratchIsShared: false, limits: limits.limits, once: once)
-            configuration.sweepGraceSeconds = sweepGrace
-            do {
+            try await objectStore.withMediaStore(library) { store in
+                var configuration = self.worker.configuration(
+                    inbox: inbox, scratch: scratch ?? (inbox + "/.scratch"), library: store, scratchIsShared: false,
+                    limits: limits.limits, once: once)
+                configuration.sweepGraceSeconds = sweepGrace
                 try await run(configuration, logger: logger, onFinished: onFinished)
-            } catch {
-                try? await client.shutdown()
-                throw error
             }
-            try await client.shutdown()
         }
 
         private func run(
