@@ -13,6 +13,7 @@ package struct LibraryCopy: Sendable {
     /// The user-metadata name of the object's SHA-256 (hex), the one publishing and intake write too.
     package static let hashName = MediaAttributes.contentHashName
 
+    /// How far a copy is, reported after each object: objects and bytes done (copied or skipped) of all listed.
     package struct Progress: Sendable, Equatable {
         package let files: Int
         package let totalFiles: Int

@@ -140,6 +140,26 @@ import Testing
         }
     }
 
+    /// An object whose bytes do not match the hash recorded with it is not copied, and nothing is left behind.
+    @Test func anObjectThatDoesNotMatchItsRecordedHashIsNotCopied() async throws {
+        try await withS3Store { bucket in
+            let directory = try TemporaryDirectory()
+            _ = try await bucket.put(
+                try MediaKey("originals/x2"), bytes: ByteBuffer(bytes: PatternBytes.make(70_000)),
+                attributes: .private(metadata: ["sha256": String(repeating: "0", count: 64)]), createOnly: true)
+            let back = try directoryStore(directory.file("back"))
+            await #expect {
+                try await LibraryCopy(from: bucket, to: back, scratch: back.root + "/.copy-scratch").run()
+            } throws: { error in
+                let error = error as? LibraryCopyError
+                return error?.reason == .damaged && error?.description.contains("originals/x2") == true
+                    && error?.isRetryable == false
+            }
+            #expect(try await back.list(prefix: "").isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: back.root + "/.copy-scratch"))
+        }
+    }
+
     /// The same code copies a directory into a directory and a bucket into a bucket; the scratch space is cleared.
     @Test func eachEngineCopiesIntoItsOwnKind() async throws {
         let directory = try TemporaryDirectory()
