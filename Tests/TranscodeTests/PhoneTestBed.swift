@@ -2,12 +2,15 @@ import Foundation
 import MediaFixtures
 
 /// The phone-footage test bed (`scripts/make-phone-testbed.sh`): HDR clips made from real SDR footage by the ffmpeg
-/// CLI's zscale (libzimg) and x265, 10-bit SDR, and the loudness cases. Made once per test process, 6 s a clip,
+/// CLI's zscale (libzimg) and x265, 10-bit SDR, and the loudness cases. Made once per test process; the HDR clips are
+/// 3 s (colour and highlights are per-frame properties: length bought only CPU), the loudness cases 6 s,
 /// and judged by tools Reel did not write: ffprobe for tags, `../shared/anchors/colour_difference.py` (scikit-image's
 /// CIEDE2000) for colour.
 enum PhoneTestBed {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+    /// The HDR clips' length; `colourDifference` samples frames inside it.
+    static let seconds = 3
     static let source = "/usr/share/doc/opencv-doc/examples/data/Megamind.avi"
     /// The highlight clips' source: a bright scene, since the trailer is dark.
     static let brightSource = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
@@ -31,7 +34,10 @@ enum PhoneTestBed {
         let folder = path
         atexit { try? FileManager.default.removeItem(atPath: PhoneTestBed.path) }
         let result = try await ChildProcess.run(
-            [root.appendingPathComponent("scripts/make-phone-testbed.sh").path, folder, "6", source, brightSource],
+            [
+                root.appendingPathComponent("scripts/make-phone-testbed.sh").path, folder, String(seconds), source,
+                brightSource,
+            ],
             within: .seconds(900))
         guard result.status == 0 else {
             throw TestBedError(message: "make-phone-testbed.sh failed (\(result.status)): \(result.stderr)")
@@ -60,11 +66,11 @@ enum PhoneTestBed {
         return tags
     }
 
-    /// colour_difference.py's means over four frames: ciede2000, ssim_l, saturation_reference, saturation_test,
+    /// colour_difference.py's means over four frames spread over the clip: ciede2000, ssim_l, saturation_reference, saturation_test,
     /// clipped_fraction.
     static func colourDifference(reference: String, test: String) async throws -> [String: Double] {
         let result = try await ChildProcess.run(
-            ["/usr/bin/env", "python3", colourDifference, reference, test, "--times", "1,2.5,4,5.5", "--json"],
+            ["/usr/bin/env", "python3", colourDifference, reference, test, "--times", "0.4,1.1,1.8,2.5", "--json"],
             within: .seconds(300))
         guard result.status == 0, let data = result.stdout.data(using: .utf8),
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
