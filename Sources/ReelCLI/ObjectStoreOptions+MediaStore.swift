@@ -11,14 +11,6 @@ extension ObjectStoreOptions {
     ///   `MediaStoreError.notFound` for a missing directory; what `body` throws.
     func withMediaStore<T>(_ library: String, _ body: (any MediaStore) async throws -> T) async throws -> T {
         guard S3Location.isS3(library) else { return try await body(try DirectoryMediaStore(root: library)) }
-        let client = try await client(try location(library))
-        do {
-            let result = try await body(S3MediaStore(client: client))
-            try await client.shutdown()
-            return result
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
+        return try await client(try location(library)).shutDown { try await body(S3MediaStore(client: $0)) }
     }
 }

@@ -13,14 +13,7 @@ func withS3Store<T>(_ body: (S3MediaStore) async throws -> T) async throws -> T 
     let client = S3Client(
         location: try S3Location(parsing: server.libraryURL(prefix: SeaweedTestServer.newPrefix() + "/media")),
         credentials: SigV4Credentials(accessKeyID: server.accessKeyID, secretAccessKey: server.secretAccessKey))
-    do {
-        let result = try await body(S3MediaStore(client: client))
-        try await client.shutdown()
-        return result
-    } catch {
-        try? await client.shutdown()
-        throw error
-    }
+    return try await client.shutDown { try await body(S3MediaStore(client: $0)) }
 }
 
 /// A directory store at `path`, made first.

@@ -45,14 +45,7 @@ extension Engine {
                 leftovers: {
                     try await client.list(prefix: "").map(\.key).filter { !$0.hasPrefix(ObjectLayout.originals) }
                 })
-            do {
-                let result = try await body(S3ResumableUploads(client: client), probe)
-                try await client.shutdown()
-                return result
-            } catch {
-                try? await client.shutdown()
-                throw error
-            }
+            return try await client.shutDown { try await body(S3ResumableUploads(client: $0), probe) }
         }
     }
 }

@@ -29,14 +29,7 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let client = S3Client(
                 location: try S3Location(parsing: server.libraryURL(prefix: SeaweedTestServer.newPrefix() + "/lib")),
                 credentials: SigV4Credentials(accessKeyID: server.accessKeyID, secretAccessKey: server.secretAccessKey))
-            do {
-                let result = try await body(S3MediaStore(client: client), base + "/library/.staging")
-                try await client.shutdown()
-                return result
-            } catch {
-                try? await client.shutdown()
-                throw error
-            }
+            return try await client.shutDown { try await body(S3MediaStore(client: $0), base + "/library/.staging") }
         }
     }
 }

@@ -13,14 +13,7 @@ func withStore<T>(
     let server = ownServer ? try await SeaweedTestServer() : try await SeaweedTestServer.shared()
     let client = try makeClient(
         for: server, prefix: ownServer ? prefix : SeaweedTestServer.newPrefix() + "/" + prefix, retry: retry)
-    do {
-        let result = try await body(server, client)
-        try await client.shutdown()
-        return result
-    } catch {
-        try? await client.shutdown()
-        throw error
-    }
+    return try await client.shutDown { try await body(server, $0) }
 }
 
 func makeClient(
