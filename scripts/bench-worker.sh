@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib/bench.sh
 reel=$(realpath "${1:-.build/release/reel}")
 baseline=${BASELINE:+$(realpath "$BASELINE")}
+# The baseline as the table names it: BASELINE_NAME, or its path.
+baseline_name=${BASELINE_NAME:-$baseline}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 videos=${VIDEOS:-4}
@@ -81,3 +83,7 @@ printf '| reel worker --jobs 2 | %.1f | %s | %.1f | %s |\n' "$w2v" "$(rate $medi
 if [ -n "$baseline" ]; then echo; echo "baseline: $baseline"; fi
 bench_result "videos: wall s, reel worker --jobs 2 ($videos clips)" "$w2v" "reel transcode, one process per file" "$cli_video" s lower
 bench_result "photos: wall s, reel worker --jobs 2 ($images photos)" "$w2i" "reel webp, one process per file" "$cli_image" s lower
+if [ -n "$baseline" ]; then
+    bench_result "videos: wall s, reel worker --jobs 2 ($videos clips), A/B" "$w2v" "baseline reel worker --jobs 2 ($baseline_name)" "$b2v" s lower
+    bench_result "photos: wall s, reel worker --jobs 2 ($images photos), A/B" "$w2i" "baseline reel worker --jobs 2 ($baseline_name)" "$b2i" s lower
+fi
