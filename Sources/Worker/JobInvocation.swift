@@ -49,11 +49,15 @@ package struct JobInvocation: Codable, Sendable, Equatable {
         package static let retryable: Int32 = 75
     }
 
-    /// `media/` (a video's ladder) or `media.webp`, `progress` and `outcome.json`, all inside `staging`.
+    /// `media/` (a video's ladder) or `media.webp`, `progress`, `outcome.json` and the provisional `playable/` with
+    /// `playable.json`, all inside `staging`.
     package var mediaDirectory: String { staging + "/media" }
     package var imageFile: String { staging + "/media.webp" }
     package var progressFile: String { staging + "/progress" }
     package var outcomeFile: String { staging + "/outcome.json" }
+    /// The provisional rendition (`PlayableOutcome`), published while the ladder is still being made.
+    package var playableDirectory: String { staging + "/playable" }
+    package var playableFile: String { staging + "/playable.json" }
     package var stdoutFile: String { staging + "/stdout.log" }
     package var stderrFile: String { staging + "/stderr.log" }
 
