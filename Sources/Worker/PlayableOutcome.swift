@@ -27,8 +27,8 @@ package struct PlayableOutcome: Codable, Sendable {
     package var info: MediaInfo?
 
     package init(
-        mode: Mode, durationSeconds: Double, renditions: [TranscodeSummary.Rendition], posterJPEG: String = "poster.jpg",
-        posterWebP: String = "poster.webp", complete: Bool, info: MediaInfo? = nil
+        mode: Mode, durationSeconds: Double, renditions: [TranscodeSummary.Rendition],
+        posterJPEG: String = "poster.jpg", posterWebP: String = "poster.webp", complete: Bool, info: MediaInfo? = nil
     ) {
         self.mode = mode
         self.durationSeconds = durationSeconds
