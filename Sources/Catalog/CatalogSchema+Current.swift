@@ -39,6 +39,7 @@ extension CatalogSchema {
                 Column("storyboard_interval_s", .integer), Column("storyboard_tile_width", .integer),
                 Column("storyboard_tile_height", .integer), Column("storyboard_columns", .integer),
                 Column("storyboard_count", .integer), Column("item_record", .blob), Column("loudness", .text),
+                Column("stage", .text, notNull: true),
             ],
             indexes: [Index("videos_feed", on: ["published_at DESC", "id DESC"], partial: true)]),
         Table(

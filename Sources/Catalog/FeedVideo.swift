@@ -80,11 +80,13 @@ package struct FeedVideo: Sendable, Equatable {
     /// The source's loudness and the gain that brought the audio to the target; nil without audio, and for videos
     /// published before Reel measured it.
     package var loudness: AudioLoudness?
+    /// `playable` while only a provisional rendition is published.
+    package var stage: VideoStage
 
     package init(
         id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
         posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil,
-        loudness: AudioLoudness? = nil
+        loudness: AudioLoudness? = nil, stage: VideoStage = .published
     ) {
         self.id = id
         self.publishedAt = publishedAt
@@ -97,5 +99,6 @@ package struct FeedVideo: Sendable, Equatable {
         self.renditions = renditions
         self.storyboard = storyboard
         self.loudness = loudness
+        self.stage = stage
     }
 }

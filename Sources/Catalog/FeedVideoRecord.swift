@@ -9,13 +9,16 @@ internal import MediaModel
 /// triggers (SQLite migration v5, PostgreSQL v1), and readers encode that row again from its columns.
 ///
 /// A video with a loudness is written as version 2, its loudness after the renditions; one without it as version 1,
-/// byte for byte as before loudness, so stored records stay valid and a v2 record cut at its loudness is refused.
+/// byte for byte as before loudness, so stored records stay valid and a v2 record cut at its loudness is refused. A
+/// `playable` video (issue 64) is version 3: its loudness as an optional, then its stage; a published one stays 1 or 2.
 /// Renditions are kept in `FeedVideo.Rendition.precedes` order. Layout: a version byte, then the fields in `FeedVideo`'s order. Integers are zigzag LEB128 varints, strings a
 /// varint length and UTF-8, optionals a 0/1 byte first, doubles their 8 IEEE bytes, little-endian.
 package enum FeedVideoRecord {
     static let version: UInt8 = 1
     /// The version of records that end with a loudness.
     static let versionWithLoudness: UInt8 = 2
+    /// The version of records that end with an optional loudness and a stage.
+    static let versionWithStage: UInt8 = 3
 
     /// What was wrong with a stored record, and where.
     package struct Malformed: Error, Equatable, CustomStringConvertible {
@@ -26,7 +29,9 @@ package enum FeedVideoRecord {
 
     package static func encode(_ video: FeedVideo) -> [UInt8] {
         var out = Writer()
-        out.bytes.append(video.loudness == nil ? version : versionWithLoudness)
+        let found =
+            video.stage != .published ? versionWithStage : video.loudness == nil ? version : versionWithLoudness
+        out.bytes.append(found)
         out.string(video.id)
         out.int(video.publishedAt)
         out.int(video.durationMilliseconds)
@@ -67,7 +72,7 @@ package enum FeedVideoRecord {
                 }
             }
         }
-        if let loudness = video.loudness {
+        func write(_ loudness: AudioLoudness, _ out: inout Writer) {
             out.optional(loudness.sourceLUFS) { $0.double($1) }
             out.optional(loudness.sourceTruePeakDBTP) { $0.double($1) }
             out.double(loudness.gainDB)
@@ -75,14 +80,22 @@ package enum FeedVideoRecord {
             out.double(loudness.truePeakCeilingDBTP)
             out.int((loudness.isLimited ? 1 : 0) | (loudness.isCapped ? 2 : 0) | (loudness.isSilent ? 4 : 0))
         }
+        if found == versionWithStage {
+            out.optional(video.loudness) { write($1, &$0) }
+            out.int(VideoStage.allCases.firstIndex(of: video.stage) ?? 0)
+        } else if let loudness = video.loudness {
+            write(loudness, &out)
+        }
         return out.bytes
     }
 
     package static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> FeedVideo {
         var input = Reader(bytes: Array(bytes))
         let found = try input.byte()
-        guard found == version || found == versionWithLoudness else {
-            throw Malformed(reason: "version \(found), expected \(version) or \(versionWithLoudness)", offset: 0)
+        guard found == version || found == versionWithLoudness || found == versionWithStage else {
+            throw Malformed(
+                reason: "version \(found), expected \(version), \(versionWithLoudness) or \(versionWithStage)",
+                offset: 0)
         }
         let id = try input.string()
         let publishedAt = try input.int64()
@@ -125,8 +138,7 @@ package enum FeedVideoRecord {
                     averageBandwidth: average, codecs: codecs, segments: segments,
                     videoCodec: videoCodec, crf: crf, targetSSIMY: target, prefetch: prefetch))
         }
-        var loudness: AudioLoudness?
-        if found == versionWithLoudness {
+        func readLoudness(_ input: inout Reader) throws(Malformed) -> AudioLoudness {
             let source = try input.optional { input throws(Malformed) in try input.double() }
             let peak = try input.optional { input throws(Malformed) in try input.double() }
             let gain = try input.double(), target = try input.double(), ceiling = try input.double()
@@ -134,20 +146,33 @@ package enum FeedVideoRecord {
             guard (0...7).contains(flags) else {
                 throw Malformed(reason: "loudness flags \(flags)", offset: input.offset)
             }
-            loudness = AudioLoudness(
+            return AudioLoudness(
                 sourceLUFS: source, sourceTruePeakDBTP: peak, gainDB: gain, targetLUFS: target,
                 truePeakCeilingDBTP: ceiling, isLimited: flags & 1 != 0, isCapped: flags & 2 != 0,
                 isSilent: flags & 4 != 0)
         }
+        var loudness: AudioLoudness?
+        var stage = VideoStage.published
+        if found == versionWithLoudness {
+            loudness = try readLoudness(&input)
+        } else if found == versionWithStage {
+            loudness = try input.optional { input throws(Malformed) in try readLoudness(&input) }
+            let index = try input.int()
+            guard VideoStage.allCases.indices.contains(index) else {
+                throw Malformed(reason: "stage \(index)", offset: input.offset)
+            }
+            stage = VideoStage.allCases[index]
+        }
         guard input.offset == input.bytes.count else {
             throw Malformed(
                 reason: "\(input.bytes.count - input.offset) bytes after the last "
-                    + (loudness == nil ? "rendition" : "loudness"), offset: input.offset)
+                    + (found == versionWithStage ? "stage" : loudness == nil ? "rendition" : "loudness"),
+                offset: input.offset)
         }
         return FeedVideo(
             id: id, publishedAt: publishedAt, durationMilliseconds: duration, width: width, height: height,
             masterPath: master, posterJPEGPath: posterJPEG, posterWebPPath: posterWebP, renditions: renditions,
-            storyboard: storyboard, loudness: loudness)
+            storyboard: storyboard, loudness: loudness, stage: stage)
     }
 
     private struct Writer {

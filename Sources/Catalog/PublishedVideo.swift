@@ -21,11 +21,14 @@ package struct PublishedVideo: Sendable, Equatable {
     package var storyboard: Storyboard?
     /// The source's loudness and what brought the audio to the target; nil when the video has no audio.
     package var loudness: AudioLoudness?
+    /// `playable` for a provisional rendition published while the ladder is made.
+    package var stage: VideoStage
 
     package init(
         id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
         contentHash: String, source: MediaInfo?, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
-        renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil, loudness: AudioLoudness? = nil
+        renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil, loudness: AudioLoudness? = nil,
+        stage: VideoStage = .published
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -41,6 +44,15 @@ package struct PublishedVideo: Sendable, Equatable {
         self.renditions = renditions
         self.storyboard = storyboard
         self.loudness = loudness
+        self.stage = stage
+    }
+
+    /// The feed's view of this row.
+    package var feedVideo: FeedVideo {
+        FeedVideo(
+            id: id, publishedAt: publishedAt, durationMilliseconds: durationMilliseconds, width: width, height: height,
+            masterPath: masterPath, posterJPEGPath: posterJPEGPath, posterWebPPath: posterWebPPath,
+            renditions: renditions, storyboard: storyboard, loudness: loudness, stage: stage)
     }
 
     /// `source` as both engines store it: JSON with sorted keys, `{}` when there is none.

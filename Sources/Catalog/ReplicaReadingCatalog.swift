@@ -99,6 +99,12 @@ package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
     package func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
         try await primary.publish(image, lease: lease, now: now)
     }
+    package func publishPlayable(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
+        try await primary.publishPlayable(video, lease: lease, now: now)
+    }
+    package func videoStage(id: String) async throws(CatalogError) -> (stage: VideoStage, masterPath: String?)? {
+        try await primary.videoStage(id: id)
+    }
     package func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
         try await primary.finishDuplicate(lease, of: media, now: now)
     }

@@ -11,6 +11,9 @@ enum FeedItemRenderer {
         json.object { json in
             json.key("id")
             json.string(video.id)
+            // `playable` while a provisional rendition plays and the ladder is made (issue 64), then `published`.
+            json.key("state")
+            json.string(video.stage.rawValue)
             json.key("published_at")
             json.timestamp(milliseconds: video.publishedAt)
             json.key("duration_s")

@@ -189,9 +189,9 @@ extension PostgresCatalogEngine {
     }
 
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order, as on SQLite), whatever its status,
-    /// on `connection`. `loudness: false` reads a catalog from before migration v9.
+    /// on `connection`. `loudness: false` and `stage: false` read a catalog from before migrations v9 and v11.
     static func video(
-        id: String, _ connection: PostgresConnection, logger: Logger, loudness: Bool = true
+        id: String, _ connection: PostgresConnection, logger: Logger, loudness: Bool = true, stage: Bool = true
     ) async throws -> FeedVideo? {
         guard
             let row = try await connection.rows(PostgresQuery(unsafeSQL: videoSQL, binds: binds(id)), logger: logger)
@@ -230,7 +230,12 @@ extension PostgresCatalogEngine {
                         PostgresQuery(unsafeSQL: "SELECT loudness FROM videos WHERE id = $1", binds: binds(id)),
                         logger: logger
                     ).first?.value("loudness", as: String?.self))
-                : nil)
+                : nil,
+            stage: stage
+                ? try await connection.rows(
+                    PostgresQuery(unsafeSQL: "SELECT stage FROM videos WHERE id = $1", binds: binds(id)), logger: logger
+                ).first.map { try $0.value("stage", as: String.self) }.flatMap(VideoStage.init(rawValue:)) ?? .published
+                : .published)
     }
 
     /// The storyboard columns, or nil when any is NULL (published before storyboards).

@@ -104,11 +104,17 @@ extension PostgresCatalogEngine {
         try await fenced("finish", lease) { connection, logger in
             switch error {
             case let .rejected(rejection):
-                try await Self.finish(
+                // A post already playable (issue 64) whose upload is now refused leaves the feed with its verdict.
+                if try await connection.count(
+                    "DELETE FROM videos WHERE id = \(lease.id) AND stage = 'playable' RETURNING id", logger: logger) > 0
+                {
+                    try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: logger)
+                }
+                return try await Self.finish(
                     lease, state: .rejected, kind: kind, mediaID: nil, reason: .rejected(rejection.reason),
                     message: rejection.message, now: now, connection, logger: logger)
             case let .failed(failure):
-                try await Self.finish(
+                return try await Self.finish(
                     lease, state: .failed, kind: kind, mediaID: nil, reason: .failed(failure.reason),
                     message: failure.message, now: now, connection, logger: logger)
             }
@@ -139,7 +145,8 @@ extension PostgresCatalogEngine {
     ) async throws -> Int {
         try await connection.count(
             """
-            UPDATE jobs SET state = \(state.rawValue), kind = coalesce(\(kind?.rawValue), kind), media_id = \(mediaID),
+            UPDATE jobs SET state = \(state.rawValue), kind = coalesce(\(kind?.rawValue), kind),
+                            media_id = CASE WHEN \(state.rawValue) = 'rejected' THEN NULL ELSE coalesce(\(mediaID), media_id) END,
                             reason = \(reason?.code), last_error = \(message),
                             progress = CASE WHEN \(state.rawValue) = 'published' THEN 1 ELSE progress END,
                             owner = NULL, lease_expires_at = NULL, finished_at = \(now), updated_at = \(now)

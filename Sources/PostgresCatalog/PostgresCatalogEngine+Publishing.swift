@@ -29,9 +29,61 @@ extension PostgresCatalogEngine {
             else {
                 throw try await Self.leaseLost(lease, connection, logger: logger)
             }
+            var video = video
+            video.stage = .published
+            try await Self.replacePlayable(&video, connection, logger: logger)
             try await Self.insert(video, connection, logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: logger)
         }
+    }
+
+    package func publishPlayable(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
+        try await transaction("publish video \(video.id) as playable for \(lease)") { connection in
+            let logger = self.logger
+            guard
+                try await connection.count(
+                    """
+                    UPDATE jobs SET media_id = \(video.id), updated_at = \(now)
+                    WHERE id = \(lease.id) AND epoch = \(lease.epoch) AND owner = \(lease.owner) AND state = 'processing'
+                    RETURNING id
+                    """, logger: logger) == 1
+            else {
+                throw try await Self.leaseLost(lease, connection, logger: logger)
+            }
+            // The row, if any, is locked until the commit: a concurrent final publish waits for this one.
+            let published = try await connection.rows(
+                "SELECT stage FROM videos WHERE id = \(video.id) FOR UPDATE", logger: logger
+            ).first.map { try $0.value("stage", as: String.self) == VideoStage.published.rawValue }
+            guard published != true else { return }
+            var video = video
+            video.stage = .playable
+            try await Self.replacePlayable(&video, connection, logger: logger)
+            try await Self.insert(video, connection, logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: logger)
+        }
+    }
+
+    package func videoStage(id: String) async throws(CatalogError) -> (stage: VideoStage, masterPath: String?)? {
+        let operation = "read the stage of video \(id)"
+        let rows = try await rows(operation, "SELECT stage, master_path FROM videos WHERE id = \(id)")
+        return try Self.decode(operation) {
+            guard let row = rows.first, let stage = VideoStage(rawValue: try row.value("stage", as: String.self))
+            else { return nil }
+            return (stage, try row.value("master_path", as: String?.self))
+        }
+    }
+
+    /// A `playable` row of `video` goes (its renditions with it), and `video` takes its place in the feed.
+    static func replacePlayable(
+        _ video: inout PublishedVideo, _ connection: PostgresConnection, logger: Logger
+    ) async throws {
+        guard
+            let row = try await connection.rows(
+                "DELETE FROM videos WHERE id = \(video.id) AND stage = 'playable' RETURNING published_at",
+                logger: logger
+            ).first
+        else { return }
+        video.publishedAt = try row.value("published_at", as: Int64?.self) ?? video.publishedAt
     }
 
     package func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
@@ -97,12 +149,13 @@ extension PostgresCatalogEngine {
             INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
                                 master_path, poster_jpeg_path, poster_webp_path, storyboard_vtt_path, storyboard_image_path,
                                 storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
-                                storyboard_count, loudness)
+                                storyboard_count, loudness, stage)
             VALUES (\(video.id), 'published', \(video.createdAt), \(video.publishedAt), \(video.durationMilliseconds), \(video.width),
                     \(video.height), \(video.contentHash), \(video.sourceJSON), \(video.masterPath), \(video.posterJPEGPath),
                     \(video.posterWebPPath), \(video.storyboard?.vttPath), \(video.storyboard?.imagePath),
                     \(video.storyboard?.intervalSeconds), \(video.storyboard?.tileWidth), \(video.storyboard?.tileHeight),
-                    \(video.storyboard?.columns), \(video.storyboard?.count), \(LoudnessColumn.text(video.loudness)))
+                    \(video.storyboard?.columns), \(video.storyboard?.count), \(LoudnessColumn.text(video.loudness)),
+                    \(video.stage.rawValue))
             """, logger: logger)
         for item in video.renditions {
             let firstSegments = item.prefetch.map { PrefetchHintColumns.firstSegmentsColumn($0.firstSegments) }
@@ -115,13 +168,9 @@ extension PostgresCatalogEngine {
                         \(firstSegments), \(item.videoCodec), \(item.crf), \(item.targetSSIMY))
                 """, logger: logger)
         }
-        let item = FeedVideo(
-            id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
-            width: video.width, height: video.height, masterPath: video.masterPath,
-            posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions,
-            storyboard: video.storyboard, loudness: video.loudness)
+        let record = ByteBuffer(bytes: FeedVideoRecord.encode(video.feedVideo))
         try await connection.query(
-            "UPDATE videos SET item_record = \(ByteBuffer(bytes: FeedVideoRecord.encode(item))) WHERE id = \(video.id)",
+            "UPDATE videos SET item_record = \(record) WHERE id = \(video.id)",
             logger: logger)
     }
 

@@ -29,7 +29,7 @@ package enum PostgresSchema {
 
     package static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
-        loudness, uploadQuotas,
+        loudness, uploadQuotas, playablePosts,
     ]
 
     static let catalog = Migration(
@@ -316,7 +316,7 @@ package enum PostgresSchema {
             for id in ids {
                 guard
                     let video = try await PostgresCatalogEngine.video(
-                        id: id, connection, logger: logger, loudness: false)
+                        id: id, connection, logger: logger, loudness: false, stage: false)
                 else {
                     continue
                 }
@@ -399,5 +399,13 @@ package enum PostgresSchema {
             "ALTER TABLE upload_tokens ADD COLUMN hour_started_at bigint",
             "ALTER TABLE upload_tokens ADD COLUMN hour_uploads bigint NOT NULL DEFAULT 0",
             "CREATE INDEX uploads_open_by_token ON uploads (token_id) WHERE finished_at IS NULL AND job_id IS NULL",
+        ])
+
+    /// The SQLite catalog's v17 (issue 64): a post enters the feed `playable`, with a provisional rendition, before its
+    /// ladder is `published`; every row before was published whole. Both stages are in the feed.
+    static let playablePosts = Migration(
+        version: 11, name: "playable posts (the SQLite catalog's v17)",
+        statements: [
+            "ALTER TABLE videos ADD COLUMN stage text NOT NULL DEFAULT 'published' CHECK (stage IN ('playable', 'published'))"
         ])
 }

@@ -284,7 +284,9 @@ package final class SQLiteCatalogDatabase: Sendable {
             let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
             let update = try db.makeStatement(sql: "UPDATE videos SET item_record = ? WHERE id = ?")
             for id in ids {
-                guard let video = try SQLiteCatalogEngine.video(id: id, db, loudness: false) else { continue }
+                guard let video = try SQLiteCatalogEngine.video(id: id, db, loudness: false, stage: false) else {
+                    continue
+                }
                 try update.execute(arguments: [Data(FeedVideoRecord.encode(video)), id])
             }
         }
@@ -350,6 +352,16 @@ package final class SQLiteCatalogDatabase: Sendable {
                     ALTER TABLE upload_tokens ADD COLUMN hour_started_at INTEGER;
                     ALTER TABLE upload_tokens ADD COLUMN hour_uploads INTEGER NOT NULL DEFAULT 0;
                     CREATE INDEX uploads_open_by_token ON uploads (token_id) WHERE finished_at IS NULL AND job_id IS NULL;
+                    """)
+        }
+        migrator.registerMigration("v17: playable posts") { db in
+            // Issue 64: a post enters the feed `playable`, with a provisional rendition, before its ladder is
+            // `published`. Every row before this was published whole. Both stages are in the feed (status stays
+            // 'published'), so the feed's index and queries are unchanged.
+            try db.execute(
+                sql: """
+                    ALTER TABLE videos ADD COLUMN stage TEXT NOT NULL DEFAULT 'published'
+                        CHECK (stage IN ('playable', 'published'));
                     """)
         }
         return migrator

@@ -76,11 +76,11 @@ extension SQLiteCatalogEngine {
     }
 
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order), whatever its status. `hints: false`,
-    /// `storyboards: false`, `codecs: false` and `loudness: false` read a catalog from before migrations v6, v7, v10
+    /// `storyboards: false`, `codecs: false`, `loudness: false` and `stage: false` read a catalog from before migrations v6, v7, v10, v17
     /// and v15.
     static func video(
         id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true,
-        loudness: Bool = true
+        loudness: Bool = true, stage: Bool = true
     ) throws -> FeedVideo? {
         let videoSQL = storyboards ? Self.videoSQL : Self.videoSQLWithoutStoryboards
         guard let row = try Row.fetchOne(db.cachedStatement(sql: videoSQL), arguments: [id]) else { return nil }
@@ -109,7 +109,10 @@ extension SQLiteCatalogEngine {
                 ? LoudnessColumn.loudness(
                     try String.fetchOne(
                         db.cachedStatement(sql: "SELECT loudness FROM videos WHERE id = ?"), arguments: [id]))
-                : nil)
+                : nil,
+            stage: stage
+                ? try String.fetchOne(db.cachedStatement(sql: "SELECT stage FROM videos WHERE id = ?"), arguments: [id])
+                    .flatMap(VideoStage.init(rawValue:)) ?? .published : .published)
     }
 
     /// The storyboard columns (8 to 14 of `videoSQL`), or nil when any is NULL (published before storyboards).

@@ -110,6 +110,9 @@ extension SQLiteCatalogEngine {
         try await fenced(lease) { db in
             switch error {
             case let .rejected(rejection):
+                // A post already playable (issue 64) whose upload is now refused leaves the feed with its verdict.
+                try db.execute(sql: "DELETE FROM videos WHERE id = ? AND stage = 'playable'", arguments: [lease.id])
+                if db.changesCount > 0 { try Self.bumpGeneration(db) }
                 try Self.finish(
                     lease, state: .rejected, kind: kind, mediaID: nil, reason: .rejected(rejection.reason),
                     message: rejection.message, now: now, db)
@@ -149,12 +152,17 @@ extension SQLiteCatalogEngine {
     ) throws {
         try db.execute(
             sql: """
-                UPDATE jobs SET state = ?, kind = coalesce(?, kind), media_id = ?, reason = ?, last_error = ?,
+                UPDATE jobs SET state = ?, kind = coalesce(?, kind),
+                                media_id = CASE WHEN ? = 'rejected' THEN NULL ELSE coalesce(?, media_id) END,
+                                reason = ?, last_error = ?,
                                 progress = CASE WHEN ? = 'published' THEN 1 ELSE progress END,
                                 owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?
                 WHERE id = ? AND epoch = ? AND owner = ?
                 """,
-            arguments: [state.rawValue, kind?.rawValue, mediaID, reason?.code, message, state.rawValue, now, now]
+            arguments: [
+                state.rawValue, kind?.rawValue, state.rawValue, mediaID, reason?.code, message, state.rawValue, now,
+                now,
+            ]
                 + fence(lease))
     }
 

@@ -21,9 +21,53 @@ extension SQLiteCatalogEngine {
             try Self.finish(
                 lease, state: .published, kind: .video, mediaID: video.id, reason: nil, message: nil, now: now, db)
             guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
+            var video = video
+            video.stage = .published
+            try Self.replacePlayable(&video, db)
             try Self.insert(video, db)
             try Self.bumpGeneration(db)
         }
+    }
+
+    package func publishPlayable(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET media_id = ?, updated_at = ?
+                    WHERE id = ? AND epoch = ? AND owner = ? AND state = 'processing'
+                    """,
+                arguments: [video.id, now] + Self.fence(lease))
+            guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
+            let published = try Bool.fetchOne(
+                db, sql: "SELECT stage = 'published' FROM videos WHERE id = ?", arguments: [video.id])
+            guard published != true else { return }
+            var video = video
+            video.stage = .playable
+            try Self.replacePlayable(&video, db)
+            try Self.insert(video, db)
+            try Self.bumpGeneration(db)
+        }
+    }
+
+    package func videoStage(id: String) async throws(CatalogError) -> (stage: VideoStage, masterPath: String?)? {
+        try await read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT stage, master_path FROM videos WHERE id = ?", arguments: [id]),
+                let stage = VideoStage(rawValue: row[0])
+            else { return nil }
+            return (stage, row[1])
+        }
+    }
+
+    /// A `playable` row of `video` goes (its renditions with it), and `video` takes its place in the feed.
+    static func replacePlayable(_ video: inout PublishedVideo, _ db: Database) throws {
+        guard
+            let publishedAt = try Int64.fetchOne(
+                db, sql: "SELECT published_at FROM videos WHERE id = ? AND stage = 'playable'", arguments: [video.id])
+        else { return }
+        video.publishedAt = publishedAt
+        try db.execute(sql: "DELETE FROM videos WHERE id = ?", arguments: [video.id])
     }
 
     package func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
@@ -84,8 +128,8 @@ extension SQLiteCatalogEngine {
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
                                     master_path, poster_jpeg_path, poster_webp_path, storyboard_vtt_path, storyboard_image_path,
                                     storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
-                                    storyboard_count, loudness)
-                VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    storyboard_count, loudness, stage)
+                VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.width,
@@ -93,6 +137,7 @@ extension SQLiteCatalogEngine {
             video.posterWebPPath, video.storyboard?.vttPath, video.storyboard?.imagePath,
             video.storyboard?.intervalSeconds, video.storyboard?.tileWidth, video.storyboard?.tileHeight,
             video.storyboard?.columns, video.storyboard?.count, LoudnessColumn.text(video.loudness),
+            video.stage.rawValue,
         ])
         let rendition = try db.cachedStatement(
             sql: """
@@ -112,12 +157,7 @@ extension SQLiteCatalogEngine {
             ])
         }
         // Written last: the renditions' insert triggers clear a stored record (edits outside Reel go stale).
-        let item = FeedVideo(
-            id: video.id, publishedAt: video.publishedAt, durationMilliseconds: video.durationMilliseconds,
-            width: video.width, height: video.height, masterPath: video.masterPath,
-            posterJPEGPath: video.posterJPEGPath, posterWebPPath: video.posterWebPPath, renditions: video.renditions,
-            storyboard: video.storyboard, loudness: video.loudness)
         try db.cachedStatement(sql: "UPDATE videos SET item_record = ? WHERE id = ?")
-            .execute(arguments: [Data(FeedVideoRecord.encode(item)), video.id])
+            .execute(arguments: [Data(FeedVideoRecord.encode(video.feedVideo)), video.id])
     }
 }

@@ -51,10 +51,17 @@ import Testing
             sourceLUFS: nil, sourceTruePeakDBTP: nil, gainDB: 0, targetLUFS: -14, truePeakCeilingDBTP: -1,
             isLimited: false, isCapped: false, isSilent: true)
         all.append(silent)
+        // Issue 64: a playable video (version 3), with a loudness and without.
+        var playable = loud
+        playable.stage = .playable
+        all.append(playable)
+        var quiet = all[4]
+        quiet.stage = .playable
+        all.append(quiet)
         return all
     }()
 
-    @Test(arguments: 0..<7)
+    @Test(arguments: 0..<9)
     func everyVideoReadsBackAsItWasEncoded(index: Int) throws {
         let video = Self.videos[index]
         let decoded = try FeedVideoRecord.decode(FeedVideoRecord.encode(video))
@@ -75,7 +82,7 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<7)
+    @Test(arguments: 0..<9)
     func everyShortenedRecordIsRefusedWithItsOffset(index: Int) {
         let record = FeedVideoRecord.encode(Self.videos[index])
         for length in 0..<record.count {
@@ -84,7 +91,8 @@ import Testing
             }
         }
         let extra = record + [0]
-        let last = Self.videos[index].loudness == nil ? "rendition" : "loudness"
+        let video = Self.videos[index]
+        let last = video.stage != .published ? "stage" : video.loudness == nil ? "rendition" : "loudness"
         #expect(throws: FeedVideoRecord.Malformed(reason: "1 bytes after the last \(last)", offset: record.count)) {
             try FeedVideoRecord.decode(extra)
         }
@@ -93,7 +101,7 @@ import Testing
     @Test func anotherVersionOrABadFlagIsNamed() {
         var record = FeedVideoRecord.encode(Self.videos[4])
         record[0] = 9
-        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1 or 2", offset: 0)) {
+        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1, 2 or 3", offset: 0)) {
             try FeedVideoRecord.decode(record)
         }
         // A record whose first optional (the master path) is flagged 2.

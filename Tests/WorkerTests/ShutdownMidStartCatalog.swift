@@ -63,6 +63,12 @@ final class ShutdownMidStartCatalog: JobQueue, Publishing {
     func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
         try await base.publish(image, lease: lease, now: now)
     }
+    func publishPlayable(_ video: PublishedVideo, lease: JobLease, now: Int64) async throws(CatalogError) {
+        try await base.publishPlayable(video, lease: lease, now: now)
+    }
+    func videoStage(id: String) async throws(CatalogError) -> (stage: VideoStage, masterPath: String?)? {
+        try await base.videoStage(id: id)
+    }
     func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
         try await base.finishDuplicate(lease, of: media, now: now)
     }
