@@ -24,6 +24,8 @@ package final class CachedMediaStore: MediaStore {
     /// A larger object is streamed through and not held.
     package let maxObjectBytes: Int
     static let playlistLifetime = Duration.seconds(10)
+    /// A provisional rendition's playlist grows while it is made (issue 64): as its `max-age`.
+    static let playablePlaylistLifetime = Duration.seconds(1)
     static let immutableLifetime = Duration.seconds(300)
     private let state: Mutex<MediaCacheSegments<Entry, ContinuousClock.Instant>>
 
@@ -153,6 +155,7 @@ package final class CachedMediaStore: MediaStore {
     }
 
     static func lifetime(forName name: String) -> Duration {
-        MediaPolicy.contentType(forName: name[...]) == MediaPolicy.playlistType ? playlistLifetime : immutableLifetime
+        guard MediaPolicy.contentType(forName: name[...]) == MediaPolicy.playlistType else { return immutableLifetime }
+        return LibraryLayout.isPlayable(name) ? playablePlaylistLifetime : playlistLifetime
     }
 }

@@ -32,7 +32,7 @@ extension FeedServer {
         }
         let contentType = MediaPolicy.contentType(forName: key.value[...])
         var headers: HTTPFields = [
-            .contentType: contentType, .cacheControl: MediaPolicy.cacheControl(forContentType: contentType),
+            .contentType: contentType, .cacheControl: MediaPolicy.cacheControl(forKey: key.value),
             .acceptRanges: "bytes",
         ]
         do {

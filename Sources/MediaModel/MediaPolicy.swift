@@ -4,6 +4,9 @@ public enum MediaPolicy {
     public static let playlistType = "application/vnd.apple.mpegurl"
     /// Playlists are read again soon (a live edit, a re-published rendition would show within ten seconds).
     public static let playlistCacheControl = "public, max-age=10"
+    /// A provisional rendition's playlists (issue 64) grow, and its master gives way to the ladder's: a cached copy
+    /// must not outlive a segment's length.
+    public static let playablePlaylistCacheControl = "public, max-age=1"
     /// Segments, init segments, posters, storyboards and images never change once published.
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
 
@@ -27,5 +30,13 @@ public enum MediaPolicy {
     /// `public, max-age=10` for a playlist, a year and immutable for everything else.
     public static func cacheControl(forContentType contentType: String) -> String {
         contentType == playlistType ? playlistCacheControl : immutableCacheControl
+    }
+
+    /// `cacheControl(forContentType:)` for the library object `key`, whose playlists in a provisional rendition's
+    /// folder get one second.
+    public static func cacheControl(forKey key: String) -> String {
+        let contentType = contentType(forName: key[...])
+        return contentType == playlistType && LibraryLayout.isPlayable(key)
+            ? playablePlaylistCacheControl : cacheControl(forContentType: contentType)
     }
 }

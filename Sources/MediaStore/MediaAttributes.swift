@@ -16,11 +16,11 @@ package struct MediaAttributes: Sendable, Equatable {
         self.metadata = metadata
     }
 
-    /// A published file's headers, from its name (`MediaPolicy`): a playlist briefly, everything else for a year.
+    /// A published file's headers, from its key (`MediaPolicy`): a playlist briefly, everything else for a year.
     package static func media(named name: String, metadata: [String: String] = [:]) -> MediaAttributes {
         let contentType = MediaPolicy.contentType(forName: name[...])
         return MediaAttributes(
-            contentType: contentType, cacheControl: MediaPolicy.cacheControl(forContentType: contentType),
+            contentType: contentType, cacheControl: MediaPolicy.cacheControl(forKey: name),
             metadata: metadata)
     }
 

@@ -64,7 +64,7 @@ extension DirectoryMediaStore {
         return MediaObjectInfo(
             key: key, size: status.size, etag: Self.etag(status), lastModified: IMFDate.format(seconds),
             modifiedSeconds: seconds, contentType: contentType,
-            cacheControl: MediaPolicy.cacheControl(forContentType: contentType))
+            cacheControl: MediaPolicy.cacheControl(forKey: key))
     }
 
     /// Published files never change in place (whole directories are renamed in), so size, mtime and inode identify

@@ -83,7 +83,8 @@ extension Worker {
         case let .failure(.failed(failure)): throw failure
         case let .failure(error): throw ProcessingFailure(.uploadMissing, "\(error)", path: source, retryable: false)
         }
-        if let existing = try await store.publishedMedia(contentHash: hash) {
+        // A post already playable from this job's earlier claim has these bytes too: it is this job's to finish.
+        if let existing = try await store.publishedMedia(contentHash: hash), existing.id != job.id {
             return try await finishAsDuplicate(job, of: existing, seconds: 0)
         }
         try await store.setJobFacts(job.lease, contentHash: hash, now: Self.nowMilliseconds)
@@ -164,7 +165,13 @@ extension Worker {
                 let termination = entry.process.kill()
                 running[id] = nil
                 await finish(entry, termination: termination, timedOut: true)
-            } else if now - entry.lastProgressCheck >= 1 {
+            } else {
+                if entry.playable.isDue(now: now) {
+                    await syncPlayable(&entry)
+                    // The sync waited on the library: the job may have been dropped (its lease lost) meanwhile.
+                    if running[id] != nil { running[id] = entry }
+                }
+                guard now - entry.lastProgressCheck >= 1 else { continue }
                 entry.lastProgressCheck = now
                 if let bytes = try? ReadOnlyFile.contents(of: entry.invocation.progressFile, limit: 64),
                     let progress = Double(
@@ -181,6 +188,10 @@ extension Worker {
 
     /// Turns how the job process ended into the job's next state.
     func finish(_ entry: RunningJob, termination: Subprocess.Termination, timedOut: Bool) async {
+        var entry = entry
+        // A provisional rendition already in the feed is published whole first: a ladder that failed leaves it
+        // playing, ended.
+        if entry.playable.isInFeed { await syncPlayable(&entry, final: true) }
         let job = entry.job
         defer { processFacts[job.id] = nil }
         let seconds = Self.monotonic - entry.started

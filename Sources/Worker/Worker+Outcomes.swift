@@ -112,6 +112,7 @@ extension Worker {
     func refuse(_ job: FeedJob, _ rejection: Rejection, kind: FeedJob.Kind?, seconds: Double) async throws {
         try await store.finishJob(job.lease, as: .rejected(rejection), kind: kind, now: Self.nowMilliseconds)
         Directory.remove(staging(of: job))
+        await removePlayable(of: job)
         await fileVerdict(job, state: .rejected, reason: .rejected(rejection.reason), message: rejection.message)
         report(
             id: job.id, name: SourceName(job.sourceName), state: .rejected, kind: kind ?? job.kind,

@@ -11,8 +11,9 @@ extension Worker {
     /// period are looked at, so a claim still publishing is never touched; each is judged by the catalog, read after
     /// the listing. An item that cannot be dealt with now is logged and tried again next time. Keys of a library made
     /// before claim-keyed outputs (`videos/<id>/`) never parse as a claim's and are never touched.
-    func sweepLibrary() async throws {
-        let cutoff = Int64(Date().timeIntervalSince1970) - Int64(configuration.sweepGraceSeconds)
+    /// - Parameter graceSeconds: the configuration's grace period unless given (tests pass one that has passed).
+    func sweepLibrary(graceSeconds: Double? = nil) async throws {
+        let cutoff = Int64(Date().timeIntervalSince1970) - Int64(graceSeconds ?? configuration.sweepGraceSeconds)
         var claims: [LibraryLayout.Claim: [MediaObjectInfo]] = [:]
         for prefix in [LibraryLayout.videos, LibraryLayout.images] {
             for object in try await library.list(prefix: prefix) {
@@ -51,7 +52,18 @@ extension Worker {
     /// or is gone. Outputs are kept while their claim is processing, and for good once it published them.
     func isAbandoned(_ claim: LibraryLayout.Claim) async throws -> Bool {
         guard let job = try await store.job(id: claim.id) else { return true }
-        return !Self.keepsOutputs(of: claim, job: job)
+        guard claim.isPlayable else { return !Self.keepsOutputs(of: claim, job: job) }
+        let video = try await store.videoStage(id: claim.id)
+        return !Self.keepsPlayable(claim, job: job, master: video?.stage == .playable ? video?.masterPath : nil)
+    }
+
+    /// Pure: a provisional rendition stays while the feed plays it (the row, still `playable`, names its master),
+    /// or while its claim is the job's current one and processing (between its files and its row). Once the ladder
+    /// is published it goes, after the sweep's grace period, which outlasts any cached page or playlist naming it.
+    static func keepsPlayable(_ claim: LibraryLayout.Claim, job: FeedJob, master: String?) -> Bool {
+        let prefix = LibraryLayout.playable(claim.id, epoch: claim.epoch) + "/"
+        if let master, master.hasPrefix(prefix) { return true }
+        return job.epoch == claim.epoch && job.state == .processing
     }
 
     /// Pure: a claim's outputs stay while it is the job's current claim and the job is processing, or once that claim
@@ -73,8 +85,10 @@ extension Worker {
         var keys: [String] = []
         for prefix in [LibraryLayout.videos + job.id + ".e", LibraryLayout.images + job.id + ".e"] {
             for object in try await library.list(prefix: prefix) {
+                // An earlier claim's provisional rendition may still be what the feed plays: the sweep, which
+                // asks the catalog, removes it once nothing names it.
                 guard let claim = LibraryLayout.claim(ofOutput: object.key), claim.id == job.id,
-                    claim.epoch < job.epoch
+                    claim.epoch < job.epoch, !claim.isPlayable
                 else { continue }
                 keys.append(object.key)
             }

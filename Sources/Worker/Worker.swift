@@ -63,6 +63,8 @@ package actor Worker: Service {
         let started: Double
         var reportedProgress = 0.0
         var lastProgressCheck = 0.0
+        /// Its provisional rendition, published while it runs (issue 64).
+        var playable = PlayableSync()
         /// When the lease was last renewed (monotonic seconds): past `leaseSeconds` it has surely expired.
         var leaseRenewed: Double
         var lease: JobLease { job.lease }

@@ -2,6 +2,8 @@ import FileSystem
 import Foundation
 import MediaModel
 import Synchronization
+import Testing
+import Transcode
 import Worker
 
 /// A job launcher for in-process tests: each launch acts out a scripted job, writing what a real job process
@@ -18,6 +20,9 @@ final class ScriptedJobLauncher: JobLauncher {
         case crash
         case hang
         case refuseToStart
+        /// Hands over a provisional rendition (issue 64) at once: an `EVENT` playlist with two segments, `complete`
+        /// false. Runs until `gate` opens, then adds a third segment, ends the playlist, and ends as `then`.
+        indirect case playable(then: Script, gate: JobGate)
     }
 
     struct Launch: Sendable {
@@ -39,8 +44,18 @@ final class ScriptedJobLauncher: JobLauncher {
             launches.append(Launch(jobID: invocation.jobID, at: ProcessInfo.processInfo.systemUptime))
             return launches.filter { $0.jobID == invocation.jobID }.count
         }
-        let scripted = script(invocation, attempt)
+        return try act(script(invocation, attempt), invocation)
+    }
+
+    func act(_ scripted: Script, _ invocation: JobInvocation) throws(FileSystemError) -> any JobProcess {
         switch scripted {
+        case let .playable(then, gate):
+            Self.writePlayable(invocation, segments: 2, ended: false)
+            return GatedJob(gate: gate) {
+                Self.writePlayable(invocation, segments: 3, ended: true)
+                guard let process = try? self.act(then, invocation) else { return .signalled(SIGKILL) }
+                return process.poll() ?? process.kill()
+            }
         case .refuseToStart:
             throw FileSystemError("posix_spawn", "reel", code: EAGAIN)
         case .crash:
@@ -98,6 +113,33 @@ final class ScriptedJobLauncher: JobLauncher {
         }
     }
 
+    /// `playable/` as a first-rung job leaves it: a master, a 360p rendition whose playlist lists `segments` 2 s
+    /// segments (growing, or ended), posters, and `playable.json` last.
+    static func writePlayable(_ invocation: JobInvocation, segments: Int, ended: Bool) {
+        let directory = invocation.playableDirectory
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:EVENT\n"
+        playlist += "#EXT-X-MAP:URI=\"init.mp4\"\n"
+        for n in 0..<segments { playlist += "#EXTINF:2.000000,\nseg_00\(n).m4s\n" }
+        if ended { playlist += "#EXT-X-ENDLIST\n" }
+        let outcome = PlayableOutcome(
+            mode: .firstRung, durationSeconds: 6, renditions: [outcome(videoJSON).video!.renditions[0]],
+            complete: ended)
+        do {
+            try Directory.create(directory + "/360p")
+            try AtomicFile.write(Array("init".utf8), to: directory + "/360p/init.mp4")
+            for n in 0..<segments {
+                try AtomicFile.write([UInt8](repeating: UInt8(n), count: 1000), to: directory + "/360p/seg_00\(n).m4s")
+            }
+            try AtomicFile.write(Array(playlist.utf8), to: directory + "/360p/index.m3u8")
+            try AtomicFile.write(Array("#EXTM3U\n360p/index.m3u8\n".utf8), to: directory + "/master.m3u8")
+            try AtomicFile.write(Array("jpeg".utf8), to: directory + "/poster.jpg")
+            try AtomicFile.write(Array("webp".utf8), to: directory + "/poster.webp")
+            try AtomicFile.write(Array(try JSONEncoder().encode(outcome)), to: invocation.playableFile)
+        } catch {
+            Issue.record("cannot write a scripted provisional rendition: \(error)")
+        }
+    }
+
     static func outcome(_ json: String) -> JobOutcome {
         // The summaries have no public memberwise initialisers: they are made from the JSON a job writes.
         try! JSONDecoder().decode(JobOutcome.self, from: Data(json.utf8))
@@ -134,6 +176,41 @@ final class ScriptedJobLauncher: JobLauncher {
            "average_bandwidth": 300000, "codecs": "av01.0.01M.08,mp4a.40.2", "segments": 1, "frames": 60, "rung": "360p",
            "video_codec": "av1", "crf": 38}]}}
         """
+}
+
+/// Lets a scripted job end when the test says so.
+final class JobGate: Sendable {
+    private let open = Mutex(false)
+    func release() { open.withLock { $0 = true } }
+    var isOpen: Bool { open.withLock { $0 } }
+}
+
+/// A job process that runs until its gate opens, then acts out the rest of its script once.
+final class GatedJob: JobProcess {
+    private let gate: JobGate
+    private let state: Mutex<Subprocess.Termination?> = Mutex(nil)
+    private let finish: @Sendable () -> Subprocess.Termination
+    var pid: Int32 { 0 }
+
+    init(gate: JobGate, finish: @escaping @Sendable () -> Subprocess.Termination) {
+        self.gate = gate
+        self.finish = finish
+    }
+
+    func poll() -> Subprocess.Termination? {
+        guard gate.isOpen else { return state.withLock { $0 } }
+        return state.withLock { ended in
+            if ended == nil { ended = finish() }
+            return ended
+        }
+    }
+
+    func kill() -> Subprocess.Termination {
+        state.withLock { ended in
+            if ended == nil { ended = .signalled(SIGKILL) }
+            return ended!
+        }
+    }
 }
 
 /// A job process that has already ended.
