@@ -12,6 +12,7 @@ extension Worker {
     /// upload is logged and the scan goes on with the next.
     func intake() async throws(FileSystemError) {
         let listingStarted = Self.monotonic
+        let wallClock = Int64(Date().timeIntervalSince1970 * 1e9)
         let entries = try Directory.entries(of: configuration.inbox).filter { !$0.isIgnored }
         let listingEnded = Self.monotonic
         tracker.keepOnly(Set(entries.map(\.name)))
@@ -23,7 +24,7 @@ extension Worker {
                     try await refuseNotRegular(entry)
                 } else if tracker.isStable(
                     name: entry.name, size: entry.size, modified: entry.modified,
-                    listingStarted: listingStarted, listingEnded: listingEnded)
+                    listingStarted: listingStarted, listingEnded: listingEnded, wallClockAtListingStart: wallClock)
                 {
                     try await take(entry)
                 }

@@ -48,6 +48,35 @@ import Worker
         #expect(settled)
     }
 
+    /// A file not written for the settle time before the listing (renamed in whole) is taken at once; one written
+    /// since, or dated in the future, waits for its facts to hold as before.
+    @Test func aFileAlreadyQuietForTheSettleTimeIsTakenAtItsFirstSighting() {
+        var tracker = StabilityTracker(settle: 2)
+        let second: Int64 = 1_000_000_000
+        let now: Int64 = 1_800_000_000 * second
+        for (age, expected) in [
+            (2 * second, true), (10 * second, true), (2 * second - 1, false), (0, false), (-second, false),
+        ] {
+            let name = Array("clip-\(age).mp4".utf8)
+            let stable = tracker.isStable(
+                name: name, size: 10, modified: now - age, listingStarted: 5, listingEnded: 5,
+                wallClockAtListingStart: now)
+            #expect(stable == expected, "mtime \(age) ns before the listing")
+        }
+        // A file that changes after an old first sighting is judged by its new facts, as before.
+        let name = Array("grows.mp4".utf8)
+        let old = tracker.isStable(
+            name: name, size: 10, modified: now - 60 * second, listingStarted: 5, listingEnded: 5,
+            wallClockAtListingStart: now)
+        #expect(old)
+        let grown = tracker.isStable(
+            name: name, size: 20, modified: now + second, listingStarted: 6, listingEnded: 6,
+            wallClockAtListingStart: now + second)
+        #expect(!grown)
+        let settled = tracker.isStable(name: name, size: 20, modified: now + second, listingStarted: 8, listingEnded: 8)
+        #expect(settled)
+    }
+
     @Test func forgottenAndRemovedNamesStartOver() {
         var tracker = StabilityTracker(settle: 1)
         let a = Array("a".utf8), b = Array("b".utf8)
