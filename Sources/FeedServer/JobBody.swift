@@ -33,7 +33,9 @@ struct JobBody: Encodable {
         reason = job.reason?.code
         error = job.lastError
         mediaID = job.mediaID
-        videoURL = job.kind == .video && job.state == .published ? job.mediaID.map { "/v1/videos/\($0)" } : nil
+        // A post is a video from the moment it plays (issue 64), before the job knows its kind for sure.
+        videoURL =
+            job.kind != .image && job.state != .rejected ? job.mediaID.map { "/v1/videos/\($0)" } : nil
     }
 
     func encode(to encoder: any Encoder) throws {

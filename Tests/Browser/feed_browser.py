@@ -569,20 +569,44 @@ def run_upload(arguments, report):
             if time.time() > deadline:
                 raise RuntimeError("upload.js did not run within 30 s of the page starting")
             time.sleep(0.1)
+        page.evaluate("window.reelSameDocument = true")  # gone if anything reloads the page
         page.evaluate("document.getElementById('upload-open').click()")
         page.evaluate(f"document.getElementById('upload-token').value = {json.dumps(arguments.token)}")
         document = page.send("DOM.getDocument")["root"]["nodeId"]
         node = page.send("DOM.querySelector", {"nodeId": document, "selector": "#upload-file"})["nodeId"]
         page.send("DOM.setFileInputFiles", {"nodeId": node, "files": [os.path.abspath(arguments.upload)]})
         page.evaluate("document.getElementById('upload-send').click()")
+        # Issue 64: when the post first plays in the feed (its own player current, time moving), and when it plays
+        # on its ladder's master after the job is published, without a reload (performance.now(), as upload.js's
+        # uploadedAt, playableAt and publishedAt).
+        post_player = """(() => {
+            const upload = window.reelUpload.state, s = window.reel.snapshot();
+            if (!upload.job) return null;
+            const id = upload.job.split("/").pop(), index = s.ids.indexOf(id);
+            const player = s.players.find((p) => p.id === id);
+            if (index < 0 || !player) return null;
+            return {index, current: s.current, state: s.states[index], master: s.masters[index],
+                    time: player.currentTime, playerState: player.state, rendition: player.rendition,
+                    now: performance.now()};
+        })()"""
         deadline = time.time() + 180
-        state = None
+        state, timeline, first_time = None, {}, None
         while time.time() < deadline:
             state = page.evaluate("window.reelUpload.state")
-            if state["phase"] in ("published", "failed"):
+            seen = page.evaluate(post_player)
+            if seen and seen["index"] == seen["current"] and seen["time"] > 0 and seen["playerState"] == "playing":
+                if "firstPlaying" not in timeline:
+                    timeline["firstPlaying"] = seen
+                    first_time = seen["time"]
+                if state["phase"] == "published" and "/" in seen["master"] and ".playable/" not in seen["master"] \
+                        and seen["time"] != first_time and "ladderPlaying" not in timeline:
+                    timeline["ladderPlaying"] = seen
+            if state["phase"] == "failed" or "ladderPlaying" in timeline:
                 break
-            time.sleep(0.2)
+            time.sleep(0.05)
+        timeline["sameDocument"] = page.evaluate("window.reelSameDocument === true")
         report["upload"] = state
+        report["uploadTimeline"] = timeline
         report["uploadStatusText"] = page.evaluate("document.getElementById('upload-status').textContent")
         report["uploadDialogOpen"] = page.evaluate("document.getElementById('upload').open")
         report["screenshots"] = {"upload": page.screenshot(os.path.join(arguments.out, "upload.png"))}

@@ -167,7 +167,8 @@
     });
   }
 
-  function attach(player, index) {
+  /// `startAt`: the second to start from (a post whose ladder replaced its provisional rendition mid-play).
+  function attach(player, index, startAt = 0) {
     const item = state.items[index];
     const video = player.video;
     player.item = index;
@@ -182,7 +183,9 @@
     if (state.engine === "hls.js") {
       const isCurrent = index === state.current;
       const buffer = isCurrent ? config.currentBufferSeconds : neighbourBufferSeconds(index);
-      const options = { maxBufferLength: buffer, maxMaxBufferLength: buffer, startLevel: -1 };
+      // A playable post's provisional playlist may still grow (EVENT): it starts at the beginning, not at its live
+      // edge.
+      const options = { maxBufferLength: buffer, maxMaxBufferLength: buffer, startLevel: -1, startPosition: startAt };
       const measured = config.prefetch === "aware" ? window.ReelPrefetch.harmonicMean(state.throughput) : 0;
       // hls.js's ABR then starts from this link's throughput instead of its 500 kbit/s guess.
       if (measured > 0) options.abrEwmaDefaultEstimate = measured;
@@ -207,6 +210,7 @@
       player.hls.attachMedia(video);
     } else {
       video.src = item.master_url;
+      if (startAt > 0) video.addEventListener("loadedmetadata", () => { video.currentTime = startAt; }, { once: true });
     }
     video.load();
   }
@@ -455,14 +459,66 @@
 
     const caption = document.createElement("div");
     caption.className = "caption";
-    const published = new Date(item.published_at);
-    caption.textContent = `${index + 1} · ${item.duration_s.toFixed(0)} s · ${published.toLocaleDateString()}`;
+    caption.textContent = captionText(item, index);
     const note = document.createElement("p");
     note.className = "note";
     section.append(stage, caption, note);
     feedElement.appendChild(section);
     state.sections.push(section);
     visibility.observe(section);
+  }
+
+  /// A playable post (issue 64) says that its ladder is still being made.
+  function captionText(item, index) {
+    const published = new Date(item.published_at).toLocaleDateString();
+    const making = item.state === "playable" ? " · processing" : "";
+    return `${index + 1} · ${item.duration_s.toFixed(0)} s · ${published}${making}`;
+  }
+
+  // ---- a post of one's own (issue 64): shown as soon as it plays, its ladder swapped in when it is done ----
+
+  /// Starts the feed again in the page (no reload) with `item` first, so a creator sees the post just sent whatever
+  /// the feed's order; the players go back to the pool, which stays as it is.
+  function showPost(item) {
+    const known = state.items.findIndex((entry) => entry.id === item.id);
+    if (known >= 0) {
+      updatePost(item);
+      go(known - state.current);
+      return;
+    }
+    endView();
+    for (const player of state.players) if (player.item !== null) release(player);
+    for (const section of state.sections) {
+      visibility.unobserve(section);
+      section.remove();
+    }
+    Object.assign(state, {
+      items: [], sections: [], mediaFolders: [], ids: new Set(), current: -1, nextCursor: undefined,
+      posterShownAt: {}, firstFrameAt: {}, becameCurrentAt: {}, bytesSinceView: {}, neighbourCaps: {},
+      capsAsked: new Set(), shownPost: item.id,
+    });
+    addItem(item);
+    state.sections[0].scrollIntoView({ block: "start" });
+    setCurrent(0);
+    loadPage();
+  }
+
+  /// A post already in the feed whose facts changed (its ladder replaced its provisional rendition): a player
+  /// holding it goes on from where it was, on the new master.
+  function updatePost(item) {
+    const index = state.items.findIndex((entry) => entry.id === item.id);
+    if (index < 0) return;
+    const before = state.items[index];
+    state.items[index] = item;
+    state.mediaFolders[index] = new URL(item.master_url, location.href).href.replace(/[^/]*$/, "");
+    state.sections[index].querySelector(".caption").textContent = captionText(item, index);
+    if (before.master_url === item.master_url) return;
+    const player = state.players.find((candidate) => candidate.item === index);
+    if (!player) return;
+    const at = player.video.currentTime;
+    release(player);
+    attach(player, index, at);
+    if (index === state.current) playCurrent(player);
   }
 
   function setCurrent(index) {
@@ -701,6 +757,8 @@
       current: state.current,
       loaded: state.items.length,
       ids: state.items.map((item) => item.id),
+      states: state.items.map((item) => item.state),
+      masters: state.items.map((item) => item.master_url),
       nextCursor: state.nextCursor === undefined ? "" : state.nextCursor,
       players: state.players.map((player) => ({
         slot: player.slot,
@@ -793,7 +851,7 @@
       debugElement.hidden = false;
       setInterval(renderDebug, 250);
     }
-    window.reel = { config, snapshot, go };
+    window.reel = { config, snapshot, go, showPost, updatePost };
     await loadPage();
   }
 

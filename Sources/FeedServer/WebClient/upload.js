@@ -35,7 +35,10 @@
     sessionStorage.setItem("reel-upload-token", token);
     sendButton.disabled = true;
     reloadButton.hidden = true;
-    Object.assign(state, { phase: "uploading", offset: 0, size: file.size, job: null, jobState: null, error: null });
+    Object.assign(state, {
+      phase: "uploading", offset: 0, size: file.size, job: null, jobState: null, error: null, uploadedAt: null,
+      playableAt: null, publishedAt: null,
+    });
     try {
       const job = await upload(file, token);
       state.job = job;
@@ -143,29 +146,58 @@
       if (job) break;
     }
     if (!job) throw new Error(`the server did not name a job for ${file.name}`);
+    state.uploadedAt = performance.now();
     return job;
   }
 
-  /// Polls the job as the server's Retry-After says, until it is published, rejected or failed.
+  /// The post's feed item, shown first in the feed (app.js) as soon as it plays, then again with its ladder.
+  async function showPost(id, update) {
+    const response = await send(`/v1/videos/${encodeURIComponent(id)}`, { headers: { Accept: "application/json" } },
+      "loading the post");
+    if (response.status !== 200) throw await refusal(response, "loading the post");
+    const item = await response.json();
+    if (!window.reel) return false;
+    if (update) window.reel.updatePost(item);
+    else window.reel.showPost(item);
+    return true;
+  }
+
+  /// Polls the job until it is published, rejected or failed: every quarter second until the post plays (it is
+  /// meant to within a second or two), then as the server's Retry-After says, backing off.
   async function follow(job, name) {
     let delay = 1000;
+    const eager = performance.now() + 30000;
     for (;;) {
       const response = await send(job, { headers: { Accept: "application/json" } }, "checking the job");
       if (response.status !== 200) throw await refusal(response, "checking the job");
       const body = await response.json();
       state.jobState = body.state;
       if (body.state === "published") {
+        const shown = body.kind === "video" && (await showPost(body.media_id, state.playableAt !== null));
         state.phase = "published";
+        state.publishedAt = performance.now();
         show(`${name} is published: it is first in the feed now.`, 100);
-        reloadButton.hidden = false;
+        reloadButton.hidden = shown;
         return;
+      }
+      if (body.kind !== "image" && body.media_id && state.playableAt === null && body.state === "processing") {
+        // Playable (issue 64): the post is in the feed while its ladder is made.
+        await showPost(body.media_id, false);
+        state.phase = "playable";
+        state.playableAt = performance.now();
+        dialog.close();
       }
       if (body.state === "rejected" || body.state === "failed") {
         throw new Error(`${name} was ${body.state}: ${body.error || body.reason}`);
       }
-      show(`${name}: ${body.state}, ${body.progress_percent}%`, body.progress_percent);
+      const playing = state.playableAt !== null ? ": playing in the feed while it is processed" : "";
+      show(`${name}: ${body.state}, ${body.progress_percent}%${playing}`, body.progress_percent);
+      if (state.playableAt === null && performance.now() < eager) {
+        await sleep(250);
+        continue;
+      }
       const retryAfter = Number(response.headers.get("Retry-After"));
-      await sleep(retryAfter > 0 ? retryAfter * 1000 : delay);
+      await sleep(Math.max(retryAfter > 0 ? retryAfter * 1000 : 0, delay));
       delay = Math.min(delay * 2, 8000);
     }
   }
