@@ -75,6 +75,9 @@ extension Worker {
             let video = playableVideo(job, outcome, prefix: prefix)
             try await store.publishPlayable(video, lease: job.lease, now: Self.nowMilliseconds)
             entry.playable.isInFeed = true
+            #if REEL_TEST_HOOKS
+            reach("after-playable")
+            #endif
             logger.info(
                 "post playable",
                 metadata: [
