@@ -36,7 +36,10 @@ package enum Directory {
             }
             let kind = DirectoryEntry.Kind(mode: info.st_mode)
             let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            result.append(DirectoryEntry(name: name, kind: kind, size: Int64(info.st_size), modified: modified))
+            let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+            result.append(
+                DirectoryEntry(
+                    name: name, kind: kind, size: Int64(info.st_size), modified: modified, changed: changed))
         }
         return result
     }

@@ -14,12 +14,16 @@ package struct DirectoryEntry: Sendable, Equatable {
     package let size: Int64
     /// Modification time in nanoseconds since the epoch.
     package let modified: Int64
+    /// Status-change time (ctime) in nanoseconds since the epoch: a write moves it with `modified`, a rename or a
+    /// change of mode alone moves only this.
+    package let changed: Int64
 
-    package init(name: [UInt8], kind: Kind, size: Int64, modified: Int64) {
+    package init(name: [UInt8], kind: Kind, size: Int64, modified: Int64, changed: Int64? = nil) {
         self.name = name
         self.kind = kind
         self.size = size
         self.modified = modified
+        self.changed = changed ?? modified
     }
 
     /// Dotfiles and the partial-download suffixes browsers and copy tools use while a file is still arriving.

@@ -24,7 +24,8 @@ extension Worker {
                     try await refuseNotRegular(entry)
                 } else if tracker.isStable(
                     name: entry.name, size: entry.size, modified: entry.modified,
-                    listingStarted: listingStarted, listingEnded: listingEnded, wallClockAtListingStart: wallClock)
+                    listingStarted: listingStarted, listingEnded: listingEnded, wallClockAtListingStart: wallClock,
+                    changed: entry.changed)
                 {
                     try await take(entry)
                 }

@@ -139,6 +139,21 @@ import Testing
         #expect(MediaPolicy.cacheControl(forKey: own + ".m4s") == MediaPolicy.immutableCacheControl)
     }
 
+    /// An upload finished elsewhere and renamed into the inbox (its mtime kept, as `mv` and `cp -p` keep it) is
+    /// taken at its first sighting: a settle time longer than the whole run would otherwise hold it.
+    @Test func anUploadRenamedInWholeIsTakenWithoutWaitingOutTheSettleTime() async throws {
+        let rig = try WorkerRig()
+        let written = rig.root + "/clip.mp4"
+        try Data("video bytes".utf8).write(to: URL(fileURLWithPath: written))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: written)
+        try Directory.move(written, to: rig.inbox + "/clip.mp4")
+        let worker = try rig.makeWorker(
+            rig.configuration(ScriptedJobLauncher { _, _ in .publishVideo }) { $0.settleSeconds = 3600 })
+        try await rig.runUntilIdle(worker, seconds: 120)
+        #expect(try await rig.jobs().map(\.state) == [.published])
+    }
+
     @Test func aPlaylistsFilesAreReadPlainAndEndedOnce() {
         let text = "#EXTM3U\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:2,\nseg_000.m4s\n\n#EXTINF:2,\nseg_001.m4s\n"
         #expect(PlayableSync.files(listedIn: text) == ["init.mp4", "seg_000.m4s", "seg_001.m4s"])

@@ -77,6 +77,19 @@ import Worker
         #expect(settled)
     }
 
+    /// A file renamed (or chmod-ed) after its last write has a ctime later than its mtime: taken at once, unless it
+    /// is empty (created, its mode set, not written yet). One being written has them equal and waits.
+    @Test func aFileChangedWithoutAWriteSinceItsLastWriteIsTakenAtOnce() {
+        var tracker = StabilityTracker(settle: 2)
+        for (size, changedLater, expected) in [(10, 1, true), (10, 0, false), (0, 1, false), (10, -1, false)] {
+            let name = Array("clip-\(size)-\(changedLater).mp4".utf8)
+            let stable = tracker.isStable(
+                name: name, size: Int64(size), modified: 1_000, listingStarted: 5, listingEnded: 5,
+                changed: 1_000 + Int64(changedLater))
+            #expect(stable == expected, "size \(size), ctime \(changedLater) ns after the mtime")
+        }
+    }
+
     @Test func forgottenAndRemovedNamesStartOver() {
         var tracker = StabilityTracker(settle: 1)
         let a = Array("a".utf8), b = Array("b".utf8)
