@@ -178,9 +178,10 @@ import Glibc
             #expect(job.state == "processing" && job.epoch == 1, "\(job)")
             let partial = try await rig.objectKeys().filter { $0.hasPrefix("videos/\(job.id).e1/") }
             #expect(!partial.isEmpty, "the dead worker had begun uploading")
-            // Its half-uploaded outputs are in no feed item, and the store has the original for another host.
+            // Its half-uploaded outputs are in no feed item (the post plays from its provisional rendition, issue 64),
+            // and the store has the original for another host.
             let before = try await MultiHostRig.get(server.base + "/v1/feed")
-            #expect(before.status == 200 && !before.body.contains(job.id), "\(before)")
+            #expect(before.status == 200 && !before.body.contains("videos/\(job.id).e1/"), "\(before)")
             #expect(try await rig.objectKeys().contains("originals/\(job.id)"))
 
             let taker = try rig.objectWorker(on: 1)
@@ -201,6 +202,46 @@ import Glibc
             #expect(
                 MultiHostRig.entries(rig.scratch(of: 1) + "/.staging").isEmpty
                     && MultiHostRig.entries(rig.scratch(of: 1) + "/.incoming").isEmpty)
+        }
+    }
+
+    /// Issue 64: a post made playable by a worker on one host is in the feed of servers on two others at once, and
+    /// plays through each; its worker killed before the ladder is published, another host's worker takes the job
+    /// over like any other, and every server then serves the whole ladder.
+    @Test func aPlayablePostIsInEveryServersFeedAndAKilledWorkersJobIsFinishedByAnother() async throws {
+        try await MultiHostRig.with(hosts: 4) { rig in
+            try await rig.startObjectStore()
+            let servers = [try await rig.serve(on: 2, fromStore: true), try await rig.serve(on: 3, fromStore: true)]
+            let dying = try rig.objectWorker(on: 0, fault: "after-playable")
+            try await rig.dropSlowVideo("early.mp4", seconds: 3, into: rig.inbox(of: 0))
+            let died = await ChildProcess.suspendUntil(seconds: 300) { dying.hasExited }
+            #expect(died, "\(dying.stderr.suffix(2000))")
+            let job = try #require(try await rig.jobs().first)
+            #expect(job.state == "processing" && job.epoch == 1 && job.mediaID == job.id, "\(job)")
+            let master = "videos/\(job.id).e1.playable/master.m3u8"
+            for server in servers {
+                let feed = try await MultiHostRig.get(server.base + "/v1/feed")
+                #expect(feed.status == 200 && feed.body.contains(master), "\(server.base): \(feed)")
+                #expect(feed.body.contains("\"state\":\"playable\""), "\(feed)")
+                let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", server.base + "/media/" + master])
+                #expect(check.status == 0, "\(server.base): \(check.stdout) \(check.stderr)")
+            }
+
+            let taker = try rig.objectWorker(on: 1)
+            let published = try await ChildProcess.suspendUntil(seconds: 300) {
+                try await rig.jobs().first?.state == "published"
+            }
+            let finished = try #require(try await rig.jobs().first)
+            #expect(published && finished.epoch == 2, "\(finished) \(taker.stderr.suffix(2000))")
+            for server in servers {
+                let feed = try await MultiHostRig.get(server.base + "/v1/feed")
+                #expect(feed.body.contains("videos/\(job.id).e2/master.m3u8"), "\(server.base): \(feed)")
+                #expect(feed.body.contains("\"state\":\"published\"") && !feed.body.contains("playable"), "\(feed)")
+                let check = try await ChildProcess.run([
+                    MultiHostRig.reel, "hls-check", server.base + "/media/videos/\(job.id).e2/master.m3u8",
+                ])
+                #expect(check.status == 0, "\(server.base): \(check.stdout) \(check.stderr)")
+            }
         }
     }
 
