@@ -42,6 +42,7 @@ extension Worker {
         let prefix = LibraryLayout.playable(job.id, epoch: job.epoch)
         let directory = invocation.playableDirectory
         var ended = true
+        var ready = true
         for rendition in outcome.renditions {
             let folder = (rendition.playlist as NSString).deletingLastPathComponent
             guard PlayableSync.isPlainName(folder) else {
@@ -50,8 +51,14 @@ extension Worker {
             let bytes = try ReadOnlyFile.contents(of: directory + "/" + rendition.playlist, limit: 1 << 20)
             var text = String(decoding: bytes, as: UTF8.self)
             if final { text = PlayableSync.ended(text) }
-            ended = ended && PlayableSync.isEnded(text)
-            for name in PlayableSync.files(listedIn: text) where !entry.playable.stored.contains(folder + "/" + name) {
+            let segments = PlayableSync.segments(listedIn: text)
+            var stored = segments.prefix { entry.playable.stored.contains(folder + "/" + $0) }.count
+            let budget =
+                final
+                ? segments.count
+                : entry.playable.isInFeed ? PlayableSync.segmentsPerLook : PlayableSync.segmentsBeforeFeed
+            let wanted = PlayableSync.initSegments(listedIn: text) + segments[stored...].prefix(budget)
+            for name in wanted where !entry.playable.stored.contains(folder + "/" + name) {
                 guard PlayableSync.isPlainName(name) else {
                     throw ProcessingFailure(.outputFailed, "a provisional playlist lists \(name)", path: directory)
                 }
@@ -61,9 +68,14 @@ extension Worker {
                     attributes: .media(named: prefix + "/" + relative), createOnly: true)
                 entry.playable.stored.insert(relative)
             }
-            try await storePlaylist(Array(text.utf8), relative: rendition.playlist, prefix: prefix, &entry)
+            stored = segments.prefix { entry.playable.stored.contains(folder + "/" + $0) }.count
+            // The library's playlist lists only what is stored: the rest follows while the post already plays.
+            let shown = PlayableSync.prefix(of: text, segments: stored)
+            ended = ended && PlayableSync.isEnded(shown)
+            ready = ready && stored >= min(PlayableSync.segmentsBeforeFeed, segments.count) && stored > 0
+            try await storePlaylist(Array(shown.utf8), relative: rendition.playlist, prefix: prefix, &entry)
         }
-        if !entry.playable.isInFeed {
+        if !entry.playable.isInFeed, ready {
             for name in [outcome.posterJPEG, outcome.posterWebP, "master.m3u8"] {
                 guard PlayableSync.isPlainName(name) else {
                     throw ProcessingFailure(.outputFailed, "a provisional file named \(name)", path: directory)
@@ -86,7 +98,7 @@ extension Worker {
                     "since_start_s": "\(String(format: "%.3f", Self.monotonic - entry.started))",
                 ])
         }
-        entry.playable.isFinished = ended
+        entry.playable.isFinished = ended && entry.playable.isInFeed
     }
 
     /// A media playlist stored again when its text changed since the last time.

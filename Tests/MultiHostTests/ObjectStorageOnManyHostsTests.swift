@@ -223,7 +223,9 @@ import Glibc
                 let feed = try await MultiHostRig.get(server.base + "/v1/feed")
                 #expect(feed.status == 200 && feed.body.contains(master), "\(server.base): \(feed)")
                 #expect(feed.body.contains("\"state\":\"playable\""), "\(feed)")
-                let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", server.base + "/media/" + master])
+                let check = try await ChildProcess.run([
+                    MultiHostRig.reel, "hls-check", server.base + "/media/" + master,
+                ])
                 #expect(check.status == 0, "\(server.base): \(check.stdout) \(check.stderr)")
             }
 

@@ -160,6 +160,27 @@ import Testing
         #expect(PlayableSync.ended(text) == text + "#EXT-X-ENDLIST\n")
         #expect(PlayableSync.ended(PlayableSync.ended(text)) == text + "#EXT-X-ENDLIST\n")
         #expect(PlayableSync.ended("#EXTM3U") == "#EXTM3U\n#EXT-X-ENDLIST\n")
+        #expect(PlayableSync.segments(listedIn: text) == ["seg_000.m4s", "seg_001.m4s"])
+        #expect(PlayableSync.initSegments(listedIn: text) == ["init.mp4"])
+    }
+
+    /// A remuxed upload's whole VOD playlist is shown a few segments at a time while they are stored: always a valid
+    /// EVENT playlist of the stored prefix, ended only once every segment is listed.
+    @Test func aPlaylistIsShownAsFarAsItsStoredSegments() {
+        let head = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        let map = "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MAP:URI=\"init.mp4\"\n"
+        let segments = (0..<3).map { "#EXTINF:2.000000,\nseg_00\($0).m4s\n" }
+        let vod = head + "#EXT-X-PLAYLIST-TYPE:VOD\n" + map + segments.joined() + "#EXT-X-ENDLIST\n"
+        let event = head + "#EXT-X-PLAYLIST-TYPE:EVENT\n" + map
+        for count in 0...3 {
+            let expected = event + segments.prefix(count).joined() + (count == 3 ? "#EXT-X-ENDLIST\n" : "")
+            #expect(PlayableSync.prefix(of: vod, segments: count) == expected, "\(count) segments")
+        }
+        #expect(PlayableSync.prefix(of: vod, segments: 9) == PlayableSync.prefix(of: vod, segments: 3))
+        // A growing playlist stays unended whatever is stored.
+        let growing = head + "#EXT-X-PLAYLIST-TYPE:EVENT\n" + map + segments.prefix(2).joined()
+        #expect(PlayableSync.prefix(of: growing, segments: 2) == growing)
+        #expect(!PlayableSync.isEnded(PlayableSync.prefix(of: growing, segments: 5)))
         for name in ["seg_000.m4s", "init.mp4", "360p", "poster.webp"] { #expect(PlayableSync.isPlainName(name)) }
         for name in [
             "", ".", "..", "../x", "a/b", "/etc/passwd", "seg 1.m4s", "é.m4s", String(repeating: "a", count: 65),
