@@ -1,0 +1,128 @@
+internal import Ingest
+internal import LibAV
+internal import MediaModel
+
+/// Gathers `PlayablePlan.Facts` for an admitted upload: its admission facts, and one read of its packets without
+/// decoding (keyframe spacing, which keyframes are IDRs, and the bit rate of each segment the HLS muxer would cut).
+enum PlayableScan {
+    /// One video packet's place in the scan.
+    struct VideoPacket {
+        var seconds: Double
+        var bytes: Int
+        var isKeyframe: Bool
+    }
+
+    /// - Throws: `TranscodeError` when the upload cannot be opened again or read.
+    static func facts(_ admitted: AdmittedVideo, segmentSeconds: Double) throws(TranscodeError) -> PlayablePlan.Facts {
+        let input: InputContext
+        do { input = try admitted.openInput() } catch { throw TranscodeError(.rejected(error), path: admitted.path) }
+        guard let video = admitted.info.video, let videoIndex = input.bestStream(.video) else {
+            throw TranscodeError(
+                .rejected(Rejection(.noVideoStream, "no video stream", path: admitted.path)), path: admitted.path)
+        }
+        let audioIndex = input.bestStream(.audio)
+        input.discardAll(except: [videoIndex])
+        var packets: [VideoPacket] = []
+        var allIDR = true
+        do {
+            let timeBase = try input.timeBase(ofStream: videoIndex).doubleValue
+            let packet = try Packet()
+            var first: Int64?
+            while try input.read(into: packet) == .output {
+                defer { packet.unref() }
+                guard packet.streamIndex == videoIndex else { continue }
+                let pts = packet.pts == noTimestamp ? packet.dts : packet.pts
+                let start = first ?? pts
+                first = start
+                let isKey = packet.isKeyframe
+                if isKey, allIDR { allIDR = startsWithIDR(packet.bytes) }
+                packets.append(
+                    VideoPacket(seconds: Double(pts - start) * timeBase, bytes: packet.size, isKeyframe: isKey))
+                if packets.count == 1, !isKey { allIDR = false }
+            }
+        } catch {
+            throw TranscodeError(error, path: admitted.path)
+        }
+        let rate = video.averageFrameRate > 0 ? video.averageFrameRate : video.realFrameRate
+        let frameSeconds = rate > 0 ? 1 / rate : 0
+        let colour = video.colour
+        return PlayablePlan.Facts(
+            videoCodec: video.codec, videoProfile: video.profile, pixelFormat: video.pixelFormat,
+            bitDepth: video.bitDepth, colourPrimaries: colour?.primaries ?? "", colourTransfer: colour?.transfer ?? "",
+            isDolbyVision: colour?.dolbyVision != nil, width: video.codedWidth, height: video.codedHeight,
+            rotation: video.rotation, averageFrameRate: video.averageFrameRate, realFrameRate: video.realFrameRate,
+            largestKeyframeGapSeconds: largestKeyframeGap(packets, frameSeconds: frameSeconds),
+            keyframesAreIDR: allIDR && !packets.isEmpty,
+            peakSegmentBitrate: peakSegmentBitrate(packets, segmentSeconds: segmentSeconds, frameSeconds: frameSeconds),
+            audioCodec: audioIndex.map { input.streams[$0].codecName },
+            audioProfile: audioIndex.flatMap { input.streams[$0].profileName })
+    }
+
+    /// The longest time between keyframes in presentation order, the last one's to the end of the clip included.
+    static func largestKeyframeGap(_ packets: [VideoPacket], frameSeconds: Double) -> Double {
+        let keys = packets.filter(\.isKeyframe).map(\.seconds).sorted()
+        guard let firstKey = keys.first else { return .infinity }
+        let end = (packets.map(\.seconds).max() ?? 0) + frameSeconds
+        var largest = firstKey
+        for (a, b) in zip(keys, keys.dropFirst()) { largest = max(largest, b - a) }
+        return max(largest, end - keys.last!)
+    }
+
+    /// The video bit rate of each segment libavformat's HLS muxer cuts (at the first keyframe at or after each
+    /// multiple of `segmentSeconds`), the highest; a last segment shorter than `segmentSeconds` counts as that long.
+    static func peakSegmentBitrate(_ packets: [VideoPacket], segmentSeconds: Double, frameSeconds: Double) -> Double {
+        guard !packets.isEmpty else { return 0 }
+        var starts: [Double] = [0]
+        var bytes: [Int] = [0]
+        for packet in packets {
+            if packet.isKeyframe, packet.seconds >= segmentSeconds * Double(starts.count) - 1e-6, packet.seconds > 0 {
+                starts.append(packet.seconds)
+                bytes.append(0)
+            }
+            bytes[bytes.count - 1] += packet.bytes
+        }
+        let end = (packets.map(\.seconds).max() ?? 0) + frameSeconds
+        var peak = 0.0
+        for index in starts.indices {
+            let isLast = index == starts.count - 1
+            let length = (isLast ? end : starts[index + 1]) - starts[index]
+            let seconds = isLast ? max(length, segmentSeconds) : length
+            if seconds > 0 { peak = max(peak, Double(bytes[index] * 8) / seconds) }
+        }
+        return peak
+    }
+
+    /// Whether a keyframe's first picture slice is an IDR (NAL type 5), its NAL units either 4-byte
+    /// length-prefixed (MP4, MOV) or Annex B start codes.
+    static func startsWithIDR(_ data: [UInt8]) -> Bool {
+        for type in nalTypes(data) where (1...5).contains(type) { return type == 5 }
+        return false
+    }
+
+    static func nalTypes(_ data: [UInt8]) -> [UInt8] {
+        var types: [UInt8] = []
+        let annexB = data.count >= 4 && data[0] == 0 && data[1] == 0 && (data[2] == 1 || (data[2] == 0 && data[3] == 1))
+        if annexB {
+            var index = 0
+            while index + 3 < data.count {
+                if data[index] == 0, data[index + 1] == 0, data[index + 2] == 1 {
+                    types.append(data[index + 3] & 0x1F)
+                    index += 3
+                } else {
+                    index += 1
+                }
+            }
+            return types
+        }
+        var offset = 0
+        while offset + 4 < data.count {
+            let length =
+                Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8
+                | Int(data[offset + 3])
+            guard length > 0, offset + 4 + length <= data.count else { return types }
+            types.append(data[offset + 4] & 0x1F)
+            offset += 4 + length
+        }
+        return types
+    }
+}
