@@ -18,8 +18,4 @@ enum PlayablePoster {
             try WebPEncoder(settings: WebPEncoderSettings(quality: 80)).encode(webpPicture), to: webp, durable: false)
     }
 
-    /// The first picture of an upload that is copied (its first keyframe; copied uploads are upright).
-    static func firstPicture(_ input: InputContext, maxPixels: Int, codecs: [String]) throws -> Frame? {
-        try input.decodeFirstPicture(maxPixels: maxPixels, codecWhitelist: codecs)
-    }
 }

@@ -23,18 +23,15 @@ final class PlayableRemuxer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - normalize: the loudness plan whose gain the audio gets; nil copies the audio as it is.
+    /// - Parameter scanned: the scan's input, at the start of the upload.
     init(
-        _ admitted: AdmittedVideo, rung: LadderPlan.Rung, preset: LadderPreset, directory: String,
-        normalize: LoudnessPlan?
+        _ admitted: AdmittedVideo, scanned: PlayableScan.Scanned, rung: LadderPlan.Rung, preset: LadderPreset,
+        directory: String, normalize: LoudnessPlan?
     ) throws {
         self.preset = preset
-        input = try admitted.openInput()
-        guard let videoIndex = input.bestStream(.video) else {
-            throw TranscodeError(.encodeFailed, "no video stream to copy", path: admitted.path)
-        }
-        self.videoIndex = videoIndex
-        audioIndex = input.bestStream(.audio)
-        input.discardAll(except: Set([videoIndex] + (audioIndex.map { [$0] } ?? [])))
+        input = scanned.input
+        videoIndex = scanned.videoIndex
+        audioIndex = scanned.audioIndex
         output = try OutputContext(path: directory + "/index.m3u8", format: "hls")
         map[videoIndex] = try output.addStream(copying: videoIndex, of: input)
         if let audioIndex {

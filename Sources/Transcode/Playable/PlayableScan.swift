@@ -3,8 +3,20 @@ internal import LibAV
 internal import MediaModel
 
 /// Gathers `PlayablePlan.Facts` for an admitted upload: its admission facts, and one read of its packets without
-/// decoding (keyframe spacing, which keyframes are IDRs, and the bit rate of each segment the HLS muxer would cut).
+/// decoding (keyframe spacing, which keyframes are IDRs, and the bit rate of each segment the HLS muxer would cut),
+/// but for its first picture, the poster of a copy. The input is then moved back to the start, for the step that
+/// follows to read it again instead of opening the upload once more.
 enum PlayableScan {
+    /// What the scan found, and its input, back at the start and reading only `videoIndex` and `audioIndex`.
+    struct Scanned {
+        var facts: PlayablePlan.Facts
+        var input: InputContext
+        var videoIndex: Int
+        var audioIndex: Int?
+        /// The first decoded picture (the first keyframe's), as stored; nil when none decoded.
+        var firstPicture: Frame?
+    }
+
     /// One video packet's place in the scan.
     struct VideoPacket {
         var seconds: Double
@@ -13,24 +25,33 @@ enum PlayableScan {
     }
 
     /// - Throws: `TranscodeError` when the upload cannot be opened again or read.
-    static func facts(_ admitted: AdmittedVideo, segmentSeconds: Double) throws(TranscodeError) -> PlayablePlan.Facts {
-        let input: InputContext
-        do { input = try admitted.openInput() } catch { throw TranscodeError(.rejected(error), path: admitted.path) }
-        guard let video = admitted.info.video, let videoIndex = input.bestStream(.video) else {
+    static func scan(_ admitted: AdmittedVideo, segmentSeconds: Double) throws(TranscodeError) -> Scanned {
+        let (input, videoIndex, audioIndex) = try LadderTranscoder.openStreams(admitted)
+        guard let video = admitted.info.video else {
             throw TranscodeError(
                 .rejected(Rejection(.noVideoStream, "no video stream", path: admitted.path)), path: admitted.path)
         }
-        let audioIndex = input.bestStream(.audio)
-        input.discardAll(except: [videoIndex])
         var packets: [VideoPacket] = []
         var allIDR = true
+        var picture: Frame?
         do {
             let timeBase = try input.timeBase(ofStream: videoIndex).doubleValue
             let packet = try Packet()
+            var decoder: Decoder? = try input.makeDecoder(
+                streamIndex: videoIndex, threads: 1, maxPixels: admitted.limits.maxPixels,
+                codecWhitelist: admitted.limits.codecs)
             var first: Int64?
             while try input.read(into: packet) == .output {
                 defer { packet.unref() }
                 guard packet.streamIndex == videoIndex else { continue }
+                if let poster = decoder {
+                    _ = try poster.send(packet)
+                    let frame = try Frame()
+                    if try poster.receive(into: frame) == .output {
+                        picture = frame
+                        decoder = nil
+                    }
+                }
                 let pts = packet.pts == noTimestamp ? packet.dts : packet.pts
                 let start = first ?? pts
                 first = start
@@ -40,13 +61,14 @@ enum PlayableScan {
                     VideoPacket(seconds: Double(pts - start) * timeBase, bytes: packet.size, isKeyframe: isKey))
                 if packets.count == 1, !isKey { allIDR = false }
             }
+            try input.seek(toSeconds: 0, streamIndex: videoIndex)
         } catch {
             throw TranscodeError(error, path: admitted.path)
         }
         let rate = video.averageFrameRate > 0 ? video.averageFrameRate : video.realFrameRate
         let frameSeconds = rate > 0 ? 1 / rate : 0
         let colour = video.colour
-        return PlayablePlan.Facts(
+        let facts = PlayablePlan.Facts(
             videoCodec: video.codec, videoProfile: video.profile, pixelFormat: video.pixelFormat,
             bitDepth: video.bitDepth, colourPrimaries: colour?.primaries ?? "", colourTransfer: colour?.transfer ?? "",
             isDolbyVision: colour?.dolbyVision != nil, width: video.codedWidth, height: video.codedHeight,
@@ -56,6 +78,8 @@ enum PlayableScan {
             peakSegmentBitrate: peakSegmentBitrate(packets, segmentSeconds: segmentSeconds, frameSeconds: frameSeconds),
             audioCodec: audioIndex.map { input.streams[$0].codecName },
             audioProfile: audioIndex.flatMap { input.streams[$0].profileName })
+        return Scanned(
+            facts: facts, input: input, videoIndex: videoIndex, audioIndex: audioIndex, firstPicture: picture)
     }
 
     /// The longest time between keyframes in presentation order, the last one's to the end of the clip included.

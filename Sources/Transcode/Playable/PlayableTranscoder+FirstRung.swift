@@ -10,10 +10,10 @@ extension PlayableTranscoder {
     /// `firstRungX264Preset` into an `EVENT` playlist that libavformat rewrites (temporary file and rename) after
     /// each segment. `ready` is called once two segments are listed, and at the end.
     func firstRung(
-        _ admitted: AdmittedVideo, rung: LadderPlan.Rung, reason: PlayablePlan.Reason, into directory: String,
-        ready: (Report) throws -> Void, isCancelled: @Sendable () -> Bool
+        _ admitted: AdmittedVideo, scanned: PlayableScan.Scanned, rung: LadderPlan.Rung, reason: PlayablePlan.Reason,
+        into directory: String, ready: (Report) throws -> Void, isCancelled: @Sendable () -> Bool
     ) throws -> Report {
-        let (input, videoIndex, audioIndex) = try LadderTranscoder.openStreams(admitted)
+        let (input, videoIndex, audioIndex) = (scanned.input, scanned.videoIndex, scanned.audioIndex)
         let stream = input.streams[videoIndex]
         var plan = LadderPlanner(preset: preset).plan(
             .init(

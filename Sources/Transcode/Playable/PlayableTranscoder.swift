@@ -54,14 +54,15 @@ package struct PlayableTranscoder: Sendable {
         let source = admitted.path
         do {
             try Directory.create(directory)
-            let facts = try PlayableScan.facts(admitted, segmentSeconds: preset.segmentSeconds)
-            let decision = PlayablePlan(preset: preset).decide(facts)
+            let scanned = try PlayableScan.scan(admitted, segmentSeconds: preset.segmentSeconds)
+            let decision = PlayablePlan(preset: preset).decide(scanned.facts)
             switch decision {
             case let .remux(rung):
-                return try remux(admitted, rung: rung, into: directory, ready: ready)
+                return try remux(admitted, scanned: scanned, rung: rung, into: directory, ready: ready)
             case let .firstRung(rung, reason):
                 return try firstRung(
-                    admitted, rung: rung, reason: reason, into: directory, ready: ready, isCancelled: isCancelled)
+                    admitted, scanned: scanned, rung: rung, reason: reason, into: directory, ready: ready,
+                    isCancelled: isCancelled)
             }
         } catch let error as TranscodeError {
             throw TranscodeError(error.kind, path: source)
@@ -75,10 +76,10 @@ package struct PlayableTranscoder: Sendable {
     }
 
     private func remux(
-        _ admitted: AdmittedVideo, rung: LadderPlan.Rung, into directory: String,
+        _ admitted: AdmittedVideo, scanned: PlayableScan.Scanned, rung: LadderPlan.Rung, into directory: String,
         ready: (Report) throws -> Void
     ) throws -> Report {
-        let (_, _, audioIndex) = try LadderTranscoder.openStreams(admitted)
+        let audioIndex = scanned.audioIndex
         // The audio is copied when it is on the target as `reel compress` judges it (±0.5 LU, true peak under the
         // ceiling), else brought there as the ladder brings it.
         var normalize: LoudnessPlan?
@@ -94,13 +95,12 @@ package struct PlayableTranscoder: Sendable {
         }
         let folder = directory + "/" + rung.id
         try Directory.create(folder)
-        let remuxer = try PlayableRemuxer(admitted, rung: rung, preset: preset, directory: folder, normalize: normalize)
+        let remuxer = try PlayableRemuxer(
+            admitted, scanned: scanned, rung: rung, preset: preset, directory: folder, normalize: normalize)
         try remuxer.run(isCancelled: { false })
-        let input = try admitted.openInput()
-        guard
-            let picture = try PlayablePoster.firstPicture(
-                input, maxPixels: admitted.limits.maxPixels, codecs: admitted.limits.codecs)
-        else { throw TranscodeError(.encodeFailed, "no picture was decoded for the poster", path: "") }
+        guard let picture = scanned.firstPicture else {
+            throw TranscodeError(.encodeFailed, "no picture was decoded for the poster", path: "")
+        }
         try PlayablePoster.write(picture, jpeg: directory + "/poster.jpg", webp: directory + "/poster.webp")
         var rendition = try Self.rendition(id: rung.id, rung: rung, directory: directory, cap: nil)
         rendition.frames = remuxer.videoPackets
