@@ -12,8 +12,19 @@ import Testing
     static let compressed = PlayablePlan.Facts(
         videoCodec: "h264", videoProfile: "High", pixelFormat: "yuv420p", bitDepth: 8, colourPrimaries: "bt709",
         colourTransfer: "bt709", isDolbyVision: false, width: 1080, height: 1920, rotation: 0, averageFrameRate: 30,
-        realFrameRate: 30, largestKeyframeGapSeconds: 2, keyframesAreIDR: true, peakSegmentBitrate: 5_000_000,
+        realFrameRate: 30, largestKeyframeGapSeconds: 2, keyframesAreIDR: true, videoPackets: steady(5_000_000),
         audioCodec: "aac", audioProfile: "LC")
+
+    /// `seconds` of video at `rate` bit/s, 30 packets a second, each `first` seconds spent at `burst` first.
+    static func steady(
+        _ rate: Double, seconds: Double = 60, burst: Double? = nil, first: Double = 0
+    ) -> [PlayablePlan.Sample] {
+        (0..<Int(seconds * 30)).map { (index: Int) -> PlayablePlan.Sample in
+            let time = Double(index) / 30
+            let bits = (time < first ? burst ?? rate : rate) / 30
+            return PlayablePlan.Sample(seconds: time, bytes: Int(bits / 8))
+        }
+    }
 
     func reason(_ change: (inout PlayablePlan.Facts) -> Void) -> PlayablePlan.Reason? {
         var facts = Self.compressed
@@ -41,7 +52,7 @@ import Testing
         {
             var facts = Self.compressed
             (facts.width, facts.height) = (width, height)
-            facts.peakSegmentBitrate = 1_000_000
+            facts.videoPackets = Self.steady(1_000_000)
             let decision = plan.decide(facts)
             #expect(decision == .remux(decision.rung), "\(width)x\(height)")
             #expect(decision.rung.id == id)
@@ -116,12 +127,34 @@ import Testing
         #expect(reason { $0.keyframesAreIDR = false } == .keyframeNotIDR)
     }
 
-    @Test func aPeakAboveTheRungsCapIsEncoded() {
-        #expect(reason { $0.peakSegmentBitrate = 6_000_000 } == nil)
-        #expect(reason { $0.peakSegmentBitrate = 6_000_001 } == .bitrateAboveRungCap)
-        // 360p's cap is 1500 kb/s.
-        #expect(reason { ($0.width, $0.height, $0.peakSegmentBitrate) = (360, 640, 1_500_000) } == nil)
-        #expect(reason { ($0.width, $0.height, $0.peakSegmentBitrate) = (360, 640, 1_500_001) } == .bitrateAboveRungCap)
+    @Test func videoOutsideTheRungsVBVIsEncoded() {
+        // 1080p: 6 Mb/s drained from a 12 Mbit buffer.
+        #expect(reason { $0.videoPackets = Self.steady(6_000_000) } == nil)
+        // Over the cap for long enough to fill the buffer: 0.5 Mb/s more for 30 s is 15 Mbit.
+        #expect(reason { $0.videoPackets = Self.steady(6_500_000, seconds: 30) } == .bitrateAboveRungCap)
+        // For 20 s it is 10 Mbit: within.
+        #expect(reason { $0.videoPackets = Self.steady(6_500_000, seconds: 20) } == nil)
+        // A first segment at 8 Mb/s, as x264 spends its initial buffer (`reel compress`), then the cap.
+        #expect(reason { $0.videoPackets = Self.steady(6_000_000, burst: 8_000_000, first: 2) } == nil)
+        // 12 Mb/s for 2.1 s: 12.6 Mbit more than drained.
+        #expect(
+            reason { $0.videoPackets = Self.steady(6_000_000, burst: 12_000_000, first: 2.1) } == .bitrateAboveRungCap)
+        // One packet larger than the buffer.
+        #expect(reason { $0.videoPackets = [.init(seconds: 0, bytes: 12_000_000 / 8 + 1)] } == .bitrateAboveRungCap)
+        #expect(reason { $0.videoPackets = [.init(seconds: 0, bytes: 12_000_000 / 8)] } == nil)
+        // 360p: 1.5 Mb/s, 3 Mbit.
+        #expect(reason { ($0.width, $0.height, $0.videoPackets) = (360, 640, Self.steady(1_500_000)) } == nil)
+        #expect(
+            reason { ($0.width, $0.height, $0.videoPackets) = (360, 640, Self.steady(1_700_000, seconds: 20)) }
+                == .bitrateAboveRungCap)
+    }
+
+    @Test func theBufferDrainsAtTheCapBetweenPackets() {
+        let packets: [PlayablePlan.Sample] = [.init(seconds: 0, bytes: 1000), .init(seconds: 1, bytes: 1000)]
+        #expect(PlayablePlan.largestBufferedBits(packets, drainRate: 8000) == 8000)
+        #expect(PlayablePlan.largestBufferedBits(packets, drainRate: 4000) == 12_000)
+        #expect(PlayablePlan.largestBufferedBits(packets, drainRate: 6000) == 10_000)
+        #expect(PlayablePlan.largestBufferedBits([], drainRate: 1) == 0)
     }
 
     @Test func audioMustBeAACLCOrAbsent() {
@@ -145,27 +178,23 @@ import Testing
         #expect(reason { ($0.rotation, $0.width) = (90, 1001) } == .rotated)
         #expect(reason { ($0.width, $0.largestKeyframeGapSeconds) = (1001, 5) } == .notARungSize)
         #expect(reason { ($0.largestKeyframeGapSeconds, $0.keyframesAreIDR) = (5, false) } == .keyframesTooFarApart)
-        #expect(reason { ($0.keyframesAreIDR, $0.peakSegmentBitrate) = (false, 9e9) } == .keyframeNotIDR)
-        #expect(reason { ($0.peakSegmentBitrate, $0.audioCodec) = (9e9, "opus") } == .bitrateAboveRungCap)
+        let heavy = Self.steady(20_000_000)
+        #expect(reason { ($0.keyframesAreIDR, $0.videoPackets) = (false, heavy) } == .keyframeNotIDR)
+        #expect(reason { ($0.videoPackets, $0.audioCodec) = (heavy, "opus") } == .bitrateAboveRungCap)
         #expect(Set(PlayablePlan.Reason.allCases.map(\.rawValue)).count == PlayablePlan.Reason.allCases.count)
     }
 
     @Test func theScanFindsGapsPeaksAndIDRs() {
         typealias P = PlayableScan.VideoPacket
-        // 30 fps, keyframes every 60 frames, 4 s: two 2 s segments.
+        // 30 fps, keyframes every 60 frames, 4 s.
         let packets = (0..<120).map { (index: Int) -> P in
-            let isKey = index % 60 == 0
-            return P(seconds: Double(index) / 30, bytes: isKey ? 50_000 : 10_000, isKeyframe: isKey)
+            P(seconds: Double(index) / 30, bytes: 1000, isKeyframe: index % 60 == 0)
         }
         #expect(abs(PlayableScan.largestKeyframeGap(packets, frameSeconds: 1.0 / 30) - 2) < 1e-9)
-        let peak = PlayableScan.peakSegmentBitrate(packets, segmentSeconds: 2, frameSeconds: 1.0 / 30)
-        #expect(abs(peak - Double((50_000 + 59 * 10_000) * 8) / 2) < 1)
-        // Keyframes each second, 2 s segments: two keyframes per segment.
         let second = (0..<120).map { (index: Int) -> P in
             P(seconds: Double(index) / 30, bytes: 1000, isKeyframe: index % 30 == 0)
         }
         #expect(abs(PlayableScan.largestKeyframeGap(second, frameSeconds: 1.0 / 30) - 1) < 1e-9)
-        #expect(abs(PlayableScan.peakSegmentBitrate(second, segmentSeconds: 2, frameSeconds: 1.0 / 30) - 240_000) < 1)
         // A clip whose first packet is no keyframe has a gap from its start.
         let late = (0..<60).map { (index: Int) -> P in
             P(seconds: Double(index) / 30, bytes: 1000, isKeyframe: index == 30)

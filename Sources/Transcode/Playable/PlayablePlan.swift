@@ -22,8 +22,9 @@ package struct PlayablePlan: Sendable, Equatable {
         package var largestKeyframeGapSeconds: Double
         /// Every keyframe is an IDR (and the stream starts with one): segments cut there are closed.
         package var keyframesAreIDR: Bool
-        /// The video's peak bit rate over the segments the HLS muxer will cut (`PlayableScan`), bit/s.
-        package var peakSegmentBitrate: Double
+        /// Every video packet's size at its decode time, in decode order (`PlayableScan`): whether the copy keeps
+        /// to the rung's VBV is read from them once the rung is known.
+        package var videoPackets: [Sample]
         /// nil without audio; else its codec and profile ("aac", "LC").
         package var audioCodec: String?
         package var audioProfile: String?
@@ -32,7 +33,7 @@ package struct PlayablePlan: Sendable, Equatable {
             videoCodec: String, videoProfile: String?, pixelFormat: String, bitDepth: Int, colourPrimaries: String,
             colourTransfer: String, isDolbyVision: Bool, width: Int, height: Int, rotation: Int,
             averageFrameRate: Double, realFrameRate: Double, largestKeyframeGapSeconds: Double, keyframesAreIDR: Bool,
-            peakSegmentBitrate: Double, audioCodec: String?, audioProfile: String?
+            videoPackets: [Sample], audioCodec: String?, audioProfile: String?
         ) {
             self.videoCodec = videoCodec
             self.videoProfile = videoProfile
@@ -48,9 +49,20 @@ package struct PlayablePlan: Sendable, Equatable {
             self.realFrameRate = realFrameRate
             self.largestKeyframeGapSeconds = largestKeyframeGapSeconds
             self.keyframesAreIDR = keyframesAreIDR
-            self.peakSegmentBitrate = peakSegmentBitrate
+            self.videoPackets = videoPackets
             self.audioCodec = audioCodec
             self.audioProfile = audioProfile
+        }
+    }
+
+    /// One video packet: its decode time from the first, in seconds, and its size.
+    package struct Sample: Sendable, Equatable {
+        package var seconds: Double
+        package var bytes: Int
+
+        package init(seconds: Double, bytes: Int) {
+            self.seconds = seconds
+            self.bytes = bytes
         }
     }
 
@@ -72,6 +84,8 @@ package struct PlayablePlan: Sendable, Equatable {
         case keyframesTooFarApart = "keyframes_too_far_apart"
         /// A keyframe that is not an IDR (an open GOP's recovery point): a segment would not decode alone.
         case keyframeNotIDR = "keyframe_not_idr"
+        /// Its video does not keep to the rung's VBV (`max_bitrate_kbps` with a `buffer_kbits` buffer), as the
+        /// ladder's own encode of that rung must.
         case bitrateAboveRungCap = "bitrate_above_rung_cap"
         case audioNotAACLC = "audio_not_aac_lc"
     }
@@ -134,10 +148,27 @@ package struct PlayablePlan: Sendable, Equatable {
             return .keyframesTooFarApart
         }
         if !facts.keyframesAreIDR { return .keyframeNotIDR }
-        if facts.peakSegmentBitrate > Double(matching.maxBitrateKbps) * 1000 { return .bitrateAboveRungCap }
+        let buffered = Self.largestBufferedBits(facts.videoPackets, drainRate: Double(matching.maxBitrateKbps) * 1000)
+        if buffered > Double(matching.bufferKbits) * 1000 { return .bitrateAboveRungCap }
         if let codec = facts.audioCodec, codec != "aac" || (facts.audioProfile.map { $0 != "LC" } ?? false) {
             return .audioNotAACLC
         }
         return nil
+    }
+
+    /// The most bits a buffer drained at `drainRate` bit/s holds when each packet enters it whole at its decode
+    /// time: the VBV model x264 encodes the rung to (`vbv-maxrate`, `vbv-bufsize`). A stream keeps to a rung's VBV
+    /// when this stays within the rung's buffer; a peak 2 s window alone would refuse the ladder's own rungs, whose
+    /// first segment spends the buffer x264 starts with (a `reel compress` 1080p clip: 8.1 Mb/s in its first 2 s
+    /// under a 6 Mb/s cap, 5.6 of 12 Mbit buffered at most).
+    static func largestBufferedBits(_ packets: [Sample], drainRate: Double) -> Double {
+        var level = 0.0, largest = 0.0
+        var previous = packets.first?.seconds ?? 0
+        for packet in packets {
+            level = max(0, level - max(0, packet.seconds - previous) * drainRate) + Double(packet.bytes * 8)
+            previous = max(previous, packet.seconds)
+            largest = max(largest, level)
+        }
+        return largest
     }
 }

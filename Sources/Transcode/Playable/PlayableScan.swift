@@ -19,7 +19,10 @@ enum PlayableScan {
 
     /// One video packet's place in the scan.
     struct VideoPacket {
+        /// Presentation time from the first packet's.
         var seconds: Double
+        /// Decode time from the first packet's.
+        var decodeSeconds: Double = 0
         var bytes: Int
         var isKeyframe: Bool
     }
@@ -41,6 +44,7 @@ enum PlayableScan {
                 streamIndex: videoIndex, threads: 1, maxPixels: admitted.limits.maxPixels,
                 codecWhitelist: admitted.limits.codecs)
             var first: Int64?
+            var firstDecode: Int64?
             while try input.read(into: packet) == .output {
                 defer { packet.unref() }
                 guard packet.streamIndex == videoIndex else { continue }
@@ -57,8 +61,13 @@ enum PlayableScan {
                 first = start
                 let isKey = packet.isKeyframe
                 if isKey, allIDR { allIDR = startsWithIDR(packet.bytes) }
+                let dts = packet.dts == noTimestamp ? pts : packet.dts
+                let decodeStart = firstDecode ?? dts
+                firstDecode = decodeStart
                 packets.append(
-                    VideoPacket(seconds: Double(pts - start) * timeBase, bytes: packet.size, isKeyframe: isKey))
+                    VideoPacket(
+                        seconds: Double(pts - start) * timeBase, decodeSeconds: Double(dts - decodeStart) * timeBase,
+                        bytes: packet.size, isKeyframe: isKey))
                 if packets.count == 1, !isKey { allIDR = false }
             }
             try input.seek(toSeconds: 0, streamIndex: videoIndex)
@@ -75,7 +84,7 @@ enum PlayableScan {
             rotation: video.rotation, averageFrameRate: video.averageFrameRate, realFrameRate: video.realFrameRate,
             largestKeyframeGapSeconds: largestKeyframeGap(packets, frameSeconds: frameSeconds),
             keyframesAreIDR: allIDR && !packets.isEmpty,
-            peakSegmentBitrate: peakSegmentBitrate(packets, segmentSeconds: segmentSeconds, frameSeconds: frameSeconds),
+            videoPackets: packets.map { PlayablePlan.Sample(seconds: $0.decodeSeconds, bytes: $0.bytes) },
             audioCodec: audioIndex.map { input.streams[$0].codecName },
             audioProfile: audioIndex.flatMap { input.streams[$0].profileName })
         return Scanned(
@@ -90,30 +99,6 @@ enum PlayableScan {
         var largest = firstKey
         for (a, b) in zip(keys, keys.dropFirst()) { largest = max(largest, b - a) }
         return max(largest, end - keys.last!)
-    }
-
-    /// The video bit rate of each segment libavformat's HLS muxer cuts (at the first keyframe at or after each
-    /// multiple of `segmentSeconds`), the highest; a last segment shorter than `segmentSeconds` counts as that long.
-    static func peakSegmentBitrate(_ packets: [VideoPacket], segmentSeconds: Double, frameSeconds: Double) -> Double {
-        guard !packets.isEmpty else { return 0 }
-        var starts: [Double] = [0]
-        var bytes: [Int] = [0]
-        for packet in packets {
-            if packet.isKeyframe, packet.seconds >= segmentSeconds * Double(starts.count) - 1e-6, packet.seconds > 0 {
-                starts.append(packet.seconds)
-                bytes.append(0)
-            }
-            bytes[bytes.count - 1] += packet.bytes
-        }
-        let end = (packets.map(\.seconds).max() ?? 0) + frameSeconds
-        var peak = 0.0
-        for index in starts.indices {
-            let isLast = index == starts.count - 1
-            let length = (isLast ? end : starts[index + 1]) - starts[index]
-            let seconds = isLast ? max(length, segmentSeconds) : length
-            if seconds > 0 { peak = max(peak, Double(bytes[index] * 8) / seconds) }
-        }
-        return peak
     }
 
     /// Whether a keyframe's first picture slice is an IDR (NAL type 5), its NAL units either 4-byte
