@@ -136,8 +136,9 @@ final class LadderSession: @unchecked Sendable {
             for (index, rung) in plan.rungs.enumerated() where only?.contains(codec.renditionID(rung: rung.id)) ?? true
             {
                 let destination = destination(rung, codec)
-                if case let .hls(folder) = destination {
-                    try Directory.create(folder)
+                switch destination {
+                case let .hls(folder), let .hlsEvent(folder): try Directory.create(folder)
+                case .mp4: break
                 }
                 // The probed rung's H.264 rendition is read back for the first probes, their pool last.
                 let probed = codec == .h264 && trial?.rung == index ? trial : nil

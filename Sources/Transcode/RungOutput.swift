@@ -37,6 +37,9 @@ final class RungOutput: @unchecked Sendable {
     /// Where a rendition goes: an HLS folder (fMP4 segments) or one progressive MP4 with its index up front.
     enum Destination {
         case hls(directory: String)
+        /// An HLS folder whose playlist is `EVENT` and rewritten (atomically) after each segment, so it is
+        /// published while it grows (the provisional rendition of issue 64, `PlayableTranscoder`).
+        case hlsEvent(directory: String)
         case mp4(path: String)
     }
 
@@ -61,7 +64,7 @@ final class RungOutput: @unchecked Sendable {
         self.codec = codec
         videoRange = hdr?.range ?? .sdr
         switch destination {
-        case let .hls(directory): self.directory = directory
+        case let .hls(directory), let .hlsEvent(directory): self.directory = directory
         case let .mp4(path): self.directory = (path as NSString).deletingLastPathComponent
         }
         timed = try TimedEncoder(
@@ -73,10 +76,11 @@ final class RungOutput: @unchecked Sendable {
         let muxer: OutputContext
         let options: [(String, String)]
         switch destination {
-        case let .hls(directory):
+        case let .hls(directory), let .hlsEvent(directory):
+            let type = if case .hlsEvent = destination { "event" } else { "vod" }
             muxer = try OutputContext(path: directory + "/index.m3u8", format: "hls")
             options = [
-                ("hls_time", String(preset.segmentSeconds)), ("hls_segment_type", "fmp4"), ("hls_playlist_type", "vod"),
+                ("hls_time", String(preset.segmentSeconds)), ("hls_segment_type", "fmp4"), ("hls_playlist_type", type),
                 ("hls_flags", "independent_segments"), ("hls_fmp4_init_filename", "init.mp4"),
                 ("hls_segment_filename", directory + "/seg_%03d.m4s"),
             ]

@@ -127,6 +127,8 @@ package struct JobRunner: Sendable {
         do { admitted = try policy.admitVideo(upload) } catch { return JobOutcome(error: .rejected(error)) }
         var info = admitted.info
         info.path = ""  // the job's own path means nothing to anyone else
+        // Playable in about a second (issue 64): a provisional rendition first, then the ladder as before.
+        makePlayable(admitted, info: info, invocation)
         let progressFile = invocation.progressFile
         do {
             var summary = try LadderTranscoder(policy: policy, preset: ladder)

@@ -1,0 +1,74 @@
+internal import FileSystem
+internal import Foundation
+internal import Ingest
+internal import LibAV
+internal import MediaModel
+
+extension PlayableTranscoder {
+    /// The ladder's lowest rung alone, through the ladder's own session (HDR converted to SDR, made upright,
+    /// scaled, on the ladder's frame-rate clock and keyframe grid, its audio at the whole-file loudness gain), at
+    /// `firstRungX264Preset` into an `EVENT` playlist that libavformat rewrites (temporary file and rename) after
+    /// each segment. `ready` is called once two segments are listed, and at the end.
+    func firstRung(
+        _ admitted: AdmittedVideo, scanned: PlayableScan.Scanned, rung: LadderPlan.Rung, reason: PlayablePlan.Reason,
+        into directory: String, ready: (Report) throws -> Void, isCancelled: @Sendable () -> Bool
+    ) throws -> Report {
+        let (input, videoIndex, audioIndex) = (scanned.input, scanned.videoIndex, scanned.audioIndex)
+        let stream = input.streams[videoIndex]
+        var plan = LadderPlanner(preset: preset).plan(
+            .init(
+                width: stream.width, height: stream.height, rotation: stream.rotation,
+                averageFrameRate: stream.averageFrameRate.doubleValue, realFrameRate: stream.realFrameRate.doubleValue
+            ))
+        plan.rungs = [rung]
+        plan.codecs = [.h264]
+        var fast = preset
+        fast.x264Preset = firstRungX264Preset
+        fast.codecs = [.h264]
+        let loudness = try LadderTranscoder.planLoudness(
+            admitted, audioIndex: audioIndex, preset: preset, bitratesKbps: [rung.audioBitrateKbps])
+        let converter = try HDRConverter.make(for: admitted)
+        let session = try LadderSession(
+            input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: fast,
+            destination: { rung, _ in .hlsEvent(directory: directory + "/" + rung.id) }, limits: admitted.limits,
+            threads: encoderThreads, converter: converter)
+        session.normalizeLoudness(loudness)
+        let duration = admitted.info.durationSeconds ?? 0
+        // While it grows, BANDWIDTH is the rung's cap (VBV max rate and its audio): no segment measured yet can
+        // promise the peak of those still to come.
+        let cap = (rung.maxBitrateKbps + (audioIndex == nil ? 0 : rung.audioBitrateKbps)) * 1000
+        let frameRate = plan.frameRateValue
+        var announced = false
+        var failure: (any Error)?
+        func announce(complete: Bool) throws -> Report {
+            var rendition = try Self.rendition(id: rung.id, rung: rung, directory: directory, cap: complete ? nil : cap)
+            rendition.frames = session.outputs[0].framesEncoded
+            rendition.crf = rung.crf
+            if !announced {
+                _ = try session.writePosters(jpeg: directory + "/poster.jpg", webp: directory + "/poster.webp")
+            }
+            try Self.writeMaster(
+                [rendition], directory: directory, frameRate: frameRate, complete: complete, type: .event)
+            announced = true
+            let report = Report(
+                mode: .firstRung, reason: reason, durationSeconds: duration, renditions: [rendition],
+                complete: complete)
+            try ready(report)
+            return report
+        }
+        let playlist = directory + "/" + rung.id + "/index.m3u8"
+        _ = try session.run(duration: duration, isCancelled: isCancelled) { _ in
+            guard !announced, failure == nil, Self.segmentCount(playlist) >= 2 else { return }
+            do { _ = try announce(complete: false) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return try announce(complete: true)
+    }
+
+    /// The segments a media playlist lists now (0 before the muxer first writes it).
+    static func segmentCount(_ playlist: String) -> Int {
+        guard let bytes = try? ReadOnlyFile.contents(of: playlist) else { return 0 }
+        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .filter { $0.hasPrefix("#EXTINF:") }.count
+    }
+}
