@@ -223,8 +223,11 @@ import Glibc
                 let feed = try await MultiHostRig.get(server.base + "/v1/feed")
                 #expect(feed.status == 200 && feed.body.contains(master), "\(server.base): \(feed)")
                 #expect(feed.body.contains("\"state\":\"playable\""), "\(feed)")
+                // One rung (9.9), no I-frame playlist (6.1), and a playlist that grows as EVENT until it ends (8.6):
+                // what a provisional master is (docs/hls.md).
                 let check = try await ChildProcess.run([
-                    MultiHostRig.reel, "hls-check", server.base + "/media/" + master,
+                    MultiHostRig.reel, "hls-check", "--waive", "9.9", "--waive", "6.1", "--waive", "8.6",
+                    server.base + "/media/" + master,
                 ])
                 #expect(check.status == 0, "\(server.base): \(check.stdout) \(check.stderr)")
             }
@@ -304,7 +307,9 @@ import Glibc
             #expect(jobs.allSatisfy { $0.attempts <= 1 }, "the outage spent no attempts: \(jobs)")
             let keys = try await rig.objectKeys()
             #expect(jobs.allSatisfy { keys.contains("originals/\($0.id)") }, "\(keys)")
-            let video = try #require(keys.first { $0.hasSuffix("/master.m3u8") }, "\(keys) \(jobs)")
+            // The ladder's master; a provisional rendition's (issue 64) waits for the sweep's grace period.
+            let video = try #require(
+                keys.first { $0.hasSuffix("/master.m3u8") && !$0.contains(".playable/") }, "\(keys) \(jobs)")
             let check = try await ChildProcess.run([MultiHostRig.reel, "hls-check", server.base + "/media/" + video])
             #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
         }
