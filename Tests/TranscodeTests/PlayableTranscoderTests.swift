@@ -1,4 +1,5 @@
 import Foundation
+import HLSCheck
 import Ingest
 import LibAV
 import MediaFixtures
@@ -77,6 +78,8 @@ import Testing
         _ = try VideoCompressor(preset: Self.compress).run(source: original, output: source, quality: .medium)
         let (report, reports, output) = try run(source, preset: Self.ladder())
         #expect(report.mode == .remux && report.reason == nil && report.complete)
+        // `reel compress` brought the audio to the target: copied.
+        #expect(report.audio == .copied)
         #expect(reports.count == 1 && reports[0].complete)
         let rendition = try #require(report.renditions.first)
         #expect(report.renditions.count == 1)
@@ -101,8 +104,27 @@ import Testing
         #expect(master.contains("BANDWIDTH=\(rendition.bandwidth),AVERAGE-BANDWIDTH=\(rendition.averageBandwidth)"))
         #expect(Double(rendition.bandwidth) >= (try measuredPeak(hls)))
         try expectPosters(in: output)
-        // `run` held the master to Apple's rules (`LadderTranscoder.checkAppleRules`); the I-frame playlist is there.
+        // `reel hls-check`: no MUST finding (one variant: 9.9 waived, as for a source too small for a second rung).
+        let check = HLSChecker(options: .init(waivedRules: ["9.9"])).check(master: output + "/master.m3u8")
+        #expect(check.mustCount == 0, "\(check.findings)")
         #expect(FileManager.default.fileExists(atPath: output + "/180p/iframes.m3u8"))
+    }
+
+    /// A tone at the synthetic clip's level is off the loudness target: the video is copied, the audio encoded again
+    /// at the rung's AAC rate, as long as the video.
+    @Test func audioOffTheTargetIsEncodedWhileTheVideoIsCopied() throws {
+        let source = directory.file("tone.mp4")
+        try SyntheticVideo(width: 320, height: 180, frameRate: (30, 1), seconds: 4).write(to: source)
+        let (report, _, output) = try run(source, preset: Self.ladder())
+        #expect(report.mode == .remux, "\(String(describing: report.reason))")
+        #expect(report.audio == .encoded)
+        let hls = try HLSRendition(directory: output + "/180p")
+        let reading = try HLSRendition.read(try hls.joined(hls.segments, to: directory.file("all.mp4")))
+        #expect(reading.audio?.codecName == "aac" && reading.audio?.sampleRate == 48_000)
+        #expect(reading.decodedFrames == 120)
+        // 1024 samples a packet at 48 kHz: about 4 s of audio.
+        #expect(abs(Double(reading.audioPacketSizes.count) * 1024 / 48_000 - 4) < 0.2)
+        #expect(report.renditions[0].codecs.hasSuffix("mp4a.40.2"))
     }
 
     /// FFmpeg 5.1's hls muxer drops a copied stream's display matrix (docs/quirks.md): the first rung, upright.
@@ -113,7 +135,7 @@ import Testing
         clip.audio = nil
         try clip.write(to: source)
         let (report, _, output) = try run(source, preset: Self.ladder(segmentSeconds: 1))
-        #expect(report.mode == .firstRung && report.reason == .rotated)
+        #expect(report.mode == .firstRung && report.reason == .rotated && report.audio == .none)
         let rendition = try #require(report.renditions.first)
         #expect(rendition.width == 90 && rendition.height == 160)
         #expect(rendition.codecs.hasPrefix("avc1.") && !rendition.codecs.contains("mp4a"))

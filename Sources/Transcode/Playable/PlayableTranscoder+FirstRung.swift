@@ -52,7 +52,8 @@ extension PlayableTranscoder {
                 [rendition], directory: directory, frameRate: frameRate, complete: complete, type: .event)
             announced = true
             let report = Report(
-                mode: .firstRung, reason: reason, durationSeconds: duration, renditions: [rendition],
+                mode: .firstRung, reason: reason, audio: audioIndex == nil ? .none : .encoded,
+                durationSeconds: duration, renditions: [rendition],
                 complete: complete)
             try ready(report)
             return report
