@@ -1,13 +1,15 @@
 import Foundation
 import Ingest
 import MediaFixtures
+import Synchronization
 import Testing
 
 @testable import Transcode
 
 /// Measures the provisional step against the ladder (issue 64), as the job runs them: admission, the provisional
 /// rendition, then the ladder. Off unless `REEL_PLAYABLE_BENCH` names clips (colon-separated); prints one line per
-/// clip. `REEL_PLAYABLE_X264` sets the first rung's x264 preset; `REEL_PLAYABLE_LADDER=0` skips the ladder.
+/// clip. `REEL_PLAYABLE_X264` sets the first rung's x264 preset; `REEL_PLAYABLE_LADDER=0` skips the ladder;
+/// `REEL_PLAYABLE_CONCURRENT=1` runs the provisional step on a thread of its own beside the ladder instead.
 @Suite(
     .timeLimit(.minutes(60)), .enabled(if: ProcessInfo.processInfo.environment["REEL_PLAYABLE_BENCH"] != nil))
 struct PlayableBenchTests {
@@ -26,6 +28,10 @@ struct PlayableBenchTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let preset = try LadderPreset.load(from: root.appendingPathComponent("Presets/ladder.json").path)
+        if environment["REEL_PLAYABLE_CONCURRENT"] == "1" {
+            for clip in clips { try concurrently(clip, preset: preset, x264: x264) }
+            return
+        }
         for clip in clips {
             let directory = try TemporaryDirectory()
             let started = Date()
@@ -48,7 +54,7 @@ struct PlayableBenchTests {
                 ladderCPU = Self.cpuSeconds() - cpu2
             }
             let rendition = report.renditions[0]
-            // What the whole-file loudness reading costs alone (the first rung waits for it before its first frame).
+            // What the whole-file loudness reading costs alone (the ladder makes it; the first rung reads 10 s).
             let loudnessStarted = Date()
             let cpu3 = Self.cpuSeconds()
             _ = try LadderTranscoder.planLoudness(
@@ -67,5 +73,31 @@ struct PlayableBenchTests {
                 + "loudness reading alone \(f(loudnessWall)) s, \(f(loudnessCPU)) CPU-s"
             print(line)
         }
+    }
+
+    /// The provisional step on a thread of its own while the ladder runs: when playable.json comes, and the whole.
+    func concurrently(_ clip: String, preset: LadderPreset, x264: String) throws {
+        let directory = try TemporaryDirectory()
+        let started = Date()
+        let cpu0 = Self.cpuSeconds()
+        let admitted = try AdmissionPolicy().admitVideo(path: clip)
+        let times = Mutex<(ready: Double?, done: Double?)>((nil, nil))
+        let output = directory.file("playable")
+        let thread = Thread {
+            _ = try? PlayableTranscoder(preset: preset, firstRungX264Preset: x264).run(admitted, into: output) { _ in
+                times.withLock { if $0.ready == nil { $0.ready = Date().timeIntervalSince(started) } }
+            }
+            times.withLock { $0.done = Date().timeIntervalSince(started) }
+        }
+        thread.start()
+        _ = try LadderTranscoder(preset: preset).run(admitted, output: directory.file("media"))
+        let ladderDone = Date().timeIntervalSince(started)
+        while times.withLock({ $0.done == nil }) { usleep(10_000) }
+        let (ready, done) = times.withLock { ($0.ready ?? -1, $0.done ?? -1) }
+        func f(_ value: Double) -> String { String(format: "%.2f", value) }
+        print(
+            "bench concurrent \((clip as NSString).lastPathComponent): playable.json at \(f(ready)) s, provisional done "
+                + "at \(f(done)) s, ladder done at \(f(ladderDone)) s, all \(f(max(done, ladderDone))) s, "
+                + "\(f(Self.cpuSeconds() - cpu0)) CPU-s")
     }
 }

@@ -44,8 +44,10 @@ import Transcode
         let outcome = JobRunner(policy: AdmissionPolicy(), ladder: Self.ladder).process(job)
         let summary = try #require(outcome.video, "\(outcome)")
         // Before: three safe opens (sniff, check, the transcoder's admission) and three libav opens. The loudness
-        // pre-pass reads the audio stream on an input of its own: one open more.
-        #expect(watcher.opens() == 4)
+        // pre-pass reads the audio stream on an input of its own: one open more. The provisional rendition (issue 64)
+        // reads the upload once for its scan and its copy or first rung, and once for its loudness: two more.
+        #expect(watcher.opens() == 6)
+        #expect(FileManager.default.fileExists(atPath: job.playableFile), "the job left a provisional rendition")
         #expect(outcome.info?.kind == .video && outcome.info?.video?.displayWidth == 320 && outcome.info?.path == "")
         // The hints the job reports are those of the files it wrote.
         for rendition in summary.renditions {

@@ -6,9 +6,10 @@ internal import MediaModel
 
 extension PlayableTranscoder {
     /// The ladder's lowest rung alone, through the ladder's own session (HDR converted to SDR, made upright,
-    /// scaled, on the ladder's frame-rate clock and keyframe grid, its audio at the whole-file loudness gain), at
-    /// `firstRungX264Preset` into an `EVENT` playlist that libavformat rewrites (temporary file and rename) after
-    /// each segment. `ready` is called once two segments are listed, and at the end.
+    /// scaled, on the ladder's frame-rate clock and keyframe grid, its audio at the loudness gain of its first
+    /// seconds, `PlayableLoudness`), at `firstRungX264Preset` into an `EVENT` playlist that libavformat rewrites
+    /// (temporary file and rename) after each segment. `ready` is called once two segments are listed, and at the
+    /// end.
     func firstRung(
         _ admitted: AdmittedVideo, scanned: PlayableScan.Scanned, rung: LadderPlan.Rung, reason: PlayablePlan.Reason,
         into directory: String, ready: (Report) throws -> Void, isCancelled: @Sendable () -> Bool
@@ -25,8 +26,8 @@ extension PlayableTranscoder {
         var fast = preset
         fast.x264Preset = firstRungX264Preset
         fast.codecs = [.h264]
-        let loudness = try LadderTranscoder.planLoudness(
-            admitted, audioIndex: audioIndex, preset: preset, bitratesKbps: [rung.audioBitrateKbps])
+        let loudness = try PlayableLoudness.plan(
+            admitted, audioIndex: audioIndex, preset: preset, bitrateKbps: rung.audioBitrateKbps)
         let converter = try HDRConverter.make(for: admitted)
         let session = try LadderSession(
             input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: fast,
@@ -51,7 +52,8 @@ extension PlayableTranscoder {
                 [rendition], directory: directory, frameRate: frameRate, complete: complete, type: .event)
             announced = true
             let report = Report(
-                mode: .firstRung, reason: reason, durationSeconds: duration, renditions: [rendition],
+                mode: .firstRung, reason: reason, audio: audioIndex == nil ? .none : .encoded,
+                durationSeconds: duration, renditions: [rendition],
                 complete: complete)
             try ready(report)
             return report

@@ -17,11 +17,18 @@ package struct PlayableTranscoder: Sendable {
         case firstRung = "first_rung"
     }
 
+    /// The provisional rendition's audio: none, the upload's packets, or encoded at the loudness target.
+    package enum Audio: String, Sendable {
+        case none, copied, encoded
+    }
+
     /// What the directory holds when `ready` is called.
     package struct Report: Sendable {
         package var mode: Mode
         /// Why the upload was not copied; nil for `remux`.
         package var reason: PlayablePlan.Reason?
+        /// What became of the upload's audio.
+        package var audio: Audio
         package var durationSeconds: Double
         /// One rendition, its playlist relative to the directory.
         package var renditions: [TranscodeSummary.Rendition]
@@ -107,7 +114,8 @@ package struct PlayableTranscoder: Sendable {
         let frameRate = admitted.info.video.map { $0.averageFrameRate > 0 ? $0.averageFrameRate : $0.realFrameRate }
         try Self.writeMaster([rendition], directory: directory, frameRate: frameRate ?? 30, complete: true, type: .vod)
         let report = Report(
-            mode: .remux, reason: nil, durationSeconds: admitted.info.durationSeconds ?? 0, renditions: [rendition],
+            mode: .remux, reason: nil, audio: audioIndex == nil ? .none : normalize == nil ? .copied : .encoded,
+            durationSeconds: admitted.info.durationSeconds ?? 0, renditions: [rendition],
             complete: true)
         try ready(report)
         return report
