@@ -22,6 +22,8 @@ struct LoudnessPrePass {
     /// shipped admission limit. A longer track (a limit raised, or an audio stream that outlasts its container's
     /// duration) is measured all the same, with its gain unrefined.
     var keptSeconds = 600.0
+    /// Stops once this much audio is read (the first rung's reading, issue 64); nil reads it all.
+    var readSeconds: Double?
 
     /// - Throws: `TranscodeError`: the upload could not be opened again, or a libav or libebur128 call failed
     ///   (named in the message).
@@ -41,8 +43,11 @@ struct LoudnessPrePass {
             var samples = Array(repeating: [Float](), count: audio.channels)
             var keeps = true
             let kept = Int(keptSeconds * Double(audio.sampleRate))
+            let wanted = readSeconds.map { Int($0 * Double(audio.sampleRate)) } ?? .max
+            var read = 0
             func add(_ converted: Frame) throws {
                 let channels = try converted.floatChannels()
+                read += channels.first?.count ?? 0
                 try meter.add(interleaved: Self.interleave(channels))
                 guard keeps else { return }
                 for (index, channel) in channels.enumerated() { samples[index] += channel }
@@ -62,7 +67,7 @@ struct LoudnessPrePass {
                     frame.unref()
                 }
             }
-            while try input.read(into: packet) == .output {
+            while read < wanted, try input.read(into: packet) == .output {
                 defer { packet.unref() }
                 guard packet.streamIndex == audioIndex else { continue }
                 _ = try decoder.send(packet)
