@@ -199,14 +199,8 @@ package struct LadderTranscoder: Sendable {
                 posterTimeSeconds: posterTime, storyboard: storyboard, elapsedSeconds: 0, rateAnalysis: rateAnalysis,
                 rateCheck: rateCheck, loudness: loudness?.record(after: session.loudness)
             )
-        } catch let error as TranscodeError {
-            throw TranscodeError(error.kind, path: source)
-        } catch let error as AVError {
-            throw TranscodeError(error, path: source)
-        } catch let error as FileSystemError {
-            throw TranscodeError(error, path: source)
         } catch {
-            throw TranscodeError(.outputFailed, "\(error)", path: source)
+            throw TranscodeError(wrapping: error, path: source)
         }
     }
 

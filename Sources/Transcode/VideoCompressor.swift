@@ -66,16 +66,10 @@ package struct VideoCompressor: Sendable {
                 summary.loudness = loudness?.record(after: normalizer)
             }
             try staging.publish("output.mp4", to: output)
-        } catch let error as TranscodeError {
-            throw TranscodeError(error.kind, path: source)
         } catch let error as Rejection {
             throw TranscodeError(.rejected(error), path: source)
-        } catch let error as AVError {
-            throw TranscodeError(error, path: source)
-        } catch let error as FileSystemError {
-            throw TranscodeError(error, path: source)
         } catch {
-            throw TranscodeError(.outputFailed, "\(error)", path: source)
+            throw TranscodeError(wrapping: error, path: source)
         }
         summary.bytes = (try? ReadOnlyFile(path: output))?.size ?? 0
         summary.elapsedSeconds = Date().timeIntervalSince(started)

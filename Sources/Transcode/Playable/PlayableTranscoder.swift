@@ -71,14 +71,8 @@ package struct PlayableTranscoder: Sendable {
                     admitted, scanned: scanned, rung: rung, reason: reason, into: directory, ready: ready,
                     isCancelled: isCancelled)
             }
-        } catch let error as TranscodeError {
-            throw TranscodeError(error.kind, path: source)
-        } catch let error as AVError {
-            throw TranscodeError(error, path: source)
-        } catch let error as FileSystemError {
-            throw TranscodeError(error, path: source)
         } catch {
-            throw TranscodeError(.outputFailed, "\(error)", path: source)
+            throw TranscodeError(wrapping: error, path: source)
         }
     }
 
