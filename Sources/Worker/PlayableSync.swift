@@ -26,11 +26,6 @@ struct PlayableSync {
         abandoned == nil && !isFinished && now - lastLook >= Self.lookInterval
     }
 
-    /// The segment and init-segment names a media playlist lists, in order (pure).
-    static func files(listedIn playlist: String) -> [String] {
-        initSegments(listedIn: playlist) + segments(listedIn: playlist)
-    }
-
     /// The init segments (`#EXT-X-MAP`) a media playlist names.
     static func initSegments(listedIn playlist: String) -> [String] {
         playlist.split(whereSeparator: \.isNewline).compactMap { line in

@@ -156,7 +156,10 @@ import Testing
 
     @Test func aPlaylistsFilesAreReadPlainAndEndedOnce() {
         let text = "#EXTM3U\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:2,\nseg_000.m4s\n\n#EXTINF:2,\nseg_001.m4s\n"
-        #expect(PlayableSync.files(listedIn: text) == ["init.mp4", "seg_000.m4s", "seg_001.m4s"])
+        #expect(
+            PlayableSync.initSegments(listedIn: text) + PlayableSync.segments(listedIn: text) == [
+                "init.mp4", "seg_000.m4s", "seg_001.m4s",
+            ])
         #expect(PlayableSync.ended(text) == text + "#EXT-X-ENDLIST\n")
         #expect(PlayableSync.ended(PlayableSync.ended(text)) == text + "#EXT-X-ENDLIST\n")
         #expect(PlayableSync.ended("#EXTM3U") == "#EXTM3U\n#EXT-X-ENDLIST\n")
