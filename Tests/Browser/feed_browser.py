@@ -587,13 +587,15 @@ def run_upload(arguments, report):
             if (index < 0 || !player) return null;
             return {index, current: s.current, state: s.states[index], master: s.masters[index],
                     time: player.currentTime, playerState: player.state, rendition: player.rendition,
-                    now: performance.now()};
+                    engine: player.engine, stalls: s.stalls, now: performance.now()};
         })()"""
         deadline = time.time() + 180
         state, timeline, first_time = None, {}, None
         while time.time() < deadline:
             state = page.evaluate("window.reelUpload.state")
             seen = page.evaluate(post_player)
+            if seen and ".playable/" in seen["master"]:
+                timeline["lastProvisional"] = seen
             if seen and seen["index"] == seen["current"] and seen["time"] > 0 and seen["playerState"] == "playing":
                 if "firstPlaying" not in timeline:
                     timeline["firstPlaying"] = seen
@@ -605,6 +607,9 @@ def run_upload(arguments, report):
                 break
             time.sleep(0.05)
         timeline["sameDocument"] = page.evaluate("window.reelSameDocument === true")
+        timeline.update(page.evaluate(
+            "(() => { const s = window.reel.snapshot(); return {growingEngine: s.growingEngine, "
+            "growingRetries: s.growingRetries, stalls: s.stalls}; })()"))
         report["upload"] = state
         report["uploadTimeline"] = timeline
         report["uploadStatusText"] = page.evaluate("document.getElementById('upload-status').textContent")

@@ -25,14 +25,7 @@ import ViewerAnalytics
         ]
         var hlsJSServer: ChildProcess?
         if engine == "hls.js" {
-            let vendor = Self.packageRoot.appendingPathComponent(".build/vendor")
-            try #require(
-                FileManager.default.fileExists(atPath: vendor.appendingPathComponent("hls.mjs").path),
-                "hls.js is missing: scripts/install-deps.sh test runs scripts/fetch-hlsjs.py")
-            let files = try ChildProcess([
-                "/usr/bin/env", "python3", Self.browserFolder.appendingPathComponent("cors_file_server.py").path,
-                vendor.path,
-            ])
+            let files = try Self.hlsJSFileServer()
             hlsJSServer = files
             #expect(
                 await listens(files, prefix: "listening on "),
@@ -167,18 +160,29 @@ import ViewerAnalytics
     /// the worker (running in the server) has published it. Issue 64: the post plays first in the feed while its
     /// job is still processing (its provisional rendition), then on its ladder's master once published, in the same
     /// document. How soon it plays is the bench's to measure (scripts/bench-playable.sh), not a test's.
-    @Test func theUploadFormSendsAClipAndFollowsItsJobUntilItIsPublished() async throws {
+    ///
+    /// With hls.js offered, the page plays natively but the growing provisional playlist on hls.js; without it,
+    /// Chromium's own player, which may fail on a growing playlist and is then attached again (app.js,
+    /// `retryGrowing`).
+    @Test(arguments: [true, false])
+    func theUploadFormSendsAClipAndFollowsItsJobUntilItIsPublished(offeringHlsJS: Bool) async throws {
         let directory = try TemporaryDirectory()
         let catalog = directory.file("catalog.sqlite")
         let created = try await ReelProcess.run(["token", "create", "--database", catalog, "--name", "browser"])
         #expect(created.status == 0, "\(created.stderr)")
         let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try FileManager.default.createDirectory(atPath: directory.file("inbox"), withIntermediateDirectories: true)
-        let server = try ChildProcess([
+        var serveArguments = [
             ReelProcess.executable, "serve", "--database", catalog, "--library", directory.file("library"),
             "--inbox", directory.file("inbox"), "--settle", "0.3", "--poll-interval", "0.1", "--port", "0",
-        ])
-        try await withProcesses([server]) {
+        ]
+        let files = offeringHlsJS ? try Self.hlsJSFileServer() : nil
+        if let files {
+            #expect(await listens(files, prefix: "listening on "), "the hls.js file server: \(files.stderr)")
+            serveArguments += ["--hls-js-url", Self.listeningURL(files) + "/hls.mjs"]
+        }
+        let server = try ChildProcess(serveArguments)
+        try await withProcesses([server, files]) {
             #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
             // Over 2 MB, so it goes up in more than one PATCH.
             let clip = directory.file("holiday clip.mp4")
@@ -218,6 +222,13 @@ import ViewerAnalytics
             let timeline = try #require(report["uploadTimeline"] as? [String: Any])
             let first = try #require(timeline["firstPlaying"] as? [String: Any], "the post never played: \(timeline)")
             #expect(first["state"] as? String == "playable", "it first played before its ladder was done: \(first)")
+            #expect(timeline["growingEngine"] as? String == (offeringHlsJS ? "hls.js" : "native"), "\(timeline)")
+            #expect(first["engine"] as? String == timeline["growingEngine"] as? String, "\(first)")
+            if offeringHlsJS {
+                #expect(timeline["growingRetries"] as? Int == 0, "\(timeline)")
+                let provisional = try #require(timeline["lastProvisional"] as? [String: Any], "\(timeline)")
+                #expect(provisional["stalls"] as? Int == 0, "it stalled on its provisional rendition: \(provisional)")
+            }
             #expect((first["master"] as? String)?.contains(".e1.playable/master.m3u8") == true, "\(first)")
             let uploadedAt = try #require(upload["uploadedAt"] as? Double)
             let playableAt = try #require(upload["playableAt"] as? Double)
@@ -229,8 +240,11 @@ import ViewerAnalytics
             #expect(ladder["master"] as? String == "/media/videos/\(job.id).e1/master.m3u8", "\(ladder)")
             #expect(timeline["sameDocument"] as? Bool == true, "the page was reloaded")
             print(
-                "web client upload: playing \(Int(firstAt - uploadedAt)) ms after the last PATCH, published after "
-                    + "\(Int(publishedAt - uploadedAt)) ms")
+                "web client upload (\(offeringHlsJS ? "hls.js offered" : "native only")): playing "
+                    + "\(Int(firstAt - uploadedAt)) ms after the last PATCH, published after "
+                    + "\(Int(publishedAt - uploadedAt)) ms, \(timeline["growingRetries"] ?? "?") retries, "
+                    + "\((timeline["lastProvisional"] as? [String: Any])?["stalls"] ?? "?") stalls on the provisional "
+                    + "rendition, \(timeline["stalls"] ?? "?") in all")
         }
     }
 
@@ -243,6 +257,17 @@ import ViewerAnalytics
 
     static var browserFolder: URL { packageRoot.appendingPathComponent("Tests/Browser") }
     static var driver: String { browserFolder.appendingPathComponent("feed_browser.py").path }
+
+    /// `.build/vendor/hls.mjs` served from another origin, as from a CDN, by `cors_file_server.py`.
+    static func hlsJSFileServer() throws -> ChildProcess {
+        let vendor = packageRoot.appendingPathComponent(".build/vendor")
+        try #require(
+            FileManager.default.fileExists(atPath: vendor.appendingPathComponent("hls.mjs").path),
+            "hls.js is missing: scripts/install-deps.sh test runs scripts/fetch-hlsjs.py")
+        return try ChildProcess([
+            "/usr/bin/env", "python3", browserFolder.appendingPathComponent("cors_file_server.py").path, vendor.path,
+        ])
+    }
 
     /// The URL from a child's first line, "listening on http://127.0.0.1:PORT".
     static func listeningURL(_ child: ChildProcess) -> String {

@@ -52,6 +52,7 @@
 
   const state = {
     engine: "none",          // "native" | "hls.js" | "none"
+    growingEngine: "none",   // the engine for a playable post's growing (EVENT) playlist
     items: [],               // feed items, in order
     sections: [],            // one <section> per item
     nextCursor: undefined,   // undefined: first page not loaded; null: the feed has no more pages
@@ -66,6 +67,7 @@
     becameCurrentAt: {},     // item index -> ms
     startups: [],            // ms from becoming current to the first frame, per item played
     stalls: 0,
+    growingRetries: 0,       // native players attached again after a growing playlist failed
     mediaBytes: 0,
     errors: [],
     view: null,              // the current item's view, for viewer events (see beginView)
@@ -123,6 +125,7 @@
     });
     video.addEventListener("error", () => {
       if (player.item === null || !video.error) return;
+      if (retryGrowing(player)) return;
       const message = `video ${state.items[player.item].id} cannot play: ${mediaErrorName(video.error.code)}` +
         (video.error.message ? ` (${video.error.message})` : "");
       recordError(message, state.items[player.item].id);
@@ -130,6 +133,29 @@
       state.sections[player.item].querySelector(".note").textContent = "This video cannot play here.";
     });
     return player;
+  }
+
+  // Without hls.js, a playable post plays natively, where a growing playlist can fail while it is still short
+  // (chooseGrowingEngine): it is attached again from where it was, with exponential back-off, before it counts as
+  // failed.
+  function mayRetryGrowing(player, index) {
+    return player.item === index && state.items[index].state === "playable" && player.engine === "native" &&
+      player.retries < 4;
+  }
+
+  function retryGrowing(player) {
+    const index = player.item;
+    if (!mayRetryGrowing(player, index)) return false;
+    const retries = player.retries + 1;
+    const at = player.video.currentTime;
+    state.growingRetries += 1;
+    setTimeout(() => {
+      if (player.item !== index) return;
+      release(player);
+      attach(player, index, at, retries);
+      if (index === state.current) playCurrent(player);
+    }, 250 * 2 ** (retries - 1));
+    return true;
   }
 
   function mediaErrorName(code) {
@@ -147,12 +173,29 @@
   function chooseEngine(probe) {
     const native = probe.canPlayType("application/vnd.apple.mpegurl") !== "";
     if (native && !(params.get("engine") === "hls.js" && hlsJSURL)) return Promise.resolve("native");
-    if (!hlsJSURL) return Promise.resolve("none");
+    return loadSupportedHlsJs().then((loaded) => (loaded ? "hls.js" : "none"));
+  }
+
+  function loadSupportedHlsJs() {
+    if (!hlsJSURL) return Promise.resolve(false);
     return loadHlsJs(hlsJSURL).then((Hls) => {
-      if (!Hls || !Hls.isSupported()) return "none";
+      if (!Hls || !Hls.isSupported()) return false;
       window.Hls = Hls;
-      return "hls.js";
+      return true;
     });
+  }
+
+  // A playable post's playlist grows (EVENT, no ENDLIST yet). Chromium's own HLS player takes that for a live
+  // stream: it skips ahead by however long the player waited to start, and fails (DEMUXER_ERROR_COULD_NOT_PARSE)
+  // when that passes the segments listed so far. hls.js starts such a playlist at its beginning, so a page playing
+  // natively still loads hls.js, when offered, for these posts alone (docs/quirks.md).
+  function chooseGrowingEngine() {
+    if (state.engine !== "native") return Promise.resolve(state.engine);
+    return loadSupportedHlsJs().then((loaded) => (loaded ? "hls.js" : "native"), () => "native");
+  }
+
+  function engineFor(item) {
+    return item.state === "playable" ? state.growingEngine : state.engine;
   }
 
   // hls.js ships both as a classic script (window.Hls) and as an ES module (default export).
@@ -168,10 +211,12 @@
   }
 
   /// `startAt`: the second to start from (a post whose ladder replaced its provisional rendition mid-play).
-  function attach(player, index, startAt = 0) {
+  /// `retries`: how many times this post was attached again after its growing playlist failed (retryGrowing).
+  function attach(player, index, startAt = 0, retries = 0) {
     const item = state.items[index];
     const video = player.video;
     player.item = index;
+    player.retries = retries;
     player.waiting = false;
     player.loops = 0;
     player.lastTime = 0;
@@ -180,7 +225,8 @@
     video.preload = "auto";
     state.sections[index].querySelector(".stage").appendChild(video);
     video.setAttribute("aria-hidden", "false");
-    if (state.engine === "hls.js") {
+    player.engine = engineFor(item);
+    if (player.engine === "hls.js") {
       const isCurrent = index === state.current;
       const buffer = isCurrent ? config.currentBufferSeconds : neighbourBufferSeconds(index);
       // A playable post's provisional playlist may still grow (EVENT): it starts at the beginning, not at its live
@@ -313,6 +359,8 @@
         if (error.name === "NotAllowedError" && !video.muted) {
           setMuted(true);
           video.play().catch(() => {});
+        } else if (error.name === "NotSupportedError" && mayRetryGrowing(player, index)) {
+          // retryGrowing, on the element's error event, attaches it again.
         } else if (error.name !== "AbortError" && error.name !== "NotAllowedError") {
           recordError(`play() of video ${state.items[index].id}: ${error.name} ${error.message}`, state.items[index].id);
         }
@@ -765,6 +813,7 @@
         item: player.item,
         id: player.item === null ? null : state.items[player.item].id,
         state: playerState(player),
+        engine: player.item === null ? null : player.engine,
         bufferedSeconds: player.item === null ? 0 : Number(bufferedAhead(player.video).toFixed(2)),
         currentTime: Number(player.video.currentTime.toFixed(2)),
         readyState: player.video.readyState,
@@ -779,6 +828,8 @@
       becameCurrentAt: state.becameCurrentAt,
       startups: state.startups,
       stalls: state.stalls,
+      growingRetries: state.growingRetries,
+      growingEngine: state.growingEngine,
       prefetch: config.prefetch,
       neighbourCaps: state.neighbourCaps,
       throughputBps: window.ReelPrefetch ? Math.round(window.ReelPrefetch.harmonicMean(state.throughput)) : 0,
@@ -843,6 +894,8 @@
       recordError(error.message);
       state.engine = "none";
     }
+    state.growingEngine = state.engine;
+    chooseGrowingEngine().then((engine) => { state.growingEngine = engine; });
     if (state.engine === "none") {
       showStatus("This browser cannot play HLS. The server's operator can offer hls.js with reel serve --hls-js-url.");
     }
