@@ -224,10 +224,12 @@ import Glibc
                 #expect(feed.status == 200 && feed.body.contains(master), "\(server.base): \(feed)")
                 #expect(feed.body.contains("\"state\":\"playable\""), "\(feed)")
                 // One rung (9.9), no I-frame playlist (6.1), and a playlist that grows as EVENT until it ends (8.6):
-                // what a provisional master is (docs/hls.md).
+                // what a provisional master is (docs/hls.md). Its worker died after storing the 3 s clip's first
+                // two 1 s segments when the rung was still growing, so the playlist may stay unended (RFC8216 6.2.1)
+                // and BANDWIDTH may be the rung's cap rather than a measured peak (1.27) until the ladder replaces it.
                 let check = try await ChildProcess.run([
                     MultiHostRig.reel, "hls-check", "--waive", "9.9", "--waive", "6.1", "--waive", "8.6",
-                    server.base + "/media/" + master,
+                    "--waive", "RFC8216 6.2.1", "--waive", "1.27", server.base + "/media/" + master,
                 ])
                 #expect(check.status == 0, "\(server.base): \(check.stdout) \(check.stderr)")
             }

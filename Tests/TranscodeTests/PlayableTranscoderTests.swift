@@ -188,9 +188,15 @@ import Testing
         var clip = SyntheticVideo(width: 320, height: 180, frameRate: (30, 1), seconds: 2)
         (clip.codec, clip.tenBit) = ("libx265", true)
         try clip.write(to: source)
-        let (report, _, output) = try run(source, preset: Self.ladder(segmentSeconds: 1))
+        // The ladder's 2 s segments; the first rung cuts 1 s ones, so its first two cost 2 s of decoding, not 4.
+        let (report, _, output) = try run(source, preset: Self.ladder(segmentSeconds: 2))
         #expect(report.mode == .firstRung && report.reason == .notH264 && report.complete)
         let hls = try HLSRendition(directory: output + "/90p")
+        #expect(hls.segments.count == 2 && hls.playlist.contains("#EXT-X-TARGETDURATION:1"), "\(hls.playlist)")
+        for segment in hls.segments {
+            let reading = try HLSRendition.read(try hls.joined([segment], to: directory.file("s.mp4")))
+            #expect(reading.packets.first?.isKeyframe == true)
+        }
         let reading = try HLSRendition.read(try hls.joined(hls.segments, to: directory.file("all.mp4")))
         #expect(reading.video.codecName == "h264" && reading.decodedFormat == .yuv420p)
         #expect(report.renditions[0].codecs.hasPrefix("avc1.64"))
