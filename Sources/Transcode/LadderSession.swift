@@ -81,6 +81,9 @@ final class LadderSession: @unchecked Sendable {
     private var picturesDecoded: Int64 = 0
     /// Turns HDR pictures into BT.709 SDR before anything else sees them; nil for SDR sources.
     private let converter: HDRConverter?
+    /// Scales HDR pictures to the one rung's size (still the wrong way up) before `converter` maps them: the
+    /// provisional rung's choice (`provisional`), nil for a ladder.
+    private let prescaler: RungScaler?
     /// Set when this session makes the 10-bit HDR rendition instead: pictures stay as they are, in 10 bits.
     private let hdr: HDRRendition?
 
@@ -93,6 +96,10 @@ final class LadderSession: @unchecked Sendable {
     ///   - references: H.264 CRFs by rung id, at which the `sample` slots of those rungs are encoded as well, and
     ///     measured (`referenceSSIMY`).
     ///   - trial: the first probes, made inside this encode (`firstProbes`); only in a ladder of H.264 alone.
+    ///   - provisional: the provisional rung's cheaper pictures (docs/hls.md): scaled by area averaging, not
+    ///     Lanczos, and, for one rung from an HDR source, scaled before they are converted (at 360x640 the
+    ///     conversion costs a ninth of 1080x1920's). A ladder converts first, so every rung, its poster and
+    ///     storyboard start from one SDR picture.
     init(
         input: InputContext, videoIndex: Int, audioIndex: Int?, plan: LadderPlan, preset: LadderPreset,
         destination: (LadderPlan.Rung, VideoCodec) -> RungOutput.Destination, limits: AdmissionLimits.Video,
@@ -100,10 +107,16 @@ final class LadderSession: @unchecked Sendable {
         storyboardDuration: Double? = nil, measure: Bool = false, pools: [[Range<Int64>]] = [],
         only: Set<String>? = nil, decodeLead: Int64? = nil,
         references: [String: Double] = [:], sample: [Range<Int64>] = [], trial: FirstProbeTrial? = nil,
-        converter: HDRConverter? = nil, hdr: HDRRendition? = nil
+        converter: HDRConverter? = nil, hdr: HDRRendition? = nil, provisional: Bool = false
     ) throws {
         precondition(converter == nil || hdr == nil, "a session makes SDR renditions or the HDR one, not both")
         self.converter = converter
+        prescaler =
+            provisional && converter != nil && plan.rungs.count == 1
+            ? plan.rungs.first.map { rung in
+                let coded = Self.codedSize(width: rung.width, height: rung.height, rotation: plan.rotation)
+                return RungScaler(width: coded.width, height: coded.height, format: .yuv420p10, filter: .area)
+            } : nil
         self.hdr = hdr
         self.input = input
         self.videoIndex = videoIndex
@@ -121,7 +134,9 @@ final class LadderSession: @unchecked Sendable {
         }
         let color = try hdr?.color ?? Self.outputColor(input, videoIndex, plan, converting: converter != nil)
         scalers = plan.rungs.map {
-            RungScaler(width: $0.width, height: $0.height, format: hdr == nil ? .yuv420p : .yuv420p10)
+            RungScaler(
+                width: $0.width, height: $0.height, format: hdr == nil ? .yuv420p : .yuv420p10,
+                filter: provisional ? .area : .lanczos)
         }
         audio =
             audioIndex == nil
@@ -289,10 +304,16 @@ final class LadderSession: @unchecked Sendable {
         }
     }
 
+    /// The size a picture has before it is turned upright by `rotation` (clockwise degrees) to `width`x`height`.
+    static func codedSize(width: Int, height: Int, rotation: Int) -> (width: Int, height: Int) {
+        abs(rotation) % 180 == 90 ? (height, width) : (width, height)
+    }
+
     /// A decoded picture converted (HDR to SDR) and turned upright, once however many slots it covers.
     private func picture(_ decoded: Frame, number: Int64) throws -> SourcePicture {
         if let prepared, prepared.number == number { return prepared }
-        let frame = try converter?.convert(decoded) ?? decoded
+        let small = try prescaler?.picture(from: SourcePicture(frame: decoded, number: number)) ?? decoded
+        let frame = try converter?.convert(small) ?? decoded
         let picture = SourcePicture(
             frame: try frame.upright(rotation: plan.rotation, depth10: hdr != nil), number: number)
         prepared = picture

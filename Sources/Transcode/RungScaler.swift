@@ -7,6 +7,8 @@ final class RungScaler: @unchecked Sendable {
     let height: Int
     /// yuv420p for the SDR renditions; yuv420p10 for an HDR rendition's.
     let format: PixelFormat
+    /// Lanczos for a ladder's rungs; area averaging for the provisional rung (LadderSession's `provisional`).
+    let filter: Scaler.Filter
     private var scaler: Scaler?
     private var scalerInput: (Int, Int, PixelFormat)?
     /// The last picture scaled and the number of the source picture it came from. The session emits one source
@@ -14,10 +16,11 @@ final class RungScaler: @unchecked Sendable {
     /// both reuse this instead of scaling again.
     private(set) var lastScaled: (source: Int64, frame: Frame)?
 
-    init(width: Int, height: Int, format: PixelFormat = .yuv420p) {
+    init(width: Int, height: Int, format: PixelFormat = .yuv420p, filter: Scaler.Filter = .lanczos) {
         self.width = width
         self.height = height
         self.format = format
+        self.filter = filter
     }
 
     /// Scales `source` (upright, any format) to this rung, reusing the last result when it is the same picture. A
@@ -36,7 +39,7 @@ final class RungScaler: @unchecked Sendable {
         if scaler == nil || scalerInput! != input {
             scaler = try Scaler(
                 inputWidth: input.0, inputHeight: input.1, inputFormat: input.2,
-                outputWidth: width, outputHeight: height, outputFormat: format, filter: .lanczos)
+                outputWidth: width, outputHeight: height, outputFormat: format, filter: filter)
             scalerInput = input
         }
         let scaled = try scaler!.scale(frame)

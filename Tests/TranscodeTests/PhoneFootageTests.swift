@@ -1,6 +1,7 @@
 import Deadlines
 import Foundation
 import Ingest
+import LibAV
 import MediaFixtures
 import MediaModel
 import TestTraits
@@ -62,6 +63,59 @@ struct PhoneFootageTests {
         #expect(saturation > wanted * 0.7, "\(clip): saturation \(saturation) against the source's \(wanted)")
         let poster = try await posterSaturation(folder + "/poster.jpg")
         #expect(poster > wanted * 0.7, "\(clip): the poster's saturation \(poster) against the source's \(wanted)")
+    }
+
+    /// Issue 64: an HDR upload's provisional rung, whose pictures are scaled (by area) before they are converted,
+    /// is BT.709 SDR as close to the SDR source as the ladder's own lowest rung, converted first and scaled by
+    /// Lanczos.
+    @Test(arguments: ["hlg", "pq-mastering", "dv84"])
+    func theProvisionalRungOfHDRIsSDRAsCloseAsTheLaddersLowest(clip: String) async throws {
+        let bed = try await PhoneTestBed.folder()
+        let provisional = directory.file(clip + "-playable"), ladder = directory.file(clip + "-ladder")
+        let (report, summary) = try await onOwnThread("makes \(clip)'s provisional rung and ladder") {
+            let admitted = try AdmissionPolicy().admitVideo(path: "\(bed)/\(clip).mp4")
+            let report = try PlayableTranscoder(preset: .default).run(admitted, into: provisional) { _ in }
+            return (report, try LadderTranscoder().run(source: "\(bed)/\(clip).mp4", output: ladder))
+        }
+        #expect(report.mode == .firstRung && report.complete, "\(clip): \(report)")
+        let first = try #require(report.renditions.first)
+        let lowest = try #require(summary.renditions.min { $0.height < $1.height })
+        #expect(first.id == lowest.id && first.width == lowest.width && first.height == lowest.height)
+        let tags = try await PhoneTestBed.videoTags(provisional + "/" + first.id + "/init.mp4")
+        #expect(
+            tags["color_primaries"] == "bt709" && tags["color_transfer"] == "bt709" && tags["color_space"] == "bt709",
+            "\(clip): \(tags)")
+        let early = try await PhoneTestBed.colourDifference(
+            reference: PhoneTestBed.source, test: provisional + "/" + first.id)
+        let final = try await PhoneTestBed.colourDifference(
+            reference: PhoneTestBed.source, test: ladder + "/" + lowest.id)
+        let (earlyDeltaE, finalDeltaE) = (try #require(early["ciede2000"]), try #require(final["ciede2000"]))
+        #expect(earlyDeltaE <= finalDeltaE + 0.5, "\(clip): CIEDE2000 \(earlyDeltaE), the ladder's \(finalDeltaE)")
+        let (earlySaturation, finalSaturation) = (
+            try #require(early["saturation_test"]), try #require(final["saturation_test"])
+        )
+        #expect(earlySaturation > finalSaturation * 0.9, "\(clip): saturation \(earlySaturation), \(finalSaturation)")
+        print("\(clip): provisional CIEDE2000 \(earlyDeltaE), the ladder's lowest rung \(finalDeltaE)")
+        guard clip == "hlg" else { return }
+        // Held sideways: the picture is scaled at its coded size, then turned upright.
+        let sideways = directory.file("hlg-rotated.mp4"), rotated = directory.file("hlg-rotated-playable")
+        let turned = try await onOwnThread("makes the rotated clip's provisional rung") {
+            let policy = InputPolicy(
+                format: "mov", formatWhitelist: ["mov"], codecWhitelist: ["hevc", "aac"], maxStreams: 4,
+                maxPixels: 1 << 24)
+            try Remuxer.remux(try InputContext(path: "\(bed)/hlg.mp4", policy: policy), to: sideways, rotation: 90) {
+                false
+            }
+            return try PlayableTranscoder(preset: .default).run(
+                try AdmissionPolicy().admitVideo(path: sideways), into: rotated
+            ) { _ in }
+        }
+        let upright = try #require(turned.renditions.first)
+        #expect(turned.mode == .firstRung && upright.width == first.height && upright.height == first.width)
+        let reading = try HLSRendition.read(
+            try HLSRendition(directory: rotated + "/" + upright.id).joined(
+                try HLSRendition(directory: rotated + "/" + upright.id).segments, to: directory.file("turned.mp4")))
+        #expect(reading.video.rotation == 0 && reading.decodedSize == (upright.width, upright.height))
     }
 
     /// With highlights (3x above SDR white before the conversion), the roll-off keeps them apart instead of

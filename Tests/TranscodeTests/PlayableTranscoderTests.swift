@@ -201,4 +201,13 @@ import Testing
         #expect(reading.video.codecName == "h264" && reading.decodedFormat == .yuv420p)
         #expect(report.renditions[0].codecs.hasPrefix("avc1.64"))
     }
+
+    /// Where the provisional rung scales an HDR picture before converting it: its coded size, for every rotation.
+    @Test func theProvisionalScaleIsAtTheCodedSize() {
+        for rotation in [0, 90, 180, 270, -90, -180, -270] {
+            let coded = LadderSession.codedSize(width: 360, height: 640, rotation: rotation)
+            let sideways = rotation % 180 != 0
+            #expect(coded == (sideways ? (640, 360) : (360, 640)), "\(rotation): \(coded)")
+        }
+    }
 }

@@ -37,7 +37,7 @@ extension PlayableTranscoder {
         let session = try LadderSession(
             input: input, videoIndex: videoIndex, audioIndex: audioIndex, plan: plan, preset: fast,
             destination: { rung, _ in .hlsEvent(directory: directory + "/" + rung.id) }, limits: admitted.limits,
-            threads: encoderThreads, converter: converter)
+            threads: encoderThreads, converter: converter, provisional: true)
         session.normalizeLoudness(loudness)
         let duration = admitted.info.durationSeconds ?? 0
         // While it grows, BANDWIDTH is the rung's cap (VBV max rate and its audio): no segment measured yet can
