@@ -18,7 +18,8 @@
 # as `reel compress` makes them. One upload at a time; the next starts a second after the last was published.
 # RUNS (10) runs per clip, engine and upload path; ENGINES ("dir s3"), MODES ("inbox tus") and CLIPS (names, all by
 # default) narrow it. BASELINE=path/to/other/reel runs the same uploads with that binary too, interleaved (an A/B: its
-# CPU per job as "today's ladder"); BASELINE_NAME names it in the figures.
+# CPU per job as "today's ladder"), and then times one more decode of each clip alone (the floor of a provisional
+# rendition decoded apart from the ladder); BASELINE_NAME names it in the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/weed-mini.sh
@@ -141,4 +142,13 @@ for run in $(seq "$runs"); do
     done
 done
 
-python3 scripts/lib/playable_report.py "$work/results.jsonl" "$runs" ${baseline:+"$baseline_name"}
+# With a baseline: the floor under any provisional rendition that decodes the upload apart from the ladder, the CPU
+# of decoding each clip's video once more, alone (the ffmpeg CLI, 2 threads, to null), against today's ladder.
+if [ -n "$baseline" ]; then
+    for clip in $clips; do
+        cpu=$( { /usr/bin/time -f '%U %S' ffmpeg -nostdin -hide_banner -loglevel error -threads 2 \
+            -i "${clip_path[$clip]}" -map 0:v:0 -f null - ; } 2>&1 | tail -1 | awk '{print $1 + $2}')
+        printf '{"clip": "%s", "decode_cpu_s": %s}\n' "$clip" "$cpu" >>"$work/decode.jsonl"
+    done
+fi
+python3 scripts/lib/playable_report.py "$work/results.jsonl" "$runs" ${baseline:+"$baseline_name" "$work/decode.jsonl"}

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The tables and figures of scripts/bench-playable.sh from scripts/lib/playable_probe.py's JSON lines.
 
-Usage: playable_report.py RESULTS.jsonl RUNS [BASELINE_NAME]
+Usage: playable_report.py RESULTS.jsonl RUNS [BASELINE_NAME DECODE.jsonl]
 Each line has the probe's fields and the labels engine (directory or the SeaweedFS name), binary (reel or baseline)
 and clip. Prints a table per engine (p50, p95 and max time to playable, p50 time to the complete ladder, p50 CPU s per
 job, per clip and upload path) and the harness's figures: the time to playable over every clip and run against Mux's
-published figures, and with a baseline the CPU per job and the time to playable against it.
+published figures, and with a baseline the CPU per job and the time to playable against it, and, from DECODE.jsonl
+(one decode of each clip's video alone), the least CPU a provisional rendition decoded apart from the ladder adds.
 """
 import json
 import sys
@@ -27,9 +28,13 @@ def percentile(values, p):
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
-def main(path, runs, baseline_name=None):
+def main(path, runs, baseline_name=None, decode_path=None):
     with open(path) as f:
         records = [json.loads(line) for line in f if line.strip()]
+    decodes = {}
+    if decode_path:
+        with open(decode_path) as f:
+            decodes = {d["clip"]: d["decode_cpu_s"] for d in (json.loads(line) for line in f if line.strip())}
     if not records:
         raise SystemExit("playable_report: no runs recorded")
     engines = list(dict.fromkeys(r["engine"] for r in records))
@@ -77,9 +82,25 @@ def main(path, runs, baseline_name=None):
                 result(f"time to playable, p50 over {what}, A/B", percentile(playable, 50),
                        f"today's ladder ({baseline_name})", percentile([r["playable_s"] for r in base], 50), "s",
                        "lower")
+                if decodes:
+                    print(f"\nA second decode alone (ffmpeg CLI, 2 threads, video to null) against today's ladder, "
+                          f"{engine}, {mode}:\n")
+                    print("| clip | decode CPU s | ladder CPU s (p50) | ladder + decode / ladder | "
+                          "with the provisional rendition / ladder |")
+                    print("|---|---|---|---|---|")
+                    for c in clips:
+                        ladder = percentile([r["cpu_s"] for r in base if r["clip"] == c], 50)
+                        ours = percentile([r["cpu_s"] for r in rs if r["clip"] == c], 50)
+                        if c in decodes and ladder > 0:
+                            print(f"| {c} | {decodes[c]:.1f} | {ladder:.1f} | {(ladder + decodes[c]) / ladder:.3f}× | "
+                                  f"{ours / ladder:.3f}× |")
+                    floor = per_clip_sum(base, "cpu_s") + sum(decodes.get(c, 0) for c in clips)
+                    result(f"CPU s per job with one more decode and nothing else, sum over {len(clips)} clips, {mode}, "
+                           f"library: {engine}", floor, f"today's ladder ({baseline_name})",
+                           per_clip_sum(base, "cpu_s"), "CPU s", "lower")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) not in (3, 4, 5):
         raise SystemExit(__doc__)
     main(sys.argv[1], int(sys.argv[2]), *sys.argv[3:])
