@@ -23,8 +23,28 @@ import Glibc
 
     func parent(of pid: Int32) -> Int32? { stat(pid).flatMap { Int32($0[1]) } }
     func group(of pid: Int32) -> Int32? { stat(pid).flatMap { Int32($0[2]) } }
-    /// Running or sleeping: not gone, not a zombie waiting to be reaped.
-    func isAlive(_ pid: Int32) -> Bool { stat(pid).map { $0[0] != "Z" && $0[0] != "X" } ?? false }
+    /// A process as first seen: its pid and its start time (field 22 of /proc/PID/stat, in clock ticks since boot).
+    /// The machine's pid space may be only 32768 (the CI's), which a busy test lane's processes and threads can cycle
+    /// through in seconds: a pid alone may name a newer process by the time it is looked at again.
+    struct Seen: CustomStringConvertible {
+        let pid: Int32
+        let started: String?
+        var description: String { "pid \(pid) started at tick \(started ?? "?")" }
+    }
+
+    func seen(_ pid: Int32) -> Seen { Seen(pid: pid, started: stat(pid).map { $0[19] }) }
+
+    /// Still the process first seen, running or sleeping: not gone, not a zombie waiting to be reaped.
+    func isAlive(_ process: Seen) -> Bool {
+        guard let fields = stat(process.pid), fields[19] == process.started else { return false }
+        return fields[0] != "Z" && fields[0] != "X"
+    }
+
+    /// What /proc says about a process first seen, for a failure's message.
+    func state(_ process: Seen) -> String {
+        guard let fields = stat(process.pid) else { return "\(process): gone" }
+        return "\(process): now state \(fields[0]), parent \(fields[1]), started at tick \(fields[19])"
+    }
 
     func threads(of pid: Int32) -> Int? {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
@@ -56,6 +76,7 @@ import Glibc
         #expect(waited, "no job started within 30 s: \(worker.stderr.suffix(2000))")
         let jobPID = try #require(job)
         let server = try #require(parent(of: jobPID))
+        let (serverSeen, jobSeen) = (seen(server), seen(jobPID))
         #expect(server != worker.pid && parent(of: server) == worker.pid)
         let command = (try? String(contentsOfFile: "/proc/\(server)/cmdline", encoding: .utf8)) ?? ""
         #expect(command.contains("worker-job-server"), "\(command)")
@@ -64,8 +85,10 @@ import Glibc
 
         worker.signal(SIGKILL)
         #expect(try await worker.exit(within: .seconds(30)) == 128 + SIGKILL)
-        let bothGone = await ChildProcess.suspendUntil(seconds: 10) { !isAlive(server) && !isAlive(jobPID) }
-        #expect(bothGone, "the server or its job outlived the worker by 10 s")
+        let bothGone = await ChildProcess.suspendUntil(seconds: 10) { !isAlive(serverSeen) && !isAlive(jobSeen) }
+        #expect(
+            bothGone,
+            "the server or its job outlived the worker by 10 s: server \(state(serverSeen)); job \(state(jobSeen))")
     }
 
     @Test func aKilledServerIsReplacedAndItsJobRetried() async throws {
@@ -74,21 +97,21 @@ import Glibc
         let worker = try harness.startWorker()
         // Watched, and the server killed, on a thread of its own: the job runs for seconds, and a test task can resume
         // later than that while CPU-bound tests hold both threads of the concurrency pool.
-        let seen = try await onOwnThread("waits for the worker's first job and kills its server") {
-            () -> (job: Int32?, server: Int32?) in
+        let watched = try await onOwnThread("waits for the worker's first job and kills its server") {
+            () -> (job: Int32?, server: Seen?) in
             var job: Int32?
             _ = ChildProcess.waitUntil(seconds: 30) {
                 job = startedJob(worker)
                 return job != nil
             }
-            let server = job.flatMap { parent(of: $0) }
-            if let server { kill(server, SIGKILL) }
+            let server = job.flatMap { parent(of: $0) }.map { seen($0) }
+            if let server { kill(server.pid, SIGKILL) }
             return (job, server)
         }
-        let job = seen.job
+        let job = watched.job
         #expect(job != nil, "no job started within 30 s: \(worker.stderr.suffix(2000))")
         let jobPID = try #require(job)
-        let server = try #require(seen.server, "job \(jobPID) had no parent (it had already ended)")
+        let server = try #require(watched.server, "job \(jobPID) had no parent (it had already ended)")
         // Two attempts of the job, each a ladder of a 6 s 720p clip, while the suite's other tests share both cores:
         // in a quiet clean-clone run (2026-11-27) the second attempt was at 91 % when the harness's 120 s for one
         // job ran out.
@@ -96,7 +119,7 @@ import Glibc
         // The first attempt died with its server (SIGKILL), which is retried; the second ran in a new server.
         #expect(published.state == .published && published.attempts == 2, "\(published)")
         let retried = try #require(startedJob(worker))
-        #expect(retried != job && !isAlive(server))
+        #expect(retried != job && !isAlive(server), "\(state(server))")
         worker.signal(SIGTERM)
         #expect(try await worker.exit(within: .seconds(120)) == 0, "\(worker.stderr.suffix(2000))")
     }
