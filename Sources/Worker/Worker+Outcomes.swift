@@ -34,6 +34,7 @@ extension Worker {
                 "lost a job's lease; its new holder finishes it",
                 metadata: ["job": "\(job.id)", "failure": "\(failure)", "error": "\(error)"])
         } catch {
+            unrecorded[job.id] = job
             logger.error(
                 "cannot record a job's failure; recovery will re-queue it",
                 metadata: ["job": "\(job.id)", "failure": "\(failure)", "error": "\(error)"])

@@ -16,10 +16,12 @@ extension Worker {
         lastRecovery = Self.monotonic
         var deadOwners: Set<String> = []
         var liveOwners: Set<String> = []
+        var ours: Set<String> = []
         let now = Self.nowMilliseconds
         for job in try await store.jobsHeld() {
             guard let holder = job.owner, Self.isToken(holder) else { continue }
             if holder == owner {
+                ours.insert(job.id)
                 // Ours, but not running: an outcome that could not be recorded. The attempt counted.
                 if running[job.id] == nil { await recoverSafely(job, refundAttempt: false) }
                 continue
@@ -45,8 +47,24 @@ extension Worker {
             await recoverSafely(job, refundAttempt: true)
         }
         for holder in deadOwners { Directory.remove(scratch.lock(holder)) }
+        noteUnrecorded(stillOurs: ours)
         try await sweepIncoming()
         try await sweepStaging()
+    }
+
+    /// A job whose failure could not be recorded is settled once the catalog answers: re-queued above while this worker
+    /// still holds it, or found taken over (a host cut off past its lease), which the log says as a heartbeat would.
+    func noteUnrecorded(stillOurs: Set<String>) {
+        for (id, job) in unrecorded {
+            unrecorded[id] = nil
+            if stillOurs.contains(id) { continue }
+            logger.warning(
+                "lost a job's lease; its new holder finishes it",
+                metadata: [
+                    "job": "\(id)", "epoch": "\(job.epoch)",
+                    "why": "another worker took it over while its failure could not be recorded",
+                ])
+        }
     }
 
     func recoverSafely(_ job: FeedJob, refundAttempt: Bool) async {

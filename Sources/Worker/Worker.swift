@@ -42,6 +42,9 @@ package actor Worker: Service {
     /// What each finishing job's outcome says of its process (its sandbox, its CPU), until the job's report is
     /// written.
     var processFacts: [String: ProcessFacts] = [:]
+    /// Jobs whose failure could not be recorded (the catalog was away), until recovery sees whether this worker still
+    /// holds them: if it does, recovery re-queues them; if not, another worker took them over, and the log says so.
+    var unrecorded: [String: FeedJob] = [:]
     var disk: DiskPressure
     var lastRecovery = -Double.infinity
     /// The library's sweep: it runs beside the loop, so a store that is slow to answer a listing never holds up

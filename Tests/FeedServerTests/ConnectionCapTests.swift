@@ -2,6 +2,7 @@ import Catalog
 import Deadlines
 import Foundation
 import SQLiteCatalog
+import TestServers
 import Testing
 
 @testable import FeedServer

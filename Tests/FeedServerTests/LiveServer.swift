@@ -3,7 +3,6 @@ import FeedServer
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// `server.application` on loopback, free ports for one test, handing `body` its listeners once all are bound (the
 /// public one and, with `adminAddress`, the operations one). The application stops when `body` returns. No test
@@ -43,32 +42,3 @@ private func stop(_ group: ServiceGroup, _ running: Task<Void, Never>) async {
 
 /// The application ended before it listened.
 struct ServerStopped: Error {}
-
-/// Log messages kept in memory, for a test that checks what the server said (and how often).
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var all: [String] { lines.withLock { $0 } }
-
-    /// A logger at `level` whose messages land here.
-    func logger(level: Logger.Level = .info) -> Logger {
-        var logger = Logger(label: "test") { _ in Handler(lines: self) }
-        logger.logLevel = level
-        return logger
-    }
-
-    fileprivate func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    private struct Handler: LogHandler {
-        let lines: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) { lines.append("\(event.message)") }
-    }
-}

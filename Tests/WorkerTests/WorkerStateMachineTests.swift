@@ -6,6 +6,7 @@ import Logging
 import MediaFixtures
 import MediaModel
 import SQLiteCatalog
+import TestServers
 import Testing
 import Worker
 
@@ -169,7 +170,7 @@ import Worker
     @Test func cancellationBetweenAClaimAndItsLaunchRequeuesTheJobAtOnce() async throws {
         let rig = try WorkerRig()
         try rig.drop("photo.png")
-        let catalog = ShutdownMidStartCatalog(rig.store)
+        let catalog = FaultyCatalog(rig.store, fault: .shutdownMidStart)
         let configuration = rig.configuration(ScriptedJobLauncher { _, _ in .hang }) { $0.once = false }
         let worker = try Worker(
             configuration: configuration, store: catalog, logger: Logger(label: "reel.worker.test"))
@@ -180,6 +181,48 @@ import Worker
         try await running.value
         let job = try #require(try await rig.jobs().first)
         #expect(job.state == .queued && job.attempts == 0 && job.owner == nil, "\(job)")
+    }
+
+    @Test func aFailureTheCatalogCouldNotTakeIsRecordedOnceItAnswers() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let catalog = FaultyCatalog(rig.store, fault: .awayAtFirstRequeue)
+        let log = LogLines()
+        let launcher = ScriptedJobLauncher { _, attempt in
+            attempt == 1 ? .fail(.outputFailed, retryable: true) : .publishImage
+        }
+        // A lease far longer than the test: the job comes back through this worker's own recovery, not an expiry.
+        let configuration = rig.configuration(launcher) { $0.leaseSeconds = 600 }
+        let worker = try Worker(configuration: configuration, store: catalog, logger: log.logger())
+        try await rig.runUntilIdle(worker)
+        let job = try #require(try await rig.jobs().first)
+        #expect(job.state == .published && launcher.launches.count == 2, "\(job) \(log.all)")
+        #expect(log.all.contains { $0.hasPrefix("cannot record a job's failure") }, "\(log.all)")
+        #expect(!log.all.contains { $0.hasPrefix("lost a job's lease") }, "\(log.all)")
+    }
+
+    @Test func aWorkerWhoseJobWasTakenOverWhileItsCatalogWasAwaySaysSoAndLetsItBe() async throws {
+        let rig = try WorkerRig()
+        try rig.drop("photo.png")
+        let catalog = FaultyCatalog(rig.store, fault: .takenOverAtFirstRequeue(by: "host-b"))
+        let log = LogLines()
+        let launcher = ScriptedJobLauncher { _, _ in .fail(.outputFailed, retryable: true) }
+        let configuration = rig.configuration(launcher) {
+            $0.leaseSeconds = 600
+            $0.once = false
+        }
+        let worker = try Worker(configuration: configuration, store: catalog, logger: log.logger())
+        let running = Task { try await worker.run() }
+        let learned = await ChildProcess.suspendUntil(seconds: 60) {
+            log.all.contains { $0.hasPrefix("lost a job's lease") }
+        }
+        worker.requestStop()
+        try await running.value
+        #expect(learned, "\(log.all)")
+        // The new holder keeps the job: this worker neither re-queued nor ran it again.
+        let job = try #require(try await rig.jobs().first)
+        #expect(job.state == .processing && job.owner == "host-b" && job.epoch == 2, "\(job)")
+        #expect(launcher.launches.count == 1 && log.all.filter { $0.hasPrefix("lost a job's lease") }.count == 1)
     }
 
     @Test func aByteIdenticalReuploadIsADuplicate() async throws {

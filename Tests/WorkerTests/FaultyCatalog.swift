@@ -3,18 +3,34 @@ import MediaModel
 import SQLiteCatalog
 import Synchronization
 
-/// The worker's catalog, whose duplicate check (between a job's claim and its launch) waits until the worker's task
-/// is cancelled, then fails as a catalog refusing a cancelled task's read does: shutdown landing mid-start.
-final class ShutdownMidStartCatalog: JobQueue, Publishing {
-    let base: SQLiteCatalogEngine
-    private let reached = Mutex(false)
+/// The worker's catalog (SQLite underneath) with one fault a test chooses.
+final class FaultyCatalog: JobQueue, Publishing {
+    enum Fault {
+        /// The duplicate check (between a job's claim and its launch) waits until the worker's task is cancelled, then
+        /// fails as a catalog refusing a cancelled task's read does: shutdown landing mid-start.
+        case shutdownMidStart
+        /// The first requeue (a failure being recorded) finds the catalog away.
+        case awayAtFirstRequeue
+        /// The same, and meanwhile another worker (`owner`, not a worker token) took the job over: a host cut off past
+        /// its lease.
+        case takenOverAtFirstRequeue(by: String)
+    }
 
-    init(_ base: SQLiteCatalogEngine) { self.base = base }
+    let base: SQLiteCatalogEngine
+    let fault: Fault
+    private let reached = Mutex(false)
+    private let requeues = Mutex(0)
+
+    init(_ base: SQLiteCatalogEngine, fault: Fault) {
+        self.base = base
+        self.fault = fault
+    }
 
     /// Whether a start has reached the duplicate check.
     var startReachedTheCheck: Bool { reached.withLock { $0 } }
 
     func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
+        guard case .shutdownMidStart = fault else { return try await base.publishedMedia(contentHash: contentHash) }
         reached.withLock { $0 = true }
         try? await Task.sleep(for: .seconds(60))  // ends at once when the worker is cancelled
         throw CatalogError(.unavailable, "the task was cancelled")
@@ -51,7 +67,21 @@ final class ShutdownMidStartCatalog: JobQueue, Publishing {
     func requeue(
         _ lease: JobLease, notBefore: Int64, failure: ProcessingFailure?, refundAttempt: Bool, now: Int64
     ) async throws(CatalogError) {
-        try await base.requeue(lease, notBefore: notBefore, failure: failure, refundAttempt: refundAttempt, now: now)
+        let first = requeues.withLock { count in
+            count += 1
+            return count == 1
+        }
+        switch fault {
+        case .awayAtFirstRequeue where first:
+            throw CatalogError(.unavailable, "requeue \(lease): connection reset by peer (scripted)")
+        case let .takenOverAtFirstRequeue(other) where first:
+            try await base.requeue(lease, notBefore: 0, failure: nil, refundAttempt: true, now: now)
+            _ = try await base.claimNextJob(owner: other, now: now, leaseMilliseconds: 600_000)
+            throw CatalogError(.unavailable, "requeue \(lease): connection reset by peer (scripted)")
+        default:
+            try await base.requeue(
+                lease, notBefore: notBefore, failure: failure, refundAttempt: refundAttempt, now: now)
+        }
     }
     func jobs(state: FeedJob.State) async throws(CatalogError) -> [FeedJob] { try await base.jobs(state: state) }
     func jobsHeld() async throws(CatalogError) -> [FeedJob] { try await base.jobsHeld() }
