@@ -152,14 +152,16 @@ import Testing
     }
 
     /// A clip at its VBV cap: the higher CRF saves next to nothing, so the first probes stop the analysis for that.
+    /// The cap is far below what noise needs, so both probes sit at x264's highest quantiser: at 100 kb/s with a
+    /// 200 kbit buffer the higher CRF saved 3–5.5 % from run to run, across the 5 % line this test is about.
     @Test func aClipAtItsCapStopsAfterTheFirstProbesForWantOfSaving() throws {
         var clip = SyntheticVideo(width: 480, height: 270, seconds: 3)
         clip.content = .noise
         clip.quality = 18
         var capped = Self.contentAware
         for index in capped.rungs.indices {
-            capped.rungs[index].maxBitrateKbps = 100
-            capped.rungs[index].bufferKbits = 200
+            capped.rungs[index].maxBitrateKbps = 50
+            capped.rungs[index].bufferKbits = 50
         }
         let summary = try transcode(clip, name: "capped", preset: capped, measure: true)
         let first = try #require(summary.rateAnalysis?.firstProbes)
