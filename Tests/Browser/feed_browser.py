@@ -585,7 +585,7 @@ def run_upload(arguments, report):
             const id = upload.job.split("/").pop(), index = s.ids.indexOf(id);
             const player = s.players.find((p) => p.id === id);
             if (index < 0 || !player) return null;
-            return {index, current: s.current, state: s.states[index], master: s.masters[index],
+            return {index, current: s.current, state: s.states[index], master: player.master,
                     time: player.currentTime, playerState: player.state, rendition: player.rendition,
                     engine: player.engine, stalls: s.stalls, now: performance.now()};
         })()"""
@@ -609,7 +609,8 @@ def run_upload(arguments, report):
         timeline["sameDocument"] = page.evaluate("window.reelSameDocument === true")
         timeline.update(page.evaluate(
             "(() => { const s = window.reel.snapshot(); return {growingEngine: s.growingEngine, "
-            "growingRetries: s.growingRetries, stalls: s.stalls}; })()"))
+            "growingRetries: s.growingRetries, stalls: s.stalls, stallLog: s.stallLog, handovers: s.handovers, "
+            "lastHandover: s.lastHandover}; })()"))
         report["upload"] = state
         report["uploadTimeline"] = timeline
         report["uploadStatusText"] = page.evaluate("document.getElementById('upload-status').textContent")

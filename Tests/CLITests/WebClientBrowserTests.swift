@@ -184,10 +184,10 @@ import ViewerAnalytics
         let server = try ChildProcess(serveArguments)
         try await withProcesses([server, files]) {
             #expect(await listens(server), "reel serve never said it was listening: \(server.stderr)")
-            // Over 2 MB, so it goes up in more than one PATCH.
+            // Over 2 MB, so it goes up in more than one PATCH; 15 s, the design's shortest, so its ladder arrives mid-play.
             let clip = directory.file("holiday clip.mp4")
             try await onOwnThread("encodes the clip to upload") {
-                var video = SyntheticVideo(width: 720, height: 1280, seconds: 4)
+                var video = SyntheticVideo(width: 720, height: 1280, seconds: 15)
                 video.quality = 16
                 try video.write(to: clip)
             }
@@ -224,9 +224,9 @@ import ViewerAnalytics
             #expect(first["state"] as? String == "playable", "it first played before its ladder was done: \(first)")
             #expect(timeline["growingEngine"] as? String == (offeringHlsJS ? "hls.js" : "native"), "\(timeline)")
             #expect(first["engine"] as? String == timeline["growingEngine"] as? String, "\(first)")
+            let provisional = try #require(timeline["lastProvisional"] as? [String: Any], "\(timeline)")
             if offeringHlsJS {
                 #expect(timeline["growingRetries"] as? Int == 0, "\(timeline)")
-                let provisional = try #require(timeline["lastProvisional"] as? [String: Any], "\(timeline)")
                 #expect(provisional["stalls"] as? Int == 0, "it stalled on its provisional rendition: \(provisional)")
             }
             #expect((first["master"] as? String)?.contains(".e1.playable/master.m3u8") == true, "\(first)")
@@ -239,12 +239,19 @@ import ViewerAnalytics
             #expect(ladder["state"] as? String == "published")
             #expect(ladder["master"] as? String == "/media/videos/\(job.id).e1/master.m3u8", "\(ladder)")
             #expect(timeline["sameDocument"] as? Bool == true, "the page was reloaded")
+            // A second player took over on the ladder without a break: attaching it to the playing element stalled
+            // once in every run.
+            #expect(timeline["handovers"] as? Int == 1, "\(timeline)")
+            #expect(
+                timeline["stalls"] as? Int == provisional["stalls"] as? Int,
+                "the move to the ladder stalled: \(timeline)")
             print(
                 "web client upload (\(offeringHlsJS ? "hls.js offered" : "native only")): playing "
                     + "\(Int(firstAt - uploadedAt)) ms after the last PATCH, published after "
                     + "\(Int(publishedAt - uploadedAt)) ms, \(timeline["growingRetries"] ?? "?") retries, "
                     + "\((timeline["lastProvisional"] as? [String: Any])?["stalls"] ?? "?") stalls on the provisional "
-                    + "rendition, \(timeline["stalls"] ?? "?") in all")
+                    + "rendition, \(timeline["stalls"] ?? "?") in all, handed over to the ladder "
+                    + "\(timeline["lastHandover"] ?? "?")")
         }
     }
 

@@ -67,7 +67,10 @@
     becameCurrentAt: {},     // item index -> ms
     startups: [],            // ms from becoming current to the first frame, per item played
     stalls: 0,
+    stallLog: [],            // the last stalls: where and on what (for the overlay and the tests)
     growingRetries: 0,       // native players attached again after a growing playlist failed
+    handovers: 0,            // current posts moved to their ladder by a second player (handOver), not a reload
+    lastHandover: null,      // how the last one ended, its target second, the old one's second, and when
     mediaBytes: 0,
     errors: [],
     view: null,              // the current item's view, for viewer events (see beginView)
@@ -100,7 +103,9 @@
     video.setAttribute("aria-hidden", "true");
     video.dataset.slot = String(slot);
     poolElement.appendChild(video);
-    const player = { slot, video, item: null, hls: null, waiting: false, loops: 0, lastTime: 0 };
+    // handover: while this player loads a post's ladder for another to hand over to (handOver), that post's index;
+    // its `item` stays null until it takes over, so the pool and the stall count pass it by.
+    const player = { slot, video, item: null, hls: null, waiting: false, loops: 0, lastTime: 0, handover: undefined };
     video.addEventListener("timeupdate", () => {
       if (video.currentTime + 1 < player.lastTime) player.loops += 1;  // back to the start: it looped
       player.lastTime = video.currentTime;
@@ -111,8 +116,20 @@
     });
     video.addEventListener("waiting", () => {
       player.waiting = true;
+      if (player.item !== null && mayRetryGrowing(player, player.item)) {
+        // Chromium's own player can stop for good at the end of the segments a growing playlist first listed: one
+        // still waiting a second later is attached again from where it is, on the playlist as it is now.
+        const index = player.item, retries = player.retries;
+        setTimeout(() => {
+          if (player.item === index && player.retries === retries && player.waiting) retryGrowing(player);
+        }, 1000);
+      }
       if (player.item === state.current && state.firstFrameAt[player.item] !== undefined && !video.seeking) {
         state.stalls += 1;
+        state.stallLog = [...state.stallLog.slice(-9), {
+          item: player.item, slot: player.slot, time: Number(video.currentTime.toFixed(2)),
+          master: player.master, readyState: video.readyState, at: Math.round(performance.now()),
+        }];
         const view = state.view;
         if (view && view.index === player.item && view.startupMs !== undefined && view.stalledSince === null) {
           view.stalledSince = performance.now();
@@ -136,8 +153,8 @@
   }
 
   // Without hls.js, a playable post plays natively, where a growing playlist can fail while it is still short
-  // (chooseGrowingEngine): it is attached again from where it was, with exponential back-off, before it counts as
-  // failed.
+  // (chooseGrowingEngine) or stop at the end of what it first listed: it is attached again from where it was, with
+  // exponential back-off, before it counts as failed.
   function mayRetryGrowing(player, index) {
     return player.item === index && state.items[index].state === "playable" && player.engine === "native" &&
       player.retries < 4;
@@ -216,6 +233,7 @@
     const item = state.items[index];
     const video = player.video;
     player.item = index;
+    player.master = item.master_url;
     player.retries = retries;
     player.waiting = false;
     player.loops = 0;
@@ -312,6 +330,7 @@
     video.setAttribute("aria-hidden", "true");
     poolElement.appendChild(video);
     player.item = null;
+    player.handover = undefined;
   }
 
   /// Items that should hold a player: the current one first, then the nearest neighbours inside the window.
@@ -328,10 +347,12 @@
   function assignPlayers() {
     if (state.current < 0 || state.engine === "none") return;
     const wanted = wantedItems();
-    const free = state.players.filter((player) => player.item === null || !wanted.includes(player.item));
+    const free = state.players.filter(
+      (player) => player.handover === undefined && (player.item === null || !wanted.includes(player.item)));
     for (const index of wanted) {
       if (state.players.some((player) => player.item === index)) continue;
       const player = free.shift();
+      if (!player) break;  // one is loading a ladder for a handover; it comes back when that is done
       if (player.item !== null) release(player);
       attach(player, index);
     }
@@ -552,7 +573,8 @@
   }
 
   /// A post already in the feed whose facts changed (its ladder replaced its provisional rendition): a player
-  /// holding it goes on from where it was, on the new master.
+  /// holding it goes on from where it was, on the new master. The current post does so without a break (handOver);
+  /// any other is simply attached again, out of sight.
   function updatePost(item) {
     const index = state.items.findIndex((entry) => entry.id === item.id);
     if (index < 0) return;
@@ -563,10 +585,111 @@
     if (before.master_url === item.master_url) return;
     const player = state.players.find((candidate) => candidate.item === index);
     if (!player) return;
+    if (index === state.current && handOver(player, index)) return;
+    reattach(player, index);
+  }
+
+  function reattach(player, index) {
     const at = player.video.currentTime;
     release(player);
     attach(player, index, at);
     if (index === state.current) playCurrent(player);
+  }
+
+  // Attaching the new master to the playing element stalled every time (it must load and seek before it shows a
+  // frame again). Instead a second player loads the new master from a little ahead, out of sight, and takes over
+  // when the first reaches that point, where its own media is already buffered. When the first passes that point
+  // before the second is ready (a loaded machine), the second aims further ahead, twice as far each time.
+  const handoverLeadSeconds = 1.5;
+  const handoverLimitMs = 30000;
+
+  /// Starts moving the current post `index` from `from` to its new master; false when no player can be spared.
+  function handOver(from, index) {
+    const spare = sparePlayer(index);
+    if (!spare) return false;
+    let lead = handoverLeadSeconds;
+    // The second to take over at, and the loop of the old player it falls in. Near the end, it is the next loop's
+    // start: the old rendition plays to its end while the new one loads its beginning.
+    const aim = () => {
+      const duration = Number.isFinite(from.video.duration) ? from.video.duration : 0;
+      const ahead = from.video.currentTime + lead;
+      return duration > 0 && ahead > duration - 0.5 ? { second: 0, loop: from.loops + 1 }
+        : { second: ahead, loop: from.loops };
+    };
+    let target = aim();
+    attach(spare, index, target.second);
+    spare.item = null;
+    spare.handover = index;
+    spare.video.setAttribute("aria-hidden", "true");
+    const master = state.items[index].master_url;
+    const started = performance.now();
+    let lastTime = from.video.currentTime, movedAt = started;
+    const timer = setInterval(() => {
+      if (spare.handover !== index) {  // released meanwhile (the feed started again)
+        clearInterval(timer);
+        return;
+      }
+      const time = from.video.currentTime;
+      if (time !== lastTime) [lastTime, movedAt] = [time, performance.now()];
+      // An old player that stopped moving (Chromium's own player can stop at the end of a playlist it took for live,
+      // under load, instead of looping) has no second to meet: the new one takes over from where it waits.
+      const stopped = performance.now() - movedAt > 1000;
+      const there = from.loops === target.loop && time >= target.second;
+      if (stopped && spare.video.readyState >= 1 && Math.abs(spare.video.currentTime - time) > 0.25) {
+        spare.video.currentTime = time;  // out of sight: it takes over where the old one stopped, once it can play
+      }
+      const ready = ((there && time < target.second + 1) || stopped) && spare.video.readyState >= 3 &&
+        !spare.video.seeking;
+      const moot = from.item !== index || state.current !== index || state.items[index].master_url !== master;
+      if (!ready && !moot && !spare.video.error && performance.now() - started < handoverLimitMs) {
+        const missed = from.loops > target.loop || (there && time >= target.second + 1);
+        if (missed && spare.video.readyState >= 1) {
+          lead = Math.min(lead * 2, 8);
+          target = aim();
+          spare.video.currentTime = target.second;
+        }
+        return;
+      }
+      clearInterval(timer);
+      state.lastHandover = {
+        outcome: ready ? (stopped ? "took over a stopped player" : "took over") : moot ? "moot"
+          : spare.video.error ? "failed" : "too slow",
+        target: Number(target.second.toFixed(2)), time: Number(time.toFixed(2)), lead,
+        spareTime: Number(spare.video.currentTime.toFixed(2)), spareReadyState: spare.video.readyState,
+        at: Math.round(performance.now()),
+      };
+      if (!ready) {
+        // Swiped away, failed or too slow: the post moves to its new master the plain way.
+        release(spare);
+        if (from.item === index && state.items[index].master_url === master) reattach(from, index);
+        assignPlayers();
+        return;
+      }
+      spare.handover = undefined;
+      spare.item = index;
+      spare.loops = from.loops;
+      // It waits at its target and takes over within a poll of the old one passing it: a seek to the old one's second
+      // fired `waiting` (a counted stall) even within what was buffered, so it seeks only when that poll came late.
+      if (time - spare.video.currentTime > 0.25) spare.video.currentTime = time;
+      spare.video.classList.add("shown");
+      spare.video.setAttribute("aria-hidden", "false");
+      release(from);
+      state.handovers += 1;
+      playCurrent(spare);
+      assignPlayers();
+    }, 50);
+    return true;
+  }
+
+  /// A player for a handover: an idle one, or one holding a post the window no longer wants, or else the farthest
+  /// neighbour's (it gets a player back once the handover is done).
+  function sparePlayer(index) {
+    const wanted = wantedItems();
+    const candidates = state.players.filter((player) => player.handover === undefined && player.item !== index);
+    const spare = candidates.find((player) => player.item === null || !wanted.includes(player.item)) ||
+      [...wanted].reverse().map((item) => candidates.find((player) => player.item === item)).find(Boolean);
+    if (spare && spare.item !== null) release(spare);
+    return spare || null;
   }
 
   function setCurrent(index) {
@@ -814,6 +937,7 @@
         id: player.item === null ? null : state.items[player.item].id,
         state: playerState(player),
         engine: player.item === null ? null : player.engine,
+        master: player.item === null ? null : player.master,
         bufferedSeconds: player.item === null ? 0 : Number(bufferedAhead(player.video).toFixed(2)),
         currentTime: Number(player.video.currentTime.toFixed(2)),
         readyState: player.video.readyState,
@@ -828,7 +952,10 @@
       becameCurrentAt: state.becameCurrentAt,
       startups: state.startups,
       stalls: state.stalls,
+      stallLog: state.stallLog,
       growingRetries: state.growingRetries,
+      handovers: state.handovers,
+      lastHandover: state.lastHandover,
       growingEngine: state.growingEngine,
       prefetch: config.prefetch,
       neighbourCaps: state.neighbourCaps,
