@@ -234,6 +234,7 @@
     const video = player.video;
     player.item = index;
     player.master = item.master_url;
+    player.viewerPaused = false;  // set by a tap (togglePause)
     player.retries = retries;
     player.waiting = false;
     player.loops = 0;
@@ -362,7 +363,7 @@
           player.hls.config.maxBufferLength = config.currentBufferSeconds;
           player.hls.config.maxMaxBufferLength = config.currentBufferSeconds;
         }
-        playCurrent(player);
+        if (!player.viewerPaused) playCurrent(player);
       } else if (player.item !== null) {
         player.video.pause();
       }
@@ -589,11 +590,13 @@
     reattach(player, index);
   }
 
+  /// Attaches `player` again to its post's master, where it was; a post the viewer paused stays paused.
   function reattach(player, index) {
-    const at = player.video.currentTime;
+    const at = player.video.currentTime, paused = player.viewerPaused && player.video.paused;
     release(player);
     attach(player, index, at);
-    if (index === state.current) playCurrent(player);
+    player.viewerPaused = paused;
+    if (index === state.current && !paused) playCurrent(player);
   }
 
   // Attaching the new master to the playing element stalled every time (it must load and seek before it shows a
@@ -632,8 +635,10 @@
       const time = from.video.currentTime;
       if (time !== lastTime) [lastTime, movedAt] = [time, performance.now()];
       // An old player that stopped moving (Chromium's own player can stop at the end of a playlist it took for live,
-      // under load, instead of looping) has no second to meet: the new one takes over from where it waits.
-      const stopped = performance.now() - movedAt > 1000;
+      // under load, instead of looping) or that the viewer paused has no second to meet: the new one takes over from
+      // where it waits, and a paused post stays paused.
+      const paused = from.viewerPaused && from.video.paused;
+      const stopped = paused || performance.now() - movedAt > 1000;
       const there = from.loops === target.loop && time >= target.second;
       if (stopped && spare.video.readyState >= 1 && Math.abs(spare.video.currentTime - time) > 0.25) {
         spare.video.currentTime = time;  // out of sight: it takes over where the old one stopped, once it can play
@@ -652,7 +657,8 @@
       }
       clearInterval(timer);
       state.lastHandover = {
-        outcome: ready ? (stopped ? "took over a stopped player" : "took over") : moot ? "moot"
+        outcome: ready ? (paused ? "took over a paused player" : stopped ? "took over a stopped player" : "took over")
+          : moot ? "moot"
           : spare.video.error ? "failed" : "too slow",
         target: Number(target.second.toFixed(2)), time: Number(time.toFixed(2)), lead,
         spareTime: Number(spare.video.currentTime.toFixed(2)), spareReadyState: spare.video.readyState,
@@ -668,6 +674,7 @@
       spare.handover = undefined;
       spare.item = index;
       spare.loops = from.loops;
+      spare.viewerPaused = paused;
       // It waits at its target and takes over within a poll of the old one passing it: a seek to the old one's second
       // fired `waiting` (a counted stall) even within what was buffered, so it seeks only when that poll came late.
       if (time - spare.video.currentTime > 0.25) spare.video.currentTime = time;
@@ -675,7 +682,7 @@
       spare.video.setAttribute("aria-hidden", "false");
       release(from);
       state.handovers += 1;
-      playCurrent(spare);
+      if (!paused) playCurrent(spare);
       assignPlayers();
     }, 50);
     return true;
@@ -697,6 +704,7 @@
     const previous = state.sections[state.current];
     if (previous) previous.removeAttribute("aria-current");
     endView();
+    for (const player of state.players) player.viewerPaused = false;  // a post swiped back to plays again
     state.current = index;
     state.sections[index].setAttribute("aria-current", "true");
     state.becameCurrentAt[index] = performance.now();
@@ -729,8 +737,9 @@
   function togglePause() {
     const player = currentPlayer();
     if (!player) return;
-    if (player.video.paused) playCurrent(player);
-    else player.video.pause();
+    player.viewerPaused = !player.video.paused;
+    if (player.viewerPaused) player.video.pause();
+    else playCurrent(player);
   }
 
   function setMuted(muted) {
