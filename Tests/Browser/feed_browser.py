@@ -600,9 +600,25 @@ def run_upload(arguments, report):
                 if "firstPlaying" not in timeline:
                     timeline["firstPlaying"] = seen
                     first_time = seen["time"]
+                if arguments.pause_while_playable and "pauseTapped" not in timeline and state["phase"] == "playable" \
+                        and seen["time"] > 0.5:
+                    # The design's taps: the first turns the sound on, the second pauses.
+                    page.tap(180, 370)
+                    time.sleep(0.4)
+                    page.tap(180, 370)
+                    timeline["pauseTapped"] = seen
                 if state["phase"] == "published" and "/" in seen["master"] and ".playable/" not in seen["master"] \
                         and seen["time"] != first_time and "ladderPlaying" not in timeline:
                     timeline["ladderPlaying"] = seen
+            if arguments.pause_while_playable and seen and "pauseTapped" in timeline and seen["playerState"] == "ready":
+                if ".playable/" in seen["master"]:
+                    timeline["pausedProvisional"] = seen
+                elif state["phase"] == "published" and "/" in seen["master"]:
+                    # On its ladder, still paused: looked at again a second later, then done.
+                    timeline["pausedLadder"] = seen
+                    time.sleep(1)
+                    timeline["pausedLadderLater"] = page.evaluate(post_player)
+                    break
             if state["phase"] == "failed" or "ladderPlaying" in timeline:
                 break
             time.sleep(0.05)
@@ -632,6 +648,8 @@ def main():
     parser.add_argument("--engine", choices=["auto", "hls.js"], default="auto", help="?engine= for the page")
     parser.add_argument("--upload", help="instead of the feed scenario: upload this file through the page's form")
     parser.add_argument("--token", help="the upload token for --upload")
+    parser.add_argument("--pause-while-playable", action="store_true",
+                        help="with --upload: tap to pause the post while it plays its provisional rendition")
     parser.add_argument("--viewer", action="store_true",
                         help="instead of the feed scenario: one viewer's session (--seed, --items), for bench-replay")
     parser.add_argument("--seed", type=int, default=1, help="with --viewer: the seed of its watch times")

@@ -163,9 +163,10 @@ import ViewerAnalytics
     ///
     /// With hls.js offered, the page plays natively but the growing provisional playlist on hls.js; without it,
     /// Chromium's own player, which may fail on a growing playlist and is then attached again (app.js,
-    /// `retryGrowing`).
-    @Test(arguments: [true, false])
-    func theUploadFormSendsAClipAndFollowsItsJobUntilItIsPublished(offeringHlsJS: Bool) async throws {
+    /// `retryGrowing`). `pausing`: the viewer taps the post to pause it while it is playable; it stays paused, where
+    /// it was, on its ladder.
+    @Test(arguments: zip([true, false, true], [false, false, true]))
+    func theUploadFormSendsAClipAndFollowsItsJobUntilItIsPublished(offeringHlsJS: Bool, pausing: Bool) async throws {
         let directory = try TemporaryDirectory()
         let catalog = directory.file("catalog.sqlite")
         let created = try await ReelProcess.run(["token", "create", "--database", catalog, "--name", "browser"])
@@ -199,7 +200,7 @@ import ViewerAnalytics
                 [
                     "/usr/bin/timeout", "300", "python3", Self.driver, "--url", Self.listeningURL(server),
                     "--out", out, "--upload", clip, "--token", token,
-                ], within: .seconds(330))
+                ] + (pausing ? ["--pause-while-playable"] : []), within: .seconds(330))
             let report = try #require(
                 try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
                 "no report: \(run.stdout) \(run.stderr)")
@@ -230,6 +231,11 @@ import ViewerAnalytics
                 #expect(provisional["stalls"] as? Int == 0, "it stalled on its provisional rendition: \(provisional)")
             }
             #expect((first["master"] as? String)?.contains(".e1.playable/master.m3u8") == true, "\(first)")
+            #expect(timeline["sameDocument"] as? Bool == true, "the page was reloaded")
+            if pausing {
+                try Self.expectPausedOnItsLadder(timeline, master: "/media/videos/\(job.id).e1/master.m3u8")
+                return
+            }
             let uploadedAt = try #require(upload["uploadedAt"] as? Double)
             let playableAt = try #require(upload["playableAt"] as? Double)
             let publishedAt = try #require(upload["publishedAt"] as? Double)
@@ -238,7 +244,6 @@ import ViewerAnalytics
             let ladder = try #require(timeline["ladderPlaying"] as? [String: Any], "no ladder after: \(timeline)")
             #expect(ladder["state"] as? String == "published")
             #expect(ladder["master"] as? String == "/media/videos/\(job.id).e1/master.m3u8", "\(ladder)")
-            #expect(timeline["sameDocument"] as? Bool == true, "the page was reloaded")
             // A second player took over on the ladder without a break: attaching it to the playing element stalled
             // once in every run.
             #expect(timeline["handovers"] as? Int == 1, "\(timeline)")
@@ -253,6 +258,20 @@ import ViewerAnalytics
                     + "rendition, \(timeline["stalls"] ?? "?") in all, handed over to the ladder "
                     + "\(timeline["lastHandover"] ?? "?")")
         }
+    }
+
+    /// A post paused on its provisional rendition was handed over to its ladder where it stood, and stays paused.
+    static func expectPausedOnItsLadder(_ timeline: [String: Any], master: String) throws {
+        let paused = try #require(timeline["pausedProvisional"] as? [String: Any], "never paused: \(timeline)")
+        let ladder = try #require(timeline["pausedLadder"] as? [String: Any], "not paused on its ladder: \(timeline)")
+        let later = try #require(timeline["pausedLadderLater"] as? [String: Any], "\(timeline)")
+        #expect(ladder["master"] as? String == master && later["master"] as? String == master, "\(timeline)")
+        let at = try #require(paused["time"] as? Double)
+        let ladderAt = try #require(ladder["time"] as? Double), laterAt = try #require(later["time"] as? Double)
+        #expect(abs(ladderAt - at) < 0.3 && laterAt == ladderAt, "paused at \(at), then \(ladderAt), \(laterAt)")
+        #expect(later["playerState"] as? String == "ready", "\(later)")
+        let handover = try #require(timeline["lastHandover"] as? [String: Any], "\(timeline)")
+        #expect(timeline["handovers"] as? Int == 1 && handover["outcome"] as? String == "took over a paused player")
     }
 
     // MARK: Fixtures
