@@ -640,8 +640,12 @@
       const paused = from.viewerPaused && from.video.paused;
       const stopped = paused || performance.now() - movedAt > 1000;
       const there = from.loops === target.loop && time >= target.second;
-      if (stopped && spare.video.readyState >= 1 && Math.abs(spare.video.currentTime - time) > 0.25) {
-        spare.video.currentTime = time;  // out of sight: it takes over where the old one stopped, once it can play
+      // Out of sight, it goes to where the old one stopped, once it knows its duration: the start when that was the
+      // end (a native player stopped at 15.07 s of a 15 s clip, and a seek there failed the new one).
+      const end = spare.video.duration;
+      const resume = Number.isFinite(end) && time >= end - 0.5 ? 0 : time;
+      if (stopped && spare.video.readyState >= 1 && Math.abs(spare.video.currentTime - resume) > 0.25) {
+        spare.video.currentTime = resume;
       }
       const ready = ((there && time < target.second + 1) || stopped) && spare.video.readyState >= 3 &&
         !spare.video.seeking;
@@ -677,7 +681,7 @@
       spare.viewerPaused = paused;
       // It waits at its target and takes over within a poll of the old one passing it: a seek to the old one's second
       // fired `waiting` (a counted stall) even within what was buffered, so it seeks only when that poll came late.
-      if (time - spare.video.currentTime > 0.25) spare.video.currentTime = time;
+      if (!stopped && time - spare.video.currentTime > 0.25) spare.video.currentTime = time;
       spare.video.classList.add("shown");
       spare.video.setAttribute("aria-hidden", "false");
       release(from);
