@@ -1,4 +1,5 @@
 package import ArgumentParser
+import Deadlines
 import Foundation
 import Ingest
 import MediaModel
@@ -29,13 +30,18 @@ extension Reel {
             let interrupt = Interrupt()
             let tty = isatty(2) != 0 && !json
             do {
-                let summary = try compressor.run(
-                    source: file, output: output, quality: quality,
-                    progress: { progress in
-                        if tty {
-                            TranscodeReporting.progressLine(progress)
-                        }
-                    }, isCancelled: { interrupt.isSet })
+                // On a thread of its own, as `reel transcode`: the encode waits for its parallel encoders
+                // (`ParallelLoop`, a semaphore), which must never block a thread of the concurrency pool.
+                let (file, output, quality) = (self.file, self.output, self.quality)
+                let summary = try await onOwnThread("compress \(file)") {
+                    try compressor.run(
+                        source: file, output: output, quality: quality,
+                        progress: { progress in
+                            if tty {
+                                TranscodeReporting.progressLine(progress)
+                            }
+                        }, isCancelled: { interrupt.isSet })
+                }
                 if tty { printError("") }
                 if json {
                     JSONOutput.print(summary)
@@ -46,7 +52,7 @@ extension Reel {
                             file, output, summary.mode.rawValue, summary.width, summary.height, summary.frameRate,
                             summary.sourceBytes, summary.bytes, summary.reductionPercent))
                 }
-            } catch {
+            } catch let error as TranscodeError {
                 if tty { printError("") }
                 throw TranscodeReporting.exitCode(for: error, json: json)
             }
