@@ -17,6 +17,8 @@ extension Worker {
         var deadOwners: Set<String> = []
         var liveOwners: Set<String> = []
         var ours: Set<String> = []
+        // Only those already unrecorded when the held jobs are read can be judged by that reading.
+        let unsettled = unrecorded
         let now = Self.nowMilliseconds
         for job in try await store.jobsHeld() {
             guard let holder = job.owner, Self.isToken(holder) else { continue }
@@ -47,15 +49,15 @@ extension Worker {
             await recoverSafely(job, refundAttempt: true)
         }
         for holder in deadOwners { Directory.remove(scratch.lock(holder)) }
-        noteUnrecorded(stillOurs: ours)
+        noteUnrecorded(unsettled, stillOurs: ours)
         try await sweepIncoming()
         try await sweepStaging()
     }
 
     /// A job whose failure could not be recorded is settled once the catalog answers: re-queued above while this worker
     /// still holds it, or found taken over (a host cut off past its lease), which the log says as a heartbeat would.
-    func noteUnrecorded(stillOurs: Set<String>) {
-        for (id, job) in unrecorded {
+    func noteUnrecorded(_ unsettled: [String: FeedJob], stillOurs: Set<String>) {
+        for (id, job) in unsettled {
             unrecorded[id] = nil
             if stillOurs.contains(id) { continue }
             logger.warning(
