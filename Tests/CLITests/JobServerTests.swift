@@ -13,16 +13,8 @@ import Glibc
 /// through /proc: the server is single-threaded when it forks, each job leads its own process group (the worker
 /// kills the group on a timeout), nothing outlives a killed worker, and a dead server is replaced.
 @Suite(.timeLimit(.minutes(10))) struct JobServerTests {
-    /// Fields of /proc/PID/stat after the command name: state, ppid, pgrp, ...; nil once the process is gone.
-    func stat(_ pid: Int32) -> [String]? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let end = text.lastIndex(of: ")")
-        else { return nil }
-        return text[text.index(after: end)...].split(separator: " ").map(String.init)
-    }
-
-    func parent(of pid: Int32) -> Int32? { stat(pid).flatMap { Int32($0[1]) } }
-    func group(of pid: Int32) -> Int32? { stat(pid).flatMap { Int32($0[2]) } }
+    func parent(of pid: Int32) -> Int32? { procStat(pid).flatMap { Int32($0[1]) } }
+    func group(of pid: Int32) -> Int32? { procStat(pid).flatMap { Int32($0[2]) } }
     /// A process as first seen: its pid and its start time (field 22 of /proc/PID/stat, in clock ticks since boot).
     /// The machine's pid space may be only 32768 (the CI's), which a busy test lane's processes and threads can cycle
     /// through in seconds: a pid alone may name a newer process by the time it is looked at again.
@@ -32,17 +24,17 @@ import Glibc
         var description: String { "pid \(pid) started at tick \(started ?? "?")" }
     }
 
-    func seen(_ pid: Int32) -> Seen { Seen(pid: pid, started: stat(pid).map { $0[19] }) }
+    func seen(_ pid: Int32) -> Seen { Seen(pid: pid, started: procStat(pid).map { $0[19] }) }
 
     /// Still the process first seen, running or sleeping: not gone, not a zombie waiting to be reaped.
     func isAlive(_ process: Seen) -> Bool {
-        guard let fields = stat(process.pid), fields[19] == process.started else { return false }
+        guard let fields = procStat(process.pid), fields[19] == process.started else { return false }
         return fields[0] != "Z" && fields[0] != "X"
     }
 
     /// What /proc says about a process first seen, for a failure's message.
     func state(_ process: Seen) -> String {
-        guard let fields = stat(process.pid) else { return "\(process): gone" }
+        guard let fields = procStat(process.pid) else { return "\(process): gone" }
         return "\(process): now state \(fields[0]), parent \(fields[1]), started at tick \(fields[19])"
     }
 

@@ -163,17 +163,21 @@ import Glibc
         let child = try ChildProcess([
             ReelProcess.executable, "transcode", clip, "--output", directory.file("ladder"), "--ladder", preset,
         ])
-        // Sampled until reel exits, for at most 540 s; then `exit` names the transcode that is still running.
+        // Sampled until reel exits, for at most 540 s; then `exit` names the transcode that is still running. Only
+        // while the pid is still reel's (its start time unchanged): a clean-clone CI run once counted six SCHED_FIFO
+        // threads of whatever process took the pid over, on a machine whose pid space is 32768.
+        let started = procStat(child.pid)?[19]
         let (samples, mostThreads, realTime) = try await onOwnThread("samples the threads of \(child.description)") {
             var samples = 0, mostThreads = 0, realTime: Set<String> = []
             let deadline = ContinuousClock.now + .seconds(540)
-            while !child.hasExited, ContinuousClock.now < deadline {
+            while !child.hasExited, ContinuousClock.now < deadline, let started {
                 // Not one thread may even hold CAP_SYS_NICE: reel drops it before it starts a second thread (while
                 // the process has one, its main thread may not have got that far yet).
-                if Self.schedulingPolicies(of: child.pid).count > 1 {
-                    for holder in Self.sysNiceHolders(of: child.pid) { realTime.insert(holder) }
-                }
+                let holders = Self.schedulingPolicies(of: child.pid).count > 1 ? Self.sysNiceHolders(of: child.pid) : []
                 let policies = Self.schedulingPolicies(of: child.pid)
+                // Read before and after: a sample counts only if the pid was reel's all along.
+                guard procStat(child.pid)?[19] == started else { break }
+                realTime.formUnion(holders)
                 if !policies.isEmpty { samples += 1 }
                 mostThreads = max(mostThreads, policies.count)
                 // 1 is SCHED_FIFO, 2 SCHED_RR.
