@@ -69,12 +69,18 @@ package enum ForkServer {
             reply("failed \(EDEADLK) the job server has \(threads) threads and forks only with one")
             return nil
         }
+        let server = getpid()
         let pid = fork()
         if pid < 0 {
             reply("failed \(errno) fork: \(String(cString: strerror(errno)))")
             return nil
         }
         if pid == 0 {
+            // First of all, against the server's pid read before the fork: a server killed at once (its worker
+            // SIGKILLed) takes this child with it. Set only in the job, checked against the child's own getppid(), a
+            // hung job outlived its server and worker in CI under load: the server died between the fork and the
+            // job's prctl, so the child's getppid() already named the reaper and the check passed.
+            ResourceLimits.dieWithParent(expected: server)
             // The child: off the protocol pipes, in a process group of its own (the client kills the group).
             _ = setpgid(0, 0)
             inherited.forEach { close($0) }

@@ -28,7 +28,12 @@ package enum ResourceLimits {
 
     /// Dies with the parent: a job must not outlive the worker that would publish it.
     package static func dieWithParent() {
-        let parent = getppid()
+        dieWithParent(expected: getppid())
+    }
+
+    /// Dies with the parent, which is `expected` (read by the parent before it forked): a parent that died between
+    /// the fork and this call is noticed here, where a `getppid()` taken in the child would already name the reaper.
+    package static func dieWithParent(expected parent: Int32) {
         _ = CFileSystem_dieWithParent()
         if getppid() != parent { _exit(1) }
     }
