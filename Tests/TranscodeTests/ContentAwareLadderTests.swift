@@ -152,16 +152,18 @@ import Testing
     }
 
     /// A clip at its VBV cap: the higher CRF saves next to nothing, so the first probes stop the analysis for that.
-    /// The cap is far below what noise needs, so both probes sit at x264's highest quantiser: at 100 kb/s with a
-    /// 200 kbit buffer the higher CRF saved 3–5.5 % from run to run, across the 5 % line this test is about.
+    /// The cap is far below what noise needs, and the buffer a quarter of a second, so both probes are held at the
+    /// cap, their first keyframe too: 388 and 392 kb/s (the higher CRF costs 1 % more). With the buffer at one
+    /// second or more the keyframe was not held, and the higher CRF saved 3.9–5.5 % from run to run (at 50 and 100
+    /// kb/s too, where both sat at x264's highest quantiser), across the 5 % line this test is about.
     @Test func aClipAtItsCapStopsAfterTheFirstProbesForWantOfSaving() throws {
         var clip = SyntheticVideo(width: 480, height: 270, seconds: 3)
         clip.content = .noise
         clip.quality = 18
         var capped = Self.contentAware
         for index in capped.rungs.indices {
-            capped.rungs[index].maxBitrateKbps = 50
-            capped.rungs[index].bufferKbits = 50
+            capped.rungs[index].maxBitrateKbps = 400
+            capped.rungs[index].bufferKbits = 100
         }
         let summary = try transcode(clip, name: "capped", preset: capped, measure: true)
         let first = try #require(summary.rateAnalysis?.firstProbes)
