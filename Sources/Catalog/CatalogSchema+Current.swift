@@ -20,7 +20,7 @@ extension CatalogSchema {
                 Column("metadata", .text, notNull: true), Column("filename", .blob, notNull: true),
                 Column("created_at", .integer, notNull: true), Column("updated_at", .integer, notNull: true),
                 Column("expires_at", .integer, notNull: true), Column("job_id", .text),
-                Column("finished_at", .integer),
+                Column("finished_at", .integer), Column("post", .text),
             ],
             indexes: [
                 Index("uploads_expiry", on: ["expires_at"], partial: true),
@@ -39,7 +39,8 @@ extension CatalogSchema {
                 Column("storyboard_interval_s", .integer), Column("storyboard_tile_width", .integer),
                 Column("storyboard_tile_height", .integer), Column("storyboard_columns", .integer),
                 Column("storyboard_count", .integer), Column("item_record", .blob), Column("loudness", .text),
-                Column("stage", .text, notNull: true),
+                Column("stage", .text, notNull: true), Column("caption", .text), Column("title", .text),
+                Column("creator", .text),
             ],
             indexes: [Index("videos_feed", on: ["published_at DESC", "id DESC"], partial: true)]),
         Table(
@@ -73,6 +74,7 @@ extension CatalogSchema {
                 Column("started_at", .integer), Column("finished_at", .integer),
                 Column("not_before", .integer, notNull: true), Column("media_id", .text),
                 Column("epoch", .integer, notNull: true), Column("lease_expires_at", .integer),
+                Column("post", .text),
             ],
             indexes: [
                 Index("jobs_queue", on: ["state", "not_before", "created_at"]),

@@ -32,6 +32,8 @@ package struct FeedJob: Sendable, Equatable {
     package var epoch: Int64 = 0
     /// When the holder's lease ends unless renewed (unix milliseconds); nil when nobody holds the job.
     package var leaseExpiresAt: Int64?
+    /// What the upload said about its post: the video gets it when it is published.
+    package var post = PostFacts()
 
     /// The lease this job's holder proves; its owner is empty when nobody holds it (so nothing matches).
     package var lease: JobLease { JobLease(id: id, epoch: epoch, owner: owner ?? "") }

@@ -82,11 +82,13 @@ package struct FeedVideo: Sendable, Equatable {
     package var loudness: AudioLoudness?
     /// `playable` while only a provisional rendition is published.
     package var stage: VideoStage
+    /// The caption, title and creator the upload gave.
+    package var post: PostFacts
 
     package init(
         id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
         posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil,
-        loudness: AudioLoudness? = nil, stage: VideoStage = .published
+        loudness: AudioLoudness? = nil, stage: VideoStage = .published, post: PostFacts = PostFacts()
     ) {
         self.id = id
         self.publishedAt = publishedAt
@@ -100,5 +102,6 @@ package struct FeedVideo: Sendable, Equatable {
         self.storyboard = storyboard
         self.loudness = loudness
         self.stage = stage
+        self.post = post
     }
 }

@@ -11,6 +11,8 @@ internal import MediaModel
 /// A video with a loudness is written as version 2, its loudness after the renditions; one without it as version 1,
 /// byte for byte as before loudness, so stored records stay valid and a v2 record cut at its loudness is refused. A
 /// `playable` video (issue 64) is version 3: its loudness as an optional, then its stage; a published one stays 1 or 2.
+/// A video with a caption, title or creator (issue 65) is version 4: version 3's layout, then the caption, and the
+/// title and creator as optionals; one without stays as it was.
 /// Renditions are kept in `FeedVideo.Rendition.precedes` order. Layout: a version byte, then the fields in `FeedVideo`'s order. Integers are zigzag LEB128 varints, strings a
 /// varint length and UTF-8, optionals a 0/1 byte first, doubles their 8 IEEE bytes, little-endian.
 package enum FeedVideoRecord {
@@ -19,6 +21,8 @@ package enum FeedVideoRecord {
     static let versionWithLoudness: UInt8 = 2
     /// The version of records that end with an optional loudness and a stage.
     static let versionWithStage: UInt8 = 3
+    /// The version of records that end with a stage and the post's facts.
+    static let versionWithPost: UInt8 = 4
 
     /// What was wrong with a stored record, and where.
     package struct Malformed: Error, Equatable, CustomStringConvertible {
@@ -30,7 +34,9 @@ package enum FeedVideoRecord {
     package static func encode(_ video: FeedVideo) -> [UInt8] {
         var out = Writer()
         let found =
-            video.stage != .published ? versionWithStage : video.loudness == nil ? version : versionWithLoudness
+            !video.post.isEmpty
+            ? versionWithPost
+            : video.stage != .published ? versionWithStage : video.loudness == nil ? version : versionWithLoudness
         out.bytes.append(found)
         out.string(video.id)
         out.int(video.publishedAt)
@@ -80,11 +86,16 @@ package enum FeedVideoRecord {
             out.double(loudness.truePeakCeilingDBTP)
             out.int((loudness.isLimited ? 1 : 0) | (loudness.isCapped ? 2 : 0) | (loudness.isSilent ? 4 : 0))
         }
-        if found == versionWithStage {
+        if found == versionWithStage || found == versionWithPost {
             out.optional(video.loudness) { write($1, &$0) }
             out.int(VideoStage.allCases.firstIndex(of: video.stage) ?? 0)
         } else if let loudness = video.loudness {
             write(loudness, &out)
+        }
+        if found == versionWithPost {
+            out.string(video.post.caption)
+            out.optional(video.post.title) { $0.string($1) }
+            out.optional(video.post.creator) { $0.string($1) }
         }
         return out.bytes
     }
@@ -92,10 +103,8 @@ package enum FeedVideoRecord {
     package static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> FeedVideo {
         var input = Reader(bytes: Array(bytes))
         let found = try input.byte()
-        guard found == version || found == versionWithLoudness || found == versionWithStage else {
-            throw Malformed(
-                reason: "version \(found), expected \(version), \(versionWithLoudness) or \(versionWithStage)",
-                offset: 0)
+        guard (version...versionWithPost).contains(found) else {
+            throw Malformed(reason: "version \(found), expected \(version) to \(versionWithPost)", offset: 0)
         }
         let id = try input.string()
         let publishedAt = try input.int64()
@@ -155,7 +164,7 @@ package enum FeedVideoRecord {
         var stage = VideoStage.published
         if found == versionWithLoudness {
             loudness = try readLoudness(&input)
-        } else if found == versionWithStage {
+        } else if found == versionWithStage || found == versionWithPost {
             loudness = try input.optional { input throws(Malformed) in try readLoudness(&input) }
             let index = try input.int()
             guard VideoStage.allCases.indices.contains(index) else {
@@ -163,16 +172,26 @@ package enum FeedVideoRecord {
             }
             stage = VideoStage.allCases[index]
         }
+        var post = PostFacts()
+        if found == versionWithPost {
+            post.caption = try input.string()
+            post.title = try input.optional { input throws(Malformed) in try input.string() }
+            post.creator = try input.optional { input throws(Malformed) in try input.string() }
+        }
         guard input.offset == input.bytes.count else {
+            let last =
+                switch found {
+                case versionWithPost: "creator"
+                case versionWithStage: "stage"
+                default: loudness == nil ? "rendition" : "loudness"
+                }
             throw Malformed(
-                reason: "\(input.bytes.count - input.offset) bytes after the last "
-                    + (found == versionWithStage ? "stage" : loudness == nil ? "rendition" : "loudness"),
-                offset: input.offset)
+                reason: "\(input.bytes.count - input.offset) bytes after the last \(last)", offset: input.offset)
         }
         return FeedVideo(
             id: id, publishedAt: publishedAt, durationMilliseconds: duration, width: width, height: height,
             masterPath: master, posterJPEGPath: posterJPEG, posterWebPPath: posterWebP, renditions: renditions,
-            storyboard: storyboard, loudness: loudness, stage: stage)
+            storyboard: storyboard, loudness: loudness, stage: stage, post: post)
     }
 
     private struct Writer {

@@ -7,8 +7,9 @@ package import MediaModel
 /// was taken over or ended. So a worker whose lease expired can never publish.
 package protocol JobQueue: JobStatusReading {
     /// A queued job for an upload `owner` is about to move out of the inbox, held (epoch 0) until it is released.
+    /// `post` is what the upload said about its post (an inbox file's sidecar), stored on the video it becomes.
     func insertJob(
-        id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
+        id: String, sourceName: [UInt8], bytes: Int, post: PostFacts, owner: String, now: Int64,
         leaseMilliseconds: Int64) async throws(CatalogError)
     /// Removes a job still held from intake (the move out of the inbox failed).
     func deleteJob(_ lease: JobLease) async throws(CatalogError)
@@ -41,6 +42,15 @@ package protocol JobQueue: JobStatusReading {
 }
 
 extension JobQueue {
+    /// A job for an upload that said nothing about its post.
+    package func insertJob(
+        id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64, leaseMilliseconds: Int64
+    ) async throws(CatalogError) {
+        try await insertJob(
+            id: id, sourceName: sourceName, bytes: bytes, post: PostFacts(), owner: owner, now: now,
+            leaseMilliseconds: leaseMilliseconds)
+    }
+
     package func finishJob(_ lease: JobLease, as error: ProcessingError, now: Int64) async throws(CatalogError) {
         try await finishJob(lease, as: error, kind: nil, now: now)
     }

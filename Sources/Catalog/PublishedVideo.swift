@@ -23,12 +23,14 @@ package struct PublishedVideo: Sendable, Equatable {
     package var loudness: AudioLoudness?
     /// `playable` for a provisional rendition published while the ladder is made.
     package var stage: VideoStage
+    /// The caption, title and creator the upload gave.
+    package var post: PostFacts
 
     package init(
         id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
         contentHash: String, source: MediaInfo?, masterPath: String, posterJPEGPath: String, posterWebPPath: String,
         renditions: [FeedVideo.Rendition], storyboard: Storyboard? = nil, loudness: AudioLoudness? = nil,
-        stage: VideoStage = .published
+        stage: VideoStage = .published, post: PostFacts = PostFacts()
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -45,6 +47,7 @@ package struct PublishedVideo: Sendable, Equatable {
         self.storyboard = storyboard
         self.loudness = loudness
         self.stage = stage
+        self.post = post
     }
 
     /// The feed's view of this row.
@@ -52,7 +55,7 @@ package struct PublishedVideo: Sendable, Equatable {
         FeedVideo(
             id: id, publishedAt: publishedAt, durationMilliseconds: durationMilliseconds, width: width, height: height,
             masterPath: masterPath, posterJPEGPath: posterJPEGPath, posterWebPPath: posterWebPPath,
-            renditions: renditions, storyboard: storyboard, loudness: loudness, stage: stage)
+            renditions: renditions, storyboard: storyboard, loudness: loudness, stage: stage, post: post)
     }
 
     /// `source` as both engines store it: JSON with sorted keys, `{}` when there is none.

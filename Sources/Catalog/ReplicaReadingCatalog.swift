@@ -43,11 +43,11 @@ package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
 
     package func job(id: String) async throws(CatalogError) -> FeedJob? { try await primary.job(id: id) }
     package func insertJob(
-        id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
+        id: String, sourceName: [UInt8], bytes: Int, post: PostFacts, owner: String, now: Int64,
         leaseMilliseconds: Int64
     ) async throws(CatalogError) {
         try await primary.insertJob(
-            id: id, sourceName: sourceName, bytes: bytes, owner: owner, now: now,
+            id: id, sourceName: sourceName, bytes: bytes, post: post, owner: owner, now: now,
             leaseMilliseconds: leaseMilliseconds)
     }
     package func deleteJob(_ lease: JobLease) async throws(CatalogError) { try await primary.deleteJob(lease) }
@@ -152,10 +152,11 @@ package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
         try await primary.assignUploadJob(id: id, jobID: jobID, now: now)
     }
     package func finishUpload(
-        id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
+        id: String, jobID: String, sourceName: [UInt8], bytes: Int64, post: PostFacts,
         now: Int64
     ) async throws(CatalogError) {
-        try await primary.finishUpload(id: id, jobID: jobID, sourceName: sourceName, bytes: bytes, now: now)
+        try await primary.finishUpload(
+            id: id, jobID: jobID, sourceName: sourceName, bytes: bytes, post: post, now: now)
     }
 
     // MARK: ViewerEventLog, on the primary: events are writes, and their figures are read with them.

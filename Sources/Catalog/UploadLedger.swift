@@ -16,8 +16,10 @@ package protocol UploadLedger: Sendable {
     func deleteUpload(id: String) async throws(CatalogError)
     func expiredUploads(now: Int64) async throws(CatalogError) -> [UploadRecord]
     func assignUploadJob(id: String, jobID: String, now: Int64) async throws(CatalogError)
+    /// The queued job, with the upload's `post`, and the finished upload in one transaction. A job already there
+    /// (recovery found the file first) is kept, and takes `post` if it has none.
     func finishUpload(
-        id: String, jobID: String, sourceName: [UInt8], bytes: Int64,
+        id: String, jobID: String, sourceName: [UInt8], bytes: Int64, post: PostFacts,
         now: Int64) async throws(CatalogError)
 }
 

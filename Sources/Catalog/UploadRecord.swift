@@ -15,10 +15,13 @@ package struct UploadRecord: Sendable, Equatable {
     /// Chosen when the last byte arrives, before the file moves to the job queue.
     package var jobID: String?
     package var finishedAt: Int64?
+    /// The caption, title and creator, checked when the upload was created; its job and video get them.
+    package var post: PostFacts
 
     package init(
         id: String, tokenID: String, length: Int64, received: Int64 = 0, metadata: String, filename: [UInt8],
-        createdAt: Int64, updatedAt: Int64, expiresAt: Int64, jobID: String? = nil, finishedAt: Int64? = nil
+        createdAt: Int64, updatedAt: Int64, expiresAt: Int64, jobID: String? = nil, finishedAt: Int64? = nil,
+        post: PostFacts = PostFacts()
     ) {
         self.id = id
         self.tokenID = tokenID
@@ -31,6 +34,7 @@ package struct UploadRecord: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.jobID = jobID
         self.finishedAt = finishedAt
+        self.post = post
     }
 
     package var isComplete: Bool { received == length }

@@ -10,25 +10,32 @@ package struct APIError: HTTPResponseError, Equatable {
     package let message: String
     /// Extra headers, such as `Retry-After` on a 429.
     package var headers: HTTPFields = [:]
+    /// The request's field that was wrong (`caption`), for a client to point at; nil when no one field was.
+    package var field: String?
 
-    package init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+    package init(
+        _ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], field: String? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.field = field
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.cacheControl] = "no-store"
         return JSONBody.response(
-            ErrorEnvelope(error: .init(code: code, message: message)), status: status, headers: headers)
+            ErrorEnvelope(error: .init(code: code, message: message, field: field)), status: status, headers: headers)
     }
 
     struct ErrorEnvelope: Encodable {
         struct Detail: Encodable {
             let code: String
             let message: String
+            /// Left out when nil.
+            let field: String?
         }
         let error: Detail
     }

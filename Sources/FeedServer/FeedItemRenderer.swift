@@ -16,6 +16,19 @@ enum FeedItemRenderer {
             json.string(video.stage.rawValue)
             json.key("published_at")
             json.timestamp(milliseconds: video.publishedAt)
+            // Each absent when the upload gave none (and for posts from before Reel kept them).
+            if !video.post.caption.isEmpty {
+                json.key("caption")
+                json.string(video.post.caption)
+            }
+            if let title = video.post.title {
+                json.key("title")
+                json.string(title)
+            }
+            if let creator = video.post.creator {
+                json.key("creator")
+                json.string(creator)
+            }
             json.key("duration_s")
             json.milliseconds(asSeconds: video.durationMilliseconds)
             json.key("width")

@@ -102,6 +102,18 @@ package enum Directory {
         if unlink(path) != 0, errno != ENOENT { throw FileSystemError("unlink", path) }
     }
 
+    /// Removes the entry `name` (raw bytes) of `directory`, never a directory; absent is fine.
+    package static func removeEntry(_ name: [UInt8], in directory: String) throws(FileSystemError) {
+        let cName = name.map { CChar(bitPattern: $0) } + [0]
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileSystemError("open", directory) }
+        defer { close(descriptor) }
+        let removed = cName.withUnsafeBufferPointer { unlinkat(descriptor, $0.baseAddress!, 0) }
+        if removed != 0, errno != ENOENT {
+            throw FileSystemError("unlinkat", directory + "/" + String(decoding: name, as: UTF8.self))
+        }
+    }
+
     /// Removes the directory `path` if it is empty. Returns whether it is gone (absent counts).
     @discardableResult
     package static func removeIfEmpty(_ path: String) -> Bool {

@@ -26,6 +26,16 @@ package struct DirectoryEntry: Sendable, Equatable {
         self.changed = changed ?? modified
     }
 
+    /// `NAME.json`: what the upload `NAME` beside it says about its post (caption, title, creator). Never an upload
+    /// itself.
+    package var isSidecar: Bool {
+        let suffix = Array(".json".utf8)
+        return name.count > suffix.count && name.suffix(suffix.count).map({ $0 | 0x20 }) == suffix
+    }
+
+    /// The name of this upload's sidecar.
+    package var sidecarName: [UInt8] { name + Array(".json".utf8) }
+
     /// Dotfiles and the partial-download suffixes browsers and copy tools use while a file is still arriving.
     package var isIgnored: Bool {
         if name.first == UInt8(ascii: ".") { return true }

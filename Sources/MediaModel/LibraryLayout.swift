@@ -37,6 +37,9 @@ public struct LibraryLayout: Sendable {
         verdict(id, rejected: rejected) + ".reason.json"
     }
 
+    /// `rejected/<id>.sidecar.json`: the sidecar that refused its upload (`invalid_metadata`), kept as it came.
+    public static func rejectedSidecar(_ id: String) -> String { rejected + id + ".sidecar.json" }
+
     /// The folder of a video's outputs for one claim, without a trailing `/`.
     public static func video(_ id: String, epoch: Int64) -> String { videos + id + ".e" + String(epoch) }
 

@@ -17,6 +17,8 @@ public enum RejectionReason: String, Codable, Sendable, CaseIterable {
     case frameRateExceedsLimit = "frame_rate_exceeds_limit"
     case tooManyStreams = "too_many_streams"
     case unreadable
+    /// The caption, title or creator given with the upload (its sidecar JSON) broke a limit or is not text.
+    case invalidMetadata = "invalid_metadata"
 }
 
 /// An upload refused by the admission policy: the code, a sentence naming the limit and the actual value, and the file.

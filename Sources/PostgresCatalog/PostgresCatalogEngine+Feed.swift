@@ -189,9 +189,11 @@ extension PostgresCatalogEngine {
     }
 
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order, as on SQLite), whatever its status,
-    /// on `connection`. `loudness: false` and `stage: false` read a catalog from before migrations v9 and v11.
+    /// on `connection`. `loudness: false`, `stage: false` and `post: false` read a catalog from before migrations v9,
+    /// v11 and v12.
     static func video(
-        id: String, _ connection: PostgresConnection, logger: Logger, loudness: Bool = true, stage: Bool = true
+        id: String, _ connection: PostgresConnection, logger: Logger, loudness: Bool = true, stage: Bool = true,
+        post: Bool = true
     ) async throws -> FeedVideo? {
         guard
             let row = try await connection.rows(PostgresQuery(unsafeSQL: videoSQL, binds: binds(id)), logger: logger)
@@ -235,7 +237,19 @@ extension PostgresCatalogEngine {
                 ? try await connection.rows(
                     PostgresQuery(unsafeSQL: "SELECT stage FROM videos WHERE id = $1", binds: binds(id)), logger: logger
                 ).first.map { try $0.value("stage", as: String.self) }.flatMap(VideoStage.init(rawValue:)) ?? .published
-                : .published)
+                : .published,
+            post: post
+                ? try await connection.rows(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT caption, title, creator FROM videos WHERE id = $1", binds: binds(id)),
+                    logger: logger
+                ).first.map {
+                    PostFacts(
+                        caption: try $0.value("caption", as: String?.self) ?? "",
+                        title: try $0.value("title", as: String?.self),
+                        creator: try $0.value("creator", as: String?.self))
+                } ?? PostFacts()
+                : PostFacts())
     }
 
     /// The storyboard columns, or nil when any is NULL (published before storyboards).

@@ -15,14 +15,15 @@ extension PostgresCatalogEngine {
     }
 
     package func insertJob(
-        id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
+        id: String, sourceName: [UInt8], bytes: Int, post: PostFacts, owner: String, now: Int64,
         leaseMilliseconds: Int64
     ) async throws(CatalogError) {
         _ = try await rows(
             "insert job \(id) held by \(owner)",
             """
-            INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at, lease_expires_at)
-            VALUES (\(id), 'unknown', \(ByteBuffer.bytea(sourceName)), \(bytes), 'queued', \(owner), \(now), \(now), \(now + leaseMilliseconds))
+            INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at, lease_expires_at, post)
+            VALUES (\(id), 'unknown', \(ByteBuffer.bytea(sourceName)), \(bytes), 'queued', \(owner), \(now), \(now), \(now + leaseMilliseconds),
+                    \(post.column))
             """)
     }
 
@@ -229,5 +230,6 @@ extension FeedJob {
         contentHash = try row.value("content_hash")
         epoch = try row.value("epoch")
         leaseExpiresAt = try row.value("lease_expires_at")
+        post = PostFacts(column: try row.value("post", as: String?.self))
     }
 }

@@ -149,13 +149,14 @@ extension PostgresCatalogEngine {
             INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
                                 master_path, poster_jpeg_path, poster_webp_path, storyboard_vtt_path, storyboard_image_path,
                                 storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
-                                storyboard_count, loudness, stage)
+                                storyboard_count, loudness, stage, caption, title, creator)
             VALUES (\(video.id), 'published', \(video.createdAt), \(video.publishedAt), \(video.durationMilliseconds), \(video.width),
                     \(video.height), \(video.contentHash), \(video.sourceJSON), \(video.masterPath), \(video.posterJPEGPath),
                     \(video.posterWebPPath), \(video.storyboard?.vttPath), \(video.storyboard?.imagePath),
                     \(video.storyboard?.intervalSeconds), \(video.storyboard?.tileWidth), \(video.storyboard?.tileHeight),
                     \(video.storyboard?.columns), \(video.storyboard?.count), \(LoudnessColumn.text(video.loudness)),
-                    \(video.stage.rawValue))
+                    \(video.stage.rawValue), \(video.post.caption.isEmpty ? nil : video.post.caption), \(video.post.title),
+                    \(video.post.creator))
             """, logger: logger)
         for item in video.renditions {
             let firstSegments = item.prefetch.map { PrefetchHintColumns.firstSegmentsColumn($0.firstSegments) }

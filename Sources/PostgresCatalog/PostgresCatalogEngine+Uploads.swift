@@ -34,9 +34,11 @@ extension PostgresCatalogEngine {
             }
             try await connection.query(
                 """
-                INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
+                INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at,
+                                     post)
                 VALUES (\(upload.id), \(upload.tokenID), \(upload.length), \(upload.received), \(upload.metadata),
-                        \(ByteBuffer.bytea(upload.filename)), \(upload.createdAt), \(upload.updatedAt), \(upload.expiresAt))
+                        \(ByteBuffer.bytea(upload.filename)), \(upload.createdAt), \(upload.updatedAt), \(upload.expiresAt),
+                        \(upload.post.column))
                 """, logger: logger)
             let next = usage.window(afterOneMoreAt: upload.createdAt)
             try await connection.query(
@@ -92,17 +94,18 @@ extension PostgresCatalogEngine {
     }
 
     /// Step two, after the file is in `.incoming/<job>`: the queued job and the finished upload, in one transaction.
-    /// A job already there (the worker's recovery made it first) is kept.
+    /// A job already there (the worker's recovery made it first) is kept, and takes the post's facts if it has none.
     package func finishUpload(
-        id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64
+        id: String, jobID: String, sourceName: [UInt8], bytes: Int64, post: PostFacts, now: Int64
     ) async throws(CatalogError) {
         let logger = self.logger
         try await transaction("finish upload \(id) as job \(jobID)") { connection in
             try await connection.query(
                 """
-                INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at)
-                VALUES (\(jobID), 'unknown', \(ByteBuffer.bytea(sourceName)), \(bytes), 'queued', NULL, \(now), \(now))
-                ON CONFLICT (id) DO NOTHING
+                INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at, post)
+                VALUES (\(jobID), 'unknown', \(ByteBuffer.bytea(sourceName)), \(bytes), 'queued', NULL, \(now), \(now),
+                        \(post.column))
+                ON CONFLICT (id) DO UPDATE SET post = coalesce(jobs.post, excluded.post)
                 """, logger: logger)
             try await connection.query(
                 """
@@ -118,6 +121,6 @@ extension PostgresCatalogEngine {
             filename: try row.bytes("filename"),
             createdAt: try row.value("created_at"), updatedAt: try row.value("updated_at"),
             expiresAt: try row.value("expires_at"), jobID: try row.value("job_id"),
-            finishedAt: try row.value("finished_at"))
+            finishedAt: try row.value("finished_at"), post: PostFacts(column: try row.value("post", as: String?.self)))
     }
 }

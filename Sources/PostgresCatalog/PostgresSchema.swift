@@ -29,7 +29,7 @@ package enum PostgresSchema {
 
     package static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
-        loudness, uploadQuotas, playablePosts,
+        loudness, uploadQuotas, playablePosts, postFacts,
     ]
 
     static let catalog = Migration(
@@ -316,7 +316,7 @@ package enum PostgresSchema {
             for id in ids {
                 guard
                     let video = try await PostgresCatalogEngine.video(
-                        id: id, connection, logger: logger, loudness: false, stage: false)
+                        id: id, connection, logger: logger, loudness: false, stage: false, post: false)
                 else {
                     continue
                 }
@@ -407,5 +407,27 @@ package enum PostgresSchema {
         version: 11, name: "playable posts (the SQLite catalog's v17)",
         statements: [
             "ALTER TABLE videos ADD COLUMN stage text NOT NULL DEFAULT 'published' CHECK (stage IN ('playable', 'published'))"
+        ])
+
+    /// The SQLite catalog's v18 (issue 65): what an upload said about its post travels from the upload's row to its
+    /// job's as JSON (`PostFacts.column`), and is stored on the video as columns; the edit trigger watches them too.
+    static let postFacts = Migration(
+        version: 12, name: "captions and creators (the SQLite catalog's v18)",
+        statements: [
+            "ALTER TABLE uploads ADD COLUMN post text",
+            "ALTER TABLE jobs ADD COLUMN post text",
+            "ALTER TABLE videos ADD COLUMN caption text",
+            "ALTER TABLE videos ADD COLUMN title text",
+            "ALTER TABLE videos ADD COLUMN creator text",
+            "DROP TRIGGER videos_edit_clears_record ON videos",
+            """
+            CREATE TRIGGER videos_edit_clears_record
+                AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                                storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                                storyboard_tile_height, storyboard_columns, storyboard_count, loudness, stage, caption,
+                                title, creator
+                ON videos FOR EACH ROW WHEN (NEW.item_record IS NOT NULL)
+                EXECUTE FUNCTION clear_edited_video_record()
+            """,
         ])
 }

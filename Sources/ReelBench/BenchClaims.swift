@@ -39,7 +39,7 @@ extension ReelBench {
                             for n in stride(from: part, to: jobs, by: claimers) {
                                 try await store.finishUpload(
                                     id: "bench-\(prefix)-\(n)", jobID: String(format: "%@%08d", prefix, n),
-                                    sourceName: Array("clip\(n).mp4".utf8), bytes: 1_000, now: now)
+                                    sourceName: Array("clip\(n).mp4".utf8), bytes: 1_000, post: PostFacts(), now: now)
                             }
                         }
                     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import FileSystem
 import Foundation
 import Ingest
@@ -43,9 +44,28 @@ extension Reel {
         ) var chunkMb: Int = 5
         @Option(name: .long, help: "Compress presets JSON (default: Presets/compress.json when present).") var presets:
             String?
+        @Option(name: .long, help: "The post's caption (at most 2,200 characters; line feeds allowed).") var caption:
+            String?
+        @Option(name: .long, help: "The post's title (at most 100 characters).") var title: String?
+        @Option(name: .long, help: "The post's creator (at most 64 characters; default: the token's name).")
+        var creator: String?
         @OptionGroup var limits: LimitsOption
 
+        /// The post's fields as given, in `Upload-Metadata`'s order.
+        var post: [(key: String, value: String)] {
+            [("caption", caption), ("title", title), ("creator", creator)].compactMap { key, value in
+                value.map { (key, $0) }
+            }
+        }
+
         func validate() throws {
+            do {
+                _ = try PostFacts.validated(
+                    caption: caption.map { Array($0.utf8) }, title: title.map { Array($0.utf8) },
+                    creator: creator.map { Array($0.utf8) })
+            } catch {
+                throw ValidationError("--\(error.field.rawValue): \(error)")
+            }
             guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host != nil
             else {
@@ -83,7 +103,7 @@ extension Reel {
             let serverURL = URL(string: server)!  // checked in validate()
             let transport = URLSessionTransport()
             let stop = StopSignal()
-            let flow = UploadFlow(
+            var flow = UploadFlow(
                 source: UploadSource(
                     policy: AdmissionPolicy(limits: try limits.load()), preset: try CompressPreset.load(option: presets)
                 ),
@@ -93,6 +113,7 @@ extension Reel {
                 store: ResumeStore(directory: ResumeStore.defaultDirectory()!),
                 quality: quality, waitsForJob: !noWait, isCancelled: { stop.isSet }
             )
+            flow.post = post
             let reporter = UploadReporter(json: json, terminal: isatty(2) != 0 && !json)
             let work = Task { [file] in try await flow.run(path: file) { reporter.report($0) } }
             stop.onSignal { work.cancel() }

@@ -284,7 +284,9 @@ package final class SQLiteCatalogDatabase: Sendable {
             let ids = try String.fetchAll(db, sql: "SELECT id FROM videos ORDER BY id")
             let update = try db.makeStatement(sql: "UPDATE videos SET item_record = ? WHERE id = ?")
             for id in ids {
-                guard let video = try SQLiteCatalogEngine.video(id: id, db, loudness: false, stage: false) else {
+                guard
+                    let video = try SQLiteCatalogEngine.video(id: id, db, loudness: false, stage: false, post: false)
+                else {
                     continue
                 }
                 try update.execute(arguments: [Data(FeedVideoRecord.encode(video)), id])
@@ -337,7 +339,7 @@ package final class SQLiteCatalogDatabase: Sendable {
                 sql: """
                     ALTER TABLE videos ADD COLUMN loudness TEXT;
                     DROP TRIGGER videos_edit_clears_record;
-                    """ + Self.videoRecordTriggerSQL)
+                    """ + Self.loudnessRecordTriggerSQL)
         }
         migrator.registerMigration("v16: upload quotas") { db in
             // Per token (issue 62): how many unfinished uploads it may hold, their declared bytes together, and how
@@ -364,15 +366,40 @@ package final class SQLiteCatalogDatabase: Sendable {
                         CHECK (stage IN ('playable', 'published'));
                     """)
         }
+        migrator.registerMigration("v18: captions and creators") { db in
+            // Issue 65: what the upload said about its post (PostFacts) travels from the upload's row to its job's
+            // as JSON, and is stored on the video as columns. NULL before, and for posts without them; records of
+            // videos without them stay as they were, so nothing is rewritten. The edit trigger watches them too.
+            try db.execute(
+                sql: """
+                    ALTER TABLE uploads ADD COLUMN post TEXT;
+                    ALTER TABLE jobs ADD COLUMN post TEXT;
+                    ALTER TABLE videos ADD COLUMN caption TEXT;
+                    ALTER TABLE videos ADD COLUMN title TEXT;
+                    ALTER TABLE videos ADD COLUMN creator TEXT;
+                    DROP TRIGGER videos_edit_clears_record;
+                    """ + Self.videoRecordTriggerSQL)
+        }
         return migrator
     }
 
-    /// Since v15: the record trigger on `videos`, watching every column the record holds.
-    static let videoRecordTriggerSQL = """
+    /// v15's record trigger on `videos`, as it made it (a migration's SQL never changes).
+    static let loudnessRecordTriggerSQL = """
         CREATE TRIGGER videos_edit_clears_record
             AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
                             storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
                             storyboard_tile_height, storyboard_columns, storyboard_count, loudness
+            ON videos WHEN NEW.item_record IS NOT NULL
+            BEGIN UPDATE videos SET item_record = NULL WHERE id = NEW.id; END;
+        """
+
+    /// Since v18: the record trigger on `videos`, watching every column the record holds.
+    static let videoRecordTriggerSQL = """
+        CREATE TRIGGER videos_edit_clears_record
+            AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                            storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                            storyboard_tile_height, storyboard_columns, storyboard_count, loudness, stage, caption,
+                            title, creator
             ON videos WHEN NEW.item_record IS NOT NULL
             BEGIN UPDATE videos SET item_record = NULL WHERE id = NEW.id; END;
         """

@@ -80,7 +80,7 @@ extension SQLiteCatalogEngine {
     /// and v15.
     static func video(
         id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true,
-        loudness: Bool = true, stage: Bool = true
+        loudness: Bool = true, stage: Bool = true, post: Bool = true
     ) throws -> FeedVideo? {
         let videoSQL = storyboards ? Self.videoSQL : Self.videoSQLWithoutStoryboards
         guard let row = try Row.fetchOne(db.cachedStatement(sql: videoSQL), arguments: [id]) else { return nil }
@@ -112,7 +112,12 @@ extension SQLiteCatalogEngine {
                 : nil,
             stage: stage
                 ? try String.fetchOne(db.cachedStatement(sql: "SELECT stage FROM videos WHERE id = ?"), arguments: [id])
-                    .flatMap(VideoStage.init(rawValue:)) ?? .published : .published)
+                    .flatMap(VideoStage.init(rawValue:)) ?? .published : .published,
+            post: post
+                ? try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT caption, title, creator FROM videos WHERE id = ?"), arguments: [id]
+                ).map { PostFacts(caption: $0[0] ?? "", title: $0[1], creator: $0[2]) } ?? PostFacts()
+                : PostFacts())
     }
 
     /// The storyboard columns (8 to 14 of `videoSQL`), or nil when any is NULL (published before storyboards).

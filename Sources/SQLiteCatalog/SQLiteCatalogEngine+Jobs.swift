@@ -16,15 +16,17 @@ extension SQLiteCatalogEngine {
     /// A new job for an upload this worker is about to move out of the inbox: queued and held by `owner` (epoch 0)
     /// until the move succeeds (then `release`) or fails because another worker won (then `deleteJob`).
     package func insertJob(
-        id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64,
+        id: String, sourceName: [UInt8], bytes: Int, post: PostFacts, owner: String, now: Int64,
         leaseMilliseconds: Int64
     ) async throws(CatalogError) {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at, lease_expires_at)
-                    VALUES (?, 'unknown', ?, ?, 'queued', ?, ?, ?, ?)
-                    """, arguments: [id, Data(sourceName), bytes, owner, now, now, now + leaseMilliseconds])
+                    INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at, lease_expires_at,
+                                      post)
+                    VALUES (?, 'unknown', ?, ?, 'queued', ?, ?, ?, ?, ?)
+                    """,
+                arguments: [id, Data(sourceName), bytes, owner, now, now, now + leaseMilliseconds, post.column])
         }
     }
 
@@ -233,5 +235,6 @@ extension FeedJob {
         contentHash = row["content_hash"]
         epoch = row["epoch"] ?? 0
         leaseExpiresAt = row["lease_expires_at"]
+        post = PostFacts(column: row["post"])
     }
 }

@@ -128,8 +128,8 @@ extension SQLiteCatalogEngine {
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
                                     master_path, poster_jpeg_path, poster_webp_path, storyboard_vtt_path, storyboard_image_path,
                                     storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
-                                    storyboard_count, loudness, stage)
-                VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    storyboard_count, loudness, stage, caption, title, creator)
+                VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.width,
@@ -137,7 +137,8 @@ extension SQLiteCatalogEngine {
             video.posterWebPPath, video.storyboard?.vttPath, video.storyboard?.imagePath,
             video.storyboard?.intervalSeconds, video.storyboard?.tileWidth, video.storyboard?.tileHeight,
             video.storyboard?.columns, video.storyboard?.count, LoudnessColumn.text(video.loudness),
-            video.stage.rawValue,
+            video.stage.rawValue, video.post.caption.isEmpty ? nil : video.post.caption, video.post.title,
+            video.post.creator,
         ])
         let rendition = try db.cachedStatement(
             sql: """

@@ -15,12 +15,13 @@ extension SQLiteCatalogEngine {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO uploads (id, token_id, length, received, metadata, filename, created_at, updated_at, expires_at,
+                                         post)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     upload.id, upload.tokenID, upload.length, upload.received, upload.metadata, Data(upload.filename),
-                    upload.createdAt, upload.updatedAt, upload.expiresAt,
+                    upload.createdAt, upload.updatedAt, upload.expiresAt, upload.post.column,
                 ])
             let window = usage.window(afterOneMoreAt: upload.createdAt)
             try db.execute(
@@ -91,16 +92,17 @@ extension SQLiteCatalogEngine {
     }
 
     /// Step two, after the file is in `.incoming/<job>`: the queued job and the finished upload, in one transaction.
-    /// A job already there (the worker's recovery made it first) is kept.
+    /// A job already there (the worker's recovery made it first) is kept, and takes the post's facts if it has none.
     package func finishUpload(
-        id: String, jobID: String, sourceName: [UInt8], bytes: Int64, now: Int64
+        id: String, jobID: String, sourceName: [UInt8], bytes: Int64, post: PostFacts, now: Int64
     ) async throws(CatalogError) {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at)
-                    VALUES (?, 'unknown', ?, ?, 'queued', NULL, ?, ?) ON CONFLICT(id) DO NOTHING
-                    """, arguments: [jobID, Data(sourceName), bytes, now, now])
+                    INSERT INTO jobs (id, kind, source_name, source_bytes, state, owner, created_at, updated_at, post)
+                    VALUES (?, 'unknown', ?, ?, 'queued', NULL, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET post = coalesce(jobs.post, excluded.post)
+                    """, arguments: [jobID, Data(sourceName), bytes, now, now, post.column])
             try db.execute(
                 sql: "UPDATE uploads SET finished_at = coalesce(finished_at, ?), updated_at = ? WHERE id = ?",
                 arguments: [now, now, id])
@@ -112,6 +114,6 @@ extension SQLiteCatalogEngine {
             id: row["id"], tokenID: row["token_id"], length: row["length"], received: row["received"],
             metadata: row["metadata"], filename: [UInt8]((row["filename"] as Data?) ?? Data()),
             createdAt: row["created_at"], updatedAt: row["updated_at"], expiresAt: row["expires_at"],
-            jobID: row["job_id"], finishedAt: row["finished_at"])
+            jobID: row["job_id"], finishedAt: row["finished_at"], post: PostFacts(column: row["post"]))
     }
 }

@@ -41,13 +41,16 @@ package struct TusUploader: Sendable {
         self.chunkBytes = chunkBytes
     }
 
-    /// `POST /v1/uploads`: declares the length and metadata; returns the absolute upload URL.
+    /// `POST /v1/uploads`: declares the length and metadata (the name, the type, then `post`'s keys in order: the
+    /// post's caption, title and creator); returns the absolute upload URL.
     /// - Throws: `UploadError`: `.rejected` (413, 422), `.unauthorized` (401, 403), `.unavailable` after the retries,
     ///   `.failed` for any other refusal or an answer without `Location`, `.interrupted` when cancelled.
-    package func create(length: Int64, filename: String, filetype: String) async throws -> URL {
+    package func create(
+        length: Int64, filename: String, filetype: String, post: [(key: String, value: String)] = []
+    ) async throws -> URL {
         let endpoint = server.appendingPathComponent("v1/uploads")
-        let metadata =
-            "filename \(Data(filename.utf8).base64EncodedString()),filetype \(Data(filetype.utf8).base64EncodedString())"
+        let metadata = ([("filename", filename), ("filetype", filetype)] + post)
+            .map { "\($0.0) \(Data($0.1.utf8).base64EncodedString())" }.joined(separator: ",")
         let request = HTTPRequest(
             method: "POST", url: endpoint,
             headers: headers(["Upload-Length": String(length), "Upload-Metadata": metadata]))

@@ -14,6 +14,8 @@ package struct UploadFlow: Sendable {
     package var quality: CompressPreset.Quality
     /// Follow the job after the upload (`--no-wait` turns it off).
     package var waitsForJob: Bool
+    /// The post's caption, title and creator as `Upload-Metadata` keys (`--caption`, `--title`, `--creator`).
+    package var post: [(key: String, value: String)] = []
     /// Seconds on a monotonic clock, for the rate and ETA.
     package var now: @Sendable () -> Double
     /// Polled while compressing (SIGINT); the network part stops through task cancellation or this flag.
@@ -137,7 +139,8 @@ package struct UploadFlow: Sendable {
             }
             store.remove(entryOnly: key)
         }
-        let url = try await uploader.create(length: length, filename: plan.filename, filetype: plan.filetype)
+        let url = try await uploader.create(
+            length: length, filename: plan.filename, filetype: plan.filetype, post: post)
         try store.save(
             ResumeStore.Entry(
                 uploadURL: url.absoluteString, server: uploader.server.absoluteString, source: path,

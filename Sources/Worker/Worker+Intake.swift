@@ -8,15 +8,27 @@ internal import NIOCore
 
 extension Worker {
     /// One scan of the inbox: refuses what is not a regular file, and takes each regular file whose size and
-    /// mtime have settled. Ignored names (dotfiles, .part, .tmp, .crdownload) are left alone. A failure with one
-    /// upload is logged and the scan goes on with the next.
+    /// mtime have settled, with its sidecar (`NAME.json`) once that has settled too. Ignored names (dotfiles, .part,
+    /// .tmp, .crdownload) are left alone, and a sidecar is never an upload. A failure with one upload is logged and
+    /// the scan goes on with the next.
     func intake() async throws(FileSystemError) {
         let listingStarted = Self.monotonic
         let wallClock = Int64(Date().timeIntervalSince1970 * 1e9)
         let entries = try Directory.entries(of: configuration.inbox).filter { !$0.isIgnored }
         let listingEnded = Self.monotonic
         tracker.keepOnly(Set(entries.map(\.name)))
-        for entry in entries {
+        let sidecars = Dictionary(
+            entries.filter(\.isSidecar).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var settledSidecars: Set<[UInt8]> = []
+        for sidecar in sidecars.values
+        where sidecar.kind == .regular
+            && tracker.isStable(
+                name: sidecar.name, size: sidecar.size, modified: sidecar.modified, listingStarted: listingStarted,
+                listingEnded: listingEnded, wallClockAtListingStart: wallClock, changed: sidecar.changed)
+        {
+            settledSidecars.insert(sidecar.name)
+        }
+        for entry in entries where !entry.isSidecar {
             if disk.isPaused { return }
             let name = SourceName(entry.name)
             do {
@@ -27,7 +39,10 @@ extension Worker {
                     listingStarted: listingStarted, listingEnded: listingEnded, wallClockAtListingStart: wallClock,
                     changed: entry.changed)
                 {
-                    try await take(entry)
+                    let sidecar = sidecars[entry.sidecarName]
+                    // An upload waits for its sidecar to settle, as for its own bytes.
+                    if let sidecar, !settledSidecars.contains(sidecar.name) { continue }
+                    try await take(entry, sidecar: sidecar)
                 }
             } catch {
                 if Self.isDiskFull(error) { noteDiskFull(error) }
@@ -44,13 +59,36 @@ extension Worker {
     /// The move is the claim: when two workers race, one rename succeeds and the other finds the name gone. Where
     /// other hosts do not see this host's scratch directory, the upload is stored as `originals/<id>` before its job
     /// is released, so any host can fetch it.
-    func take(_ entry: DirectoryEntry) async throws {
+    ///
+    /// A sidecar's facts go into the job's row with it, and the sidecar leaves the inbox once the upload has. A
+    /// sidecar that is not valid rejects its upload (`invalid_metadata`, saying which field and limit), and is kept
+    /// beside the reason file.
+    func take(_ entry: DirectoryEntry, sidecar: DirectoryEntry? = nil) async throws {
         let id = Self.newID()
         let name = SourceName(entry.name)
         let lease = JobLease(id: id, epoch: 0, owner: owner)
+        var post = PostFacts()
+        var sidecarBytes: [UInt8] = []
+        var refusal: Rejection?
+        if let sidecar {
+            do {
+                guard let file = String(validating: sidecar.name, as: UTF8.self) else {
+                    throw PostSidecar.Invalid(message: "the sidecar's name is not UTF-8, so it is not read")
+                }
+                sidecarBytes = try ReadOnlyFile.contents(
+                    of: configuration.inbox + "/" + file, limit: PostSidecar.maximumBytes)
+                post = try PostSidecar.facts(from: sidecarBytes)
+            } catch let error as PostSidecar.Invalid {
+                refusal = Rejection(.invalidMetadata, error.message, path: SourceName(sidecar.name).display)
+            } catch let error as ReadOnlyFile.OpenError {
+                if case .failed(let failure) = error, failure.isNotFound { return }  // taken with its upload
+                refusal = Rejection(
+                    .invalidMetadata, "the sidecar cannot be read: \(error)", path: SourceName(sidecar.name).display)
+            }
+        }
         try await store.insertJob(
-            id: id, sourceName: entry.name, bytes: Int(entry.size), owner: owner, now: Self.nowMilliseconds,
-            leaseMilliseconds: leaseMilliseconds)
+            id: id, sourceName: entry.name, bytes: Int(entry.size), post: post, owner: owner,
+            now: Self.nowMilliseconds, leaseMilliseconds: leaseMilliseconds)
         do {
             try Directory.move(entry: entry.name, in: configuration.inbox, to: scratch.incoming(id))
         } catch {
@@ -62,7 +100,26 @@ extension Worker {
         tracker.forget(entry.name)
         // From here the upload is safe in the library; the rest is bookkeeping that recovery redoes if it fails.
         try Directory.sync(scratch.incoming)
+        if let sidecar {
+            // Its facts are in the job's row; a refused one is kept beside the reason file.
+            if refusal != nil {
+                try? await library.put(
+                    try MediaKey(LibraryLayout.rejectedSidecar(id)), bytes: ByteBuffer(bytes: sidecarBytes),
+                    attributes: .private(contentType: "application/json"), createOnly: false)
+            }
+            tracker.forget(sidecar.name)
+            try? Directory.removeEntry(sidecar.name, in: configuration.inbox)
+        }
         try Directory.sync(configuration.inbox)
+        if let refusal {
+            try await store.finishJob(lease, as: .rejected(refusal), now: Self.nowMilliseconds)
+            guard let job = try await store.job(id: id) else { return }
+            await fileVerdict(job, state: .rejected, reason: .rejected(refusal.reason), message: refusal.message)
+            report(
+                id: id, name: name, state: .rejected, kind: .unknown, reason: .rejected(refusal.reason),
+                message: refusal.message, mediaID: nil, attempts: 0, seconds: 0)
+            return
+        }
         if !configuration.scratchIsShared {
             // Other hosts fetch it from the library: the job is released only once the original is there.
             do {

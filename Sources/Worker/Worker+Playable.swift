@@ -130,7 +130,7 @@ extension Worker {
                     videoCodec: $0.videoCodec?.rawValue, crf: $0.crf, targetSSIMY: $0.targetSSIMY,
                     prefetch: $0.prefetch)
             },
-            stage: .playable)
+            stage: .playable, post: job.post)
     }
 
     /// A refused upload's provisional rendition goes at once (the catalog already withdrew the post); what cannot be

@@ -169,7 +169,7 @@ extension Worker {
                     videoCodec: $0.videoCodec?.rawValue, crf: $0.crf, targetSSIMY: $0.targetSSIMY,
                     prefetch: $0.prefetch)
             },
-            storyboard: summary.storyboard?.prefixingPaths(with: prefix), loudness: summary.loudness)
+            storyboard: summary.storyboard?.prefixingPaths(with: prefix), loudness: summary.loudness, post: job.post)
     }
 
     /// A byte-identical re-upload: recorded first, then its copy goes (the same bytes are kept under `originals/`).

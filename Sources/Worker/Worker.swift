@@ -234,7 +234,8 @@ package actor Worker: Service {
 
     /// Nothing left to do for `--once`: no upload waiting in the inbox and no queued job.
     func isIdle() async -> Bool {
-        guard let entries = try? Directory.entries(of: configuration.inbox), !entries.contains(where: { !$0.isIgnored })
+        guard let entries = try? Directory.entries(of: configuration.inbox),
+            !entries.contains(where: { !$0.isIgnored && !$0.isSidecar })
         else {
             return false
         }

@@ -572,6 +572,8 @@ def run_upload(arguments, report):
         page.evaluate("window.reelSameDocument = true")  # gone if anything reloads the page
         page.evaluate("document.getElementById('upload-open').click()")
         page.evaluate(f"document.getElementById('upload-token').value = {json.dumps(arguments.token)}")
+        if arguments.caption:
+            page.evaluate(f"document.getElementById('upload-caption').value = {json.dumps(arguments.caption)}")
         document = page.send("DOM.getDocument")["root"]["nodeId"]
         node = page.send("DOM.querySelector", {"nodeId": document, "selector": "#upload-file"})["nodeId"]
         page.send("DOM.setFileInputFiles", {"nodeId": node, "files": [os.path.abspath(arguments.upload)]})
@@ -629,6 +631,15 @@ def run_upload(arguments, report):
             "lastHandover: s.lastHandover}; })()"))
         report["upload"] = state
         report["uploadTimeline"] = timeline
+        # What the post's caption shows (issue 65), line by line, and whether any of it became markup.
+        report["postCaption"] = page.evaluate(
+            """(() => { const upload = window.reelUpload.state, s = window.reel.snapshot();
+                if (!upload.job) return null;
+                const index = s.ids.indexOf(upload.job.split("/").pop());
+                const box = document.querySelectorAll(".item")[index]?.querySelector(".caption");
+                if (!box) return null;
+                return {lines: [...box.children].map((p) => ({kind: p.className, text: p.textContent})),
+                        elements: box.querySelectorAll("*").length}; })()""")
         report["uploadStatusText"] = page.evaluate("document.getElementById('upload-status').textContent")
         report["uploadDialogOpen"] = page.evaluate("document.getElementById('upload').open")
         report["screenshots"] = {"upload": page.screenshot(os.path.join(arguments.out, "upload.png"))}
@@ -648,6 +659,7 @@ def main():
     parser.add_argument("--engine", choices=["auto", "hls.js"], default="auto", help="?engine= for the page")
     parser.add_argument("--upload", help="instead of the feed scenario: upload this file through the page's form")
     parser.add_argument("--token", help="the upload token for --upload")
+    parser.add_argument("--caption", help="with --upload: the caption typed into the form")
     parser.add_argument("--pause-while-playable", action="store_true",
                         help="with --upload: tap to pause the post while it plays its provisional rendition")
     parser.add_argument("--viewer", action="store_true",

@@ -32,8 +32,8 @@ import Testing
         try await store.finishJob(
             JobLease(id: "8d1f0a6b2c9e4f7a5b3c", epoch: 0, owner: "contract"),
             as: .rejected(Rejection(.forbiddenFormat, "an HLS playlist", path: "notes.m3u8")), kind: nil, now: 3)
-        // The newest video has H.264, HEVC and AV1 renditions with their CRFs (one fixed, without a target), so every
-        // first page shows each rendition key the description names.
+        // The newest video has H.264, HEVC and AV1 renditions with their CRFs (one fixed, without a target), and a
+        // caption, title and creator, so every first page shows each item and rendition key the description names.
         let rungs: [(id: String, codec: String, codecs: String, crf: Double, target: Double?)] = [
             ("720p", "h264", "avc1.64001f,mp4a.40.2", 22.7, 0.968),
             ("720p-hevc", "hevc", "hvc1.1.6.L93.90,mp4a.40.2", 27.1, 0.968),
@@ -49,7 +49,7 @@ import Testing
                     FeedVideo.Rendition(
                         rung: $0.id, width: 720, height: 1280, bandwidth: 1_600_000, averageBandwidth: 1_400_000,
                         codecs: $0.codecs, segments: 4, videoCodec: $0.codec, crf: $0.crf, targetSSIMY: $0.target)
-                }))
+                }, post: PostFacts(caption: "Three codecs,\none \"post\" <b>", title: "Ladder", creator: "contract")))
 
         // The files the description's /media/ examples name, so its 200, 206, 304 and 416 answers are checked.
         let video = directory.file("library/videos/v000000029")

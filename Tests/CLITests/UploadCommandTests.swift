@@ -42,7 +42,7 @@ import Testing
         let client = try ChildProcess(
             [
                 ReelProcess.executable, "upload", source, "--server", base, "--token", token,
-                "--chunk-mb", "1", "--json",
+                "--chunk-mb", "1", "--json", "--caption", "Cut off mid-upload,\nand resumed 🎉", "--title", "Resumed",
             ],
             environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
         let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
@@ -91,6 +91,9 @@ import Testing
             #expect(master.hasPrefix(base) && master.hasSuffix("/master.m3u8"))
 
             let job = try #require(try await store.jobs(state: .published).first)
+            // Issue 65: the post's caption and title, and the token's name as its creator, survived the restart.
+            let expected = PostFacts(caption: "Cut off mid-upload,\nand resumed 🎉", title: "Resumed", creator: "phone")
+            #expect(try await store.video(id: job.id)?.post == expected)
             // The original moves to originals/ just after the publish commits, so it may lag the job's state.
             let originalPath = directory.file("library/originals/\(job.id)")
             let waited = await ChildProcess.suspendUntil(seconds: 30) {
@@ -138,6 +141,27 @@ import Testing
             environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("huge.mp4") && result.stderr.contains("50"), "\(result.stderr)")
+        #expect(listener.acceptedConnections() == 0)
+    }
+
+    /// A post's field over its limit is refused before any network use, naming the option and the limit.
+    @Test func aBadCaptionOrTitleIsRefusedLocallyNamingTheOption() async throws {
+        let directory = try TemporaryDirectory()
+        let listener = try LoopbackListener()
+        let clip = try directory.write("clip.mp4", Array("not read".utf8))
+        for (option, value, says) in [
+            ("--title", "two\nlines", "title holds the control character U+000A"),
+            ("--caption", String(repeating: "x", count: 2_201), "caption has 2201 characters; at most 2200"),
+        ] {
+            let result = try await ChildProcess.run(
+                [
+                    ReelProcess.executable, "upload", clip, "--server", "http://127.0.0.1:\(listener.port)",
+                    "--token", "reel_unused", option, value,
+                ],
+                environment: ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path])
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.contains(option) && result.stderr.contains(says), "\(result.stderr)")
+        }
         #expect(listener.acceptedConnections() == 0)
     }
 }

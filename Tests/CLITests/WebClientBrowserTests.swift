@@ -199,7 +199,7 @@ import ViewerAnalytics
             let run = try await ChildProcess.run(
                 [
                     "/usr/bin/timeout", "300", "python3", Self.driver, "--url", Self.listeningURL(server),
-                    "--out", out, "--upload", clip, "--token", token,
+                    "--out", out, "--upload", clip, "--token", token, "--caption", Self.caption,
                 ] + (pausing ? ["--pause-while-playable"] : []), within: .seconds(330))
             let report = try #require(
                 try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
@@ -219,6 +219,12 @@ import ViewerAnalytics
             #expect(job.state == .published)
             #expect(job.sourceName == Array("holiday clip.mp4".utf8))
             #expect((report["console"] as? [Any])?.isEmpty == true, "\(report["console"] ?? "")")
+            // Issue 65: the caption typed into the form, and the token's name as its creator, shown as text.
+            #expect(job.post == PostFacts(caption: Self.caption, creator: "browser"), "\(job.post)")
+            let shown = try #require(report["postCaption"] as? [String: Any], "\(report)")
+            let lines = (shown["lines"] as? [[String: String]] ?? []).map { [$0["kind"] ?? "", $0["text"] ?? ""] }
+            #expect(lines.prefix(2) == [["creator", "@browser"], ["text", Self.caption]], "\(shown)")
+            #expect(shown["elements"] as? Int == lines.count, "the caption's markup became elements: \(shown)")
 
             let timeline = try #require(report["uploadTimeline"] as? [String: Any])
             let first = try #require(timeline["firstPlaying"] as? [String: Any], "the post never played: \(timeline)")
@@ -259,6 +265,9 @@ import ViewerAnalytics
                     + "\(timeline["lastHandover"] ?? "?")")
         }
     }
+
+    /// What the upload test types into the form: markup that must stay text, a line feed, an emoji sequence.
+    static let caption = "Low tide <b>bold?</b> & <img src=x onerror=alert(1)>\nsecond line 👩‍👩‍👧"
 
     /// A post paused on its provisional rendition was handed over to its ladder where it stood, and stays paused.
     static func expectPausedOnItsLadder(_ timeline: [String: Any], master: String) throws {

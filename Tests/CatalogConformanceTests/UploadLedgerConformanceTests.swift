@@ -32,9 +32,9 @@ import Testing
             try await store.assignUploadJob(id: "u1", jobID: "other", now: 5)
             #expect(try await store.upload(id: "u1")?.jobID == "job1", "the first job id chosen is kept")
             try await store.finishUpload(
-                id: "u1", jobID: "job1", sourceName: Array("clip.mp4".utf8), bytes: 1_000, now: 6)
+                id: "u1", jobID: "job1", sourceName: Array("clip.mp4".utf8), bytes: 1_000, post: PostFacts(), now: 6)
             try await store.finishUpload(
-                id: "u1", jobID: "job1", sourceName: Array("clip.mp4".utf8), bytes: 1_000, now: 7)
+                id: "u1", jobID: "job1", sourceName: Array("clip.mp4".utf8), bytes: 1_000, post: PostFacts(), now: 7)
             let job = try #require(try await store.job(id: "job1"))
             #expect(job.state == .queued && job.owner == nil && job.sourceName == Array("clip.mp4".utf8))
             #expect(try await store.upload(id: "u1")?.finishedAt == 6)
@@ -65,8 +65,8 @@ import Testing
             try await store.assignUploadJob(id: "u1", jobID: "j1", now: 7)
             try await store.assignUploadJob(id: "u1", jobID: "j2", now: 8)
             #expect(try await store.upload(id: "u1")?.jobID == "j1", "the first job id chosen is kept")
-            try await store.finishUpload(id: "u1", jobID: "j1", sourceName: name, bytes: 100, now: 9)
-            try await store.finishUpload(id: "u1", jobID: "j1", sourceName: [], bytes: 0, now: 12)
+            try await store.finishUpload(id: "u1", jobID: "j1", sourceName: name, bytes: 100, post: PostFacts(), now: 9)
+            try await store.finishUpload(id: "u1", jobID: "j1", sourceName: [], bytes: 0, post: PostFacts(), now: 12)
             let job = try #require(try await store.job(id: "j1"))
             #expect(
                 job.state == .queued && job.owner == nil && job.sourceName == name && job.epoch == 0

@@ -30,7 +30,8 @@ import Testing
             // A finished upload (it became a job) no longer counts, nor does a terminated one.
             #expect(try await store.advanceUpload(id: "u1", from: 0, to: 100, expiresAt: 86_400_100, now: 13))
             try await store.assignUploadJob(id: "u1", jobID: "j1", now: 14)
-            try await store.finishUpload(id: "u1", jobID: "j1", sourceName: [0x61], bytes: 100, now: 14)
+            try await store.finishUpload(
+                id: "u1", jobID: "j1", sourceName: [0x61], bytes: 100, post: PostFacts(), now: 14)
             #expect(try await store.createUpload(Self.upload("u3", at: 15), within: quota) == nil)
             try await store.deleteUpload(id: "u2")
             #expect(try await store.createUpload(Self.upload("u4", at: 16), within: quota) == nil)

@@ -58,10 +58,17 @@ import Testing
         var quiet = all[4]
         quiet.stage = .playable
         all.append(quiet)
+        // Issue 65: a post's facts (version 4), published and playable, with a title and creator and without.
+        var captioned = loud
+        captioned.post = PostFacts(caption: "line one\nline \"two\" 👩‍👩‍👧", title: "T", creator: "alice")
+        all.append(captioned)
+        var creatorOnly = quiet
+        creatorOnly.post = PostFacts(creator: "bob")
+        all.append(creatorOnly)
         return all
     }()
 
-    @Test(arguments: 0..<9)
+    @Test(arguments: 0..<11)
     func everyVideoReadsBackAsItWasEncoded(index: Int) throws {
         let video = Self.videos[index]
         let decoded = try FeedVideoRecord.decode(FeedVideoRecord.encode(video))
@@ -82,7 +89,7 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<9)
+    @Test(arguments: 0..<11)
     func everyShortenedRecordIsRefusedWithItsOffset(index: Int) {
         let record = FeedVideoRecord.encode(Self.videos[index])
         for length in 0..<record.count {
@@ -92,7 +99,9 @@ import Testing
         }
         let extra = record + [0]
         let video = Self.videos[index]
-        let last = video.stage != .published ? "stage" : video.loudness == nil ? "rendition" : "loudness"
+        let last =
+            !video.post.isEmpty
+            ? "creator" : video.stage != .published ? "stage" : video.loudness == nil ? "rendition" : "loudness"
         #expect(throws: FeedVideoRecord.Malformed(reason: "1 bytes after the last \(last)", offset: record.count)) {
             try FeedVideoRecord.decode(extra)
         }
@@ -101,7 +110,7 @@ import Testing
     @Test func anotherVersionOrABadFlagIsNamed() {
         var record = FeedVideoRecord.encode(Self.videos[4])
         record[0] = 9
-        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1, 2 or 3", offset: 0)) {
+        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1 to 4", offset: 0)) {
             try FeedVideoRecord.decode(record)
         }
         // A record whose first optional (the master path) is flagged 2.
@@ -114,6 +123,15 @@ import Testing
         #expect(throws: FeedVideoRecord.Malformed(reason: "a number longer than 64 bits", offset: 1)) {
             try FeedVideoRecord.decode([1] + [UInt8](repeating: 0xFF, count: 11))
         }
+    }
+
+    /// A video without facts keeps the version it had before issue 65, byte for byte, so no stored record changes.
+    @Test func aVideoWithoutFactsKeepsItsEarlierVersion() {
+        #expect(FeedVideoRecord.encode(Self.videos[0]).first == 1)
+        #expect(FeedVideoRecord.encode(Self.videos[5]).first == 2)
+        #expect(FeedVideoRecord.encode(Self.videos[7]).first == 3)
+        #expect(FeedVideoRecord.encode(Self.videos[9]).first == 4)
+        #expect(FeedVideoRecord.encode(Self.videos[10]).first == 4)
     }
 
     /// Every single-byte change of a full record decodes to something or is refused; none crashes.

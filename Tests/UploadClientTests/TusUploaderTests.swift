@@ -28,6 +28,18 @@ import UploadClient
         TusUploader(server: server, token: token, transport: transport, sleeper: sleeper, chunkBytes: chunk)
     }
 
+    @Test func thePostsFieldsFollowTheNameAndTypeInTheMetadata() async throws {
+        let tus = TusTestServer()
+        _ = try await makeUploader(tus).create(
+            length: 10, filename: "clip.mp4", filetype: "video/mp4",
+            post: [("caption", "a,b\nc 🎉"), ("creator", "alice")])
+        let pairs = (tus.recorded[0].header("Upload-Metadata") ?? "").split(separator: ",").map {
+            $0.split(separator: " ").map(String.init)
+        }
+        #expect(pairs.map(\.[0]) == ["filename", "filetype", "caption", "creator"])
+        #expect(pairs[2].count == 2 && Data(base64Encoded: pairs[2][1]) == Data("a,b\nc 🎉".utf8))
+    }
+
     @Test func sendsTheWholeFileInChunksWithOffsetsAndChecksums() async throws {
         let scratch = try TemporaryDirectory()
         let content = bytes(2500)

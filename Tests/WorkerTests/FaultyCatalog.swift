@@ -38,10 +38,12 @@ final class FaultyCatalog: JobQueue, Publishing {
 
     func job(id: String) async throws(CatalogError) -> FeedJob? { try await base.job(id: id) }
     func insertJob(
-        id: String, sourceName: [UInt8], bytes: Int, owner: String, now: Int64, leaseMilliseconds: Int64
+        id: String, sourceName: [UInt8], bytes: Int, post: PostFacts, owner: String, now: Int64,
+        leaseMilliseconds: Int64
     ) async throws(CatalogError) {
         try await base.insertJob(
-            id: id, sourceName: sourceName, bytes: bytes, owner: owner, now: now, leaseMilliseconds: leaseMilliseconds)
+            id: id, sourceName: sourceName, bytes: bytes, post: post, owner: owner, now: now,
+            leaseMilliseconds: leaseMilliseconds)
     }
     func deleteJob(_ lease: JobLease) async throws(CatalogError) { try await base.deleteJob(lease) }
     func release(_ lease: JobLease, now: Int64) async throws(CatalogError) { try await base.release(lease, now: now) }

@@ -1,3 +1,4 @@
+import Catalog
 import FileSystem
 import MediaModel
 import Testing
@@ -144,6 +145,15 @@ import Worker
     func ignoresDotfilesAndPartialDownloads(name: String, ignored: Bool) {
         #expect(DirectoryEntry(name: Array(name.utf8), kind: .regular, size: 1, modified: 1).isIgnored == ignored)
     }
+
+    @Test(arguments: [
+        ("clip.mp4.json", true), ("CLIP.JSON", true), (".json", false), ("json", false), ("a.jsonl", false),
+    ])
+    func aJSONFileIsASidecarNeverAnUpload(name: String, sidecar: Bool) {
+        let entry = DirectoryEntry(name: Array(name.utf8), kind: .regular, size: 1, modified: 1)
+        #expect(entry.isSidecar == sidecar)
+        #expect(entry.sidecarName == Array((name + ".json").utf8))
+    }
 }
 
 @Suite(.timeLimit(.minutes(5))) struct DiskPressureTests {
@@ -203,5 +213,36 @@ import Worker
         #expect(Set(all.map(\.code)).count == all.count)
         for reason in all { #expect(JobReason(code: reason.code) == reason) }
         #expect(JobReason(code: "no_such_reason") == nil)
+    }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct PostSidecarTests {
+    @Test func aSidecarGivesItsFieldsAndNoCreatorUnlessNamed() throws {
+        let facts = try PostSidecar.facts(from: Array(#"{"caption": "a\nb \u00e9", "title": "T"}"#.utf8))
+        #expect(facts.caption == "a\nb é" && facts.title == "T" && facts.creator == nil)
+        #expect(try PostSidecar.facts(from: Array("{}".utf8)).isEmpty)
+    }
+
+    @Test(arguments: [
+        ("[1]", "not a JSON object"),
+        ("{\"caption\": ", "not valid JSON"),
+        ("{\"captoin\": \"x\"}", "the key \"captoin\""),
+        ("{\"title\": 5}", "title is not a string"),
+        ("{\"creator\": null}", "creator is not a string"),
+        ("{\"title\": \"a\\u0007\"}", "title holds the control character U+0007"),
+        ("{\"caption\": \"" + String(repeating: "x", count: 2_201) + "\"}", "caption has 2201 characters"),
+    ])
+    func aBadSidecarSaysWhatIsWrong(json: String, says: String) {
+        #expect(throws: PostSidecar.Invalid.self) { try PostSidecar.facts(from: Array(json.utf8)) }
+        do { _ = try PostSidecar.facts(from: Array(json.utf8)) } catch {
+            #expect(error.message.contains(says), "\(error.message)")
+        }
+    }
+
+    @Test func aSidecarPastItsSizeIsRefusedUnread() {
+        let big = [UInt8](repeating: 0x20, count: PostSidecar.maximumBytes + 1)
+        #expect(throws: PostSidecar.Invalid(message: "the sidecar has 65537 bytes; at most 65536 are read")) {
+            try PostSidecar.facts(from: big)
+        }
     }
 }

@@ -85,6 +85,7 @@ package final class UploadDesk: Sendable {
     /// A new upload of `length` bytes for `token`: refused at once when the declared length is over the limit.
     func create(token: UploadToken, length: Int64, metadataHeader: String?, now: Int64) async throws -> UploadRecord {
         let metadata = try UploadMetadata(header: metadataHeader)
+        let post = try metadata.post(defaultCreator: token.name)
         let name = metadata.filename.map { "\"\(String(decoding: $0, as: UTF8.self))\"" } ?? "the upload"
         guard length > 0 else {
             throw APIError(
@@ -98,7 +99,7 @@ package final class UploadDesk: Sendable {
         let record = UploadRecord(
             id: LibraryLayout.newID(), tokenID: token.id, length: length, metadata: metadataHeader ?? "",
             filename: metadata.filename ?? Array("upload".utf8), createdAt: now, updatedAt: now,
-            expiresAt: now + configuration.expirySeconds * 1000)
+            expiresAt: now + configuration.expirySeconds * 1000, post: post)
         let quota = token.quota.overriding(configuration.quota)
         try await configuration.uploads.begin(id: record.id)
         let refusal: UploadQuota.Refusal?
@@ -284,7 +285,7 @@ package final class UploadDesk: Sendable {
     func handOver(_ record: UploadRecord, jobID: String, now: Int64) async throws {
         try await configuration.uploads.complete(id: record.id, length: record.length)
         try await store.finishUpload(
-            id: record.id, jobID: jobID, sourceName: record.filename, bytes: record.length, now: now)
+            id: record.id, jobID: jobID, sourceName: record.filename, bytes: record.length, post: record.post, now: now)
     }
 
     // MARK: Removal

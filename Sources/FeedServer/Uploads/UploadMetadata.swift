@@ -1,8 +1,10 @@
+package import Catalog
 internal import Foundation
 internal import HTTPTypes
 
 /// tus's `Upload-Metadata`: comma-separated `key base64value` pairs (the value may be absent). Reel reads
-/// `filename` and `filetype`; other keys are kept in the header for `HEAD` and otherwise ignored.
+/// `filename`, `filetype`, and the post's `caption`, `title` and `creator`; other keys are kept in the header for
+/// `HEAD` and otherwise ignored.
 package struct UploadMetadata: Sendable, Equatable {
     package var pairs: [String: [UInt8]]
 
@@ -37,6 +39,20 @@ package struct UploadMetadata: Sendable, Equatable {
     }
 
     package var filetype: String? { pairs["filetype"].map { String(decoding: $0, as: UTF8.self) } }
+
+    /// The post's caption, title and creator; the creator is `defaultCreator` (the token's name) unless given.
+    /// - Throws: 400 `invalid_metadata` naming the field and the limit it broke.
+    package func post(defaultCreator: String) throws(APIError) -> PostFacts {
+        do {
+            return try PostFacts.validated(
+                caption: pairs["caption"], title: pairs["title"], creator: pairs["creator"],
+                defaultCreator: defaultCreator)
+        } catch {
+            throw APIError(
+                .badRequest, code: "invalid_metadata", message: "Upload-Metadata: \(error)",
+                field: error.field.rawValue)
+        }
+    }
 
     package var declaresImage: Bool { filetype?.lowercased().hasPrefix("image/") == true }
 

@@ -529,7 +529,7 @@
 
     const caption = document.createElement("div");
     caption.className = "caption";
-    caption.textContent = captionText(item, index);
+    fillCaption(caption, item, index);
     const note = document.createElement("p");
     note.className = "note";
     section.append(stage, caption, note);
@@ -538,11 +538,23 @@
     visibility.observe(section);
   }
 
-  /// A playable post (issue 64) says that its ladder is still being made.
-  function captionText(item, index) {
+  /// Who posted it, its title and caption (issue 65), then a line of facts; a playable post (issue 64) says that its
+  /// ladder is still being made. Text only, never markup: a caption is whatever its creator typed.
+  function fillCaption(element, item, index) {
+    const lines = [];
+    for (const [key, className] of [["creator", "creator"], ["title", "title"], ["caption", "text"]]) {
+      if (typeof item[key] !== "string" || item[key] === "") continue;
+      const line = document.createElement("p");
+      line.className = className;
+      line.textContent = key === "creator" ? `@${item[key]}` : item[key];
+      lines.push(line);
+    }
+    const facts = document.createElement("p");
+    facts.className = "facts";
     const published = new Date(item.published_at).toLocaleDateString();
     const making = item.state === "playable" ? " · processing" : "";
-    return `${index + 1} · ${item.duration_s.toFixed(0)} s · ${published}${making}`;
+    facts.textContent = `${index + 1} · ${item.duration_s.toFixed(0)} s · ${published}${making}`;
+    element.replaceChildren(...lines, facts);
   }
 
   // ---- a post of one's own (issue 64): shown as soon as it plays, its ladder swapped in when it is done ----
@@ -582,7 +594,7 @@
     const before = state.items[index];
     state.items[index] = item;
     state.mediaFolders[index] = new URL(item.master_url, location.href).href.replace(/[^/]*$/, "");
-    state.sections[index].querySelector(".caption").textContent = captionText(item, index);
+    fillCaption(state.sections[index].querySelector(".caption"), item, index);
     if (before.master_url === item.master_url) return;
     const player = state.players.find((candidate) => candidate.item === index);
     if (!player) return;

@@ -13,6 +13,7 @@
   const form = document.getElementById("upload-form");
   const tokenInput = document.getElementById("upload-token");
   const fileInput = document.getElementById("upload-file");
+  const captionInput = document.getElementById("upload-caption");
   const progress = document.getElementById("upload-progress");
   const statusLine = document.getElementById("upload-status");
   const sendButton = document.getElementById("upload-send");
@@ -40,7 +41,7 @@
       playableAt: null, publishedAt: null,
     });
     try {
-      const job = await upload(file, token);
+      const job = await upload(file, token, captionInput.value.trim());
       state.job = job;
       state.phase = "processing";
       await follow(job, file.name);
@@ -100,14 +101,16 @@
     }
   }
 
-  async function upload(file, token) {
+  async function upload(file, token, caption) {
     const kind = file.type.startsWith("image/") ? "image" : "video";
     if (file.size === 0) throw new Refusal(`${file.name} is empty`);
     if (file.size > limits[kind]) {
       throw new Refusal(`${file.name} is ${megabytes(file.size)}; ${kind}s are limited to ${limits[kind] / MB} MB`);
     }
     const tus = { "Tus-Resumable": "1.0.0", Authorization: `Bearer ${token}` };
-    const metadata = `filename ${base64(file.name)},filetype ${base64(file.type || "application/octet-stream")}`;
+    let metadata = `filename ${base64(file.name)},filetype ${base64(file.type || "application/octet-stream")}`;
+    // The creator is the token's name; the server checks the caption's limits and names what it refuses.
+    if (caption !== "") metadata += `,caption ${base64(caption)}`;
     const created = await send("/v1/uploads", {
       method: "POST", headers: { ...tus, "Upload-Length": String(file.size), "Upload-Metadata": metadata },
     }, "starting the upload");
