@@ -133,7 +133,7 @@ let package = Package(
                 .embedInCode("WebClient/app.css"),
                 .embedInCode("WebClient/icon.svg"), .embedInCode("OpenAPI/openapi.yaml"),
             ],
-            swiftSettings: upcoming
+            swiftSettings: upcoming + testHooks
         ),
         .target(
             name: "Worker",

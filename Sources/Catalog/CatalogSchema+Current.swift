@@ -10,7 +10,7 @@ extension CatalogSchema {
                 Column("created_at", .integer, notNull: true), Column("revoked_at", .integer),
                 Column("max_concurrent_uploads", .integer), Column("max_bytes_in_flight", .integer),
                 Column("max_uploads_per_hour", .integer), Column("hour_started_at", .integer),
-                Column("hour_uploads", .integer, notNull: true),
+                Column("hour_uploads", .integer, notNull: true), Column("admin", .integer, notNull: true),
             ]),
         Table(
             "uploads", primaryKey: ["id"],
@@ -106,5 +106,12 @@ extension CatalogSchema {
         Table(
             "catalog_generation", primaryKey: ["id"],
             columns: [Column("id", .integer, notNull: true), Column("value", .integer, notNull: true)]),
+        Table(
+            "tombstones", primaryKey: ["id"],
+            columns: [
+                Column("id", .text, notNull: true), Column("deleted_at", .integer, notNull: true),
+                Column("reason", .text, notNull: true), Column("media_removed_at", .integer),
+            ],
+            indexes: [Index("tombstones_awaiting_media", on: ["deleted_at"], partial: true)]),
     ])
 }

@@ -16,4 +16,7 @@ package protocol Publishing: Sendable {
     func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError)
     func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia?
     func isPublished(mediaID: String) async throws(CatalogError) -> Bool
+    /// Whether post `id` was deleted (its tombstone is kept): an original or upload of it found later is removed,
+    /// never queued again.
+    func isDeleted(id: String) async throws(CatalogError) -> Bool
 }

@@ -111,6 +111,7 @@ package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
     package func publishedMedia(contentHash: String) async throws(CatalogError) -> PublishedMedia? {
         try await primary.publishedMedia(contentHash: contentHash)
     }
+    package func isDeleted(id: String) async throws(CatalogError) -> Bool { try await primary.isDeleted(id: id) }
     package func isPublished(mediaID: String) async throws(CatalogError) -> Bool {
         try await primary.isPublished(mediaID: mediaID)
     }
@@ -200,5 +201,24 @@ package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
     }
     package func publishedItems(ids: [String]) async throws(CatalogError) -> [String: FeedItem] {
         try await primary.publishedItems(ids: ids)
+    }
+
+    // MARK: PostRemoval, on the primary: a deletion is read back where it was written
+
+    package func uploaderTokenID(ofVideo id: String) async throws(CatalogError) -> String? {
+        try await primary.uploaderTokenID(ofVideo: id)
+    }
+    package func removePost(id: String, reason: String, now: Int64) async throws(CatalogError) -> PostRemovalOutcome {
+        try await primary.removePost(id: id, reason: reason, now: now)
+    }
+    package func tombstone(id: String) async throws(CatalogError) -> Tombstone? { try await primary.tombstone(id: id) }
+    package func tombstonesAwaitingMedia(limit: Int) async throws(CatalogError) -> [Tombstone] {
+        try await primary.tombstonesAwaitingMedia(limit: limit)
+    }
+    package func markMediaRemoved(id: String, now: Int64) async throws(CatalogError) {
+        try await primary.markMediaRemoved(id: id, now: now)
+    }
+    package func purgeTombstones(deletedBefore: Int64) async throws(CatalogError) -> Int {
+        try await primary.purgeTombstones(deletedBefore: deletedBefore)
     }
 }

@@ -10,10 +10,12 @@ package struct UploadToken: Sendable, Equatable {
     package var revokedAt: Int64?
     /// The token's own upload quota; each nil limit is the server's default (`reel serve --upload-...`).
     package var quota: UploadQuota
+    /// An operator's token (`reel token create --admin`): it may delete any post, not only its own uploads.
+    package var isAdmin: Bool
 
     package init(
         id: String, name: String, hash: String, rateLimit: Double?, createdAt: Int64, revokedAt: Int64? = nil,
-        quota: UploadQuota = UploadQuota()
+        quota: UploadQuota = UploadQuota(), isAdmin: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -22,6 +24,7 @@ package struct UploadToken: Sendable, Equatable {
         self.createdAt = createdAt
         self.revokedAt = revokedAt
         self.quota = quota
+        self.isAdmin = isAdmin
     }
 
     package var isRevoked: Bool { revokedAt != nil }

@@ -27,6 +27,8 @@ package struct FeedServer: Sendable {
     package var webClient = WebClient()
     /// Uploads over HTTP (`/v1/uploads`); nil serves none.
     package var uploads: UploadDesk?
+    /// `DELETE /v1/videos/{id}`, with `uploads`' tokens; nil serves none.
+    package var deleter: PostDeleter?
     /// `POST /v1/events`, when the catalog can take viewers' events.
     package var viewerEvents: ViewerEventIngest?
     /// Who may send viewer events: session tokens, budgets, published videos (a random key unless `reel serve` sets
@@ -97,6 +99,7 @@ package struct FeedServer: Sendable {
             router.head(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
         }
         if let uploads { addUploadRoutes(to: router, desk: uploads) }
+        if let uploads, let deleter { addDeletionRoutes(to: router, desk: uploads, deleter: deleter) }
         if let viewerEvents { addEventRoutes(to: router, ingest: viewerEvents) }
         router.get("/v1/feed") { request, _ in try await self.feed(request) }
         router.get("/v1/videos/:id") { _, context in try await self.video(id: context.parameters.require("id")) }

@@ -100,6 +100,11 @@ struct JSONWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     /// A value that is already valid JSON.
     mutating func raw(_ json: String) {
         separate()

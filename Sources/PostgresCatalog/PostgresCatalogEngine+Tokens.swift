@@ -9,10 +9,10 @@ extension PostgresCatalogEngine {
             "create upload token \(token.name)",
             """
             INSERT INTO upload_tokens (id, name, hash, rate_limit, created_at, revoked_at, max_concurrent_uploads,
-                                       max_bytes_in_flight, max_uploads_per_hour)
+                                       max_bytes_in_flight, max_uploads_per_hour, admin)
             VALUES (\(token.id), \(token.name), \(token.hash), \(token.rateLimit), \(token.createdAt), \(token.revokedAt),
                     \(token.quota.concurrentUploads.map(Int64.init)), \(token.quota.bytesInFlight),
-                    \(token.quota.uploadsPerHour.map(Int64.init)))
+                    \(token.quota.uploadsPerHour.map(Int64.init)), \(Int64(token.isAdmin ? 1 : 0)))
             """)
     }
 
@@ -75,6 +75,7 @@ extension PostgresCatalogEngine {
             quota: UploadQuota(
                 concurrentUploads: try row.value("max_concurrent_uploads", as: Int64?.self).map { Int($0) },
                 bytesInFlight: try row.value("max_bytes_in_flight"),
-                uploadsPerHour: try row.value("max_uploads_per_hour", as: Int64?.self).map { Int($0) }))
+                uploadsPerHour: try row.value("max_uploads_per_hour", as: Int64?.self).map { Int($0) }),
+            isAdmin: try row.value("admin", as: Int64.self) == 1)
     }
 }

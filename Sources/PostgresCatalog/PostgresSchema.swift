@@ -29,7 +29,7 @@ package enum PostgresSchema {
 
     package static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
-        loudness, uploadQuotas, playablePosts, postFacts,
+        loudness, uploadQuotas, playablePosts, postFacts, deletedPosts,
     ]
 
     static let catalog = Migration(
@@ -429,5 +429,22 @@ package enum PostgresSchema {
                 ON videos FOR EACH ROW WHEN (NEW.item_record IS NOT NULL)
                 EXECUTE FUNCTION clear_edited_video_record()
             """,
+        ])
+
+    /// The SQLite catalog's v19 (issue 65): a deleted post's tombstone (id, time, reason), kept until its files are
+    /// gone and the retention has passed, and the index of those whose files a restart must still remove; admin tokens.
+    static let deletedPosts = Migration(
+        version: 13, name: "deleted posts and admin tokens (the SQLite catalog's v19)",
+        statements: [
+            """
+            CREATE TABLE tombstones (
+                id text PRIMARY KEY,
+                deleted_at bigint NOT NULL,
+                reason text NOT NULL,
+                media_removed_at bigint
+            )
+            """,
+            "CREATE INDEX tombstones_awaiting_media ON tombstones (deleted_at) WHERE media_removed_at IS NULL",
+            "ALTER TABLE upload_tokens ADD COLUMN admin bigint NOT NULL DEFAULT 0",
         ])
 }

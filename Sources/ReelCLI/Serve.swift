@@ -88,6 +88,11 @@ extension Reel {
         var eventsRetention = 7.0
         @Option(
             name: .long,
+            help:
+                "How long a deleted post's tombstone (its id, the time and the reason) is kept, in days (0 to 3650).")
+        var tombstoneRetentionDays = 30.0
+        @Option(
+            name: .long,
             help: "How often viewers' events are rolled up into each video's figures, in seconds (from 1 to 3600).")
         var statsInterval = 60.0
         @Option(
@@ -113,6 +118,10 @@ extension Reel {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
             guard ["recent", "engaging"].contains(feedOrder) else {
                 throw ValidationError("--feed-order must be recent or engaging, not \"\(feedOrder)\"")
+            }
+            guard (0...3650).contains(tombstoneRetentionDays) else {
+                throw ValidationError(
+                    "--tombstone-retention-days must be from 0 to 3650, not \(tombstoneRetentionDays)")
             }
             guard (0.01...3650).contains(eventsRetention) else {
                 throw ValidationError("--events-retention must be from 0.01 to 3650 days")
@@ -224,7 +233,15 @@ extension Reel {
             uploadConfiguration.quota = quotas.quota
             let uploads = UploadDesk(store: catalog, configuration: uploadConfiguration)
             server.uploads = uploads
+            let deleter = PostDeleter(
+                catalog: catalog, library: try server.media?.store ?? DirectoryMediaStore(root: library),
+                uploads: engine,
+                logger: ServerLogging.logger(label: "reel.deletion", level: logLevel))
+            server.deleter = deleter
             var services: [any Service] = [
+                DeletionService(
+                    deleter: deleter, retention: .seconds(Int64(tombstoneRetentionDays * 86_400)),
+                    logger: ServerLogging.logger(label: "reel.deletion", level: logLevel)),
                 UploadExpiryService(
                     desk: uploads, logger: ServerLogging.logger(label: "reel.uploads", level: logLevel)),
                 ViewerStatsService(

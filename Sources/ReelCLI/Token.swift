@@ -23,6 +23,8 @@ extension Reel {
             @Option(name: .long, help: "Requests per second for this token's uploads (burst 2×); no limit by default.")
             var rateLimit: Double?
             @OptionGroup var quota: TokenQuotaOptions
+            @Flag(name: .long, help: "An operator's token: it may delete any post (DELETE /v1/videos/{id}).")
+            var admin = false
 
             func validate() throws {
                 guard !name.isEmpty, name.count <= 100, !name.contains(where: \.isNewline) else {
@@ -37,7 +39,8 @@ extension Reel {
                 let id = LibraryLayout.newID()
                 let token = UploadToken(
                     id: id, name: name, hash: hash, rateLimit: rateLimit,
-                    createdAt: Int64(Date().timeIntervalSince1970 * 1000), quota: try quota.applied(to: UploadQuota()))
+                    createdAt: Int64(Date().timeIntervalSince1970 * 1000), quota: try quota.applied(to: UploadQuota()),
+                    isAdmin: admin)
                 let failure = try await CatalogOpener.with(location, connections: 1, logger: Reel.Token.logger) {
                     (registry: any TokenRegistry) -> CatalogError? in
                     do {
@@ -53,7 +56,8 @@ extension Reel {
                         "a token named \"\(name)\" already exists in \(location) (reel token list shows them)")
                 }
                 print(secret)
-                printError("token \"\(name)\" (id \(id)) created; it is shown only this once")
+                printError(
+                    "\(admin ? "admin " : "")token \"\(name)\" (id \(id)) created; it is shown only this once")
             }
         }
 
@@ -77,7 +81,8 @@ extension Reel {
                 }
                 print(
                     padded("id", 13), padded("name", 24), padded("rate limit", 11), padded("open", 8),
-                    padded("in flight", 10), padded("per hour", 9), padded("created", 21), "revoked")
+                    padded("in flight", 10), padded("per hour", 9), padded("admin", 6), padded("created", 21), "revoked"
+                )
                 func limit(_ value: Int64?, _ unit: String = "") -> String { value.map { "\($0)\(unit)" } ?? "default" }
                 for token in tokens {
                     let row = TokenRow(token)
@@ -86,7 +91,7 @@ extension Reel {
                         padded(row.rateLimit.map { String(format: "%g/s", $0) } ?? "none", 11),
                         padded(limit(row.concurrentUploads.map(Int64.init)), 8),
                         padded(limit(row.bytesInFlight.map { $0 / 1_000_000 }, " MB"), 10),
-                        padded(limit(row.uploadsPerHour.map(Int64.init)), 9),
+                        padded(limit(row.uploadsPerHour.map(Int64.init)), 9), padded(row.admin ? "yes" : "no", 6),
                         padded(row.createdAt, 21), row.revokedAt ?? "-")
                 }
             }
@@ -125,6 +130,7 @@ struct TokenRow: Encodable {
     let uploadsPerHour: Int?
     let createdAt: String
     let revokedAt: String?
+    let admin: Bool
 
     enum CodingKeys: String, CodingKey {
         case id, name
@@ -134,6 +140,7 @@ struct TokenRow: Encodable {
         case uploadsPerHour = "uploads_per_hour"
         case createdAt = "created_at"
         case revokedAt = "revoked_at"
+        case admin
     }
 
     /// The quota's nil limits as JSON nulls ("the server's default"); a missing rate limit or revocation is left out.
@@ -147,6 +154,7 @@ struct TokenRow: Encodable {
         try container.encode(uploadsPerHour, forKey: .uploadsPerHour)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(revokedAt, forKey: .revokedAt)
+        try container.encode(admin, forKey: .admin)
     }
 
     init(_ token: UploadToken) {
@@ -158,6 +166,7 @@ struct TokenRow: Encodable {
         uploadsPerHour = token.quota.uploadsPerHour
         createdAt = Self.iso(token.createdAt)
         revokedAt = token.revokedAt.map(Self.iso)
+        admin = token.isAdmin
     }
 
     static func iso(_ milliseconds: Int64) -> String {

@@ -380,6 +380,22 @@ package final class SQLiteCatalogDatabase: Sendable {
                     DROP TRIGGER videos_edit_clears_record;
                     """ + Self.videoRecordTriggerSQL)
         }
+        migrator.registerMigration("v19: deleted posts and admin tokens") { db in
+            // Issue 65: a deleted post leaves a tombstone (id, time, reason; never its content) until its files are
+            // gone and the operator's retention has passed, so nothing re-queues what was deleted; the index finds
+            // the ones whose files a restart must still remove. An admin token may delete any post.
+            try db.execute(
+                sql: """
+                    CREATE TABLE tombstones (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        deleted_at INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        media_removed_at INTEGER
+                    );
+                    CREATE INDEX tombstones_awaiting_media ON tombstones (deleted_at) WHERE media_removed_at IS NULL;
+                    ALTER TABLE upload_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 

@@ -9,12 +9,13 @@ extension SQLiteCatalogEngine {
             try db.execute(
                 sql: """
                     INSERT INTO upload_tokens (id, name, hash, rate_limit, created_at, revoked_at, max_concurrent_uploads,
-                                               max_bytes_in_flight, max_uploads_per_hour)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                               max_bytes_in_flight, max_uploads_per_hour, admin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     token.id, token.name, token.hash, token.rateLimit, token.createdAt, token.revokedAt,
                     token.quota.concurrentUploads, token.quota.bytesInFlight, token.quota.uploadsPerHour,
+                    token.isAdmin ? 1 : 0,
                 ])
         }
     }
@@ -83,6 +84,7 @@ extension SQLiteCatalogEngine {
             createdAt: row["created_at"], revokedAt: row["revoked_at"],
             quota: UploadQuota(
                 concurrentUploads: row["max_concurrent_uploads"], bytesInFlight: row["max_bytes_in_flight"],
-                uploadsPerHour: row["max_uploads_per_hour"]))
+                uploadsPerHour: row["max_uploads_per_hour"]),
+            isAdmin: (row["admin"] as Int?) == 1)
     }
 }

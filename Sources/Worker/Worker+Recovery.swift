@@ -130,6 +130,12 @@ extension Worker {
             let id = String(decoding: entry.name, as: UTF8.self)
             guard Self.isToken(id), running[id] == nil else { continue }
             guard let job = try await store.job(id: id) else {
+                // A deleted post's upload (its job went with it) is removed, never queued again.
+                if try await store.isDeleted(id: id) {
+                    Directory.remove(scratch.incoming(id))
+                    logger.info("removed a deleted post's upload", metadata: ["job": "\(id)"])
+                    continue
+                }
                 // No row: never happens with rows written first, but an upload is never dropped. It gets a job.
                 try await store.insertJob(
                     id: id, sourceName: Array("(recovered)".utf8), bytes: Int(entry.size), owner: owner,

@@ -99,9 +99,15 @@ extension Worker {
             "removed an earlier claim's unpublished outputs", metadata: ["job": "\(job.id)", "objects": "\(removed)"])
     }
 
-    /// An original with no job gets one (an upload is never dropped); a duplicate's copy, once recorded, goes.
+    /// An original with no job gets one (an upload is never dropped), unless its post was deleted; a duplicate's
+    /// copy, once recorded, goes.
     func sweepOriginal(id: String, bytes: Int64) async throws {
         guard let job = try await store.job(id: id) else {
+            if try await store.isDeleted(id: id) {
+                try await library.delete(try MediaKey(LibraryLayout.original(id)))
+                logger.info("removed a deleted post's original", metadata: ["job": "\(id)"])
+                return
+            }
             try await store.insertJob(
                 id: id, sourceName: Array("(recovered)".utf8), bytes: Int(bytes), owner: owner,
                 now: Self.nowMilliseconds, leaseMilliseconds: leaseMilliseconds)

@@ -39,7 +39,7 @@ import ViewerAnalytics
         #expect(
             counts == [
                 "videos": 2500, "renditions": 7500, "upload_tokens": 1, "uploads": 0, "images": 0, "jobs": 0,
-                "viewer_events": 3, "video_stats": 0, "feed_rankings": 0,
+                "viewer_events": 3, "video_stats": 0, "feed_rankings": 0, "tombstones": 0,
             ],
             "\(copied.stdout)")
         #expect(

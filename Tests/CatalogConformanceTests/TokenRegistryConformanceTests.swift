@@ -4,6 +4,19 @@ import Testing
 
 /// `TokenRegistry` on every engine: tokens created, listed, found by hash and revoked once.
 @Suite(.timeLimit(.minutes(10))) struct TokenRegistryConformanceTests {
+    /// An admin token (issue 65: it may delete any post) reads back as one; others do not.
+    @Test(arguments: CatalogEngine.allCases)
+    func anAdminTokenReadsBackAsOne(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            try await store.createToken(
+                UploadToken(id: "a1", name: "ops", hash: "sha-a", rateLimit: nil, createdAt: 1, isAdmin: true))
+            try await store.createToken(UploadToken(id: "u1", name: "app", hash: "sha-u", rateLimit: nil, createdAt: 2))
+            #expect(try await store.token(hash: "sha-a")?.isAdmin == true)
+            #expect(try await store.token(hash: "sha-u")?.isAdmin == false)
+            #expect(try await store.tokens().map(\.isAdmin) == [true, false])
+        }
+    }
+
     @Test(arguments: CatalogEngine.allCases)
     func tokensAreCreatedFoundAndRevokedOnce(engine: CatalogEngine) async throws {
         try await engine.withStore { store in

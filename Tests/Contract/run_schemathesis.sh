@@ -16,7 +16,8 @@
 # (status_code_conformance, content_type_conformance, response_headers_conformance, response_schema_conformance).
 # The description's examples name real ids: the jobs 45e721da56e24bb8ac2c (queued) and 8d1f0a6b2c9e4f7a5b3c
 # (rejected), the video v000000029 (`reel db seed --count 30`), and its files master.m3u8, poster.jpg and
-# 360p/seg_000.m4s under the library's videos/v000000029/ (OpenAPIContractTests makes them all).
+# 360p/seg_000.m4s under the library's videos/v000000029/, and the post 0c0ffee0c0ffee0c0ffe uploaded with the
+# token, which DELETE removes (OpenAPIContractTests makes them all).
 set -euo pipefail
 
 usage() { sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }

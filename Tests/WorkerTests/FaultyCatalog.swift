@@ -37,6 +37,7 @@ final class FaultyCatalog: JobQueue, Publishing {
     }
 
     func job(id: String) async throws(CatalogError) -> FeedJob? { try await base.job(id: id) }
+    func isDeleted(id: String) async throws(CatalogError) -> Bool { try await base.isDeleted(id: id) }
     func insertJob(
         id: String, sourceName: [UInt8], bytes: Int, post: PostFacts, owner: String, now: Int64,
         leaseMilliseconds: Int64
