@@ -123,14 +123,18 @@ final class MultiHostRig {
 
     /// `reel serve` on host `index`, listening on that host's address; returns it once it listens, with its base URL.
     /// With `fromStore` its library is the object store's.
-    func serve(on index: Int, fromStore: Bool = false) async throws -> (process: ChildProcess, base: String) {
+    func serve(
+        on index: Int, fromStore: Bool = false, fault: String? = nil, logLevel: String = "warning"
+    ) async throws -> (process: ChildProcess, base: String) {
         let host = hosts.hosts[index]
+        var environment = fromStore ? objectStore?.environment ?? [:] : [:]
+        if let fault { environment["REEL_FAULT_INJECTION"] = fault }
         let process = try hosts.run(
             host, Self.reel,
             [
                 "serve", "--database", url, "--library", fromStore ? storeLibrary : library, "--host", host.address,
-                "--port", "0", "--log-level", "warning",
-            ], environment: fromStore ? objectStore?.environment ?? [:] : [:])
+                "--port", "0", "--log-level", logLevel,
+            ], environment: environment)
         started.append(process)
         guard
             await ChildProcess.suspendUntil(
