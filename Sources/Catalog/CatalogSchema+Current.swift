@@ -40,7 +40,8 @@ extension CatalogSchema {
                 Column("storyboard_tile_height", .integer), Column("storyboard_columns", .integer),
                 Column("storyboard_count", .integer), Column("item_record", .blob), Column("loudness", .text),
                 Column("stage", .text, notNull: true), Column("caption", .text), Column("title", .text),
-                Column("creator", .text),
+                Column("creator", .text), Column("visibility", .text, notNull: true),
+                Column("access_epoch", .integer, notNull: true),
             ],
             indexes: [Index("videos_feed", on: ["published_at DESC", "id DESC"], partial: true)]),
         Table(

@@ -82,13 +82,17 @@ package struct FeedVideo: Sendable, Equatable {
     package var loudness: AudioLoudness?
     /// `playable` while only a provisional rendition is published.
     package var stage: VideoStage
-    /// The caption, title and creator the upload gave.
+    /// The caption, title, creator and visibility.
     package var post: PostFacts
+    /// Raised whenever a private post's signed URLs are revoked (`PATCH /v1/videos/{id}`): a URL signed for an earlier
+    /// one no longer plays.
+    package var accessEpoch: Int64
 
     package init(
         id: String, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int, masterPath: String?,
         posterJPEGPath: String?, posterWebPPath: String?, renditions: [Rendition], storyboard: Storyboard? = nil,
-        loudness: AudioLoudness? = nil, stage: VideoStage = .published, post: PostFacts = PostFacts()
+        loudness: AudioLoudness? = nil, stage: VideoStage = .published, post: PostFacts = PostFacts(),
+        accessEpoch: Int64 = 0
     ) {
         self.id = id
         self.publishedAt = publishedAt
@@ -103,5 +107,6 @@ package struct FeedVideo: Sendable, Equatable {
         self.loudness = loudness
         self.stage = stage
         self.post = post
+        self.accessEpoch = accessEpoch
     }
 }

@@ -11,8 +11,9 @@ internal import MediaModel
 /// A video with a loudness is written as version 2, its loudness after the renditions; one without it as version 1,
 /// byte for byte as before loudness, so stored records stay valid and a v2 record cut at its loudness is refused. A
 /// `playable` video (issue 64) is version 3: its loudness as an optional, then its stage; a published one stays 1 or 2.
-/// A video with a caption, title or creator (issue 65) is version 4: version 3's layout, then the caption, and the
-/// title and creator as optionals; one without stays as it was.
+/// A video with a caption, title or creator (issue 65) was version 4: version 3's layout, then the caption, and the
+/// title and creator as optionals. It is written as version 5 now, which adds the visibility and the access epoch,
+/// for any video with facts, a visibility other than public or a raised epoch; one without stays as it was.
 /// Renditions are kept in `FeedVideo.Rendition.precedes` order. Layout: a version byte, then the fields in `FeedVideo`'s order. Integers are zigzag LEB128 varints, strings a
 /// varint length and UTF-8, optionals a 0/1 byte first, doubles their 8 IEEE bytes, little-endian.
 package enum FeedVideoRecord {
@@ -23,6 +24,8 @@ package enum FeedVideoRecord {
     static let versionWithStage: UInt8 = 3
     /// The version of records that end with a stage and the post's facts.
     static let versionWithPost: UInt8 = 4
+    /// The version of records that end with the post's facts, its visibility and its access epoch.
+    static let versionWithVisibility: UInt8 = 5
 
     /// What was wrong with a stored record, and where.
     package struct Malformed: Error, Equatable, CustomStringConvertible {
@@ -34,8 +37,8 @@ package enum FeedVideoRecord {
     package static func encode(_ video: FeedVideo) -> [UInt8] {
         var out = Writer()
         let found =
-            !video.post.isEmpty
-            ? versionWithPost
+            !video.post.isEmpty || video.accessEpoch != 0
+            ? versionWithVisibility
             : video.stage != .published ? versionWithStage : video.loudness == nil ? version : versionWithLoudness
         out.bytes.append(found)
         out.string(video.id)
@@ -86,16 +89,18 @@ package enum FeedVideoRecord {
             out.double(loudness.truePeakCeilingDBTP)
             out.int((loudness.isLimited ? 1 : 0) | (loudness.isCapped ? 2 : 0) | (loudness.isSilent ? 4 : 0))
         }
-        if found == versionWithStage || found == versionWithPost {
+        if found == versionWithStage || found == versionWithVisibility {
             out.optional(video.loudness) { write($1, &$0) }
             out.int(VideoStage.allCases.firstIndex(of: video.stage) ?? 0)
         } else if let loudness = video.loudness {
             write(loudness, &out)
         }
-        if found == versionWithPost {
+        if found == versionWithVisibility {
             out.string(video.post.caption)
             out.optional(video.post.title) { $0.string($1) }
             out.optional(video.post.creator) { $0.string($1) }
+            out.int(Visibility.allCases.firstIndex(of: video.post.visibility) ?? 0)
+            out.int(video.accessEpoch)
         }
         return out.bytes
     }
@@ -103,8 +108,8 @@ package enum FeedVideoRecord {
     package static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> FeedVideo {
         var input = Reader(bytes: Array(bytes))
         let found = try input.byte()
-        guard (version...versionWithPost).contains(found) else {
-            throw Malformed(reason: "version \(found), expected \(version) to \(versionWithPost)", offset: 0)
+        guard (version...versionWithVisibility).contains(found) else {
+            throw Malformed(reason: "version \(found), expected \(version) to \(versionWithVisibility)", offset: 0)
         }
         let id = try input.string()
         let publishedAt = try input.int64()
@@ -164,7 +169,7 @@ package enum FeedVideoRecord {
         var stage = VideoStage.published
         if found == versionWithLoudness {
             loudness = try readLoudness(&input)
-        } else if found == versionWithStage || found == versionWithPost {
+        } else if found >= versionWithStage {
             loudness = try input.optional { input throws(Malformed) in try readLoudness(&input) }
             let index = try input.int()
             guard VideoStage.allCases.indices.contains(index) else {
@@ -173,14 +178,24 @@ package enum FeedVideoRecord {
             stage = VideoStage.allCases[index]
         }
         var post = PostFacts()
-        if found == versionWithPost {
+        var accessEpoch: Int64 = 0
+        if found >= versionWithPost {
             post.caption = try input.string()
             post.title = try input.optional { input throws(Malformed) in try input.string() }
             post.creator = try input.optional { input throws(Malformed) in try input.string() }
         }
+        if found == versionWithVisibility {
+            let index = try input.int()
+            guard Visibility.allCases.indices.contains(index) else {
+                throw Malformed(reason: "visibility \(index)", offset: input.offset)
+            }
+            post.visibility = Visibility.allCases[index]
+            accessEpoch = try input.int64()
+        }
         guard input.offset == input.bytes.count else {
             let last =
                 switch found {
+                case versionWithVisibility: "access epoch"
                 case versionWithPost: "creator"
                 case versionWithStage: "stage"
                 default: loudness == nil ? "rendition" : "loudness"
@@ -191,7 +206,7 @@ package enum FeedVideoRecord {
         return FeedVideo(
             id: id, publishedAt: publishedAt, durationMilliseconds: duration, width: width, height: height,
             masterPath: master, posterJPEGPath: posterJPEG, posterWebPPath: posterWebP, renditions: renditions,
-            storyboard: storyboard, loudness: loudness, stage: stage, post: post)
+            storyboard: storyboard, loudness: loudness, stage: stage, post: post, accessEpoch: accessEpoch)
     }
 
     private struct Writer {

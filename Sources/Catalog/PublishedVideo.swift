@@ -23,8 +23,10 @@ package struct PublishedVideo: Sendable, Equatable {
     package var loudness: AudioLoudness?
     /// `playable` for a provisional rendition published while the ladder is made.
     package var stage: VideoStage
-    /// The caption, title and creator the upload gave.
+    /// The caption, title, creator and visibility.
     package var post: PostFacts
+    /// See `FeedVideo.accessEpoch`; a playable row's is kept when the ladder replaces it.
+    package var accessEpoch: Int64 = 0
 
     package init(
         id: String, createdAt: Int64, publishedAt: Int64, durationMilliseconds: Int, width: Int, height: Int,
@@ -55,7 +57,8 @@ package struct PublishedVideo: Sendable, Equatable {
         FeedVideo(
             id: id, publishedAt: publishedAt, durationMilliseconds: durationMilliseconds, width: width, height: height,
             masterPath: masterPath, posterJPEGPath: posterJPEGPath, posterWebPPath: posterWebPPath,
-            renditions: renditions, storyboard: storyboard, loudness: loudness, stage: stage, post: post)
+            renditions: renditions, storyboard: storyboard, loudness: loudness, stage: stage, post: post,
+            accessEpoch: accessEpoch)
     }
 
     /// `source` as both engines store it: JSON with sorted keys, `{}` when there is none.

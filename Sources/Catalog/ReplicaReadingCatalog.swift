@@ -221,4 +221,15 @@ package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
     package func purgeTombstones(deletedBefore: Int64) async throws(CatalogError) -> Int {
         try await primary.purgeTombstones(deletedBefore: deletedBefore)
     }
+
+    // MARK: PostAccess, on the primary: a revocation holds at once
+
+    package func videoAccess(id: String) async throws(CatalogError) -> VideoAccess? {
+        try await primary.videoAccess(id: id)
+    }
+    package func setVisibility(
+        id: String, to visibility: Visibility, revokingLinks: Bool, now: Int64
+    ) async throws(CatalogError) -> VideoAccess? {
+        try await primary.setVisibility(id: id, to: visibility, revokingLinks: revokingLinks, now: now)
+    }
 }

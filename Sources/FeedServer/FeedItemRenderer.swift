@@ -29,6 +29,11 @@ enum FeedItemRenderer {
                 json.key("creator")
                 json.string(creator)
             }
+            // Absent for a public post (every feed item is one).
+            if video.post.visibility != .public {
+                json.key("visibility")
+                json.string(video.post.visibility.rawValue)
+            }
             json.key("duration_s")
             json.milliseconds(asSeconds: video.durationMilliseconds)
             json.key("width")

@@ -19,14 +19,35 @@ extension FeedServer {
     func media(_ request: Request, context: FeedRequestContext) async throws -> Response {
         let path = request.uri.path
         let prefix = "/media/"
-        guard path.hasPrefix(prefix), let media,
-            let relative = MediaLibrary.publicRelativePath(path.dropFirst(prefix.count)),
-            let key = try? MediaKey(relative)
-        else {
+        guard path.hasPrefix(prefix), let media else { throw APIError.notFound("media file") }
+        // A private post's file comes through `/media/s/<token>/<key>` (PlaybackSigner).
+        var rest = path.dropFirst(prefix.count)
+        var token: Substring?
+        if rest.hasPrefix("s/") {
+            let signed = rest.dropFirst(2)
+            guard let slash = signed.firstIndex(of: "/") else { throw APIError.notFound("media file") }
+            token = signed[..<slash]
+            rest = signed[signed.index(after: slash)...]
+        }
+        guard let relative = MediaLibrary.publicRelativePath(rest), let key = try? MediaKey(relative) else {
+            throw APIError.notFound("media file")
+        }
+        // Decided before any file or object is read.
+        var signedUntil: Int64?
+        if let accessGate {
+            let now = Self.now / 1000
+            switch try await accessGate.decide(key: key.value, token: token, now: now) {
+            case .open: break
+            case let .signed(expires): signedUntil = expires
+            case let .refused(code, message): throw APIError(.forbidden, code: code.rawValue, message: message)
+            }
+        } else if token != nil {
             throw APIError.notFound("media file")
         }
         if let expiry = media.redirectExpiry {
-            let url = try media.store.presignedURL(for: key, expires: expiry)
+            // A signed URL's redirect expires no later than the URL itself.
+            let left = signedUntil.map { Duration.seconds(max(1, $0 - Self.now / 1000)) }
+            let url = try media.store.presignedURL(for: key, expires: left.map { min($0, expiry) } ?? expiry)
             // The URL expires: a cache must not keep the redirect longer than a fraction of it.
             return Response(status: .found, headers: [.location: url, .cacheControl: "private, max-age=60"])
         }
@@ -35,6 +56,8 @@ extension FeedServer {
             .contentType: contentType, .cacheControl: MediaPolicy.cacheControl(forKey: key.value),
             .acceptRanges: "bytes",
         ]
+        // A private post's file is no shared cache's to keep, and no longer than its URL plays.
+        if let signedUntil { headers[.cacheControl] = "private, max-age=\(max(0, signedUntil - Self.now / 1000))" }
         do {
             if contentType == MediaPolicy.playlistType {
                 headers[.vary] = "Accept-Encoding"

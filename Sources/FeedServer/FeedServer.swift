@@ -27,8 +27,14 @@ package struct FeedServer: Sendable {
     package var webClient = WebClient()
     /// Uploads over HTTP (`/v1/uploads`); nil serves none.
     package var uploads: UploadDesk?
-    /// `DELETE /v1/videos/{id}`, with `uploads`' tokens; nil serves none.
+    /// `DELETE /v1/videos/{id}` and `PATCH /v1/videos/{id}`, with `uploads`' tokens; nil serves neither.
     package var deleter: PostDeleter?
+    /// Signs private posts' media URLs (`--playback-key-file`; a random key of this process by default).
+    package var signer = PlaybackSigner(keys: .random()) {
+        didSet { accessGate = Self.gate(store, signer: signer) }
+    }
+    /// Checks `/media/` requests against posts' visibility; nil when the catalog cannot tell it.
+    private(set) var accessGate: MediaAccessGate?
     /// `POST /v1/events`, when the catalog can take viewers' events.
     package var viewerEvents: ViewerEventIngest?
     /// Who may send viewer events: session tokens, budgets, published videos (a random key unless `reel serve` sets
@@ -73,7 +79,17 @@ package struct FeedServer: Sendable {
         self.rateLimit = rateLimit
         rateLimiter = rateLimit.map { RateLimiter(limit: $0) }
         self.metrics = metrics
+        accessGate = Self.gate(store, signer: signer)
         eventGate = ViewerEventGate(keys: .random(), metrics: PrometheusMetricsFactory(registry: metrics))
+    }
+
+    /// The gate for a catalog that can tell posts' visibility (every engine can; a test's stand-in may not).
+    static func gate(_ store: any FeedReading & JobStatusReading, signer: PlaybackSigner) -> MediaAccessGate? {
+        guard let access = store as? any PostAccess else { return nil }
+        return MediaAccessGate(access: access, signer: signer) {
+            if let feed = store.synchronousFeed, let generation = try? feed.generation() { return generation }
+            return try? await store.generation()
+        }
     }
 
     /// Metrics recorded here show on `/metrics` (the worker's, when it runs inside the server).
@@ -99,10 +115,15 @@ package struct FeedServer: Sendable {
             router.head(RouterPath(path)) { request, _ in self.webClient.response(asset, to: request) }
         }
         if let uploads { addUploadRoutes(to: router, desk: uploads) }
-        if let uploads, let deleter { addDeletionRoutes(to: router, desk: uploads, deleter: deleter) }
+        if let uploads, let deleter {
+            addDeletionRoutes(to: router, desk: uploads, deleter: deleter)
+            addVisibilityRoutes(to: router, desk: uploads, deleter: deleter)
+        }
         if let viewerEvents { addEventRoutes(to: router, ingest: viewerEvents) }
         router.get("/v1/feed") { request, _ in try await self.feed(request) }
-        router.get("/v1/videos/:id") { _, context in try await self.video(id: context.parameters.require("id")) }
+        router.get("/v1/videos/:id") { request, context in
+            try await self.video(id: context.parameters.require("id"), request: request)
+        }
         router.get("/v1/jobs/:id") { _, context in try await self.job(id: context.parameters.require("id")) }
         router.get("/media/**") { request, context in try await self.media(request, context: context) }
         router.head("/media/**") { request, context in
@@ -175,9 +196,16 @@ package struct FeedServer: Sendable {
 
     // MARK: Routes
 
-    func video(id: String) async throws -> Response {
-        guard let item = try await store.item(id: id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
-        return JSONBody.response(bytes: try renderedItems.json(for: [item])[0])
+    /// One video. A private post's answers only its uploader's or an admin token, with signed media URLs.
+    func video(id: String, request: Request) async throws -> Response {
+        var authorized = false
+        // A token that is not good is no reason to refuse a public post: it only cannot see a private one.
+        if request.headers[.authorization] != nil, let desk = uploads, let deleter,
+            let token = try? await desk.authenticate(request.headers[.authorization])
+        {
+            authorized = (try? await requireOwnership(of: id, token: token, deleter: deleter)) != nil
+        }
+        return try await videoAnswer(id: id, authorized: authorized, request: request)
     }
 
     func job(id: String) async throws -> Response {

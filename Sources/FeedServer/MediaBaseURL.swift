@@ -43,4 +43,7 @@ package struct MediaBaseURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     private init(checked: String) { bytes = Array(checked.utf8) }
+
+    /// Bytes already checked, as `signed(_:)` makes them.
+    init(checkedBytes: [UInt8]) { bytes = checkedBytes }
 }

@@ -12,7 +12,7 @@ extension PostgresCatalogEngine {
         FROM catalog_generation g
         LEFT JOIN LATERAL (
             SELECT published_at, id, item_record FROM videos
-            WHERE status = 'published' AND published_at IS NOT NULL AND (published_at, id) < ($1, $2)
+            WHERE status = 'published' AND visibility = 'public' AND published_at IS NOT NULL AND (published_at, id) < ($1, $2)
             ORDER BY published_at DESC, id DESC
             LIMIT $3
         ) v ON true
@@ -189,11 +189,11 @@ extension PostgresCatalogEngine {
     }
 
     /// A video row and its renditions (in `FeedVideo.Rendition.precedes` order, as on SQLite), whatever its status,
-    /// on `connection`. `loudness: false`, `stage: false` and `post: false` read a catalog from before migrations v9,
-    /// v11 and v12.
+    /// on `connection`. `loudness: false`, `stage: false`, `post: false` and `visibility: false` read a catalog from
+    /// before migrations v9, v11, v12 and v14.
     static func video(
         id: String, _ connection: PostgresConnection, logger: Logger, loudness: Bool = true, stage: Bool = true,
-        post: Bool = true
+        post: Bool = true, visibility: Bool = true
     ) async throws -> FeedVideo? {
         guard
             let row = try await connection.rows(PostgresQuery(unsafeSQL: videoSQL, binds: binds(id)), logger: logger)
@@ -241,15 +241,25 @@ extension PostgresCatalogEngine {
             post: post
                 ? try await connection.rows(
                     PostgresQuery(
-                        unsafeSQL: "SELECT caption, title, creator FROM videos WHERE id = $1", binds: binds(id)),
+                        unsafeSQL: visibility
+                            ? "SELECT caption, title, creator, visibility FROM videos WHERE id = $1"
+                            : "SELECT caption, title, creator, 'public' AS visibility FROM videos WHERE id = $1",
+                        binds: binds(id)),
                     logger: logger
                 ).first.map {
                     PostFacts(
                         caption: try $0.value("caption", as: String?.self) ?? "",
                         title: try $0.value("title", as: String?.self),
-                        creator: try $0.value("creator", as: String?.self))
+                        creator: try $0.value("creator", as: String?.self),
+                        visibility: Visibility(rawValue: try $0.value("visibility", as: String.self)) ?? .public)
                 } ?? PostFacts()
-                : PostFacts())
+                : PostFacts(),
+            accessEpoch: visibility
+                ? try await connection.rows(
+                    PostgresQuery(unsafeSQL: "SELECT access_epoch FROM videos WHERE id = $1", binds: binds(id)),
+                    logger: logger
+                ).first?.value("access_epoch", as: Int64.self) ?? 0
+                : 0)
     }
 
     /// The storyboard columns, or nil when any is NULL (published before storyboards).

@@ -79,11 +79,17 @@ extension PostgresCatalogEngine {
     ) async throws {
         guard
             let row = try await connection.rows(
-                "DELETE FROM videos WHERE id = \(video.id) AND stage = 'playable' RETURNING published_at",
+                """
+                DELETE FROM videos WHERE id = \(video.id) AND stage = 'playable'
+                RETURNING published_at, visibility, access_epoch
+                """,
                 logger: logger
             ).first
         else { return }
+        // The post keeps its place, and the visibility and access epoch a PATCH may have given it meanwhile.
         video.publishedAt = try row.value("published_at", as: Int64?.self) ?? video.publishedAt
+        video.post.visibility = Visibility(rawValue: try row.value("visibility", as: String.self)) ?? .private
+        video.accessEpoch = try row.value("access_epoch", as: Int64.self)
     }
 
     package func publish(_ image: PublishedImage, lease: JobLease, now: Int64) async throws(CatalogError) {
@@ -149,14 +155,14 @@ extension PostgresCatalogEngine {
             INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
                                 master_path, poster_jpeg_path, poster_webp_path, storyboard_vtt_path, storyboard_image_path,
                                 storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
-                                storyboard_count, loudness, stage, caption, title, creator)
+                                storyboard_count, loudness, stage, caption, title, creator, visibility, access_epoch)
             VALUES (\(video.id), 'published', \(video.createdAt), \(video.publishedAt), \(video.durationMilliseconds), \(video.width),
                     \(video.height), \(video.contentHash), \(video.sourceJSON), \(video.masterPath), \(video.posterJPEGPath),
                     \(video.posterWebPPath), \(video.storyboard?.vttPath), \(video.storyboard?.imagePath),
                     \(video.storyboard?.intervalSeconds), \(video.storyboard?.tileWidth), \(video.storyboard?.tileHeight),
                     \(video.storyboard?.columns), \(video.storyboard?.count), \(LoudnessColumn.text(video.loudness)),
                     \(video.stage.rawValue), \(video.post.caption.isEmpty ? nil : video.post.caption), \(video.post.title),
-                    \(video.post.creator))
+                    \(video.post.creator), \(video.post.visibility.rawValue), \(video.accessEpoch))
             """, logger: logger)
         for item in video.renditions {
             let firstSegments = item.prefetch.map { PrefetchHintColumns.firstSegmentsColumn($0.firstSegments) }

@@ -8,7 +8,11 @@ extension PostgresCatalogEngine {
     package func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
         let operation = "read the published videos to rank"
         let rows = try await rows(
-            operation, "SELECT id, published_at FROM videos WHERE status = 'published' AND published_at IS NOT NULL")
+            operation,
+            """
+            SELECT id, published_at FROM videos
+            WHERE status = 'published' AND visibility = 'public' AND published_at IS NOT NULL
+            """)
         return try Self.decode(operation) {
             try rows.map {
                 EngagingOrder.Candidate(
@@ -65,7 +69,8 @@ extension PostgresCatalogEngine {
             var items: [String: FeedItem] = [:]
             let rows = try await connection.rows(
                 """
-                SELECT id, published_at, item_record FROM videos WHERE id = ANY(\(wanted)) AND status = 'published'
+                SELECT id, published_at, item_record FROM videos
+                WHERE id = ANY(\(wanted)) AND status = 'published' AND visibility = 'public'
                 """, logger: logger)
             for row in rows {
                 let id = try row.value("id", as: String.self)

@@ -29,7 +29,7 @@ package enum PostgresSchema {
 
     package static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
-        loudness, uploadQuotas, playablePosts, postFacts, deletedPosts,
+        loudness, uploadQuotas, playablePosts, postFacts, deletedPosts, visibility,
     ]
 
     static let catalog = Migration(
@@ -316,7 +316,8 @@ package enum PostgresSchema {
             for id in ids {
                 guard
                     let video = try await PostgresCatalogEngine.video(
-                        id: id, connection, logger: logger, loudness: false, stage: false, post: false)
+                        id: id, connection, logger: logger, loudness: false, stage: false, post: false,
+                        visibility: false)
                 else {
                     continue
                 }
@@ -446,5 +447,32 @@ package enum PostgresSchema {
             """,
             "CREATE INDEX tombstones_awaiting_media ON tombstones (deleted_at) WHERE media_removed_at IS NULL",
             "ALTER TABLE upload_tokens ADD COLUMN admin bigint NOT NULL DEFAULT 0",
+        ])
+
+    /// The SQLite catalog's v20 (issue 65): public posts are in the feeds, unlisted ones play by link, private ones
+    /// only through signed URLs that name the post's access epoch. The feed's index holds public posts only.
+    static let visibility = Migration(
+        version: 14, name: "visibility (the SQLite catalog's v20)",
+        statements: [
+            """
+            ALTER TABLE videos ADD COLUMN visibility text NOT NULL DEFAULT 'public'
+                CHECK (visibility IN ('public', 'unlisted', 'private'))
+            """,
+            "ALTER TABLE videos ADD COLUMN access_epoch bigint NOT NULL DEFAULT 0",
+            "DROP INDEX videos_feed",
+            """
+            CREATE INDEX videos_feed ON videos (published_at DESC, id DESC)
+                WHERE status = 'published' AND visibility = 'public'
+            """,
+            "DROP TRIGGER videos_edit_clears_record ON videos",
+            """
+            CREATE TRIGGER videos_edit_clears_record
+                AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                                storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                                storyboard_tile_height, storyboard_columns, storyboard_count, loudness, stage, caption,
+                                title, creator, visibility, access_epoch
+                ON videos FOR EACH ROW WHEN (NEW.item_record IS NOT NULL)
+                EXECUTE FUNCTION clear_edited_video_record()
+            """,
         ])
 }

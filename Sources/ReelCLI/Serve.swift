@@ -93,6 +93,12 @@ extension Reel {
         var tombstoneRetentionDays = 30.0
         @Option(
             name: .long,
+            help: ArgumentHelp(
+                "The key file that signs private posts' media URLs (one hex key per line, the first signs; made 0600 when missing). Default: .playback-key in the library directory. Every host serving one catalog needs the same file.",
+                valueName: "path"))
+        var playbackKeyFile: String?
+        @Option(
+            name: .long,
             help: "How often viewers' events are rolled up into each video's figures, in seconds (from 1 to 3600).")
         var statsInterval = 60.0
         @Option(
@@ -238,6 +244,10 @@ extension Reel {
                 uploads: engine,
                 logger: ServerLogging.logger(label: "reel.deletion", level: logLevel))
             server.deleter = deleter
+            server.signer = PlaybackSigner(
+                keys: try await KeyFile.keys(
+                    at: playbackKeyFile ?? (storeClient == nil ? library + "/.playback-key" : nil),
+                    purpose: "private posts' media URLs", logger: logger))
             var services: [any Service] = [
                 DeletionService(
                     deleter: deleter, retention: .seconds(Int64(tombstoneRetentionDays * 86_400)),

@@ -49,11 +49,15 @@ extension Reel {
         @Option(name: .long, help: "The post's title (at most 100 characters).") var title: String?
         @Option(name: .long, help: "The post's creator (at most 64 characters; default: the token's name).")
         var creator: String?
+        @Option(
+            name: .long, help: "public (in the feeds, the default), unlisted (by link only) or private (signed URLs).")
+        var visibility: String?
         @OptionGroup var limits: LimitsOption
 
         /// The post's fields as given, in `Upload-Metadata`'s order.
         var post: [(key: String, value: String)] {
-            [("caption", caption), ("title", title), ("creator", creator)].compactMap { key, value in
+            [("caption", caption), ("title", title), ("creator", creator), ("visibility", visibility)].compactMap {
+                key, value in
                 value.map { (key, $0) }
             }
         }
@@ -62,7 +66,7 @@ extension Reel {
             do {
                 _ = try PostFacts.validated(
                     caption: caption.map { Array($0.utf8) }, title: title.map { Array($0.utf8) },
-                    creator: creator.map { Array($0.utf8) })
+                    creator: creator.map { Array($0.utf8) }, visibility: visibility.map { Array($0.utf8) })
             } catch {
                 throw ValidationError("--\(error.field.rawValue): \(error)")
             }

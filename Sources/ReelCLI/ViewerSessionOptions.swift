@@ -52,36 +52,9 @@ struct ViewerSessionOptions: ParsableArguments {
     /// gives a key in memory, with a warning, as with `s3://`: the server still starts and serves.
     /// - Throws: `ValidationError` for a file that cannot be read or made, is open to others, or holds no key.
     func keys(libraryDirectory: String?, logger: Logger) async throws -> ViewerSessionKeys {
-        let path =
-            sessionKeyFile ?? ProcessInfo.processInfo.environment[Self.keyFileVariable]
-            ?? libraryDirectory.map { $0 + "/.session-key" }
-        guard let path else {
-            logger.warning(
-                "no --session-key-file: viewers' session tokens are signed with a key of this process only, so a restart or another host refuses them (the web client then gets a new session)"
-            )
-            return ViewerSessionKeys.random()
-        }
-        let read = try await NIOThreadPool.singleton.runIfActive { () -> Result<([UInt8], Bool), SecretFile.Failure> in
-            do throws(SecretFile.Failure) {
-                return .success(try SecretFile.readOrCreate(path) { ViewerSessionKeys.makeKeyFile() })
-            } catch {
-                return .failure(error)
-            }
-        }
-        let bytes: [UInt8], created: Bool
-        switch read {
-        case let .success(file): (bytes, created) = file
-        case let .failure(.failed(error)) where error.isDiskFull:
-            // A full disk must not keep the feed down (DiskFullTests): sessions then last as long as this process.
-            logger.warning(
-                "cannot make the session key file, the disk is full: viewers' session tokens are signed with a key of this process only until a restart with space",
-                metadata: ["path": "\(path)", "error": "\(error)"])
-            return ViewerSessionKeys.random()
-        case let .failure(error): throw ValidationError("session key file: \(error)")
-        }
-        if created { logger.notice("made a session key file", metadata: ["path": "\(path)"]) }
-        do { return try ViewerSessionKeys(keyFile: bytes) } catch {
-            throw ValidationError("session key file \(path): \(error)")
-        }
+        try await KeyFile.keys(
+            at: sessionKeyFile ?? ProcessInfo.processInfo.environment[Self.keyFileVariable]
+                ?? libraryDirectory.map { $0 + "/.session-key" },
+            purpose: "viewers' session tokens", logger: logger)
     }
 }

@@ -285,7 +285,8 @@ package final class SQLiteCatalogDatabase: Sendable {
             let update = try db.makeStatement(sql: "UPDATE videos SET item_record = ? WHERE id = ?")
             for id in ids {
                 guard
-                    let video = try SQLiteCatalogEngine.video(id: id, db, loudness: false, stage: false, post: false)
+                    let video = try SQLiteCatalogEngine.video(
+                        id: id, db, loudness: false, stage: false, post: false, visibility: false)
                 else {
                     continue
                 }
@@ -378,7 +379,7 @@ package final class SQLiteCatalogDatabase: Sendable {
                     ALTER TABLE videos ADD COLUMN title TEXT;
                     ALTER TABLE videos ADD COLUMN creator TEXT;
                     DROP TRIGGER videos_edit_clears_record;
-                    """ + Self.videoRecordTriggerSQL)
+                    """ + Self.postRecordTriggerSQL)
         }
         migrator.registerMigration("v19: deleted posts and admin tokens") { db in
             // Issue 65: a deleted post leaves a tombstone (id, time, reason; never its content) until its files are
@@ -396,6 +397,21 @@ package final class SQLiteCatalogDatabase: Sendable {
                     ALTER TABLE upload_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
                     """)
         }
+        migrator.registerMigration("v20: visibility") { db in
+            // Issue 65: public posts are in the feeds; unlisted ones play by link; private ones only through signed
+            // URLs, which stop working once the post's access epoch is raised. The feed's index holds public posts
+            // only, so a page reads as before. Every row before this was public.
+            try db.execute(
+                sql: """
+                    ALTER TABLE videos ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public'
+                        CHECK (visibility IN ('public', 'unlisted', 'private'));
+                    ALTER TABLE videos ADD COLUMN access_epoch INTEGER NOT NULL DEFAULT 0;
+                    DROP INDEX videos_feed;
+                    CREATE INDEX videos_feed ON videos (published_at DESC, id DESC)
+                        WHERE status = 'published' AND visibility = 'public';
+                    DROP TRIGGER videos_edit_clears_record;
+                    """ + Self.videoRecordTriggerSQL)
+        }
         return migrator
     }
 
@@ -409,13 +425,24 @@ package final class SQLiteCatalogDatabase: Sendable {
             BEGIN UPDATE videos SET item_record = NULL WHERE id = NEW.id; END;
         """
 
-    /// Since v18: the record trigger on `videos`, watching every column the record holds.
-    static let videoRecordTriggerSQL = """
+    /// v18's record trigger on `videos`, as it made it.
+    static let postRecordTriggerSQL = """
         CREATE TRIGGER videos_edit_clears_record
             AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
                             storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
                             storyboard_tile_height, storyboard_columns, storyboard_count, loudness, stage, caption,
                             title, creator
+            ON videos WHEN NEW.item_record IS NOT NULL
+            BEGIN UPDATE videos SET item_record = NULL WHERE id = NEW.id; END;
+        """
+
+    /// Since v20: the record trigger on `videos`, watching every column the record holds.
+    static let videoRecordTriggerSQL = """
+        CREATE TRIGGER videos_edit_clears_record
+            AFTER UPDATE OF id, published_at, duration_ms, width, height, master_path, poster_jpeg_path, poster_webp_path,
+                            storyboard_vtt_path, storyboard_image_path, storyboard_interval_s, storyboard_tile_width,
+                            storyboard_tile_height, storyboard_columns, storyboard_count, loudness, stage, caption,
+                            title, creator, visibility, access_epoch
             ON videos WHEN NEW.item_record IS NOT NULL
             BEGIN UPDATE videos SET item_record = NULL WHERE id = NEW.id; END;
         """

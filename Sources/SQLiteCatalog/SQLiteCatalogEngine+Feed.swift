@@ -10,7 +10,7 @@ extension SQLiteCatalogEngine {
     static let pageSQL = """
         SELECT published_at, id, item_record, (SELECT value FROM catalog_generation WHERE id = 1)
         FROM videos INDEXED BY videos_feed
-        WHERE status = 'published' AND published_at IS NOT NULL AND (published_at, id) < (?, ?)
+        WHERE status = 'published' AND visibility = 'public' AND published_at IS NOT NULL AND (published_at, id) < (?, ?)
         ORDER BY published_at DESC, id DESC
         LIMIT ?
         """
@@ -80,7 +80,7 @@ extension SQLiteCatalogEngine {
     /// and v15.
     static func video(
         id: String, _ db: Database, hints: Bool = true, storyboards: Bool = true, codecs: Bool = true,
-        loudness: Bool = true, stage: Bool = true, post: Bool = true
+        loudness: Bool = true, stage: Bool = true, post: Bool = true, visibility: Bool = true
     ) throws -> FeedVideo? {
         let videoSQL = storyboards ? Self.videoSQL : Self.videoSQLWithoutStoryboards
         guard let row = try Row.fetchOne(db.cachedStatement(sql: videoSQL), arguments: [id]) else { return nil }
@@ -115,9 +115,20 @@ extension SQLiteCatalogEngine {
                     .flatMap(VideoStage.init(rawValue:)) ?? .published : .published,
             post: post
                 ? try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT caption, title, creator FROM videos WHERE id = ?"), arguments: [id]
-                ).map { PostFacts(caption: $0[0] ?? "", title: $0[1], creator: $0[2]) } ?? PostFacts()
-                : PostFacts())
+                    db.cachedStatement(
+                        sql: visibility
+                            ? "SELECT caption, title, creator, visibility FROM videos WHERE id = ?"
+                            : "SELECT caption, title, creator, 'public' FROM videos WHERE id = ?"), arguments: [id]
+                ).map {
+                    PostFacts(
+                        caption: $0[0] ?? "", title: $0[1], creator: $0[2],
+                        visibility: Visibility(rawValue: $0[3]) ?? .public)
+                } ?? PostFacts()
+                : PostFacts(),
+            accessEpoch: visibility
+                ? try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT access_epoch FROM videos WHERE id = ?"), arguments: [id]) ?? 0
+                : 0)
     }
 
     /// The storyboard columns (8 to 14 of `videoSQL`), or nil when any is NULL (published before storyboards).

@@ -60,13 +60,18 @@ extension SQLiteCatalogEngine {
         }
     }
 
-    /// A `playable` row of `video` goes (its renditions with it), and `video` takes its place in the feed.
+    /// A `playable` row of `video` goes (its renditions with it), and `video` takes its place in the feed, with the
+    /// visibility and access epoch the post has now (a `PATCH` may have changed them while its ladder was made).
     static func replacePlayable(_ video: inout PublishedVideo, _ db: Database) throws {
         guard
-            let publishedAt = try Int64.fetchOne(
-                db, sql: "SELECT published_at FROM videos WHERE id = ? AND stage = 'playable'", arguments: [video.id])
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT published_at, visibility, access_epoch FROM videos WHERE id = ? AND stage = 'playable'",
+                arguments: [video.id])
         else { return }
-        video.publishedAt = publishedAt
+        video.publishedAt = row[0]
+        video.post.visibility = Visibility(rawValue: row[1]) ?? .private
+        video.accessEpoch = row[2]
         try db.execute(sql: "DELETE FROM videos WHERE id = ?", arguments: [video.id])
     }
 
@@ -128,8 +133,8 @@ extension SQLiteCatalogEngine {
                 INSERT INTO videos (id, status, created_at, published_at, duration_ms, width, height, content_hash, source,
                                     master_path, poster_jpeg_path, poster_webp_path, storyboard_vtt_path, storyboard_image_path,
                                     storyboard_interval_s, storyboard_tile_width, storyboard_tile_height, storyboard_columns,
-                                    storyboard_count, loudness, stage, caption, title, creator)
-                VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    storyboard_count, loudness, stage, caption, title, creator, visibility, access_epoch)
+                VALUES (?, 'published', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             video.id, video.createdAt, video.publishedAt, video.durationMilliseconds, video.width,
@@ -138,7 +143,7 @@ extension SQLiteCatalogEngine {
             video.storyboard?.intervalSeconds, video.storyboard?.tileWidth, video.storyboard?.tileHeight,
             video.storyboard?.columns, video.storyboard?.count, LoudnessColumn.text(video.loudness),
             video.stage.rawValue, video.post.caption.isEmpty ? nil : video.post.caption, video.post.title,
-            video.post.creator,
+            video.post.creator, video.post.visibility.rawValue, video.accessEpoch,
         ])
         let rendition = try db.cachedStatement(
             sql: """

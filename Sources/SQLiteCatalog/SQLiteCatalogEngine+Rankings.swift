@@ -8,7 +8,11 @@ extension SQLiteCatalogEngine {
     package func rankingCandidates() async throws(CatalogError) -> [EngagingOrder.Candidate] {
         try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT id, published_at FROM videos WHERE status = 'published' AND published_at IS NOT NULL"
+                db,
+                sql: """
+                    SELECT id, published_at FROM videos
+                    WHERE status = 'published' AND visibility = 'public' AND published_at IS NOT NULL
+                    """
             ).map { EngagingOrder.Candidate(id: $0[0], publishedAt: $0[1]) }
         }
     }
@@ -53,7 +57,10 @@ extension SQLiteCatalogEngine {
         return try await read { db in
             var items: [String: FeedItem] = [:]
             let select = try db.cachedStatement(
-                sql: "SELECT published_at, item_record FROM videos WHERE id = ? AND status = 'published'")
+                sql: """
+                    SELECT published_at, item_record FROM videos
+                    WHERE id = ? AND status = 'published' AND visibility = 'public'
+                    """)
             for id in Set(ids) {
                 guard let row = try Row.fetchOne(select, arguments: [id]) else { continue }
                 items[id] = FeedItem(id: id, publishedAt: row[0], record: try Self.record(stored: row[1], id: id, db))

@@ -32,7 +32,9 @@ package enum PostSidecar {
         let known = Set(PostFacts.Field.allCases.map(\.rawValue))
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(
-                message: "the sidecar has the key \"\(unknown.prefix(40))\"; only caption, title and creator are read")
+                message:
+                    "the sidecar has the key \"\(unknown.prefix(40))\"; only caption, title, creator and visibility are read"
+            )
         }
         var values: [PostFacts.Field: [UInt8]] = [:]
         for field in PostFacts.Field.allCases {
@@ -43,7 +45,9 @@ package enum PostSidecar {
             values[field] = Array(text.utf8)
         }
         do {
-            return try PostFacts.validated(caption: values[.caption], title: values[.title], creator: values[.creator])
+            return try PostFacts.validated(
+                caption: values[.caption], title: values[.title], creator: values[.creator],
+                visibility: values[.visibility])
         } catch {
             throw Invalid(message: "the sidecar's \(error)")
         }

@@ -89,9 +89,12 @@ import Glibc
         let second = try Self.serve(directory, port: port)
         try await withProcesses([second]) {
             #expect(await listens(second), "the restarted reel serve never listened: \(second.stderr)")
-            let finished = await ChildProcess.suspendUntil(seconds: 60) { Self.files(of: id, in: directory).isEmpty }
+            // The files go first, then the tombstone records it.
+            let finished = await ChildProcess.suspendUntil(seconds: 60) {
+                guard Self.files(of: id, in: directory).isEmpty else { return false }
+                return (try? await store.tombstone(id: id))??.mediaRemovedAt != nil
+            }
             #expect(finished, "the files outlived the restart: \(Self.files(of: id, in: directory))")
-            #expect(try await store.tombstone(id: id)?.mediaRemovedAt != nil)
             let (_, media) = try await URLSession.shared.data(
                 from: try #require(URL(string: base + "/media/videos/\(id).e1/master.m3u8")))
             #expect((media as? HTTPURLResponse)?.statusCode == 404)

@@ -109,7 +109,8 @@ import Glibc
             }
             let left = try await rig.objectKeys().filter { $0.contains(video.id) }
             #expect(gone, "\(left)")
-            #expect(next.process.stderr.contains("interrupted deletions finished"), "\(next.process.stderr.suffix(2000))")
+            #expect(
+                next.process.stderr.contains("interrupted deletions finished"), "\(next.process.stderr.suffix(2000))")
             let image = try #require(try await rig.jobs().first { $0.id != video.id })
             #expect(try await rig.objectKeys().contains("images/\(image.mediaID).e1.webp"), "the other post stays")
         }

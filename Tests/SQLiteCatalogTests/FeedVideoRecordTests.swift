@@ -65,10 +65,18 @@ import Testing
         var creatorOnly = quiet
         creatorOnly.post = PostFacts(creator: "bob")
         all.append(creatorOnly)
+        // A private post whose links were revoked twice, and an unlisted one with nothing else.
+        var secret = captioned
+        secret.post.visibility = .private
+        secret.accessEpoch = 2
+        all.append(secret)
+        var unlisted = all[0]
+        unlisted.post = PostFacts(visibility: .unlisted)
+        all.append(unlisted)
         return all
     }()
 
-    @Test(arguments: 0..<11)
+    @Test(arguments: 0..<13)
     func everyVideoReadsBackAsItWasEncoded(index: Int) throws {
         let video = Self.videos[index]
         let decoded = try FeedVideoRecord.decode(FeedVideoRecord.encode(video))
@@ -89,7 +97,7 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<11)
+    @Test(arguments: 0..<13)
     func everyShortenedRecordIsRefusedWithItsOffset(index: Int) {
         let record = FeedVideoRecord.encode(Self.videos[index])
         for length in 0..<record.count {
@@ -100,8 +108,8 @@ import Testing
         let extra = record + [0]
         let video = Self.videos[index]
         let last =
-            !video.post.isEmpty
-            ? "creator" : video.stage != .published ? "stage" : video.loudness == nil ? "rendition" : "loudness"
+            !video.post.isEmpty || video.accessEpoch != 0
+            ? "access epoch" : video.stage != .published ? "stage" : video.loudness == nil ? "rendition" : "loudness"
         #expect(throws: FeedVideoRecord.Malformed(reason: "1 bytes after the last \(last)", offset: record.count)) {
             try FeedVideoRecord.decode(extra)
         }
@@ -110,7 +118,7 @@ import Testing
     @Test func anotherVersionOrABadFlagIsNamed() {
         var record = FeedVideoRecord.encode(Self.videos[4])
         record[0] = 9
-        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1 to 4", offset: 0)) {
+        #expect(throws: FeedVideoRecord.Malformed(reason: "version 9, expected 1 to 5", offset: 0)) {
             try FeedVideoRecord.decode(record)
         }
         // A record whose first optional (the master path) is flagged 2.
@@ -130,8 +138,23 @@ import Testing
         #expect(FeedVideoRecord.encode(Self.videos[0]).first == 1)
         #expect(FeedVideoRecord.encode(Self.videos[5]).first == 2)
         #expect(FeedVideoRecord.encode(Self.videos[7]).first == 3)
-        #expect(FeedVideoRecord.encode(Self.videos[9]).first == 4)
-        #expect(FeedVideoRecord.encode(Self.videos[10]).first == 4)
+        #expect(FeedVideoRecord.encode(Self.videos[9]).first == 5)
+        #expect(FeedVideoRecord.encode(Self.videos[10]).first == 5)
+        #expect(FeedVideoRecord.encode(Self.videos[12]).first == 5)
+    }
+
+    /// A record written as version 4 (facts without visibility, between issue 65's first two parts) reads back as a
+    /// public post at epoch 0: version 5's bytes without the last two numbers.
+    @Test func aVersion4RecordReadsAsAPublicPost() throws {
+        let video = Self.videos[9]
+        var record = FeedVideoRecord.encode(video)
+        #expect(record.suffix(2) == [0, 0], "public (0) and epoch 0, one byte each")
+        record.removeLast(2)
+        record[0] = 4
+        #expect(try FeedVideoRecord.decode(record) == video)
+        #expect(throws: FeedVideoRecord.Malformed(reason: "1 bytes after the last creator", offset: record.count)) {
+            try FeedVideoRecord.decode(record + [0])
+        }
     }
 
     /// Every single-byte change of a full record decodes to something or is refused; none crashes.

@@ -218,8 +218,10 @@ import Worker
 
 @Suite(.timeLimit(.minutes(5))) struct PostSidecarTests {
     @Test func aSidecarGivesItsFieldsAndNoCreatorUnlessNamed() throws {
-        let facts = try PostSidecar.facts(from: Array(#"{"caption": "a\nb \u00e9", "title": "T"}"#.utf8))
+        let facts = try PostSidecar.facts(
+            from: Array(#"{"caption": "a\nb \u00e9", "title": "T", "visibility": "private"}"#.utf8))
         #expect(facts.caption == "a\nb é" && facts.title == "T" && facts.creator == nil)
+        #expect(facts.visibility == .private)
         #expect(try PostSidecar.facts(from: Array("{}".utf8)).isEmpty)
     }
 
@@ -229,6 +231,7 @@ import Worker
         ("{\"captoin\": \"x\"}", "the key \"captoin\""),
         ("{\"title\": 5}", "title is not a string"),
         ("{\"creator\": null}", "creator is not a string"),
+        ("{\"visibility\": \"hidden\"}", "visibility must be one of public, unlisted, private"),
         ("{\"title\": \"a\\u0007\"}", "title holds the control character U+0007"),
         ("{\"caption\": \"" + String(repeating: "x", count: 2_201) + "\"}", "caption has 2201 characters"),
     ])

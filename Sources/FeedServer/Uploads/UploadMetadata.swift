@@ -46,7 +46,7 @@ package struct UploadMetadata: Sendable, Equatable {
         do {
             return try PostFacts.validated(
                 caption: pairs["caption"], title: pairs["title"], creator: pairs["creator"],
-                defaultCreator: defaultCreator)
+                visibility: pairs["visibility"], defaultCreator: defaultCreator)
         } catch {
             throw APIError(
                 .badRequest, code: "invalid_metadata", message: "Upload-Metadata: \(error)",

@@ -15,10 +15,11 @@ import ViewerAnalytics
 
 @testable import FeedServer
 
-/// `DELETE /v1/videos/{id}` (issue 65) through the router, on a library directory: the uploader's token or an admin
-/// token deletes a post, which leaves the feed, its files and original, its viewers' events and its job at once; any
-/// other caller cannot tell it from a missing post; a second deletion is harmless.
-@Suite(.timeLimit(.minutes(5))) struct DeletionRoutesTests {
+/// A post's own routes (issue 65) through the router, on a library directory. `DELETE /v1/videos/{id}`: the
+/// uploader's token or an admin token deletes a post, which leaves the feed, its files and original, its viewers'
+/// events and its job at once; any other caller cannot tell it from a missing post; a second deletion is harmless.
+/// `PATCH` and private posts: PostRoutesTests+Visibility.
+@Suite(.timeLimit(.minutes(5))) struct PostRoutesTests {
     let directory: TemporaryDirectory
     let store: SQLiteCatalogEngine
     let library: DirectoryMediaStore
@@ -65,7 +66,7 @@ import ViewerAnalytics
         try await publish(id, lease: lease)
     }
 
-    func publish(_ id: String, lease: JobLease? = nil) async throws {
+    func publish(_ id: String, lease: JobLease? = nil, visibility: Visibility = .public) async throws {
         let folder = LibraryLayout.video(id, epoch: 1)
         for (name, bytes) in [
             ("master.m3u8", "#EXTM3U\n"), ("360p/index.m3u8", "#EXTM3U\n"), ("360p/seg_000.m4s", "segment"),
@@ -86,7 +87,7 @@ import ViewerAnalytics
                 FeedVideo.Rendition(
                     rung: "360p", width: 360, height: 640, bandwidth: 1, averageBandwidth: 1, codecs: "avc1",
                     segments: 1)
-            ], post: PostFacts(caption: "gone soon"))
+            ], post: PostFacts(caption: "gone soon", visibility: visibility))
         if let lease { try await store.publish(video, lease: lease, now: 4) } else { try await store.publish(video) }
         try await store.appendViewerEvents(
             (0..<2).map {
