@@ -23,7 +23,9 @@ for _ in $(seq 100); do grep -q '^listening on' "$work/serve.out" 2>/dev/null &&
 base=$(sed -n 's/^listening on //p' "$work/serve.out")
 segment=videos/v1/$(cd "$library/videos/v1" && ls -d */ | head -1)seg_000.m4s
 playlist=videos/v1/master.m3u8
-chmod -R a+rX "$work" "$library"
+# nginx's worker reads the media; the key files reel serve keeps beside them stay the owner's (it refuses others).
+chmod -R a+rX "$work" "$library/videos"
+chmod a+rX "$library"
 nginx_start "sendfile on; tcp_nopush on; gzip on; gzip_types application/vnd.apple.mpegurl; gzip_min_length 0;
     types { application/vnd.apple.mpegurl m3u8; video/iso.segment m4s; video/mp4 mp4; }" \
     "location /media/ { alias $library/; }"

@@ -18,6 +18,15 @@ final class MediaAccessGate: Sendable {
     private struct State {
         var generation: Int64?
         var entries: [String: VideoAccess?] = [:]
+        /// Tokens whose MAC was found valid, with the post and epoch it was valid for: a player asks for every
+        /// segment with one token, and its MAC is computed once. Emptied with `entries`.
+        var verified: [String: Verified] = [:]
+    }
+
+    private struct Verified {
+        let id: String
+        let epoch: Int64
+        let expires: Int64
     }
 
     init(
@@ -54,7 +63,21 @@ final class MediaAccessGate: Sendable {
         }
         // A signed URL is checked whatever the post's visibility: a wrong one is refused, never read past.
         guard let current else { return .refused(.forbidden, "the signed URL names no post: \(id)") }
-        switch signer.verify(token, id: id, epoch: current.epoch, now: now) {
+        let key = String(token)
+        let known = state.withLock { state in state.verified[key] }
+        if let known, known.id == id, known.epoch == current.epoch {
+            return known.expires > now
+                ? .signed(expires: known.expires)
+                : .refused(.signatureExpired, "the signed URL for video \(id) expired at \(known.expires)")
+        }
+        let verdict = signer.verify(token, id: id, epoch: current.epoch, now: now)
+        if case let .valid(expires) = verdict {
+            state.withLock { state in
+                if state.verified.count >= capacity { state.verified.removeAll(keepingCapacity: true) }
+                state.verified[key] = Verified(id: id, epoch: current.epoch, expires: expires)
+            }
+        }
+        switch verdict {
         case let .valid(expires): return .signed(expires: expires)
         case let .expired(at): return .refused(.signatureExpired, "the signed URL for video \(id) expired at \(at)")
         case .invalid: return .refused(.forbidden, "the signed URL is not valid for video \(id), or was revoked")
@@ -67,6 +90,7 @@ final class MediaAccessGate: Sendable {
         let cached: VideoAccess?? = state.withLock { state in
             if generation == nil || state.generation != generation {
                 state.entries.removeAll(keepingCapacity: true)
+                state.verified.removeAll(keepingCapacity: true)
                 state.generation = generation
                 return nil
             }
