@@ -124,7 +124,8 @@ final class MultiHostRig {
     /// `reel serve` on host `index`, listening on that host's address; returns it once it listens, with its base URL.
     /// With `fromStore` its library is the object store's.
     func serve(
-        on index: Int, fromStore: Bool = false, fault: String? = nil, logLevel: String = "warning"
+        on index: Int, fromStore: Bool = false, fault: String? = nil, logLevel: String = "warning",
+        options: [String] = []
     ) async throws -> (process: ChildProcess, base: String) {
         let host = hosts.hosts[index]
         var environment = fromStore ? objectStore?.environment ?? [:] : [:]
@@ -134,7 +135,7 @@ final class MultiHostRig {
             [
                 "serve", "--database", url, "--library", fromStore ? storeLibrary : library, "--host", host.address,
                 "--port", "0", "--log-level", logLevel,
-            ], environment: environment)
+            ] + options, environment: environment)
         started.append(process)
         guard
             await ChildProcess.suspendUntil(
