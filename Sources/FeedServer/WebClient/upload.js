@@ -14,6 +14,7 @@
   const tokenInput = document.getElementById("upload-token");
   const fileInput = document.getElementById("upload-file");
   const captionInput = document.getElementById("upload-caption");
+  const visibilityInput = document.getElementById("upload-visibility");
   const progress = document.getElementById("upload-progress");
   const statusLine = document.getElementById("upload-status");
   const sendButton = document.getElementById("upload-send");
@@ -41,7 +42,7 @@
       playableAt: null, publishedAt: null,
     });
     try {
-      const job = await upload(file, token, captionInput.value.trim());
+      const job = await upload(file, token, captionInput.value.trim(), visibilityInput.value);
       state.job = job;
       state.phase = "processing";
       await follow(job, file.name);
@@ -101,7 +102,7 @@
     }
   }
 
-  async function upload(file, token, caption) {
+  async function upload(file, token, caption, visibility) {
     const kind = file.type.startsWith("image/") ? "image" : "video";
     if (file.size === 0) throw new Refusal(`${file.name} is empty`);
     if (file.size > limits[kind]) {
@@ -111,6 +112,7 @@
     let metadata = `filename ${base64(file.name)},filetype ${base64(file.type || "application/octet-stream")}`;
     // The creator is the token's name; the server checks the caption's limits and names what it refuses.
     if (caption !== "") metadata += `,caption ${base64(caption)}`;
+    if (visibility !== "public") metadata += `,visibility ${base64(visibility)}`;
     const created = await send("/v1/uploads", {
       method: "POST", headers: { ...tus, "Upload-Length": String(file.size), "Upload-Metadata": metadata },
     }, "starting the upload");
@@ -153,10 +155,12 @@
     return job;
   }
 
-  /// The post's feed item, shown first in the feed (app.js) as soon as it plays, then again with its ladder.
+  /// The post's feed item, shown first in the feed (app.js) as soon as it plays, then again with its ladder. Asked
+  /// for with the upload's token: a private post's item answers only its uploader, with signed media URLs.
   async function showPost(id, update) {
-    const response = await send(`/v1/videos/${encodeURIComponent(id)}`, { headers: { Accept: "application/json" } },
-      "loading the post");
+    const token = sessionStorage.getItem("reel-upload-token") || "";
+    const response = await send(`/v1/videos/${encodeURIComponent(id)}`,
+      { headers: { Accept: "application/json", Authorization: `Bearer ${token}` } }, "loading the post");
     if (response.status !== 200) throw await refusal(response, "loading the post");
     const item = await response.json();
     if (!window.reel) return false;
@@ -179,7 +183,9 @@
         const shown = body.kind === "video" && (await showPost(body.media_id, state.playableAt !== null));
         state.phase = "published";
         state.publishedAt = performance.now();
-        show(`${name} is published: it is first in the feed now.`, 100);
+        const where = visibilityInput.value === "public" ? "it is first in the feed now"
+          : "it is shown here first; it is in no feed";
+        show(`${name} is published: ${where}.`, 100);
         reloadButton.hidden = shown;
         return;
       }
