@@ -113,7 +113,7 @@ extension Reel {
                 ),
                 uploader: TusUploader(
                     server: serverURL, token: try resolvedToken()!, transport: transport, chunkBytes: chunkMb << 20),
-                poller: JobPoller(server: serverURL, transport: transport),
+                poller: JobPoller(server: serverURL, transport: transport, token: try resolvedToken()),
                 store: ResumeStore(directory: ResumeStore.defaultDirectory()!),
                 quality: quality, waitsForJob: !noWait, isCancelled: { stop.isSet }
             )

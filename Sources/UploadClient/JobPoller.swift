@@ -37,12 +37,15 @@ package struct JobPoller: Sendable {
     /// The wait when the server gives no `Retry-After`: starts here, grows by half each poll, up to `maxPollSeconds`.
     package let defaultPollSeconds: Double
     package let maxPollSeconds: Double
+    /// The upload's token, sent when the published video is read: a private post's item answers only its uploader.
+    package var token: String?
 
     package init(
         server: URL, transport: any HTTPTransport, sleeper: any Sleeper = TaskSleeper(),
         backoff: RetryBackoff = RetryBackoff(),
-        defaultPollSeconds: Double = 1, maxPollSeconds: Double = 10
+        defaultPollSeconds: Double = 1, maxPollSeconds: Double = 10, token: String? = nil
     ) {
+        self.token = token
         self.server = server
         self.transport = transport
         self.sleeper = sleeper
@@ -100,7 +103,8 @@ package struct JobPoller: Sendable {
             var masterURL: String?
             enum CodingKeys: String, CodingKey { case masterURL = "master_url" }
         }
-        let (video, _) = try await fetch(Video.self, from: videoURL)
+        let (video, _) = try await fetch(
+            Video.self, from: videoURL, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
         guard let master = video.masterURL else {
             throw UploadError(.failed(code: "protocol_error"), "GET \(videoURL.absoluteString) has no master_url")
         }
@@ -108,8 +112,11 @@ package struct JobPoller: Sendable {
     }
 
     /// GETs JSON, retrying no answer, 429 and 5xx with `backoff`.
-    func fetch<Body: Decodable>(_ type: Body.Type, from url: URL) async throws -> (Body, HTTPResponse) {
-        let request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"])
+    func fetch<Body: Decodable>(
+        _ type: Body.Type, from url: URL, headers: [String: String] = [:]
+    ) async throws -> (Body, HTTPResponse) {
+        let request = HTTPRequest(
+            method: "GET", url: url, headers: headers.merging(["Accept": "application/json"]) { $1 })
         var failures = 0
         while true {
             if Task.isCancelled { throw UploadError(.interrupted, "interrupted while polling \(url.absoluteString)") }
