@@ -13,11 +13,7 @@ extension FeedServer {
     }
 
     func deleteVideo(id: String, token: UploadToken, deleter: PostDeleter) async throws -> Response {
-        // Another token's post is as invisible as a missing one, as another token's upload is.
-        guard Self.isVideoID(id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
-        if !token.isAdmin, try await deleter.catalog.uploaderTokenID(ofVideo: id) != token.id {
-            throw APIError.notFound("video \"\(id)\" among token \"\(token.name)\"'s uploads")
-        }
+        try await requireOwnership(of: id, token: token, deleter: deleter)
         let reason = token.isAdmin ? "admin" : "creator"
         switch try await deleter.delete(id: id, reason: reason, now: Self.now) {
         case .notFound:

@@ -19,7 +19,8 @@ extension FeedServer {
         }
     }
 
-    /// The post's uploader's token or an admin token; any other is told the post is not there.
+    /// The post's uploader's token or an admin token; any other is told the post is not there, as another token's
+    /// upload is.
     func requireOwnership(of id: String, token: UploadToken, deleter: PostDeleter) async throws {
         guard Self.isVideoID(id) else { throw APIError.notFound("video \"\(id.prefix(64))\"") }
         if !token.isAdmin, try await deleter.catalog.uploaderTokenID(ofVideo: id) != token.id {
@@ -42,21 +43,34 @@ extension FeedServer {
         if let unknown = object.keys.sorted().first(where: { !["visibility", "revoke_links"].contains($0) }) {
             throw invalid("unknown field \"\(unknown.prefix(40))\"; only visibility and revoke_links", field: unknown)
         }
-        var revoke = false
-        if let value = object["revoke_links"] {
-            guard let flag = value as? Bool, type(of: value) != Int.self else {
-                throw invalid("revoke_links must be true or false", field: "revoke_links")
-            }
-            revoke = flag
+        // Typed by JSONDecoder, which takes only true or false for a Bool (JSONSerialization reads 1 as true).
+        struct Change: Decodable {
+            var visibility: Visibility?
+            var revoke_links: Bool?
         }
-        guard let name = object["visibility"] else {
+        let change: Change
+        do { change = try JSONDecoder().decode(Change.self, from: Data(bytes)) } catch {
+            let field = (error as? DecodingError).flatMap(Self.codingPath)?.first?.stringValue
+            throw field == "revoke_links"
+                ? invalid("revoke_links must be true or false", field: "revoke_links")
+                : invalid("visibility must be public, unlisted or private", field: "visibility")
+        }
+        let revoke = change.revoke_links ?? false
+        guard let visibility = change.visibility else {
             guard revoke else { throw invalid("give visibility, or revoke_links: true", field: "visibility") }
             return (.private, true)
         }
-        guard let text = name as? String, let visibility = Visibility(rawValue: text) else {
-            throw invalid("visibility must be public, unlisted or private", field: "visibility")
-        }
         return (visibility, revoke)
+    }
+
+    /// Where a decoding error happened.
+    static func codingPath(_ error: DecodingError) -> [any CodingKey]? {
+        switch error {
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .keyNotFound(_, context),
+            let .dataCorrupted(context):
+            context.codingPath
+        @unknown default: nil
+        }
     }
 
     /// A video's item. A private post's is answered only when `authorized`, with media URLs signed for

@@ -127,7 +127,8 @@ extension PostRoutesTests {
     @Test(
         arguments: [
             (#"{"visibility":"secret"}"#, "visibility"), (#"{"visibility":1}"#, "visibility"),
-            (#"{"revoke_links":"yes"}"#, "revoke_links"), (#"{"colour":"red"}"#, "colour"), ("{}", "visibility"),
+            (#"{"revoke_links":"yes"}"#, "revoke_links"), (#"{"revoke_links":1}"#, "revoke_links"),
+            (#"{"colour":"red"}"#, "colour"), ("{}", "visibility"),
             ("not json", nil),
         ] as [(String, String?)])
     func aBadPatchIs400NamingTheField(body: String, field: String?) async throws {
