@@ -9,4 +9,4 @@
 /// Seeding (`CatalogSeeding`) is not part of it: only tests, benchmarks and `reel db seed` write outside a job.
 package typealias CatalogRoles =
     FeedReading & JobQueue & Publishing & UploadLedger & TokenRegistry & ViewerEventLog & FeedRanking & PostRemoval
-    & PostAccess
+    & PostAccess & WebhookOutbox

@@ -114,5 +114,26 @@ extension CatalogSchema {
                 Column("reason", .text, notNull: true), Column("media_removed_at", .integer),
             ],
             indexes: [Index("tombstones_awaiting_media", on: ["deleted_at"], partial: true)]),
+        Table(
+            "webhook_endpoints", primaryKey: ["id"],
+            columns: [
+                Column("id", .text, notNull: true), Column("url", .text, notNull: true),
+                Column("events", .text, notNull: true), Column("secret", .text, notNull: true),
+                Column("allow_private", .integer, notNull: true), Column("created_at", .integer, notNull: true),
+            ]),
+        Table(
+            "webhook_deliveries", primaryKey: ["id"],
+            columns: [
+                Column("id", .integer, notNull: true), Column("event_id", .text, notNull: true),
+                Column("endpoint_id", .text, notNull: true), Column("type", .text, notNull: true),
+                Column("body", .text, notNull: true), Column("created_at", .integer, notNull: true),
+                Column("attempts", .integer, notNull: true), Column("next_attempt_at", .integer, notNull: true),
+                Column("lease_owner", .text), Column("last_attempt_at", .integer), Column("last_error", .text),
+                Column("delivered_at", .integer), Column("abandoned_at", .integer),
+            ],
+            indexes: [
+                Index("webhook_deliveries_due", on: ["next_attempt_at"], partial: true),
+                Index("webhook_deliveries_endpoint", on: ["endpoint_id"]),
+            ]),
     ])
 }

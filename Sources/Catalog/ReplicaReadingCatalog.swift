@@ -232,4 +232,31 @@ package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
     ) async throws(CatalogError) -> VideoAccess? {
         try await primary.setVisibility(id: id, to: visibility, revokingLinks: revokingLinks, now: now)
     }
+
+    // MARK: WebhookOutbox, on the primary: leases are writes
+
+    package func addWebhookEndpoint(_ endpoint: WebhookEndpoint) async throws(CatalogError) {
+        try await primary.addWebhookEndpoint(endpoint)
+    }
+    package func webhookEndpoints() async throws(CatalogError) -> [WebhookEndpointStatus] {
+        try await primary.webhookEndpoints()
+    }
+    package func removeWebhookEndpoint(id: String) async throws(CatalogError) -> Bool {
+        try await primary.removeWebhookEndpoint(id: id)
+    }
+    package func leaseWebhookDeliveries(
+        owner: String, now: Int64, leaseMilliseconds: Int64, limit: Int
+    ) async throws(CatalogError) -> [WebhookDelivery] {
+        try await primary.leaseWebhookDeliveries(
+            owner: owner, now: now, leaseMilliseconds: leaseMilliseconds, limit: limit)
+    }
+    package func settleWebhookDelivery(
+        _ delivery: WebhookDelivery, _ outcome: WebhookDelivery.Outcome, now: Int64
+    ) async throws(CatalogError) -> Bool {
+        try await primary.settleWebhookDelivery(delivery, outcome, now: now)
+    }
+    package func nextWebhookDue() async throws(CatalogError) -> Int64? { try await primary.nextWebhookDue() }
+    package func purgeWebhookDeliveries(settledBefore: Int64) async throws(CatalogError) -> Int {
+        try await primary.purgeWebhookDeliveries(settledBefore: settledBefore)
+    }
 }

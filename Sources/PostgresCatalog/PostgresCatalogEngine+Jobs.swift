@@ -103,6 +103,7 @@ extension PostgresCatalogEngine {
         _ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?, now: Int64
     ) async throws(CatalogError) {
         try await fenced("finish", lease) { connection, logger in
+            let changed: Int
             switch error {
             case let .rejected(rejection):
                 // A post already playable (issue 64) whose upload is now refused leaves the feed with its verdict.
@@ -111,14 +112,21 @@ extension PostgresCatalogEngine {
                 {
                     try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: logger)
                 }
-                return try await Self.finish(
+                changed = try await Self.finish(
                     lease, state: .rejected, kind: kind, mediaID: nil, reason: .rejected(rejection.reason),
                     message: rejection.message, now: now, connection, logger: logger)
             case let .failed(failure):
-                return try await Self.finish(
+                changed = try await Self.finish(
                     lease, state: .failed, kind: kind, mediaID: nil, reason: .failed(failure.reason),
                     message: failure.message, now: now, connection, logger: logger)
             }
+            // An image's verdict is not a video event; a job that never learnt its kind was meant to be a post.
+            let stored = try await connection.rows("SELECT kind FROM jobs WHERE id = \(lease.id)", logger: logger)
+                .first?.value("kind", as: String.self)
+            if changed == 1, stored != FeedJob.Kind.image.rawValue {
+                try await Self.enqueue(.verdict(error, jobID: lease.id, now: now), connection, logger: logger)
+            }
+            return changed
         }
     }
 

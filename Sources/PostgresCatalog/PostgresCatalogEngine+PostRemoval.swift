@@ -45,6 +45,7 @@ extension PostgresCatalogEngine {
             try await connection.query(
                 "INSERT INTO tombstones (id, deleted_at, reason) VALUES (\(id), \(now), \(reason))", logger: logger)
             if video { try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: logger) }
+            try await Self.enqueue(.deleted(id: id, reason: reason, now: now), connection, logger: logger)
             return .removed(
                 .init(
                     video: video, renditions: renditions, viewerEvents: events, stats: stats, job: job,

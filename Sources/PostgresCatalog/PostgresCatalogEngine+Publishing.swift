@@ -34,6 +34,7 @@ extension PostgresCatalogEngine {
             try await Self.replacePlayable(&video, connection, logger: logger)
             try await Self.insert(video, connection, logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: logger)
+            try await Self.enqueue(.video(.published, video, jobID: lease.id, now: now), connection, logger: logger)
         }
     }
 
@@ -60,6 +61,10 @@ extension PostgresCatalogEngine {
             try await Self.replacePlayable(&video, connection, logger: logger)
             try await Self.insert(video, connection, logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: Self.bumpGenerationSQL), logger: logger)
+            // Announced once: a later claim's provisional rendition replaces the row without a second event.
+            if published == nil {
+                try await Self.enqueue(.video(.playable, video, jobID: lease.id, now: now), connection, logger: logger)
+            }
         }
     }
 
@@ -112,10 +117,14 @@ extension PostgresCatalogEngine {
 
     package func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
         try await fenced("finish as a duplicate", lease) { connection, logger in
-            try await Self.finish(
+            let changed = try await Self.finish(
                 lease, state: .published, kind: media.kind, mediaID: media.id, reason: .duplicate,
                 message: "byte-identical to the already published \(media.kind.rawValue) \(media.id)", now: now,
                 connection, logger: logger)
+            if changed == 1, media.kind == .video {
+                try await Self.enqueue(.duplicate(jobID: lease.id, of: media.id, now: now), connection, logger: logger)
+            }
+            return changed
         }
     }
 

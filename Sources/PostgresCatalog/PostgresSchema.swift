@@ -29,7 +29,7 @@ package enum PostgresSchema {
 
     package static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
-        loudness, uploadQuotas, playablePosts, postFacts, deletedPosts, visibility,
+        loudness, uploadQuotas, playablePosts, postFacts, deletedPosts, visibility, webhooks,
     ]
 
     static let catalog = Migration(
@@ -474,5 +474,43 @@ package enum PostgresSchema {
                 ON videos FOR EACH ROW WHEN (NEW.item_record IS NOT NULL)
                 EXECUTE FUNCTION clear_edited_video_record()
             """,
+        ])
+
+    /// The SQLite catalog's v21 (issue 65): webhook endpoints and the outbox of their deliveries.
+    static let webhooks = Migration(
+        version: 15, name: "webhooks (the SQLite catalog's v21)",
+        statements: [
+            """
+            CREATE TABLE webhook_endpoints (
+                id text PRIMARY KEY,
+                url text NOT NULL,
+                events text NOT NULL,
+                secret text NOT NULL,
+                allow_private bigint NOT NULL,
+                created_at bigint NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE webhook_deliveries (
+                id bigserial PRIMARY KEY,
+                event_id text NOT NULL,
+                endpoint_id text NOT NULL,
+                type text NOT NULL,
+                body text NOT NULL,
+                created_at bigint NOT NULL,
+                attempts bigint NOT NULL,
+                next_attempt_at bigint NOT NULL,
+                lease_owner text,
+                last_attempt_at bigint,
+                last_error text,
+                delivered_at bigint,
+                abandoned_at bigint
+            )
+            """,
+            """
+            CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
+                WHERE delivered_at IS NULL AND abandoned_at IS NULL
+            """,
+            "CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id)",
         ])
 }

@@ -412,6 +412,40 @@ package final class SQLiteCatalogDatabase: Sendable {
                     DROP TRIGGER videos_edit_clears_record;
                     """ + Self.videoRecordTriggerSQL)
         }
+        migrator.registerMigration("v21: webhooks") { db in
+            // Issue 65: the endpoints an operator registered, and the outbox: one row per event and endpoint,
+            // written in the transaction of the change it reports, leased by a dispatcher (its next attempt is the
+            // lease's end until it settles), settled when delivered or abandoned. The index finds what is owed.
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook_endpoints (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        url TEXT NOT NULL,
+                        events TEXT NOT NULL,
+                        secret TEXT NOT NULL,
+                        allow_private INTEGER NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE webhook_deliveries (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        event_id TEXT NOT NULL,
+                        endpoint_id TEXT NOT NULL,
+                        type TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL,
+                        next_attempt_at INTEGER NOT NULL,
+                        lease_owner TEXT,
+                        last_attempt_at INTEGER,
+                        last_error TEXT,
+                        delivered_at INTEGER,
+                        abandoned_at INTEGER
+                    );
+                    CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
+                        WHERE delivered_at IS NULL AND abandoned_at IS NULL;
+                    CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
+                    """)
+        }
         return migrator
     }
 

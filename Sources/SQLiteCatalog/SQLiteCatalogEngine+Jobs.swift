@@ -109,7 +109,7 @@ extension SQLiteCatalogEngine {
     package func finishJob(
         _ lease: JobLease, as error: ProcessingError, kind: FeedJob.Kind?, now: Int64
     ) async throws(CatalogError) {
-        try await fenced(lease) { db in
+        try await write { db in
             switch error {
             case let .rejected(rejection):
                 // A post already playable (issue 64) whose upload is now refused leaves the feed with its verdict.
@@ -122,6 +122,12 @@ extension SQLiteCatalogEngine {
                 try Self.finish(
                     lease, state: .failed, kind: kind, mediaID: nil, reason: .failed(failure.reason),
                     message: failure.message, now: now, db)
+            }
+            guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
+            // An image's verdict is not a video event; a job that never learnt its kind was meant to be a post.
+            let stored = try String.fetchOne(db, sql: "SELECT kind FROM jobs WHERE id = ?", arguments: [lease.id])
+            if stored != FeedJob.Kind.image.rawValue {
+                try Self.enqueue(.verdict(error, jobID: lease.id, now: now), db)
             }
         }
     }

@@ -30,6 +30,7 @@ extension SQLiteCatalogEngine {
             try db.execute(
                 sql: "INSERT INTO tombstones (id, deleted_at, reason) VALUES (?, ?, ?)", arguments: [id, now, reason])
             if video { try Self.bumpGeneration(db) }
+            try Self.enqueue(.deleted(id: id, reason: reason, now: now), db)
             return .removed(
                 .init(
                     video: video, renditions: renditions, viewerEvents: events, stats: stats, job: job,

@@ -26,6 +26,7 @@ extension SQLiteCatalogEngine {
             try Self.replacePlayable(&video, db)
             try Self.insert(video, db)
             try Self.bumpGeneration(db)
+            try Self.enqueue(.video(.published, video, jobID: lease.id, now: now), db)
         }
     }
 
@@ -46,6 +47,8 @@ extension SQLiteCatalogEngine {
             try Self.replacePlayable(&video, db)
             try Self.insert(video, db)
             try Self.bumpGeneration(db)
+            // Announced once: a later claim's provisional rendition replaces the row without a second event.
+            if published == nil { try Self.enqueue(.video(.playable, video, jobID: lease.id, now: now), db) }
         }
     }
 
@@ -92,10 +95,12 @@ extension SQLiteCatalogEngine {
 
     /// A byte-identical upload of something already published: the job points at the existing media.
     package func finishDuplicate(_ lease: JobLease, of media: PublishedMedia, now: Int64) async throws(CatalogError) {
-        try await fenced(lease) { db in
+        try await write { db in
             try Self.finish(
                 lease, state: .published, kind: media.kind, mediaID: media.id, reason: .duplicate,
                 message: "byte-identical to the already published \(media.kind.rawValue) \(media.id)", now: now, db)
+            guard db.changesCount == 1 else { throw try Self.leaseLost(lease, db) }
+            if media.kind == .video { try Self.enqueue(.duplicate(jobID: lease.id, of: media.id, now: now), db) }
         }
     }
 
