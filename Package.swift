@@ -107,6 +107,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ], swiftSettings: upcoming),
         .target(
+            name: "Webhooks",
+            dependencies: [
+                "Catalog", "FileSystem",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], swiftSettings: upcoming),
+        .target(
             name: "FeedServer",
             dependencies: [
                 "Catalog", "CatalogEventLoop", "FileSystem", "MediaModel", "LibZ", "ViewerAnalytics",
@@ -180,7 +192,7 @@ let package = Package(
                 "UploadClient",
                 "HLSCheck", "ObjectStore", "Sandbox",
                 "CatalogEngines", "ViewerAnalytics", "MediaStore", "MediaStoreDirectory", "MediaStoreS3",
-                "MediaStoreCopy",
+                "MediaStoreCopy", "Webhooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -214,6 +226,13 @@ let package = Package(
         // Swift Testing traits of the project's own (OffThePool: a suite's CPU-heavy tests each on a thread of their own).
         .target(name: "TestTraits", path: "Tests/Support/TestTraits", swiftSettings: upcoming),
         .testTarget(name: "DeadlinesTests", dependencies: ["Deadlines"], swiftSettings: upcoming),
+        .testTarget(
+            name: "WebhooksTests",
+            dependencies: [
+                "Webhooks", "Catalog", "SQLiteCatalog", "MediaFixtures",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
         .testTarget(name: "ToneMappingTests", dependencies: ["ToneMapping"], swiftSettings: upcoming),
         .testTarget(name: "LoudnessTests", dependencies: ["Loudness", "LibEBUR128"], swiftSettings: upcoming),
         .testTarget(name: "FuzzReplayTests", dependencies: ["TestTraits", "FuzzContracts"], swiftSettings: upcoming),

@@ -9,11 +9,14 @@ package struct FileSystemError: Error, CustomStringConvertible, Sendable, Equata
     package let call: String
     package let path: String
     package let code: Int32
+    /// What the call said when its failures are not errno values (getaddrinfo's `gai_strerror`).
+    package let text: String?
 
-    package init(_ call: String, _ path: String, code: Int32) {
+    package init(_ call: String, _ path: String, code: Int32, text: String? = nil) {
         self.call = call
         self.path = path
         self.code = code
+        self.text = text
     }
 
     /// With the errno the failed call just left.
@@ -32,5 +35,5 @@ package struct FileSystemError: Error, CustomStringConvertible, Sendable, Equata
     package var isTransient: Bool {
         [ENOSPC, EDQUOT, EIO, EROFS, EAGAIN, EINTR, ENOMEM, EMFILE, ENFILE].contains(code)
     }
-    package var description: String { "\(call) failed on \(path): \(String(cString: strerror(code)))" }
+    package var description: String { "\(call) failed on \(path): \(text ?? String(cString: strerror(code)))" }
 }

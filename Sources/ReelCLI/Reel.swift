@@ -8,7 +8,7 @@ struct Reel: AsyncParsableCommand {
         subcommands: [
             Probe.self, Check.self, Webp.self, TranscodeCommand.self, Compress.self, Simulate.self, DB.self, Token.self,
             Serve.self, WorkerCommand.self, WorkerJob.self, Upload.self, HLSCheckCommand.self, Library.self, Stats.self,
-            Delete.self,
+            Delete.self, Webhook.self,
         ]
     )
 }

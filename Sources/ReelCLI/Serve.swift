@@ -12,6 +12,7 @@ import MediaStoreS3
 import ObjectStore
 import ServiceLifecycle
 import Transcode
+import Webhooks
 import Worker
 
 extension Reel {
@@ -112,6 +113,7 @@ extension Reel {
         @OptionGroup var limits: LimitsOption
         @OptionGroup var quotas: ServeQuotaOptions
         @OptionGroup var viewerSessions: ViewerSessionOptions
+        @OptionGroup var webhooks: WebhookOptions
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel =
             "info"
 
@@ -259,6 +261,8 @@ extension Reel {
                     interval: .milliseconds(Int64(statsInterval * 1000)),
                     ranker: feedOrder == "engaging" ? EngagingRanker(catalog: catalog) : nil,
                     logger: ServerLogging.logger(label: "reel.stats", level: logLevel)),
+                webhooks.service(
+                    outbox: catalog, logger: ServerLogging.logger(label: "reel.webhooks", level: logLevel)),
             ]
             if let inbox {
                 var configuration: WorkerConfiguration
