@@ -101,8 +101,8 @@ package struct CatalogCopy: Sendable {
                     try await connection.query(
                         PostgresQuery(unsafeSQL: "ALTER TABLE \(table) ENABLE TRIGGER USER"), logger: logger)
                 }
-                // The events keep their ids (the roll-up's order) and the rankings their numbers (the cursors that
-                // name them), so each sequence moves past them.
+                // The events keep their ids (the roll-up's order), the rankings their numbers (the cursors that
+                // name them) and webhook deliveries theirs (a lease names its row), so each sequence moves past them.
                 try await connection.query(
                     """
                     SELECT setval(pg_get_serial_sequence('viewer_events', 'id'), coalesce(max(id), 0) + 1, false)
@@ -112,6 +112,11 @@ package struct CatalogCopy: Sendable {
                     """
                     SELECT setval(pg_get_serial_sequence('feed_rankings', 'ranking'), coalesce(max(ranking), 0) + 1, false)
                     FROM feed_rankings
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    SELECT setval(pg_get_serial_sequence('webhook_deliveries', 'id'), coalesce(max(id), 0) + 1, false)
+                    FROM webhook_deliveries
                     """, logger: logger)
                 let generation = try await snapshot.read { db in
                     try Int64.fetchOne(db, sql: "SELECT value FROM catalog_generation WHERE id = 1")

@@ -25,6 +25,15 @@ import ViewerAnalytics
                     receivedAt: 1_000 + Int64($0),
                     event: ViewerEvent(session: "tab", video: "v000000007", kind: .stall(milliseconds: 100 * $0)))
             })
+        // A webhook endpoint with a delivery still owed (a deleted post's), which PostgreSQL must go on numbering.
+        try await events.addWebhookEndpoint(
+            WebhookEndpoint(
+                id: "whe_0000000000000001", url: "https://hooks.example.com/reel", events: [.deleted],
+                secret: "whsec_copy", allowsPrivateAddresses: false, createdAt: 1))
+        try await events.insertJob(
+            id: "gone", sourceName: Array("gone.mp4".utf8), bytes: 1, owner: "intake", now: 4, leaseMilliseconds: 1)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        #expect(try await events.removePost(id: "gone", reason: "admin", now: now) != .notFound)
         let server = try await PostgresTestServer()
         try await server.createDatabase("moved")
         let url = server.url(database: "moved")
@@ -39,7 +48,8 @@ import ViewerAnalytics
         #expect(
             counts == [
                 "videos": 2500, "renditions": 7500, "upload_tokens": 1, "uploads": 0, "images": 0, "jobs": 0,
-                "viewer_events": 3, "video_stats": 0, "feed_rankings": 0, "tombstones": 0,
+                "viewer_events": 3, "video_stats": 0, "feed_rankings": 0, "tombstones": 1, "webhook_endpoints": 1,
+                "webhook_deliveries": 1,
             ],
             "\(copied.stdout)")
         #expect(
@@ -85,12 +95,18 @@ import ViewerAnalytics
                 try await Self.get(fromPostgres.base + "/v1/feed?limit=1").body.contains("v000002500")
             }
             #expect(appeared, "v000002500 was not on the PostgreSQL server's first page within 10 s")
+            // A deletion through PostgreSQL queues its webhook after the copied delivery.
+            #expect(
+                try await ReelProcess.run(["delete", "v000000002", "--database", url, "--library", library]).status == 0
+            )
+            let hooks = try await ReelProcess.run(["webhook", "list", "--json", "--database", url])
+            #expect(hooks.stdout.contains(#""pending":2"#), "\(hooks.stdout) \(hooks.stderr)")
             #expect(try await Self.get(fromPostgres.base + "/v1/feed?limit=50").etag != first.etag)
 
             let again = try await ReelProcess.run(["db", "copy", "--from", sqlite, "--to", url])
             #expect(again.status != 0)
             #expect(
-                again.stderr.contains("not empty") && again.stderr.contains("videos has 2501 rows"), "\(again.stderr)")
+                again.stderr.contains("not empty") && again.stderr.contains("videos has 2500 rows"), "\(again.stderr)")
             #expect(
                 !again.stderr.contains("Usage:") && !again.stderr.contains("PostgresTransactionError"),
                 "\(again.stderr)")
