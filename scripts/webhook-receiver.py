@@ -39,6 +39,7 @@ def verify(header, secret, body, now):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port; the first line printed names it")
     parser.add_argument("--secret-file", required=True, help="the file holding the endpoint's secret")
     parser.add_argument("--events", required=True, help="first-seen events, one JSON object per line")
@@ -69,7 +70,7 @@ def main():
             with lock:
                 if args.attempts:
                     append(args.attempts, {
-                        "event": event.get("id"), "verified": verified,
+                        "event": event.get("id"), "type": event.get("type"), "verified": verified,
                         "attempt": self.headers.get("Reel-Delivery-Attempt"), "at": time.time()})
                 hang = state["hang"] > 0
                 if hang:
@@ -87,9 +88,9 @@ def main():
         def log_message(self, *_):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
-    print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
+    print(f"listening on http://{args.host}:{server.server_address[1]}", flush=True)
     server.serve_forever()
 
 

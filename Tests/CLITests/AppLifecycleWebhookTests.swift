@@ -131,7 +131,7 @@ import Glibc
         let third = try Self.serve(directory, port: port, webhookTimeout: 8)
         #expect(await listens(third), "\(third.stderr)")
         let posted = await ChildProcess.suspendUntil(seconds: 60) {
-            receiver.attempts.contains { $0["event"] is String && ($0["verified"] as? Bool) == true }
+            receiver.attempts.contains { $0["type"] as? String == "video.deleted" && ($0["verified"] as? Bool) == true }
         }
         #expect(posted, "the deletion's webhook was never posted: \(third.stderr.suffix(3000))")
         third.signal(SIGKILL)
@@ -173,6 +173,14 @@ import Glibc
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(rows.first?["pending"] as? Int == 0 && rows.first?["delivered"] as? Int == ids.count, "\(list.stdout)")
         #expect(!list.stdout.contains(secret), "the secret is shown only once")
+        // Every body as the OpenAPI description's WebhookEvent says, checked by jsonschema.
+        let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let checked = try await ChildProcess.run([
+            "/usr/bin/env", "python3", contract.appendingPathComponent("Contract/check_webhook_events.py").path,
+            contract.deletingLastPathComponent().appendingPathComponent("Sources/FeedServer/OpenAPI/openapi.yaml").path,
+            receiver.eventsFile,
+        ])
+        #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
         receiver.process.signal(SIGKILL)
     }
 }

@@ -17,7 +17,7 @@ package final class WebhookReceiver: Sendable {
 
     /// Starts a receiver on `port` of `host` keeping its logs in `directory`; `hang` deliveries are never answered.
     package init(
-        directory: String, port: Int, secret: String, hang: Int = 0, status: Int = 200, host: NetworkRunner? = nil
+        directory: String, port: Int, secret: String, hang: Int = 0, status: Int = 200, host: String = "127.0.0.1"
     ) throws {
         self.port = port
         secretFile = directory + "/webhook-secret"
@@ -25,16 +25,11 @@ package final class WebhookReceiver: Sendable {
         attemptsFile = directory + "/webhook-attempts.jsonl"
         try Data(secret.utf8).write(to: URL(fileURLWithPath: secretFile))
         let command = [
-            "/usr/bin/python3", Self.script, "--port", String(port), "--secret-file", secretFile, "--events",
+            "/usr/bin/python3", Self.script, "--host", host, "--port", String(port), "--secret-file", secretFile,
+            "--events",
             eventsFile, "--attempts", attemptsFile, "--hang", String(hang), "--status", String(status),
         ]
-        process = try ChildProcess((host?.prefix ?? []) + command)
-    }
-
-    /// How a receiver is started inside a network namespace: the command that runs the rest there.
-    package struct NetworkRunner: Sendable {
-        package var prefix: [String]
-        package init(prefix: [String]) { self.prefix = prefix }
+        process = try ChildProcess(command)
     }
 
     /// Whether it said it is listening, within `seconds`.
@@ -46,7 +41,7 @@ package final class WebhookReceiver: Sendable {
 
     /// The events it saw, once each, in the order they first arrived.
     package var events: [[String: Any]] { Self.lines(eventsFile) }
-    /// Every delivery attempt: `event` (nil when the signature did not verify), `verified`, `attempt`.
+    /// Every delivery attempt: `event` and `type` (nil when the signature did not verify), `verified`, `attempt`.
     package var attempts: [[String: Any]] { Self.lines(attemptsFile) }
 
     /// The events of `type` about post `id`.
