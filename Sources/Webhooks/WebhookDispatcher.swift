@@ -1,9 +1,8 @@
 package import Catalog
 package import Logging
 
-/// One round of delivery: lease what is due, post each (many at once, so one slow endpoint delays only its own
-/// deliveries), and settle each with its outcome. A round never throws: a catalog that cannot be reached is logged
-/// and the round tried again later; a lease not settled comes due again when it ends.
+/// Delivery: lease what is due, post each (many at once), and settle each with its outcome. Nothing here throws: a
+/// catalog that cannot be reached is logged and tried again later; a lease not settled comes due again when it ends.
 package struct WebhookDispatcher: Sendable {
     package let outbox: any WebhookOutbox
     package let sender: WebhookSender
@@ -29,17 +28,10 @@ package struct WebhookDispatcher: Sendable {
     /// How long a lease lasts: the attempt's bound and a margin for settling it.
     var leaseMilliseconds: Int64 { WebhookBackoff.milliseconds(sender.timeout) * 2 + 5000 }
 
-    /// Delivers what is due at `now()`. - Returns: how many deliveries were attempted.
+    /// Delivers what is due at `now()`, all of it before returning. - Returns: how many deliveries were attempted.
     @discardableResult
     package func round(now: @escaping @Sendable () -> Int64) async -> Int {
-        let leased: [WebhookDelivery]
-        do {
-            leased = try await outbox.leaseWebhookDeliveries(
-                owner: owner, now: now(), leaseMilliseconds: leaseMilliseconds, limit: batch)
-        } catch {
-            logger.error("cannot lease webhook deliveries", metadata: ["error": "\(error)"])
-            return 0
-        }
+        let leased = await lease(now: now(), limit: batch)
         await withTaskGroup(of: Void.self) { group in
             for delivery in leased {
                 group.addTask { await attempt(delivery, now: now) }
@@ -48,6 +40,18 @@ package struct WebhookDispatcher: Sendable {
         return leased.count
     }
 
+    /// Up to `limit` deliveries due at `now`, leased to this dispatcher; none when the catalog cannot be reached.
+    func lease(now: Int64, limit: Int) async -> [WebhookDelivery] {
+        do {
+            return try await outbox.leaseWebhookDeliveries(
+                owner: owner, now: now, leaseMilliseconds: leaseMilliseconds, limit: limit)
+        } catch {
+            logger.error("cannot lease webhook deliveries", metadata: ["error": "\(error)"])
+            return []
+        }
+    }
+
+    /// Posts one leased delivery and settles it.
     func attempt(_ delivery: WebhookDelivery, now: @escaping @Sendable () -> Int64) async {
         let result = await sender.send(delivery)
         let finished = now()

@@ -2,10 +2,13 @@ internal import Catalog
 internal import Foundation
 internal import Logging
 package import ServiceLifecycle
+internal import Synchronization
 
-/// Runs `WebhookDispatcher` rounds for as long as the server runs: at once while a round finds work, otherwise when
-/// the next delivery is due, looking again at least every `poll` (another process may have queued an event), and
-/// forgets settled deliveries after `retention`. Publishing never waits for it: events are rows in the catalog.
+/// Delivers the outbox for as long as the server runs. Up to the dispatcher's `batch` attempts are in flight at once,
+/// each in a task of its own: whenever one settles, due rows are leased for the free places, so a receiver that
+/// never answers holds only its own attempts (until their timeout), never another endpoint's. It looks for due rows
+/// when the next one is due and at least every `poll` (another process may have queued an event), and forgets
+/// settled deliveries after `retention`. Publishing never waits for it: events are rows in the catalog.
 package struct WebhookService: Service {
     let dispatcher: WebhookDispatcher
     let poll: Duration
@@ -23,20 +26,37 @@ package struct WebhookService: Service {
 
     package func run() async throws {
         await cancelWhenGracefulShutdown {
-            var lastPurge: Int64 = 0
-            while !Task.isCancelled {
-                if await dispatcher.round(now: Self.clock) == dispatcher.batch { continue }
-                let now = Self.clock()
-                if now - lastPurge > 3_600_000 {
-                    lastPurge = now
-                    await purge(now: now)
+            await withDiscardingTaskGroup { group in
+                let inFlight = InFlight()
+                var lastPurge: Int64 = 0
+                while !Task.isCancelled {
+                    let free = dispatcher.batch - inFlight.count.withLock { $0 }
+                    var leased = 0
+                    if free > 0 {
+                        let deliveries = await dispatcher.lease(now: Self.clock(), limit: free)
+                        leased = deliveries.count
+                        inFlight.count.withLock { $0 += deliveries.count }
+                        for delivery in deliveries {
+                            group.addTask {
+                                await dispatcher.attempt(delivery, now: Self.clock)
+                                inFlight.count.withLock { $0 -= 1 }
+                            }
+                        }
+                    }
+                    // Every free place taken: there may be more due at once.
+                    if leased > 0, leased == free { continue }
+                    let now = Self.clock()
+                    if now - lastPurge > 3_600_000 {
+                        lastPurge = now
+                        await purge(now: now)
+                    }
+                    let pollMilliseconds = WebhookBackoff.milliseconds(poll)
+                    var wait = pollMilliseconds
+                    if free > leased, let due = try? await dispatcher.outbox.nextWebhookDue() {
+                        wait = min(max(due - Self.clock(), 0), pollMilliseconds)
+                    }
+                    if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
                 }
-                let pollMilliseconds = WebhookBackoff.milliseconds(poll)
-                var wait = pollMilliseconds
-                if let due = try? await dispatcher.outbox.nextWebhookDue() {
-                    wait = min(max(due - Self.clock(), 0), pollMilliseconds)
-                }
-                if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
             }
         }
     }
@@ -52,4 +72,9 @@ package struct WebhookService: Service {
             dispatcher.logger.error("cannot forget settled webhook deliveries yet", metadata: ["error": "\(error)"])
         }
     }
+}
+
+/// How many attempts are running: shared by the loop and the attempts' tasks.
+final class InFlight: Sendable {
+    let count = Mutex(0)
 }

@@ -141,6 +141,45 @@ import Testing
         _ = await round.value
     }
 
+    /// The service keeps attempts in flight on their own: an event that comes later reaches the quick endpoint while
+    /// the slow one still holds its first request (a round that waited for all would wait for the 60 s timeout).
+    @Test func theServiceDeliversALaterEventWhileAnotherEndpointHoldsItsRequest() async throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("slow"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.file("quick"), withIntermediateDirectories: true)
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
+        let (slowPort, quickPort) = (try FreePort.pick(), try FreePort.pick())
+        try await store.addWebhookEndpoint(Self.endpoint("slow", port: slowPort))
+        try await store.addWebhookEndpoint(Self.endpoint("quick", port: quickPort))
+        let slow = try WebhookReceiver(
+            directory: directory.file("slow"), port: slowPort, secret: "whsec_slow_secret", hang: 100)
+        let quick = try WebhookReceiver(
+            directory: directory.file("quick"), port: quickPort, secret: "whsec_quick_secret")
+        defer {
+            slow.process.signal(SIGKILL)
+            quick.process.signal(SIGKILL)
+        }
+        let slowListens = await slow.listening(), quickListens = await quick.listening()
+        #expect(slowListens && quickListens)
+        let service = WebhookService(
+            dispatcher: Self.dispatcher(store, timeout: .seconds(60)), poll: .milliseconds(100))
+        let running = Task { try await service.run() }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        _ = try await Self.makeEvents(store, prefix: "a", count: 1, deleting: 0, now: now)
+        let first = await ChildProcess.suspendUntil(seconds: 20) {
+            quick.events.count == 1 && slow.attempts.count == 1
+        }
+        #expect(first, "quick \(quick.events.count), slow \(slow.attempts.count)")
+        _ = try await Self.makeEvents(store, prefix: "b", count: 1, deleting: 0, now: now + 1)
+        let second = await ChildProcess.suspendUntil(seconds: 20) { quick.events.count == 2 }
+        #expect(second, "the later event waited for the slow endpoint's request")
+        let statuses = try await store.webhookEndpoints()
+        #expect(statuses.first { $0.endpoint.id == "slow" }?.pending == 2)
+        #expect(statuses.first { $0.endpoint.id == "quick" }?.delivered == 2)
+        running.cancel()
+        _ = await running.result
+    }
+
     @Test func redirectsAndPrivateAddressesAreFailedAttemptsThatSayWhy() async throws {
         let directory = try TemporaryDirectory()
         let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
