@@ -43,6 +43,22 @@ package struct WebhookEndpoint: Sendable, Equatable {
         """
 }
 
+extension WebhookEndpoint {
+    /// Both engines' query for `webhookEndpoints()`: each endpoint's row with its deliveries' counts and last error.
+    package static let statusSQL = """
+        SELECT e.*,
+               (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
+                    AND d.delivered_at IS NULL AND d.abandoned_at IS NULL) AS pending,
+               (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
+                    AND d.delivered_at IS NOT NULL) AS delivered,
+               (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
+                    AND d.abandoned_at IS NOT NULL) AS abandoned,
+               (SELECT d.last_error FROM webhook_deliveries d WHERE d.endpoint_id = e.id
+                    AND d.last_error IS NOT NULL ORDER BY d.last_attempt_at DESC LIMIT 1) AS last_error
+        FROM webhook_endpoints e ORDER BY e.created_at, e.id
+        """
+}
+
 /// An endpoint with what became of its deliveries, for `reel webhook list`.
 package struct WebhookEndpointStatus: Sendable, Equatable {
     package var endpoint: WebhookEndpoint

@@ -32,18 +32,7 @@ extension PostgresCatalogEngine {
         let operation = "read the webhook endpoints"
         let rows = try await rows(
             operation,
-            """
-            SELECT e.*,
-                   (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
-                        AND d.delivered_at IS NULL AND d.abandoned_at IS NULL) AS pending,
-                   (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
-                        AND d.delivered_at IS NOT NULL) AS delivered,
-                   (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
-                        AND d.abandoned_at IS NOT NULL) AS abandoned,
-                   (SELECT d.last_error FROM webhook_deliveries d WHERE d.endpoint_id = e.id
-                        AND d.last_error IS NOT NULL ORDER BY d.last_attempt_at DESC LIMIT 1) AS last_error
-            FROM webhook_endpoints e ORDER BY e.created_at, e.id
-            """)
+            PostgresQuery(unsafeSQL: WebhookEndpoint.statusSQL))
         return try Self.decode(operation) {
             try rows.map { row in
                 WebhookEndpointStatus(

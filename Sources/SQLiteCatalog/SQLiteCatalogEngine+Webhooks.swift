@@ -29,18 +29,7 @@ extension SQLiteCatalogEngine {
         try await read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT e.*,
-                           (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
-                                AND d.delivered_at IS NULL AND d.abandoned_at IS NULL) AS pending,
-                           (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
-                                AND d.delivered_at IS NOT NULL) AS delivered,
-                           (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id
-                                AND d.abandoned_at IS NOT NULL) AS abandoned,
-                           (SELECT d.last_error FROM webhook_deliveries d WHERE d.endpoint_id = e.id
-                                AND d.last_error IS NOT NULL ORDER BY d.last_attempt_at DESC LIMIT 1) AS last_error
-                    FROM webhook_endpoints e ORDER BY e.created_at, e.id
-                    """
+                sql: WebhookEndpoint.statusSQL
             ).map { row in
                 WebhookEndpointStatus(
                     endpoint: Self.endpoint(row: row), pending: row["pending"], delivered: row["delivered"],

@@ -108,24 +108,31 @@ import Testing
         #expect(types == ["video.published": 9, "video.deleted": 3], "\(types)")
     }
 
+    /// Two endpoints: one whose receiver never answers, and one whose receiver answers at once.
+    static func slowAndQuick(
+        _ store: SQLiteCatalogEngine, in directory: TemporaryDirectory
+    ) async throws -> (slow: WebhookReceiver, quick: WebhookReceiver) {
+        var receivers: [WebhookReceiver] = []
+        for (name, hang) in [("slow", 100), ("quick", 0)] {
+            try FileManager.default.createDirectory(atPath: directory.file(name), withIntermediateDirectories: true)
+            let port = try FreePort.pick()
+            try await store.addWebhookEndpoint(Self.endpoint(name, port: port))
+            let receiver = try WebhookReceiver(
+                directory: directory.file(name), port: port, secret: "whsec_\(name)_secret", hang: hang)
+            receivers.append(receiver)
+            #expect(await receiver.listening(), "\(name): \(receiver.process.stderr)")
+        }
+        return (receivers[0], receivers[1])
+    }
+
     @Test func aReceiverThatNeverAnswersDoesNotHoldUpAnother() async throws {
         let directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: directory.file("slow"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: directory.file("quick"), withIntermediateDirectories: true)
         let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
-        let (slowPort, quickPort) = (try FreePort.pick(), try FreePort.pick())
-        try await store.addWebhookEndpoint(Self.endpoint("slow", port: slowPort))
-        try await store.addWebhookEndpoint(Self.endpoint("quick", port: quickPort))
-        let slow = try WebhookReceiver(
-            directory: directory.file("slow"), port: slowPort, secret: "whsec_slow_secret", hang: 100)
-        let quick = try WebhookReceiver(
-            directory: directory.file("quick"), port: quickPort, secret: "whsec_quick_secret")
+        let (slow, quick) = try await Self.slowAndQuick(store, in: directory)
         defer {
             slow.process.signal(SIGKILL)
             quick.process.signal(SIGKILL)
         }
-        let slowListens = await slow.listening(), quickListens = await quick.listening()
-        #expect(slowListens && quickListens)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         _ = try await Self.makeEvents(store, prefix: "v", count: 1, deleting: 0, now: now)
         let dispatcher = Self.dispatcher(store, timeout: .seconds(30))
@@ -145,22 +152,12 @@ import Testing
     /// the slow one still holds its first request (a round that waited for all would wait for the 60 s timeout).
     @Test func theServiceDeliversALaterEventWhileAnotherEndpointHoldsItsRequest() async throws {
         let directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: directory.file("slow"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: directory.file("quick"), withIntermediateDirectories: true)
         let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
-        let (slowPort, quickPort) = (try FreePort.pick(), try FreePort.pick())
-        try await store.addWebhookEndpoint(Self.endpoint("slow", port: slowPort))
-        try await store.addWebhookEndpoint(Self.endpoint("quick", port: quickPort))
-        let slow = try WebhookReceiver(
-            directory: directory.file("slow"), port: slowPort, secret: "whsec_slow_secret", hang: 100)
-        let quick = try WebhookReceiver(
-            directory: directory.file("quick"), port: quickPort, secret: "whsec_quick_secret")
+        let (slow, quick) = try await Self.slowAndQuick(store, in: directory)
         defer {
             slow.process.signal(SIGKILL)
             quick.process.signal(SIGKILL)
         }
-        let slowListens = await slow.listening(), quickListens = await quick.listening()
-        #expect(slowListens && quickListens)
         let service = WebhookService(
             dispatcher: Self.dispatcher(store, timeout: .seconds(60)), poll: .milliseconds(100))
         let running = Task { try await service.run() }
