@@ -40,25 +40,38 @@ extension MediaStore {
         return digest.finish()
     }
 
-    /// Copies the object at `key` into a new local file at `path`, synced, and checks it against the hash it was
-    /// stored with (where there is one). A partial file is removed.
-    /// - Returns: false when there is no such object.
+    /// Copies the object at `key` into a new local file at `path`, hashing its bytes as they arrive and checking them
+    /// against the hash it was stored with (where there is one). A partial file is removed. The copy is not synced:
+    /// it is scratch beside an object the library keeps, and a worker that crashes fetches it again.
+    /// - Returns: the file's SHA-256 (hex); nil when there is no such object.
     /// - Throws: `FileSystemError` writing `path` (a full disk is `isDiskFull`); `MediaStoreError.unavailable` when
     ///   the bytes broke off (whatever the engine's transport threw) or differ from the recorded hash; what `get`
     ///   throws.
-    func download(_ key: MediaKey, to path: String) async throws -> Bool {
+    func download(_ key: MediaKey, to path: String) async throws -> String? {
         let read: MediaRead
-        do { read = try await get(key, range: nil, ifNoneMatch: nil) } catch MediaStoreError.notFound { return false }
+        do { read = try await get(key, range: nil, ifNoneMatch: nil) } catch MediaStoreError.notFound { return nil }
         let pool = NIOThreadPool.singleton
         let file = try await pool.runIfActive { try WritableFile(path: path) }
         do {
+            let digest = try ContentHash(.sha256)
             var written: Int64 = 0
+            // Chunks are gathered to a mebibyte, so the thread pool is asked once per mebibyte, not per chunk.
+            var pending = ByteBuffer()
+            func flush() async throws {
+                guard pending.readableBytes > 0 else { return }
+                let (bytes, at) = (pending, written)
+                try await pool.runIfActive { try bytes.withUnsafeReadableBytes { try file.write($0, at: at) } }
+                written += Int64(bytes.readableBytes)
+                pending.clear()
+            }
             do {
                 for try await chunk in read.body.stream {
-                    let at = written
-                    try await pool.runIfActive { try chunk.withUnsafeReadableBytes { try file.write($0, at: at) } }
-                    written += Int64(chunk.readableBytes)
+                    chunk.withUnsafeReadableBytes { digest.update($0) }
+                    var chunk = chunk
+                    pending.writeBuffer(&chunk)
+                    if pending.readableBytes >= 1 << 20 { try await flush() }
                 }
+                try await flush()
             } catch let error as FileSystemError {
                 throw error
             } catch let error as MediaStoreError {
@@ -70,15 +83,11 @@ extension MediaStore {
             guard written == read.info.size else {
                 throw MediaStoreError.unavailable("\(key): got \(written) bytes of the \(read.info.size) announced")
             }
-            try await pool.runIfActive { try file.sync() }
-            if let recorded = read.info.metadata[MediaAttributes.contentHashName] {
-                let hash = try await pool.runIfActive { try ContentHash.sha256(ofFile: path) }
-                guard hash == recorded else {
-                    throw MediaStoreError.unavailable(
-                        "\(key) arrived with sha256 \(hash), not the recorded \(recorded)")
-                }
+            let hash = digest.finish()
+            if let recorded = read.info.metadata[MediaAttributes.contentHashName], hash != recorded {
+                throw MediaStoreError.unavailable("\(key) arrived with sha256 \(hash), not the recorded \(recorded)")
             }
-            return true
+            return hash
         } catch {
             try? await pool.runIfActive { Directory.remove(path) }
             throw error

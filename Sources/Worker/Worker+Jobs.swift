@@ -48,6 +48,8 @@ extension Worker {
     func start(_ job: FeedJob) async throws {
         var source = scratch.incoming(job.id)
         var prepared: StagingDirectory?
+        // A fetched original was hashed as it arrived.
+        var fetchedHash: String?
         if !Directory.exists(source) {
             try await removeLeftovers(of: job)
             #if REEL_TEST_HOOKS
@@ -55,14 +57,13 @@ extension Worker {
             #endif
             let workspace = try StagingDirectory(creating: staging(of: job))
             source = workspace.path + "/original"
-            let fetched: Bool
             do {
-                fetched = try await library.download(try MediaKey(LibraryLayout.original(job.id)), to: source)
+                fetchedHash = try await library.download(try MediaKey(LibraryLayout.original(job.id)), to: source)
             } catch {
                 workspace.discard()
                 throw error
             }
-            guard fetched else {
+            guard fetchedHash != nil else {
                 workspace.discard()
                 return try await failMissing(job, path: scratch.incoming(job.id))
             }
@@ -72,16 +73,21 @@ extension Worker {
         #if REEL_TEST_HOOKS
         try configuration.faults.check(.hashUpload, path: source)
         #endif
-        // Up to 50 MB read and digested: on NIO's thread pool, not this actor's thread.
-        let hashed = try await NIOThreadPool.singleton.runIfActive {
-            [source] () -> Result<String, ReadOnlyFile.OpenError> in
-            Result { () throws(ReadOnlyFile.OpenError) in try ContentHash.sha256(ofFile: source) }
-        }
         let hash: String
-        switch hashed {
-        case let .success(value): hash = value
-        case let .failure(.failed(failure)): throw failure
-        case let .failure(error): throw ProcessingFailure(.uploadMissing, "\(error)", path: source, retryable: false)
+        if let fetchedHash {
+            hash = fetchedHash
+        } else {
+            // Up to 50 MB read and digested: on NIO's thread pool, not this actor's thread.
+            let hashed = try await NIOThreadPool.singleton.runIfActive {
+                [source] () -> Result<String, ReadOnlyFile.OpenError> in
+                Result { () throws(ReadOnlyFile.OpenError) in try ContentHash.sha256(ofFile: source) }
+            }
+            switch hashed {
+            case let .success(value): hash = value
+            case let .failure(.failed(failure)): throw failure
+            case let .failure(error):
+                throw ProcessingFailure(.uploadMissing, "\(error)", path: source, retryable: false)
+            }
         }
         // A post already playable from this job's earlier claim has these bytes too: it is this job's to finish.
         if let existing = try await store.publishedMedia(contentHash: hash), existing.id != job.id {
