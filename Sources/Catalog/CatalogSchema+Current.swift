@@ -120,6 +120,7 @@ extension CatalogSchema {
                 Column("id", .text, notNull: true), Column("url", .text, notNull: true),
                 Column("events", .text, notNull: true), Column("secret", .text, notNull: true),
                 Column("allow_private", .integer, notNull: true), Column("created_at", .integer, notNull: true),
+                Column("previous_secret", .text), Column("previous_secret_until", .integer),
             ]),
         Table(
             "webhook_deliveries", primaryKey: ["id"],

@@ -241,6 +241,11 @@ package struct ReplicaReadingCatalog: CatalogRoles, CatalogSeeding {
     package func webhookEndpoints() async throws(CatalogError) -> [WebhookEndpointStatus] {
         try await primary.webhookEndpoints()
     }
+    package func rotateWebhookSecret(
+        id: String, to secret: String, keepingPreviousUntil: Int64
+    ) async throws(CatalogError) -> Bool {
+        try await primary.rotateWebhookSecret(id: id, to: secret, keepingPreviousUntil: keepingPreviousUntil)
+    }
     package func removeWebhookEndpoint(id: String) async throws(CatalogError) -> Bool {
         try await primary.removeWebhookEndpoint(id: id)
     }

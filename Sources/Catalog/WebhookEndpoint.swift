@@ -11,10 +11,14 @@ package struct WebhookEndpoint: Sendable, Equatable {
     package var allowsPrivateAddresses: Bool
     /// Unix milliseconds.
     package var createdAt: Int64
+    /// After a rotation, the secret that was replaced: deliveries are signed with it too until
+    /// `previousSecretUntil` (Unix milliseconds), so a receiver can move to the new one at its own pace.
+    package var previousSecret: String?
+    package var previousSecretUntil: Int64?
 
     package init(
         id: String, url: String, events: Set<WebhookEvent.Kind>, secret: String, allowsPrivateAddresses: Bool,
-        createdAt: Int64
+        createdAt: Int64, previousSecret: String? = nil, previousSecretUntil: Int64? = nil
     ) {
         self.id = id
         self.url = url
@@ -22,6 +26,14 @@ package struct WebhookEndpoint: Sendable, Equatable {
         self.secret = secret
         self.allowsPrivateAddresses = allowsPrivateAddresses
         self.createdAt = createdAt
+        self.previousSecret = previousSecret
+        self.previousSecretUntil = previousSecretUntil
+    }
+
+    /// The secrets a delivery at `now` is signed with: the current one, and the previous one while it is kept.
+    package func signingSecrets(now: Int64) -> [String] {
+        guard let previousSecret, let until = previousSecretUntil, now < until else { return [secret] }
+        return [secret, previousSecret]
     }
 
     /// The `events` column: kinds, comma-separated, in a fixed order, so `LIKE '%,kind,%'` on `,events,` finds them.

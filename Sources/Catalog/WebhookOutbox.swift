@@ -7,6 +7,12 @@ package protocol WebhookOutbox: Sendable {
     func addWebhookEndpoint(_ endpoint: WebhookEndpoint) async throws(CatalogError)
     /// Every endpoint with its deliveries' counts, oldest first.
     func webhookEndpoints() async throws(CatalogError) -> [WebhookEndpointStatus]
+    /// Replaces endpoint `id`'s secret with `secret`, keeping the one it replaces for signing until
+    /// `keepingPreviousUntil` (Unix milliseconds). - Returns: false when there is no such endpoint.
+    func rotateWebhookSecret(
+        id: String, to secret: String, keepingPreviousUntil: Int64
+    ) async throws(CatalogError)
+        -> Bool
     /// Removes an endpoint and the deliveries still owed to it. - Returns: false when there was no such endpoint.
     func removeWebhookEndpoint(id: String) async throws(CatalogError) -> Bool
     /// Up to `limit` deliveries due at `now`, oldest first, leased to `owner` until `now + leaseMilliseconds`.

@@ -44,6 +44,19 @@ extension PostgresCatalogEngine {
         }
     }
 
+    package func rotateWebhookSecret(
+        id: String, to secret: String, keepingPreviousUntil: Int64
+    ) async throws(CatalogError) -> Bool {
+        try await rows(
+            "rotate the secret of webhook endpoint \(id)",
+            """
+            UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = \(keepingPreviousUntil),
+                                         secret = \(secret)
+            WHERE id = \(id) RETURNING id
+            """
+        ).count == 1
+    }
+
     package func removeWebhookEndpoint(id: String) async throws(CatalogError) -> Bool {
         try await transaction("remove webhook endpoint \(id)") { connection in
             let logger = self.logger
@@ -136,6 +149,8 @@ extension PostgresCatalogEngine {
             events: WebhookEndpoint.events(column: try row.value("events", as: String.self)),
             secret: try row.value("secret", as: String.self),
             allowsPrivateAddresses: try row.value("allow_private", as: Int64.self) != 0,
-            createdAt: try row.value("created_at", as: Int64.self))
+            createdAt: try row.value("created_at", as: Int64.self),
+            previousSecret: try row.value("previous_secret", as: String?.self),
+            previousSecretUntil: try row.value("previous_secret_until", as: Int64?.self))
     }
 }

@@ -29,7 +29,7 @@ package enum PostgresSchema {
 
     package static let migrations: [Migration] = [
         catalog, jobLeases, claimableJobs, renditionCodecs, fractionalCRFs, feedRecords, viewerEvents, feedRankings,
-        loudness, uploadQuotas, playablePosts, postFacts, deletedPosts, visibility, webhooks,
+        loudness, uploadQuotas, playablePosts, postFacts, deletedPosts, visibility, webhooks, webhookRotation,
     ]
 
     static let catalog = Migration(
@@ -512,5 +512,13 @@ package enum PostgresSchema {
                 WHERE delivered_at IS NULL AND abandoned_at IS NULL
             """,
             "CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id)",
+        ])
+
+    /// The SQLite catalog's v22 (issue 65): the secret a rotation replaced, and until when it still signs.
+    static let webhookRotation = Migration(
+        version: 16, name: "webhook secret rotation (the SQLite catalog's v22)",
+        statements: [
+            "ALTER TABLE webhook_endpoints ADD COLUMN previous_secret text",
+            "ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_until bigint",
         ])
 }

@@ -11,7 +11,7 @@ extension Reel {
         static let logger = Logger(label: "reel.webhook")
         static let configuration = CommandConfiguration(
             abstract: "Add, list and remove webhook endpoints (signed video.* events, delivered by reel serve).",
-            subcommands: [Add.self, List.self, Remove.self]
+            subcommands: [Add.self, List.self, Rotate.self, Remove.self]
         )
 
         struct Add: AsyncParsableCommand {
@@ -105,6 +105,43 @@ extension Reel {
                             + (row.allowPrivateAddresses ? "  private addresses allowed" : "")
                             + (row.lastError.map { "  last error: \($0)" } ?? ""))
                 }
+            }
+        }
+
+        struct Rotate: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Give an endpoint a new signing secret, printed once; the old one signs too for a while.",
+                discussion: """
+                    Until --keep-previous-hours have passed, every delivery carries a v1 signature under each secret, \
+                    so the receiver can switch to the new one without refusing a delivery. 0 drops the old one at once \
+                    (a leaked secret).
+                    """)
+            @OptionGroup var database: DatabaseOption
+            @Argument(help: "The endpoint's id (whe_...).") var id: String
+            @Option(name: .long, help: "How long the replaced secret still signs, in hours (0 to 720).")
+            var keepPreviousHours = 24.0
+
+            func validate() throws {
+                guard (0...720).contains(keepPreviousHours) else {
+                    throw ValidationError("--keep-previous-hours must be from 0 to 720, not \(keepPreviousHours)")
+                }
+            }
+
+            func run() async throws {
+                let location = try database.location()
+                let (id, secret) = (self.id, WebhookSecret.generate())
+                let until = Int64(Date().timeIntervalSince1970 * 1000) + Int64(keepPreviousHours * 3_600_000)
+                let rotated = try await CatalogOpener.with(location, connections: 1, logger: Reel.Webhook.logger) {
+                    (outbox: any WebhookOutbox) in
+                    try await outbox.rotateWebhookSecret(id: id, to: secret, keepingPreviousUntil: until)
+                }
+                guard rotated else { throw ValidationError("no webhook endpoint \"\(id)\" in \(location)") }
+                print(secret)
+                printError(
+                    "webhook endpoint \(id) has a new signing secret, shown only this once; "
+                        + (keepPreviousHours > 0
+                            ? "the previous one also signs until \(TokenRow.iso(until))"
+                            : "the previous one no longer signs"))
             }
         }
 

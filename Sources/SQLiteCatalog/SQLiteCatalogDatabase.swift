@@ -446,6 +446,14 @@ package final class SQLiteCatalogDatabase: Sendable {
                     CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
                     """)
         }
+        migrator.registerMigration("v22: webhook secret rotation") { db in
+            // After `reel webhook rotate`, the replaced secret signs deliveries too until its time is up.
+            try db.execute(
+                sql: """
+                    ALTER TABLE webhook_endpoints ADD COLUMN previous_secret TEXT;
+                    ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_until INTEGER;
+                    """)
+        }
         return migrator
     }
 

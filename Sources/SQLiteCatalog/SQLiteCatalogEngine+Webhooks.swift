@@ -38,6 +38,20 @@ extension SQLiteCatalogEngine {
         }
     }
 
+    package func rotateWebhookSecret(
+        id: String, to secret: String, keepingPreviousUntil: Int64
+    ) async throws(CatalogError) -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ?, secret = ?
+                    WHERE id = ?
+                    """,
+                arguments: [keepingPreviousUntil, secret, id])
+            return db.changesCount == 1
+        }
+    }
+
     package func removeWebhookEndpoint(id: String) async throws(CatalogError) -> Bool {
         try await write { db in
             try db.execute(sql: "DELETE FROM webhook_endpoints WHERE id = ?", arguments: [id])
@@ -128,6 +142,7 @@ extension SQLiteCatalogEngine {
         WebhookEndpoint(
             id: row["id"], url: row["url"], events: WebhookEndpoint.events(column: row["events"]),
             secret: row["secret"],
-            allowsPrivateAddresses: (row["allow_private"] as Int64) != 0, createdAt: row["created_at"])
+            allowsPrivateAddresses: (row["allow_private"] as Int64) != 0, createdAt: row["created_at"],
+            previousSecret: row["previous_secret"], previousSecretUntil: row["previous_secret_until"])
     }
 }

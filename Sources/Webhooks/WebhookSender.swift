@@ -63,7 +63,8 @@ package struct WebhookSender: Sendable {
         request.headers.add(name: "Reel-Delivery-Attempt", value: String(delivery.attempt))
         request.headers.add(
             name: WebhookSignature.header,
-            value: WebhookSignature.value(secret: delivery.endpoint.secret, timestamp: now / 1000, body: delivery.body))
+            value: WebhookSignature.value(
+                secrets: delivery.endpoint.signingSecrets(now: now), timestamp: now / 1000, body: delivery.body))
         request.body = .bytes(ByteBuffer(string: delivery.body))
         do {
             let response = try await client.execute(request, timeout: timeAmount(timeout))

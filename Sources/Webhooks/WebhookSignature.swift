@@ -9,7 +9,14 @@ package enum WebhookSignature {
     package static let header = "Reel-Signature"
 
     package static func value(secret: String, timestamp: Int64, body: String) -> String {
-        "t=\(timestamp),v1=\(mac(secret: secret, timestamp: timestamp, body: body))"
+        value(secrets: [secret], timestamp: timestamp, body: body)
+    }
+
+    /// One `v1` per secret, in order: during a rotation the new secret's and the replaced one's, so a receiver that
+    /// still holds either verifies the delivery.
+    package static func value(secrets: [String], timestamp: Int64, body: String) -> String {
+        (["t=\(timestamp)"] + secrets.map { "v1=\(mac(secret: $0, timestamp: timestamp, body: body))" })
+            .joined(separator: ",")
     }
 
     static func mac(secret: String, timestamp: Int64, body: String) -> String {

@@ -157,4 +157,26 @@ import Testing
             #expect(try await store.webhookEndpoints().isEmpty)
         }
     }
+
+    @Test(arguments: CatalogEngine.allCases)
+    func aRotatedSecretKeepsTheReplacedOneUntilItsTime(engine: CatalogEngine) async throws {
+        try await engine.withStore { store in
+            try await store.addWebhookEndpoint(Self.endpoint("a", [.deleted]))
+            #expect(try await store.rotateWebhookSecret(id: "a", to: "whsec_second", keepingPreviousUntil: 50_000))
+            #expect(try await !store.rotateWebhookSecret(id: "nosuch", to: "whsec_x", keepingPreviousUntil: 1))
+            let rotated = try #require(try await store.webhookEndpoints().first?.endpoint)
+            #expect(rotated.secret == "whsec_second" && rotated.previousSecret == "whsec_a")
+            #expect(rotated.previousSecretUntil == 50_000)
+            // What a dispatcher leases signs with both until then.
+            try await store.publish(Fixtures.video("v1", hash: "h1", publishedAt: 100))
+            _ = try await store.removePost(id: "v1", reason: "admin", now: 1_000)
+            let leased = try await store.leaseWebhookDeliveries(owner: "d", now: 2_000, leaseMilliseconds: 10, limit: 5)
+            #expect(leased.first?.endpoint.signingSecrets(now: 2_000) == ["whsec_second", "whsec_a"])
+            #expect(leased.first?.endpoint.signingSecrets(now: 50_000) == ["whsec_second"])
+            // A second rotation replaces the first one's secret: only the latest two are ever kept.
+            #expect(try await store.rotateWebhookSecret(id: "a", to: "whsec_third", keepingPreviousUntil: 60_000))
+            let again = try #require(try await store.webhookEndpoints().first?.endpoint)
+            #expect(again.secret == "whsec_third" && again.previousSecret == "whsec_second")
+        }
+    }
 }

@@ -177,6 +177,32 @@ import Testing
         _ = await running.result
     }
 
+    /// A receiver that still holds the replaced secret verifies deliveries during a rotation's overlap, and refuses
+    /// them (400) once the replaced secret no longer signs.
+    @Test func aReceiverWithTheReplacedSecretVerifiesOnlyDuringTheOverlap() async throws {
+        let directory = try TemporaryDirectory()
+        let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))
+        let port = try FreePort.pick()
+        let endpoint = Self.endpoint("turning", port: port)
+        try await store.addWebhookEndpoint(endpoint)
+        let receiver = try WebhookReceiver(directory: directory.path, port: port, secret: endpoint.secret)
+        defer { receiver.process.signal(SIGKILL) }
+        #expect(await receiver.listening())
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        #expect(
+            try await store.rotateWebhookSecret(id: "turning", to: "whsec_next", keepingPreviousUntil: now + 3_600_000))
+        _ = try await Self.makeEvents(store, prefix: "a", count: 1, deleting: 0, now: now)
+        #expect(await Self.dispatcher(store).round { now } == 1)
+        #expect(receiver.events.count == 1 && receiver.attempts.allSatisfy { $0["verified"] as? Bool == true })
+
+        #expect(try await store.rotateWebhookSecret(id: "turning", to: "whsec_last", keepingPreviousUntil: now))
+        _ = try await Self.makeEvents(store, prefix: "b", count: 1, deleting: 0, now: now)
+        #expect(await Self.dispatcher(store).round { now } == 1)
+        #expect(receiver.events.count == 1, "signed only with secrets the receiver does not hold")
+        #expect(receiver.attempts.last?["verified"] as? Bool == false)
+        #expect(try await store.webhookEndpoints().first?.lastError == "answered 400")
+    }
+
     @Test func redirectsAndPrivateAddressesAreFailedAttemptsThatSayWhy() async throws {
         let directory = try TemporaryDirectory()
         let store = SQLiteCatalogEngine(database: try SQLiteCatalogDatabase(path: directory.file("catalog.sqlite")))

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Testing
 
@@ -33,5 +34,26 @@ import Testing
         ] {
             #expect(!WebhookSignature.verify(garbage, secret: secret, body: body, now: 5), "\(garbage)")
         }
+    }
+}
+
+/// A rotation: the header carries one `v1` per secret, and a receiver holding either verifies it.
+@Suite(.timeLimit(.minutes(1))) struct WebhookSecretRotationTests {
+    @Test func duringTheOverlapBothSecretsSignAndAfterItOnlyTheNewOne() {
+        var endpoint = WebhookEndpoint(
+            id: "whe_1", url: "https://example.com/", events: [.deleted], secret: "whsec_new",
+            allowsPrivateAddresses: false, createdAt: 0, previousSecret: "whsec_old", previousSecretUntil: 10_000)
+        #expect(endpoint.signingSecrets(now: 9_999) == ["whsec_new", "whsec_old"])
+        #expect(endpoint.signingSecrets(now: 10_000) == ["whsec_new"])
+        let body = #"{"id":"evt_2"}"#
+        let both = WebhookSignature.value(secrets: endpoint.signingSecrets(now: 5_000), timestamp: 5, body: body)
+        #expect(both.components(separatedBy: "v1=").count == 3)
+        for secret in ["whsec_new", "whsec_old"] {
+            #expect(WebhookSignature.verify(both, secret: secret, body: body, now: 5), "\(secret)")
+        }
+        let after = WebhookSignature.value(secrets: endpoint.signingSecrets(now: 10_000), timestamp: 10, body: body)
+        #expect(!WebhookSignature.verify(after, secret: "whsec_old", body: body, now: 10))
+        endpoint.previousSecret = nil
+        #expect(endpoint.signingSecrets(now: 0) == ["whsec_new"])
     }
 }
