@@ -34,5 +34,17 @@ package struct WebhookDelivery: Sendable, Equatable {
         case retry(at: Int64, error: String)
         /// The retry window is over.
         case abandoned(error: String)
+
+        /// What both engines write for it at `now`: `delivered_at`, `abandoned_at`, the next attempt (nil keeps the
+        /// row's) and `last_error` (nil keeps the row's).
+        package func columns(
+            now: Int64
+        ) -> (deliveredAt: Int64?, abandonedAt: Int64?, nextAttemptAt: Int64?, error: String?) {
+            switch self {
+            case .delivered: (now, nil, nil, nil)
+            case let .retry(at, error): (nil, nil, at, error)
+            case let .abandoned(error): (nil, now, nil, error)
+            }
+        }
     }
 }

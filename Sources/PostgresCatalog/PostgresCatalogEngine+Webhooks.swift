@@ -107,12 +107,7 @@ extension PostgresCatalogEngine {
     package func settleWebhookDelivery(
         _ delivery: WebhookDelivery, _ outcome: WebhookDelivery.Outcome, now: Int64
     ) async throws(CatalogError) -> Bool {
-        let (delivered, abandoned, next, error): (Int64?, Int64?, Int64?, String?) =
-            switch outcome {
-            case .delivered: (now, nil, nil, nil)
-            case let .retry(at, error): (nil, nil, at, error)
-            case let .abandoned(error): (nil, now, nil, error)
-            }
+        let (delivered, abandoned, next, error) = outcome.columns(now: now)
         return try await rows(
             "settle webhook delivery \(delivery.id)",
             """

@@ -9,7 +9,7 @@ package struct WebhookDispatcher: Sendable {
     package let backoff: WebhookBackoff
     /// Unique per process: leases are fenced by it and the attempt's number.
     package let owner: String
-    /// How many deliveries a round takes, and posts at once.
+    /// How many attempts may be in flight at once.
     package let batch: Int
     package let logger: Logger
 
@@ -27,18 +27,6 @@ package struct WebhookDispatcher: Sendable {
 
     /// How long a lease lasts: the attempt's bound and a margin for settling it.
     var leaseMilliseconds: Int64 { WebhookBackoff.milliseconds(sender.timeout) * 2 + 5000 }
-
-    /// Delivers what is due at `now()`, all of it before returning. - Returns: how many deliveries were attempted.
-    @discardableResult
-    package func round(now: @escaping @Sendable () -> Int64) async -> Int {
-        let leased = await lease(now: now(), limit: batch)
-        await withTaskGroup(of: Void.self) { group in
-            for delivery in leased {
-                group.addTask { await attempt(delivery, now: now) }
-            }
-        }
-        return leased.count
-    }
 
     /// Up to `limit` deliveries due at `now`, leased to this dispatcher; none when the catalog cannot be reached.
     func lease(now: Int64, limit: Int) async -> [WebhookDelivery] {
